@@ -1,0 +1,83 @@
+// What a backend (the GPU through the CUDA runtime, or the CPU through fibers) offers the rest of
+// the lab. Both run the same kernel sources; front ends pick one with make_backend().
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/weights.h"
+#include "kernels/versions.h"
+
+namespace stencil {
+
+enum class BackendKind { cuda, cpu };
+std::string_view to_string(BackendKind k);
+
+struct LaunchRequest {
+    KernelId kernel = KernelId::naive;
+    int tile = 8;
+    int radius = 1;
+    Precision precision = Precision::f32;
+    GridDims dims{64, 64, 64};
+};
+
+// What the compiler and the occupancy calculator say of one instantiation; -1 = not known.
+struct KernelAttributes {
+    int registers_per_thread = -1;
+    long long static_smem_bytes = -1;
+    int max_threads_per_block = -1;
+    int active_blocks_per_sm = -1;
+    double occupancy = -1;  // active warps / maximum warps per SM
+};
+
+struct DeviceInfo {
+    std::string name;  // "NVIDIA H100 80GB HBM3", or the CPU's model name
+    int multiprocessors = 0;       // SMs, or CPU cores
+    long long l2_bytes = 0;
+    long long smem_per_block = 0;  // bytes a block may use (static)
+    long long smem_per_sm = 0;
+    int cc_major = 0, cc_minor = 0;  // 0.0 on the CPU
+    long long global_mem_bytes = 0;
+    int warp_size = 32;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual BackendKind kind() const = 0;
+    virtual DeviceInfo device() const = 0;
+    virtual DeviceLimits limits() const = 0;
+
+    // Why this request cannot run here (grid too large for memory, tile too large for this
+    // device, ...), in one sentence; nullopt when it can.
+    virtual std::optional<std::string> cannot_run(const LaunchRequest& req) const = 0;
+
+    // One launch on host data, for checking. `in` and `out` point to dims.cells() values of the
+    // request's precision; `out` arrives poisoned (NaN inside, the input on the boundary) and
+    // returns as the kernel left it. Throws UserError on a launch or runtime failure.
+    virtual void execute(const LaunchRequest& req, const StencilWeights& weights, const void* in,
+                         void* out) = 0;
+
+    // Milliseconds per launch for `reps` launches after `warmup` ones, on data of the request's
+    // size, with the caches flushed between launches (so nothing is served from L2).
+    virtual std::vector<double> time_ms(const LaunchRequest& req, const StencilWeights& weights,
+                                        int warmup, int reps) = 0;
+
+    // Copy bandwidth in GB/s (bytes read + bytes written, per second) for an array of `bytes`:
+    // cudaMemcpy device to device on the GPU, memcpy on the CPU. One sample per rep.
+    virtual std::vector<double> copy_gbps(long long bytes, int reps) = 0;
+
+    virtual KernelAttributes attributes(const LaunchRequest& req) = 0;
+};
+
+// "auto" takes the GPU when one is usable, else the CPU. On failure returns nullptr and says why.
+std::unique_ptr<Backend> make_backend(std::string_view choice, std::string* why);
+// Each backend's own factory, and why the CUDA one is not usable here (no driver, no GPU, or not
+// built), as a sentence; nullopt when it is.
+std::unique_ptr<Backend> make_cpu_backend();
+std::unique_ptr<Backend> make_cuda_backend(std::string* why);
+std::optional<std::string> cuda_unavailable_reason();
+
+}  // namespace stencil
