@@ -1,0 +1,254 @@
+// The stencil-level CPU backend: run_cpu, schedule_check and the stencil::Backend for "cpu".
+#include "backends/cpu/cpu_backend.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "backends/cpu/launch_common.h"
+#include "core/error.h"
+#include "core/field.h"
+
+namespace stencil {
+
+namespace {
+
+cpu_detail::Launcher launcher_for(KernelId k) {
+    switch (k) {
+        case KernelId::naive: return cpu_detail::launch_naive;
+        case KernelId::tiled: return cpu_detail::launch_tiled;
+        case KernelId::coarsened: return cpu_detail::launch_coarsened;
+        case KernelId::register_tiled: return cpu_detail::launch_register_tiled;
+    }
+    return nullptr;
+}
+
+void check_request(const LaunchRequest& req) {
+    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
+    if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
+}
+
+// A freshly poisoned output for `in` (NaN inside, the input on the boundary), as raw bytes.
+std::vector<unsigned char> poisoned_bytes(const LaunchRequest& req, const void* in) {
+    auto make = [&]<class real>() {
+        Field<real> f(req.dims);
+        std::memcpy(f.data.data(), in, f.data.size() * sizeof(real));
+        const Field<real> p = poisoned_output(f, req.radius);
+        std::vector<unsigned char> bytes(p.data.size() * sizeof(real));
+        std::memcpy(bytes.data(), p.data.data(), bytes.size());
+        return bytes;
+    };
+    return req.precision == Precision::f32 ? make.template operator()<float>() : make.template operator()<double>();
+}
+
+double value_at(const std::vector<unsigned char>& b, Precision p, long long i) {
+    if (p == Precision::f32) {
+        float v;
+        std::memcpy(&v, b.data() + i * 4, 4);
+        return v;
+    }
+    double v;
+    std::memcpy(&v, b.data() + i * 8, 8);
+    return v;
+}
+
+}  // namespace
+
+CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
+               const CpuOptions& opt) {
+    check_request(req);
+    CpuRun run;
+    run.geometry = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    run.report = launcher_for(req.kernel)(req, weights, in, out, opt.exec, run.geometry);
+    return run;
+}
+
+std::string ScheduleCheck::summary() const {
+    std::string s = ok ? "ok: " : "FAILED: ";
+    s += std::to_string(runs.size()) + " schedules";
+    for (const auto& r : runs)
+        if (!r.report.clean())
+            s += fmt::format("; {} (seed {}): {}", simt::to_string(r.schedule), r.seed, r.report.summary());
+    if (first_difference) {
+        const auto& d = *first_difference;
+        s += fmt::format("; {} cells differ between schedules, first at ({}, {}, {}): {} ({}) vs {} ({})",
+                         differing_cells, d.x, d.y, d.z, d.value_a, simt::to_string(runs[d.run_a].schedule),
+                         d.value_b, simt::to_string(runs[d.run_b].schedule));
+    } else if (ok) {
+        s += " agree bit for bit, no races, no uninitialized shared reads";
+    }
+    return s;
+}
+
+ScheduleCheck schedule_check(const LaunchRequest& req, const StencilWeights& weights, const void* in,
+                             const CpuOptions& opt, int random_schedules) {
+    check_request(req);
+    const auto t0 = std::chrono::steady_clock::now();
+    ScheduleCheck chk;
+    std::vector<std::pair<simt::Schedule, std::uint64_t>> plan{{simt::Schedule::in_order, opt.exec.seed},
+                                                               {simt::Schedule::reversed, opt.exec.seed}};
+    for (int i = 0; i < random_schedules; ++i) plan.push_back({simt::Schedule::random, opt.exec.seed + i});
+
+    const std::vector<unsigned char> poisoned = poisoned_bytes(req, in);
+    std::vector<std::vector<unsigned char>> outs;
+    for (auto [sched, seed] : plan) {
+        CpuOptions o = opt;
+        o.exec.schedule = sched;
+        o.exec.seed = seed;
+        o.exec.check_shared = true;
+        outs.push_back(poisoned);
+        CpuRun r = run_cpu(req, weights, in, outs.back().data(), o);
+        chk.runs.push_back({sched, seed, std::move(r.report)});
+    }
+    chk.ok = true;
+    for (const auto& r : chk.runs) chk.ok = chk.ok && r.report.clean();
+    const int b = bytes_of(req.precision);
+    const long long cells = req.dims.cells();
+    for (std::size_t k = 1; k < outs.size(); ++k) {
+        for (long long i = 0; i < cells; ++i) {
+            if (std::memcmp(outs[0].data() + i * b, outs[k].data() + i * b, b) == 0) continue;
+            ++chk.differing_cells;
+            if (!chk.first_difference || i < (long long)((chk.first_difference->z * (long long)req.dims.ny +
+                                                           chk.first_difference->y) * req.dims.nx +
+                                                          chk.first_difference->x)) {
+                CellDifference d;
+                d.x = static_cast<int>(i % req.dims.nx);
+                d.y = static_cast<int>((i / req.dims.nx) % req.dims.ny);
+                d.z = static_cast<int>(i / ((long long)req.dims.nx * req.dims.ny));
+                d.run_a = 0;
+                d.run_b = static_cast<int>(k);
+                d.value_a = value_at(outs[0], req.precision, i);
+                d.value_b = value_at(outs[k], req.precision, i);
+                chk.first_difference = d;
+            }
+        }
+    }
+    if (chk.differing_cells > 0) chk.ok = false;
+    chk.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return chk;
+}
+
+std::string cpu_model_name() {
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            if (auto p = line.find(':'); p != std::string::npos) {
+                auto s = line.substr(p + 1);
+                s.erase(0, s.find_first_not_of(" \t"));
+                return s;
+            }
+        }
+    }
+    return "CPU";
+}
+
+int cpu_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+// ---- stencil::Backend ----------------------------------------------------------------------------
+namespace {
+
+long long read_cache_bytes(const char* path) {
+    std::ifstream f(path);
+    std::string s;
+    if (!(f >> s) || s.empty()) return 0;
+    long long v = std::atoll(s.c_str());
+    if (s.back() == 'K') v *= 1024;
+    if (s.back() == 'M') v *= 1024 * 1024;
+    return v;
+}
+
+long long physical_memory() {
+    return static_cast<long long>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
+}
+
+class CpuBackend final : public Backend {
+public:
+    BackendKind kind() const override { return BackendKind::cpu; }
+
+    DeviceInfo device() const override {
+        DeviceInfo d;
+        d.name = cpu_model_name();
+        d.multiprocessors = cpu_cores();
+        d.l2_bytes = read_cache_bytes("/sys/devices/system/cpu/cpu0/cache/index2/size");
+        d.smem_per_block = DeviceLimits{}.max_static_smem_per_block;
+        d.smem_per_sm = 0;
+        d.global_mem_bytes = physical_memory();
+        d.warp_size = 32;
+        return d;
+    }
+
+    DeviceLimits limits() const override { return {}; }
+
+    std::optional<std::string> cannot_run(const LaunchRequest& req) const override {
+        if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) return e;
+        if (auto e = grid_error(req.dims, req.radius)) return e;
+        const long long need = 2 * req.dims.cells() * bytes_of(req.precision);
+        if (need > physical_memory() / 2)
+            return fmt::format("grid {}x{}x{} needs {} MiB for input and output, more than half of this "
+                               "machine's memory",
+                               req.dims.nx, req.dims.ny, req.dims.nz, need >> 20);
+        return std::nullopt;
+    }
+
+    void execute(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out) override {
+        if (auto e = cannot_run(req)) throw UserError(*e);
+        CpuRun r = run_cpu(req, weights, in, out, {});
+        if (!r.report.ok) throw UserError("cpu backend: " + r.report.summary());
+    }
+
+    std::vector<double> time_ms(const LaunchRequest& req, const StencilWeights& weights, int warmup,
+                                int reps) override {
+        if (auto e = cannot_run(req)) throw UserError(*e);
+        const std::size_t bytes = static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);
+        std::vector<unsigned char> in(bytes), out(bytes);
+        // A smooth, finite input: values do not change the emulator's speed.
+        if (req.precision == Precision::f32) {
+            auto f = random_field<float>(req.dims, 1);
+            std::memcpy(in.data(), f.data.data(), bytes);
+        } else {
+            auto f = random_field<double>(req.dims, 1);
+            std::memcpy(in.data(), f.data.data(), bytes);
+        }
+        std::vector<double> ms;
+        for (int i = 0; i < warmup + reps; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            CpuRun r = run_cpu(req, weights, in.data(), out.data(), {});
+            const double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            if (!r.report.ok) throw UserError("cpu backend: " + r.report.summary());
+            if (i >= warmup) ms.push_back(t);
+        }
+        return ms;
+    }
+
+    std::vector<double> copy_gbps(long long bytes, int reps) override {
+        std::vector<unsigned char> a(static_cast<std::size_t>(bytes), 1), b(static_cast<std::size_t>(bytes), 0);
+        std::vector<double> out;
+        for (int i = 0; i < reps; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            std::memcpy(b.data(), a.data(), a.size());
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            out.push_back(2.0 * bytes / std::max(s, 1e-12) / 1e9);
+        }
+        return out;
+    }
+
+    KernelAttributes attributes(const LaunchRequest& req) override {
+        KernelAttributes a;
+        a.registers_per_thread = -1;
+        a.static_smem_bytes = smem_bytes(req.kernel, req.tile, req.radius, bytes_of(req.precision));
+        a.max_threads_per_block = DeviceLimits{}.max_threads_per_block;
+        return a;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace stencil

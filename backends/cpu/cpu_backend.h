@@ -1,0 +1,66 @@
+// The CPU backend at the stencil level: run one of the four kernels (unmodified sources) through
+// the SIMT emulator of simt.h, with diagnostics, counts and traces; check a kernel under several
+// schedules; and the stencil::Backend that make_backend("cpu") returns.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/trace.h"
+#include "core/backend.h"
+#include "core/weights.h"
+#include "kernels/versions.h"
+
+namespace stencil {
+
+// How to run: the executor's options (schedule, seed, workers, shared checks, tracing).
+// (Only trace.h is included here: simt.h's CUDA macros, threadIdx and friends, stay out of the
+// front ends.) Buffer ids in traces: 0 = input, 1 = output.
+struct CpuOptions {
+    simt::ExecOptions exec;
+};
+inline constexpr int kInputBuffer = 0;
+inline constexpr int kOutputBuffer = 1;
+
+struct CpuRun {
+    LaunchGeometry geometry;
+    simt::ExecReport report;
+    bool ok() const { return report.ok; }
+};
+
+// One launch on host data: `in` and `out` hold req.dims.cells() values of req.precision; `out`
+// should arrive poisoned (poisoned_output). Throws UserError when the request cannot run
+// (tile/grid errors); kernel faults are diagnostics in the report, never exceptions.
+CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
+               const CpuOptions& opt = {});
+
+// Runs the kernel under several schedules (in order, reversed, then `random_schedules` seeded
+// random ones, seeds opt.exec.seed, +1, ...) with shared checks on, each from a freshly poisoned
+// output, and compares the outputs bitwise.
+struct ScheduleRun {
+    simt::Schedule schedule;
+    std::uint64_t seed;
+    simt::ExecReport report;
+};
+struct CellDifference {
+    int x = 0, y = 0, z = 0;
+    int run_a = 0, run_b = 0;      // indices into ScheduleCheck::runs
+    double value_a = 0, value_b = 0;
+};
+struct ScheduleCheck {
+    bool ok = false;  // every run clean (no fatal diagnostic, race, uninitialized read), same bits
+    std::vector<ScheduleRun> runs;
+    std::optional<CellDifference> first_difference;  // lowest (z, y, x) that differs
+    long long differing_cells = 0;
+    double seconds = 0;
+    std::string summary() const;
+};
+ScheduleCheck schedule_check(const LaunchRequest& req, const StencilWeights& weights,
+                             const void* in, const CpuOptions& opt = {}, int random_schedules = 1);
+
+// CPU facts for DeviceInfo.
+std::string cpu_model_name();
+int cpu_cores();
+
+}  // namespace stencil

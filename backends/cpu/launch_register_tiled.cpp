@@ -1,0 +1,20 @@
+// The register_tiled kernel (kernels/register_tiled.cuh, unmodified) on the SIMT emulator, every built (T, r, precision).
+#include "backends/cpu/launch_common.h"
+#include "kernels/register_tiled.cuh"
+
+namespace stencil::cpu_detail {
+
+namespace {
+std::mutex g_launch_mutex;
+}
+
+simt::ExecReport launch_register_tiled(const LaunchRequest& req, const StencilWeights& w, const void* in,
+                             void* out, const simt::ExecOptions& opt, const LaunchGeometry& geo) {
+    return launch_kernel<KernelId::register_tiled>(
+        g_launch_mutex, req, w, in, out, opt, geo,
+        []<class real, int T, int R>(auto in, auto out, int nx, int ny, int nz) {
+            stencil_register_tiled_kernel<real, T, R>(in, out, nx, ny, nz);
+        });
+}
+
+}  // namespace stencil::cpu_detail
