@@ -1,0 +1,432 @@
+// check_submission: the parent's whole procedure. See checker.h for the verdicts and evaluate.cpp
+// for how outputs are judged.
+#include "checker/checker.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "checker/evaluate.h"
+#include "checker/exercises.h"
+#include "checker/process.h"
+#include "checker/source.h"
+#include "core/error.h"
+#include "core/weights.h"
+
+namespace stencil::checker {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::string(v) : fallback;
+}
+
+std::string runner_path() {
+    if (const char* v = std::getenv("STENCIL_CHECK_RUNNER"); v && *v) return v;
+    // Next to the running binary first (an installed or copied build), then the build tree.
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        // next to it (stencil-lab), or one folder up (the test binaries in <build>/tests)
+        for (const fs::path& p : {self.parent_path() / "stencil-check-runner",
+                                  self.parent_path().parent_path() / "stencil-check-runner"})
+            if (fs::exists(p)) return p.string();
+    }
+    return STENCIL_CHECKER_RUNNER;
+}
+
+std::string source_root() { return env_or("STENCIL_LAB_ROOT", STENCIL_CHECKER_SOURCE_DIR); }
+
+std::string host_compiler() { return env_or("CXX", STENCIL_CHECKER_CXX); }
+
+std::string read_text(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+void write_text(const std::string& path, const std::string& s) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << s;
+    if (!f) throw UserError("cannot write " + path);
+}
+
+void write_floats(const std::string& path, const std::vector<float>& v) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
+    if (!f) throw UserError("cannot write " + path + " (is /tmp full?)");
+}
+
+// A private temporary folder, removed with everything in it.
+struct WorkDir {
+    std::string path;
+    WorkDir() {
+        std::string tmpl = (fs::temp_directory_path() / "stencil-check-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw UserError("cannot create a temporary folder");
+        path = tmpl;
+    }
+    ~WorkDir() {
+        std::error_code ec;
+        if (!std::getenv("STENCIL_CHECK_KEEP")) fs::remove_all(path, ec);
+    }
+};
+
+std::uint64_t splitmix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+std::uint64_t fresh_seed() {
+    std::random_device rd;
+    return (std::uint64_t(rd()) << 32) ^ rd() ^
+           static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
+std::string cache_folder(const CheckOptions& opt) {
+    if (!opt.cache_dir.empty()) return opt.cache_dir;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+        return std::string(x) + "/stencil-lab/checker";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/stencil-lab/checker";
+    return (fs::temp_directory_path() / "stencil-lab-checker-cache").string();
+}
+
+struct CpuBuild {
+    bool ok = false;
+    std::string library;  // the .so
+    std::string log;      // compiler output, tidied
+};
+
+// Compiles the CPU translation unit into a shared object, cached by the hash of everything that
+// goes into it (the TU, the CPU backend's headers, the compiler and its flags).
+CpuBuild build_cpu(const VettedSource& src, int tile, const CheckOptions& opt, const std::string& work) {
+    CpuBuild b;
+    const std::string root = source_root();
+    const std::string tu = cpu_translation_unit(src, tile);
+    const std::vector<std::string> flags = {"-std=c++20", "-O1", "-fPIC", "-shared",
+                                            "-fno-diagnostics-show-caret", "-fdiagnostics-color=never",
+                                            "-Wno-unknown-pragmas", "-w"};
+    std::uint64_t h = fnv1a(tu);
+    for (const char* hdr : {"backends/cpu/simt.h", "backends/cpu/trace.h", "checker/cpu_abi.h"})
+        h = fnv1a(read_text(root + "/" + hdr), h);
+    h = fnv1a(host_compiler(), h);
+    for (const auto& f : flags) h = fnv1a(f, h);
+    const std::string cache = cache_folder(opt);
+    std::error_code ec;
+    fs::create_directories(cache, ec);
+    const std::string cached = fmt::format("{}/{:016x}.so", cache, h);
+    if (!ec && fs::exists(cached)) {
+        b.ok = true;
+        b.library = cached;
+        return b;
+    }
+    write_text(work + "/submission_cpu.cpp", tu);
+    const std::string so = work + "/submission_cpu.so";
+    std::vector<std::string> argv = {host_compiler()};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"-I" + root, "-o", so, "submission_cpu.cpp"});
+    ChildLimits lim;
+    lim.wall_seconds = 120;
+    lim.address_space_bytes = 4LL << 30;
+    const ChildResult r = run_child(argv, lim, work);
+    if (!r.ok()) {
+        b.log = tidy_compiler_output(r.output, src.display_name);
+        if (r.timed_out) b.log += "the host compiler ran past its time limit\n";
+        if (b.log.empty()) b.log = "the host compiler failed: " + r.describe() + "\n" + r.output;
+        return b;
+    }
+    b.ok = true;
+    b.library = so;
+    if (!ec) {  // publish into the cache atomically (other checks may run at the same time)
+        const std::string tmp = fmt::format("{}.{}.tmp", cached, getpid());
+        fs::copy_file(so, tmp, fs::copy_options::overwrite_existing, ec);
+        if (!ec) fs::rename(tmp, cached, ec);
+        if (!ec) b.library = cached;
+    }
+    return b;
+}
+
+json read_json(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) return nullptr;
+    try {
+        return json::parse(f);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+std::string find_sanitizer() {
+    for (const char* p : {"/usr/local/cuda/bin/compute-sanitizer", "/usr/bin/compute-sanitizer"})
+        if (access(p, X_OK) == 0) return p;
+    if (const char* path = std::getenv("PATH")) {
+        std::string s = path;
+        size_t a = 0;
+        while (a <= s.size()) {
+            size_t e = s.find(':', a);
+            if (e == std::string::npos) e = s.size();
+            const std::string cand = s.substr(a, e - a) + "/compute-sanitizer";
+            if (access(cand.c_str(), X_OK) == 0) return cand;
+            a = e + 1;
+        }
+    }
+    return "";
+}
+
+}  // namespace
+
+std::optional<std::string> cuda_unavailable_for_checker() {
+    static std::optional<std::optional<std::string>> cached;
+    if (cached) return *cached;
+    WorkDir w;
+    write_text(w.path + "/probe.json", R"({"backend":"probe-cuda"})");
+    ChildLimits lim;
+    lim.wall_seconds = 60;
+    const ChildResult r = run_child({runner_path(), "probe.json"}, lim, w.path);
+    if (r.ok()) cached = std::optional<std::string>();
+    else
+        cached = std::optional<std::string>(
+            r.output.find("not built") != std::string::npos
+                ? "this build has no CUDA support"
+                : "no usable CUDA device (" + (r.output.empty() ? r.describe() : r.output) + ")");
+    return *cached;
+}
+
+CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
+    const auto t0 = std::chrono::steady_clock::now();
+    CheckResult res;
+    res.file = path;
+    const Exercise* ex = find_exercise(opt.exercise);
+    if (!ex) throw UserError("unknown exercise '" + opt.exercise + "'; one of: " + exercise_names());
+    res.exercise = ex->name;
+    const int tile = opt.tile > 0 ? opt.tile : ex->default_tile;
+    if (auto p = tile_problem(*ex, tile); !p.empty()) throw UserError(p);
+    res.tile = tile;
+    std::string backend = opt.backend == "gpu" ? "cuda" : opt.backend;
+    if (backend == "auto") backend = cuda_unavailable_for_checker() ? "cpu" : "cuda";
+    if (backend == "cuda")
+        if (auto why = cuda_unavailable_for_checker()) throw UserError("--backend cuda: " + *why);
+    if (backend != "cpu" && backend != "cuda")
+        throw UserError("--backend must be auto, cuda or cpu");
+    res.backend = backend;
+    const bool gpu = backend == "cuda";
+    res.seed = opt.seed ? *opt.seed : fresh_seed();
+    auto finish = [&](CheckResult& r) -> CheckResult {
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return std::move(r);
+    };
+
+    // ---- 1. read and vet --------------------------------------------------------------------
+    const VettedSource src = read_and_vet(path);
+    if (!src.ok) {
+        res.verdict = Verdict::compile_error;
+        res.evidence.message = src.problem;
+        res.evidence.compiler_output = src.problem + "\n";
+        return finish(res);
+    }
+    WorkDir work;
+
+    // ---- 2. compile (CPU here; the GPU build happens in the runner, under its time limit) ---
+    CpuBuild cpu;
+    if (!gpu) {
+        cpu = build_cpu(src, tile, opt, work.path);
+        if (!cpu.ok) {
+            res.verdict = Verdict::compile_error;
+            res.evidence.message = "the submission does not compile (host compiler, CPU backend)";
+            res.evidence.compiler_output = cpu.log;
+            return finish(res);
+        }
+    }
+
+    // ---- 3. test cases: fresh inputs, weights and poison from the seed --------------------------
+    const StencilWeights weights = random_weights(1, splitmix(res.seed)).rounded_to(Precision::f32);
+    std::vector<int> sizes = test_sizes(*ex, tile, opt.quick);
+    const int count_n = load_count_size(*ex, tile);
+    int timing_n = 0;
+    if (gpu) {
+        sizes.push_back(127);
+        if (opt.timing) sizes.push_back(timing_n = 256);
+    }
+    std::vector<TestCase> cases;
+    for (size_t c = 0; c < sizes.size(); ++c) {
+        TestCase tc = make_case(*ex, sizes[c], tile, splitmix(res.seed + 1000 + c));
+        if (gpu) {
+            tc.runs = {"repeat", "repeat", "repeat"};
+            tc.run_seeds = {0, 0, 0};
+        } else {
+            tc.runs = {"in_order", "reversed", "random"};
+            tc.run_seeds = {0, 0, splitmix(res.seed + 7 + c) % 1000000};
+        }
+        cases.push_back(std::move(tc));
+    }
+    json req;
+    req["backend"] = backend;
+    req["exercise"] = ex->name;
+    req["reference"] = ex->reference;
+    req["tile"] = tile;
+    req["display_name"] = src.display_name;
+    std::vector<float> coef;
+    for (int i = 0; i < 7; ++i) coef.push_back(static_cast<float>(weights.c[i]));
+    req["coefficients"] = coef;
+    req["cases"] = json::array();
+    for (size_t c = 0; c < cases.size(); ++c) {
+        req["cases"].push_back(case_json(cases[c], int(c)));
+        write_floats(fmt::format("{}/case{}.in", work.path, c), cases[c].input);
+        write_floats(fmt::format("{}/case{}.out", work.path, c), cases[c].output);
+        if (!gpu && cases[c].n == count_n && opt.count_loads) req["count_case"] = c;
+        if (gpu && cases[c].n == timing_n) req["timing"] = {{"case", c}, {"reps", 20}};
+    }
+    if (gpu) {
+        const std::string tu = gpu_translation_unit(src, tile);
+        write_text(work.path + "/submission_gpu.cu", tu);
+        req["source"] = "submission_gpu.cu";
+        req["prelude"] = tu.substr(0, tu.find("#line 1 \"" + src.display_name));
+    } else {
+        req["library"] = cpu.library;
+    }
+    write_text(work.path + "/request.json", req.dump(1));
+
+    // ---- 4. run in the child ------------------------------------------------------------------
+    ChildLimits lim;
+    lim.wall_seconds = opt.time_limit_s;
+    if (!gpu) lim.address_space_bytes = opt.memory_limit_mb << 20;
+    lim.file_bytes = 4LL << 30;
+    const ChildResult child = run_child({runner_path(), "request.json"}, lim, work.path);
+    const json result = read_json(work.path + "/result.json");
+
+    if (gpu && !result.is_null() && result.contains("compile") && !result["compile"].value("ok", false)) {
+        res.verdict = Verdict::compile_error;
+        res.evidence.message = "the submission does not compile (NVRTC)";
+        res.evidence.compiler_output =
+            tidy_compiler_output(result["compile"].value("log", ""), src.display_name);
+        return finish(res);
+    }
+
+    // ---- 5. judge -----------------------------------------------------------------------------
+    Judgement j = judge_runs(*ex, tile, weights, cases, result, child, work.path, gpu);
+    res.verdict = j.verdict;
+    res.evidence = std::move(j.evidence);
+    res.tests = std::move(j.tests);
+    res.warnings = std::move(j.warnings);
+
+    if (!result.is_null() && result.contains("counts")) {
+        const long long loads = result["counts"].value("global_loads", 0LL);
+        LoadCount lc;
+        lc.n = count_n;
+        lc.loads_per_output = double(loads) / (double(count_n - 2) * (count_n - 2) * (count_n - 2));
+        lc.budget = load_budget(*ex, count_n, tile);
+        lc.within_budget = lc.loads_per_output <= lc.budget * (1 + 1e-9);
+        res.loads = lc;
+        if (!lc.within_budget && res.verdict == Verdict::pass)
+            res.warnings.push_back(fmt::format(
+                "{:.3f} global loads per output at N={}, over the budget of {:.3f} (the textbook "
+                "kernel's count)", lc.loads_per_output, count_n, lc.budget));
+    }
+    if (gpu && res.verdict == Verdict::pass && !result.is_null() && result.contains("timing")) {
+        const auto& t = result["timing"];
+        if (t.value("mismatched_reps", 0LL) > 0) {
+            res.verdict = Verdict::wrong_result;
+            res.evidence.message = fmt::format(
+                "N={}: {} timed launches produced an output different from the checked launch "
+                "(the kernel behaves differently when repeated)", timing_n,
+                t["mismatched_reps"].get<long long>());
+        } else {
+            Timing tm;
+            tm.n = timing_n;
+            tm.reps = t.value("reps", 0);
+            tm.student_ms = t.value("student_ms", 0.0);
+            tm.reference_ms = t.value("reference_ms", 0.0);
+            tm.ratio = tm.reference_ms > 0 ? tm.student_ms / tm.reference_ms : 0;
+            res.timing = tm;
+        }
+    }
+
+    // ---- 6. GPU extras: compute-sanitizer; the load count through the CPU build -------------
+    if (gpu && opt.sanitize && res.verdict == Verdict::pass) {
+        const std::string san = find_sanitizer();
+        if (san.empty()) {
+            res.warnings.push_back("--sanitize: compute-sanitizer not found; skipped");
+        } else {
+            // One mid-size case, one run each under racecheck, synccheck and memcheck.
+            size_t pick = 0;
+            for (size_t c = 0; c < cases.size(); ++c)
+                if (cases[c].n <= 40) pick = c;
+            json sreq = req;
+            sreq.erase("timing");
+            json one = req["cases"][pick];
+            one["runs"] = json::array({json{{"schedule", "repeat"}, {"seed", 0}}});
+            sreq["cases"] = json::array({one});
+            write_text(work.path + "/sanitize.json", sreq.dump(1));
+            for (const char* tool : {"memcheck", "racecheck", "synccheck"}) {
+                ChildLimits sl;
+                sl.wall_seconds = std::max(120.0, opt.time_limit_s);
+                const ChildResult sr = run_child({san, "--tool", tool, "--error-exitcode", "86",
+                                                  "--print-limit", "8", runner_path(), "sanitize.json"},
+                                                 sl, work.path);
+                res.tests.push_back({fmt::format("compute-sanitizer --tool {} (N={})", tool, cases[pick].n),
+                                     sr.ok(), sr.ok() ? "no errors" : sr.describe()});
+                if (sr.ok()) continue;
+                Verdict v = std::string(tool) == "memcheck" ? Verdict::crash : Verdict::race;
+                if (sr.output.find("Invalid __global__ write") != std::string::npos)
+                    v = Verdict::out_of_bounds_write;
+                if (sr.timed_out) v = Verdict::timeout;
+                res.verdict = v;
+                res.evidence = Evidence{};
+                res.evidence.n = cases[pick].n;
+                res.evidence.message = fmt::format("compute-sanitizer {} reported errors ({})", tool,
+                                                   sr.describe());
+                res.evidence.child_output = sr.output.size() > 4000 ? sr.output.substr(0, 4000) : sr.output;
+                break;
+            }
+        }
+    }
+    if (gpu && opt.count_loads && res.verdict == Verdict::pass) {
+        CpuBuild b = build_cpu(src, tile, opt, work.path);
+        if (!b.ok) {
+            res.warnings.push_back("no load count: the submission does not compile for the CPU "
+                                   "backend:\n" + b.log);
+        } else {
+            TestCase tc = make_case(*ex, count_n, tile, splitmix(res.seed + 99));
+            json creq = req;
+            creq["backend"] = "cpu";
+            creq["library"] = b.library;
+            creq.erase("timing");
+            creq["cases"] = json::array({case_json(tc, 0)});
+            creq["cases"][0]["runs"] = json::array();
+            creq["count_case"] = 0;
+            write_floats(work.path + "/case0.in", tc.input);
+            write_floats(work.path + "/case0.out", tc.output);
+            write_text(work.path + "/count.json", creq.dump(1));
+            ChildLimits cl;
+            cl.wall_seconds = opt.time_limit_s;
+            cl.address_space_bytes = opt.memory_limit_mb << 20;
+            const ChildResult cr = run_child({runner_path(), "count.json"}, cl, work.path);
+            const json cres = read_json(work.path + "/result.json");
+            if (cr.ok() && !cres.is_null() && cres.contains("counts")) {
+                LoadCount lc;
+                lc.n = count_n;
+                lc.loads_per_output = cres["counts"].value("global_loads", 0LL) /
+                                      (double(count_n - 2) * (count_n - 2) * (count_n - 2));
+                lc.budget = load_budget(*ex, count_n, tile);
+                lc.within_budget = lc.loads_per_output <= lc.budget * (1 + 1e-9);
+                res.loads = lc;
+            } else {
+                res.warnings.push_back("no load count: the CPU run failed (" + cr.describe() + ")");
+            }
+        }
+    }
+    return finish(res);
+}
+
+}  // namespace stencil::checker

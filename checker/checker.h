@@ -1,0 +1,141 @@
+// The submission checker: one student `.cu` file in, exactly one verdict out, with evidence.
+//
+//   check_submission(path, options)  vets the file, compiles it (host compiler for the CPU
+//   backend, NVRTC in the runner for the GPU), runs it in a child process on fresh random inputs
+//   from a seed the submission cannot predict, and judges what comes back.
+//
+// Verdicts, in the order they are decided (the first that applies wins):
+//   compile_error        the file is empty, binary, too large, breaks the contract (no or two
+//                        kernels, wrong signature, #include, asm, ...) or does not compile
+//   timeout              the child ran past its time limit (an endless loop, a deadlock)
+//   crash                the child died (signal, illegal address, abort, an out-of-bounds *read*
+//                        caught by the CPU backend, a barrier misuse, a CUDA launch error)
+//   out_of_bounds_write  a store outside out[]/in[]: a guard zone changed, or the CPU backend's
+//                        bounds check caught the store
+//   input_modified       in[] differs after the run (decided before race: a kernel that writes
+//                        in[] also makes its outputs depend on the thread order)
+//   race                 the CPU backend saw two threads touch one shared cell in one barrier
+//                        interval (one a store), or threads returned / diverged around a
+//                        __syncthreads() (a barrier error), or outputs differ between schedules
+//                        (CPU) or repeats (GPU), or compute-sanitizer racecheck/synccheck failed
+//   boundary_modified    a fixed boundary cell no longer equals the input
+//   unwritten            an interior cell still holds the poison (a NaN whose payload is random)
+//   wrong_result         an interior cell is outside the rigorous rounding bound of
+//                        core/compare.h; a NaN or Inf that is not the poison is a wrong result
+//   pass                 none of the above, on every size, schedule and repeat
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace stencil::checker {
+
+enum class Verdict {
+    pass,
+    compile_error,
+    wrong_result,
+    unwritten,
+    boundary_modified,
+    input_modified,
+    out_of_bounds_write,
+    race,
+    timeout,
+    crash,
+};
+const char* to_string(Verdict v);
+std::optional<Verdict> parse_verdict(std::string_view s);
+
+// Where a bad cell sits, for the student: on the fixed boundary, next to it, on the edge of the
+// output tile a block computes (its neighbours come from the halo), or inside a tile.
+enum class CellClass { boundary, next_to_boundary, tile_edge, tile_interior };
+const char* to_string(CellClass c);
+
+struct BadCellEvidence {
+    int x = 0, y = 0, z = 0;
+    double expected = 0, got = 0, bound = 0;
+    CellClass cell = CellClass::tile_interior;
+    std::string what;  // "outside the bound", "unwritten (poison still there)", "NaN", ...
+};
+
+struct RaceEvidence {
+    int block[3] = {0, 0, 0};
+    int interval = -1;  // barrier interval: 0 = before the first __syncthreads()
+    int thread_a[3] = {0, 0, 0}, thread_b[3] = {0, 0, 0};
+    std::string message;
+};
+
+struct Evidence {
+    std::string message;          // one or a few lines for people
+    int n = 0;                    // the grid size of the failing test (N^3)
+    int tile = 0;
+    std::string run;              // "in_order", "reversed", "random seed 7", "gpu repeat 2"
+    long long bad_cells = 0;
+    std::optional<BadCellEvidence> first_bad;
+    std::string slice_map;        // a small map of the z slice of the first bad cell
+    std::optional<RaceEvidence> race;
+    std::string compiler_output;  // compile errors, file:line of the student's file
+    std::string child_output;     // the tail of the runner's stderr (crash, timeout)
+};
+
+struct TestRecord {
+    std::string name;    // "N=13 in_order"
+    bool passed = false;
+    std::string output;  // one line
+};
+
+struct Timing {
+    int n = 0, reps = 0;
+    double student_ms = 0, reference_ms = 0;  // medians
+    double ratio = 0;                         // student / reference (< 1: faster than the lab)
+};
+
+struct LoadCount {
+    int n = 0;
+    double loads_per_output = 0;  // global loads / interior cells, counted by the CPU trace
+    double budget = 0;            // the textbook kernel's count at the same N and T
+    bool within_budget = false;
+};
+
+struct CheckResult {
+    Verdict verdict = Verdict::compile_error;
+    Evidence evidence;
+    std::vector<TestRecord> tests;
+    std::vector<std::string> warnings;  // uninitialized shared reads, over budget, ...
+    std::string file;                   // as given
+    std::string exercise;
+    int tile = 0;
+    std::string backend;                // "cpu" or "cuda"
+    std::uint64_t seed = 0;             // for the record; drawn by the parent, never passed in
+    std::optional<Timing> timing;       // GPU, passing kernels
+    std::optional<LoadCount> loads;     // CPU trace (both backends when the CPU build works)
+    double seconds = 0;
+};
+
+struct CheckOptions {
+    std::string exercise = "naive";  // naive, tiled, coarsened, register-tiled, ...
+    int tile = 0;                    // 0: the exercise's default
+    std::string backend = "auto";    // auto | cuda | cpu
+    bool sanitize = false;           // GPU: compute-sanitizer racecheck + memcheck when installed
+    double time_limit_s = 60;        // the child's wall-clock limit (compile excluded)
+    long long memory_limit_mb = 4096;  // RLIMIT_AS of CPU children (not set for CUDA children)
+    bool timing = true;              // GPU: time a passing kernel against the lab's
+    bool count_loads = true;         // CPU trace of global loads per output
+    std::optional<std::uint64_t> seed;  // tests only: a fixed seed (never from the submission)
+    std::string cache_dir;           // CPU builds cached by content hash ("" = $XDG_CACHE_HOME/...)
+    bool quick = false;              // fewer sizes (tests of the checker itself)
+};
+
+CheckResult check_submission(const std::string& path, const CheckOptions& opt);
+
+// Output formats.
+nlohmann::json to_json(const CheckResult& r);
+std::string to_text(const CheckResult& r);          // for a terminal
+nlohmann::json to_gradescope(const CheckResult& r);  // Gradescope results.json
+
+// Whether the CUDA path can run here (driver + GPU, probed in a child); nullopt when it can.
+std::optional<std::string> cuda_unavailable_for_checker();
+
+}  // namespace stencil::checker

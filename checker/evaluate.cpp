@@ -1,0 +1,470 @@
+#include "checker/evaluate.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <random>
+
+#include "core/compare.h"
+#include "core/reference.h"
+
+namespace stencil::checker {
+
+using json = nlohmann::json;
+
+int priority(Verdict v) {
+    switch (v) {
+        case Verdict::compile_error: return 0;
+        case Verdict::timeout: return 1;
+        case Verdict::crash: return 2;
+        case Verdict::out_of_bounds_write: return 3;
+        case Verdict::input_modified: return 4;  // before race: writing in[] makes runs differ
+        case Verdict::race: return 5;
+        case Verdict::boundary_modified: return 6;
+        case Verdict::unwritten: return 7;
+        case Verdict::wrong_result: return 8;
+        case Verdict::pass: return 9;
+    }
+    return 9;
+}
+
+namespace {
+
+std::uint32_t bits_of(float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+float float_of(std::uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+
+}  // namespace
+
+TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed) {
+    TestCase c;
+    c.n = n;
+    const long long cells = (long long)n * n * n;
+    // Guard zones: at least two planes and 16 Ki cells each side, so an off-by-one-plane or a
+    // small negative index lands in them (on the GPU too, where nothing else would notice).
+    c.guard = std::max<long long>(16384, 2LL * n * n + 64);
+    std::mt19937_64 rng(seed);
+    // A NaN whose payload is random (never the canonical NaN arithmetic produces).
+    std::uniform_int_distribution<std::uint32_t> payload(1, 0x3ffffe);
+    c.poison = ((rng() & 1) ? 0xffc00000u : 0x7fc00000u) | payload(rng);
+    const Field<float> in = random_field<float>({n, n, n}, rng());
+    std::uniform_real_distribution<float> sentinel(100.0f, 200.0f);
+    c.input.resize(static_cast<size_t>(cells + 2 * c.guard));
+    c.output.resize(c.input.size());
+    for (long long i = 0; i < c.guard; ++i) {
+        c.input[i] = sentinel(rng);
+        c.input[c.guard + cells + i] = sentinel(rng);
+        c.output[i] = -sentinel(rng);
+        c.output[c.guard + cells + i] = -sentinel(rng);
+    }
+    const float poison = float_of(c.poison);
+    for (int z = 0; z < n; ++z)
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
+                const size_t k = in.index(x, y, z);
+                c.input[c.guard + k] = in.data[k];
+                c.output[c.guard + k] = is_boundary(in.dims, 1, x, y, z) ? in.data[k] : poison;
+            }
+    c.launch = launch_for(ex, n, tile);
+    return c;
+}
+
+json case_json(const TestCase& c, int index) {
+    json j;
+    j["n"] = c.n;
+    j["guard"] = c.guard;
+    j["input"] = fmt::format("case{}.in", index);
+    j["output"] = fmt::format("case{}.out", index);
+    j["grid"] = {c.launch.grid[0], c.launch.grid[1], c.launch.grid[2]};
+    j["block"] = {c.launch.block[0], c.launch.block[1], c.launch.block[2]};
+    j["runs"] = json::array();
+    for (size_t r = 0; r < c.runs.size(); ++r)
+        j["runs"].push_back({{"schedule", c.runs[r]}, {"seed", c.run_seeds[r]}});
+    return j;
+}
+
+namespace {
+
+CellClass classify(const Exercise& ex, int tile, int n, int x, int y, int z) {
+    if (is_boundary({n, n, n}, 1, x, y, z)) return CellClass::boundary;
+    if (x == 1 || y == 1 || z == 1 || x == n - 2 || y == n - 2 || z == n - 2)
+        return CellClass::next_to_boundary;
+    const int step = ex.grid_by_out_tile ? out_tile_dim(ex, tile) : tile;
+    // Tiled kernels: block b computes cells b*OUT .. b*OUT + OUT - 1 along each axis.
+    for (int c : {x, y, z}) {
+        const int p = c % step;
+        if (p == 0 || p == step - 1) return CellClass::tile_edge;
+    }
+    return CellClass::tile_interior;
+}
+
+std::string run_label(const TestCase& c, size_t r) {
+    if (c.runs[r] == "random") return fmt::format("random schedule (seed {})", c.run_seeds[r]);
+    if (c.runs[r] == "repeat") return fmt::format("GPU run {}", r + 1);
+    return fmt::format("{} schedule", c.runs[r]);
+}
+
+bool read_run(const std::string& path, std::vector<float>& v, size_t expected) {
+    std::ifstream f(path, std::ios::binary | std::ios::ate);
+    if (!f) return false;
+    if (static_cast<size_t>(f.tellg()) != expected * sizeof(float)) return false;
+    v.resize(expected);
+    f.seekg(0);
+    f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(expected * sizeof(float)));
+    return static_cast<bool>(f);
+}
+
+// Map chars: '.' right, '#' boundary (unchanged), 'B' boundary changed, 'U' unwritten (poison),
+// 'N' NaN/Inf, 'X' outside the bound.
+struct CellState {
+    char c = '.';
+};
+
+struct Finding {
+    Verdict verdict = Verdict::pass;
+    Evidence ev;
+};
+
+std::string slice_map(const std::vector<char>& marks, int n, int x0, int y0, int z0) {
+    const int w = 24;
+    const int xa = std::max(0, std::min(x0 - w / 2, n - w)), xb = std::min(n, xa + w);
+    const int ya = std::max(0, std::min(y0 - w / 2, n - w)), yb = std::min(n, ya + w);
+    std::string s = fmt::format("slice z={} (x {}..{} across, y {}..{} down; . right, # boundary, "
+                                "B boundary changed, U unwritten, N NaN/Inf, X wrong, * first):\n",
+                                z0, xa, xb - 1, ya, yb - 1);
+    for (int y = ya; y < yb; ++y) {
+        s += fmt::format("y={:>3} ", y);
+        for (int x = xa; x < xb; ++x) {
+            const size_t k = ((size_t)z0 * n + y) * n + x;
+            s += (x == x0 && y == y0) ? '*' : marks[k];
+        }
+        s += '\n';
+    }
+    return s;
+}
+
+Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Reference& ref,
+                   const std::vector<float>& out, const std::vector<float>& in) {
+    Finding f;
+    const int n = c.n;
+    const long long cells = (long long)n * n * n, g = c.guard;
+    f.ev.n = n;
+    f.ev.tile = tile;
+    // 1. guard zones
+    for (const auto* buf : {&out, &in}) {
+        const auto& orig = buf == &out ? c.output : c.input;
+        const char* name = buf == &out ? "out" : "in";
+        for (long long i = 0; i < (long long)orig.size(); ++i) {
+            if (i >= g && i < g + cells) continue;
+            if (bits_of((*buf)[i]) == bits_of(orig[i])) continue;
+            f.verdict = Verdict::out_of_bounds_write;
+            const long long idx = i - g;
+            f.ev.message = fmt::format(
+                "{}[{}] was written: that is {} the {}^3 = {} cells of {}[] ({} {} {})", name, idx,
+                idx < 0 ? "before" : "after", n, cells, name, idx < 0 ? -idx : idx - cells + 1,
+                (idx < 0 ? -idx : idx - cells + 1) == 1 ? "cell" : "cells",
+                idx < 0 ? "before its start" : "past its end");
+            return f;
+        }
+    }
+    // 2. the input
+    for (long long i = 0; i < cells; ++i) {
+        if (bits_of(in[g + i]) == bits_of(c.input[g + i])) continue;
+        f.verdict = Verdict::input_modified;
+        const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
+        f.ev.first_bad = BadCellEvidence{x, y, z, c.input[g + i], in[g + i], 0,
+                                         classify(ex, tile, n, x, y, z), "in[] changed"};
+        long long changed = 0;
+        for (long long k = 0; k < cells; ++k) changed += bits_of(in[g + k]) != bits_of(c.input[g + k]);
+        f.ev.bad_cells = changed;
+        f.ev.message = fmt::format("in[] was modified: {} cells differ after the run, first at "
+                                   "(x={}, y={}, z={}): was {:.9g}, now {:.9g}",
+                                   changed, x, y, z, c.input[g + i], in[g + i]);
+        return f;
+    }
+    // 3. the output, cell by cell
+    std::vector<char> marks(static_cast<size_t>(cells), '.');
+    long long n_boundary = 0, n_unwritten = 0, n_nan = 0, n_wrong = 0;
+    long long first[3] = {-1, -1, -1};  // boundary, unwritten, wrong (NaN included)
+    const double gamma = rounding_gamma(Precision::f32, 1);
+    for (long long i = 0; i < cells; ++i) {
+        const float got = out[g + i];
+        const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
+        if (is_boundary({n, n, n}, 1, x, y, z)) {
+            if (bits_of(got) != bits_of(c.input[g + i])) {
+                marks[i] = 'B';
+                ++n_boundary;
+                if (first[0] < 0) first[0] = i;
+            } else {
+                marks[i] = '#';
+            }
+            continue;
+        }
+        if (bits_of(got) == c.poison) {
+            marks[i] = 'U';
+            ++n_unwritten;
+            if (first[1] < 0) first[1] = i;
+            continue;
+        }
+        const double e = ref.value[i];
+        if (!std::isfinite(got)) {
+            marks[i] = 'N';
+            ++n_nan;
+            if (first[2] < 0) first[2] = i;
+        } else if (std::fabs(double(got) - e) > gamma * ref.magnitude[i]) {
+            marks[i] = 'X';
+            ++n_wrong;
+            if (first[2] < 0) first[2] = i;
+        }
+    }
+    int kind = n_boundary ? 0 : n_unwritten ? 1 : (n_wrong + n_nan) ? 2 : -1;
+    if (kind < 0) return f;
+    const long long i = first[kind];
+    const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
+    const float got = out[g + i];
+    BadCellEvidence b{x, y, z, ref.value[i], got, kind == 2 ? gamma * ref.magnitude[i] : 0.0,
+                      classify(ex, tile, n, x, y, z), ""};
+    if (kind == 0) {
+        f.verdict = Verdict::boundary_modified;
+        b.expected = c.input[g + i];
+        b.what = "a boundary cell was written (it must keep the input's value)";
+        f.ev.bad_cells = n_boundary;
+    } else if (kind == 1) {
+        f.verdict = Verdict::unwritten;
+        b.what = "never written (the poison is still there)";
+        f.ev.bad_cells = n_unwritten;
+    } else {
+        f.verdict = Verdict::wrong_result;
+        b.what = std::isfinite(got) ? "outside the rounding bound" : "NaN or Inf";
+        f.ev.bad_cells = n_wrong + n_nan;
+    }
+    f.ev.message = fmt::format(
+        "{} of {} cells {} ({} boundary changed, {} unwritten, {} NaN/Inf, {} wrong); first at "
+        "(x={}, y={}, z={}), a {} cell: {}; expected {:.9g}, got {:.9g}",
+        f.ev.bad_cells, cells, to_string(f.verdict), n_boundary, n_unwritten, n_nan, n_wrong, x, y,
+        z, to_string(b.cell), b.what, b.expected, double(got));
+    if (kind == 2 && std::isfinite(got))
+        f.ev.message += fmt::format(" (|error| {:.3g} > bound {:.3g})", std::fabs(got - b.expected), b.bound);
+    f.ev.first_bad = b;
+    f.ev.slice_map = slice_map(marks, n, x, y, z);
+    return f;
+}
+
+std::string tail_lines(const std::string& s, int lines) {
+    size_t pos = s.size();
+    int seen = 0;
+    while (pos > 0) {
+        const size_t p = s.rfind('\n', pos - 1);
+        if (p == std::string::npos) {
+            pos = 0;
+            break;
+        }
+        if (p + 1 < s.size() && ++seen > lines) {
+            pos = p + 1;
+            break;
+        }
+        pos = p;
+    }
+    return s.substr(pos);
+}
+
+std::string last_progress(const std::string& out) {
+    const std::string key = "stencil-check-runner: case ";
+    const size_t p = out.rfind(key);
+    if (p == std::string::npos) return "";
+    const size_t e = out.find('\n', p);
+    return out.substr(p + key.size() - 5, e == std::string::npos ? std::string::npos : e - p - key.size() + 5);
+}
+
+void set_race(Evidence& ev, const json& d) {
+    RaceEvidence r;
+    for (int a = 0; a < 3; ++a) {
+        r.block[a] = d["block"][a];
+        r.thread_a[a] = d["thread_a"][a];
+        r.thread_b[a] = d["thread_b"][a];
+    }
+    r.interval = d.value("interval", -1);
+    r.message = d.value("message", "");
+    ev.race = r;
+}
+
+}  // namespace
+
+Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
+                     const std::vector<TestCase>& cases, const json& result,
+                     const ChildResult& child, const std::string& dir, bool gpu) {
+    Judgement j;
+    auto consider = [&](Verdict v, Evidence ev) {
+        if (priority(v) < priority(j.verdict)) {
+            j.verdict = v;
+            j.evidence = std::move(ev);
+        }
+    };
+    // ---- the child itself -----------------------------------------------------------------------
+    if (child.timed_out) {
+        Evidence ev;
+        ev.run = last_progress(child.output);
+        ev.message = fmt::format("the kernel did not finish within {:.0f} s (an endless loop, or a "
+                                 "barrier some threads never reach){}",
+                                 child.seconds, ev.run.empty() ? "" : "; running: " + ev.run);
+        ev.child_output = tail_lines(child.output, 12);
+        consider(Verdict::timeout, ev);
+        return j;
+    }
+    if (!child.ok() || result.is_null()) {
+        Evidence ev;
+        ev.run = last_progress(child.output);
+        ev.message = fmt::format("the run ended abnormally ({}){}", child.describe(),
+                                 ev.run.empty() ? "" : " during " + ev.run);
+        ev.child_output = tail_lines(child.output, 12);
+        consider(Verdict::crash, ev);
+        return j;
+    }
+    // ---- run by run -------------------------------------------------------------------------------
+    const StencilWeights w32 = weights.rounded_to(Precision::f32);
+    const auto& runs = result.at("runs");
+    size_t ri = 0;
+    for (size_t c = 0; c < cases.size(); ++c) {
+        const TestCase& tc = cases[c];
+        if (tc.runs.empty()) continue;
+        const int n = tc.n;
+        const long long cells = (long long)n * n * n;
+        Field<float> field({n, n, n});
+        std::copy(tc.input.begin() + tc.guard, tc.input.begin() + tc.guard + cells, field.data.begin());
+        const Reference ref = reference_stencil(field, w32);
+        std::vector<float> first_out;
+        std::string first_label;
+        Verdict case_verdict = Verdict::pass;
+        std::string case_line = "ok";
+        for (size_t r = 0; r < tc.runs.size(); ++r, ++ri) {
+            const std::string label = run_label(tc, r);
+            if (ri >= runs.size()) {
+                consider(Verdict::crash, Evidence{.message = "the runner stopped before N=" +
+                                                             std::to_string(n) + " " + label});
+                case_verdict = Verdict::crash;
+                break;
+            }
+            const json& jr = runs[ri];
+            Evidence base;
+            base.n = n;
+            base.tile = tile;
+            base.run = label;
+            // CUDA launch errors and CPU backend diagnostics
+            if (jr.contains("error")) {
+                base.message = fmt::format("N={} {}: {} (rerun with --sanitize for the line that "
+                                           "faulted)", n, label, jr["error"].get<std::string>());
+                consider(Verdict::crash, base);
+                case_verdict = Verdict::crash;
+                case_line = base.message;
+                ri += tc.runs.size() - r;  // the runner stopped here
+                break;
+            }
+            bool fatal = false;
+            for (const auto& d : jr.value("diagnostics", json::array())) {
+                const std::string kind = d.value("kind", "");
+                Evidence ev = base;
+                ev.message = fmt::format("N={} {}: {}", n, label, d.value("message", kind));
+                Verdict v = Verdict::pass;
+                if (kind == "out_of_bounds") {
+                    const bool store = d.value("message", "").find("store") != std::string::npos;
+                    v = store ? Verdict::out_of_bounds_write : Verdict::crash;
+                    fatal = true;
+                } else if (kind == "race") {
+                    v = Verdict::race;
+                    set_race(ev, d);
+                } else if (kind == "divergent_barrier" || kind == "exit_before_barrier") {
+                    v = Verdict::race;  // a synchronization error: see checker.h
+                    set_race(ev, d);
+                    fatal = true;
+                } else if (kind == "uninitialized_shared_read") {
+                    continue;
+                } else {
+                    v = Verdict::crash;
+                    fatal = true;
+                }
+                if (priority(v) < priority(case_verdict)) {
+                    case_verdict = v;
+                    case_line = ev.message;
+                }
+                consider(v, ev);
+            }
+            if (jr.value("uninitialized_shared_read", 0LL) > 0 && j.warnings.empty())
+                j.warnings.push_back(fmt::format(
+                    "N={} {}: {} loads of shared cells no thread had stored (harmless if no output "
+                    "uses them, as in the textbook's coarsened kernel; the poison would show "
+                    "otherwise)", n, label, jr["uninitialized_shared_read"].get<long long>()));
+            if (fatal) continue;
+            std::vector<float> out, in;
+            if (!read_run(fmt::format("{}/case{}.run{}.out", dir, c, r), out, tc.output.size()) ||
+                !read_run(fmt::format("{}/case{}.run{}.in", dir, c, r), in, tc.input.size())) {
+                consider(Verdict::crash, Evidence{.message = "the runner's output for N=" +
+                                                             std::to_string(n) + " is missing"});
+                continue;
+            }
+            Finding f = assess_run(ex, tile, tc, ref, out, in);
+            f.ev.run = label;
+            if (f.verdict != Verdict::pass) {
+                f.ev.message = fmt::format("N={} {}: {}", n, label, f.ev.message);
+                if (priority(f.verdict) < priority(case_verdict)) {
+                    case_verdict = f.verdict;
+                    case_line = f.ev.message;
+                }
+                consider(f.verdict, f.ev);
+            }
+            // Runs of one case must agree bit for bit: a difference is a race (or other
+            // nondeterminism) even when each output alone happens to be right.
+            if (r == 0) {
+                first_out = std::move(out);
+                first_label = label;
+            } else if (!first_out.empty()) {
+                for (long long i = 0; i < (long long)first_out.size(); ++i) {
+                    if (bits_of(first_out[i]) == bits_of(out[i])) continue;
+                    const long long k = i - tc.guard;
+                    Evidence ev = base;
+                    long long diff = 0;
+                    for (long long m = i; m < (long long)first_out.size(); ++m)
+                        diff += bits_of(first_out[m]) != bits_of(out[m]);
+                    ev.bad_cells = diff;
+                    if (k >= 0 && k < cells) {
+                        const int x = int(k % n), y = int((k / n) % n), z = int(k / ((long long)n * n));
+                        ev.first_bad = BadCellEvidence{x, y, z, first_out[i], out[i], 0,
+                                                       classify(ex, tile, n, x, y, z),
+                                                       "differs between runs"};
+                        ev.message = fmt::format(
+                            "N={}: the output differs between the {} and the {} ({} cells), first "
+                            "at (x={}, y={}, z={}): {:.9g} vs {:.9g}. The result depends on the "
+                            "order threads run in: a missing __syncthreads()?",
+                            n, first_label, label, diff, x, y, z, first_out[i], out[i]);
+                    } else {
+                        ev.message = fmt::format("N={}: the output differs between the {} and the {}",
+                                                 n, first_label, label);
+                    }
+                    if (priority(Verdict::race) < priority(case_verdict)) {
+                        case_verdict = Verdict::race;
+                        case_line = ev.message;
+                    }
+                    consider(Verdict::race, ev);
+                    break;
+                }
+            }
+        }
+        std::string runs_desc;
+        for (size_t r = 0; r < tc.runs.size(); ++r) runs_desc += (r ? ", " : "") + run_label(tc, r);
+        j.tests.push_back({fmt::format("N={} ({}^3 cells; {})", n, n, runs_desc),
+                           case_verdict == Verdict::pass, case_line});
+    }
+    (void)gpu;
+    return j;
+}
+
+}  // namespace stencil::checker

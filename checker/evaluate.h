@@ -1,0 +1,47 @@
+// The parent's side of one check: the test cases it writes for the runner, and the judgement of
+// what the runner leaves behind. Internal to stencil_checker (tests use it through checker.h).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "checker/checker.h"
+#include "checker/exercises.h"
+#include "checker/process.h"
+#include "core/field.h"
+#include "core/weights.h"
+
+namespace stencil::checker {
+
+struct TestCase {
+    int n = 0;
+    long long guard = 0;         // cells of guard zone before and after each buffer
+    std::uint32_t poison = 0;    // bit pattern of the NaN the interior starts as
+    std::vector<float> input;    // guard + n^3 + guard, as given to the kernel
+    std::vector<float> output;   // guard + n^3 + guard, poisoned
+    std::vector<std::string> runs;  // "in_order", "reversed", "random", "repeat"
+    std::vector<std::uint64_t> run_seeds;
+    Launch launch;
+    bool gpu_only = false;       // large sizes: timing
+};
+
+TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed);
+nlohmann::json case_json(const TestCase& c, int index);
+
+struct Judgement {
+    Verdict verdict = Verdict::pass;
+    Evidence evidence;
+    std::vector<TestRecord> tests;
+    std::vector<std::string> warnings;
+};
+
+// `result` is the runner's result.json (null when it wrote none); `dir` holds its run files.
+Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
+                     const std::vector<TestCase>& cases, const nlohmann::json& result,
+                     const ChildResult& child, const std::string& dir, bool gpu);
+
+int priority(Verdict v);  // lower wins
+
+}  // namespace stencil::checker

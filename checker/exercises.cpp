@@ -1,0 +1,103 @@
+#include "checker/exercises.h"
+
+#include <algorithm>
+
+namespace stencil::checker {
+
+namespace {
+constexpr Exercise kExercises[] = {
+    {"naive", KernelId::naive, "naive", 8, 1, 10, BlockShape::cube, false,
+     "one thread per output, 7 global loads per output"},
+    {"tiled", KernelId::tiled, "tiled", 8, 3, 10, BlockShape::cube, true,
+     "a T^3 input tile in shared memory, (T-2)^3 outputs per block"},
+    {"coarsened", KernelId::coarsened, "coarsened", 32, 3, 32, BlockShape::plane, true,
+     "a T x T block marching along z with three planes in shared memory"},
+    {"register-tiled", KernelId::register_tiled, "register_tiled", 32, 3, 32, BlockShape::plane,
+     true, "the coarsened kernel with the z neighbours in registers"},
+    // Same contract as tiled: the skeleton is a tiled kernel with a bug to find.
+    {"find-the-race", KernelId::tiled, "tiled", 8, 3, 10, BlockShape::cube, true,
+     "a tiled kernel that passes on some runs: find and fix its race"},
+};
+
+unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
+}  // namespace
+
+std::span<const Exercise> exercises() { return kExercises; }
+
+const Exercise* find_exercise(std::string_view name) {
+    for (const auto& e : kExercises)
+        if (name == e.name) return &e;
+    if (name == "register_tiled") return find_exercise("register-tiled");
+    return nullptr;
+}
+
+std::string exercise_names() {
+    std::string s;
+    for (const auto& e : kExercises) s += (s.empty() ? "" : ", ") + std::string(e.name);
+    return s;
+}
+
+int out_tile_dim(const Exercise&, int T) { return T - 2; }
+
+Launch launch_for(const Exercise& ex, int n, int T) {
+    Launch l;
+    const int step = ex.grid_by_out_tile ? out_tile_dim(ex, T) : T;
+    for (int a = 0; a < 3; ++a) l.grid[a] = ceil_div(n, step);
+    l.block[0] = l.block[1] = static_cast<unsigned>(T);
+    l.block[2] = ex.shape == BlockShape::cube ? static_cast<unsigned>(T) : 1u;
+    return l;
+}
+
+std::string tile_problem(const Exercise& ex, int T) {
+    if (T < ex.min_tile || T > ex.max_tile)
+        return "--tile for " + std::string(ex.name) + " must be from " + std::to_string(ex.min_tile) +
+               " to " + std::to_string(ex.max_tile) +
+               (ex.shape == BlockShape::cube ? " (T^3 threads per block, at most 1024)"
+                                             : " (T^2 threads per block, at most 1024)");
+    return {};
+}
+
+std::vector<int> test_sizes(const Exercise& ex, int T, bool quick) {
+    const int out = out_tile_dim(ex, T);
+    std::vector<int> n;
+    if (ex.shape == BlockShape::cube && !ex.grid_by_out_tile) {  // naive
+        n = {3, 5, T + 1, 13, 2 * T + 1, 31};
+        if (quick) n = {3, T + 1, 13};
+    } else {
+        // smaller than a tile, one tile, not a multiple of OUT_TILE_DIM, primes
+        n = {3, 5, std::max(3, out - 1), out + 3, 2 * out + 1, 2 * out + 5, 37};
+        if (T >= 16) n = {3, 5, 13, T - 1, T + 1, out * 2 + 1, 61};
+        if (quick) n = {3, out + 3, 2 * out + 1};
+    }
+    n.push_back(load_count_size(ex, T));
+    std::sort(n.begin(), n.end());
+    n.erase(std::unique(n.begin(), n.end()), n.end());
+    // The CPU backend is an emulator: keep the largest cube modest.
+    n.erase(std::remove_if(n.begin(), n.end(), [](int v) { return v < 3 || v > 70; }), n.end());
+    return n;
+}
+
+int load_count_size(const Exercise& ex, int T) {
+    if (!ex.grid_by_out_tile) return 2 * T + 2;
+    const int out = out_tile_dim(ex, T);
+    return (T >= 16 ? 2 : 3) * out + 2;  // every tile full: the count is the textbook's formula
+}
+
+double load_budget(const Exercise& ex, int n, int T) {
+    const double outputs = double(n - 2) * (n - 2) * (n - 2);
+    if (outputs <= 0) return 0;
+    if (!ex.grid_by_out_tile) return 7.0;
+    // The textbook's tiled, coarsened and register-tiled kernels all load each in-grid cell of
+    // a T-wide window per block and axis once (z: planes iStart-1 .. iStart+OUT_TILE_DIM).
+    const int out = out_tile_dim(ex, T);
+    const int blocks = (n + out - 1) / out;
+    long long per_axis = 0;
+    for (int b = 0; b < blocks; ++b)
+        for (int t = 0; t < T; ++t) {
+            const int c = b * out + t - 1;
+            if (c >= 0 && c < n) ++per_axis;
+        }
+    return double(per_axis) * per_axis * per_axis / outputs;
+}
+
+}  // namespace stencil::checker

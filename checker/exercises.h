@@ -1,0 +1,46 @@
+// The exercises the checker knows: how each is launched (the textbook's contract), which sizes it
+// is tested on, and its budget of global loads per output.
+#pragma once
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/versions.h"
+
+namespace stencil::checker {
+
+enum class BlockShape { cube, plane };  // (T, T, T) or (T, T, 1)
+
+struct Exercise {
+    const char* name;            // CLI spelling
+    KernelId kernel;             // the lab kernel it mirrors (timing reference, load budget)
+    const char* reference;       // checker/reference/<reference>.cu
+    int default_tile;            // T
+    int min_tile, max_tile;      // valid T (threads per block <= 1024, a halo fits)
+    BlockShape shape;
+    bool grid_by_out_tile;       // blocks per axis: ceil(N / OUT_TILE_DIM) (else ceil(N / T))
+    const char* summary;
+};
+
+std::span<const Exercise> exercises();
+const Exercise* find_exercise(std::string_view name);
+std::string exercise_names();
+
+struct Launch {
+    unsigned grid[3] = {1, 1, 1};
+    unsigned block[3] = {1, 1, 1};
+};
+int out_tile_dim(const Exercise& ex, int T);  // T - 2 (the harness's OUT_TILE_DIM macro)
+Launch launch_for(const Exercise& ex, int n, int T);
+// Why T cannot be used for this exercise; empty when it can.
+std::string tile_problem(const Exercise& ex, int T);
+
+// Grid sizes N (cubes N^3) the checker runs: smaller than a tile, odd, prime, not a multiple of
+// OUT_TILE_DIM, and one perfect multiple (+2) for the load count. `large` adds GPU-only sizes.
+std::vector<int> test_sizes(const Exercise& ex, int T, bool quick);
+// The size the loads per output are counted at, and the textbook kernel's count there.
+int load_count_size(const Exercise& ex, int T);
+double load_budget(const Exercise& ex, int n, int T);  // global loads per output
+
+}  // namespace stencil::checker

@@ -1,0 +1,130 @@
+#include "checker/process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+
+namespace stencil::checker {
+
+std::string ChildResult::describe() const {
+    if (!started) return "could not be started";
+    if (timed_out) return fmt::format("killed after the time limit ({:.1f} s)", seconds);
+    if (signal) return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
+    return fmt::format("exit code {}", exit_code);
+}
+
+ChildResult run_child(const std::vector<std::string>& argv, const ChildLimits& lim,
+                      const std::string& cwd) {
+    ChildResult r;
+    if (argv.empty()) return r;
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return r;
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return r;
+    }
+    if (pid == 0) {
+        // ---- child: only async-signal-safe calls until exec ----
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        const int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) dup2(devnull, 0);
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max = 0;
+        setrlimit(RLIMIT_CORE, &rl);
+        if (lim.address_space_bytes > 0) {
+            rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(lim.address_space_bytes);
+            setrlimit(RLIMIT_AS, &rl);
+        }
+        if (lim.file_bytes > 0) {
+            rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(lim.file_bytes);
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        // CPU time: a backstop behind the wall clock (threads add up, so allow for 2 of them).
+        rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(2 * lim.wall_seconds + 5);
+        setrlimit(RLIMIT_CPU, &rl);
+        if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+        execvp(args[0], args.data());
+        const char msg[] = "stencil-lab: cannot start the child program\n";
+        (void)!write(2, msg, sizeof msg - 1);
+        _exit(127);
+    }
+    // ---- parent ----
+    setpgid(pid, pid);  // also here, so the group exists before any kill below
+    close(fds[1]);
+    r.started = true;
+    const auto deadline = t0 + std::chrono::duration<double>(lim.wall_seconds);
+    char buf[8192];
+    bool open_pipe = true;
+    int status = 0;
+    bool reaped = false;
+    while (true) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= deadline) {
+            r.timed_out = true;
+            break;
+        }
+        if (!open_pipe) {
+            // The pipe closed (or the child closed its ends): wait for the exit, still bounded.
+            const pid_t w = waitpid(pid, &status, WNOHANG);
+            if (w == pid) {
+                reaped = true;
+                break;
+            }
+            usleep(2000);
+            continue;
+        }
+        const int ms = static_cast<int>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count());
+        pollfd p{fds[0], POLLIN, 0};
+        const int pr = poll(&p, 1, std::min(ms + 1, 200));
+        if (pr > 0) {
+            const ssize_t n = read(fds[0], buf, sizeof buf);
+            if (n > 0) {
+                r.output.append(buf, static_cast<size_t>(n));
+                if (r.output.size() > 2 * lim.max_output_bytes)
+                    r.output.erase(0, r.output.size() - lim.max_output_bytes);
+            } else {
+                open_pipe = false;
+            }
+        } else if (pr < 0 && errno != EINTR) {
+            open_pipe = false;
+        } else if (pr == 0 && waitpid(pid, &status, WNOHANG) == pid) {
+            reaped = true;  // exited while something else of its group holds the pipe
+            break;
+        }
+    }
+    // Kill the whole group (grandchildren included) whatever happened, then reap.
+    kill(-pid, SIGKILL);
+    if (!reaped) waitpid(pid, &status, 0);
+    close(fds[0]);
+    if (r.output.size() > lim.max_output_bytes)
+        r.output.erase(0, r.output.size() - lim.max_output_bytes);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    if (r.timed_out) r.signal = 0;
+    return r;
+}
+
+}  // namespace stencil::checker

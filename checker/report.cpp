@@ -1,0 +1,158 @@
+// Verdict names and the three output formats: text, JSON, Gradescope.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "checker/checker.h"
+
+namespace stencil::checker {
+
+using json = nlohmann::json;
+
+const char* to_string(Verdict v) {
+    switch (v) {
+        case Verdict::pass: return "pass";
+        case Verdict::compile_error: return "compile_error";
+        case Verdict::wrong_result: return "wrong_result";
+        case Verdict::unwritten: return "unwritten";
+        case Verdict::boundary_modified: return "boundary_modified";
+        case Verdict::input_modified: return "input_modified";
+        case Verdict::out_of_bounds_write: return "out_of_bounds_write";
+        case Verdict::race: return "race";
+        case Verdict::timeout: return "timeout";
+        case Verdict::crash: return "crash";
+    }
+    return "?";
+}
+
+std::optional<Verdict> parse_verdict(std::string_view s) {
+    for (Verdict v : {Verdict::pass, Verdict::compile_error, Verdict::wrong_result, Verdict::unwritten,
+                      Verdict::boundary_modified, Verdict::input_modified,
+                      Verdict::out_of_bounds_write, Verdict::race, Verdict::timeout, Verdict::crash})
+        if (s == to_string(v)) return v;
+    return std::nullopt;
+}
+
+const char* to_string(CellClass c) {
+    switch (c) {
+        case CellClass::boundary: return "boundary";
+        case CellClass::next_to_boundary: return "next-to-boundary";
+        case CellClass::tile_edge: return "tile-edge";
+        case CellClass::tile_interior: return "tile-interior";
+    }
+    return "?";
+}
+
+json to_json(const CheckResult& r) {
+    json j;
+    j["verdict"] = to_string(r.verdict);
+    j["file"] = r.file;
+    j["exercise"] = r.exercise;
+    j["tile"] = r.tile;
+    j["backend"] = r.backend;
+    j["seed"] = r.seed;
+    j["seconds"] = r.seconds;
+    const Evidence& e = r.evidence;
+    json ev;
+    ev["message"] = e.message;
+    if (e.n) ev["n"] = e.n;
+    if (!e.run.empty()) ev["run"] = e.run;
+    if (e.bad_cells) ev["bad_cells"] = e.bad_cells;
+    if (e.first_bad) {
+        const auto& b = *e.first_bad;
+        // JSON has no NaN/Inf: those are written as strings.
+        auto num = [](double v) -> json {
+            if (std::isnan(v)) return "NaN";
+            if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
+            return v;
+        };
+        ev["first_bad"] = {{"x", b.x}, {"y", b.y}, {"z", b.z}, {"expected", num(b.expected)},
+                           {"got", num(b.got)}, {"bound", b.bound}, {"cell", to_string(b.cell)},
+                           {"what", b.what}};
+    }
+    if (!e.slice_map.empty()) ev["slice_map"] = e.slice_map;
+    if (e.race) {
+        const auto& x = *e.race;
+        ev["race"] = {{"block", {x.block[0], x.block[1], x.block[2]}},
+                      {"barrier_interval", x.interval},
+                      {"thread_a", {x.thread_a[0], x.thread_a[1], x.thread_a[2]}},
+                      {"thread_b", {x.thread_b[0], x.thread_b[1], x.thread_b[2]}},
+                      {"message", x.message}};
+    }
+    if (!e.compiler_output.empty()) ev["compiler_output"] = e.compiler_output;
+    if (!e.child_output.empty()) ev["child_output"] = e.child_output;
+    j["evidence"] = ev;
+    j["tests"] = json::array();
+    for (const auto& t : r.tests) j["tests"].push_back({{"name", t.name}, {"passed", t.passed}, {"output", t.output}});
+    j["warnings"] = r.warnings;
+    if (r.timing)
+        j["timing"] = {{"n", r.timing->n}, {"reps", r.timing->reps}, {"student_ms", r.timing->student_ms},
+                       {"reference_ms", r.timing->reference_ms}, {"ratio", r.timing->ratio}};
+    if (r.loads)
+        j["loads"] = {{"n", r.loads->n}, {"loads_per_output", r.loads->loads_per_output},
+                      {"budget", r.loads->budget}, {"within_budget", r.loads->within_budget}};
+    return j;
+}
+
+std::string to_text(const CheckResult& r) {
+    std::string s = fmt::format("{}: {} ({} exercise, T={}, {} backend, {:.1f} s)\n", r.file,
+                                to_string(r.verdict), r.exercise, r.tile, r.backend, r.seconds);
+    const Evidence& e = r.evidence;
+    if (!e.message.empty()) s += "  " + e.message + "\n";
+    if (!e.compiler_output.empty() && e.compiler_output != e.message + "\n") s += e.compiler_output;
+    if (e.race) {
+        const auto& x = *e.race;
+        s += fmt::format("  race: block ({}, {}, {}), barrier interval {} (0 = before the first "
+                         "__syncthreads()), threads ({}, {}, {}) and ({}, {}, {})\n",
+                         x.block[0], x.block[1], x.block[2], x.interval, x.thread_a[0], x.thread_a[1],
+                         x.thread_a[2], x.thread_b[0], x.thread_b[1], x.thread_b[2]);
+    }
+    if (!e.slice_map.empty()) s += e.slice_map;
+    if (!e.child_output.empty()) s += "  output of the run:\n" + e.child_output + "\n";
+    for (const auto& t : r.tests)
+        s += fmt::format("  [{}] {}{}\n", t.passed ? "ok" : "FAIL", t.name,
+                         t.passed ? "" : ": " + t.output);
+    if (r.loads)
+        s += fmt::format("  global loads per output: {:.3f} at N={} (budget {:.3f}: {})\n",
+                         r.loads->loads_per_output, r.loads->n, r.loads->budget,
+                         r.loads->within_budget ? "within" : "over");
+    if (r.timing)
+        s += fmt::format("  time at N={}: {:.3f} ms vs the lab's {:.3f} ms (ratio {:.2f}; median of "
+                         "{}, interleaved)\n",
+                         r.timing->n, r.timing->student_ms, r.timing->reference_ms, r.timing->ratio,
+                         r.timing->reps);
+    for (const auto& w : r.warnings) s += "  warning: " + w + "\n";
+    s += fmt::format("  seed {:#x}\n", r.seed);
+    return s;
+}
+
+json to_gradescope(const CheckResult& r) {
+    json g;
+    const bool pass = r.verdict == Verdict::pass;
+    g["score"] = pass ? 1.0 : 0.0;
+    g["output"] = to_text(r);
+    g["tests"] = json::array();
+    g["tests"].push_back({{"name", "verdict"},
+                          {"score", pass ? 1.0 : 0.0},
+                          {"max_score", 1.0},
+                          {"status", pass ? "passed" : "failed"},
+                          {"output", std::string(to_string(r.verdict)) + ": " + r.evidence.message}});
+    for (const auto& t : r.tests)
+        g["tests"].push_back({{"name", t.name}, {"status", t.passed ? "passed" : "failed"},
+                              {"output", t.output}});
+    if (r.timing)
+        g["tests"].push_back({{"name", "time vs the lab's kernel"},
+                              {"status", "passed"},
+                              {"output", fmt::format("{:.3f} ms vs {:.3f} ms (ratio {:.2f})",
+                                                     r.timing->student_ms, r.timing->reference_ms,
+                                                     r.timing->ratio)}});
+    if (r.loads)
+        g["tests"].push_back({{"name", "global loads per output"},
+                              {"status", r.loads->within_budget ? "passed" : "failed"},
+                              {"output", fmt::format("{:.3f} (budget {:.3f})", r.loads->loads_per_output,
+                                                     r.loads->budget)}});
+    g["extra_data"] = to_json(r);
+    return g;
+}
+
+}  // namespace stencil::checker

@@ -1,0 +1,241 @@
+// stencil-check-runner, CUDA half: NVRTC (the student's FILE.cu:line in errors), then
+// cudaLibraryLoadData / cudaLibraryGetKernel / cudaLaunchKernel, repeated runs, and timing against
+// the lab's kernel (embedded reference source), interleaved, with CUDA events.
+#include <cuda_runtime.h>
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+
+#include "checker/runner.h"
+
+namespace stencil::checker::runner {
+
+struct CudaFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+void ck(cudaError_t e, const char* what) {
+    if (e != cudaSuccess)
+        throw CudaFailure(std::string("CUDA error: ") + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+}
+
+struct Compiled {
+    bool ok = false;
+    std::string log;
+    std::vector<char> cubin;
+    std::string lowered;
+};
+
+Compiled nvrtc_compile(const std::string& source, const std::string& name, int major, int minor) {
+    Compiled c;
+    nvrtcProgram prog;
+    if (nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS) {
+        c.log = "NVRTC could not create the program";
+        return c;
+    }
+    nvrtcAddNameExpression(prog, "stencil_kernel");
+    const std::string arch = "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
+    const char* opts[] = {arch.c_str(), "-lineinfo", "--std=c++17", "-w"};
+    const nvrtcResult res = nvrtcCompileProgram(prog, 4, opts);
+    size_t log_size = 0;
+    nvrtcGetProgramLogSize(prog, &log_size);
+    c.log.resize(log_size);
+    if (log_size) nvrtcGetProgramLog(prog, c.log.data());
+    while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
+    if (res == NVRTC_SUCCESS) {
+        size_t n = 0;
+        nvrtcGetCUBINSize(prog, &n);
+        c.cubin.resize(n);
+        nvrtcGetCUBIN(prog, c.cubin.data());
+        const char* lowered = nullptr;
+        if (nvrtcGetLoweredName(prog, "stencil_kernel", &lowered) == NVRTC_SUCCESS && lowered) {
+            c.lowered = lowered;
+            c.ok = true;
+        } else {
+            c.log += "\nthe kernel stencil_kernel was not found after compilation";
+        }
+    }
+    nvrtcDestroyProgram(&prog);
+    return c;
+}
+
+struct Loaded {
+    cudaLibrary_t lib = nullptr;
+    cudaKernel_t kernel = nullptr;
+};
+
+Loaded load(const Compiled& c, const std::vector<float>& coef) {
+    Loaded l;
+    ck(cudaLibraryLoadData(&l.lib, c.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+       "cudaLibraryLoadData");
+    ck(cudaLibraryGetKernel(&l.kernel, l.lib, c.lowered.c_str()), "cudaLibraryGetKernel");
+    for (int i = 0; i < 7; ++i) {
+        void* p = nullptr;
+        size_t bytes = 0;
+        const std::string name = "c" + std::to_string(i);
+        ck(cudaLibraryGetGlobal(&p, &bytes, l.lib, name.c_str()), "cudaLibraryGetGlobal(c0..c6)");
+        ck(cudaMemcpy(p, &coef[i], sizeof(float), cudaMemcpyHostToDevice), "set c0..c6");
+    }
+    return l;
+}
+
+cudaError_t launch(const Loaded& l, const json& cs, float* in, float* out, cudaStream_t s) {
+    unsigned n = cs.at("n");
+    const auto gr = cs.at("grid").get<std::vector<unsigned>>();
+    const auto bl = cs.at("block").get<std::vector<unsigned>>();
+    void* args[] = {&in, &out, &n};
+    return cudaLaunchKernel(reinterpret_cast<const void*>(l.kernel), dim3(gr[0], gr[1], gr[2]),
+                            dim3(bl[0], bl[1], bl[2]), args, 0, s);
+}
+
+std::string with_prelude(const std::string& prelude, std::string_view body) {
+    return prelude + "#line 1 \"reference.cu\"\n" + std::string(body);
+}
+
+int run_cuda(const json& req) {
+    json result;
+    result["runs"] = json::array();
+    cudaDeviceProp prop{};
+    ck(cudaSetDevice(0), "cudaSetDevice");
+    ck(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    result["device"] = prop.name;
+
+    std::ifstream tf(req.at("source").get<std::string>());
+    const std::string tu((std::istreambuf_iterator<char>(tf)), std::istreambuf_iterator<char>());
+    const std::string name = req.at("display_name");
+    progress("compiling " + name + " with NVRTC");
+    const Compiled student = nvrtc_compile(tu, name, prop.major, prop.minor);
+    result["compile"] = {{"ok", student.ok}, {"log", student.log}};
+    if (!student.ok) {
+        write_result(result);
+        return 0;
+    }
+    const auto coef = req.at("coefficients").get<std::vector<float>>();
+    const Loaded kern = load(student, coef);
+
+    const auto& cases = req.at("cases");
+    std::vector<std::vector<float>> first_out(cases.size());
+    for (size_t c = 0; c < cases.size(); ++c) {
+        const auto& cs = cases[c];
+        const auto in0 = read_floats(cs.at("input"));
+        const auto out0 = read_floats(cs.at("output"));
+        const long long g = cs.at("guard");
+        float *d_in = nullptr, *d_out = nullptr;
+        ck(cudaMalloc(&d_in, in0.size() * sizeof(float)), "cudaMalloc");
+        ck(cudaMalloc(&d_out, out0.size() * sizeof(float)), "cudaMalloc");
+        const int runs = static_cast<int>(cs.at("runs").size());
+        for (int r = 0; r < runs; ++r) {
+            progress("case " + std::to_string(c) + " N=" + std::to_string(cs.at("n").get<int>()) +
+                     " gpu repeat " + std::to_string(r));
+            json jr = {{"case", c}, {"run", r}, {"ok", true}};
+            ck(cudaMemcpy(d_in, in0.data(), in0.size() * sizeof(float), cudaMemcpyHostToDevice), "copy in");
+            ck(cudaMemcpy(d_out, out0.data(), out0.size() * sizeof(float), cudaMemcpyHostToDevice), "copy out");
+            cudaError_t e = launch(kern, cs, d_in + g, d_out + g, nullptr);
+            if (e == cudaSuccess) e = cudaDeviceSynchronize();
+            if (e != cudaSuccess) {
+                // Sticky errors (an illegal address) end the context: report and stop.
+                jr["ok"] = false;
+                jr["error"] = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+                result["runs"].push_back(jr);
+                write_result(result);
+                return 0;
+            }
+            std::vector<float> in(in0.size()), out(out0.size());
+            ck(cudaMemcpy(in.data(), d_in, in.size() * sizeof(float), cudaMemcpyDeviceToHost), "copy back");
+            ck(cudaMemcpy(out.data(), d_out, out.size() * sizeof(float), cudaMemcpyDeviceToHost), "copy back");
+            write_floats(run_file(int(c), r, "out"), out);
+            write_floats(run_file(int(c), r, "in"), in);
+            if (r == 0) first_out[c] = std::move(out);
+            result["runs"].push_back(jr);
+        }
+        cudaFree(d_in);
+        cudaFree(d_out);
+    }
+
+    // ---- timing: student vs the lab's kernel, interleaved, L2 flushed, outputs re-checked ------
+    if (req.contains("timing")) {
+        const auto& tm = req["timing"];
+        const int c = tm.at("case");
+        const int reps = tm.value("reps", 20);
+        const auto& cs = cases.at(static_cast<size_t>(c));
+        progress("timing against the lab's kernel at N=" + std::to_string(cs.at("n").get<int>()));
+        const Compiled ref = nvrtc_compile(
+            with_prelude(req.at("prelude").get<std::string>(),
+                         stencil::checker::reference_source(req.at("reference").get<std::string>())),
+            "reference.cu", prop.major, prop.minor);
+        if (!ref.ok) throw std::runtime_error("the lab's reference kernel did not compile:\n" + ref.log);
+        const Loaded refk = load(ref, coef);
+        const auto in0 = read_floats(cs.at("input"));
+        const auto out0 = read_floats(cs.at("output"));
+        const long long g = cs.at("guard");
+        const size_t bytes = in0.size() * sizeof(float);
+        float *d_in, *d_out, *d_ref, *d_poison;
+        char* d_flush;
+        const size_t flush_bytes = std::max<size_t>(2 * static_cast<size_t>(prop.l2CacheSize), 64 << 20);
+        ck(cudaMalloc(&d_in, bytes), "cudaMalloc");
+        ck(cudaMalloc(&d_out, bytes), "cudaMalloc");
+        ck(cudaMalloc(&d_ref, bytes), "cudaMalloc");
+        ck(cudaMalloc(&d_poison, bytes), "cudaMalloc");
+        ck(cudaMalloc(&d_flush, flush_bytes), "cudaMalloc");
+        ck(cudaMemcpy(d_in, in0.data(), bytes, cudaMemcpyHostToDevice), "copy");
+        ck(cudaMemcpy(d_poison, out0.data(), bytes, cudaMemcpyHostToDevice), "copy");
+        cudaEvent_t e0, e1;
+        ck(cudaEventCreate(&e0), "event");
+        ck(cudaEventCreate(&e1), "event");
+        std::vector<double> ts, tr;
+        long long mismatched_reps = 0;
+        std::vector<float> back(out0.size());
+        for (int rep = -2; rep < reps; ++rep) {  // two warm-up rounds
+            for (int which = 0; which < 2; ++which) {
+                // alternate who goes first, so neither always runs right after the flush
+                const bool student_turn = (which == 0) == (rep % 2 == 0);
+                float* dst = student_turn ? d_out : d_ref;
+                ck(cudaMemcpy(dst, d_poison, bytes, cudaMemcpyDeviceToDevice), "poison");
+                ck(cudaMemset(d_flush, rep & 0xff, flush_bytes), "flush L2");
+                ck(cudaEventRecord(e0), "event");
+                ck(launch(student_turn ? kern : refk, cs, d_in + g, dst + g, nullptr), "launch (timing)");
+                ck(cudaEventRecord(e1), "event");
+                ck(cudaEventSynchronize(e1), "kernel (timing)");
+                float ms = 0;
+                ck(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
+                if (student_turn) {
+                    // The timed launch must produce the checked output, bit for bit.
+                    ck(cudaMemcpy(back.data(), d_out, bytes, cudaMemcpyDeviceToHost), "copy back");
+                    if (!first_out[c].empty() &&
+                        std::memcmp(back.data(), first_out[c].data(), bytes) != 0)
+                        ++mismatched_reps;
+                }
+                if (rep >= 0) (student_turn ? ts : tr).push_back(ms);
+            }
+        }
+        auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            const size_t m = v.size() / 2;
+            return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+        };
+        result["timing"] = {{"case", c}, {"reps", reps}, {"student_ms", median(ts)},
+                            {"reference_ms", median(tr)}, {"student_all", ts}, {"reference_all", tr},
+                            {"mismatched_reps", mismatched_reps}};
+        cudaFree(d_in);
+        cudaFree(d_out);
+        cudaFree(d_ref);
+        cudaFree(d_poison);
+        cudaFree(d_flush);
+    }
+    write_result(result);
+    return 0;
+}
+
+int probe_cuda() {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        std::printf("%s\n", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace stencil::checker::runner

@@ -1,0 +1,491 @@
+#include "checker/source.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace stencil::checker {
+
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h) {
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+std::string blank_comments_and_literals(const std::string& t) {
+    std::string o = t;
+    const size_t n = t.size();
+    size_t i = 0;
+    auto blank = [&](size_t a, size_t b) {
+        for (size_t k = a; k < b && k < n; ++k)
+            if (o[k] != '\n') o[k] = ' ';
+    };
+    while (i < n) {
+        if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
+            size_t e = i;
+            // a line comment ends at a newline not preceded by a backslash
+            while (e < n && !(t[e] == '\n' && (e == 0 || t[e - 1] != '\\'))) ++e;
+            blank(i, e);
+            i = e;
+        } else if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
+            size_t e = t.find("*/", i + 2);
+            e = e == std::string::npos ? n : e + 2;
+            blank(i, e);
+            i = e;
+        } else if (t[i] == '"' || t[i] == '\'') {
+            const char q = t[i];
+            // raw strings R"( ... )" are not allowed anyway (a string in device code is unusual):
+            // they are blanked like plain strings up to the next quote.
+            size_t e = i + 1;
+            while (e < n && t[e] != q && t[e] != '\n') e += (t[e] == '\\') ? 2 : 1;
+            e = std::min(e + 1, n);
+            blank(i + 1, e - 1 > i + 1 ? e - 1 : i + 1);
+            i = e;
+        } else {
+            ++i;
+        }
+    }
+    return o;
+}
+
+namespace {
+
+bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+int line_of(const std::string& t, size_t pos) {
+    return 1 + static_cast<int>(std::count(t.begin(), t.begin() + std::min(pos, t.size()), '\n'));
+}
+
+struct Token {
+    std::string text;
+    size_t pos;
+};
+
+std::vector<Token> tokens_of(const std::string& code) {
+    std::vector<Token> v;
+    size_t i = 0;
+    const size_t n = code.size();
+    while (i < n) {
+        const char c = code[i];
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+        } else if (is_ident_start(c)) {
+            size_t e = i;
+            while (e < n && is_ident(code[e])) ++e;
+            v.push_back({code.substr(i, e - i), i});
+            i = e;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            size_t e = i;
+            while (e < n && (is_ident(code[e]) || code[e] == '.')) ++e;
+            v.push_back({code.substr(i, e - i), i});
+            i = e;
+        } else {
+            // two-character punctuators that matter here
+            if (i + 1 < n) {
+                const std::string two = code.substr(i, 2);
+                if (two == "##" || two == "%:" || two == "::" || two == "<:" || two == "??") {
+                    v.push_back({two, i});
+                    i += 2;
+                    continue;
+                }
+            }
+            v.push_back({std::string(1, c), i});
+            ++i;
+        }
+    }
+    return v;
+}
+
+// Names that have no business in a stencil kernel and would reach the host on the CPU backend.
+const std::set<std::string>& denied_identifiers() {
+    static const std::set<std::string> s = {
+        "asm", "__asm", "__asm__", "extern", "__attribute__", "__declspec", "system", "popen",
+        "fork", "vfork", "clone", "execl", "execlp", "execle", "execv", "execvp", "execve",
+        "syscall", "fopen", "freopen", "open", "openat", "creat", "unlink", "remove", "rename",
+        "socket", "kill", "raise", "sigaction", "dlopen", "dlsym",
+        "mmap", "mprotect", "ptrace", "getenv", "setenv", "putenv", "chdir", "std", "FILE",
+        "write", "pthread_create", "thread_local", "_Pragma", "__pragma", "main",
+        "setrlimit", "prctl", "memfd_create", "fstream", "ofstream", "ifstream"};
+    return s;
+}
+
+std::string where(const std::string& name, const std::string& text, size_t pos) {
+    return fmt::format("{}:{}", name, line_of(text, pos));
+}
+
+// Parses "[const] float [const] * [__restrict__|const] name" / "[const] unsigned [int] name".
+bool parse_pointer_param(const std::vector<Token>& toks, KernelParam& p) {
+    bool saw_float = false, saw_star = false, const_before_star = false;
+    std::string name;
+    for (const auto& t : toks) {
+        if (t.text == "float") {
+            if (saw_float || saw_star) return false;
+            saw_float = true;
+        } else if (t.text == "const") {
+            if (!saw_star) const_before_star = true;
+        } else if (t.text == "*") {
+            if (saw_star || !saw_float) return false;
+            saw_star = true;
+        } else if (t.text == "__restrict__" || t.text == "__restrict" || t.text == "restrict") {
+            if (!saw_star) return false;
+        } else if (is_ident_start(t.text[0])) {
+            if (!saw_star || !name.empty()) return false;
+            name = t.text;
+        } else {
+            return false;
+        }
+    }
+    if (!saw_float || !saw_star || name.empty()) return false;
+    p.name = name;
+    p.is_const = const_before_star;
+    return true;
+}
+
+bool parse_n_param(const std::vector<Token>& toks, std::string& name) {
+    bool saw_unsigned = false, saw_int = false;
+    for (size_t k = 0; k < toks.size(); ++k) {
+        const auto& t = toks[k].text;
+        if (t == "unsigned") {
+            if (saw_unsigned) return false;
+            saw_unsigned = true;
+        } else if (t == "int") {
+            if (saw_int) return false;
+            saw_int = true;
+        } else if (t == "const") {
+        } else if (is_ident_start(t[0]) && k + 1 == toks.size()) {
+            name = t;
+        } else {
+            return false;
+        }
+    }
+    return saw_unsigned && !name.empty();
+}
+
+}  // namespace
+
+VettedSource read_and_vet(const std::string& path) {
+    VettedSource s;
+    std::string display = path;
+    if (auto slash = display.find_last_of('/'); slash != std::string::npos)
+        display = display.substr(slash + 1);
+    // Keep the name printable and free of anything a #line directive would misread.
+    for (char& c : display)
+        if (!(is_ident(c) || c == '.' || c == '-' || c == '+')) c = '_';
+    if (display.empty()) display = "submission.cu";
+    s.display_name = display;
+    std::ifstream f(path, std::ios::binary);
+    if (!f) {
+        s.problem = fmt::format("{}: cannot open the file", display);
+        return s;
+    }
+    std::string text(kMaxSourceBytes + 1, '\0');
+    f.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<size_t>(f.gcount()));
+    return vet_source(std::move(text), display);
+}
+
+VettedSource vet_source(std::string text, std::string display) {
+    VettedSource s;
+    s.display_name = display;
+    auto fail = [&](std::string msg) {
+        s.ok = false;
+        s.problem = std::move(msg);
+        return s;
+    };
+    if (text.size() > kMaxSourceBytes)
+        return fail(fmt::format("{}: the file is larger than {} KiB; a stencil kernel is a page of "
+                                "code", display, kMaxSourceBytes / 1024));
+    for (size_t i = 0; i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v') ||
+            c == 0x7f)
+            return fail(fmt::format("{}: this is not a text file (byte {} at offset {}); submit "
+                                    "the .cu source", display, int(c), i));
+    }
+    text.erase(std::remove(text.begin(), text.end(), '\r'), text.end());
+    if (text.find_first_not_of(" \t\n\f\v") == std::string::npos)
+        return fail(fmt::format("{}: the file is empty; it must define __global__ void "
+                                "stencil_kernel(float* in, float* out, unsigned int N)", display));
+    s.text = text;
+    const std::string code = blank_comments_and_literals(text);
+
+    // ---- preprocessor directives (logical lines: backslash-newline joins) --------------------
+    for (size_t i = 0; i < code.size();) {
+        size_t eol = i;
+        while (eol < code.size() && !(code[eol] == '\n' && (eol == 0 || code[eol - 1] != '\\'))) ++eol;
+        std::string line = code.substr(i, eol - i);
+        std::string joined;
+        for (size_t k = 0; k < line.size(); ++k) {
+            if (line[k] == '\\' && k + 1 < line.size() && line[k + 1] == '\n') {
+                ++k;
+                continue;
+            }
+            joined += line[k];
+        }
+        size_t p = joined.find_first_not_of(" \t\f\v");
+        if (p != std::string::npos && joined[p] == '#') {
+            size_t q = joined.find_first_not_of(" \t\f\v", p + 1);
+            std::string dir;
+            while (q != std::string::npos && q < joined.size() && is_ident(joined[q])) dir += joined[q++];
+            static const std::set<std::string> ok = {"define", "undef", "if", "ifdef", "ifndef",
+                                                     "elif", "else", "endif", "pragma", ""};
+            if (!ok.count(dir))
+                return fail(fmt::format("{}: #{} is not allowed: a submission is device code only "
+                                        "(the harness provides c0..c6, IN_TILE_DIM and "
+                                        "OUT_TILE_DIM; nothing needs to be included)",
+                                        where(display, text, i), dir));
+            std::string rest = q == std::string::npos ? "" : joined.substr(q);
+            if (dir == "pragma") {
+                std::istringstream in(rest);
+                std::string word;
+                in >> word;
+                if (word != "unroll" && word != "nounroll")
+                    return fail(fmt::format("{}: only #pragma unroll is allowed",
+                                            where(display, text, i)));
+            }
+            if (dir == "define" || dir == "undef") {
+                std::istringstream in(rest);
+                std::string name;
+                in >> name;
+                name = name.substr(0, name.find('('));
+                if (name == "IN_TILE_DIM" || name == "OUT_TILE_DIM" ||
+                    (name.size() == 2 && name[0] == 'c' && name[1] >= '0' && name[1] <= '6') ||
+                    name.rfind("__", 0) == 0 || name == "stencil_kernel")
+                    return fail(fmt::format("{}: do not #{} {}: the harness defines it (IN_TILE_DIM "
+                                            "follows --tile)", where(display, text, i), dir, name));
+            }
+        }
+        i = eol + 1;
+    }
+
+    // ---- tokens -------------------------------------------------------------------------------
+    const auto toks = tokens_of(code);
+    size_t global_count = 0, global_tok = 0;
+    for (size_t k = 0; k < toks.size(); ++k) {
+        const auto& t = toks[k].text;
+        if (t == "##" || t == "%:" || t == "??")
+            return fail(fmt::format("{}: `{}` is not allowed in a submission",
+                                    where(display, text, toks[k].pos), t));
+        if (t == "extern" && k + 1 < toks.size() && toks[k + 1].text == "__shared__")
+            return fail(fmt::format("{}: extern __shared__ (dynamic shared memory) is not part of "
+                                    "this exercise: the harness launches with no dynamic shared "
+                                    "memory; declare a static __shared__ array sized with "
+                                    "IN_TILE_DIM", where(display, text, toks[k].pos)));
+        if (is_ident_start(t[0]) &&
+            (denied_identifiers().count(t) || t.rfind("__builtin", 0) == 0 ||
+             t.rfind("__sync_", 0) == 0 || t.rfind("__atomic_", 0) == 0))
+            return fail(fmt::format("{}: `{}` is not allowed: a submission is device code for one "
+                                    "stencil kernel", where(display, text, toks[k].pos), t));
+        if (t == "__global__") {
+            ++global_count;
+            global_tok = k;
+        }
+    }
+    if (global_count == 0)
+        return fail(fmt::format("{}: no kernel found: define __global__ void stencil_kernel(float* "
+                                "in, float* out, unsigned int N)", display));
+    if (global_count > 1)
+        return fail(fmt::format("{}: {} __global__ functions: define exactly one kernel, "
+                                "stencil_kernel (use __device__ functions for helpers)",
+                                display, global_count));
+    // __global__ [__launch_bounds__(...)] void stencil_kernel ( ... )
+    size_t k = global_tok;
+    if (k > 0 && toks[k - 1].text == ">")
+        return fail(fmt::format("{}: stencil_kernel must not be a template",
+                                where(display, text, toks[k].pos)));
+    ++k;
+    if (k < toks.size() && toks[k].text == "__launch_bounds__") {
+        int depth = 0;
+        for (++k; k < toks.size(); ++k) {
+            if (toks[k].text == "(") ++depth;
+            if (toks[k].text == ")" && --depth == 0) {
+                ++k;
+                break;
+            }
+        }
+    }
+    const std::string expected = "__global__ void stencil_kernel(float* in, float* out, unsigned int N)";
+    if (k + 2 >= toks.size() || toks[k].text != "void" || toks[k + 1].text != "stencil_kernel" ||
+        toks[k + 2].text != "(")
+        return fail(fmt::format("{}: the kernel must be declared as `{}`",
+                                where(display, text, toks[global_tok].pos), expected));
+    const size_t open = k + 2;
+    size_t close = open;
+    std::vector<std::vector<Token>> params(1);
+    int depth = 0;
+    for (size_t m = open; m < toks.size(); ++m) {
+        if (toks[m].text == "(") {
+            if (depth++ == 0) continue;
+        } else if (toks[m].text == ")") {
+            if (--depth == 0) {
+                close = m;
+                break;
+            }
+        }
+        if (depth == 1 && toks[m].text == ",") {
+            params.emplace_back();
+            continue;
+        }
+        params.back().push_back(toks[m]);
+    }
+    if (close == open || close + 1 >= toks.size() || toks[close + 1].text != "{")
+        return fail(fmt::format("{}: the kernel must be defined here as `{} {{ ... }}`",
+                                where(display, text, toks[global_tok].pos), expected));
+    if (params.size() != 3 || !parse_pointer_param(params[0], s.in) ||
+        !parse_pointer_param(params[1], s.out) || !parse_n_param(params[2], s.n_name) ||
+        s.out.is_const)
+        return fail(fmt::format("{}: wrong signature: the kernel must be declared as `{}` "
+                                "(`const float* in` is fine too)",
+                                where(display, text, toks[global_tok].pos), expected));
+    // The kernel's name may appear once more at most (a forward declaration is fine); other
+    // definitions of it (an overload) are caught by the __global__ count or the compiler.
+    s.params_begin = toks[open].pos + 1;
+    s.params_end = toks[close].pos;
+    s.ok = true;
+    return s;
+}
+
+namespace {
+
+std::string prelude_macros(int tile) {
+    return fmt::format("#define IN_TILE_DIM {}\n#define OUT_TILE_DIM (IN_TILE_DIM - 2)\n", tile);
+}
+
+std::string line_directive(const std::string& name) {
+    return fmt::format("#line 1 \"{}\"\n", name);
+}
+
+}  // namespace
+
+std::string gpu_translation_unit(const VettedSource& s, int tile) {
+    std::string tu = line_directive(kHarnessFileName);
+    tu += prelude_macros(tile);
+    tu += "__constant__ float c0, c1, c2, c3, c4, c5, c6;\n";
+    tu += line_directive(s.display_name);
+    tu += s.text;
+    tu += "\n";
+    return tu;
+}
+
+std::string cpu_translation_unit(const VettedSource& s, int tile) {
+    // 1. the parameter list: traced global pointers (same p[i] syntax, bounds-checked)
+    std::string body = s.text;
+    const std::string old_params = body.substr(s.params_begin, s.params_end - s.params_begin);
+    std::string params = fmt::format(
+        "simt::GlobalPtr<{}float> {}, simt::GlobalPtr<float> {}, unsigned int {}",
+        s.in.is_const ? "const " : "", s.in.name, s.out.name, s.n_name);
+    params += std::string(std::count(old_params.begin(), old_params.end(), '\n'), '\n');
+    body.replace(s.params_begin, s.params_end - s.params_begin, params);
+
+    // 2. __shared__ T -> __shared__ Shared<T>: every shared cell traced (races, unwritten reads)
+    const std::string code = blank_comments_and_literals(body);
+    struct Edit {
+        size_t pos, len;
+        std::string with;
+    };
+    std::vector<Edit> edits;
+    static const char* kTypes[] = {"unsigned long long", "long long", "unsigned int", "unsigned",
+                                   "float", "double", "int", "short", "char", "bool"};
+    for (size_t p = code.find("__shared__"); p != std::string::npos;
+         p = code.find("__shared__", p + 10)) {
+        if ((p > 0 && is_ident(code[p - 1])) || (p + 10 < code.size() && is_ident(code[p + 10])))
+            continue;
+        size_t q = p + 10;
+        auto skip_ws = [&] {
+            while (q < code.size() && std::isspace(static_cast<unsigned char>(code[q]))) ++q;
+        };
+        skip_ws();
+        const size_t type_begin = q;
+        bool is_volatile = false;
+        if (code.compare(q, 8, "volatile") == 0 && !is_ident(code[q + 8])) {
+            is_volatile = true;
+            q += 8;
+            skip_ws();
+        }
+        for (const char* ty : kTypes) {
+            const size_t len = std::char_traits<char>::length(ty);
+            if (code.compare(q, len, ty) == 0 && (q + len >= code.size() || !is_ident(code[q + len]))) {
+                (void)is_volatile;  // a traced cell is never cached in a register: volatile holds
+                edits.push_back({type_begin, q + len - type_begin, fmt::format("Shared<{}>", ty)});
+                break;
+            }
+        }
+    }
+    for (auto it = edits.rbegin(); it != edits.rend(); ++it) body.replace(it->pos, it->len, it->with);
+
+    std::string tu = line_directive(kHarnessFileName);
+    tu += "#include \"checker/cpu_abi.h\"\n";
+    tu += prelude_macros(tile);
+    tu += "__constant__ float c0, c1, c2, c3, c4, c5, c6;\n";
+    tu += line_directive(s.display_name);
+    tu += body;
+    tu += "\n";
+    tu += line_directive(kHarnessFileName);
+    tu += R"(extern "C" void stencil_check_set_coefficients(const float* c) {
+    c0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3]; c4 = c[4]; c5 = c[5]; c6 = c[6];
+}
+extern "C" void stencil_check_thread(void* p) {
+    auto* a = static_cast<stencil::checker::CpuKernelArgs*>(p);
+    stencil_kernel(a->in, a->out, a->n);
+}
+extern "C" int stencil_check_abi() { return stencil::checker::kCpuAbiVersion; }
+)";
+    return tu;
+}
+
+std::string tidy_compiler_output(const std::string& out, const std::string& display, int max_lines) {
+    std::istringstream in(out);
+    std::string line, result;
+    int lines = 0;
+    bool hint_pointer = false, harness = false;
+    while (std::getline(in, line)) {
+        if (line.find(kHarnessFileName) != std::string::npos) {
+            harness = true;
+            continue;
+        }
+        if (line.rfind("In file included from", 0) == 0 || line.rfind("                 from", 0) == 0)
+            continue;
+        if (line.find("backends/cpu/") != std::string::npos ||
+            line.find("checker/cpu_abi.h") != std::string::npos) {
+            if (line.find("error") != std::string::npos) hint_pointer = true;
+            continue;
+        }
+        if (line.find("In function") != std::string::npos ||
+            line.find("In lambda") != std::string::npos) {
+            // The rewritten signature, in the student's own terms.
+            for (auto [from, to] : {std::pair<std::string, std::string>{"simt::GlobalPtr<const float>", "const float*"},
+                                    {"simt::GlobalPtr<float>", "float*"}}) {
+                for (size_t p = line.find(from); p != std::string::npos; p = line.find(from, p))
+                    line.replace(p, from.size(), to);
+            }
+        } else if (line.find("GlobalPtr") != std::string::npos ||
+                   line.find("Shared<") != std::string::npos) {
+            hint_pointer = true;
+        }
+        if (line.find("compilation terminated") != std::string::npos) continue;
+        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        if (++lines > max_lines) {
+            result += "...\n";
+            break;
+        }
+        result += line + "\n";
+    }
+    if (hint_pointer)
+        result += fmt::format("{}: note: on the CPU backend `in`/`out` are traced pointers and "
+                              "__shared__ arrays hold traced cells: index them (p[i]) and pass "
+                              "them on as they are (a template or auto parameter), not as float*\n",
+                              display);
+    if (harness && result.empty())
+        result = fmt::format("{}: the harness could not call stencil_kernel(in, out, N): check the "
+                             "kernel's signature\n", display);
+    return result;
+}
+
+}  // namespace stencil::checker

@@ -1,0 +1,55 @@
+// Reading and vetting a submission, and the translation units the two backends compile.
+//
+// The contract: one `.cu` file of device code only, defining exactly one kernel,
+//   __global__ void stencil_kernel(float* in, float* out, unsigned int N)   (const float* in too)
+// The harness provides `__constant__ float c0..c6` and the macros IN_TILE_DIM, OUT_TILE_DIM.
+//
+// Vetting runs on a copy with comments and literals blanked (positions and lines kept): no
+// #include or other directives than #define/#undef/#if*/#pragma unroll, no token pasting, no asm,
+// no extern, no host facilities (system, fork, fopen, ...). On the CPU backend the submission is
+// native code in a child process: the deny-list raises the bar, the child's limits contain what
+// gets past it (see the README's known holes).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stencil::checker {
+
+inline constexpr std::size_t kMaxSourceBytes = 256 * 1024;
+
+struct KernelParam {
+    std::string name;
+    bool is_const = false;  // `const float*`
+};
+
+struct VettedSource {
+    bool ok = false;
+    std::string problem;       // when !ok: "FILE.cu:LINE: what is wrong" (one or two lines)
+    std::string display_name;  // the file's base name, as diagnostics show it
+    std::string text;          // the file as read
+    KernelParam in, out;
+    std::string n_name;
+    std::size_t params_begin = 0, params_end = 0;  // the parameter list, between the parentheses
+};
+
+// Reads at most kMaxSourceBytes (+1 to notice a larger file) and vets it.
+VettedSource read_and_vet(const std::string& path);
+VettedSource vet_source(std::string text, std::string display_name);
+
+// The text each compiler sees. Line numbers of the student's code are its own (#line 1 "FILE").
+std::string gpu_translation_unit(const VettedSource& s, int tile);
+std::string cpu_translation_unit(const VettedSource& s, int tile);
+// The student's code with comments and literals blanked (exposed for tests).
+std::string blank_comments_and_literals(const std::string& text);
+
+// Compiler output trimmed to what the student needs: lines of the harness's own code dropped,
+// include chains into the lab's headers shortened, at most `max_lines` lines.
+std::string tidy_compiler_output(const std::string& out, const std::string& display_name,
+                                 int max_lines = 40);
+
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull);
+
+inline constexpr const char* kHarnessFileName = "<stencil-lab harness>";
+
+}  // namespace stencil::checker

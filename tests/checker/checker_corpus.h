@@ -1,0 +1,60 @@
+// The corpus of submissions (tests/checker/submissions) and the verdict each must get: on the
+// CPU backend here (CI), and on the GPU (tests/gpu/test_checker_gpu.cpp, on the device machine).
+// nullptr: not run on that backend. Where the two differ, the comment says why. A GPU verdict
+// may list alternatives ("race|wrong_result"): without compute-sanitizer a GPU shows a race only
+// through its effects, which depend on warp timing; such entries also run with --sanitize
+// (gpu_sanitize), so a lucky pass still ends in `race`.
+#pragma once
+#include <vector>
+
+struct CorpusEntry {
+    const char* file;
+    const char* exercise;
+    int tile;                 // 0: the exercise's default
+    const char* cpu_verdict;
+    const char* gpu_verdict = nullptr;
+    double time_limit = 120;  // the child's limit; short for the endless loop
+    bool gpu_sanitize = false;
+};
+
+inline const std::vector<CorpusEntry>& corpus_entries() {
+    static const std::vector<CorpusEntry> v = {
+        // ---- correct, written like the textbook ----
+        {"naive_ok.cu", "naive", 0, "pass", "pass"},
+        {"naive_ok.cu", "naive", 5, "pass", "pass"},
+        {"naive_const_fma_ok.cu", "naive", 0, "pass", "pass"},
+        {"tiled_ok.cu", "tiled", 0, "pass", "pass"},
+        {"tiled_ok.cu", "tiled", 5, "pass", "pass"},
+        {"coarsened_ok.cu", "coarsened", 0, "pass", "pass"},
+        {"coarsened_ok.cu", "coarsened", 12, "pass", "pass"},
+        {"register_tiled_ok.cu", "register-tiled", 0, "pass", "pass"},
+        {"register_tiled_ok.cu", "register-tiled", 9, "pass", "pass"},
+        // ---- one per verdict ----
+        {"naive_syntax_error.cu", "naive", 0, "compile_error", "compile_error"},
+        {"register_tiled_textbook_verbatim.cu", "register-tiled", 0, "compile_error", "compile_error"},
+        {"naive_swapped_coefficients.cu", "naive", 0, "wrong_result", "wrong_result"},
+        {"naive_off_by_one.cu", "naive", 0, "wrong_result", "wrong_result"},
+        {"naive_slightly_off.cu", "naive", 0, "wrong_result", "wrong_result"},
+        {"naive_zeros.cu", "naive", 0, "wrong_result", "wrong_result"},
+        {"tiled_no_halo.cu", "tiled", 0, "wrong_result", "wrong_result"},
+        {"naive_skips_cell.cu", "naive", 0, "unwritten", "unwritten"},
+        {"naive_writes_boundary.cu", "naive", 0, "boundary_modified", "boundary_modified"},
+        {"naive_writes_input.cu", "naive", 0, "input_modified", "input_modified"},
+        {"naive_pads_past_end.cu", "naive", 0, "out_of_bounds_write", "out_of_bounds_write"},
+        {"tiled_no_sync.cu", "tiled", 0, "race", "race|wrong_result", 120, true},
+        {"coarsened_no_second_sync.cu", "coarsened", 0, "race", "race|wrong_result", 120, true},
+        // The exercise's own buggy kernel (exercises/find-the-race/stencil.cu).
+        {"../../../exercises/find-the-race/stencil.cu", "find-the-race", 0, "race", "race|wrong_result", 120, true},
+        // CUDA leaves an early return before __syncthreads() undefined; the CPU backend reports
+        // it as a barrier error (verdict race), Hopper happens to run it correctly.
+        {"tiled_early_return.cu", "tiled", 0, "race", "pass"},
+        {"naive_endless_loop.cu", "naive", 0, "timeout", "timeout", 6},
+        {"naive_null_deref.cu", "naive", 0, "crash", "crash"},
+        // abort() exists on the host, not in NVRTC's device code.
+        {"naive_abort.cu", "naive", 0, "crash", "compile_error"},
+        // The CPU backend bounds-checks loads too (in[-1] is a crash there); on the GPU the read
+        // lands in the guard zone and only --sanitize (memcheck) would see it.
+        {"tiled_unguarded_load.cu", "tiled", 0, "crash", "pass"},
+    };
+    return v;
+}

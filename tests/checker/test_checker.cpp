@@ -1,0 +1,225 @@
+// The checker on its own corpus (tests/checker/submissions): every file gets its expected verdict
+// on the CPU backend; hostile files never crash or hang the checker; the pieces (vetting, the
+// child-process runner, the exercise table, the output formats) do what they say.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "checker/checker.h"
+#include "checker/exercises.h"
+#include "checker/process.h"
+#include "checker/source.h"
+#include "tests/checker/checker_corpus.h"
+
+namespace fs = std::filesystem;
+using namespace stencil::checker;
+
+namespace {
+
+std::string corpus(const std::string& f) {
+    return std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/submissions/" + f;
+}
+
+CheckOptions cpu_options(const CorpusEntry& e) {
+    CheckOptions o;
+    o.exercise = e.exercise;
+    o.tile = e.tile;
+    o.backend = "cpu";
+    o.time_limit_s = e.time_limit;
+    o.cache_dir = std::string(STENCIL_LAB_BINARY_DIR) + "/checker-cache";
+    o.quick = true;  // three sizes + the load-count size: CI time; the CLI runs all sizes
+    return o;
+}
+
+struct TempFile {
+    std::string path;
+    TempFile(const std::string& name, const std::string& content) {
+        path = (fs::temp_directory_path() / ("stencil-test-" + std::to_string(getpid()) + "-" + name)).string();
+        std::ofstream(path, std::ios::binary) << content;
+    }
+    ~TempFile() { std::remove(path.c_str()); }
+};
+
+}  // namespace
+
+TEST_CASE("corpus: every submission gets its expected verdict on the CPU backend", "[exercise]") {
+    const CorpusEntry e = GENERATE(from_range(corpus_entries()));
+    if (e.cpu_verdict == nullptr) return;  // GPU-only entry
+    CAPTURE(e.file, e.exercise, e.tile, e.cpu_verdict);
+    const CheckResult r = check_submission(corpus(e.file), cpu_options(e));
+    CAPTURE(to_text(r));
+    REQUIRE(std::string(to_string(r.verdict)) == e.cpu_verdict);
+}
+
+TEST_CASE("corpus: evidence names the cell, the race and the student's line", "[exercise]") {
+    SECTION("wrong result: first bad cell, its class, a map") {
+        const CheckResult r = check_submission(corpus("naive_off_by_one.cu"),
+                                               cpu_options({"naive_off_by_one.cu", "naive", 0, "wrong_result"}));
+        REQUIRE(r.evidence.first_bad.has_value());
+        CHECK(r.evidence.first_bad->z >= 1);
+        CHECK(!r.evidence.slice_map.empty());
+        CHECK(r.evidence.message.find("expected") != std::string::npos);
+        const auto j = to_json(r);
+        CHECK(j["verdict"] == "wrong_result");
+        CHECK(j["evidence"]["first_bad"].contains("cell"));
+    }
+    SECTION("unwritten: the skipped column is next to the boundary") {
+        const CheckResult r = check_submission(corpus("naive_skips_cell.cu"),
+                                               cpu_options({"naive_skips_cell.cu", "naive", 0, "unwritten"}));
+        REQUIRE(r.evidence.first_bad.has_value());
+        CHECK(r.evidence.first_bad->cell == CellClass::next_to_boundary);
+    }
+    SECTION("race: block and barrier interval") {
+        const CheckResult r = check_submission(corpus("tiled_no_sync.cu"),
+                                               cpu_options({"tiled_no_sync.cu", "tiled", 0, "race"}));
+        REQUIRE(r.verdict == Verdict::race);
+        REQUIRE(r.evidence.race.has_value());
+        CHECK(r.evidence.race->interval == 0);
+        CHECK(to_json(r)["evidence"]["race"].contains("barrier_interval"));
+    }
+    SECTION("compile error: FILE.cu:line of the student's file") {
+        const CheckResult r = check_submission(corpus("naive_syntax_error.cu"),
+                                               cpu_options({"naive_syntax_error.cu", "naive", 0, "compile_error"}));
+        REQUIRE(r.verdict == Verdict::compile_error);
+        CAPTURE(r.evidence.compiler_output);
+        // g++ reports the missing `;` of line 5 at the `if` of line 6
+        CHECK(r.evidence.compiler_output.find("naive_syntax_error.cu:6") != std::string::npos);
+        CHECK(r.evidence.compiler_output.find("simt") == std::string::npos);
+    }
+    SECTION("a passing kernel: loads per output within the budget, Gradescope score 1") {
+        const CheckResult r = check_submission(corpus("tiled_ok.cu"),
+                                               cpu_options({"tiled_ok.cu", "tiled", 0, "pass"}));
+        REQUIRE(r.verdict == Verdict::pass);
+        REQUIRE(r.loads.has_value());
+        CHECK(r.loads->within_budget);
+        CHECK(r.loads->loads_per_output == Approx(r.loads->budget));
+        const auto g = to_gradescope(r);
+        CHECK(g["score"] == 1.0);
+        CHECK(g["tests"].size() >= 2);
+    }
+}
+
+TEST_CASE("hostile files end in compile_error without running anything", "[exercise]") {
+    struct Hostile {
+        const char* name;
+        std::string content;
+        const char* says;
+    };
+    const std::string sig = "__global__ void stencil_kernel(float* in, float* out, unsigned int N) { }\n";
+    const std::vector<Hostile> files = {
+        {"empty.cu", "", "empty"},
+        {"blank.cu", "\n\n  \n", "empty"},
+        {"binary.cu", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10) + sig, "not a text file"},
+        {"huge.cu", sig + std::string(kMaxSourceBytes, ' '), "larger than"},
+        {"no_kernel.cu", "__device__ float f(float x) { return x; }\n", "no kernel"},
+        {"two_kernels.cu", sig + "__global__ void other(float* a) { }\n", "2 __global__"},
+        {"wrong_sig.cu", "__global__ void stencil_kernel(double* in, double* out, unsigned int N) { }\n",
+         "wrong signature"},
+        {"wrong_name.cu", "__global__ void stencil(float* in, float* out, unsigned int N) { }\n",
+         "must be declared"},
+        {"template.cu", "template <int T>\n__global__ void stencil_kernel(float* in, float* out, unsigned int N) { }\n",
+         "template"},
+        {"include.cu", "#include <cstdlib>\n" + sig, "#include is not allowed"},
+        {"include_spliced.cu", "#\\\ninclude <cstdlib>\n" + sig, "#include is not allowed"},
+        {"digraph.cu", "%:include <cstdlib>\n" + sig, "not allowed"},
+        {"system.cu", "__global__ void stencil_kernel(float* in, float* out, unsigned int N) { system(\"rm -rf /\"); }\n",
+         "`system` is not allowed"},
+        {"paste.cu", "#define S(a, b) a##b\n" + sig, "`##`"},
+        {"asm.cu", "__global__ void stencil_kernel(float* in, float* out, unsigned int N) { asm(\"trap;\"); }\n",
+         "`asm`"},
+        {"extern_shared.cu", "__global__ void stencil_kernel(float* in, float* out, unsigned int N) { extern __shared__ float s[]; }\n",
+         "dynamic shared"},
+        {"redefine_tile.cu", "#define IN_TILE_DIM 4\n" + sig, "harness defines it"},
+        {"pragma.cu", "#pragma GCC optimize(\"O0\")\n" + sig, "#pragma unroll"},
+    };
+    for (const auto& h : files) {
+        CAPTURE(h.name);
+        TempFile f(h.name, h.content);
+        CheckOptions o;
+        o.backend = "cpu";
+        o.cache_dir = std::string(STENCIL_LAB_BINARY_DIR) + "/checker-cache";
+        const CheckResult r = check_submission(f.path, o);
+        CAPTURE(r.evidence.message);
+        CHECK(r.verdict == Verdict::compile_error);
+        CHECK(r.evidence.message.find(h.says) != std::string::npos);
+    }
+}
+
+TEST_CASE("vetting ignores comments and strings, and keeps line numbers", "[exercise]") {
+    const std::string src =
+        "// #include <stdio.h> and system() in a comment are fine\n"
+        "/* __global__ void other() */\n"
+        "__global__ void stencil_kernel(const float* __restrict__ in,\n"
+        "                               float* out, unsigned N) {\n"
+        "    __shared__ float t[IN_TILE_DIM];\n"
+        "}\n";
+    const VettedSource v = vet_source(src, "x.cu");
+    REQUIRE(v.ok);
+    CHECK(v.in.name == "in");
+    CHECK(v.in.is_const);
+    CHECK(v.out.name == "out");
+    CHECK(v.n_name == "N");
+    const std::string cpu = cpu_translation_unit(v, 8);
+    CHECK(cpu.find("simt::GlobalPtr<const float> in, simt::GlobalPtr<float> out, unsigned int N") !=
+          std::string::npos);
+    CHECK(cpu.find("__shared__ Shared<float> t[IN_TILE_DIM]") != std::string::npos);
+    // the student's line 5 is still line 5 after the rewrite
+    const auto at = cpu.find("#line 1 \"x.cu\"\n");
+    REQUIRE(at != std::string::npos);
+    const std::string body = cpu.substr(at + 15);
+    CHECK(std::count(body.begin(), body.begin() + body.find("__shared__"), '\n') == 4);
+}
+
+TEST_CASE("the child runner: limits end a hang and a crash in a result", "[exercise]") {
+    ChildLimits lim;
+    lim.wall_seconds = 1;
+    const ChildResult hang = run_child({"sh", "-c", "sleep 30"}, lim);
+    CHECK(hang.timed_out);
+    CHECK(hang.seconds < 10);
+    const ChildResult seg = run_child({"sh", "-c", "kill -SEGV $$"}, lim);
+    CHECK(seg.signal == SIGSEGV);
+    const ChildResult out = run_child({"sh", "-c", "echo hello; exit 3"}, lim);
+    CHECK(out.exit_code == 3);
+    CHECK(out.output == "hello\n");
+    const ChildResult missing = run_child({"/nonexistent/program"}, lim);
+    CHECK_FALSE(missing.ok());
+    // a child that prints without end: the output kept is bounded
+    lim.max_output_bytes = 1000;
+    const ChildResult spam = run_child({"sh", "-c", "yes"}, lim);
+    CHECK(spam.output.size() <= 1000);
+}
+
+TEST_CASE("exercise table: launch geometry and the load budget", "[exercise]") {
+    const Exercise* tiled = find_exercise("tiled");
+    REQUIRE(tiled);
+    const Launch l = launch_for(*tiled, 13, 8);
+    CHECK(l.grid[0] == 3);  // ceil(13 / 6)
+    CHECK(l.block[2] == 8);
+    const Exercise* coarse = find_exercise("coarsened");
+    const Launch c = launch_for(*coarse, 61, 32);
+    CHECK(c.grid[2] == 3);  // ceil(61 / 30)
+    CHECK(c.block[2] == 1);
+    CHECK(load_budget(*find_exercise("naive"), 20, 8) == 7.0);
+    // sizes include one smaller than a tile and ones that are not multiples of OUT_TILE_DIM
+    for (const auto& ex : exercises()) {
+        const auto sizes = test_sizes(ex, ex.default_tile, false);
+        CAPTURE(ex.name);
+        CHECK(sizes.front() < ex.default_tile);
+        CHECK(std::any_of(sizes.begin(), sizes.end(),
+                          [&](int n) { return n % out_tile_dim(ex, ex.default_tile) != 0; }));
+        CHECK(tile_problem(ex, ex.default_tile).empty());
+    }
+    CHECK_FALSE(tile_problem(*tiled, 11).empty());  // 1331 threads
+}
+
+TEST_CASE("verdict names round-trip", "[exercise]") {
+    for (Verdict v : {Verdict::pass, Verdict::compile_error, Verdict::wrong_result, Verdict::unwritten,
+                      Verdict::boundary_modified, Verdict::input_modified, Verdict::out_of_bounds_write,
+                      Verdict::race, Verdict::timeout, Verdict::crash})
+        CHECK(parse_verdict(to_string(v)) == v);
+}
