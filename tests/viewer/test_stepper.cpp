@@ -1,0 +1,183 @@
+// The stepper's state after k steps, from real CPU-backend traces of small grids; the kernel
+// source's barrier intervals; warp maps; results JSON; runs on a worker thread.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "core/error.h"
+#include "viewer/core/jobs.h"
+#include "viewer/core/kernel_source.h"
+#include "viewer/core/report.h"
+#include "viewer/core/results.h"
+#include "viewer/core/stepper.h"
+#include "viewer/core/warp_map.h"
+
+using namespace stencil;
+using namespace stencil::viewer;
+
+namespace {
+StepperTrace traced(KernelId k, int T, GridDims d = {20, 20, 20}, simt::Idx3 b = {1, 1, 1}, int r = 1) {
+    StepperConfig c;
+    c.kernel = k;
+    c.tile = T;
+    c.radius = r;
+    c.dims = d;
+    c.block = b;
+    return trace_block(c);
+}
+int count(const std::vector<std::uint8_t>& v, int at_least = 1) {
+    return (int)std::count_if(v.begin(), v.end(), [&](auto x) { return x >= at_least; });
+}
+int count_threads(const StepperState& s, ThreadState t) { return (int)std::count(s.threads.begin(), s.threads.end(), t); }
+}  // namespace
+
+TEST_CASE("tiled T=8: the load interval fills the tile, then 216 threads compute and 296 idle", "[viewer][stepper]") {
+    const StepperTrace t = traced(KernelId::tiled, 8);
+    REQUIRE(t.ok());
+    const StepperState before = stepper_state(t, 0);
+    const StepperState loaded = stepper_state(t, t.interval_end.at(0));
+    const StepperState end = stepper_state(t, t.last_step());
+    CAPTURE(t.intervals, loaded.global_loads, count(loaded.loads), count(loaded.shared), end.global_stores,
+            end.shared_loads, count_threads(end, ThreadState::computing), count_threads(end, ThreadState::idle));
+    REQUIRE((t.intervals == 2 && before.global_loads == 0 && count(before.loads) == 0 &&
+             loaded.global_loads == 512 && count(loaded.loads) == 512 && count(loaded.shared) == 512 &&
+             loaded.global_stores == 0 && end.global_stores == 216 && end.shared_loads == 216 * 7 &&
+             end.flops == 216 * 13 && count(end.written) == 216 &&
+             count_threads(end, ThreadState::computing) == 216 && count_threads(end, ThreadState::idle) == 296 &&
+             end.global_loads == t.model.global_loads && end.shared_loads == t.model.shared_loads));
+}
+
+TEST_CASE("stepping is monotone: counts never fall as k grows", "[viewer][stepper]") {
+    const auto k = GENERATE(KernelId::naive, KernelId::tiled, KernelId::coarsened, KernelId::register_tiled);
+    const StepperTrace t = traced(k, k == KernelId::naive ? 4 : 6, {15, 16, 17});
+    CAPTURE(version(k).name, t.error);
+    REQUIRE(t.ok());
+    bool monotone = true;
+    long long last = -1;
+    for (int s = 0; s <= t.last_step(); ++s) {
+        const auto st = stepper_state(t, s);
+        const long long total = st.global_loads + st.shared_loads + st.shared_stores + st.global_stores;
+        monotone = monotone && total > last;
+        last = total;
+    }
+    REQUIRE((monotone && last == (long long)t.acc.size()));
+}
+
+TEST_CASE("naive: neighbours are loaded again by other threads", "[viewer][stepper]") {
+    const StepperTrace t = traced(KernelId::naive, 4, {16, 16, 16});
+    const StepperState end = stepper_state(t, t.last_step());
+    CAPTURE(t.intervals, end.global_loads, count(end.loads, 2));
+    REQUIRE((t.intervals == 1 && end.global_loads == 64 * 7 && count(end.loads, 2) == 64 && end.shared_loads == 0));
+}
+
+TEST_CASE("z-marching kernels: planes in shared memory or registers, model counts for an interior block",
+          "[viewer][stepper]") {
+    const auto k = GENERATE(KernelId::coarsened, KernelId::register_tiled);
+    const StepperTrace t = traced(k, 8);
+    const StepperState mid = stepper_state(t, t.interval_end.at(3));
+    const StepperState end = stepper_state(t, t.last_step());
+    int shared = 0, regs = 0;
+    for (const auto& p : mid.planes) shared += p.in_shared, regs += p.in_registers;
+    CAPTURE(version(k).name, t.intervals, t.shared_dz.size(), mid.out_plane, shared, regs, end.global_loads,
+            end.shared_loads, t.model.shared_loads);
+    const bool coarse = k == KernelId::coarsened;
+    REQUIRE((t.intervals == 1 + 2 * 6 && mid.planes.size() == 3 && shared == (coarse ? 3 : 1) &&
+             regs == (coarse ? 0 : 3) && mid.out_plane == 6 + 1 && end.global_stores == 216 &&
+             end.global_loads == t.model.global_loads && end.shared_loads == t.model.shared_loads &&
+             end.shared_stores == t.model.shared_stores));
+}
+
+TEST_CASE("interval keys jump between barrier intervals", "[viewer][stepper]") {
+    const StepperTrace t = traced(KernelId::tiled, 8);
+    const int a = next_interval_step(t, 0), b = next_interval_step(t, a), back = prev_interval_step(t, b);
+    REQUIRE((a == t.interval_end[0] && b == t.last_step() && back == a && prev_interval_step(t, a) == 0));
+}
+
+TEST_CASE("a block outside the launch grid is an error in words, not a crash", "[viewer][stepper]") {
+    const StepperTrace t = traced(KernelId::tiled, 8, {20, 20, 20}, {9, 0, 0});
+    const StepperState s = stepper_state(t, 3);
+    REQUIRE((!t.ok() && t.error.find("outside the launch grid") != std::string::npos && s.global_loads == 0));
+}
+
+TEST_CASE("kernel sources map barrier intervals to lines", "[viewer][source]") {
+    const KernelSource tiled = load_kernel_source(KernelId::tiled, STENCIL_LAB_BINARY_DIR);
+    const KernelSource coarse = load_kernel_source(KernelId::coarsened, STENCIL_LAB_BINARY_DIR);
+    const KernelSource naive = load_kernel_source(KernelId::naive, STENCIL_LAB_BINARY_DIR);
+    REQUIRE((tiled.error.empty() && coarse.error.empty() && naive.error.empty()));
+    const auto t0 = interval_lines(tiled, 0, 2), t1 = interval_lines(tiled, 1, 2);
+    const auto c2 = interval_lines(coarse, 2, 13), c1 = interval_lines(coarse, 1, 13);
+    const auto n0 = interval_lines(naive, 0, 1);
+    CAPTURE(tiled.barriers.size(), coarse.barriers.size(), coarse.loop_first, c2.size());
+    REQUIRE((tiled.barriers.size() == 1 && t0.size() == 1 && t0[0].last == tiled.barriers[0] &&
+             t1[0].first == tiled.barriers[0] && t1[0].last == tiled.body_last && coarse.barriers.size() == 2 &&
+             coarse.loop_first > 0 && c1[0].first == coarse.barriers[0] && c1[0].last == coarse.barriers[1] &&
+             c2.size() == 2 && c2[1].first == coarse.loop_first && naive.barriers.empty() &&
+             n0[0].first == naive.body_first));
+}
+
+TEST_CASE("warp maps: the naive 8x8x8 warp reads 4 rows, the tiled one straddles sectors", "[viewer][warp]") {
+    const StepperTrace n = traced(KernelId::naive, 8, {24, 24, 24});
+    const StepperTrace t = traced(KernelId::tiled, 8);
+    const auto nl = warp_loads(n, 0), tl = warp_loads(t, 0);
+    REQUIRE((!nl.empty() && !tl.empty()));
+    const auto pn = predicted_warp(KernelId::naive, 8, 1, Precision::f32, {24, 24, 24}, 0);
+    const auto pt = predicted_warp(KernelId::tiled, 8, 1, Precision::f32, {20, 20, 20}, 0);
+    CAPTURE(nl[0].rows, nl[0].sectors, tl[0].rows, tl[0].sectors, pn.sectors, pt.sectors, nl.size());
+    REQUIRE((nl[0].rows == 4 && nl[0].sectors == 4 && nl[0].lanes == 32 && tl[0].rows == 4 &&
+             tl[0].sectors == 8 && tl[0].efficiency == Approx(0.5) && pn.sectors == nl[0].sectors &&
+             pt.sectors == tl[0].sectors && pn.rows == 4 && nl.size() == 8 &&
+             warps_in_block({8, 8, 8}) == 16 && warp_of_threads({8, 8, 8})[37] == 1));
+}
+
+TEST_CASE("summaries: sectors per request over a block", "[viewer][warp]") {
+    const StepperTrace n = traced(KernelId::naive, 8, {24, 24, 24});
+    const WarpSummary s = summarize_loads(n, -1);
+    CAPTURE(s.requests, s.sectors_per_request, s.efficiency);
+    REQUIRE((s.requests == 16 * 7 && s.sectors_per_request >= 4 && s.sectors_per_request <= 8 && s.efficiency > 0.4));
+}
+
+TEST_CASE("results JSON round-trips and accepts a bare list", "[viewer][results]") {
+    RunRecord r;
+    r.kernel = "tiled";
+    r.tile = 8;
+    r.ms_median = 1.5;
+    r.gbps = 777;
+    r.copy_gbps = 2989;
+    r.of_copy = 0.26;
+    r.dram_bytes = 70.5e6;
+    r.checked = r.ok = true;
+    ResultsFile f;
+    f.runs = {r};
+    const std::string path = std::string(STENCIL_LAB_BINARY_DIR) + "/viewer-test-results.json";
+    save_results(path, f);
+    const ResultsFile g = load_results(path);
+    const ResultsFile bare = parse_results(nlohmann::json::array({to_json(r)}));
+    REQUIRE((g.runs.size() == 1 && g.runs[0].kernel == "tiled" && g.runs[0].gbps == 777 &&
+             g.runs[0].dram_bytes.value_or(0) == 70.5e6 && !g.runs[0].l2_bytes && g.runs[0].ok &&
+             bare.runs.size() == 1 && g.runs[0].kernel_id() == KernelId::tiled));
+    REQUIRE_THROWS_AS(parse_results(nlohmann::json{{"x", 1}}), UserError);
+}
+
+TEST_CASE("a run on the CPU backend on a worker thread: progress, records, checked", "[viewer][runs]") {
+    JobRunner j;
+    JobOptions o;
+    o.backend = "cpu";
+    o.runs = {{KernelId::tiled, 6, 1, Precision::f32, {16, 16, 16}}, {KernelId::naive, 4, 1, Precision::f32, {16, 16, 16}}};
+    o.reps = 1;
+    REQUIRE(j.start(o));
+    std::string why;
+    REQUIRE(!j.start(o, &why));
+    j.wait();
+    const auto recs = j.take_finished();
+    REQUIRE((recs.size() == 2 && recs[0].ok && recs[1].ok && recs[0].gbps > 0 && j.progress() == Approx(1.0f) &&
+             !j.running()));
+}
+
+TEST_CASE("the headless report has the model table", "[viewer][report]") {
+    const std::string s = headless_report();
+    CAPTURE(s);
+    REQUIRE((s.find("register-tiled") != std::string::npos && s.find("T =  8: OP/B 1.37") != std::string::npos &&
+             s.find("296 of 512") != std::string::npos));
+}

@@ -1,0 +1,115 @@
+// The viewer's state: what the panels read. Panels (panel_*.cpp) draw from it and call the
+// App's set_*() functions when the user changes something; those recompute (through
+// stencil_viewer_core) only what that change affects. Nothing here is recomputed per frame.
+#pragma once
+#include <future>
+#include <string>
+#include <vector>
+
+#include "viewer/core/jobs.h"
+#include "viewer/core/kernel_source.h"
+#include "viewer/core/measure.h"
+#include "viewer/core/model_view.h"
+#include "viewer/core/plot_math.h"
+#include "viewer/core/results.h"
+#include "viewer/core/stepper.h"
+#include "viewer/core/warp_map.h"
+
+namespace stencil::viewer {
+
+enum class PanelId { stepper, opb, halos, coalescing, runs };
+inline constexpr int kPanels = 5;
+const char* panel_name(PanelId p);   // "stepper", "opb", ... (the --panel spelling)
+const char* panel_title(PanelId p);  // window titles
+
+// The user's UI options (Tracy's ViewData): font, scale, which panels are open.
+struct UiOptions {
+    float font_px = 20.0f;       // at 96 dpi; multiplied by the monitor's content scale
+    float content_scale = 1.0f;  // from glfwGetWindowContentScale (high-DPI)
+    bool font_dirty = true;      // rebuild the font atlas before the next frame
+    bool open[kPanels] = {true, true, true, true, true};
+    bool relayout = true;        // place the open windows on the next frame
+    int solo = -1;               // a single panel filling the window (--panel)
+};
+
+// The stepper's block, shared with the coalescing panel (same trace).
+struct Experiment {
+    StepperConfig cfg;
+    StepperTrace trace;
+    StepperState state;
+    int step = 0;
+    KernelSource source;
+    std::vector<LineRange> lines;  // of the current interval
+    int warp = 0;
+    int request = 0;               // selected request of the warp
+    std::vector<WarpLoad> warp_loads;
+    WarpSummary warp_summary, block_summary;
+    WarpPrediction prediction;
+    std::vector<int> runnable;     // T choices for cfg.kernel
+    int slice = 0;                 // z slice in the coalescing panel's colour map
+};
+
+struct OpbData {
+    int radius = 1;
+    Precision precision = Precision::f32;
+    bool log_y = false;
+    Axis x, y;
+    std::vector<Series> series;
+    std::vector<RefLine> refs;
+    std::vector<RefPoint> points;
+    std::vector<KernelModel> table;  // at each kernel's default T
+    std::future<std::vector<TraceOpb>> measuring;
+    std::vector<TraceOpb> measured;
+    GridDims measure_dims{48, 48, 48};
+    std::string formula;
+};
+
+struct HaloData {
+    int tile = 8, radius = 1, dims = 3;
+    HaloFigures fig;
+    Axis x, y;
+    std::vector<Series> series;
+    std::vector<RefPoint> points;
+};
+
+struct RunsData {
+    JobRunner runner;
+    std::vector<RunRecord> records;
+    int backend = 2;  // 0 auto, 1 cuda, 2 cpu
+    KernelId kernel = KernelId::tiled;
+    int tile = 8, radius = 1;
+    Precision precision = Precision::f32;
+    int n[3] = {64, 64, 64};
+    int reps = 3;
+    std::string message;
+    char path[512] = "results.json";
+    int selected = -1;
+};
+
+struct App {
+    std::string exe_dir;
+    UiOptions ui;
+    Experiment exp;
+    OpbData opb;
+    HaloData halo;
+    RunsData runs;
+    std::optional<std::string> gpu_unavailable;  // why GPU figures are greyed out
+
+    void init(const std::string& exe_dir);
+    // stepper / coalescing
+    void set_config(StepperConfig c);  // re-traces the block
+    void set_step(int step);
+    void set_warp(int warp);
+    // OP/B
+    void rebuild_opb();
+    void start_trace_measurement();
+    void poll();                       // collects finished background work (cheap)
+    // halos
+    void rebuild_halos();
+    // runs
+    void start_runs(bool sweep);
+    void load_results_file();
+    void save_results_file();
+};
+
+}  // namespace stencil::viewer

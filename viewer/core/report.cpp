@@ -1,0 +1,34 @@
+#include "viewer/core/report.h"
+
+#include <fmt/format.h>
+
+#include "core/backend.h"
+#include "viewer/core/model_view.h"
+
+namespace stencil::viewer {
+
+std::string headless_report(int radius, Precision p) {
+    std::string s = fmt::format("stencil-lab model, 3D star stencil r = {} ({} points), {}; model: {}\n",
+                                radius, 6 * radius + 1, to_string(p), model_provenance());
+    s += fmt::format("{:<15} {:>4} {:>8} {:>7} {:>8} {:>10} {:>9}  {}\n", "kernel", "T", "threads", "OP/B",
+                     "limit", "smem (B)", "halo", "idea");
+    for (const auto& v : kernel_versions()) {
+        const KernelModel m = kernel_model(v.id, v.default_tile, radius, p);
+        s += fmt::format("{:<15} {:>4} {:>8} {:>7.3f} {:>8.3f} {:>10} {:>8.1f}%  {}\n", v.name, v.default_tile,
+                         m.threads, m.opb, m.opb_limit, m.smem_bytes,
+                         v.id == KernelId::naive ? 0.0 : 100 * m.halo_fraction, v.idea);
+    }
+    s += "\nTiled kernel, OP/B against T (T^3 threads per block, at most 1024):\n";
+    for (int T : model_tiles(KernelId::tiled, radius, p)) {
+        const KernelModel m = kernel_model(KernelId::tiled, T, radius, p);
+        const HaloFigures h = halo_figures(T, radius, 3);
+        s += fmt::format("  T = {:>2}: OP/B {:.2f}, halo {} of {} cells = {:.0f}%\n", T, m.opb, h.halo_cells,
+                         h.in_cells, 100 * h.fraction);
+    }
+    std::string why;
+    if (auto reason = cuda_unavailable_reason()) s += "\nGPU: " + *reason + " (GPU figures need a GPU run or a loaded results.json)\n";
+    s += "Open the viewer on a machine with a display to step through the kernels.\n";
+    return s;
+}
+
+}  // namespace stencil::viewer

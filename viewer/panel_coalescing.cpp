@@ -1,0 +1,149 @@
+// [SECTION] Coalescing panel: for the stepper's block and a chosen warp, which lanes touch which
+// grid rows and 32-byte sectors in each global request, sectors per request and efficiency,
+// predicted (model) against measured (trace; GPU counters when a run has them); a colour map of
+// the warps over the block.
+#include <fmt/format.h>
+
+#include "viewer/core/colormap.h"
+#include "viewer/panels.h"
+
+namespace stencil::viewer {
+
+namespace {
+
+void lane_strip(const WarpLoad& w, float width) {
+    // 32 lanes in a row, each coloured by the grid row it reads; sector boundaries marked below.
+    const float fs = ImGui::GetFontSize();
+    const float cell = std::max(6.0f, std::min(fs * 1.4f, width / 33.0f));
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (int lane = 0; lane < 32; ++lane) {
+        const ImVec2 a(p.x + lane * cell, p.y);
+        const int row = w.lane_row[lane], sec = w.lane_sector[lane];
+        const ImU32 c = row < 0 ? pack(palette::outside) : pack(category(row));
+        dl->AddRectFilled(a, ImVec2(a.x + cell - 1, a.y + cell), c);
+        if (sec >= 0) {
+            const ImU32 sc = (sec % 2) ? IM_COL32(230, 230, 230, 255) : IM_COL32(120, 120, 120, 255);
+            dl->AddRectFilled(ImVec2(a.x, a.y + cell + 2), ImVec2(a.x + cell - 1, a.y + cell + 6), sc);
+        }
+    }
+    ImGui::Dummy(ImVec2(32 * cell, cell + 8));
+    if (ImGui::IsItemHovered()) {
+        const int lane = (int)((ImGui::GetIO().MousePos.x - p.x) / cell);
+        if (lane >= 0 && lane < 32 && w.lane_row[lane] >= 0)
+            ImGui::SetTooltip("lane %d: row %d of this request (grid row z*ny + y = %lld), sector %d", lane,
+                              w.lane_row[lane], w.row_id[w.lane_row[lane]], w.lane_sector[lane]);
+    }
+}
+
+}  // namespace
+
+void draw_coalescing_panel(App& app) {
+    auto& e = app.exp;
+    const auto& t = e.trace;
+    if (!t.ok()) {
+        ImGui::TextWrapped("No trace: %s", t.error.c_str());
+        return;
+    }
+    ImGui::Text("%s, T = %d, block (%d, %d, %d) of the stepper", version(t.cfg.kernel).name, t.cfg.tile, t.cfg.block.x,
+                t.cfg.block.y, t.cfg.block.z);
+    HelpMarker("The block the stepper recorded; change kernel, T or block there.");
+    int warp = e.warp;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    if (ImGui::SliderInt("warp", &warp, 0, warps_in_block(t.geo.block) - 1)) app.set_warp(warp);
+    HelpMarker("Warp w holds threads 32w .. 32w+31 in CUDA's numbering (x fastest, then y, then z).");
+
+    // Predicted against measured.
+    if (ImGui::BeginTable("cmp", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("");
+        ImGui::TableSetupColumn("model (first load)");
+        ImGui::TableSetupColumn("trace: this warp");
+        ImGui::TableSetupColumn("GPU counters");
+        ImGui::TableHeadersRow();
+        const auto& p = e.prediction;
+        const auto& m = e.warp_summary;
+        const RunRecord* gpu = nullptr;
+        for (const auto& r : app.runs.records)
+            if (r.sectors_per_request && r.kernel == version(t.cfg.kernel).name && r.tile == t.cfg.tile) gpu = &r;
+        auto row = [&](const char* name, std::string model, std::string trace, std::string counters, const char* f) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(name);
+            HelpMarker(f);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(model.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(trace.c_str());
+            ImGui::TableNextColumn();
+            if (counters.empty()) ImGui::TextDisabled("n/a");
+            else ImGui::TextUnformatted(counters.c_str());
+        };
+        row("rows per request", fmt::format("{}", p.rows), fmt::format("{:.2f}", m.rows_per_request), "",
+            "Distinct x-rows (y, z) of the grid one warp's load touches: ceil(32 / block.x) for a block narrower "
+            "than a warp (8 wide: 4 rows).");
+        row("sectors per request", fmt::format("{:g}", p.sectors), fmt::format("{:.2f}", m.sectors_per_request),
+            gpu ? fmt::format("{:.2f}", *gpu->sectors_per_request) : "",
+            "Distinct 32-byte sectors per warp-level load request (ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld "
+            "/ ..._requests). 4 for 32 lanes x 4 B, aligned, in one row.");
+        row("efficiency", fmt::format("{:.0f}%", 100 * p.efficiency), fmt::format("{:.0f}%", 100 * m.efficiency), "",
+            "Bytes the lanes asked for / (sectors x 32 B).");
+        ImGui::EndTable();
+        if (!gpu)
+            Greyed("GPU counters", app.gpu_unavailable ? "no GPU here: " + *app.gpu_unavailable +
+                                                             ". Load a results.json with counters in the runs panel."
+                                                       : "Run this kernel and T on the GPU in the runs panel, or load a "
+                                                         "results.json with counters.");
+        ImGui::TextWrapped("Model: %s", p.explanation.c_str());
+        ImGui::Text("Whole block (trace): %.2f sectors per load request, %.0f%% efficiency, %d requests",
+                    e.block_summary.sectors_per_request, 100 * e.block_summary.efficiency, e.block_summary.requests);
+    }
+
+    ImGui::Separator();
+    const float fs = ImGui::GetFontSize();
+    ImGui::BeginGroup();
+    ImGui::Text("Requests of warp %d", e.warp);
+    ImGui::BeginChild("reqs", ImVec2(fs * 22, fs * 12), true);
+    for (int i = 0; i < (int)e.warp_loads.size(); ++i) {
+        const auto& w = e.warp_loads[i];
+        const std::string label = fmt::format("{}: {} rows, {} sectors##{}", w.label, w.rows, w.sectors, i);
+        if (ImGui::Selectable(label.c_str(), e.request == i)) e.request = i;
+    }
+    ImGui::EndChild();
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    if (e.request < (int)e.warp_loads.size()) {
+        const auto& w = e.warp_loads[e.request];
+        ImGui::Text("%s: %d lanes, %d rows, %d sectors, %d lines, %.0f%% efficient", w.label.c_str(), w.lanes, w.rows,
+                    w.sectors, w.lines, 100 * w.efficiency);
+        ImGui::TextDisabled("lanes 0..31 coloured by grid row; bars below alternate per 32-byte sector");
+        lane_strip(w, ImGui::GetContentRegionAvail().x);
+    }
+    ImGui::EndGroup();
+
+    ImGui::Separator();
+    const Dim3 bd = t.geo.block;
+    ImGui::Text("Warps over the block (%d warps)", warps_in_block(bd));
+    HelpMarker("Each thread coloured by its warp; the chosen warp is bright, the others dimmed. In an 8 x 8 x 8 "
+               "block a warp covers 4 rows of 8 threads: 4 separate rows of memory.");
+    if (bd.z > 1) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(fs * 8);
+        ImGui::SliderInt("tz", &e.slice, 0, bd.z - 1);
+    }
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float cell = std::clamp(std::min(avail, ImGui::GetContentRegionAvail().y - fs) / bd.x, 4.0f, fs * 1.5f);
+    const int tz = std::min(e.slice, bd.z - 1);
+    const auto hit = DrawCellGrid("##warps", bd.x, bd.y, cell, [&](int x, int y) {
+        const int th = (tz * bd.y + y) * bd.x + x;
+        const int w = th / 32;
+        return pack(warp_colour(w), w == e.warp ? 1.0f : 0.35f);
+    });
+    if (hit.hx >= 0) {
+        const int th = (tz * bd.y + hit.hy) * bd.x + hit.hx;
+        ImGui::SetTooltip("thread (%d, %d, %d) = %d: warp %d, lane %d", hit.hx, hit.hy, tz, th, th / 32, th % 32);
+        if (ImGui::IsMouseClicked(0)) app.set_warp(th / 32);
+    }
+}
+
+}  // namespace stencil::viewer

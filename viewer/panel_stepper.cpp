@@ -1,0 +1,313 @@
+// [SECTION] Stepper panel: choose a kernel, tile and block; step through the block's real
+// execution (the CPU backend's trace) barrier interval by barrier interval, with the kernel's
+// source lines of the current interval highlighted, the tile's cells loaded so far, active and
+// idle threads, and running counts against the model.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "viewer/core/colormap.h"
+#include "viewer/panels.h"
+
+namespace stencil::viewer {
+
+namespace {
+
+void controls(App& app) {
+    StepperConfig c = app.exp.cfg;
+    bool changed = false;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+    if (ImGui::BeginCombo("kernel", version(c.kernel).name)) {
+        for (const auto& v : kernel_versions())
+            if (ImGui::Selectable(v.name, v.id == c.kernel)) {
+                c.kernel = v.id;
+                c.tile = std::min(v.default_tile, 8);
+                changed = true;
+            }
+        ImGui::EndCombo();
+    }
+    HelpMarker("naive -> tiled -> coarsened -> register-tiled: the textbook's four versions (kernels/versions.h).");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+    if (ImGui::BeginCombo("T", std::to_string(c.tile).c_str())) {
+        for (int t : app.exp.runnable)
+            if (ImGui::Selectable(std::to_string(t).c_str(), t == c.tile)) c.tile = t, changed = true;
+        ImGui::EndCombo();
+    }
+    HelpMarker("Tile edge T: IN_TILE_DIM (block edge for naive). Only the T that fit the hardware rules and are "
+               "compiled into this build are listed (tile_error in kernels/versions.h says why others are not).");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    if (ImGui::SliderInt("r", &c.radius, 1, kMaxRadius)) changed = true;
+    ImGui::SameLine();
+    int prec = c.precision == Precision::f32 ? 0 : 1;
+    bool pc = ImGui::RadioButton("f32", &prec, 0);
+    ImGui::SameLine();
+    pc |= ImGui::RadioButton("f64", &prec, 1);
+    if (pc) {
+        c.precision = prec == 0 ? Precision::f32 : Precision::f64;
+        changed = true;
+    }
+    int n[3] = {c.dims.nx, c.dims.ny, c.dims.nz};
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+    if (ImGui::InputInt3("grid", n, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        c.dims = {std::clamp(n[0], 3, 256), std::clamp(n[1], 3, 256), std::clamp(n[2], 3, 256)};
+        changed = true;
+    }
+    HelpMarker("Grid nx x ny x nz (x fastest). The whole grid runs on the CPU backend; only the chosen block is "
+               "recorded. Press Enter to apply.");
+    ImGui::SameLine();
+    const auto& g = app.exp.trace.geo;
+    int b[3] = {c.block.x, c.block.y, c.block.z};
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+    if (ImGui::SliderInt3("block", b, 0, std::max({g.grid.x, g.grid.y, g.grid.z, 1}) - 1)) {
+        c.block = {b[0], b[1], b[2]};
+        changed = true;
+    }
+    HelpMarker("blockIdx (x, y, z) of the block to record. Blocks at the faces load only the in-grid part "
+               "of their tile and have threads that do nothing.");
+    if (changed) app.set_config(c);  // re-traces once, on this change only
+}
+
+void step_controls(App& app) {
+    const auto& t = app.exp.trace;
+    const auto& s = app.exp.state;
+    int step = app.exp.step;
+    auto button = [&](const char* label, int to) {
+        ImGui::SameLine();
+        if (ImGui::Button(label)) step = to;
+    };
+    if (ImGui::Button("|<")) step = 0;
+    button("< interval", prev_interval_step(t, step));
+    button("< instr", step - 1);
+    button("instr >", step + 1);
+    button("interval >", next_interval_step(t, step));
+    button(">|", t.last_step());
+    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::GetIO().WantTextInput) {
+        if (ImGui::IsKeyPressed(ImGuiKey_Space) || ImGui::IsKeyPressed(ImGuiKey_RightArrow)) step = next_interval_step(t, step);
+        if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) step = prev_interval_step(t, step);
+        if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) step = step + 1;
+        if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) step = step - 1;
+        if (ImGui::IsKeyPressed(ImGuiKey_Home)) step = 0;
+        if (ImGui::IsKeyPressed(ImGuiKey_End)) step = t.last_step();
+    }
+    if (step != app.exp.step) app.set_step(step);
+    ImGui::SameLine();
+    if (s.interval < 0) ImGui::Text("before the launch (step 0 of %d)", t.last_step());
+    else
+        ImGui::Text("interval %d of %d, instruction %d  (step %d of %d)", s.interval + 1, t.intervals, s.sub + 1,
+                    app.exp.step, t.last_step());
+    HelpMarker("A barrier interval is the code between two __syncthreads(). An instruction step is every thread's "
+               "next traced load or store in that interval. Keys: space or right = next interval, left = previous, "
+               "down / up = one instruction, Home / End.");
+}
+
+void source_view(App& app) {
+    const auto& src = app.exp.source;
+    if (!src.error.empty()) {
+        ImGui::TextWrapped("%s", src.error.c_str());
+        return;
+    }
+    ImGui::TextDisabled("%s", src.path.c_str());
+    ImGui::BeginChild("source", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    static int last_first = -1;
+    const int first_hl = app.exp.lines.empty() ? -1 : app.exp.lines.front().first;
+    for (int i = std::max(0, src.body_first - 1); i < (int)src.lines.size(); ++i) {
+        bool hl = false;
+        for (const auto& r : app.exp.lines) hl = hl || r.contains(i);
+        const bool barrier = std::find(src.barriers.begin(), src.barriers.end(), i) != src.barriers.end();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        if (hl)
+            ImGui::GetWindowDrawList()->AddRectFilled(
+                p, ImVec2(p.x + ImGui::GetWindowWidth() * 3, p.y + ImGui::GetTextLineHeightWithSpacing()),
+                IM_COL32(60, 80, 30, 255));
+        ImGui::TextDisabled("%3d", i + 1);
+        ImGui::SameLine();
+        if (barrier) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1), "%s", src.lines[i].c_str());
+        else ImGui::TextUnformatted(src.lines[i].c_str());
+        if (i == first_hl && first_hl != last_first) ImGui::SetScrollHereY(0.15f);
+    }
+    last_first = first_hl;
+    ImGui::EndChild();
+}
+
+std::uint32_t cell_colour(const App& app, int x, int y, int z) {
+    const auto& t = app.exp.trace;
+    const auto& s = app.exp.state;
+    const GridDims d = t.cfg.dims;
+    if (x < 0 || y < 0 || z < 0 || x >= d.nx || y >= d.ny || z >= d.nz) return pack(palette::outside);
+    const int i = t.box.index(x, y, z);
+    if (s.written[i]) return pack(palette::output);
+    if (s.loads[i] >= 2) return pack(palette::reloaded);
+    if (s.loads[i] == 1) return pack(palette::loaded);
+    return pack(palette::idle);
+}
+
+void tile_view(App& app) {
+    const auto& t = app.exp.trace;
+    const auto& s = app.exp.state;
+    const Box& b = t.box;
+    ImGui::Text("Input region of block (%d, %d, %d): x %d..%d, y %d..%d, z %d..%d", t.cfg.block.x, t.cfg.block.y,
+                t.cfg.block.z, b.x0, b.x0 + b.nx - 1, b.y0, b.y0 + b.ny - 1, b.z0, b.z0 + b.nz - 1);
+    HelpMarker("Each square is one input cell of the grid, seen as z-slices (x right, y up). Colours: loaded from "
+               "global memory once, loaded again (naive: neighbours re-read by other threads), output written, "
+               "beyond the grid.");
+    Swatch(pack(palette::idle), "not loaded yet");
+    ImGui::SameLine();
+    Swatch(pack(palette::loaded), "loaded once");
+    ImGui::SameLine();
+    Swatch(pack(palette::reloaded), "loaded again");
+    ImGui::SameLine();
+    Swatch(pack(palette::output), "output written");
+    ImGui::SameLine();
+    Swatch(pack(palette::outside), "beyond the grid");
+
+    const float fs = ImGui::GetFontSize();
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const int n = b.nz;
+    const int cols = std::max(1, std::min(n, (int)(avail / (b.nx * 8.0f + fs))));
+    const float cell = std::clamp((avail - cols * fs * 0.8f) / (cols * (float)b.nx), 3.0f, fs * 1.2f);
+    for (int k = 0; k < n; ++k) {
+        const int z = b.z0 + k;
+        if (k % cols) ImGui::SameLine();
+        ImGui::BeginGroup();
+        std::string tag = fmt::format("z={}", z);
+        std::uint32_t border = 0;
+        for (const auto& p : s.planes)
+            if (p.z == z) {
+                const char* role = p.dz < 0 ? "prev" : p.dz == 0 ? "curr" : "next";
+                tag = fmt::format("z={} {}{}: {}", z, role, std::abs(p.dz) > 1 ? std::to_string(std::abs(p.dz)) : "",
+                                  p.in_shared && p.in_registers ? "smem+reg" : p.in_shared ? "smem" : "regs");
+                border = p.in_shared ? pack({1.0f, 0.85f, 0.2f}) : pack({0.85f, 0.45f, 0.95f});
+            }
+        ImGui::TextUnformatted(tag.c_str());
+        const auto hit = DrawCellGrid(fmt::format("##z{}", k).c_str(), b.nx, b.ny, cell,
+                                      [&](int x, int y) { return cell_colour(app, b.x0 + x, b.y0 + y, z); }, border);
+        if (hit.hx >= 0) {
+            const int i = b.index(b.x0 + hit.hx, b.y0 + hit.hy, z);
+            ImGui::SetTooltip("cell (%d, %d, %d): loaded %d time(s)%s", b.x0 + hit.hx, b.y0 + hit.hy, z, s.loads[i],
+                              s.written[i] ? ", output written" : "");
+        }
+        ImGui::EndGroup();
+    }
+    if (!s.planes.empty()) {
+        Swatch(pack({1.0f, 0.85f, 0.2f}), "frame: plane read from shared memory");
+        ImGui::SameLine();
+        Swatch(pack({0.85f, 0.45f, 0.95f}), "frame: plane held in registers");
+        HelpMarker("Where each of the 2r+1 input planes of the output plane in flight lives, from the trace: the "
+                   "planes the compute reads from the __shared__ array (coarsened: all of them) or not at all "
+                   "(register-tiled: z-neighbours come from each thread's register queue z_reg).");
+    }
+}
+
+void thread_view(App& app) {
+    const auto& t = app.exp.trace;
+    const auto& s = app.exp.state;
+    const Dim3 bd = t.geo.block;
+    ImGui::Text("Threads of the block (%d x %d x %d): %d active, %d idle in this interval", bd.x, bd.y, bd.z,
+                s.active_threads, s.idle_threads);
+    HelpMarker("Active: the thread loaded or stored in the current interval so far; computing: it wrote its output; "
+               "idle: it did nothing (the tiled kernel's halo threads after the barrier: they only load). Threads "
+               "whose cell lies beyond the grid are dark.");
+    Swatch(pack(palette::idle), "idle");
+    ImGui::SameLine();
+    Swatch(pack(palette::loaded), "active");
+    ImGui::SameLine();
+    Swatch(pack(palette::output), "computing");
+    const float fs = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
+    const int cols = std::max(1, std::min(bd.z, (int)(avail / (bd.x * 6.0f + fs))));
+    const float cell = std::clamp((avail - cols * fs * 0.8f) / (cols * (float)bd.x), 3.0f, fs * 0.9f);
+    for (int tz = 0; tz < bd.z; ++tz) {
+        if (tz % cols) ImGui::SameLine();
+        ImGui::BeginGroup();
+        ImGui::Text("tz=%d", tz);
+        DrawCellGrid(fmt::format("##t{}", tz).c_str(), bd.x, bd.y, cell, [&](int x, int y) {
+            const int th = (tz * bd.y + y) * bd.x + x;
+            switch (s.threads[th]) {
+                case ThreadState::outside: return pack(palette::outside);
+                case ThreadState::idle: return pack(palette::idle);
+                case ThreadState::active: return pack(palette::loaded);
+                case ThreadState::computing: return pack(palette::output);
+            }
+            return pack(palette::idle);
+        });
+        ImGui::EndGroup();
+    }
+}
+
+void counts_view(App& app) {
+    const auto& t = app.exp.trace;
+    const auto& s = app.exp.state;
+    const auto& m = t.model;
+    if (!ImGui::BeginTable("counts", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+        return;
+    ImGui::TableSetupColumn("count");
+    ImGui::TableSetupColumn("so far");
+    ImGui::TableSetupColumn("whole block (trace)");
+    ImGui::TableSetupColumn("model, interior block");
+    ImGui::TableHeadersRow();
+    auto row = [&](const char* name, double now, double total, double model, const char* formula) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(name);
+        HelpMarker(formula);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.0f", now);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.0f", total);
+        ImGui::TableNextColumn();
+        if (model < 0) ImGui::TextDisabled("-");
+        else if (model == total) ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.5f, 1), "%.0f  (= trace)", model);
+        else ImGui::Text("%.0f", model);
+    };
+    const double fpo = m.flops_per_output;
+    row("global loads", s.global_loads, t.totals.global_loads, m.global_loads,
+        "Values read from global memory. Model: naive (6r+1) per output; tiled T^3 per block; z-marching T^2 per "
+        "plane for OUT + 2r planes = T^3.");
+    row("shared loads", s.shared_loads, t.totals.shared_loads, m.kernel == KernelId::naive ? -1 : m.shared_loads,
+        "Reads of __shared__ cells. Model: tiled (6r+1) per output; coarsened (6r+1) per output plus the 2r-plane "
+        "shift per plane; register-tiled 4r per output (x and y neighbours only).");
+    row("shared stores", s.shared_stores, t.totals.shared_stores, m.kernel == KernelId::naive ? -1 : m.shared_stores,
+        "Writes of __shared__ cells: the collaborative loads (and the coarsened kernel's plane shift).");
+    row("global stores", s.global_stores, t.totals.global_stores, m.global_stores,
+        "Outputs written: (T-2r)^3 for an interior tiled block (T^3 for naive).");
+    row("FLOPs", s.flops, t.outputs * fpo, m.global_stores * fpo,
+        "outputs x (12r + 1): 6r + 1 multiplies and 6r adds (13 for the 7-point stencil).");
+    row("global load bytes", (double)s.global_load_bytes, (double)t.totals.global_load_bytes,
+        (double)m.global_loads * bytes_of(m.precision), "global loads x sizeof(real).");
+    ImGui::EndTable();
+    const double opb_now = s.global_load_bytes > 0 ? s.flops / s.global_load_bytes : 0;
+    ValueWithHelp("OP/B so far:", fmt::format("{:.3f}  (model {:.3f})", opb_now, m.opb),
+                  "FLOPs so far / global load bytes so far; the model is an interior block's "
+                  "(12r+1) x outputs / (global loads x bytes). A block at a face loads and computes less.");
+}
+
+}  // namespace
+
+void draw_stepper_panel(App& app) {
+    controls(app);
+    const auto& t = app.exp.trace;
+    if (!t.ok()) {
+        ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", t.error.c_str());
+        return;
+    }
+    step_controls(app);
+    if (ImGui::BeginTable("stepper", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch, 0.42f);
+        ImGui::TableSetupColumn("block", ImGuiTableColumnFlags_WidthStretch, 0.58f);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        source_view(app);
+        ImGui::TableNextColumn();
+        ImGui::BeginChild("blockview");
+        counts_view(app);
+        ImGui::Separator();
+        tile_view(app);
+        ImGui::Separator();
+        thread_view(app);
+        ImGui::EndChild();
+        ImGui::EndTable();
+    }
+}
+
+}  // namespace stencil::viewer

@@ -1,0 +1,160 @@
+#include "viewer/plot_widget.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace stencil::viewer {
+
+namespace {
+
+void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float thick, float dash) {
+    const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
+    if (len < 1e-3f) return;
+    for (float t = 0; t < len; t += 2 * dash) {
+        const float t1 = std::min(len, t + dash);
+        dl->AddLine(ImVec2(a.x + dx * t / len, a.y + dy * t / len), ImVec2(a.x + dx * t1 / len, a.y + dy * t1 / len), c,
+                    thick);
+    }
+}
+
+}  // namespace
+
+void Plot(const PlotSpec& spec) {
+    const Axis& ax = *spec.x;
+    const Axis& ay = *spec.y;
+    const auto& series = *spec.series;
+    ImGui::PushID(spec.id);
+    const float fs = ImGui::GetFontSize();
+    ImVec2 size = spec.size;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    if (size.x <= 0) size.x = avail.x;
+    if (size.y <= 0) size.y = std::max(8 * fs, std::min(avail.y, size.x * 0.6f));
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##canvas", size);
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 grid = IM_COL32(255, 255, 255, 28), axis = IM_COL32(200, 200, 200, 255);
+
+    // Margins: room for tick labels on the left, the x label below, the title above.
+    const float left = fs * 4.2f, bottom = fs * 3.0f, top = fs * 1.6f, right = fs * 0.8f;
+    PlotRect r{p0.x + left, p0.y + top, p0.x + size.x - right, p0.y + size.y - bottom};
+    dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), IM_COL32(20, 22, 28, 255));
+    if (spec.title) dl->AddText(ImVec2(r.x0, p0.y + fs * 0.2f), text, spec.title);
+
+    // Ticks and grid.
+    const int xt = std::max(2, (int)((r.x1 - r.x0) / (fs * 5))), yt = std::max(2, (int)((r.y1 - r.y0) / (fs * 2.5f)));
+    for (const Tick& t : axis_ticks(ax, xt)) {
+        const Point2 p = to_screen(ax, ay, r, t.value, ay.scale == AxisScale::log10 ? ay.lo : ay.lo);
+        if (p.x < r.x0 - 0.5f || p.x > r.x1 + 0.5f) continue;
+        dl->AddLine(ImVec2(p.x, r.y0), ImVec2(p.x, r.y1), t.major ? grid : IM_COL32(255, 255, 255, 12));
+        dl->AddLine(ImVec2(p.x, r.y1), ImVec2(p.x, r.y1 + fs * (t.major ? 0.35f : 0.2f)), axis, 1.5f);
+        if (!t.label.empty()) {
+            const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
+            dl->AddText(ImVec2(p.x - ts.x / 2, r.y1 + fs * 0.4f), text, t.label.c_str());
+        }
+    }
+    for (const Tick& t : axis_ticks(ay, yt)) {
+        const Point2 p = to_screen(ax, ay, r, ax.lo, t.value);
+        if (p.y < r.y0 - 0.5f || p.y > r.y1 + 0.5f) continue;
+        dl->AddLine(ImVec2(r.x0, p.y), ImVec2(r.x1, p.y), t.major ? grid : IM_COL32(255, 255, 255, 12));
+        dl->AddLine(ImVec2(r.x0 - fs * (t.major ? 0.35f : 0.2f), p.y), ImVec2(r.x0, p.y), axis, 1.5f);
+        if (!t.label.empty()) {
+            const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
+            dl->AddText(ImVec2(r.x0 - fs * 0.5f - ts.x, p.y - ts.y / 2), text, t.label.c_str());
+        }
+    }
+    dl->AddRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), axis, 0, 0, 1.5f);
+    {  // axis labels: x centred below, y written above the axis (ImGui draws no rotated text)
+        const ImVec2 ts = ImGui::CalcTextSize(ax.label.c_str());
+        dl->AddText(ImVec2((r.x0 + r.x1 - ts.x) / 2, r.y1 + fs * 1.6f), text, ax.label.c_str());
+        const std::string yl = ay.label + (ay.scale == AxisScale::log10 ? "  [log scale]" : "");
+        const ImVec2 ys = ImGui::CalcTextSize(yl.c_str());
+        const float yx = spec.title ? r.x1 - ys.x : r.x0;
+        dl->AddText(ImVec2(std::max(p0.x, yx), p0.y + fs * 0.2f), IM_COL32(190, 190, 190, 255),
+                    yl.c_str());
+    }
+
+    dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), true);
+    // Reference lines.
+    if (spec.refs)
+        for (const RefLine& l : *spec.refs) {
+            const Point2 p = to_screen(ax, ay, r, l.horizontal ? ax.lo : l.value, l.horizontal ? l.value : ay.lo);
+            if (l.horizontal) {
+                dashed_line(dl, ImVec2(r.x0, p.y), ImVec2(r.x1, p.y), l.colour, 1.5f, fs * 0.4f);
+                const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
+                dl->AddText(ImVec2(r.x1 - ts.x - fs * 0.3f, p.y - ts.y - 2), l.colour, l.label.c_str());
+            } else {
+                dashed_line(dl, ImVec2(p.x, r.y0), ImVec2(p.x, r.y1), l.colour, 1.5f, fs * 0.4f);
+                dl->AddText(ImVec2(p.x + 3, r.y0 + 2), l.colour, l.label.c_str());
+            }
+        }
+    // Series.
+    const float thick = std::max(2.0f, fs * 0.12f), marker = std::max(3.0f, fs * 0.22f);
+    for (const Series& s : series) {
+        const ImU32 c = s.greyed ? IM_COL32(110, 110, 110, 160) : s.colour;
+        const int n = (int)std::min(s.x.size(), s.y.size());
+        for (int i = 0; i + 1 < n && s.line; ++i) {
+            const Point2 a = to_screen(ax, ay, r, s.x[i], s.y[i]), b = to_screen(ax, ay, r, s.x[i + 1], s.y[i + 1]);
+            if (!std::isfinite(a.y) || !std::isfinite(b.y)) continue;
+            if (s.dashed) dashed_line(dl, ImVec2(a.x, a.y), ImVec2(b.x, b.y), c, thick, fs * 0.5f);
+            else dl->AddLine(ImVec2(a.x, a.y), ImVec2(b.x, b.y), c, thick);
+        }
+        for (int i = 0; i < n && s.markers; ++i) {
+            const Point2 a = to_screen(ax, ay, r, s.x[i], s.y[i]);
+            if (!std::isfinite(a.y)) continue;
+            if (s.line) dl->AddCircleFilled(ImVec2(a.x, a.y), marker, c);
+            else dl->AddRect(ImVec2(a.x - marker * 1.2f, a.y - marker * 1.2f), ImVec2(a.x + marker * 1.2f, a.y + marker * 1.2f), c, 0, 0, 2.5f);
+        }
+    }
+    // Reference points: a ring and the label.
+    if (spec.points)
+        for (const RefPoint& q : *spec.points) {
+            const Point2 a = to_screen(ax, ay, r, q.x, q.y);
+            dl->AddCircle(ImVec2(a.x, a.y), marker * 2.2f, q.colour, 0, 2.5f);
+            const ImVec2 ts = ImGui::CalcTextSize(q.label.c_str());
+            float lx = a.x + marker * 2.8f, ly = a.y + marker * 1.5f;
+            if (lx + ts.x > r.x1) lx = a.x - marker * 2.8f - ts.x;
+            if (ly + ts.y > r.y1) ly = a.y - marker * 2.5f - ts.y;
+            dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + ts.x + 2, ly + ts.y), IM_COL32(20, 22, 28, 200));
+            dl->AddText(ImVec2(lx, ly), q.colour, q.label.c_str());
+        }
+    dl->PopClipRect();
+
+    // Legend (top-left inside the plot).
+    {
+        float y = r.y0 + fs * 0.3f;
+        float w = 0;
+        for (const Series& s : series) w = std::max(w, ImGui::CalcTextSize(s.name.c_str()).x);
+        const float x = r.x0 + fs * 0.4f;
+        dl->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + fs * 1.8f + w + 6, y + series.size() * fs * 1.15f + 2),
+                          IM_COL32(12, 14, 18, 210));
+        for (const Series& s : series) {
+            const ImU32 c = s.greyed ? IM_COL32(110, 110, 110, 255) : s.colour;
+            if (s.line) dl->AddLine(ImVec2(x, y + fs * 0.55f), ImVec2(x + fs * 1.4f, y + fs * 0.55f), c, thick);
+            if (s.markers) dl->AddCircleFilled(ImVec2(x + fs * 0.7f, y + fs * 0.55f), marker, c);
+            dl->AddText(ImVec2(x + fs * 1.8f, y), s.greyed ? IM_COL32(140, 140, 140, 255) : text, s.name.c_str());
+            y += fs * 1.15f;
+        }
+    }
+
+    // Hover read-out.
+    if (hovered) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        const Hover h = nearest_point(series, ax, ay, r, {m.x, m.y}, fs * 0.9f);
+        if (h.series >= 0) {
+            const Series& s = series[h.series];
+            const Point2 a = to_screen(ax, ay, r, s.x[h.index], s.y[h.index]);
+            dl->AddCircle(ImVec2(a.x, a.y), marker * 2.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
+            const std::string t = spec.hover_text ? spec.hover_text(h.series, h.index)
+                                                  : fmt::format("{}\n{} = {:.4g}\n{} = {:.4g}", s.name, ax.label,
+                                                                s.x[h.index], ay.label, s.y[h.index]);
+            ImGui::SetTooltip("%s", t.c_str());
+        }
+    }
+    ImGui::PopID();
+}
+
+}  // namespace stencil::viewer

@@ -1,0 +1,30 @@
+// The viewer's one chart widget, drawn on ImDrawList: axes with ticks (linear or log10), axis
+// labels, a legend, reference lines and labelled reference points, and a hover read-out of the
+// nearest data point. Its maths (ticks, mapping, nearest point) is in viewer/core/plot_math.h.
+#pragma once
+#include <imgui.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "viewer/core/plot_math.h"
+
+namespace stencil::viewer {
+
+struct PlotSpec {
+    const char* id = "plot";
+    const char* title = nullptr;
+    const Axis* x = nullptr;
+    const Axis* y = nullptr;
+    const std::vector<Series>* series = nullptr;
+    const std::vector<RefLine>* refs = nullptr;
+    const std::vector<RefPoint>* points = nullptr;
+    ImVec2 size{0, 0};  // 0: fill the available width / 60% of it in height
+    // Hover text for point i of series s ("T = 8: OP/B 1.37"); default prints x and y.
+    std::function<std::string(int s, int i)> hover_text;
+};
+
+void Plot(const PlotSpec& spec);
+
+}  // namespace stencil::viewer

@@ -1,0 +1,28 @@
+#include "viewer/screenshot.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GL/gl.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "viewer/core/measure.h"
+
+namespace stencil::viewer {
+
+bool save_framebuffer_png(const std::string& path, int w, int h, std::string* why) {
+    std::vector<unsigned char> px((size_t)w * h * 4), flipped(px.size());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    for (int y = 0; y < h; ++y)  // OpenGL's rows start at the bottom
+        std::copy_n(px.data() + (size_t)(h - 1 - y) * w * 4, (size_t)w * 4, flipped.data() + (size_t)y * w * 4);
+    for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;  // opaque
+    if (!write_png(path, w, h, flipped.data())) {
+        if (why) *why = "cannot write " + path;
+        return false;
+    }
+    return true;
+}
+
+}  // namespace stencil::viewer

@@ -1,0 +1,21 @@
+// Small ImGui helpers every panel uses: the HelpMarker of imgui_demo.cpp, a value with its formula,
+// a greyed-out line with its reason, colour conversion.
+#pragma once
+#include <imgui.h>
+
+#include <cstdint>
+#include <string>
+
+namespace stencil::viewer {
+
+// "(?)" that shows `text` in a tooltip (imgui_demo.cpp's HelpMarker).
+void HelpMarker(const char* text);
+// "label: value (?)" where the tooltip gives the formula.
+void ValueWithHelp(const char* label, const std::string& value, const char* formula);
+// A line in the disabled colour, with its reason in a HelpMarker.
+void Greyed(const char* text, const std::string& why);
+inline ImU32 col(std::uint32_t packed) { return (ImU32)packed; }
+// A filled square of the colour, then a label (legends of cell maps).
+void Swatch(std::uint32_t colour, const char* label);
+
+}  // namespace stencil::viewer
