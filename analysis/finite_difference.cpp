@@ -1,0 +1,76 @@
+#include "analysis/finite_difference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace stencil::analysis {
+
+double central_difference(const std::function<double(double)>& f, double x, double h) {
+    return (f(x + h) - f(x - h)) / (2 * h);
+}
+
+double convergence_order(double error_coarse, double error_fine, double ratio) {
+    return std::log(error_coarse / error_fine) / std::log(ratio);
+}
+
+ConvergenceStudy central_difference_study(const std::function<double(double)>& f,
+                                          const std::function<double(double)>& df,
+                                          const std::vector<double>& x0, double h, int levels) {
+    ConvergenceStudy s;
+    for (int l = 0; l < levels; ++l, h /= 2) {
+        double e = 0;
+        for (double x : x0) e = std::max(e, std::abs(central_difference(f, x, h) - df(x)));
+        s.h.push_back(h);
+        s.error.push_back(e);
+    }
+    for (int l = 0; l + 1 < levels; ++l) s.order.push_back(convergence_order(s.error[l], s.error[l + 1]));
+    return s;
+}
+
+std::vector<double> eighth_order_x_derivative(const std::vector<double>& f, int nx, int ny, int nz,
+                                              double dx) {
+    const auto& k = kEighthOrder;
+    std::vector<double> df(f.size());
+    auto wrap = [nx](int i) { return ((i % nx) + nx) % nx; };
+    for (int z = 0; z < nz; ++z)
+        for (int y = 0; y < ny; ++y) {
+            const double* row = &f[((size_t)z * ny + y) * nx];
+            double* out = &df[((size_t)z * ny + y) * nx];
+            for (int i = 0; i < nx; ++i) {
+                auto at = [&](int d) { return row[wrap(i + d)]; };
+                out[i] = (k.a * (at(1) - at(-1)) + k.b * (at(2) - at(-2)) + k.c * (at(3) - at(-3)) +
+                          k.d * (at(4) - at(-4))) / dx;
+            }
+        }
+    return df;
+}
+
+double eighth_order_error(int n) {
+    const double two_pi = 2 * std::numbers::pi, dx = 1.0 / n;
+    std::vector<double> f((size_t)n * n * n), exact(f.size());
+    for (int z = 0; z < n; ++z)
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
+                const double X = x * dx, Y = y * dx, Z = z * dx;
+                const size_t i = ((size_t)z * n + y) * n + x;
+                f[i] = std::sin(two_pi * X) * std::cos(two_pi * Y) + std::sin(two_pi * Z);
+                exact[i] = two_pi * std::cos(two_pi * X) * std::cos(two_pi * Y);
+            }
+    const auto df = eighth_order_x_derivative(f, n, n, n, dx);
+    double e = 0;
+    for (size_t i = 0; i < f.size(); ++i) e = std::max(e, std::abs(df[i] - exact[i]));
+    return e;
+}
+
+ConvergenceStudy eighth_order_study(int n0, int levels) {
+    ConvergenceStudy s;
+    for (int l = 0, n = n0; l < levels; ++l, n *= 2) {
+        s.h.push_back(1.0 / n);
+        s.error.push_back(eighth_order_error(n));
+    }
+    for (int l = 0; l + 1 < levels; ++l) s.order.push_back(convergence_order(s.error[l], s.error[l + 1]));
+    return s;
+}
+
+}  // namespace stencil::analysis

@@ -1,0 +1,623 @@
+// The model: see model.h. Pure arithmetic; the only loops are the exact enumerations of a
+// launch's warps (warp_pattern) and blocks (exact_grid_traffic).
+#include "analysis/model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+
+#include "core/error.h"
+#include "kernels/stencil_shape.h"
+
+namespace stencil::analysis {
+
+namespace {
+
+long long cube(long long a) { return a * a * a; }
+long long sq(long long a) { return a * a; }
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+void check_arguments(KernelId k, int T, int radius) {
+    if (radius < 1 || radius > kMaxRadius)
+        throw UserError(fmt::format("radius {} is outside 1..{}", radius, kMaxRadius));
+    if (T < 1) throw UserError(fmt::format("tile {} must be at least 1", T));
+    if (k != KernelId::naive && T <= 2 * radius)
+        throw UserError(fmt::format("{}: tile T={} leaves no output cells: T must exceed 2r = {}",
+                                    version(k).name, T, 2 * radius));
+}
+
+}  // namespace
+
+// ---- small formulas --------------------------------------------------------------------------
+
+std::vector<PatternBound> pattern_bounds() {
+    const std::array<std::pair<const char*, int>, 8> rows{{
+        {"2D 5-point stencil (order 1)", 5},
+        {"3x3 convolution", 9},
+        {"2D 9-point stencil (order 2)", 9},
+        {"5x5 convolution", 25},
+        {"2D 13-point stencil (order 3)", 13},
+        {"7x7 convolution", 49},
+        {"3D 19-point stencil (order 3)", 19},
+        {"7x7x7 convolution", 343},
+    }};
+    std::vector<PatternBound> out;
+    for (auto [name, p] : rows) out.push_back({name, p, points_upper_bound_opb(p)});
+    return out;
+}
+
+double tiled_opb_textbook(int T) { return 13.0 * cube(T - 2) / (4.0 * cube(T)); }
+
+// ---- halos -----------------------------------------------------------------------------------
+
+Halo halo_2d(int T, int radius) {
+    Halo h;
+    h.tile_cells = sq(T);
+    h.output_cells = T > 2 * radius ? sq(T - 2 * radius) : 0;
+    h.halo_cells = h.tile_cells - h.output_cells;
+    h.fraction = h.tile_cells ? double(h.halo_cells) / h.tile_cells : 0;
+    return h;
+}
+
+Halo halo_3d(int T, int radius) {
+    Halo h;
+    h.tile_cells = cube(T);
+    h.output_cells = T > 2 * radius ? cube(T - 2 * radius) : 0;
+    h.halo_cells = h.tile_cells - h.output_cells;
+    h.fraction = h.tile_cells ? double(h.halo_cells) / h.tile_cells : 0;
+    return h;
+}
+
+long long ghost_ring_cells(int T, int ring) { return halo_2d(T, ring).halo_cells; }
+
+XDerivativeTile x_derivative_tile(int tile_x, int tile_y, int halo, int nx, int bytes) {
+    XDerivativeTile t;
+    t.tile_x = tile_x;
+    t.tile_y = tile_y;
+    t.halo = halo;
+    t.outputs = (long long)tile_x * tile_y;
+    // A tile spanning the whole x extent of a periodic grid finds its halo inside itself (the
+    // "periodic images" copied within shared memory); otherwise both halo columns come from
+    // global memory and are the neighbouring tiles' cells: loaded twice.
+    const bool whole_pencil = tile_x >= nx;
+    t.reloaded = whole_pencil ? 0 : 2LL * halo * tile_y;
+    t.loaded = t.outputs + t.reloaded;
+    t.reload_share = double(t.reloaded) / t.outputs;
+    t.rows_per_warp = ceil_div(32, tile_x);
+    const int row_bytes = std::min(32, tile_x) * bytes;  // bytes of one row a warp reads
+    t.lines_per_request = t.rows_per_warp * ceil_div(row_bytes, 128);
+    t.fully_coalesced = t.rows_per_warp == 1 && row_bytes % 128 == 0;
+    return t;
+}
+
+// ---- registers -------------------------------------------------------------------------------
+
+RegisterAnswer registers_star(int radius) {
+    RegisterAnswer a;
+    a.points = point_count(radius);
+    a.stencil = fmt::format("3D {}-point star (r = {})", a.points, radius);
+    a.queue_registers = 2 * radius + 1;
+    a.note = fmt::format(
+        "register tiling keeps the thread's own column z-{}..z+{} in a queue of {} registers "
+        "(for r = 1 the text's inPrev, inCurr, inNext); the x and y neighbours come from the "
+        "shared current plane. The compiler's count adds the accumulator, indices and addresses.",
+        radius, radius, a.queue_registers);
+    return a;
+}
+
+RegisterAnswer registers_nine_point() {
+    RegisterAnswer a;
+    a.points = 9;
+    a.stencil = "3D 9-point (read as the 7-point star with z reaching 2 planes each way)";
+    a.queue_registers = 5;
+    a.note = "no 3D star stencil has 9 points (6r + 1 = 7, 13, 19, 25); a 9-point 3D pattern "
+             "that reaches two planes up and down needs a queue of 5 (the 13-point r = 2 star "
+             "needs 5 as well); if its two extra points are in-plane it needs only 3.";
+    return a;
+}
+
+RegisterAnswer registers_box27() {
+    RegisterAnswer a;
+    a.points = 27;
+    a.stencil = "3D 27-point box (3x3x3)";
+    a.queue_registers = 27;
+    a.note = "a box stencil uses the x/y neighbours of the previous and next planes too, which "
+             "belong to other threads: register tiling as in the text no longer suffices (it "
+             "relies on the star having no off-axis points). Held in registers: 3 planes x 9 "
+             "values = 27 per thread; or keep 3 planes in shared memory (the coarsened kernel) "
+             "and 3 partial sums in registers.";
+    return a;
+}
+
+// ---- warp access pattern ---------------------------------------------------------------------
+
+namespace {
+
+struct Offset3 {
+    int dx = 0, dy = 0, dz = 0;
+};
+
+// The global load instructions of each kernel: a name and, for the naive kernel, the neighbour's
+// offset; for the z-marching kernels a plane index (see the loop in warp_pattern).
+struct LoadInstr {
+    std::string name;
+    Offset3 off;
+    int plane = 0;  // z-marching: prologue p (0..2r-1) or -1 = the march load
+};
+
+std::vector<LoadInstr> load_instructions(KernelId k, int radius) {
+    std::vector<LoadInstr> v;
+    switch (k) {
+        case KernelId::naive: {
+            v.push_back({"centre", {}, 0});
+            const char* names[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
+            for (int d = 1; d <= radius; ++d) {
+                const Offset3 o[6] = {{-d, 0, 0}, {d, 0, 0}, {0, -d, 0},
+                                      {0, d, 0},  {0, 0, -d}, {0, 0, d}};
+                for (int s = 0; s < 6; ++s) v.push_back({fmt::format("{}{}", names[s], d), o[s], 0});
+            }
+            break;
+        }
+        case KernelId::tiled: v.push_back({"tile", {}, 0}); break;
+        case KernelId::coarsened:
+        case KernelId::register_tiled:
+            for (int p = 0; p < 2 * radius; ++p)
+                v.push_back({fmt::format("prologue plane z{:+d}", p - radius), {}, p});
+            v.push_back({fmt::format("march plane z+{}", radius), {}, -1});
+            break;
+    }
+    return v;
+}
+
+struct Acc {
+    long long requests = 0, rows = 0, sectors = 0, lines = 0, bytes = 0;
+    void add(const Acc& o) {
+        requests += o.requests;
+        rows += o.rows;
+        sectors += o.sectors;
+        lines += o.lines;
+        bytes += o.bytes;
+    }
+    WarpLoad finish(const std::string& name) const {
+        WarpLoad w;
+        w.name = name;
+        w.requests = requests;
+        if (requests) {
+            w.rows = double(rows) / requests;
+            w.sectors = double(sectors) / requests;
+            w.lines = double(lines) / requests;
+        }
+        w.efficiency = sectors ? double(bytes) / (32.0 * sectors) : 0;
+        return w;
+    }
+};
+
+// Distinct values of a short array (sorted in place when it is not already).
+int distinct(long long* a, int n) {
+    if (n == 0) return 0;
+    if (!std::is_sorted(a, a + n)) std::sort(a, a + n);
+    int d = 1;
+    for (int i = 1; i < n; ++i) d += a[i] != a[i - 1];
+    return d;
+}
+
+}  // namespace
+
+WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g) {
+    check_arguments(k, T, radius);
+    if (auto e = grid_error(g, radius)) throw UserError(*e);
+    const LaunchGeometry geo = launch_geometry(k, T, radius, p, g);
+    const int bytes = bytes_of(p);
+    const int Bx = geo.block.x, By = geo.block.y;
+    const long long threads = geo.block.count();
+    const int warps = int((threads + 31) / 32);
+    const int OUT = geo.out_tile;
+    const int r = radius;
+    const auto instrs = load_instructions(k, radius);
+    const int n_instr = int(instrs.size());
+
+    std::vector<Acc> acc_all(n_instr), acc_full(n_instr);
+    long long sec[32], lin[32], row[32];
+
+    auto inside = [&](int x, int y, int z) {
+        return x >= 0 && x < g.nx && y >= 0 && y < g.ny && z >= 0 && z < g.nz;
+    };
+    auto interior = [&](int x, int y, int z) {
+        return x >= r && x < g.nx - r && y >= r && y < g.ny - r && z >= r && z < g.nz - r;
+    };
+    // One request: lanes' (active, x, y, z) -> counts.
+    auto request = [&](int instr, int n_threads, auto&& lane_cell) {
+        int active = 0;
+        for (int l = 0; l < n_threads; ++l) {
+            int x, y, z;
+            if (!lane_cell(l, x, y, z)) continue;
+            const long long cell = ((long long)z * g.ny + y) * g.nx + x;
+            sec[active] = cell * bytes / 32;
+            lin[active] = cell * bytes / 128;
+            row[active] = (long long)z * g.ny + y;
+            ++active;
+        }
+        if (!active) return;  // the whole warp skips the load: no request
+        Acc a;
+        a.requests = 1;
+        a.bytes = (long long)active * bytes;
+        a.sectors = distinct(sec, active);
+        a.lines = distinct(lin, active);
+        a.rows = distinct(row, active);
+        acc_all[instr].add(a);
+        if (active == 32) acc_full[instr].add(a);
+    };
+
+    for (int bz = 0; bz < geo.grid.z; ++bz)
+        for (int by = 0; by < geo.grid.y; ++by)
+            for (int bx = 0; bx < geo.grid.x; ++bx)
+                for (int w = 0; w < warps; ++w) {
+                    const int n_threads = int(std::min<long long>(32, threads - 32LL * w));
+                    auto thread_xyz = [&](int l, int& tx, int& ty, int& tz) {
+                        const int t = 32 * w + l;
+                        tx = t % Bx;
+                        ty = (t / Bx) % By;
+                        tz = t / (Bx * By);
+                    };
+                    for (int ins = 0; ins < n_instr; ++ins) {
+                        const LoadInstr& I = instrs[ins];
+                        if (k == KernelId::naive) {
+                            request(ins, n_threads, [&](int l, int& x, int& y, int& z) {
+                                int tx, ty, tz;
+                                thread_xyz(l, tx, ty, tz);
+                                const int cx = bx * T + tx, cy = by * T + ty, cz = bz * T + tz;
+                                if (!interior(cx, cy, cz)) return false;
+                                x = cx + I.off.dx, y = cy + I.off.dy, z = cz + I.off.dz;
+                                return true;
+                            });
+                        } else if (k == KernelId::tiled) {
+                            request(ins, n_threads, [&](int l, int& x, int& y, int& z) {
+                                int tx, ty, tz;
+                                thread_xyz(l, tx, ty, tz);
+                                x = bx * OUT + tx - r, y = by * OUT + ty - r, z = bz * OUT + tz - r;
+                                return inside(x, y, z);
+                            });
+                        } else {
+                            const int iStart = bz * OUT;
+                            auto plane_load = [&](int zplane) {
+                                request(ins, n_threads, [&](int l, int& x, int& y, int& z) {
+                                    int tx, ty, tz;
+                                    thread_xyz(l, tx, ty, tz);
+                                    x = bx * OUT + tx - r, y = by * OUT + ty - r, z = zplane;
+                                    return inside(x, y, z);
+                                });
+                            };
+                            if (I.plane >= 0) {
+                                plane_load(iStart - r + I.plane);
+                            } else {
+                                for (int i = iStart; i < iStart + OUT; ++i) plane_load(i + r);
+                            }
+                        }
+                    }
+                }
+
+    WarpPattern wp;
+    wp.grid = g;
+    wp.block_x = Bx;
+    wp.rows_per_warp = ceil_div(32, Bx);
+    Acc tot_all, tot_full;
+    for (int i = 0; i < n_instr; ++i) {
+        wp.all.push_back(acc_all[i].finish(instrs[i].name));
+        wp.interior.push_back(acc_full[i].finish(instrs[i].name));
+        tot_all.add(acc_all[i]);
+        tot_full.add(acc_full[i]);
+    }
+    const WarpLoad a = tot_all.finish("all"), f = tot_full.finish("interior");
+    wp.sectors_per_request = a.sectors;
+    wp.lines_per_request = a.lines;
+    wp.efficiency = a.efficiency;
+    wp.requests = tot_all.requests;
+    wp.sectors = tot_all.sectors;
+    wp.bytes_requested = tot_all.bytes;
+    wp.interior_sectors_per_request = f.sectors;
+    wp.interior_lines_per_request = f.lines;
+    wp.interior_efficiency = f.efficiency;
+
+    // Why the figures are what they are. The text (003) says a warp of an 8x8x8 block "loads 4
+    // rows of 8 values": 4 separate places, hence 4 sectors if each row were one aligned 32-byte
+    // sector. That holds for the centre, y and z loads; the x-1 and x+1 loads are the same rows
+    // shifted by one value, so each row straddles two sectors: 8. An interior warp therefore
+    // averages (5 x 4 + 2 x 8) / 7 = 36/7 = 5.14 sectors per request, not 4. ncu reports 5.07 on
+    // the whole N = 256 grid because boundary warps have inactive lanes: a warp holding the row
+    // y = 0 or y = N-1 has 3 active rows (27 sectors for its 7 requests), a warp at x = 0 or
+    // x = N-1 saves a sector per row on x-1 or x+1, and warps in the planes z = 0 and z = N-1
+    // have no active lane and issue no request at all. Averaging every request gives 5.07.
+    std::string text = fmt::format(
+        "{} T={}, r={}, {}: a warp of 32 threads spans {} row(s) of the block ({} threads wide). "
+        "Interior (full) warps: {:.2f} sectors and {:.2f} lines of 128 B per request, {:.0f}% "
+        "of each fetched sector used. Over every request of the {}x{}x{} grid, boundary warps "
+        "included: {:.3f} sectors per request.",
+        version(k).name, T, radius, to_string(p), wp.rows_per_warp, Bx, f.sectors, f.lines,
+        100 * f.efficiency, g.nx, g.ny, g.nz, a.sectors);
+    if (k == KernelId::naive && T == 8 && radius == 1 && p == Precision::f32)
+        text +=
+            " The text's '4 rows of 8 values' is 4 sectors for the centre, y and z loads (each "
+            "row one aligned 32-byte sector); x-1 and x+1 shift every row by 4 B across a sector "
+            "edge: 8 sectors. So an interior warp averages (5x4 + 2x8)/7 = 36/7 = 5.14, not 4. "
+            "ncu's 5.07 (H100, N = 256) is lower because warps at the faces have inactive "
+            "lanes: the rows y = 0 and y = N-1 drop out (3 rows: 27 sectors per 7 requests), "
+            "lanes at x = 0 and x = N-1 save a sector on x-1 and x+1, and warps in the planes "
+            "z = 0 and z = N-1 issue nothing.";
+    else if (k == KernelId::tiled)
+        text += fmt::format(
+            " Tile rows start at x = b*{} - {}: not a multiple of 8 values, so most rows straddle "
+            "two sectors.", OUT, radius);
+    wp.explanation = text;
+    return wp;
+}
+
+// ---- traffic ---------------------------------------------------------------------------------
+
+BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p) {
+    check_arguments(k, T, radius);
+    const int bytes = bytes_of(p);
+    const long long OUT = out_tile(k, T, radius);
+    BlockTraffic b;
+    b.threads = threads_per_block(k, T);
+    switch (k) {
+        case KernelId::naive:
+            b.outputs = cube(T);
+            b.loads = (long long)point_count(radius) * cube(T);
+            break;
+        case KernelId::tiled:
+            b.outputs = cube(OUT);
+            b.loads = cube(T);
+            break;
+        case KernelId::coarsened:
+        case KernelId::register_tiled:
+            // T^2 values per plane: 2r planes before the march and one per output plane.
+            b.outputs = sq(OUT) * OUT;
+            b.loads = sq(T) * (OUT + 2 * radius);
+            break;
+    }
+    b.load_bytes = b.loads * bytes;
+    b.store_bytes = b.outputs * bytes;
+    b.flops = b.outputs * flops_per_point(radius);
+    b.opb = double(b.flops) / b.load_bytes;
+    return b;
+}
+
+namespace {
+// sum over blocks b of |[b OUT - r, b OUT - r + T) n [0, n)|
+long long axis_loads(int n, int T, int OUT, int r) {
+    long long s = 0;
+    for (int b = 0; b < ceil_div(n, OUT); ++b) {
+        const int lo = std::max(0, b * OUT - r), hi = std::min(n, b * OUT - r + T);
+        s += std::max(0, hi - lo);
+    }
+    return s;
+}
+}  // namespace
+
+GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims g) {
+    check_arguments(k, T, radius);
+    if (auto e = grid_error(g, radius)) throw UserError(*e);
+    const int bytes = bytes_of(p), r = radius;
+    const LaunchGeometry geo = launch_geometry(k, T, radius, p, g);
+    GridTraffic t;
+    t.blocks = geo.grid.count();
+    const long long interior_cells =
+        (long long)(g.nx - 2 * r) * (g.ny - 2 * r) * (g.nz - 2 * r);
+    if (k == KernelId::naive) {
+        t.load_values = interior_cells * point_count(r);
+    } else {
+        const int OUT = T - 2 * r;
+        t.load_values =
+            axis_loads(g.nx, T, OUT, r) * axis_loads(g.ny, T, OUT, r) * axis_loads(g.nz, T, OUT, r);
+    }
+    t.store_values = interior_cells;
+    t.load_bytes = t.load_values * bytes;
+    t.store_bytes = t.store_values * bytes;
+    t.flops = interior_cells * flops_per_point(r);
+    t.opb = t.load_bytes ? double(t.flops) / t.load_bytes : 0;
+    return t;
+}
+
+// ---- valid tiles -----------------------------------------------------------------------------
+
+std::vector<TileStatus> tile_table(KernelId k, int radius, Precision p, int max_tile,
+                                   DeviceLimits lim) {
+    std::vector<TileStatus> v;
+    for (int T = 1; T <= max_tile; ++T) {
+        TileStatus s;
+        s.tile = T;
+        s.fits = tile_fits(k, T, radius, bytes_of(p), lim);
+        auto err = tile_error(k, T, radius, p, lim);
+        s.runnable = !err;
+        if (err) s.reason = *err;
+        v.push_back(s);
+    }
+    return v;
+}
+
+int largest_fitting_tile(KernelId k, int radius, Precision p, DeviceLimits lim) {
+    int best = 0;
+    for (int T = 1; T <= 1024; ++T)
+        if (tile_fits(k, T, radius, bytes_of(p), lim)) best = T;
+    return best;
+}
+
+namespace {
+
+std::string bounds_text(KernelId k, int radius, Precision p, DeviceLimits lim) {
+    const int bytes = bytes_of(p);
+    int max_threads_T = 0, max_smem_T = 0;
+    for (int T = 1; T <= 1024; ++T) {
+        if (threads_per_block(k, T) <= lim.max_threads_per_block) max_threads_T = T;
+        if (smem_bytes(k, T, radius, bytes) <= lim.max_static_smem_per_block) max_smem_T = T;
+    }
+    const bool cubic = k == KernelId::naive || k == KernelId::tiled;
+    std::string s;
+    if (k != KernelId::naive)
+        s += fmt::format("lower: T > 2r = {} (OUT_TILE_DIM = T - 2r must be at least 1); ",
+                         2 * radius);
+    s += fmt::format("threads: {} <= {} per block, so T <= {}; ", cubic ? "T^3" : "T^2",
+                     lim.max_threads_per_block, max_threads_T);
+    if (k == KernelId::naive)
+        s += "shared memory: none. ";
+    else
+        s += fmt::format("static shared memory: {} x {} B <= {} B, so T <= {}{}. ",
+                         k == KernelId::tiled          ? std::string("T^3")
+                         : k == KernelId::coarsened    ? fmt::format("{} T^2", 2 * radius + 1)
+                                                       : std::string("T^2"),
+                         bytes, lim.max_static_smem_per_block, max_smem_T,
+                         max_smem_T >= max_threads_T ? " (not the binding limit)" : " (binding)");
+    if (k == KernelId::tiled)
+        s += "T = 10 is legal (1000 threads <= 1024) yet rarely used: 1000 threads are 31.25 "
+             "warps (the last warp runs 8 of 32 lanes), only 8^3 = 512 of them compute, and its "
+             "rows of 10 values straddle sectors; the texts' 'T <= 8 in practice' is 8^3 = 512 "
+             "threads, a power of two. ";
+    if (k != KernelId::naive) {
+        s += "built tiles: ";
+        bool first = true;
+        for (int t : kBuiltTiles) {
+            s += fmt::format("{}{}", first ? "" : ",", t);
+            first = false;
+        }
+        s += " (T is a template parameter).";
+    }
+    return s;
+}
+
+}  // namespace
+
+// ---- the model -------------------------------------------------------------------------------
+
+Model model(KernelId k, int T, int radius, Precision p) {
+    check_arguments(k, T, radius);
+    Model m;
+    m.kernel = k;
+    m.tile = T;
+    m.radius = radius;
+    m.precision = p;
+    m.bytes = bytes_of(p);
+    m.points = point_count(radius);
+    m.flops_per_point = flops_per_point(radius);
+    m.out_tile = out_tile(k, T, radius);
+    m.out_planes = m.out_tile;
+    m.threads_per_block = threads_per_block(k, T);
+    m.smem_bytes = smem_bytes(k, T, radius, m.bytes);
+    m.block = interior_block_traffic(k, T, radius, p);
+    m.loads_per_block = m.block.loads;
+    m.outputs_per_block = m.block.outputs;
+    m.opb = m.block.opb;
+    m.opb_textbook = m.opb;
+    m.tile_error = tile_error(k, T, radius, p);
+    m.valid_tiles = runnable_tiles(k, radius, p);
+    m.largest_fitting_tile = largest_fitting_tile(k, radius, p);
+    m.tile_bounds = bounds_text(k, radius, p, {});
+    const int F = m.flops_per_point, B = m.bytes, r = radius, OUT = m.out_tile;
+
+    switch (k) {
+        case KernelId::naive:
+            m.active_threads = m.threads_per_block;
+            m.opb_limit = m.opb;
+            m.opb_formula = fmt::format("(12r+1) / ((6r+1) x {} B) = {} / ({} x {}) = {:.4g}", B,
+                                        F, m.points, B, m.opb);
+            m.opb_note = "no reuse through shared memory: every output loads its 6r+1 inputs "
+                         "itself, so T does not enter. The caches catch most of that reuse; the "
+                         "DRAM-level OP/B is several times this figure (lab 1).";
+            break;
+        case KernelId::tiled:
+            m.active_threads = cube(OUT);
+            m.halo = halo_3d(T, r);
+            m.halo_plane = halo_2d(T, r);
+            m.opb_limit = double(F) / B;
+            m.opb_formula = fmt::format("{} (T-{})^3 / ({} T^3) = {} x {}^3 / ({} x {}^3) = {:.4g}",
+                                        F, 2 * r, B, F, OUT, B, T, m.opb);
+            m.opb_note = fmt::format(
+                "the limit as T grows is {}/{} = {:.4g}, not points/2 = {}/2 = {:.4g}: the points/2 "
+                "bound counts 2 ops per point, but {} values need only {} additions ({} mul + {} "
+                "add = {} FLOP).",
+                F, B, double(F) / B, m.points, m.points / 2.0, m.points, m.points - 1, m.points,
+                m.points - 1, F);
+            break;
+        case KernelId::coarsened:
+        case KernelId::register_tiled: {
+            m.active_threads = sq(OUT);
+            m.halo = halo_3d(T, r);
+            m.halo_plane = halo_2d(T, r);
+            m.opb_limit = double(F) / B;
+            // The text's figure: a block is charged T^3 loads for (T-2r)^3 outputs, the tiled
+            // formula at the larger T. The exact count: T^2 values per plane for 2r + OUT planes.
+            m.opb_textbook = double(F) * cube(T - 2 * r) / (double(B) * cube(T));
+            m.opb_formula = fmt::format(
+                "{} OUT^3 / ({} T^2 (OUT + {})) with OUT = T - {} = {}: {} x {}^3 / ({} x {}^2 x "
+                "{}) = {:.4g}",
+                F, B, 2 * r, 2 * r, OUT, F, OUT, B, T, OUT + 2 * r, m.opb);
+            const double zinf = double(F) * sq(OUT) / (double(B) * sq(T));
+            m.opb_note = fmt::format(
+                "the text's {} (T-{})^3 / ({} T^3) = {:.4g} charges each block T^3 loads. Exactly, a "
+                "block loads T^2 = {} values for each of 2r + OUT = {} planes ({} before the "
+                "z-march, then one per output plane) and writes OUT^2 x OUT = {} outputs. Because the "
+                "kernel marches exactly OUT_TILE_DIM planes, 2r + OUT = T and the two agree for an "
+                "interior block; they part ways (a) over a whole grid, where blocks at the faces "
+                "load less (exact_grid_traffic), and (b) if a block marched Z planes instead: "
+                "{} OUT^2 Z / ({} T^2 (Z + {})), which tends to {} (T-{})^2 / ({} T^2) = {:.4g} as Z "
+                "grows. Against the tiled kernel at T = 8 (1.37) the ratio is x{:.2f}, the text's "
+                "'almost doubled'.",
+                F, 2 * r, B, m.opb_textbook, sq(T), T, 2 * r, cube(OUT), F, B, 2 * r, F, 2 * r, B,
+                zinf, m.opb / interior_block_traffic(KernelId::tiled, 8, 1, p).opb);
+            if (k == KernelId::register_tiled) m.queue_registers = 2 * r + 1;
+            break;
+        }
+    }
+
+    // ---- readable text ----
+    const auto& v = version(k);
+    std::string s;
+    s += fmt::format("{} ({}): T = {}, r = {} ({}-point star), {}\n", v.title, v.name, T, r,
+                     m.points, to_string(p));
+    s += fmt::format("  idea: {}\n", v.idea);
+    s += fmt::format("  FLOP per output      12r + 1 = {} ({} mul + {} add)\n", F, m.points,
+                     m.points - 1);
+    s += fmt::format("  threads per block    {} = {}\n",
+                     k == KernelId::naive || k == KernelId::tiled ? "T^3" : "T^2",
+                     m.threads_per_block);
+    if (k != KernelId::naive)
+        s += fmt::format("  OUT_TILE_DIM         T - 2r = {}; computing threads {}\n", OUT,
+                         m.active_threads);
+    s += fmt::format("  shared memory        {} B{}\n", m.smem_bytes,
+                     k == KernelId::tiled       ? " (T^3 values)"
+                     : k == KernelId::coarsened ? fmt::format(" ((2r+1) T^2 = {} values)",
+                                                              (2 * r + 1) * sq(T))
+                     : k == KernelId::register_tiled
+                         ? fmt::format(" (T^2 values; coarsened needs (2r+1) T^2 = {} B)",
+                                       smem_bytes(KernelId::coarsened, T, r, B))
+                         : std::string());
+    s += fmt::format("  per interior block   {} loads ({} B), {} outputs ({} B), {} FLOP\n",
+                     m.loads_per_block, m.block.load_bytes, m.outputs_per_block,
+                     m.block.store_bytes, m.block.flops);
+    s += fmt::format("  OP/B                 {}\n", m.opb_formula);
+    if (k == KernelId::coarsened || k == KernelId::register_tiled)
+        s += fmt::format("  OP/B (text's form)   {} (T-{})^3 / ({} T^3) = {:.4g}\n", F, 2 * r, B,
+                         m.opb_textbook);
+    s += fmt::format("  OP/B limit (T -> oo) {:.4g}\n", m.opb_limit);
+    s += fmt::format("  note                 {}\n", m.opb_note);
+    if (k != KernelId::naive) {
+        s += fmt::format("  halo (3D tile)       {} of {} cells = {:.1f}% (output {})\n",
+                         m.halo.halo_cells, m.halo.tile_cells, 100 * m.halo.fraction,
+                         m.halo.output_cells);
+        s += fmt::format("  halo (one plane, 2D) {} of {} cells = {:.1f}%\n", m.halo_plane.halo_cells,
+                         m.halo_plane.tile_cells, 100 * m.halo_plane.fraction);
+    }
+    if (m.queue_registers)
+        s += fmt::format("  z-queue registers    2r + 1 = {} per thread\n", m.queue_registers);
+    s += fmt::format("  valid T              {}\n", m.tile_bounds);
+    std::string vt;
+    for (int t : m.valid_tiles) vt += fmt::format("{}{}", vt.empty() ? "" : ",", t);
+    s += fmt::format("  runnable T here      {}\n", vt);
+    s += fmt::format("  this T               {}\n", m.tile_error ? *m.tile_error : "runs");
+    m.summary = s;
+    return m;
+}
+
+}  // namespace stencil::analysis

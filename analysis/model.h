@@ -1,0 +1,227 @@
+// The textbook's arithmetic-intensity model of the four kernel versions, as pure functions.
+//
+// Everything here is arithmetic on (kernel, T, r, precision) and, for whole-grid figures, the grid
+// size: no I/O, no CUDA, no backend. The CLI (`stencil-lab model`), the sweep, the viewer's opb /
+// halos / coalescing panels and the tests all read these functions, so each figure of the
+// curriculum is computed in exactly one place.
+//
+// ---- Vocabulary ------------------------------------------------------------------------------
+//   T        the tile: IN_TILE_DIM for tiled / coarsened / register-tiled, the block edge for naive
+//   r        radius of the 3D star stencil (6r + 1 points; r = 1 is the textbook's 7-point)
+//   OUT      OUT_TILE_DIM = T - 2r: output cells per block along x and y (and z-planes per block
+//            for the z-marching kernels)
+//   OP/B     floating-point operations per byte loaded from global memory (the textbook's ratio:
+//            loads only, stores are not counted). FLOP per output = 12r + 1 (13 for r = 1).
+//   interior block   a block whose every thread is inside the grid and away from its boundary:
+//            the textbook's analysis is of such a block. Whole-grid counts (exact_grid_traffic)
+//            add the blocks at the faces, which load and compute less.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/versions.h"
+
+namespace stencil::analysis {
+
+// ---- small formulas --------------------------------------------------------------------------
+
+// 12r + 1: 6r + 1 multiplies and 6r adds (13 for the 7-point stencil: 7 mul + 6 add).
+constexpr int flops_per_point(int radius) { return 12 * radius + 1; }
+
+// OUT_TILE_DIM for the tiled kernels (T - 2r); for naive the block edge itself.
+constexpr int out_tile(KernelId k, int T, int radius) {
+    return k == KernelId::naive ? T : T - 2 * radius;
+}
+
+// The textbook's "upper bound OP/B ~ points / 2": every grid value loaded once (4 B) and every
+// point costing one multiply and one add (2 ops), so 2p / 4 = p / 2. With the exact count of
+// 2p - 1 ops (p multiplies, p - 1 adds) the bound is (2p - 1) / 4: 13/4 = 3.25 for 7 points.
+constexpr double points_upper_bound_opb(int points) { return points / 2.0; }
+constexpr double exact_upper_bound_opb(int points, int bytes = 4) {
+    return (2.0 * points - 1) / bytes;
+}
+
+struct PatternBound {
+    const char* name;  // "2D 5-point stencil", "3x3 convolution", ...
+    int points;
+    double opb;  // points / 2
+};
+// The table of the source text (003): 2D 5-pt, 3x3 conv, 2D 9-pt, 5x5 conv, 2D 13-pt, 7x7 conv,
+// 3D 19-pt, 7x7x7 conv.
+std::vector<PatternBound> pattern_bounds();
+
+// ---- halos -----------------------------------------------------------------------------------
+
+struct Halo {
+    long long tile_cells = 0;    // T^d
+    long long output_cells = 0;  // (T - 2r)^d
+    long long halo_cells = 0;    // the difference: loaded, never written by this block
+    double fraction = 0;         // halo_cells / tile_cells
+};
+// A square / cubic input tile of edge T with a halo of r on every side.
+Halo halo_2d(int T, int radius);  // 32x32, r = 1: 124 of 1024 = 12%
+Halo halo_3d(int T, int radius);  // 8^3,   r = 1: 296 of 512  = 58%
+
+// Cells of the ghost ring of a T x T thread block that includes it (the 2D Jacobi lecture, 002):
+// 4T - 4 for a one-cell ring (16 x 16: 60), T^2 - (T - 2g)^2 for a ring g cells wide.
+long long ghost_ring_cells(int T, int ring = 1);
+
+// The x-derivative tiles of the finite-difference text (004): a tile_x x tile_y tile of outputs,
+// a halo of `halo` cells on both x sides, on a grid nx wide in x (periodic).
+struct XDerivativeTile {
+    int tile_x = 0, tile_y = 0, halo = 0;
+    long long outputs = 0;        // tile_x * tile_y
+    long long loaded = 0;         // values a block loads from global memory
+    long long reloaded = 0;       // of those, values another block also loads (halo columns)
+    double reload_share = 0;      // reloaded / outputs: 16x16 with 4-wide halos: 8x16 / 16x16
+    int rows_per_warp = 0;        // rows of the tile one warp of 32 threads spans
+    int lines_per_request = 0;    // 128-byte lines a warp's load touches (aligned tile)
+    bool fully_coalesced = false; // one warp = 32 contiguous values = whole lines
+};
+XDerivativeTile x_derivative_tile(int tile_x, int tile_y, int halo, int nx, int bytes = 4);
+
+// ---- registers -------------------------------------------------------------------------------
+
+// "How many registers per thread for a 3D 7-point, 9-point and 27-point stencil?" (000). The data
+// registers a thread of a z-marching kernel must hold: for a star stencil reaching z_radius planes
+// up and down, the register-tiled z-queue of 2 z_radius + 1 values (7-point: 3; 13-point, r = 2:
+// 5); a 3x3x3 box also needs the x and y neighbours of the previous and next planes: 3 planes x 9
+// values = 27. The compiler adds addresses, indices and the accumulator on top of these.
+struct RegisterAnswer {
+    std::string stencil;  // "3D 7-point star (r = 1)"
+    int points = 0;
+    int queue_registers = 0;  // values kept per thread across the z-march
+    std::string note;
+};
+RegisterAnswer registers_star(int radius);
+RegisterAnswer registers_box27();
+// The question's "3D nine-point": no 3D star has 9 points (6r + 1 = 7, 13, 19, 25); read as
+// the 7-point star with z reaching 2 planes (or any 9-point pattern spanning 5 planes): 5.
+RegisterAnswer registers_nine_point();
+
+// ---- warp access pattern ---------------------------------------------------------------------
+
+// One global load instruction of the kernel, as a warp executes it.
+struct WarpLoad {
+    std::string name;          // "centre", "x-1", ..., "tile", "prologue z-1", "march z+1"
+    long long requests = 0;    // warp-level requests (warps with >= 1 active lane)
+    double rows = 0;           // distinct (y, z) rows per request
+    double sectors = 0;        // 32-byte sectors per request
+    double lines = 0;          // 128-byte lines per request
+    double efficiency = 0;     // bytes requested / (sectors x 32)
+};
+
+// Global loads of every warp of one launch, counted the way ncu counts them
+// (l1tex__t_sectors_pipe_lsu_mem_global_op_ld / ..._requests_...): per load instruction, the
+// distinct 32-byte sectors the active lanes touch, the buffer base 256-byte aligned.
+struct WarpPattern {
+    GridDims grid;
+    int warp_size = 32;
+    int block_x = 0;           // threads along x: a warp spans ceil(32 / block_x) rows
+    int rows_per_warp = 0;
+    // Full warps only (all 32 lanes active: the interior warps of the textbook's picture).
+    std::vector<WarpLoad> interior;
+    double interior_sectors_per_request = 0;
+    double interior_lines_per_request = 0;
+    double interior_efficiency = 0;
+    // Every request of the launch (boundary warps with inactive lanes included): ncu's figure.
+    std::vector<WarpLoad> all;
+    double sectors_per_request = 0;
+    double lines_per_request = 0;
+    double efficiency = 0;
+    long long requests = 0, sectors = 0, bytes_requested = 0;
+    std::string explanation;
+};
+// Enumerates every warp of the launch of (k, T, r, p) on `grid` (exact; N = 256 naive takes a
+// fraction of a second).
+WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims grid);
+
+// ---- traffic: per interior block and per whole grid ------------------------------------------
+
+struct BlockTraffic {
+    long long threads = 0;
+    long long outputs = 0;           // output cells of an interior block
+    long long loads = 0;             // global load instructions executed (values)
+    long long load_bytes = 0;
+    long long store_bytes = 0;
+    long long flops = 0;             // outputs x (12r + 1)
+    double opb = 0;                  // flops / load_bytes
+};
+BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p);
+
+// Exact global traffic of one launch on a whole grid: what the CPU backend's trace counts. Blocks
+// at the faces load only the in-grid part of their tile, and cells within r of a face are not
+// computed. Closed forms:
+//   naive:   loads = (nx - 2r)(ny - 2r)(nz - 2r)(6r + 1)
+//   others:  loads = Sx Sy Sz, S(n) = sum over blocks b of |[b OUT - r, b OUT - r + T) n [0, n)|
+//            (the z-marching kernels load the T planes iStart - r .. iStart + OUT - 1 + r, the
+//            same interval as the tiled kernel's z extent)
+//   stores:  (nx - 2r)(ny - 2r)(nz - 2r), one per interior cell
+struct GridTraffic {
+    long long blocks = 0;
+    long long load_values = 0, store_values = 0;
+    long long load_bytes = 0, store_bytes = 0;
+    long long flops = 0;
+    double opb = 0;  // flops / load_bytes
+};
+GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims grid);
+
+// ---- valid tiles -----------------------------------------------------------------------------
+
+struct TileStatus {
+    int tile = 0;
+    bool fits = false;      // obeys every hardware rule (tile_fits)
+    bool runnable = false;  // fits and is compiled into this build
+    std::string reason;     // tile_error's sentence when not runnable
+};
+// T = 1 .. max_tile with the reason for each (from tile_error in kernels/versions.h).
+std::vector<TileStatus> tile_table(KernelId k, int radius, Precision p, int max_tile = 40,
+                                   DeviceLimits lim = {});
+// The largest T that fits the hardware rules (built or not); 0 when none.
+int largest_fitting_tile(KernelId k, int radius, Precision p, DeviceLimits lim = {});
+
+// ---- the model of one configuration ----------------------------------------------------------
+
+struct Model {
+    KernelId kernel = KernelId::naive;
+    int tile = 8, radius = 1;
+    Precision precision = Precision::f32;
+    int bytes = 4;             // per value
+    int points = 7;            // 6r + 1
+    int flops_per_point = 13;  // 12r + 1
+    int out_tile = 6;          // OUT_TILE_DIM (x, y); naive: T
+    int out_planes = 6;        // output planes per block along z
+
+    long long threads_per_block = 0;
+    long long active_threads = 0;     // threads that compute an output in an interior block
+    long long smem_bytes = 0;
+    BlockTraffic block;               // an interior block
+    long long loads_per_block = 0;    // = block.loads
+    long long outputs_per_block = 0;  // = block.outputs
+    double opb = 0;                   // flops x outputs / bytes loaded, interior block
+    double opb_limit = 0;             // as T grows (naive: no T, the same figure)
+    std::string opb_formula;          // "13 (T-2)^3 / (4 T^3)"
+    // The textbook's figure for this kernel when it differs in form from the exact count (the
+    // coarsened kernel's 13 * 30^3 / (4 * 32^3)); equal to opb for the four kernels as built.
+    double opb_textbook = 0;
+    std::string opb_note;             // where the exact count and the text's figure part ways
+
+    Halo halo;                        // of the block's input tile (3D); naive: none (zeros)
+    Halo halo_plane;                  // of one x-y plane of the tile (2D), the z-marching view
+    std::optional<std::string> tile_error;  // why this T cannot run (nullopt: it can)
+    std::vector<int> valid_tiles;     // runnable_tiles(k, r, p)
+    int largest_fitting_tile = 0;
+    std::string tile_bounds;          // the reason for each bound of T, in words
+    int queue_registers = 0;          // register-tiled: 2r + 1 (z-queue); others 0
+    std::string summary;              // readable text with the formulas (the `model` command)
+};
+
+// The model of (k, T, r, p). A T that cannot run still gets its formulas (and tile_error says
+// why); T < 1, r outside 1..kMaxRadius or T <= 2r for a tiled kernel throw UserError.
+Model model(KernelId k, int T, int radius, Precision p);
+
+// The tiled kernel's OP/B for r = 1 in the text's form 13 (T-2)^3 / (4 T^3) (T = 8: 1.37).
+double tiled_opb_textbook(int T);
+
+}  // namespace stencil::analysis

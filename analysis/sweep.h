@@ -1,0 +1,95 @@
+// `stencil-lab sweep`: every (kernel, T) configuration checked against the reference and timed
+// through core/run.h's run_kernel, placed next to the model, written as results.csv /
+// results.json, and drawn with gnuplot (each plot's data file and .gp script beside its PNG and
+// SVG, so a user can restyle it).
+//
+// Plain C++: the backend comes in as a stencil::Backend&; hardware counters and the FMA
+// microbenchmark, which only the CUDA backend can provide, come in through callbacks / values in
+// SweepOptions (empty: each level or ceiling carries the reason it was not measured).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/measured.h"
+#include "analysis/model.h"
+#include "core/backend.h"
+#include "core/run.h"
+
+namespace stencil::analysis {
+
+struct SweepOptions {
+    std::vector<KernelId> kernels;  // empty: all four versions
+    std::vector<int> tiles;         // empty: default_sweep_tiles per kernel
+    int radius = 1;
+    Precision precision = Precision::f32;
+    int size = 256;                 // an N^3 grid
+    int reps = 10, warmup = 3;
+    std::uint64_t seed = 1;
+    std::string out_dir;            // results.csv, results.json, plots/ (created)
+    bool plots = true;
+    // On the CPU backend, count level 1 (requested bytes) from the trace of one more launch.
+    bool trace_level1 = true;
+
+    // Hardware counters for one request (CUDA backend; empty: not collected).
+    std::function<HardwareCounters(const LaunchRequest&)> counters;
+    std::string counters_unavailable_reason;  // used when `counters` is empty
+    // The roofline's compute ceiling, from an FMA microbenchmark (GFLOP/s) when one ran.
+    std::optional<double> fma_gflops;
+    std::string fma_note;  // why not, when not
+
+    // Called before each configuration and once at the end (done == total).
+    std::function<void(int done, int total, const std::string& what)> progress;
+};
+
+struct SweepRow {
+    LaunchRequest request;
+    Model model;
+    GridTraffic exact;                    // the model's exact whole-grid counts
+    std::optional<MeasuredMetrics> measured;
+    double model_sectors_per_request = 0; // warp_pattern over the whole grid
+    std::string skipped;                  // why this configuration did not run (empty: it ran)
+    std::optional<RunReport> run;         // check + timing
+};
+
+struct SweepResult {
+    std::string backend;       // "cuda" | "cpu"
+    std::string device;
+    GridDims dims;
+    int radius = 1;
+    Precision precision = Precision::f32;
+    double copy_gbps = 0;      // median over the runs' copy measurements
+    std::optional<double> fma_gflops;
+    std::string fma_note;
+    std::vector<SweepRow> rows;
+    std::vector<std::string> files;  // written, relative to out_dir
+    std::string plots_note;          // "plots written" or why they were skipped
+};
+
+// The tiles a sweep tries by default: naive 8; tiled every runnable T up to 10; coarsened and
+// register-tiled 8, 16, 32 (those runnable).
+std::vector<int> default_sweep_tiles(KernelId k, int radius, Precision p);
+
+// Runs every configuration; throws UserError for bad options (unknown sizes, nothing to run).
+SweepResult run_sweep(Backend& backend, const SweepOptions& options);
+
+nlohmann::json to_json(const SweepRow& row);
+nlohmann::json to_json(const SweepResult& result);
+std::string csv_header();
+std::string csv_line(const SweepRow& row);
+
+// Writes results.csv and results.json into dir (and, with plots, plots/*.{dat,gp,png,svg});
+// fills result.files and result.plots_note. Throws UserError if dir cannot be written.
+void write_sweep_outputs(SweepResult& result, const std::string& dir, bool plots);
+
+// The gnuplot scripts alone (data + .gp), without running gnuplot; returns the .gp paths.
+std::vector<std::string> write_plot_scripts(const SweepResult& result, const std::string& plot_dir,
+                                            const std::string& png_terminal);
+// Whether gnuplot can be run here, and its PNG terminal ("pngcairo" or "png"); nullopt + why.
+std::optional<std::string> gnuplot_png_terminal(std::string* why);
+
+}  // namespace stencil::analysis

@@ -1,0 +1,149 @@
+// `stencil-lab sweep [--kernels a,b] [--tiles t1,t2] [--radius R] [--precision P] [--size N]
+// [--backend auto|cuda|cpu] [--reps K] [--no-plots] --out DIR`: every configuration checked,
+// timed and placed next to the model (analysis/sweep.h), with CSV, JSON and gnuplot plots.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+#include "analysis/sweep.h"
+#include "cli/command.h"
+#include "core/error.h"
+
+namespace stencil::cli {
+namespace {
+
+struct SweepArgs {
+    std::vector<std::string> kernels;
+    std::vector<int> tiles;
+    int radius = 1;
+    std::string precision = "f32";
+    int size = 0;  // 0: 256 on the GPU, 16 on the CPU backend
+    int reps = -1;
+    std::string backend = "auto";
+    std::string out;
+    bool no_plots = false;
+};
+
+void progress_bar(int done, int total, const std::string& what) {
+    const int width = 30;
+    const int filled = total ? done * width / total : width;
+    fmt::print(stderr, "\r[{}{}] {}/{} {:<40}", std::string(filled, '#'), std::string(width - filled, ' '),
+               done, total, what);
+    if (done == total) fmt::print(stderr, "\n");
+    std::fflush(stderr);
+}
+
+int sweep_command(const SweepArgs& a) {
+    analysis::SweepOptions o;
+    for (const auto& k : a.kernels) {
+        const KernelVersion* v = find_version(k);
+        if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", k, version_names()));
+        o.kernels.push_back(v->id);
+    }
+    for (int t : a.tiles)
+        if (t < 1) throw UserError(fmt::format("tile {} must be at least 1", t));
+    o.tiles = a.tiles;
+    const auto p = parse_precision(a.precision);
+    if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
+    o.precision = *p;
+    o.radius = a.radius;
+    if (a.out.empty()) throw UserError("--out DIR is required");
+
+    std::string why;
+    auto backend = make_backend(a.backend, &why);
+    if (!backend) throw UserError(fmt::format("--backend {}: {}", a.backend, why));
+    const bool gpu = backend->kind() == BackendKind::cuda;
+    o.size = a.size > 0 ? a.size : (gpu ? 256 : 16);
+    if (a.size < 0) throw UserError("--size must be positive");
+    o.reps = a.reps > 0 ? a.reps : (gpu ? 20 : 1);
+    o.warmup = gpu ? 3 : 0;
+    o.out_dir = a.out;
+    o.plots = !a.no_plots;
+    // Hardware counters and the FMA microbenchmark come from the CUDA backend's counters API
+    // when it exists; until then each level says so.
+    if (gpu) {
+        o.counters_unavailable_reason =
+            "hardware counters are not wired into this build's sweep (backends/cuda/counters.h)";
+        o.fma_note = "FMA throughput not measured in this build";
+    }
+    if (isatty(fileno(stderr))) o.progress = progress_bar;
+    else o.progress = [](int done, int total, const std::string& what) {
+        if (done < total) fmt::print(stderr, "sweep {}/{}: {}\n", done + 1, total, what);
+    };
+
+    auto result = analysis::run_sweep(*backend, o);
+    analysis::write_sweep_outputs(result, o.out_dir, o.plots);
+
+    int failed = 0, skipped = 0;
+    for (const auto& r : result.rows) {
+        if (!r.skipped.empty()) {
+            ++skipped;
+            fmt::print(stderr, "skipped {} T={}: {}\n", version(r.request.kernel).name, r.request.tile, r.skipped);
+        } else if (r.run && !r.run->ok) {
+            ++failed;
+            fmt::print(stderr, "FAILED {} T={}: {}\n", version(r.request.kernel).name, r.request.tile,
+                       r.run->check_line());
+        }
+    }
+    fmt::print("sweep on {} ({}), N = {}: {} configurations, {} skipped, {} failed the check\n",
+               result.device, result.backend, o.size, result.rows.size(), skipped, failed);
+    for (const auto& r : result.rows)
+        if (r.run && r.run->timed)
+            fmt::print("  {:<15} T={:<3} model OP/B {:6.3f}  requested OP/B {:6.3f}  {:9.4g} ms  {:8.4g} GB/s  "
+                       "copy x{:.2f}\n",
+                       version(r.request.kernel).name, r.request.tile, r.model.opb,
+                       r.measured && r.measured->level("requested").opb ? *r.measured->level("requested").opb : 0.0,
+                       r.run->ms.median, r.run->gbps, r.run->copy_ratio);
+    fmt::print("wrote {}/results.csv and results.json; {}\n", o.out_dir, result.plots_note);
+    if (result.backend == "cpu")
+        fmt::print("note: CPU backend times are the emulator's; L2/DRAM levels need the GPU's counters\n");
+    return failed ? 1 : 0;
+}
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == ',') {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else cur += c;
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+const Command sweep_cmd("sweep", 40, [](CLI::App& app) -> std::function<int()> {
+    app.description("check and time every (kernel, T); model vs measured OP/B; CSV, JSON and plots");
+    auto a = std::make_shared<SweepArgs>();
+    auto kernels = std::make_shared<std::string>();
+    auto tiles = std::make_shared<std::string>();
+    app.add_option("--kernels", *kernels, "comma-separated versions (default: all): " + version_names());
+    app.add_option("--tiles", *tiles, "comma-separated T (default: a spread per kernel)");
+    app.add_option("--radius,-r", a->radius, "stencil radius r, 1..4")->capture_default_str();
+    app.add_option("--precision,-p", a->precision, "f32 or f64")->capture_default_str();
+    app.add_option("--size,-n", a->size, "N of the N^3 grid (default 256 on the GPU, 16 on the CPU)");
+    app.add_option("--reps", a->reps, "timed launches per configuration (default 20 GPU, 1 CPU)");
+    app.add_option("--out,-o", a->out, "output folder")->required();
+    app.add_flag("--no-plots", a->no_plots, "write CSV and JSON only");
+    add_backend_option(app, a->backend);
+    return [a, kernels, tiles] {
+        a->kernels = split(*kernels);
+        a->tiles.clear();
+        for (const auto& t : split(*tiles)) {
+            try {
+                size_t used = 0;
+                a->tiles.push_back(std::stoi(t, &used));
+                if (used != t.size()) throw std::invalid_argument(t);
+            } catch (const std::exception&) {
+                throw UserError(fmt::format("--tiles: '{}' is not a whole number", t));
+            }
+        }
+        return sweep_command(*a);
+    };
+});
+
+}  // namespace
+}  // namespace stencil::cli

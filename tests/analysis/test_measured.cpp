@@ -1,0 +1,118 @@
+// Level 1 (requested bytes) from the CPU backend's trace against the model, and the
+// counter-unavailable path.
+#include <catch2/catch.hpp>
+
+#include "analysis/measured.h"
+#include "analysis/model.h"
+#include "backends/cpu/cpu_backend.h"
+#include "core/field.h"
+#include "core/weights.h"
+
+using namespace stencil;
+using namespace stencil::analysis;
+
+namespace {
+
+template <class real>
+CpuRun traced(const LaunchRequest& req, simt::TraceOptions trace) {
+    const auto in = random_field<real>(req.dims, 7);
+    auto out = poisoned_output(in, req.radius);
+    CpuOptions opt;
+    opt.exec.trace = trace;
+    return run_cpu(req, random_weights(req.radius, 7), in.data.data(), out.data.data(), opt);
+}
+
+CpuRun traced(const LaunchRequest& req, simt::TraceOptions trace) {
+    return req.precision == Precision::f32 ? traced<float>(req, trace) : traced<double>(req, trace);
+}
+
+}  // namespace
+
+TEST_CASE("requested bytes: the CPU trace equals the exact whole-grid count", "[analysis]") {
+    const auto& v = GENERATE(from_range(kernel_versions().begin(), kernel_versions().end()));
+    const Precision p = GENERATE(Precision::f32, Precision::f64);
+    const int r = GENERATE(1, 2);
+    const int T = v.id == KernelId::naive ? 4 : (r == 1 ? 6 : 8);
+    const GridDims g{17, 15, 19};  // not multiples of the tile
+    CAPTURE(v.name, to_string(p), r, T);
+    simt::TraceOptions tr;
+    tr.count = true;
+    const auto run = traced({v.id, T, r, p, g}, tr);
+    REQUIRE(run.ok());
+    const GridTraffic exact = exact_grid_traffic(v.id, T, r, p, g);
+    REQUIRE(run.report.counts.global_load_bytes == exact.load_bytes);
+    REQUIRE(run.report.counts.global_store_bytes == exact.store_bytes);
+}
+
+TEST_CASE("requested bytes: an interior block's trace equals the model's block", "[analysis]") {
+    const auto& v = GENERATE(from_range(kernel_versions().begin(), kernel_versions().end()));
+    const int T = v.id == KernelId::naive ? 8 : (v.id == KernelId::tiled ? 8 : 10);
+    const int r = 1;
+    const int n = 3 * T + 2;  // block (1, 1, 1) lies wholly inside
+    CAPTURE(v.name, T);
+    simt::TraceOptions tr;
+    tr.per_block_counts = true;
+    const auto run = traced({v.id, T, r, Precision::f32, {n, n, n}}, tr);
+    REQUIRE(run.ok());
+    const auto& geo = run.geometry;
+    const int b = (1 * geo.grid.y + 1) * geo.grid.x + 1;
+    const auto& c = run.report.block_counts.at(b);
+    const BlockTraffic m = interior_block_traffic(v.id, T, r, Precision::f32);
+    REQUIRE(c.global_load_bytes == m.load_bytes);
+    REQUIRE(c.global_store_bytes == m.store_bytes);
+}
+
+TEST_CASE("sectors per request: the CPU trace equals the model's warp pattern", "[analysis]") {
+    const auto& v = GENERATE(from_range(kernel_versions().begin(), kernel_versions().end()));
+    const int T = v.id == KernelId::naive || v.id == KernelId::tiled ? 8 : 16;
+    const GridDims g{20, 18, 21};
+    CAPTURE(v.name, T);
+    simt::TraceOptions tr;
+    tr.records = simt::TraceMode::all;
+    const auto run = traced({v.id, T, 1, Precision::f32, g}, tr);
+    REQUIRE(run.ok());
+    REQUIRE_FALSE(run.report.trace_truncated);
+    long long requests = 0, sectors = 0;
+    for (const auto& w : simt::warp_requests(run.report.trace))
+        if (w.space == simt::Space::global && w.op == simt::Op::load) {
+            ++requests;
+            sectors += (long long)w.sectors.size();
+        }
+    const WarpPattern wp = warp_pattern(v.id, T, 1, Precision::f32, g);
+    REQUIRE(requests == wp.requests);
+    REQUIRE(sectors == wp.sectors);
+}
+
+TEST_CASE("measured metrics: unavailable counters carry their reason", "[analysis]") {
+    const GridDims g{32, 32, 32};
+    const auto hw = counters_unavailable("no GPU: the CPU backend has no caches");
+    const auto m = measure(KernelId::naive, 8, 1, Precision::f32, g, nullptr, hw);
+    REQUIRE(m.levels.size() == 3);
+    const auto& req = m.level("requested");
+    REQUIRE(req.read_bytes);
+    REQUIRE(*req.opb == Approx(13.0 / 28.0));
+    for (const char* l : {"L2", "DRAM"}) {
+        CAPTURE(l);
+        REQUIRE_FALSE(m.level(l).read_bytes);
+        REQUIRE_FALSE(m.level(l).opb);
+        REQUIRE(m.level(l).note == "no GPU: the CPU backend has no caches");
+    }
+    REQUIRE_FALSE(m.sectors_per_request);
+    REQUIRE(counters_unavailable("").unavailable.size() > 0);
+}
+
+TEST_CASE("measured metrics: counters give OP/B at L2 and DRAM", "[analysis]") {
+    // The ncu figure of seed-figures.md: DRAM read 70.5 MB for the 67.1 MB array at N = 256.
+    const GridDims g{256, 256, 256};
+    HardwareCounters hw;
+    hw.dram_read_bytes = 70.5e6;
+    hw.l2_read_bytes = 200e6;
+    hw.l1_global_load_requests = 1000;
+    hw.l1_global_load_sectors = 5070;
+    const auto m = measure(KernelId::naive, 8, 1, Precision::f32, g, nullptr, hw);
+    const double flops = 13.0 * 254 * 254 * 254;
+    REQUIRE(*m.level("DRAM").opb == Approx(flops / 70.5e6));
+    REQUIRE(*m.level("DRAM").opb > 3 * *m.level("requested").opb);  // "several times"
+    REQUIRE(*m.sectors_per_request == Approx(5.07));
+    REQUIRE(m.level("L2").read_bytes);
+}

@@ -1,0 +1,208 @@
+// Every figure of shared/seed-figures.md that the model gives, pinned to the text's rounding.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "analysis/finite_difference.h"
+#include "analysis/model.h"
+#include "core/error.h"
+
+using namespace stencil;
+using namespace stencil::analysis;
+
+TEST_CASE("row 1: the central difference converges with order 2", "[analysis]") {
+    auto f = [](double x) { return std::sin(x) + 0.5 * std::exp(x); };
+    auto df = [](double x) { return std::cos(x) + 0.5 * std::exp(x); };
+    const auto s = central_difference_study(f, df, {0.3, 1.0, 2.1}, 0.1, 5);
+    for (double o : s.order) REQUIRE(o == Approx(2.0).margin(0.02));
+    // halving h quarters the error
+    REQUIRE(s.error[0] / s.error[1] == Approx(4.0).epsilon(0.01));
+}
+
+TEST_CASE("row 2: naive 7-point kernel, 13 FLOP, 7 loads of 4 B, OP/B 0.46", "[analysis]") {
+    const Model m = model(KernelId::naive, 8, 1, Precision::f32);
+    REQUIRE(m.flops_per_point == 13);
+    REQUIRE(m.loads_per_block == 7 * 512);
+    REQUIRE(m.opb == Approx(13.0 / 28.0));
+    REQUIRE(m.opb == Approx(0.46).margin(0.005));
+    REQUIRE(m.opb_limit == Approx(m.opb));
+    REQUIRE(flops_per_point(2) == 25);
+}
+
+TEST_CASE("row 3: tiled OP/B = 13 (T-2)^3 / (4 T^3)", "[analysis]") {
+    auto [T, text] = GENERATE(table<int, double>({{8, 1.37}, {4, 0.41}, {6, 0.96}, {10, 1.66}}));
+    CAPTURE(T);
+    const Model m = model(KernelId::tiled, T, 1, Precision::f32);
+    REQUIRE(m.opb == Approx(tiled_opb_textbook(T)));
+    REQUIRE(m.opb == Approx(text).margin(0.005));
+    REQUIRE(m.loads_per_block == (long long)T * T * T);
+    REQUIRE(m.outputs_per_block == (long long)(T - 2) * (T - 2) * (T - 2));
+}
+
+TEST_CASE("row 4: the limit is 13/4 = 3.25, not 7/2", "[analysis]") {
+    const Model m = model(KernelId::tiled, 8, 1, Precision::f32);
+    REQUIRE(m.opb_limit == Approx(3.25));
+    REQUIRE(exact_upper_bound_opb(7) == Approx(3.25));
+    REQUIRE(points_upper_bound_opb(7) == Approx(3.5));
+    REQUIRE(m.opb_note.find("6 add") != std::string::npos);
+    REQUIRE(model(KernelId::tiled, 10, 1, Precision::f32).opb < 3.25);
+}
+
+TEST_CASE("row 5: the tiled kernel's T is bounded by T^3 <= 1024 threads", "[analysis]") {
+    REQUIRE(largest_fitting_tile(KernelId::tiled, 1, Precision::f32) == 10);
+    REQUIRE(model(KernelId::tiled, 8, 1, Precision::f32).threads_per_block == 512);
+    REQUIRE(model(KernelId::tiled, 10, 1, Precision::f32).threads_per_block == 1000);
+    REQUIRE_FALSE(model(KernelId::tiled, 10, 1, Precision::f32).tile_error);
+    const Model m11 = model(KernelId::tiled, 11, 1, Precision::f32);
+    REQUIRE(m11.tile_error);
+    REQUIRE(m11.tile_error->find("1331") != std::string::npos);
+    REQUIRE(m11.tile_bounds.find("T <= 10") != std::string::npos);
+    REQUIRE(m11.tile_bounds.find("31.25 warps") != std::string::npos);
+    const auto table = tile_table(KernelId::tiled, 1, Precision::f32, 12);
+    REQUIRE_FALSE(table[1].runnable);  // T = 2 <= 2r
+    REQUIRE(table[7].runnable);        // T = 8
+    REQUIRE_FALSE(table[10].fits);     // T = 11
+    REQUIRE_THROWS_AS(model(KernelId::tiled, 2, 1, Precision::f32), UserError);
+}
+
+TEST_CASE("row 6: upper bounds points / 2", "[analysis]") {
+    const auto b = pattern_bounds();
+    const double want[] = {2.5, 4.5, 4.5, 12.5, 6.5, 24.5, 9.5, 171.5};
+    REQUIRE(b.size() == 8);
+    for (size_t i = 0; i < b.size(); ++i) {
+        CAPTURE(b[i].name);
+        REQUIRE(b[i].opb == Approx(want[i]));
+    }
+}
+
+TEST_CASE("rows 7, 8: halo shares of 8^3 and 32x32 tiles", "[analysis]") {
+    const Halo h3 = halo_3d(8, 1);
+    REQUIRE(h3.halo_cells == 296);
+    REQUIRE(h3.tile_cells == 512);
+    REQUIRE(h3.output_cells == 216);
+    REQUIRE(h3.fraction == Approx(0.58).margin(0.005));
+    const Halo h2 = halo_2d(32, 1);
+    REQUIRE(h2.halo_cells == 124);
+    REQUIRE(h2.tile_cells == 1024);
+    REQUIRE(h2.output_cells == 900);
+    REQUIRE(h2.fraction == Approx(0.12).margin(0.005));
+    REQUIRE(model(KernelId::tiled, 8, 1, Precision::f32).halo.halo_cells == 296);
+}
+
+TEST_CASE("row 9: a naive 8x8x8 warp is 4 rows; 36/7 sectors inside, 5.07 over N = 256", "[analysis]") {
+    const WarpPattern w = warp_pattern(KernelId::naive, 8, 1, Precision::f32, {256, 256, 256});
+    REQUIRE(w.rows_per_warp == 4);
+    REQUIRE(w.interior.size() == 7);
+    for (const auto& l : w.interior) {
+        CAPTURE(l.name);
+        REQUIRE(l.rows == Approx(4));
+        const bool shifted_x = l.name == "x-1" || l.name == "x+1";
+        REQUIRE(l.sectors == Approx(shifted_x ? 8 : 4));
+    }
+    REQUIRE(w.interior_sectors_per_request == Approx(36.0 / 7.0));
+    REQUIRE(w.interior_sectors_per_request == Approx(5.14).margin(0.005));
+    // ncu on an H100: 5.07 (boundary warps have inactive lanes)
+    REQUIRE(w.sectors_per_request == Approx(5.07).margin(0.005));
+    REQUIRE(w.explanation.find("36/7") != std::string::npos);
+}
+
+TEST_CASE("row 10: coarsening: T^2 threads, 3 T^2 shared, OP/B 2.68 at T = 32", "[analysis]") {
+    const Model c = model(KernelId::coarsened, 32, 1, Precision::f32);
+    REQUIRE(c.threads_per_block == 1024);
+    REQUIRE(c.smem_bytes == 3 * 32 * 32 * 4);
+    REQUIRE_FALSE(c.tile_error);
+    REQUIRE(c.opb_textbook == Approx(13.0 * 30 * 30 * 30 / (4.0 * 32 * 32 * 32)));
+    REQUIRE(c.opb_textbook == Approx(2.68).margin(0.005));
+    // exact: T^2 per plane for 2r + OUT planes = T^3 (so the text's form is exact inside)
+    REQUIRE(c.loads_per_block == 32LL * 32 * 32);
+    REQUIRE(c.outputs_per_block == 30LL * 30 * 30);
+    REQUIRE(c.opb == Approx(c.opb_textbook));
+    const double tiled8 = model(KernelId::tiled, 8, 1, Precision::f32).opb;
+    REQUIRE(c.opb / tiled8 == Approx(1.95).margin(0.005));
+    REQUIRE(c.opb_note.find("2.856") != std::string::npos);  // Z -> infinity at T = 32
+}
+
+TEST_CASE("row 11: register tiling keeps T^2 in shared memory, a third of 3 T^2", "[analysis]") {
+    const int T = GENERATE(8, 16, 32);
+    CAPTURE(T);
+    const Model rt = model(KernelId::register_tiled, T, 1, Precision::f32);
+    const Model c = model(KernelId::coarsened, T, 1, Precision::f32);
+    REQUIRE(rt.smem_bytes == (long long)T * T * 4);
+    REQUIRE(3 * rt.smem_bytes == c.smem_bytes);
+    REQUIRE(rt.loads_per_block == c.loads_per_block);
+}
+
+TEST_CASE("row 13: registers per thread of the z-queue", "[analysis]") {
+    REQUIRE(registers_star(1).queue_registers == 3);
+    REQUIRE(registers_star(1).points == 7);
+    REQUIRE(registers_star(2).queue_registers == 5);
+    REQUIRE(registers_star(2).points == 13);
+    REQUIRE(registers_nine_point().queue_registers == 5);
+    REQUIRE(registers_box27().queue_registers == 27);
+    REQUIRE(model(KernelId::register_tiled, 32, 1, Precision::f32).queue_registers == 3);
+}
+
+TEST_CASE("row 14: a 16x16 block with its ghost ring has 60 ghost cells", "[analysis]") {
+    REQUIRE(ghost_ring_cells(16) == 16 * 4 - 4);
+    REQUIRE(ghost_ring_cells(16) == 60);
+}
+
+TEST_CASE("row 15: the 8th-order derivative converges as dx^8", "[analysis]") {
+    REQUIRE(kEighthOrder.a == Approx(4.0 / 5));
+    REQUIRE(kEighthOrder.b == Approx(-1.0 / 5));
+    REQUIRE(kEighthOrder.c == Approx(4.0 / 105));
+    REQUIRE(kEighthOrder.d == Approx(-1.0 / 280));
+    // consistency: sum of d * coefficient = 1/2 (exact on linear functions)
+    const auto& k = kEighthOrder;
+    REQUIRE(k.a + 2 * k.b + 3 * k.c + 4 * k.d == Approx(0.5));
+    const auto s = eighth_order_study(16, 3);  // 16^3, 32^3, 64^3
+    REQUIRE(s.order.size() == 2);
+    for (double o : s.order) REQUIRE(o == Approx(8.0).margin(0.1));
+    REQUIRE(s.error.back() < 1e-9);
+}
+
+TEST_CASE("row 16: 16x16 tiles reload half, 64x4 pencils none", "[analysis]") {
+    const auto sq = x_derivative_tile(16, 16, 4, 64);
+    REQUIRE(sq.reloaded == 8 * 16);
+    REQUIRE(sq.reload_share == Approx(0.5));
+    REQUIRE(sq.rows_per_warp == 2);
+    REQUIRE_FALSE(sq.fully_coalesced);
+    const auto pencil = x_derivative_tile(64, 4, 4, 64);
+    REQUIRE(pencil.reloaded == 0);
+    REQUIRE(pencil.reload_share == 0);
+    REQUIRE(pencil.rows_per_warp == 1);
+    REQUIRE(pencil.lines_per_request == 1);
+    REQUIRE(pencil.fully_coalesced);
+}
+
+TEST_CASE("the model agrees with the version table for every runnable configuration", "[analysis]") {
+    const auto& v = GENERATE(from_range(kernel_versions().begin(), kernel_versions().end()));
+    const int r = GENERATE(1, 2);
+    const Precision p = GENERATE(Precision::f32, Precision::f64);
+    for (int T : runnable_tiles(v.id, r, p)) {
+        CAPTURE(v.name, r, to_string(p), T);
+        const Model m = model(v.id, T, r, p);
+        REQUIRE(m.threads_per_block == threads_per_block(v.id, T));
+        REQUIRE(m.smem_bytes == smem_bytes(v.id, T, r, bytes_of(p)));
+        REQUIRE_FALSE(m.tile_error);
+        REQUIRE(m.opb == Approx(double(m.flops_per_point) * m.outputs_per_block /
+                                (double(m.loads_per_block) * bytes_of(p))));
+        REQUIRE(m.opb <= m.opb_limit + 1e-12);
+        REQUIRE(std::find(m.valid_tiles.begin(), m.valid_tiles.end(), T) != m.valid_tiles.end());
+    }
+}
+
+TEST_CASE("exact whole-grid traffic: interior cells and block sums", "[analysis]") {
+    // naive: (N - 2r)^3 (6r + 1) loads
+    const auto n = exact_grid_traffic(KernelId::naive, 8, 1, Precision::f32, {256, 256, 256});
+    REQUIRE(n.load_values == 254LL * 254 * 254 * 7);
+    REQUIRE(n.store_values == 254LL * 254 * 254);
+    // tiled T = 8 on 18^3 (OUT = 6, 3 blocks per axis): per axis [-1,7) [5,13) [11,19) clipped
+    const auto t = exact_grid_traffic(KernelId::tiled, 8, 1, Precision::f32, {18, 18, 18});
+    REQUIRE(t.load_values == 22LL * 22 * 22);
+    // the z-marching kernels load the same cells as the tiled one
+    REQUIRE(exact_grid_traffic(KernelId::coarsened, 8, 1, Precision::f32, {18, 18, 18}).load_values ==
+            t.load_values);
+    REQUIRE_THROWS_AS(exact_grid_traffic(KernelId::naive, 8, 1, Precision::f32, {2, 8, 8}), UserError);
+}
