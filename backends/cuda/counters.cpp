@@ -1,0 +1,358 @@
+// ---------------------------------------------------------------------------------------------
+// Hardware counters through CUPTI's range profiler, in-process (see counters.h).
+//
+// The sequence (CUDA 13): cuptiProfilerInitialize; chip name and counter availability; a host
+// object that turns metric names into a config image; cuptiRangeProfilerEnable on the context;
+// a counter-data image; SetConfig (auto range, kernel replay); Start, one launch, Stop; Decode;
+// EvaluateToGpuValues for range 0.
+//
+// libcupti is dlopen()ed on first use (it is part of the CUDA toolkit, not of the driver), and the
+// CUcontext comes from the runtime's driver entry point: nothing here links libcuda or libcupti.
+// ---------------------------------------------------------------------------------------------
+#include "backends/cuda/counters.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <mutex>
+
+#include "backends/cuda/cuda_internal.h"
+#include "core/error.h"
+
+#ifndef STENCIL_CUPTI_LIBRARY_DIR
+#define STENCIL_CUPTI_LIBRARY_DIR "/usr/local/cuda/lib64"
+#endif
+
+namespace stencil {
+
+namespace {
+
+// ---- the CUPTI functions we call, looked up in the dlopen()ed library ----------------------------
+struct Cupti {
+#define STENCIL_CUPTI_FN(name) decltype(&::name) name = nullptr;
+    STENCIL_CUPTI_FN(cuptiGetResultString)
+    STENCIL_CUPTI_FN(cuptiProfilerInitialize)
+    STENCIL_CUPTI_FN(cuptiDeviceGetChipName)
+    STENCIL_CUPTI_FN(cuptiProfilerGetCounterAvailability)
+    STENCIL_CUPTI_FN(cuptiProfilerHostInitialize)
+    STENCIL_CUPTI_FN(cuptiProfilerHostDeinitialize)
+    STENCIL_CUPTI_FN(cuptiProfilerHostConfigAddMetrics)
+    STENCIL_CUPTI_FN(cuptiProfilerHostGetConfigImageSize)
+    STENCIL_CUPTI_FN(cuptiProfilerHostGetConfigImage)
+    STENCIL_CUPTI_FN(cuptiProfilerHostEvaluateToGpuValues)
+    STENCIL_CUPTI_FN(cuptiRangeProfilerEnable)
+    STENCIL_CUPTI_FN(cuptiRangeProfilerDisable)
+    STENCIL_CUPTI_FN(cuptiRangeProfilerGetCounterDataSize)
+    STENCIL_CUPTI_FN(cuptiRangeProfilerCounterDataImageInitialize)
+    STENCIL_CUPTI_FN(cuptiRangeProfilerSetConfig)
+    STENCIL_CUPTI_FN(cuptiRangeProfilerStart)
+    STENCIL_CUPTI_FN(cuptiRangeProfilerStop)
+    STENCIL_CUPTI_FN(cuptiRangeProfilerDecodeData)
+    STENCIL_CUPTI_FN(cuptiRangeProfilerGetCounterDataInfo)
+#undef STENCIL_CUPTI_FN
+    std::string error;  // why it could not be loaded; empty when loaded
+};
+
+const Cupti& cupti() {
+    static Cupti c;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        std::vector<std::string> candidates = {"libcupti.so.13", "libcupti.so"};
+        if (const char* home = std::getenv("CUDA_HOME")) {
+            candidates.push_back(std::string(home) + "/lib64/libcupti.so.13");
+            candidates.push_back(std::string(home) + "/extras/CUPTI/lib64/libcupti.so.13");
+        }
+        candidates.push_back(std::string(STENCIL_CUPTI_LIBRARY_DIR) + "/libcupti.so.13");
+        candidates.push_back("/usr/local/cuda/lib64/libcupti.so.13");
+        candidates.push_back("/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13");
+        void* lib = nullptr;
+        std::string last;
+        for (const auto& name : candidates) {
+            if ((lib = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+            if (const char* e = ::dlerror()) last = e;
+        }
+        if (!lib) {
+            c.error = "CUPTI (libcupti.so.13, part of the CUDA toolkit) was not found: " + last;
+            return;
+        }
+        bool missing = false;
+        auto load = [&](auto& fn, const char* name) {
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(lib, name));
+            if (!fn && !missing) {
+                missing = true;
+                c.error = fmt::format("the CUPTI found here has no {} (it must be CUDA 13's)", name);
+            }
+        };
+#define STENCIL_CUPTI_LOAD(name) load(c.name, #name);
+        STENCIL_CUPTI_LOAD(cuptiGetResultString)
+        STENCIL_CUPTI_LOAD(cuptiProfilerInitialize)
+        STENCIL_CUPTI_LOAD(cuptiDeviceGetChipName)
+        STENCIL_CUPTI_LOAD(cuptiProfilerGetCounterAvailability)
+        STENCIL_CUPTI_LOAD(cuptiProfilerHostInitialize)
+        STENCIL_CUPTI_LOAD(cuptiProfilerHostDeinitialize)
+        STENCIL_CUPTI_LOAD(cuptiProfilerHostConfigAddMetrics)
+        STENCIL_CUPTI_LOAD(cuptiProfilerHostGetConfigImageSize)
+        STENCIL_CUPTI_LOAD(cuptiProfilerHostGetConfigImage)
+        STENCIL_CUPTI_LOAD(cuptiProfilerHostEvaluateToGpuValues)
+        STENCIL_CUPTI_LOAD(cuptiRangeProfilerEnable)
+        STENCIL_CUPTI_LOAD(cuptiRangeProfilerDisable)
+        STENCIL_CUPTI_LOAD(cuptiRangeProfilerGetCounterDataSize)
+        STENCIL_CUPTI_LOAD(cuptiRangeProfilerCounterDataImageInitialize)
+        STENCIL_CUPTI_LOAD(cuptiRangeProfilerSetConfig)
+        STENCIL_CUPTI_LOAD(cuptiRangeProfilerStart)
+        STENCIL_CUPTI_LOAD(cuptiRangeProfilerStop)
+        STENCIL_CUPTI_LOAD(cuptiRangeProfilerDecodeData)
+        STENCIL_CUPTI_LOAD(cuptiRangeProfilerGetCounterDataInfo)
+#undef STENCIL_CUPTI_LOAD
+    });
+    return c;
+}
+
+// A CUPTI failure as a sentence; the privilege error gets the administrator's fix.
+struct CuptiFailure {
+    std::string what;
+};
+
+std::string privilege_sentence() {
+    return "hardware counters are restricted to administrators on this machine "
+           "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, ERR_NVGPUCTRPERM): run as root, or have an administrator "
+           "allow them for everyone with the nvidia kernel module option NVreg_RestrictProfilingToAdminUsers=0 "
+           "(a line 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d/, then reload the "
+           "driver or reboot; see https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+}
+
+void ck(CUptiResult r, const char* call) {
+    if (r == CUPTI_SUCCESS) return;
+    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
+        throw CuptiFailure{privilege_sentence()};
+    const char* s = nullptr;
+    if (cupti().cuptiGetResultString) cupti().cuptiGetResultString(r, &s);
+    throw CuptiFailure{fmt::format("CUPTI failed in {}: {} (error {})", call, s ? s : "unknown", static_cast<int>(r))};
+}
+#define CK(call) ck(c.call, #call)
+
+// Closes what was opened, in reverse order, whatever happens in between.
+template <class F>
+struct Finally {
+    F f;
+    ~Finally() { f(); }
+};
+template <class F>
+Finally(F) -> Finally<F>;
+
+CounterValues to_values(const std::vector<std::string>& names, const std::vector<double>& v) {
+    CounterValues out;
+    for (size_t i = 0; i < names.size(); ++i) {
+        const std::string& n = names[i];
+        out.raw.emplace_back(n, v[i]);
+        auto is = [&](const char* m) { return n == m; };
+        if (is("dram__bytes_read.sum")) out.dram_bytes_read = v[i];
+        else if (is("dram__bytes_write.sum")) out.dram_bytes_write = v[i];
+        else if (is("lts__t_bytes.sum")) out.l2_bytes = v[i];
+        else if (is("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")) out.l1_global_load_sectors = v[i];
+        else if (is("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")) out.l1_global_load_requests = v[i];
+        else if (is("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum")) out.fadd = v[i];
+        else if (is("smsp__sass_thread_inst_executed_op_fmul_pred_on.sum")) out.fmul = v[i];
+        else if (is("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum")) out.ffma = v[i];
+        else if (is("smsp__sass_thread_inst_executed_op_dadd_pred_on.sum")) out.dadd = v[i];
+        else if (is("smsp__sass_thread_inst_executed_op_dmul_pred_on.sum")) out.dmul = v[i];
+        else if (is("smsp__sass_thread_inst_executed_op_dfma_pred_on.sum")) out.dfma = v[i];
+    }
+    return out;
+}
+
+CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
+    using namespace cuda_detail;
+    const Cupti& c = cupti();
+    if (!c.error.empty()) throw CuptiFailure{c.error};
+
+    // The kernel, its data, and a context (the runtime's primary one).
+    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
+    if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
+    const KernelTable& table = kernel_table(req.kernel);
+    const void* fn = table.function(req.precision, req.tile, req.radius);
+    if (!fn) throw UserError(request_text(req) + " is not compiled into this build");
+    check(cudaFree(nullptr), "cudaFree (context creation)");
+    const std::size_t bytes = static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);
+    DeviceBuffer d_in(bytes, "input"), d_out(bytes, "output");
+    fill_random(d_in.get(), req.dims.cells(), req.precision, 0x5eedull, nullptr);
+    check(cudaMemset(d_out.get(), 0, bytes), "cudaMemset (output)");
+    table.upload_weights(weights.rounded_to(req.precision), req.precision);
+    int l2 = 0;
+    check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), "cudaDeviceGetAttribute (L2 size)");
+    DeviceBuffer flush(std::max<std::size_t>(2u * static_cast<std::size_t>(l2), 64u << 20), "L2 flush buffer");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (before profiling)");
+
+    using CtxGetCurrent = CUresult (*)(CUcontext*);
+    void* entry = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault, &found),
+          "cudaGetDriverEntryPointByVersion (cuCtxGetCurrent)");
+    if (!entry || found != cudaDriverEntryPointSuccess) throw CuptiFailure{"the driver has no cuCtxGetCurrent"};
+    CUcontext ctx = nullptr;
+    if (reinterpret_cast<CtxGetCurrent>(entry)(&ctx) != CUDA_SUCCESS || !ctx)
+        throw CuptiFailure{"no current CUDA context to profile"};
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+
+    // Host side: metric names -> config image, for this chip and the counters available now.
+    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
+    CK(cuptiProfilerInitialize(&init));
+    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE, nullptr, 0, nullptr};
+    chip.deviceIndex = static_cast<size_t>(device);
+    CK(cuptiDeviceGetChipName(&chip));
+    CUpti_Profiler_GetCounterAvailability_Params avail{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    avail.ctx = ctx;
+    CK(cuptiProfilerGetCounterAvailability(&avail));
+    std::vector<uint8_t> availability(avail.counterAvailabilityImageSize);
+    avail.pCounterAvailabilityImage = availability.data();
+    CK(cuptiProfilerGetCounterAvailability(&avail));
+
+    CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    host.pChipName = chip.pChipName;
+    host.pCounterAvailabilityImage = availability.data();
+    CK(cuptiProfilerHostInitialize(&host));
+    Finally host_done{[&] {
+        CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        p.pHostObject = host.pHostObject;
+        c.cuptiProfilerHostDeinitialize(&p);
+    }};
+
+    const std::vector<std::string>& names = counter_metric_names();
+    std::vector<const char*> metrics;
+    for (const auto& n : names) metrics.push_back(n.c_str());
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    add.pHostObject = host.pHostObject;
+    add.ppMetricNames = metrics.data();
+    add.numMetrics = metrics.size();
+    CK(cuptiProfilerHostConfigAddMetrics(&add));
+    CUpti_Profiler_Host_GetConfigImageSize_Params cfg_size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    cfg_size.pHostObject = host.pHostObject;
+    CK(cuptiProfilerHostGetConfigImageSize(&cfg_size));
+    std::vector<uint8_t> config(cfg_size.configImageSize);
+    CUpti_Profiler_Host_GetConfigImage_Params cfg{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    cfg.pHostObject = host.pHostObject;
+    cfg.configImageSize = config.size();
+    cfg.pConfigImage = config.data();
+    CK(cuptiProfilerHostGetConfigImage(&cfg));
+
+    // Target side: the range profiler on this context, one auto range (the launch), kernel replay.
+    CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    enable.ctx = ctx;
+    CK(cuptiRangeProfilerEnable(&enable));
+    CUpti_RangeProfiler_Object* rp = enable.pRangeProfilerObject;
+    Finally rp_done{[&] {
+        CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        p.pRangeProfilerObject = rp;
+        c.cuptiRangeProfilerDisable(&p);
+    }};
+    CUpti_RangeProfiler_GetCounterDataSize_Params data_size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    data_size.pRangeProfilerObject = rp;
+    data_size.pMetricNames = metrics.data();
+    data_size.numMetrics = metrics.size();
+    data_size.maxNumOfRanges = 1;
+    data_size.maxNumRangeTreeNodes = 1;
+    CK(cuptiRangeProfilerGetCounterDataSize(&data_size));
+    std::vector<uint8_t> data(data_size.counterDataSize);
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params data_init{
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    data_init.pRangeProfilerObject = rp;
+    data_init.counterDataSize = data.size();
+    data_init.pCounterData = data.data();
+    CK(cuptiRangeProfilerCounterDataImageInitialize(&data_init));
+    CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    set.pRangeProfilerObject = rp;
+    set.configSize = config.size();
+    set.pConfig = config.data();
+    set.counterDataImageSize = data.size();
+    set.pCounterDataImage = data.data();
+    set.range = CUPTI_AutoRange;
+    set.replayMode = CUPTI_KernelReplay;
+    set.maxRangesPerPass = 1;
+    set.numNestingLevels = 1;
+    set.minNestingLevel = 1;
+    set.passIndex = 0;
+    set.targetNestingLevel = 1;
+    CK(cuptiRangeProfilerSetConfig(&set));
+
+    // The launch: L2 flushed first (before Start, so outside the profiled range), then one launch
+    // that CUPTI replays once per pass the metrics need.
+    check(cudaMemset(flush.get(), 1, flush.bytes()), "cudaMemset (L2 flush)");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after the L2 flush)");
+    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = rp;
+    CK(cuptiRangeProfilerStart(&start));
+    launch_kernel(fn, req, d_in.get(), d_out.get());
+    check_launch(request_text(req).c_str(), true);
+    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    stop.pRangeProfilerObject = rp;
+    CK(cuptiRangeProfilerStop(&stop));
+    if (!stop.isAllPassSubmitted)
+        throw CuptiFailure{"CUPTI kernel replay did not finish every pass in one launch"};
+    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    decode.pRangeProfilerObject = rp;
+    CK(cuptiRangeProfilerDecodeData(&decode));
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = data.data();
+    info.counterDataImageSize = data.size();
+    CK(cuptiRangeProfilerGetCounterDataInfo(&info));
+    if (info.numTotalRanges < 1) throw CuptiFailure{"CUPTI recorded no range for the launch"};
+
+    std::vector<double> values(metrics.size(), 0.0);
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+    eval.pHostObject = host.pHostObject;
+    eval.pCounterDataImage = data.data();
+    eval.counterDataImageSize = data.size();
+    eval.rangeIndex = 0;
+    eval.ppMetricNames = metrics.data();
+    eval.numMetrics = metrics.size();
+    eval.pMetricValues = values.data();
+    CK(cuptiProfilerHostEvaluateToGpuValues(&eval));
+    return to_values(names, values);
+}
+
+}  // namespace
+
+const std::vector<std::string>& counter_metric_names() {
+    static const std::vector<std::string> names = {
+        "dram__bytes_read.sum",
+        "dram__bytes_write.sum",
+        "lts__t_bytes.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    };
+    return names;
+}
+
+std::optional<CounterValues> measure_counters(const LaunchRequest& req, const StencilWeights& weights,
+                                              std::string* why) {
+    if (auto reason = cuda_unavailable_reason()) {
+        if (why) *why = *reason;
+        return std::nullopt;
+    }
+    try {
+        return measure(req, weights);
+    } catch (const CuptiFailure& f) {
+        if (why) *why = f.what;
+    } catch (const UserError& e) {
+        if (why) *why = e.what();
+    }
+    return std::nullopt;
+}
+
+}  // namespace stencil

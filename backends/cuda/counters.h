@@ -1,0 +1,46 @@
+// Hardware counters of one kernel launch, read in-process through CUPTI's range profiler
+// (CUDA 13: cupti_range_profiler.h + cupti_profiler_host.h), the same counters ncu reads.
+//
+// CUPTI is loaded with dlopen() when counters are first asked for, so the binaries start (and
+// run everything else) where libcupti is missing. Where the driver keeps counters for
+// administrators (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "ERR_NVGPUCTRPERM"), `why` says so and
+// how an administrator lifts it.
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/backend.h"
+
+namespace stencil {
+
+struct CounterValues {
+    double dram_bytes_read = 0;          // dram__bytes_read.sum
+    double dram_bytes_write = 0;         // dram__bytes_write.sum
+    double l2_bytes = 0;                 // lts__t_bytes.sum (all L2 traffic)
+    double l1_global_load_sectors = 0;   // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+    double l1_global_load_requests = 0;  // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+    double fadd = 0, fmul = 0, ffma = 0;  // smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum
+    double dadd = 0, dmul = 0, dfma = 0;  // ..._op_{dadd,dmul,dfma}_pred_on.sum
+    std::vector<std::pair<std::string, double>> raw;  // every metric by its ncu name, in request order
+
+    double dram_bytes() const { return dram_bytes_read + dram_bytes_write; }
+    // Sectors (32 B) per global load request: 4 for a fully coalesced warp of 4-byte loads.
+    double sectors_per_request() const {
+        return l1_global_load_requests > 0 ? l1_global_load_sectors / l1_global_load_requests : 0;
+    }
+    // FLOPs as executed: an FMA counts two.
+    double flops() const { return fadd + fmul + 2 * ffma + dadd + dmul + 2 * dfma; }
+};
+
+// The metric names measure_counters asks CUPTI for (ncu spelling).
+const std::vector<std::string>& counter_metric_names();
+
+// One launch of `req` on a device-filled random input, with the L2 flushed first, under the
+// range profiler (kernel replay: CUPTI re-runs the launch for as many passes as the metrics need).
+// nullopt, with `why` in one sentence, when counters cannot be read here.
+std::optional<CounterValues> measure_counters(const LaunchRequest& req, const StencilWeights& weights,
+                                              std::string* why);
+
+}  // namespace stencil

@@ -1,0 +1,71 @@
+// The CUDA backend's plumbing: error text, device buffers and the kernel-table switch.
+#include <fmt/format.h>
+
+#include "backends/cuda/cuda_internal.h"
+
+namespace stencil::cuda_detail {
+
+std::string cuda_error_text(cudaError_t e, const std::string& what) {
+    return fmt::format("CUDA error in {}: {} [{}]", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+void check_launch(const char* what, bool sync) {
+    check(cudaGetLastError(), fmt::format("the launch of {}", what));
+    if (sync) check(cudaDeviceSynchronize(), fmt::format("the kernel {} (found at the synchronisation after it)", what));
+}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes, const char* what) : bytes_(bytes) {
+    const cudaError_t e = cudaMalloc(&p_, bytes);
+    if (e != cudaSuccess) {
+        p_ = nullptr;
+        (void)cudaGetLastError();  // an allocation failure is not sticky: clear it
+        throw UserError(cuda_error_text(e, fmt::format("cudaMalloc ({}, {} MiB)", what, bytes >> 20)));
+    }
+}
+
+DeviceBuffer::~DeviceBuffer() {
+    if (p_) (void)cudaFree(p_);
+}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+        if (p_) (void)cudaFree(p_);
+        p_ = o.p_;
+        bytes_ = o.bytes_;
+        o.p_ = nullptr;
+        o.bytes_ = 0;
+    }
+    return *this;
+}
+
+std::string request_text(const LaunchRequest& r) {
+    const auto& v = version(r.kernel);
+    if (r.kernel == KernelId::naive)
+        return fmt::format("{} (block {}^3, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
+    return fmt::format("{} (T={}, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
+}
+
+void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, void* d_out) {
+    const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    // The kernels' parameters: (const real* in, real* out, int nx, int ny, int nz).
+    const void* a_in = d_in;
+    void* a_out = d_out;
+    int nx = req.dims.nx, ny = req.dims.ny, nz = req.dims.nz;
+    void* args[] = {&a_in, &a_out, &nx, &ny, &nz};
+    const dim3 grid(g.grid.x, g.grid.y, g.grid.z), block(g.block.x, g.block.y, g.block.z);
+    check(cudaLaunchKernel(fn, grid, block, args, 0, nullptr),
+          fmt::format("cudaLaunchKernel of {} (grid {}x{}x{}, block {}x{}x{})", request_text(req), g.grid.x, g.grid.y,
+                      g.grid.z, g.block.x, g.block.y, g.block.z));
+}
+
+const KernelTable& kernel_table(KernelId k) {
+    switch (k) {
+        case KernelId::naive: return naive_table();
+        case KernelId::tiled: return tiled_table();
+        case KernelId::coarsened: return coarsened_table();
+        case KernelId::register_tiled: return register_tiled_table();
+    }
+    return naive_table();
+}
+
+}  // namespace stencil::cuda_detail

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Turn `stencil-lab run --json` lines into a results table (markdown, and JSON) with device and date.
+
+    scripts/results-table.py results.jsonl [--info info.json] [--md docs/results/h100-512.md]
+                             [--json docs/results/h100-512.json] [--date 2026-11-20]
+
+Each input line is one run's JSON object (core/run.h, RunReport::to_json). The table keeps the
+input's order; the "seed" column is the figure the source texts' kernels reached on an H100 (see
+shared/seed-figures.md), for fp32, r = 1, 512^3 only.
+"""
+import argparse
+import datetime
+import json
+import sys
+
+# shared/seed-figures.md: NVIDIA H100 80GB HBM3, 7-point fp32, N = 512, textbook kernels as printed.
+SEED_GBPS = {
+    ("naive", 8): 1524,
+    ("tiled", 4): 106, ("tiled", 6): 605, ("tiled", 8): 777, ("tiled", 10): 824,
+    ("coarsened", 16): 1409, ("coarsened", 32): 1377,
+    ("register-tiled", 16): 1551, ("register-tiled", 32): 1636,
+}
+SEED_COPY_GBPS = 2989
+
+
+def load_lines(path):
+    runs = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                runs.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                sys.exit(f"{path}:{n}: not a JSON object ({e})")
+    return runs
+
+
+def fmt(v, spec):
+    return "" if v is None else format(v, spec)
+
+
+def seed_for(r):
+    if r.get("precision") == "f32" and r.get("radius") == 1 and r.get("nx") == r.get("ny") == r.get("nz") == 512:
+        return SEED_GBPS.get((r.get("kernel"), r.get("tile")))
+    return None
+
+
+def table(runs):
+    head = ("| kernel | T | r | prec. | grid | check | ms median (min-max) | GB/s | of copy | Gcell/s "
+            "| regs | smem B | occupancy | seed GB/s |")
+    rows = [head, "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"]
+    for r in runs:
+        grid = f'{r.get("nx")}x{r.get("ny")}x{r.get("nz")}'
+        check = "ok" if r.get("ok") else "**FAILED**"
+        if r.get("timed"):
+            ms = f'{r["ms_median"]:.4f} ({r["ms_min"]:.4f}-{r["ms_max"]:.4f})'
+            gbps, ratio, gcells = fmt(r.get("gbps"), ".0f"), fmt(r.get("copy_ratio"), ".2f"), fmt(r.get("gcells"), ".1f")
+        else:
+            ms = gbps = ratio = gcells = ""
+        occ = r.get("occupancy")
+        occ = f"{100 * occ:.0f}%" if isinstance(occ, (int, float)) and occ >= 0 else ""
+        regs = r.get("registers")
+        regs = regs if isinstance(regs, int) and regs >= 0 else ""
+        seed = seed_for(r)
+        rows.append(f'| {r.get("kernel")} | {r.get("tile")} | {r.get("radius")} | {r.get("precision")} | {grid} '
+                    f'| {check} | {ms} | {gbps} | {ratio} | {gcells} | {regs} '
+                    f'| {r.get("smem_bytes", "")} | {occ} | {"" if seed is None else seed} |')
+    return "\n".join(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results", help="JSON lines from stencil-lab run --json")
+    ap.add_argument("--info", help="stencil-lab info --json of the same session")
+    ap.add_argument("--md", help="write the markdown table here (default: print it)")
+    ap.add_argument("--json", dest="json_out", help="also write all runs as one JSON document here")
+    ap.add_argument("--date", help="the session's date (default: today, UTC)")
+    a = ap.parse_args()
+
+    runs = load_lines(a.results)
+    if not runs:
+        sys.exit(f"{a.results}: no runs")
+    info = {}
+    if a.info:
+        with open(a.info) as f:
+            info = json.load(f)
+    date = a.date or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    device = (info.get("cuda", {}).get("device", {}).get("name") or runs[0].get("device") or "unknown device")
+    copy = info.get("cuda", {}).get("copy_gbps")
+    copies = sorted(r["copy_gbps"] for r in runs if r.get("timed") and r.get("copy_gbps"))
+
+    lines = [f"# stencil-lab run: {device}, {date}", ""]
+    dev = info.get("cuda", {}).get("device", {})
+    if dev:
+        lines.append(f'{dev.get("name")}: compute capability {dev.get("compute_capability")}, '
+                     f'{dev.get("multiprocessors")} SMs, L2 {dev.get("l2_bytes", 0) / 2**20:.0f} MiB, '
+                     f'{dev.get("global_mem_bytes", 0) / 2**30:.0f} GiB.')
+    if copy:
+        lines.append(f"Device-to-device copy (stencil-lab info, 256 MiB, read + write): {copy:.0f} GB/s.")
+    if copies:
+        lines.append(f"Copy of each run's own array size, same run: {copies[0]:.0f} to {copies[-1]:.0f} GB/s; "
+                     "'of copy' divides by the run's own copy figure.")
+    lines += ["",
+              "Effective bandwidth = 2 x cells x bytes per cell / median time (each cell read once, written "
+              "once); L2 flushed before every timed launch; every run checked against the fp64 reference "
+              "first. Generated by `scripts/results-table.py` from `stencil-lab run --json`.",
+              f"'seed GB/s': the textbook kernels as printed on an H100, fp32 r=1 512^3 (shared/seed-figures.md; "
+              f"their copy: {SEED_COPY_GBPS} GB/s).", "", table(runs), ""]
+    failed = [r for r in runs if not r.get("ok")]
+    if failed:
+        lines.append(f"**{len(failed)} run(s) failed the check** (see the JSON for first_bad).")
+    text = "\n".join(lines) + "\n"
+    if a.md:
+        with open(a.md, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    if a.json_out:
+        with open(a.json_out, "w") as f:
+            json.dump({"device": device, "date": date, "info": info, "runs": runs}, f, indent=1)
+            f.write("\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+// `stencil-lab baseline` as a subprocess: where there is no GPU it exits non-zero with one line
+// ("stencil-lab: no GPU: <why>"); its argument errors are one line on any machine (they are
+// checked before the GPU is looked at); where a GPU is usable, a small run prints the JSON the
+// lead's scripts read. No timing assertions.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int code = -1;
+    std::string out, err;
+    int err_lines() const {
+        std::istringstream is(err);
+        std::string l;
+        int n = 0;
+        while (std::getline(is, l))
+            if (!l.empty()) ++n;
+        return n;
+    }
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+fs::path binary() {
+    const char* dir = std::getenv("STENCIL_LAB_BINARY_DIR");
+    return fs::path(dir ? dir : STENCIL_LAB_BINARY_DIR) / "stencil-lab";
+}
+
+Result run(const std::string& args) {
+    if (!fs::exists(binary())) FAIL("stencil-lab is not built at " << binary().string());
+    static int counter = 0;
+    const fs::path dir = fs::temp_directory_path() /
+                         ("stencil_cli_baseline_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::create_directories(dir);
+    const std::string cmd =
+        binary().string() + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    r.out = slurp(dir / "out");
+    r.err = slurp(dir / "err");
+    fs::remove_all(dir);
+    return r;
+}
+
+bool has_gpu() {
+    static const bool gpu = [] {
+        const Result r = run("info --json --copy-mib 16");
+        return r.code == 0 && nlohmann::json::parse(r.out)["cuda"]["available"].get<bool>();
+    }();
+    return gpu;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("baseline without a GPU exits non-zero with one line", "[cli][baseline]") {
+    if (has_gpu()) {
+        WARN("a GPU is usable here: the no-GPU case does not apply");
+        return;
+    }
+    const Result r = run("baseline --size 64 --reps 2");
+    CAPTURE(r.code, r.out, r.err);
+    REQUIRE((r.code != 0 && r.err_lines() == 1 && r.err.rfind("stencil-lab: no GPU: ", 0) == 0 && r.out.empty()));
+}
+
+TEST_CASE("baseline: argument errors give one line and a non-zero exit", "[cli][baseline]") {
+    const auto [args, says] = GENERATE(table<std::string, std::string>({
+        {"baseline --size 2", "--size 2"},
+        {"baseline --size 1626", "2^32"},
+        {"baseline --reps 0", "--reps 0"},
+        {"baseline --warmup -1", "--warmup -1"},
+    }));
+    const Result r = run(args);
+    CAPTURE(args, r.code, r.err);
+    REQUIRE((r.code != 0 && r.err_lines() == 1 && contains(r.err, says)));
+}
+
+TEST_CASE("baseline on a GPU checks every configuration and prints one JSON object", "[cli][baseline]") {
+    if (!has_gpu()) {
+        WARN("no usable GPU here: the GPU case does not apply");
+        return;
+    }
+    const Result r = run("baseline --size 48 --reps 2 --warmup 1 --json");
+    CAPTURE(r.code, r.err);
+    REQUIRE(r.code == 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["all_checks_ok"].get<bool>());
+    CHECK(doc["rows"].size() == 10);
+    CHECK(doc["compared"].get<int>() == 9);
+    CHECK(doc["copy_gbps"]["median"].get<double>() > 0);
+}
