@@ -443,7 +443,9 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
                         ev.message = fmt::format(
                             "N={}: the output differs between the {} and the {} ({} cells), first "
                             "at (x={}, y={}, z={}): {:.9g} vs {:.9g}. The result depends on the "
-                            "order threads run in: a missing __syncthreads()?",
+                            "order threads run in (a missing __syncthreads()?) or on shared memory "
+                            "that no thread wrote (a tile cell never loaded?); the CPU backend "
+                            "(--backend cpu) tells the two apart",
                             n, first_label, label, diff, x, y, z, first_out[i], out[i]);
                     } else {
                         ev.message = fmt::format("N={}: the output differs between the {} and the {}",

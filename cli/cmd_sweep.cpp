@@ -9,6 +9,9 @@
 
 #include "analysis/sweep.h"
 #include "cli/command.h"
+#if STENCIL_LAB_HAVE_CUDA
+#include "backends/cuda/counters.h"
+#endif
 #include "core/error.h"
 
 namespace stencil::cli {
@@ -61,12 +64,33 @@ int sweep_command(const SweepArgs& a) {
     o.warmup = gpu ? 3 : 0;
     o.out_dir = a.out;
     o.plots = !a.no_plots;
-    // Hardware counters and the FMA microbenchmark come from the CUDA backend's counters API
-    // when it exists; until then each level says so.
+    // Hardware counters (CUPTI) and the FMA ceiling (a microbenchmark) come from the CUDA backend.
     if (gpu) {
-        o.counters_unavailable_reason =
-            "hardware counters are not wired into this build's sweep (backends/cuda/counters.h)";
-        o.fma_note = "FMA throughput not measured in this build";
+#if STENCIL_LAB_HAVE_CUDA
+        // One extra launch per configuration under CUPTI's range profiler (kernel replay).
+        o.counters = [](const LaunchRequest& req) {
+            std::string why;
+            const auto w = random_weights(req.radius, 7).rounded_to(req.precision);
+            const auto c = measure_counters(req, w, &why);
+            if (!c) return analysis::counters_unavailable(why);
+            analysis::HardwareCounters h;
+            h.l1_global_load_requests = c->l1_global_load_requests;
+            h.l1_global_load_sectors = c->l1_global_load_sectors;
+            h.l2_read_bytes = 32.0 * c->l2_read_sectors;
+            h.l2_write_bytes = 32.0 * c->l2_write_sectors;
+            h.dram_read_bytes = c->dram_bytes_read;
+            h.dram_write_bytes = c->dram_bytes_write;
+            h.flops = c->flops();
+            return h;
+        };
+        std::string fma_why;
+        o.fma_gflops = measure_fma_gflops(o.precision, &fma_why);
+        o.fma_note = o.fma_gflops ? "FMA peak: a kernel of independent FMA chains, this run"
+                                  : "FMA peak not measured: " + fma_why;
+#else
+        o.counters_unavailable_reason = "this build has no CUDA backend, so no hardware counters";
+        o.fma_note = "FMA peak not measured: this build has no CUDA backend";
+#endif
     }
     if (isatty(fileno(stderr))) o.progress = progress_bar;
     else o.progress = [](int done, int total, const std::string& what) {

@@ -29,8 +29,8 @@ __global__ void stencil_coarsened_kernel(In in, Out out, int nx, int ny, int nz)
     const int j = (int)blockIdx.y * OUT_TILE_DIM + ty - R;
     const int k = (int)blockIdx.x * OUT_TILE_DIM + tx - R;
     const bool inside_xy = j >= 0 && j < ny && k >= 0 && k < nx;
-    const long long sy = nx, sz = (long long)nx * ny;
-    const long long c_xy = j * sy + k;
+    const int sy = nx, sz = nx * ny;  // 32-bit offsets: see naive.cuh
+    const int c_xy = j * sy + k;
 
     // Before the march: the r planes below iStart and the planes iStart .. iStart + r - 1.
     // Cells outside the grid get 0 rather than nothing (the textbook leaves them unwritten): the

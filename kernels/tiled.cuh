@@ -27,8 +27,8 @@ __global__ void stencil_tiled_kernel(In in, Out out, int nx, int ny, int nz) {
     const int i = (int)blockIdx.z * OUT_TILE_DIM + tz - R;
     const int j = (int)blockIdx.y * OUT_TILE_DIM + ty - R;
     const int k = (int)blockIdx.x * OUT_TILE_DIM + tx - R;
-    const long long sy = nx, sz = (long long)nx * ny;
-    const long long c = i * sz + j * sy + k;
+    const int sy = nx, sz = nx * ny;  // 32-bit offsets: see naive.cuh
+    const int c = i * sz + j * sy + k;
 
     // (1) Collaborative load. Cells outside the grid are not loaded: no thread that could read
     //     them will compute (they lie beyond the fixed boundary).

@@ -133,6 +133,12 @@ std::optional<std::string> grid_error(GridDims g, int radius) {
         return fmt::format("grid {}x{}x{} is too small for radius {}: every side needs at least "
                            "2r + 1 = {} cells",
                            g.nx, g.ny, g.nz, radius, min_side);
+    // Threads of the last blocks compute (unused) offsets up to a tile past the far faces, so
+    // the 32-bit bound keeps 34 planes of room.
+    if ((long long)(g.nz + 34) * g.nx * g.ny > 2147483647LL)
+        return fmt::format("grid {}x{}x{} is too large: the kernels index with 32-bit ints, as the "
+                           "textbook does, so (nz + 34) * nx * ny must stay below 2^31 (e.g. 1270^3)",
+                           g.nx, g.ny, g.nz);
     if (g.nx > (1 << 20) || g.ny > (1 << 20) || g.nz > (1 << 20))
         return fmt::format("grid {}x{}x{}: a side over 1048576 cells is not supported", g.nx, g.ny, g.nz);
     return std::nullopt;

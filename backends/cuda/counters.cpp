@@ -157,6 +157,8 @@ CounterValues to_values(const std::vector<std::string>& names, const std::vector
         if (is("dram__bytes_read.sum")) out.dram_bytes_read = v[i];
         else if (is("dram__bytes_write.sum")) out.dram_bytes_write = v[i];
         else if (is("lts__t_bytes.sum")) out.l2_bytes = v[i];
+        else if (is("lts__t_sectors_srcunit_tex_op_read.sum")) out.l2_read_sectors = v[i];
+        else if (is("lts__t_sectors_srcunit_tex_op_write.sum")) out.l2_write_sectors = v[i];
         else if (is("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")) out.l1_global_load_sectors = v[i];
         else if (is("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")) out.l1_global_load_requests = v[i];
         else if (is("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum")) out.fadd = v[i];
@@ -327,6 +329,8 @@ const std::vector<std::string>& counter_metric_names() {
         "dram__bytes_read.sum",
         "dram__bytes_write.sum",
         "lts__t_bytes.sum",
+        "lts__t_sectors_srcunit_tex_op_read.sum",
+        "lts__t_sectors_srcunit_tex_op_write.sum",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
         "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",

@@ -19,6 +19,8 @@ struct CounterValues {
     double dram_bytes_read = 0;          // dram__bytes_read.sum
     double dram_bytes_write = 0;         // dram__bytes_write.sum
     double l2_bytes = 0;                 // lts__t_bytes.sum (all L2 traffic)
+    double l2_read_sectors = 0;          // lts__t_sectors_srcunit_tex_op_read.sum (L1 -> L2 reads)
+    double l2_write_sectors = 0;         // lts__t_sectors_srcunit_tex_op_write.sum
     double l1_global_load_sectors = 0;   // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
     double l1_global_load_requests = 0;  // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
     double fadd = 0, fmul = 0, ffma = 0;  // smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum
@@ -43,4 +45,10 @@ const std::vector<std::string>& counter_metric_names();
 std::optional<CounterValues> measure_counters(const LaunchRequest& req, const StencilWeights& weights,
                                               std::string* why);
 
+}  // namespace stencil
+
+namespace stencil {
+// The FMA throughput the GPU reaches (GFLOP/s, an FMA counted as 2), measured by a small kernel
+// of independent FMA chains: the compute roof of the sweep's roofline.
+std::optional<double> measure_fma_gflops(Precision p, std::string* why);
 }  // namespace stencil

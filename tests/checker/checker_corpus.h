@@ -36,7 +36,9 @@ inline const std::vector<CorpusEntry>& corpus_entries() {
         {"naive_off_by_one.cu", "naive", 0, "wrong_result", "wrong_result"},
         {"naive_slightly_off.cu", "naive", 0, "wrong_result", "wrong_result"},
         {"naive_zeros.cu", "naive", 0, "wrong_result", "wrong_result"},
-        {"tiled_no_halo.cu", "tiled", 0, "wrong_result", "wrong_result"},
+        // On the GPU the never-loaded halo holds whatever the last block left in shared memory, so
+        // the runs differ: the GPU's evidence looks like a race (seen on an H100, 2026-11-22).
+        {"tiled_no_halo.cu", "tiled", 0, "wrong_result", "wrong_result|race"},
         {"naive_skips_cell.cu", "naive", 0, "unwritten", "unwritten"},
         {"naive_writes_boundary.cu", "naive", 0, "boundary_modified", "boundary_modified"},
         {"naive_writes_input.cu", "naive", 0, "input_modified", "input_modified"},
@@ -52,9 +54,9 @@ inline const std::vector<CorpusEntry>& corpus_entries() {
         {"naive_null_deref.cu", "naive", 0, "crash", "crash"},
         // abort() exists on the host, not in NVRTC's device code.
         {"naive_abort.cu", "naive", 0, "crash", "compile_error"},
-        // The CPU backend bounds-checks loads too (in[-1] is a crash there); on the GPU the read
-        // lands in the guard zone and only --sanitize (memcheck) would see it.
-        {"tiled_unguarded_load.cu", "tiled", 0, "crash", "pass"},
+        // The CPU backend bounds-checks loads (in[-1] is a crash there); on an H100 the read before
+        // the allocation faulted too (cudaErrorIllegalAddress at N=3, 2026-11-22).
+        {"tiled_unguarded_load.cu", "tiled", 0, "crash", "crash"},
     };
     return v;
 }

@@ -1,6 +1,7 @@
 // The CUDA backend beyond correctness: device facts, compiler attributes, timings, the refusals
 // of cannot_run, errors as UserError, and the CLI on a GPU machine.
 #include <catch2/catch.hpp>
+#include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,16 +89,27 @@ TEST_CASE("copy bandwidth of a large array", "[gpu][timing]") {
 
 TEST_CASE("cannot_run refuses what the GPU cannot do, with the numbers", "[gpu]") {
     Backend& b = test::gpu();
-    SECTION("more memory than the GPU has") {
+    SECTION("more cells than 32-bit offsets reach") {
         const LaunchRequest req{KernelId::naive, 8, 1, Precision::f64, {8192, 8192, 4096}};
+        RunOptions opt;
+        opt.request = req;
+        CHECK_THROWS_WITH(run_kernel(b, opt), Catch::Contains("32-bit"));
+    }
+    SECTION("more memory than the GPU has free") {
+        // Every grid the 32-bit offsets allow fits an 80 GB GPU, so take most of its memory first.
+        std::size_t free_b = 0, total_b = 0;
+        REQUIRE(cudaMemGetInfo(&free_b, &total_b) == cudaSuccess);
+        void* hog = nullptr;
+        const std::size_t keep = std::size_t(4) << 30;  // leave 4 GiB free
+        REQUIRE(free_b > keep);
+        REQUIRE(cudaMalloc(&hog, free_b - keep) == cudaSuccess);
+        const LaunchRequest req{KernelId::naive, 8, 1, Precision::f64, {1200, 1200, 1200}};  // 2 x 13.8 GB
         const auto why = b.cannot_run(req);
+        cudaFree(hog);
         REQUIRE(why);
         CAPTURE(*why);
         CHECK(why->find("MiB") != std::string::npos);
         CHECK(why->find("free") != std::string::npos);
-        RunOptions opt;
-        opt.request = req;
-        CHECK_THROWS_AS(run_kernel(b, opt), UserError);
     }
     SECTION("more than 65535 blocks along y") {
         const LaunchRequest req{KernelId::naive, 1, 1, Precision::f32, {3, 70000, 3}};

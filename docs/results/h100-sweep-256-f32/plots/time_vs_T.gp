@@ -1,0 +1,16 @@
+# time_vs_T.gp: written by `stencil-lab sweep`; edit and run `gnuplot time_vs_T.gp` to redraw.
+set terminal pngcairo size 1000,650 font 'Sans,11'
+set output 'time_vs_T.png'
+set title "Time per launch on NVIDIA H100 80GB HBM3 (N = 256)"
+set datafile missing 'NaN'
+set key outside right top
+set grid
+set xlabel 'T'
+set ylabel 'ms (median)'
+plot 'timing.dat' index 0 using 1:2 with linespoints pt 7 lw 2 lc rgb '#1b9e77' title 'naive', \
+     'timing.dat' index 1 using 1:2 with linespoints pt 7 lw 2 lc rgb '#d95f02' title 'tiled', \
+     'timing.dat' index 2 using 1:2 with linespoints pt 7 lw 2 lc rgb '#7570b3' title 'coarsened', \
+     'timing.dat' index 3 using 1:2 with linespoints pt 7 lw 2 lc rgb '#e7298a' title 'register-tiled'
+set terminal svg size 1000,650 font 'Sans,11' dynamic
+set output 'time_vs_T.svg'
+replot
