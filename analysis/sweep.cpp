@@ -494,7 +494,7 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
         }
         write_file(d / "roofline.dat", dat);
         std::string gp = script_head("roofline", term,
-                                     fmt::format("Roofline on {} ({}); x: DRAM OP/B when measured, else requested", s.device,
+                                     fmt::format("Roofline, {} ({})\\nx: DRAM OP/B when measured, else requested", s.device,
                                                  to_string(s.precision)));
         gp += "set logscale xy\nset xlabel 'FLOP per byte'\nset ylabel 'GFLOP/s'\nset xrange [0.05:100]\n";
         const double bw = s.copy_gbps > 0 ? s.copy_gbps : 1;

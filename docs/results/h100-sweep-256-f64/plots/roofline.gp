@@ -1,7 +1,7 @@
 # roofline.gp: written by `stencil-lab sweep`; edit and run `gnuplot roofline.gp` to redraw.
 set terminal pngcairo size 1000,650 font 'Sans,11'
 set output 'roofline.png'
-set title "Roofline on NVIDIA H100 80GB HBM3 (f64); x: DRAM OP/B when measured, else requested"
+set title "Roofline, NVIDIA H100 80GB HBM3 (f64)\nx: DRAM OP/B when measured, else requested"
 set datafile missing 'NaN'
 set key outside right top
 set grid
