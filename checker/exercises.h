@@ -15,7 +15,7 @@ enum class BlockShape { cube, plane };  // (T, T, T) or (T, T, 1)
 struct Exercise {
     const char* name;            // CLI spelling
     KernelId kernel;             // the lab kernel it mirrors (timing reference, load budget)
-    const char* reference;       // checker/reference/<reference>.cu
+    const char* reference;       // bench/textbook/<reference>.cuh (the listing as printed)
     int default_tile;            // T
     int min_tile, max_tile;      // valid T (threads per block <= 1024, a halo fits)
     BlockShape shape;

@@ -3,6 +3,8 @@
 // checked before the GPU is looked at); where a GPU is usable, a small run prints the JSON the
 // lead's scripts read. No timing assertions.
 #include <catch2/catch.hpp>
+
+#include "run_cli.h"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,63 +15,8 @@
 #include <sstream>
 #include <string>
 
-namespace {
+using namespace cli_test;
 
-namespace fs = std::filesystem;
-
-struct Result {
-    int code = -1;
-    std::string out, err;
-    int err_lines() const {
-        std::istringstream is(err);
-        std::string l;
-        int n = 0;
-        while (std::getline(is, l))
-            if (!l.empty()) ++n;
-        return n;
-    }
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-fs::path binary() {
-    const char* dir = std::getenv("STENCIL_LAB_BINARY_DIR");
-    return fs::path(dir ? dir : STENCIL_LAB_BINARY_DIR) / "stencil-lab";
-}
-
-Result run(const std::string& args) {
-    if (!fs::exists(binary())) FAIL("stencil-lab is not built at " << binary().string());
-    static int counter = 0;
-    const fs::path dir = fs::temp_directory_path() /
-                         ("stencil_cli_baseline_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(dir);
-    const std::string cmd =
-        binary().string() + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    r.out = slurp(dir / "out");
-    r.err = slurp(dir / "err");
-    fs::remove_all(dir);
-    return r;
-}
-
-bool has_gpu() {
-    static const bool gpu = [] {
-        const Result r = run("info --json --copy-mib 16");
-        return r.code == 0 && nlohmann::json::parse(r.out)["cuda"]["available"].get<bool>();
-    }();
-    return gpu;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-}  // namespace
 
 TEST_CASE("baseline without a GPU exits non-zero with one line", "[cli][baseline]") {
     if (has_gpu()) {
