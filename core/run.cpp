@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/field.h"
+#include "core/host_memory.h"
 #include "core/reference.h"
 #include "core/weights.h"
 
@@ -75,6 +76,7 @@ RunReport run_kernel(Backend& backend, const RunOptions& opt) {
     if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision, backend.limits())) throw UserError(*e);
     if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
     if (auto e = backend.cannot_run(req)) throw UserError(*e);
+    if (auto e = host_memory_error(req.dims, req.precision, available_host_memory())) throw UserError(*e);
     if (opt.reps < 1 && opt.time) throw UserError(fmt::format("--reps must be at least 1 (got {})", opt.reps));
     if (opt.warmup < 0) throw UserError(fmt::format("--warmup must be 0 or more (got {})", opt.warmup));
 

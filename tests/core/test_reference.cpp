@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/compare.h"
+#include "core/host_memory.h"
 #include "core/reference.h"
 #include "core/stats.h"
 #include "kernels/versions.h"
@@ -133,4 +134,18 @@ TEST_CASE("tile rules name the bound that is broken", "[kernel]") {
     REQUIRE((geo.grid.x == 17 && geo.grid.y == 3 && geo.grid.z == 3 && geo.smem_bytes == 2048));
     REQUIRE(grid_error({2, 64, 64}, 1));
     REQUIRE_FALSE(grid_error({3, 3, 3}, 1));
+}
+
+TEST_CASE("a grid the host cannot hold is refused in a sentence, before anything is allocated", "[reference]") {
+    // 512^3 fp32: 4 + 4 + 16 = 24 B per cell, 3 GiB in all.
+    const GridDims big{512, 512, 512};
+    const long long need = big.cells() * 24;
+    REQUIRE(checked_run_bytes_per_cell(Precision::f32) == 24);
+    REQUIRE(checked_run_bytes_per_cell(Precision::f64) == 32);
+    CHECK_FALSE(host_memory_error(big, Precision::f32, need * 2));  // plenty
+    const auto too_little = host_memory_error(big, Precision::f32, need);  // no room to spare
+    REQUIRE(too_little);
+    CHECK(too_little->find("3072 MiB") != std::string::npos);
+    CHECK_FALSE(host_memory_error(big, Precision::f32, 0));  // unknown: not refused
+    CHECK(available_host_memory() > 0);  // Linux always says
 }
