@@ -1,35 +1,46 @@
 #!/usr/bin/env bash
-# The one command of a GPU session on the device machine (Ubuntu 24.04, CUDA 13, an H100).
+# The one command of a GPU session on the device machine (Ubuntu 24.04, CUDA 13, an H100): every
+# figure under docs/results/ comes out of this script, in one call.
 #
 # Here (no GPU):   cmake --preset gpu && cmake --build --preset gpu -j2 && scripts/gpu-carry.sh
-# There:           scripts/gpu-session.sh .carry/build-gpu     (carry [".carry"]; results in $OUT)
-# Back here:       scripts/results-table.py <fetched>/results.jsonl --info <fetched>/info.json \
-#                      --md docs/results/<device>-512.md
+# There:           scripts/gpu-session.sh .carry/build-gpu [STEPS]   (carry [".carry"])
+# Back here:       tar xzf <fetched>/session.tar.gz, then scripts/results-table.py (see below)
 #
-# It runs, each step under its own time limit, about 5 minutes in all:
-#   1. nvidia-smi and `stencil-lab info --json`                     -> info.json
-#   2. ctest -L gpu (every kernel x tile x radius x precision)       -> ctest.log
-#   3. a hardware-counter probe: ncu on the naive kernel at 256^3    -> ncu.txt
-#   4. `stencil-lab run --json` over kernels x tiles, 512^3, fp32 and fp64 -> results.jsonl
-#   5. scripts/results-table.py                                      -> results.md
-# and the whole console output                                       -> session.log
+# STEPS (default: all), each under its own time limit:
+#   info      nvidia-smi and `stencil-lab info --json`                       -> info.json
+#   ctest     ctest -L gpu (every kernel x tile x radius x precision, ...)   -> ctest.log
+#   counters  ncu on the naive kernel at 256^3, in-process CUPTI beside it,
+#             and whether the metrics the lab reads exist on this GPU         -> counters.txt
+#   sanitize  compute-sanitizer memcheck / racecheck / synccheck, 4 kernels  -> sanitizer.txt
+#   run       `stencil-lab run --json`, kernels x tiles, 512^3, f32 and f64 -> run.jsonl, run.md
+#   registers registers per thread, every kernel x r = 1..4 x precision     -> registers.jsonl
+#   baseline  `stencil-lab baseline --size 512 --reps 30`                    -> baseline.txt/.json
+#   sweep     `stencil-lab sweep --size 256`, f32 and f64                    -> sweep-256-f32/, -f64/
+# Everything lands in $OUT/session.tar.gz (the device returns at most 8 files) and the console
+# output in $OUT/session.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD=${1:-build-gpu}
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "gpu-session: no build folder ${1:-build-gpu}"; exit 2; }
+STEPS=${2:-"info ctest counters sanitize run registers baseline sweep"}
 OUT=${OUT:-$ROOT/out}
 mkdir -p "$OUT"
+RES=$(mktemp -d)/results
+mkdir -p "$RES"
 exec > >(tee "$OUT/session.log") 2>&1
 LAB="$BUILD/stencil-lab"
 SIZE=${SIZE:-512}
 REPS=${REPS:-20}
+FAILED=0
 
 step() { printf '\n==== %s  (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+fail() { FAILED=$((FAILED + 1)); echo "FAILED: $*"; }
 
 step "machine"
-date -u +%Y-%m-%dT%H:%M:%SZ
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv || true
+date -u +%Y-%m-%dT%H:%M:%SZ | tee "$RES/date.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv | tee "$RES/nvidia-smi.txt"
 [ -x "$LAB" ] || { echo "gpu-session: $LAB is missing: build with the gpu preset first"; exit 2; }
 
 # The build keeps the absolute paths of the machine it was configured on (ctest files, the tests'
@@ -47,55 +58,104 @@ if [ -n "$CACHE_DIR" ] && [ ! -e "$CACHE_DIR/CMakeCache.txt" ]; then
 fi
 export STENCIL_LAB_BINARY_DIR="$BUILD"
 
-step "stencil-lab info"
-timeout 60 "$LAB" info --json | tee "$OUT/info.json"
-timeout 60 "$LAB" info
+if want info; then
+  step "stencil-lab info"
+  timeout 60 "$LAB" info --json > "$RES/info.json" || fail "info"
+  timeout 60 "$LAB" info
+fi
 
-step "ctest -L gpu"
-( cd "$BUILD" && timeout 300 ctest -L gpu --output-on-failure --timeout 240 ) > "$OUT/ctest.log" 2>&1
-CTEST_RC=$?
-tail -n 25 "$OUT/ctest.log"
-echo "ctest exit: $CTEST_RC"
+if want ctest; then
+  step "ctest -L gpu"
+  ( cd "$BUILD" && timeout 300 ctest -L gpu --output-on-failure --timeout 240 ) > "$RES/ctest.log" 2>&1 || fail "ctest -L gpu"
+  tail -n 8 "$RES/ctest.log"
+fi
 
-step "hardware counters (ncu; CUPTI is what it is built on)"
-{
-  command -v ncu && ncu --version | tail -1
-  timeout 120 ncu --clock-control none --target-processes all \
-    --kernel-name regex:stencil_naive_kernel --launch-count 1 \
-    --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum \
-    "$LAB" run --kernel naive --tile 8 --size 256 --reps 1 --warmup 0 --backend cuda
-  echo "ncu exit: $?"
-  echo "---- in-process CUPTI (stencil-lab run --counters)"
+if want counters; then
+  step "hardware counters: ncu, then the lab's in-process CUPTI on the same kernel"
+  METRICS=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,smsp__sass_thread_inst_executed_op_global_ld.sum,smsp__sass_thread_inst_executed_op_global_st.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum
+  {
+    command -v ncu && ncu --version | tail -1
+    echo "---- do the metrics the lab reads exist on this GPU?"
+    ncu --query-metrics 2>/dev/null | grep -E "^(smsp__sass_thread_inst_executed_op_global_(ld|st)|l1tex__t_(sectors|requests)_pipe_lsu_mem_global_op_ld|dram__bytes_(read|write)|lts__t_bytes) " || echo "(ncu --query-metrics listed none of them)"
+    echo "---- ncu"
+    timeout 120 ncu --clock-control none --kernel-name regex:stencil_naive_kernel --launch-count 1 \
+      --metrics "$METRICS" "$LAB" run --kernel naive --tile 8 --size 256 --reps 1 --warmup 0 --backend cuda
+    echo "ncu exit: $?"
+    echo "---- in-process CUPTI (stencil-lab run --counters)"
+    for p in f32 f64; do
+      timeout 120 "$LAB" run --kernel naive --tile 8 --size 256 --precision $p --reps 3 --backend cuda --counters
+      echo "stencil-lab counters exit: $?"
+    done
+  } > "$RES/counters.txt" 2>&1
+  grep -E "exit|sectors per|dram__|sass_thread_inst_executed_op_global|ERR|rror" "$RES/counters.txt" | head -30
+fi
+
+if want sanitize; then
+  step "compute-sanitizer on every kernel at 67^3 (a multiple of no tile)"
+  {
+    for tool in memcheck racecheck synccheck initcheck; do
+      for kt in naive:8 tiled:8 coarsened:16 register-tiled:16; do
+        k=${kt%%:*}; t=${kt##*:}
+        echo "---- $tool $k T=$t"
+        timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 \
+          "$LAB" run --kernel "$k" --tile "$t" --size 67 --no-time --backend cuda | tail -n 3
+        echo "exit: ${PIPESTATUS[0]}"
+      done
+    done
+  } > "$RES/sanitizer.txt" 2>&1
+  grep -cE "^exit: 0$" "$RES/sanitizer.txt" | sed 's/^/sanitizer runs with exit 0: /'
+  grep -E "^exit: [^0]" -B4 "$RES/sanitizer.txt" && fail "compute-sanitizer"
+fi
+
+if want run; then
+  step "stencil-lab run --json at ${SIZE}^3 (kernel x tile x precision)"
+  : > "$RES/run.jsonl"
+  CONFIGS="naive:8 tiled:4 tiled:6 tiled:8 tiled:10 coarsened:16 coarsened:32 register-tiled:16 register-tiled:32"
   for p in f32 f64; do
-    timeout 120 "$LAB" run --kernel naive --tile 8 --size 256 --precision $p --reps 3 --backend cuda --counters
-    echo "stencil-lab counters exit: $?"
+    for kt in $CONFIGS; do
+      k=${kt%%:*}; t=${kt##*:}
+      line=$(timeout 120 "$LAB" run --json --backend cuda --kernel "$k" --tile "$t" --precision "$p" \
+               --size "$SIZE" --reps "$REPS" --warmup 3 2>"$RES/.err")
+      rc=$?
+      [ -n "$line" ] && echo "$line" >> "$RES/run.jsonl"
+      [ $rc -ne 0 ] && fail "run $k T=$t $p: $(cat "$RES/.err")"
+    done
   done
-} > "$OUT/ncu.txt" 2>&1
-grep -E "ncu exit|counters|dram__|lts__|l1tex__|sass|ERR|rror" "$OUT/ncu.txt" | head -30
+  rm -f "$RES/.err"
+  python3 scripts/results-table.py "$RES/run.jsonl" --info "$RES/info.json" --md "$RES/run.md" && cat "$RES/run.md"
+fi
 
-step "stencil-lab run --json at ${SIZE}^3 (kernel x tile x precision)"
-: > "$OUT/results.jsonl"
-CONFIGS="naive:8 tiled:4 tiled:6 tiled:8 tiled:10 coarsened:16 coarsened:32 register-tiled:16 register-tiled:32"
-FAILED=0
-for p in f32 f64; do
-  for kt in $CONFIGS; do
-    k=${kt%%:*}; t=${kt##*:}
-    line=$(timeout 120 "$LAB" run --json --backend cuda --kernel "$k" --tile "$t" --precision "$p" \
-             --size "$SIZE" --reps "$REPS" --warmup 3 2>"$OUT/.err")
-    rc=$?
-    if [ -n "$line" ]; then echo "$line" >> "$OUT/results.jsonl"; fi
-    if [ $rc -ne 0 ]; then FAILED=$((FAILED + 1)); echo "FAILED ($rc): $k T=$t $p: $(cat "$OUT/.err")"; fi
-    printf '%-15s T=%-3s %s  %s\n' "$k" "$t" "$p" \
-      "$(echo "$line" | python3 -c 'import sys,json; j=json.loads(sys.stdin.read() or "{}"); print("ok" if j.get("ok") else "NOT OK", "%.4f ms" % j.get("ms_median",0), "%.0f GB/s" % j.get("gbps",0), "copy %.2f" % j.get("copy_ratio",0))' 2>/dev/null)"
+if want registers; then
+  step "registers per thread (cudaFuncGetAttributes), every kernel x r = 1..4 x precision"
+  : > "$RES/registers.jsonl"
+  for p in f32 f64; do
+    for r in 1 2 3 4; do
+      for kt in naive:8 tiled:10 coarsened:16 register-tiled:16; do
+        k=${kt%%:*}; t=${kt##*:}
+        timeout 60 "$LAB" run --json --no-time --backend cuda --kernel "$k" --tile "$t" --radius "$r" \
+          --precision "$p" --size 64 >> "$RES/registers.jsonl" || fail "registers $k r=$r $p"
+      done
+    done
   done
-done
-rm -f "$OUT/.err"
+  python3 -c '
+import json,sys
+for l in open(sys.argv[1]):
+    j=json.loads(l); print("%-15s T=%-3d r=%d %s registers %d" % (j["kernel"], j["tile"], j["radius"], j["precision"], j["registers"]))' "$RES/registers.jsonl"
+fi
 
-step "results table"
-python3 scripts/results-table.py "$OUT/results.jsonl" --info "$OUT/info.json" --md "$OUT/results.md" \
-  && cat "$OUT/results.md"
+if want baseline; then
+  step "stencil-lab baseline --size 512 --reps 30 (textbook listings vs lab kernels)"
+  timeout 240 "$LAB" baseline --size 512 --reps 30 --json-file "$RES/baseline.json" | tee "$RES/baseline.txt" || fail "baseline"
+fi
+
+if want sweep; then
+  for p in f32 f64; do
+    step "stencil-lab sweep --size 256 --precision $p"
+    timeout 240 "$LAB" sweep --backend cuda --size 256 --precision $p --out "$RES/sweep-256-$p" 2>&1 | tail -n 12 || fail "sweep $p"
+  done
+fi
 
 step "summary"
-echo "ctest -L gpu exit $CTEST_RC; runs failed: $FAILED; files in $OUT:"
-ls -la "$OUT"
-[ $CTEST_RC -eq 0 ] && [ $FAILED -eq 0 ]
+( cd "$(dirname "$RES")" && tar czf "$OUT/session.tar.gz" results ) && ls -la "$OUT"
+echo "gpu-session: $FAILED step(s) failed"
+[ $FAILED -eq 0 ]
