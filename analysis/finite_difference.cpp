@@ -3,8 +3,66 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 
 namespace stencil::analysis {
+
+namespace {
+long long gcd_ll(long long a, long long b) {
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b) {
+        const long long t = a % b;
+        a = b;
+        b = t;
+    }
+    return a ? a : 1;
+}
+Fraction reduce(long long n, long long d) {
+    if (d < 0) n = -n, d = -d;
+    const long long g = gcd_ll(n, d);
+    return {n / g, d / g};
+}
+Fraction sub(Fraction a, Fraction b) { return reduce(a.num * b.den - b.num * a.den, a.den * b.den); }
+Fraction mul(Fraction a, Fraction b) {
+    const long long g1 = gcd_ll(a.num, b.den), g2 = gcd_ll(b.num, a.den);
+    return reduce((a.num / g1) * (b.num / g2), (a.den / g2) * (b.den / g1));
+}
+Fraction div(Fraction a, Fraction b) { return mul(a, reduce(b.den, b.num)); }
+}  // namespace
+
+std::vector<Fraction> central_derivative_weights(int m) {
+    if (m < 1 || m > 6) throw std::invalid_argument("central_derivative_weights: m must be 1..6");
+    // Row i (equation for the h^(2i-1) term), column j: 2 j^(2i-1); right-hand side [i == 0].
+    std::vector<std::vector<Fraction>> A(m, std::vector<Fraction>(m + 1));
+    for (int i = 0; i < m; ++i) {
+        for (int j = 1; j <= m; ++j) {
+            long long p = 2;
+            for (int e = 0; e < 2 * i + 1; ++e) p *= j;
+            A[i][j - 1] = {p, 1};
+        }
+        A[i][m] = {i == 0 ? 1 : 0, 1};
+    }
+    // Gauss-Jordan elimination, exact (a Vandermonde matrix: every pivot is non-zero).
+    for (int col = 0; col < m; ++col) {
+        for (int row = 0; row < m; ++row) {
+            if (row == col || A[row][col].num == 0) continue;
+            const Fraction f = div(A[row][col], A[col][col]);
+            for (int k = col; k <= m; ++k) A[row][k] = sub(A[row][k], mul(f, A[col][k]));
+        }
+    }
+    std::vector<Fraction> c(m);
+    for (int i = 0; i < m; ++i) c[i] = div(A[i][m], A[i][i]);
+    return c;
+}
+
+const EighthOrderCoefficients& eighth_order_coefficients() {
+    static const EighthOrderCoefficients k = [] {
+        const auto w = central_derivative_weights(4);
+        return EighthOrderCoefficients{w[0].value(), w[1].value(), w[2].value(), w[3].value()};
+    }();
+    return k;
+}
 
 double central_difference(const std::function<double(double)>& f, double x, double h) {
     return (f(x + h) - f(x - h)) / (2 * h);
@@ -30,7 +88,7 @@ ConvergenceStudy central_difference_study(const std::function<double(double)>& f
 
 std::vector<double> eighth_order_x_derivative(const std::vector<double>& f, int nx, int ny, int nz,
                                               double dx) {
-    const auto& k = kEighthOrder;
+    const auto& k = eighth_order_coefficients();
     std::vector<double> df(f.size());
     auto wrap = [nx](int i) { return ((i % nx) + nx) % nx; };
     for (int z = 0; z < nz; ++z)

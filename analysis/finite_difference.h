@@ -11,11 +11,25 @@
 
 namespace stencil::analysis {
 
-// The 8th-order first-derivative coefficients of 004 (before division by dx).
-struct EighthOrderCoefficients {
-    double a = 4.0 / 5.0, b = -1.0 / 5.0, c = 4.0 / 105.0, d = -1.0 / 280.0;
+// A fraction num / den in lowest terms (den > 0): the derivative weights come out exact.
+struct Fraction {
+    long long num = 0, den = 1;
+    double value() const { return double(num) / double(den); }
 };
-inline constexpr EighthOrderCoefficients kEighthOrder{};
+
+// The weights c_1..c_m of the central first derivative of order 2m:
+//   f'(x) ~ sum_j c_j (f(x + j h) - f(x - j h)) / h,
+// from the Taylor expansion f(x + jh) - f(x - jh) = 2 sum_{n odd} j^n h^n f^(n)(x) / n!: the
+// terms n = 1 must sum to f', the terms n = 3, 5, ..., 2m - 1 must vanish. That is the
+// Vandermonde system sum_j 2 j^(2i-1) c_j = [i == 1], i = 1..m, solved exactly in fractions.
+// m = 1: 1/2 (the central difference); m = 4: 4/5, -1/5, 4/105, -1/280 (text 004).
+std::vector<Fraction> central_derivative_weights(int m);
+
+// The 8th-order first-derivative coefficients of 004 (before division by dx), from the solver.
+struct EighthOrderCoefficients {
+    double a = 0, b = 0, c = 0, d = 0;
+};
+const EighthOrderCoefficients& eighth_order_coefficients();
 
 double central_difference(const std::function<double(double)>& f, double x, double h);
 

@@ -2,8 +2,11 @@
 // OP/B at each.
 //
 //   level 1, requested   the bytes the kernel's load instructions ask for (what the textbook's
-//                        OP/B counts). Exact: the CPU backend's trace counts every load, and
-//                        exact_grid_traffic (model.h) gives the same number in closed form.
+//                        OP/B counts). Measured: on the CPU by the backend's trace, on the GPU by
+//                        the thread-level global load instructions executed (CUPTI) x sizeof(real).
+//                        The model's exact count (exact_grid_traffic) is kept beside it, so the
+//                        two can disagree; where nothing measured it, the level is the model's
+//                        count and its source says so.
 //   level 2, L2          bytes the L1 fetched from L2: hardware counters on the GPU
 //   level 3, DRAM        bytes L2 read from DRAM: hardware counters on the GPU
 //
@@ -33,17 +36,28 @@ struct HardwareCounters {
     std::optional<double> dram_read_bytes;  // dram__bytes_read.sum
     std::optional<double> dram_write_bytes; // dram__bytes_write.sum
     std::optional<double> flops;            // fadd + fmul + 2 ffma (sp or dp, the kernel's)
+    // smsp__sass_thread_inst_executed_op_global_{ld,st}.sum x sizeof(real): requested bytes
+    std::optional<double> requested_read_bytes, requested_write_bytes;
+    std::string requested_unavailable;      // why those two are missing (the counters' reason)
     std::string unavailable;                // why nothing was measured; empty when measured
     bool available() const { return unavailable.empty(); }
 };
 HardwareCounters counters_unavailable(std::string reason);
 
+// OP/B conventions. `opb` is the textbook's: FLOP per byte LOADED (stores not counted); it is
+// what the model's formulas give. `opb_rw` is FLOP per byte moved (read + write): the roofline's,
+// whose bandwidth ceiling (a copy) also counts read + write. The DRAM (and L2) levels are reported
+// as opb_rw everywhere (CSV dram_opb_rw, the roofline's x-axis, the lab handouts).
 struct LevelMetric {
     std::string level;                // "requested", "L2", "DRAM"
     std::optional<double> read_bytes; // loads at this level
     std::optional<double> write_bytes;
     std::optional<double> opb;        // flops / read_bytes (the textbook's definition: loads)
-    std::string source;               // "CPU trace", "model (exact count)", "hardware counters"
+    std::optional<double> opb_rw;     // flops / (read_bytes + write_bytes) (the roofline's)
+    bool measured = false;            // false: the figures are the model's (see source)
+    // requested level only: the model's exact whole-grid count, beside the measurement
+    std::optional<double> model_read_bytes, model_write_bytes;
+    std::string source;               // "CPU trace", "hardware counters (...)", "model (...)"
     std::string note;                 // why not measured, when not
 };
 
@@ -52,6 +66,7 @@ struct MeasuredMetrics {
     std::string flops_source;
     std::vector<LevelMetric> levels;   // requested, L2, DRAM (always three, in that order)
     std::optional<double> sectors_per_request;  // from the counters (ncu's ratio)
+    std::optional<double> l1_sectors, l1_requests;  // the raw counts behind that ratio
     const LevelMetric& level(const std::string& name) const;
 };
 

@@ -42,13 +42,22 @@ constexpr double exact_upper_bound_opb(int points, int bytes = 4) {
     return (2.0 * points - 1) / bytes;
 }
 
+// A stencil pattern of the text's points/2 table (003), by its shape: a star of order k (the
+// centre and k cells each way along each axis) or a dense k x k (x k) convolution window.
+enum class PatternShape { star, box };
 struct PatternBound {
-    const char* name;  // "2D 5-point stencil", "3x3 convolution", ...
-    int points;
-    double opb;  // points / 2
+    std::string name;  // "2D 5-point star (order 1)", "3x3 convolution", ...
+    PatternShape shape = PatternShape::star;
+    int dims = 2;      // 2 or 3
+    int size = 1;      // star: order k; box: edge k
+    int points = 0;    // counted from the shape's offsets
+    double opb = 0;    // the text's points / 2
+    double opb_exact = 0;  // (2 points - 1) / 4: one addition fewer than points
 };
-// The table of the source text (003): 2D 5-pt, 3x3 conv, 2D 9-pt, 5x5 conv, 2D 13-pt, 7x7 conv,
-// 3D 19-pt, 7x7x7 conv.
+// The number of offsets in the shape (enumerated, not a formula).
+int pattern_points(PatternShape shape, int dims, int size);
+// The rows of the text's table: 2D star 1, 3x3 box, 2D star 2, 5x5 box, 2D star 3, 7x7 box,
+// 3D star 3, 7x7x7 box, each with its points derived from its shape.
 std::vector<PatternBound> pattern_bounds();
 
 // ---- halos -----------------------------------------------------------------------------------
@@ -83,21 +92,37 @@ XDerivativeTile x_derivative_tile(int tile_x, int tile_y, int halo, int nx, int 
 
 // ---- registers -------------------------------------------------------------------------------
 
-// "How many registers per thread for a 3D 7-point, 9-point and 27-point stencil?" (000). The data
-// registers a thread of a z-marching kernel must hold: for a star stencil reaching z_radius planes
-// up and down, the register-tiled z-queue of 2 z_radius + 1 values (7-point: 3; 13-point, r = 2:
-// 5); a 3x3x3 box also needs the x and y neighbours of the previous and next planes: 3 planes x 9
-// values = 27. The compiler adds addresses, indices and the accumulator on top of these.
+// "How many registers per thread for a 3D 7-point, 9-point and 27-point stencil?" (000), derived
+// from the stencil's offsets. A thread of a z-marching kernel owns one (x, y) column and walks it
+// in z. The values it needs are:
+//   - in the current plane, off its column: other threads' values, read from the shared plane
+//     (no registers);
+//   - in other planes (dz != 0): only its own column for a star, held in a z-queue of
+//     2 zr + 1 registers (zr: the stencil's z reach; the text's inPrev, inCurr, inNext);
+//   - if any offset has dz != 0 AND (dx, dy) != 0 (a box), values of other threads' columns in
+//     other planes, which no shared current plane provides: kept in registers, the thread holds
+//     every column the stencil uses, in each of its 2 zr + 1 planes.
+// So registers = (2 zr + 1) x (the number of (dx, dy) columns used by offsets with dz != 0, and
+// the own column). The compiler adds addresses, indices and the accumulator on top.
+struct Offset {
+    int dx = 0, dy = 0, dz = 0;
+};
 struct RegisterAnswer {
     std::string stencil;  // "3D 7-point star (r = 1)"
     int points = 0;
-    int queue_registers = 0;  // values kept per thread across the z-march
+    int z_reach = 0;          // max |dz|
+    int columns = 0;          // (dx, dy) columns needed from planes other than the current one
+    int queue_registers = 0;  // (2 z_reach + 1) x columns
     std::string note;
 };
+RegisterAnswer registers_for(const std::string& name, const std::vector<Offset>& offsets);
+std::vector<Offset> star_offsets(int radius);  // 6r + 1
+std::vector<Offset> box_offsets(int half);     // (2h + 1)^3
 RegisterAnswer registers_star(int radius);
 RegisterAnswer registers_box27();
-// The question's "3D nine-point": no 3D star has 9 points (6r + 1 = 7, 13, 19, 25); read as
-// the 7-point star with z reaching 2 planes (or any 9-point pattern spanning 5 planes): 5.
+// The question's "3D nine-point": no 3D star has 9 points (6r + 1 = 7, 13, 19, 25). The lab reads
+// it as the 7-point star plus z +- 2 (9 points, reaching 2 planes each way); the other reading,
+// the 7-point star plus two in-plane points, needs the 7-point star's 3 (said in the note).
 RegisterAnswer registers_nine_point();
 
 // ---- warp access pattern ---------------------------------------------------------------------
@@ -131,10 +156,13 @@ struct WarpPattern {
     double lines_per_request = 0;
     double efficiency = 0;
     long long requests = 0, sectors = 0, bytes_requested = 0;
+    long long full_warp_requests = 0;  // 0: no warp has 32 active lanes (interior_* are then 0)
     std::string explanation;
 };
-// Enumerates every warp of the launch of (k, T, r, p) on `grid` (exact; N = 256 naive takes a
-// fraction of a second).
+// Counts every warp of the launch of (k, T, r, p) on `grid`, exactly: warps are grouped by their
+// active lanes (first / interior / last block along each axis) and their first cell's position
+// within a 128-byte line, one of each group evaluated and weighted by the group's size, so the cost
+// does not grow with N^3 (any valid grid: well under a second).
 WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims grid);
 
 // ---- traffic: per interior block and per whole grid ------------------------------------------

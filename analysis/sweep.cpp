@@ -47,6 +47,23 @@ simt::Counts trace_counts(const LaunchRequest& req, std::uint64_t seed) {
 
 }  // namespace
 
+void check_output_dir(const std::string& dir) {
+    std::error_code ec;
+    const fs::path d(dir);
+    if (fs::exists(d, ec) && !fs::is_directory(d, ec))
+        throw UserError(fmt::format("--out {}: exists and is not a folder", dir));
+    fs::create_directories(d, ec);
+    if (ec) throw UserError(fmt::format("--out {}: cannot create the folder: {}", dir, ec.message()));
+    // Writable? Try a file (permissions alone do not tell: read-only mounts, /proc, root).
+    const fs::path probe = d / ".stencil-lab-write-test";
+    {
+        std::ofstream f(probe, std::ios::trunc);
+        if (!(f << "x") || !f.flush())
+            throw UserError(fmt::format("--out {}: the folder is not writable", dir));
+    }
+    fs::remove(probe, ec);
+}
+
 SweepResult run_sweep(Backend& backend, const SweepOptions& o) {
     if (o.size < 1) throw UserError(fmt::format("--size {} must be positive", o.size));
     const GridDims dims{o.size, o.size, o.size};
@@ -54,6 +71,9 @@ SweepResult run_sweep(Backend& backend, const SweepOptions& o) {
     if (o.radius < 1 || o.radius > kMaxRadius)
         throw UserError(fmt::format("radius {} is outside 1..{}", o.radius, kMaxRadius));
     if (o.reps < 1) throw UserError("--reps must be at least 1");
+    if (o.warmup < 0) throw UserError("warm-up launches cannot be negative");
+    // A folder that cannot be written must fail now, not after the whole sweep has run.
+    if (!o.out_dir.empty()) check_output_dir(o.out_dir);
 
     std::vector<KernelId> kernels = o.kernels;
     if (kernels.empty())
@@ -98,6 +118,12 @@ SweepResult run_sweep(Backend& backend, const SweepOptions& o) {
         }
     }
     if (rows.empty()) throw UserError("sweep: no configuration to run");
+    // Every configuration skipped: nothing would be measured, so say why instead of writing
+    // empty results.
+    if (std::all_of(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.skipped.empty(); }))
+        throw UserError(fmt::format("sweep: nothing can run: all {} configuration(s) are skipped ({} T={}: {})",
+                                    rows.size(), version(rows[0].request.kernel).name,
+                                    rows[0].request.tile, rows[0].skipped));
 
     const int total = int(rows.size());
     std::vector<double> copies;
@@ -118,8 +144,10 @@ SweepResult run_sweep(Backend& backend, const SweepOptions& o) {
         row.run = run_kernel(backend, ro);
         if (row.run->timed && row.run->copy_gbps > 0) copies.push_back(row.run->copy_gbps);
 
-        row.model_sectors_per_request =
-            warp_pattern(req.kernel, req.tile, req.radius, req.precision, dims).sectors_per_request;
+        const WarpPattern wp = warp_pattern(req.kernel, req.tile, req.radius, req.precision, dims);
+        row.model_sectors_per_request = wp.sectors_per_request;
+        row.model_requests = wp.requests;
+        row.model_sectors = wp.sectors;
 
         std::optional<simt::Counts> counts;
         if (backend.kind() == BackendKind::cpu && o.trace_level1 && row.run->ok)
@@ -171,15 +199,6 @@ std::string status(const SweepRow& r) {
     if (r.run->cancelled) return "cancelled";
     return r.run->ok ? "ok" : "check failed";
 }
-std::optional<double> level_bytes(const SweepRow& r, const char* level) {
-    if (!r.measured) return std::nullopt;
-    return r.measured->level(level).read_bytes;
-}
-std::optional<double> level_opb(const SweepRow& r, const char* level) {
-    if (!r.measured) return std::nullopt;
-    return r.measured->level(level).opb;
-}
-
 }  // namespace
 
 nlohmann::json to_json(const SweepRow& r) {
@@ -214,17 +233,32 @@ nlohmann::json to_json(const SweepRow& r) {
     };
     if (r.measured) {
         nlohmann::json lv = nlohmann::json::array();
-        for (const auto& l : r.measured->levels)
-            lv.push_back({{"level", l.level},
-                          {"read_bytes", num(l.read_bytes)},
-                          {"write_bytes", num(l.write_bytes)},
-                          {"opb", num(l.opb)},
-                          {"source", l.source},
-                          {"note", l.note}});
-        j["measured"] = {{"flops", r.measured->flops},
-                         {"flops_source", r.measured->flops_source},
+        for (const auto& l : r.measured->levels) {
+            nlohmann::json e = {{"level", l.level},
+                                {"read_bytes", num(l.read_bytes)},
+                                {"write_bytes", num(l.write_bytes)},
+                                {"opb_read", num(l.opb)},
+                                {"opb_read_write", num(l.opb_rw)},
+                                {"measured", l.measured},
+                                {"source", l.source},
+                                {"note", l.note}};
+            if (l.model_read_bytes) {
+                e["model_read_bytes"] = num(l.model_read_bytes);
+                e["model_write_bytes"] = num(l.model_write_bytes);
+            }
+            lv.push_back(e);
+        }
+        const auto& mm = *r.measured;
+        j["measured"] = {{"flops", mm.flops},
+                         {"flops_source", mm.flops_source},
                          {"levels", lv},
-                         {"sectors_per_request", num(r.measured->sectors_per_request)}};
+                         // flat copies for readers that look for these names (the viewer)
+                         {"requested_bytes", num(mm.level("requested").read_bytes)},
+                         {"l2_read_bytes", num(mm.level("L2").read_bytes)},
+                         {"dram_read_bytes", num(mm.level("DRAM").read_bytes)},
+                         {"l1_global_load_sectors", num(mm.l1_sectors)},
+                         {"l1_global_load_requests", num(mm.l1_requests)},
+                         {"sectors_per_request", num(mm.sectors_per_request)}};
     }
     if (r.run) {
         j["check"] = {{"ok", r.run->ok}, {"line", r.run->check_line()}};
@@ -257,12 +291,22 @@ nlohmann::json to_json(const SweepResult& s) {
     return j;
 }
 
+// Integer counts (bytes, sectors, requests, FLOPs) are written as integers, exactly; ratios with
+// 6 significant digits. A counter value is a whole number; should one not be, it is written as is.
+std::string csvint(std::optional<double> v) {
+    if (!v || !std::isfinite(*v)) return std::string();
+    if (*v == std::floor(*v) && std::fabs(*v) < 9.0e15) return fmt::format("{}", (long long)*v);
+    return fmt::format("{}", *v);  // shortest exact round trip
+}
+
 std::string csv_header() {
     return "kernel,tile,radius,precision,nx,ny,nz,status,check,flops_per_point,loads_per_block,"
            "outputs_per_block,model_opb,model_opb_textbook,model_opb_limit,halo_fraction,"
-           "smem_bytes,threads_per_block,model_sectors_per_request,grid_load_bytes,"
-           "grid_store_bytes,grid_flops,requested_read_bytes,requested_opb,l2_read_bytes,l2_opb,"
-           "dram_read_bytes,dram_opb,measured_sectors_per_request,time_ms_min,time_ms_median,"
+           "smem_bytes,threads_per_block,model_requests,model_sectors,model_sectors_per_request,"
+           "grid_load_bytes,grid_store_bytes,grid_flops,flops,requested_source,requested_read_bytes,"
+           "requested_write_bytes,requested_opb,requested_opb_rw,l2_read_bytes,l2_write_bytes,"
+           "l2_opb_rw,dram_read_bytes,dram_write_bytes,dram_opb_rw,l1_global_load_sectors,"
+           "l1_global_load_requests,measured_sectors_per_request,time_ms_min,time_ms_median,"
            "time_ms_max,gbps,gflops,copy_gbps,copy_ratio,note";
 }
 
@@ -270,22 +314,39 @@ std::string csv_line(const SweepRow& r) {
     const auto& q = r.request;
     std::string s = fmt::format("{},{},{},{},{},{},{},{},", version(q.kernel).name, q.tile, q.radius,
                                 to_string(q.precision), q.dims.nx, q.dims.ny, q.dims.nz, status(r));
+    s += (r.run ? csvtext(r.run->check_line()) : std::string()) + ",";
     if (!r.skipped.empty()) {
-        s += std::string(28, ',');
+        const std::string head = csv_header();
+        s += std::string(size_t(std::count(head.begin(), head.end(), ',') - 9), ',');
         return s + csvtext(r.skipped);
     }
     const Model& m = r.model;
-    s += r.run ? (r.run->ok ? "ok," : "failed,") : ",";
-    s += fmt::format("{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.6g},{},{},{},", m.flops_per_point,
-                     m.loads_per_block, m.outputs_per_block, m.opb, m.opb_textbook, m.opb_limit,
-                     m.halo.fraction, m.smem_bytes, m.threads_per_block,
-                     r.model_sectors_per_request, r.exact.load_bytes, r.exact.store_bytes,
-                     r.exact.flops);
-    s += fmt::format("{},{},{},{},{},{},", csvnum(level_bytes(r, "requested")),
-                     csvnum(level_opb(r, "requested")), csvnum(level_bytes(r, "L2")),
-                     csvnum(level_opb(r, "L2")), csvnum(level_bytes(r, "DRAM")),
-                     csvnum(level_opb(r, "DRAM")));
-    s += csvnum(r.measured ? r.measured->sectors_per_request : std::nullopt) + ",";
+    s += fmt::format("{},{},{},{},{},{},{},{},{},", m.flops_per_point, m.loads_per_block,
+                     m.outputs_per_block, csvnum(m.opb), csvnum(m.opb_textbook),
+                     csvnum(m.opb_limit), csvnum(m.halo.fraction), m.smem_bytes,
+                     m.threads_per_block);
+    s += fmt::format("{},{},{},{},{},{},", r.model_requests ? std::to_string(r.model_requests) : "",
+                     r.model_requests ? std::to_string(r.model_sectors) : "",
+                     r.model_requests ? csvnum(r.model_sectors_per_request) : "", r.exact.load_bytes,
+                     r.exact.store_bytes, r.exact.flops);
+    auto lv = [&](const char* name) -> const LevelMetric* {
+        return r.measured ? &r.measured->level(name) : nullptr;
+    };
+    auto get = [](const LevelMetric* l, std::optional<double> LevelMetric::*f) {
+        return l ? l->*f : std::nullopt;
+    };
+    const LevelMetric *req = lv("requested"), *l2 = lv("L2"), *dram = lv("DRAM");
+    s += csvint(r.measured ? std::optional<double>(r.measured->flops) : std::nullopt) + ",";
+    s += (req ? csvtext(req->source) : std::string()) + ",";
+    s += fmt::format("{},{},{},{},", csvint(get(req, &LevelMetric::read_bytes)),
+                     csvint(get(req, &LevelMetric::write_bytes)), csvnum(get(req, &LevelMetric::opb)),
+                     csvnum(get(req, &LevelMetric::opb_rw)));
+    for (const LevelMetric* l : {l2, dram})
+        s += fmt::format("{},{},{},", csvint(get(l, &LevelMetric::read_bytes)),
+                         csvint(get(l, &LevelMetric::write_bytes)), csvnum(get(l, &LevelMetric::opb_rw)));
+    s += fmt::format("{},{},{},", csvint(r.measured ? r.measured->l1_sectors : std::nullopt),
+                     csvint(r.measured ? r.measured->l1_requests : std::nullopt),
+                     csvnum(r.measured ? r.measured->sectors_per_request : std::nullopt));
     if (r.run && r.run->timed)
         s += fmt::format("{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.4g},", r.run->ms.min,
                          r.run->ms.median, r.run->ms.max, r.run->gbps, r.run->gflops,
@@ -321,6 +382,18 @@ std::optional<std::string> gnuplot_png_terminal(std::string* why) {
 
 namespace {
 
+// The first line of gnuplot's log that says something (its error), for the one-line report.
+std::string slurp_first_line(const fs::path& p) {
+    std::ifstream f(p);
+    std::string line, last;
+    while (std::getline(f, line)) {
+        if (line.find_first_not_of(" \t^") == std::string::npos) continue;
+        last = line;
+        if (line.find("rror") != std::string::npos || line.find("warning") != std::string::npos) break;
+    }
+    return last;
+}
+
 void write_file(const fs::path& p, const std::string& text) {
     std::ofstream f(p, std::ios::trunc);
     if (!f) throw UserError("cannot write " + p.string());
@@ -344,6 +417,12 @@ std::string script_tail(const std::string& name) {
     return fmt::format("set terminal svg size 1000,650 font 'Sans,11' dynamic\n"
                        "set output '{}.svg'\nreplot\n",
                        name);
+}
+// Drops the trailing ", \\" of a plot command; with nothing to plot, plots nothing (1/0).
+void trim_plot(std::string& plot) {
+    const auto at = plot.rfind(',');
+    if (at == std::string::npos) plot += "1/0 notitle";
+    else plot.resize(at);
 }
 std::string val(std::optional<double> v) { return v && std::isfinite(*v) ? fmt::format("{:.6g}", *v) : "NaN"; }
 
@@ -376,15 +455,16 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
             model_dat += "\n";
         }
         write_file(d / "opb_model.dat", model_dat);
-        std::string meas = "# per kernel block: T requested_opb L2_opb DRAM_opb (NaN: not measured)\n";
+        std::string meas = "# per kernel block: T requested_opb (FLOP / byte loaded, the model's) "
+                           "L2_opb_rw DRAM_opb_rw (FLOP / byte read + written) (NaN: not measured)\n";
         for (KernelId k : kernels) {
             meas += fmt::format("# {}\n", version(k).name);
             for (const auto& row : s.rows)
                 if (row.request.kernel == k && row.measured)
                     meas += fmt::format("{} {} {} {}\n", row.request.tile,
                                         val(row.measured->level("requested").opb),
-                                        val(row.measured->level("L2").opb),
-                                        val(row.measured->level("DRAM").opb));
+                                        val(row.measured->level("L2").opb_rw),
+                                        val(row.measured->level("DRAM").opb_rw));
             meas += "NaN NaN NaN NaN\n\n\n";
         }
         write_file(d / "opb_measured.dat", meas);
@@ -393,12 +473,25 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
                                                  to_string(s.precision)));
         gp += "set xlabel 'T (IN\\_TILE\\_DIM; naive: block edge)'\nset ylabel 'FLOP per byte loaded'\n"
               "set logscale y\nset xrange [1:33]\n";
-        gp += fmt::format("limit = {:.6g}\n", double(12 * r + 1) / B);
-        gp += "set arrow from 1,limit to 33,limit nohead dt 2 lc rgb 'gray30'\n"
-              "set label sprintf('limit 13/4 = %.2f (r = 1, fp32)', limit) at 2,limit*1.08 tc rgb 'gray30'\n";
-        if (r == 1 && s.precision == Precision::f32)
-            gp += "set label '1.37 at T = 8 (text)' at 8.5,1.37 point pt 7 ps 1.5 lc rgb 'black'\n"
-                  "set label '2.68 at T = 32 (text)' at 26,2.4\nset label '' at 32,2.68 point pt 7 ps 1.5 lc rgb 'black'\n";
+        // Every label is computed from the model for this sweep's r and precision and placed at
+        // its (T, value); the texts' figures (r = 1, fp32) are marked as the seed's only then.
+        const bool seed = r == 1 && s.precision == Precision::f32;
+        const int F = flops_per_point(r), P = point_count(r);
+        gp += fmt::format("limit = {:.6g}\n", double(F) / B);
+        gp += "set arrow from 1,limit to 33,limit nohead dt 2 lc rgb 'gray30'\n";
+        gp += fmt::format("set label \"limit (12r+1)/{} B = {}/{} = {:.3g} (r = {}, {}{})\" at 2,limit*1.08 "
+                          "tc rgb 'gray30'\n",
+                          B, F, B, double(F) / B, r, to_string(s.precision),
+                          seed ? fmt::format("; seed: 13/4, not {}/2", P) : std::string());
+        auto mark = [&](KernelId k, int T, const char* what) {
+            if (T <= 2 * r || !tile_fits(k, T, r, B)) return std::string();
+            const double y = interior_block_traffic(k, T, r, s.precision).opb;
+            return fmt::format("set label '' at {0},{1:.6g} point pt 7 ps 1.5 lc rgb 'black'\n"
+                               "set label \"{2}{3} T = {0}: {1:.3g}\" at {0},{1:.6g} offset 1,-1\n",
+                               T, y, seed ? "seed: " : "", what);
+        };
+        gp += mark(KernelId::tiled, 8, "tiled");
+        gp += mark(KernelId::coarsened, 32, "coarsened");
         std::string plot = "plot ";
         int col = 2;
         for (const auto& v : kernel_versions()) {
@@ -414,7 +507,7 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
                                     "title '{} {}', \\\n     ",
                                     i, l + 2, level_pt[l], kColors[int(kernels[i])], version(kernels[i]).name,
                                     level_names[l]);
-        plot.resize(plot.rfind(','));
+        trim_plot(plot);
         gp += plot + "\n" + script_tail("opb_vs_T");
         write_file(d / "opb_vs_T.gp", gp);
         scripts.push_back("opb_vs_T.gp");
@@ -429,9 +522,14 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
         std::string gp = script_head("halo_vs_T", term,
                                      fmt::format("Halo share of the input tile (r = {})", r));
         gp += "set xlabel 'T (input tile edge)'\nset ylabel 'halo cells / tile cells'\nset yrange [0:1]\n";
-        if (r == 1)
-            gp += "set label '8^3: 296/512 = 58%' at 8.5,0.60 point pt 7 ps 1.3\n"
-                  "set label '32^2: 124/1024 = 12%' at 32.5,0.14 point pt 7 ps 1.3\n";
+        // The texts' two points (003: 8^3 and 32^2), computed for this r, at their (T, fraction).
+        for (auto [T, is3d] : {std::pair{8, true}, std::pair{32, false}}) {
+            if (T <= 2 * r) continue;
+            const Halo h = is3d ? halo_3d(T, r) : halo_2d(T, r);
+            gp += fmt::format("set label \"{}{}^{}: {}/{} = {:.0f}%\" at {},{:.6g} point pt 7 ps 1.3 offset 1,0\n",
+                              r == 1 ? "seed: " : "", T, is3d ? 3 : 2, h.halo_cells, h.tile_cells,
+                              100 * h.fraction, T, h.fraction);
+        }
         gp += "plot 'halo.dat' using 1:2 with lines lw 2 title '3D tile T^3', \\\n"
               "     'halo.dat' using 1:3 with lines lw 2 title '2D tile T^2 (one plane)'\n";
         gp += script_tail("halo_vs_T");
@@ -469,7 +567,7 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
                 plot += fmt::format("'timing.dat' index {} using 1:{} with linespoints pt 7 lw 2 lc rgb '{}' "
                                     "title '{}', \\\n     ",
                                     i, which ? 3 : 2, kColors[int(kernels[i])], version(kernels[i]).name);
-            plot.resize(plot.rfind(','));
+            trim_plot(plot);
             gp += plot + "\n" + script_tail(name);
             write_file(d / (name + ".gp"), gp);
             scripts.push_back(name + ".gp");
@@ -479,24 +577,36 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
     // (4) Roofline: measured copy bandwidth and (when measured) FMA throughput as ceilings; each
     //     configuration at its OP/B (DRAM when measured, else requested) and achieved GFLOP/s.
     {
-        std::string dat = "# per kernel block: opb gflops T level(0 requested, 2 DRAM)\n";
+        // One byte convention on both axes of the roofline: the ceiling is a copy's bandwidth,
+        // which counts read + write, so x is FLOP per byte read + written (DRAM when the counters
+        // measured it, else the requested level's read + write bytes, labelled as such).
+        std::string dat = "# per kernel block: opb_rw (FLOP / (read + write bytes)) gflops T "
+                          "level(0 requested, 2 DRAM)\n";
+        bool any_dram = false, any_requested = false;
         for (KernelId k : kernels) {
             dat += fmt::format("# {}\n", version(k).name);
             for (const auto& row : s.rows)
                 if (row.request.kernel == k && row.run && row.run->timed && row.measured) {
-                    auto dram = row.measured->level("DRAM").opb;
-                    auto req = row.measured->level("requested").opb;
+                    auto dram = row.measured->level("DRAM").opb_rw;
+                    auto req = row.measured->level("requested").opb_rw;
                     const auto x = dram ? dram : req;
+                    (dram ? any_dram : any_requested) = true;
                     dat += fmt::format("{} {:.6g} {} {}\n", val(x), row.run->gflops, row.request.tile,
                                        dram ? 2 : 0);
                 }
             dat += "NaN NaN NaN NaN\n\n\n";
         }
         write_file(d / "roofline.dat", dat);
+        const std::string xwhat = any_dram && any_requested ? "DRAM where measured, else requested"
+                                  : any_dram                ? "DRAM"
+                                                            : "requested (no DRAM counters)";
         std::string gp = script_head("roofline", term,
-                                     fmt::format("Roofline, {} ({})\\nx: DRAM OP/B when measured, else requested", s.device,
-                                                 to_string(s.precision)));
-        gp += "set logscale xy\nset xlabel 'FLOP per byte'\nset ylabel 'GFLOP/s'\nset xrange [0.05:100]\n";
+                                     fmt::format("Roofline, {} ({})\\nx: {} FLOP per byte read + written; "
+                                                 "ceiling: copy bandwidth (read + write)",
+                                                 s.device, to_string(s.precision), xwhat));
+        gp += fmt::format("set logscale xy\nset xlabel 'FLOP / ({} bytes read + written)'\n"
+                          "set ylabel 'GFLOP/s'\nset xrange [0.05:100]\n",
+                          any_dram ? "DRAM" : "requested");
         const double bw = s.copy_gbps > 0 ? s.copy_gbps : 1;
         gp += fmt::format("bw = {:.6g}\n", bw);
         if (s.fma_gflops) {
@@ -512,7 +622,7 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
         for (size_t i = 0; i < kernels.size(); ++i)
             plot += fmt::format("'roofline.dat' index {} using 1:2 with points pt 7 ps 1.5 lc rgb '{}' title '{}', \\\n     ",
                                 i, kColors[int(kernels[i])], version(kernels[i]).name);
-        plot.resize(plot.rfind(','));
+        trim_plot(plot);
         gp += plot + "\n" + script_tail("roofline");
         write_file(d / "roofline.gp", gp);
         scripts.push_back("roofline.gp");
@@ -544,25 +654,39 @@ void write_sweep_outputs(SweepResult& s, const std::string& dir, bool plots) {
                 s.files.push_back("plots/" + gp);
             s.plots_note = why;
         } else {
-            int failed = 0;
-            std::string first_error;
+            std::vector<std::string> failures;
             for (const auto& gp : write_plot_scripts(s, pd.string(), *term)) {
                 s.files.push_back("plots/" + gp);
+                const std::string stem = gp.substr(0, gp.size() - 3);
+                const fs::path log = pd / (gp + ".log");
+                std::error_code ec;
+                for (const char* ext : {".png", ".svg"}) fs::remove(pd / (stem + ext), ec);
                 const std::string cmd = fmt::format("cd '{}' && gnuplot '{}' > '{}.log' 2>&1",
                                                     pd.string(), gp, gp);
-                if (std::system(cmd.c_str()) != 0) {
-                    if (!failed) first_error = gp;
-                    ++failed;
+                const int rc = std::system(cmd.c_str());
+                // gnuplot can exit 0 yet leave an empty image (and fail with a half-written one):
+                // an image counts only when the run succeeded and both files have content.
+                std::string bad;
+                for (const char* ext : {".png", ".svg"}) {
+                    const fs::path img = pd / (stem + ext);
+                    if (!fs::exists(img, ec) || fs::file_size(img, ec) == 0)
+                        bad = fmt::format("{}{} is missing or empty", stem, ext);
+                }
+                if (rc != 0 || !bad.empty()) {
+                    std::string why = slurp_first_line(log);
+                    if (why.empty()) why = rc != 0 ? fmt::format("gnuplot exited with {}", rc) : bad;
+                    for (const char* ext : {".png", ".svg"}) fs::remove(pd / (stem + ext), ec);
+                    failures.push_back(fmt::format("{} failed: {} (log: plots/{}.log)", gp, why, gp));
                     continue;
                 }
-                const std::string stem = gp.substr(0, gp.size() - 3);
                 s.files.push_back("plots/" + stem + ".png");
                 s.files.push_back("plots/" + stem + ".svg");
-                fs::remove(pd / (gp + ".log"));
+                fs::remove(log, ec);
             }
-            s.plots_note = failed ? fmt::format("{} plot(s) failed, first {} (see plots/{}.log)", failed,
-                                                first_error, first_error)
-                                  : fmt::format("plots written with gnuplot ({} and svg)", *term);
+            s.plot_failures = failures;
+            s.plots_note = failures.empty()
+                               ? fmt::format("plots written with gnuplot ({} and svg)", *term)
+                               : fmt::format("{} plot(s) failed; {}", failures.size(), failures.front());
         }
     }
     write_file(d / "results.json", to_json(s).dump(2) + "\n");

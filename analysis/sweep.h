@@ -52,6 +52,7 @@ struct SweepRow {
     GridTraffic exact;                    // the model's exact whole-grid counts
     std::optional<MeasuredMetrics> measured;
     double model_sectors_per_request = 0; // warp_pattern over the whole grid
+    long long model_requests = 0, model_sectors = 0;  // its raw counts (0: not computed)
     std::string skipped;                  // why this configuration did not run (empty: it ran)
     std::optional<RunReport> run;         // check + timing
 };
@@ -68,13 +69,18 @@ struct SweepResult {
     std::vector<SweepRow> rows;
     std::vector<std::string> files;  // written, relative to out_dir
     std::string plots_note;          // "plots written" or why they were skipped
+    std::vector<std::string> plot_failures;  // one line per plot gnuplot failed to draw
 };
 
 // The tiles a sweep tries by default: naive 8; tiled every runnable T up to 10; coarsened and
 // register-tiled 8, 16, 32 (those runnable).
 std::vector<int> default_sweep_tiles(KernelId k, int radius, Precision p);
 
-// Runs every configuration; throws UserError for bad options (unknown sizes, nothing to run).
+// Creates `dir` and checks that a file can be written there; UserError (one line) if not.
+void check_output_dir(const std::string& dir);
+
+// Runs every configuration; throws UserError for bad options (unknown sizes, an output folder
+// that cannot be written, nothing to run, every configuration skipped) before running anything.
 SweepResult run_sweep(Backend& backend, const SweepOptions& options);
 
 nlohmann::json to_json(const SweepRow& row);

@@ -1,13 +1,18 @@
-// `stencil-lab model --kernel K [--tile T] [--radius R] [--precision P] [--size N] [--json]`:
-// the textbook's arithmetic-intensity model of one configuration (analysis/model.h), as readable
-// text with the formulas or as JSON. Computes nothing itself.
+// `stencil-lab model --kernel K [--tile T] [--radius R] [--precision P] [--size N] [--json]
+//  [--explain-invalid]`: the textbook's arithmetic-intensity model of one configuration
+// (analysis/model.h), as readable text with the formulas or as JSON. The curriculum's tables:
+// `--bounds` (points/2 upper bounds, 003), `--registers` (registers per thread, 000),
+// `--derivatives` (central difference order, 8th-order weights and dx^8, 000/001/004),
+// `--ghost [T]` (2D halo / ghost ring, 002/003). Computes nothing itself.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/finite_difference.h"
 #include "analysis/model.h"
 #include "cli/command.h"
 #include "core/error.h"
@@ -22,7 +27,97 @@ struct ModelArgs {
     std::string precision = "f32";
     int size = 256;  // grid for the whole-grid warp pattern and traffic
     bool json = false;
+    bool tile_given = false;
+    bool explain_invalid = false;
+    bool bounds = false, registers = false, derivatives = false;
+    int ghost = 0;  // > 0: the 2D ghost-ring / halo table for a T x T tile
 };
+
+// ---- the curriculum's tables (no kernel needed) ----
+
+int bounds_table(bool json) {
+    using namespace analysis;
+    nlohmann::json j = nlohmann::json::array();
+    std::string s = "upper bound of OP/B with perfect reuse (text 003): points / 2 (2 ops per point over "
+                    "4-byte values); exact: (2 points - 1) / 4\n";
+    s += fmt::format("  {:<30} {:>6} {:>9} {:>9}\n", "pattern", "points", "points/2", "exact");
+    for (const auto& b : pattern_bounds()) {
+        s += fmt::format("  {:<30} {:>6} {:>9.4g} {:>9.4g}\n", b.name, b.points, b.opb, b.opb_exact);
+        j.push_back({{"name", b.name}, {"dims", b.dims}, {"shape", b.shape == PatternShape::star ? "star" : "box"},
+                     {"size", b.size}, {"points", b.points}, {"opb", b.opb}, {"opb_exact", b.opb_exact}});
+    }
+    s += "  points: star of order k in 2D 4k + 1, in 3D 6k + 1; k x k convolution k^2, k^3 in 3D "
+         "(counted from each shape's offsets)\n";
+    std::cout << (json ? j.dump(2) + "\n" : s);
+    return 0;
+}
+
+int registers_table(bool json) {
+    using namespace analysis;
+    nlohmann::json j = nlohmann::json::array();
+    std::string s = "registers per thread of a z-marching kernel (text 000's question), from each "
+                    "stencil's offsets: (2 zr + 1) planes x the (dx, dy) columns used off the current plane\n";
+    for (const auto& a : {registers_star(1), registers_nine_point(), registers_box27()}) {
+        s += fmt::format("  {:<55} points {:>2}  z reach {}  columns {}  registers {}\n    {}\n", a.stencil,
+                         a.points, a.z_reach, a.columns, a.queue_registers, a.note);
+        j.push_back({{"stencil", a.stencil}, {"points", a.points}, {"z_reach", a.z_reach},
+                     {"columns", a.columns}, {"registers", a.queue_registers}, {"note", a.note}});
+    }
+    std::cout << (json ? j.dump(2) + "\n" : s);
+    return 0;
+}
+
+int derivatives_table(bool json) {
+    using namespace analysis;
+    nlohmann::json j;
+    std::string s;
+    // Row 1: the central difference (m = 1) and its measured order on a smooth function.
+    auto f = [](double x) { return std::sin(x) + 0.5 * std::exp(x); };
+    auto df = [](double x) { return std::cos(x) + 0.5 * std::exp(x); };
+    const auto cd = central_difference_study(f, df, {0.3, 1.0, 2.1}, 0.1, 5);
+    const auto w1 = central_derivative_weights(1);
+    s += fmt::format("central difference: f'(x) ~ {}/{} (f(x+h) - f(x-h)) / h; f = sin x + exp(x)/2 at "
+                     "x = 0.3, 1.0, 2.1\n", w1[0].num, w1[0].den);
+    s += "  h          max error    order\n";
+    for (size_t i = 0; i < cd.h.size(); ++i)
+        s += fmt::format("  {:<10.6g} {:<12.4e} {}\n", cd.h[i], cd.error[i],
+                         i ? fmt::format("{:.3f}", cd.order[i - 1]) : std::string());
+    j["central_difference"] = {{"h", cd.h}, {"error", cd.error}, {"order", cd.order}};
+    // Row 15: the 8th-order weights solved from the Taylor system, and dx^8 on periodic grids.
+    const auto w = central_derivative_weights(4);
+    s += "8th-order first derivative (text 004), weights c_j of (f(x+j dx) - f(x-j dx)) / dx solved "
+         "from the Taylor (Vandermonde) system:\n ";
+    nlohmann::json wj = nlohmann::json::array();
+    for (size_t i = 0; i < w.size(); ++i) {
+        s += fmt::format(" c{} = {}/{}", i + 1, w[i].num, w[i].den);
+        wj.push_back({{"num", w[i].num}, {"den", w[i].den}, {"value", w[i].value()}});
+    }
+    s += "\n";
+    const auto st = eighth_order_study(16, 3);
+    s += "  periodic n^3 grid, f = sin(2 pi x) cos(2 pi y) + sin(2 pi z):\n  n    max error    order\n";
+    for (size_t i = 0; i < st.h.size(); ++i)
+        s += fmt::format("  {:<4} {:<12.4e} {}\n", int(std::lround(1 / st.h[i])), st.error[i],
+                         i ? fmt::format("{:.3f}", st.order[i - 1]) : std::string());
+    j["eighth_order"] = {{"weights", wj}, {"h", st.h}, {"error", st.error}, {"order", st.order}};
+    std::cout << (json ? j.dump(2) + "\n" : s);
+    return 0;
+}
+
+int ghost_table(int T, bool json) {
+    using namespace analysis;
+    if (T < 3) throw UserError(fmt::format("--ghost {}: the tile must be at least 3 cells wide", T));
+    const long long ring = ghost_ring_cells(T);
+    const Halo h2 = halo_2d(T, 1);
+    nlohmann::json j = {{"tile", T}, {"ghost_ring_cells", ring}, {"interior_cells", h2.output_cells},
+                        {"tile_cells", h2.tile_cells}, {"fraction", h2.fraction}};
+    std::string s = fmt::format(
+        "2D 5-point Jacobi (text 002): a {0}x{0} thread block that includes its one-cell ghost ring has "
+        "4T - 4 = {1} ghost cells and (T-2)^2 = {2} cells it updates; the ring is {1}/{3} = {4:.1f}% of the "
+        "block\n",
+        T, ring, h2.output_cells, h2.tile_cells, 100 * h2.fraction);
+    std::cout << (json ? j.dump(2) + "\n" : s);
+    return 0;
+}
 
 nlohmann::json loads_json(const std::vector<analysis::WarpLoad>& v) {
     nlohmann::json a = nlohmann::json::array();
@@ -34,16 +129,29 @@ nlohmann::json loads_json(const std::vector<analysis::WarpLoad>& v) {
 
 int model_command(const ModelArgs& a) {
     using namespace analysis;
+    if (a.bounds) return bounds_table(a.json);
+    if (a.registers) return registers_table(a.json);
+    if (a.derivatives) return derivatives_table(a.json);
+    if (a.ghost) return ghost_table(a.ghost, a.json);
+    if (a.kernel.empty())
+        throw UserError("--kernel is required (or one of --bounds, --registers, --derivatives, --ghost)");
     const KernelVersion* v = find_version(a.kernel);
     if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", a.kernel, version_names()));
     const auto p = parse_precision(a.precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
+    if (a.radius < 1 || a.radius > kMaxRadius)
+        throw UserError(fmt::format("radius {} is outside 1..{}", a.radius, kMaxRadius));
+    if (a.tile_given && a.tile < 1) throw UserError(fmt::format("--tile {} must be at least 1", a.tile));
     if (a.size < 1) throw UserError(fmt::format("--size {} must be positive", a.size));
-    const int T = a.tile != 0 ? a.tile : v->default_tile;
+    const int T = a.tile_given ? a.tile : v->default_tile;
     const GridDims g{a.size, a.size, a.size};
     if (auto e = grid_error(g, a.radius)) throw UserError(*e);
 
     const Model m = model(v->id, T, a.radius, *p);  // throws UserError on impossible T / r
+    // A tile that cannot run is an error unless the user asked to see its model anyway.
+    if (m.tile_error && !a.explain_invalid)
+        throw UserError(fmt::format("{} T={} cannot run: {} (--explain-invalid prints its model anyway)",
+                                    v->name, T, *m.tile_error));
     const GridTraffic gt = exact_grid_traffic(v->id, T, a.radius, *p, g);
     const WarpPattern wp = warp_pattern(v->id, T, a.radius, *p, g);
 
@@ -76,6 +184,7 @@ int model_command(const ModelArgs& a) {
         j["largest_fitting_tile"] = m.largest_fitting_tile;
         j["tile_bounds"] = m.tile_bounds;
         j["tile_error"] = m.tile_error ? nlohmann::json(*m.tile_error) : nlohmann::json(nullptr);
+        j["cannot_run"] = bool(m.tile_error);
         j["grid"] = {{"n", a.size}, {"blocks", gt.blocks}, {"load_bytes", gt.load_bytes},
                      {"store_bytes", gt.store_bytes}, {"flops", gt.flops}, {"opb", gt.opb}};
         j["warp_pattern"] = {{"rows_per_warp", wp.rows_per_warp},
@@ -85,12 +194,16 @@ int model_command(const ModelArgs& a) {
                              {"sectors_per_request", wp.sectors_per_request},
                              {"lines_per_request", wp.lines_per_request},
                              {"efficiency", wp.efficiency},
+                             {"requests", wp.requests},
+                             {"sectors", wp.sectors},
+                             {"full_warp_requests", wp.full_warp_requests},
                              {"interior_loads", loads_json(wp.interior)},
                              {"all_loads", loads_json(wp.all)},
                              {"explanation", wp.explanation}};
         std::cout << j.dump(2) << "\n";
         return 0;
     }
+    if (m.tile_error) std::cout << "cannot run: " << *m.tile_error << " (model shown on request)\n";
     std::cout << m.summary;
     std::cout << fmt::format("  whole {}^3 grid      {} blocks, {} B loaded, {} B stored, OP/B {:.4g} "
                              "(faces load and compute less than interior blocks)\n",
@@ -108,14 +221,24 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
     app.description("the textbook's model of one kernel: FLOPs, loads, OP/B, halo, shared memory, "
                     "valid tiles, warp access pattern");
     auto a = std::make_shared<ModelArgs>();
-    app.add_option("--kernel,-k", a->kernel, "which version: " + version_names())->required();
-    app.add_option("--tile,-t", a->tile,
-                   "T: IN_TILE_DIM (block edge for naive); default: the version table's");
+    app.add_option("--kernel,-k", a->kernel, "which version: " + version_names());
+    auto* tile = app.add_option("--tile,-t", a->tile,
+                                "T: IN_TILE_DIM (block edge for naive); default: the version table's");
     app.add_option("--radius,-r", a->radius, "stencil radius r (6r + 1 points), 1..4")->capture_default_str();
     app.add_option("--precision,-p", a->precision, "f32 or f64")->capture_default_str();
     app.add_option("--size,-n", a->size, "N of the N^3 grid for whole-grid figures")->capture_default_str();
     app.add_flag("--json", a->json, "JSON instead of text");
-    return [a] { return model_command(*a); };
+    app.add_flag("--explain-invalid", a->explain_invalid,
+                 "print the model of a tile that cannot run (marked 'cannot run: ...') instead of failing");
+    app.add_flag("--bounds", a->bounds, "the points/2 upper-bound table of text 003, points from each shape");
+    app.add_flag("--registers", a->registers, "registers per thread for the 3D 7-, 9- and 27-point stencils (000)");
+    app.add_flag("--derivatives", a->derivatives,
+                 "central difference order 2; 8th-order weights solved from Taylor; dx^8 convergence (004)");
+    app.add_option("--ghost", a->ghost, "the 2D ghost ring of a T x T block (text 002: T = 16 -> 60)");
+    return [a, tile] {
+        a->tile_given = tile->count() > 0;
+        return model_command(*a);
+    };
 });
 
 }  // namespace

@@ -22,8 +22,9 @@ struct SweepArgs {
     std::vector<int> tiles;
     int radius = 1;
     std::string precision = "f32";
-    int size = 0;  // 0: 256 on the GPU, 16 on the CPU backend
-    int reps = -1;
+    int size = 0;  // unless given: 256 on the GPU, 16 on the CPU backend
+    int reps = 0;  // unless given: 20 on the GPU, 1 on the CPU backend
+    bool size_given = false, reps_given = false;
     std::string backend = "auto";
     std::string out;
     bool no_plots = false;
@@ -39,6 +40,7 @@ void progress_bar(int done, int total, const std::string& what) {
 }
 
 int sweep_command(const SweepArgs& a) {
+    // Every option is checked before anything runs (a backend is made, a kernel launched).
     analysis::SweepOptions o;
     for (const auto& k : a.kernels) {
         const KernelVersion* v = find_version(k);
@@ -51,16 +53,23 @@ int sweep_command(const SweepArgs& a) {
     const auto p = parse_precision(a.precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
     o.precision = *p;
+    if (a.radius < 1 || a.radius > kMaxRadius)
+        throw UserError(fmt::format("radius {} is outside 1..{}", a.radius, kMaxRadius));
     o.radius = a.radius;
     if (a.out.empty()) throw UserError("--out DIR is required");
+    if (a.size_given && a.size < 1) throw UserError(fmt::format("--size {} must be positive", a.size));
+    if (a.size_given) {
+        if (auto e = grid_error({a.size, a.size, a.size}, a.radius)) throw UserError(*e);
+    }
+    if (a.reps_given && a.reps < 1) throw UserError("--reps must be at least 1");
+    analysis::check_output_dir(a.out);
 
     std::string why;
     auto backend = make_backend(a.backend, &why);
     if (!backend) throw UserError(fmt::format("--backend {}: {}", a.backend, why));
     const bool gpu = backend->kind() == BackendKind::cuda;
-    o.size = a.size > 0 ? a.size : (gpu ? 256 : 16);
-    if (a.size < 0) throw UserError("--size must be positive");
-    o.reps = a.reps > 0 ? a.reps : (gpu ? 20 : 1);
+    o.size = a.size_given ? a.size : (gpu ? 256 : 16);
+    o.reps = a.reps_given ? a.reps : (gpu ? 20 : 1);
     o.warmup = gpu ? 3 : 0;
     o.out_dir = a.out;
     o.plots = !a.no_plots;
@@ -81,6 +90,13 @@ int sweep_command(const SweepArgs& a) {
             h.dram_read_bytes = c->dram_bytes_read;
             h.dram_write_bytes = c->dram_bytes_write;
             h.flops = c->flops();
+            // Level 1 measured: thread-level global ld/st instructions x sizeof(real).
+            h.requested_read_bytes = c->requested_read_bytes(bytes_of(req.precision));
+            h.requested_write_bytes = c->requested_write_bytes(bytes_of(req.precision));
+            if (!h.requested_read_bytes)
+                h.requested_unavailable = !c->thread_inst_unavailable.empty()
+                                              ? c->thread_inst_unavailable
+                                              : "smsp__sass_thread_inst_executed_op_global_ld.sum was not collected";
             return h;
         };
         std::string fma_why;
@@ -121,21 +137,31 @@ int sweep_command(const SweepArgs& a) {
                        r.measured && r.measured->level("requested").opb ? *r.measured->level("requested").opb : 0.0,
                        r.run->ms.median, r.run->gbps, r.run->copy_ratio);
     fmt::print("wrote {}/results.csv and results.json; {}\n", o.out_dir, result.plots_note);
+    for (const auto& f : result.plot_failures) fmt::print(stderr, "plot {}\n", f);
     if (result.backend == "cpu")
         fmt::print("note: CPU backend times are the emulator's; L2/DRAM levels need the GPU's counters\n");
-    return failed ? 1 : 0;
+    const int ran = int(result.rows.size()) - skipped;
+    if (ran == 0) {
+        fmt::print(stderr, "sweep: no configuration ran\n");
+        return 1;
+    }
+    // Non-zero when any check failed or a plot could not be drawn: a script must notice.
+    return failed || !result.plot_failures.empty() ? 1 : 0;
 }
 
-std::vector<std::string> split(const std::string& s) {
+// A comma-separated list; an empty item (",", "a,,b", a trailing comma) is a mistake, not "all".
+std::vector<std::string> split(const std::string& s, const char* option) {
     std::vector<std::string> out;
+    if (s.empty()) return out;
     std::string cur;
-    for (char c : s) {
+    for (char c : s + ",") {
         if (c == ',') {
-            if (!cur.empty()) out.push_back(cur);
+            if (cur.empty())
+                throw UserError(fmt::format("{} '{}': an empty item in the comma-separated list", option, s));
+            out.push_back(cur);
             cur.clear();
-        } else cur += c;
+        } else if (c != ' ') cur += c;
     }
-    if (!cur.empty()) out.push_back(cur);
     return out;
 }
 
@@ -148,15 +174,17 @@ const Command sweep_cmd("sweep", 40, [](CLI::App& app) -> std::function<int()> {
     app.add_option("--tiles", *tiles, "comma-separated T (default: a spread per kernel)");
     app.add_option("--radius,-r", a->radius, "stencil radius r, 1..4")->capture_default_str();
     app.add_option("--precision,-p", a->precision, "f32 or f64")->capture_default_str();
-    app.add_option("--size,-n", a->size, "N of the N^3 grid (default 256 on the GPU, 16 on the CPU)");
-    app.add_option("--reps", a->reps, "timed launches per configuration (default 20 GPU, 1 CPU)");
+    auto* size_opt = app.add_option("--size,-n", a->size, "N of the N^3 grid (default 256 on the GPU, 16 on the CPU)");
+    auto* reps_opt = app.add_option("--reps", a->reps, "timed launches per configuration (default 20 GPU, 1 CPU)");
     app.add_option("--out,-o", a->out, "output folder")->required();
     app.add_flag("--no-plots", a->no_plots, "write CSV and JSON only");
     add_backend_option(app, a->backend);
-    return [a, kernels, tiles] {
-        a->kernels = split(*kernels);
+    return [a, kernels, tiles, size_opt, reps_opt] {
+        a->size_given = size_opt->count() > 0;
+        a->reps_given = reps_opt->count() > 0;
+        a->kernels = split(*kernels, "--kernels");
         a->tiles.clear();
-        for (const auto& t : split(*tiles)) {
+        for (const auto& t : split(*tiles, "--tiles")) {
             try {
                 size_t used = 0;
                 a->tiles.push_back(std::stoi(t, &used));

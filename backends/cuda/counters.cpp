@@ -21,6 +21,7 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -40,6 +41,7 @@ struct Cupti {
 #define STENCIL_CUPTI_FN(name) decltype(&::name) name = nullptr;
     STENCIL_CUPTI_FN(cuptiGetResultString)
     STENCIL_CUPTI_FN(cuptiProfilerInitialize)
+    STENCIL_CUPTI_FN(cuptiProfilerDeInitialize)
     STENCIL_CUPTI_FN(cuptiDeviceGetChipName)
     STENCIL_CUPTI_FN(cuptiProfilerGetCounterAvailability)
     STENCIL_CUPTI_FN(cuptiProfilerHostInitialize)
@@ -94,6 +96,7 @@ const Cupti& cupti() {
 #define STENCIL_CUPTI_LOAD(name) load(c.name, #name);
         STENCIL_CUPTI_LOAD(cuptiGetResultString)
         STENCIL_CUPTI_LOAD(cuptiProfilerInitialize)
+        STENCIL_CUPTI_LOAD(cuptiProfilerDeInitialize)
         STENCIL_CUPTI_LOAD(cuptiDeviceGetChipName)
         STENCIL_CUPTI_LOAD(cuptiProfilerGetCounterAvailability)
         STENCIL_CUPTI_LOAD(cuptiProfilerHostInitialize)
@@ -129,10 +132,18 @@ std::string privilege_sentence() {
            "driver or reboot; see https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
 }
 
+// On a virtual GPU the guest's driver options change nothing: the hypervisor decides.
+std::string vgpu_privilege_sentence() {
+    return "hardware counters are not permitted on this virtual GPU "
+           "(CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES): the hypervisor / vGPU profile must "
+           "allow profiling (on NVIDIA vGPU the host administrator enables it for this VM, e.g. the "
+           "vGPU plugin parameter enable_profiling=1); options of the guest's driver cannot lift it";
+}
+
 void ck(CUptiResult r, const char* call) {
     if (r == CUPTI_SUCCESS) return;
-    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
-        throw CuptiFailure{privilege_sentence()};
+    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) throw CuptiFailure{privilege_sentence()};
+    if (r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES) throw CuptiFailure{vgpu_privilege_sentence()};
     const char* s = nullptr;
     if (cupti().cuptiGetResultString) cupti().cuptiGetResultString(r, &s);
     throw CuptiFailure{fmt::format("CUPTI failed in {}: {} (error {})", call, s ? s : "unknown", static_cast<int>(r))};
@@ -167,6 +178,8 @@ CounterValues to_values(const std::vector<std::string>& names, const std::vector
         else if (is("smsp__sass_thread_inst_executed_op_dadd_pred_on.sum")) out.dadd = v[i];
         else if (is("smsp__sass_thread_inst_executed_op_dmul_pred_on.sum")) out.dmul = v[i];
         else if (is("smsp__sass_thread_inst_executed_op_dfma_pred_on.sum")) out.dfma = v[i];
+        else if (is("smsp__sass_thread_inst_executed_op_global_ld.sum")) out.global_load_thread_inst = v[i];
+        else if (is("smsp__sass_thread_inst_executed_op_global_st.sum")) out.global_store_thread_inst = v[i];
     }
     return out;
 }
@@ -208,6 +221,10 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
     // Host side: metric names -> config image, for this chip and the counters available now.
     CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
     CK(cuptiProfilerInitialize(&init));
+    Finally init_done{[&] {
+        CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, nullptr};
+        c.cuptiProfilerDeInitialize(&p);
+    }};
     CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE, nullptr, 0, nullptr};
     chip.deviceIndex = static_cast<size_t>(device);
     CK(cuptiDeviceGetChipName(&chip));
@@ -229,14 +246,38 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
         c.cuptiProfilerHostDeinitialize(&p);
     }};
 
-    const std::vector<std::string>& names = counter_metric_names();
+    // The optional metrics (thread-level global ld/st instructions) go in with the rest; where this
+    // chip's CUPTI refuses the set, it is asked again without them and the reason is kept, so the
+    // other levels are still measured and the requested level says it fell back.
+    std::vector<std::string> names = counter_metric_names();
+    std::string optional_refused;
+    auto add_metrics = [&](const std::vector<std::string>& list) {
+        std::vector<const char*> ptrs;
+        for (const auto& n : list) ptrs.push_back(n.c_str());
+        CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+        add.pHostObject = host.pHostObject;
+        add.ppMetricNames = ptrs.data();
+        add.numMetrics = ptrs.size();
+        return c.cuptiProfilerHostConfigAddMetrics(&add);
+    };
+    if (CUptiResult r = add_metrics(names); r != CUPTI_SUCCESS) {
+        if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
+            ck(r, "cuptiProfilerHostConfigAddMetrics");
+        const char* s = nullptr;
+        if (c.cuptiGetResultString) c.cuptiGetResultString(r, &s);
+        const auto& opt = counter_optional_metric_names();
+        std::erase_if(names, [&](const std::string& n) { return std::find(opt.begin(), opt.end(), n) != opt.end(); });
+        optional_refused = fmt::format("CUPTI refused {} on this GPU ({})", opt.front(), s ? s : "unknown error");
+        // A fresh host object: the refused call may have left part of the set in the old one.
+        CUpti_Profiler_Host_Deinitialize_Params d{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        d.pHostObject = host.pHostObject;
+        c.cuptiProfilerHostDeinitialize(&d);
+        host.pHostObject = nullptr;
+        CK(cuptiProfilerHostInitialize(&host));
+        ck(add_metrics(names), "cuptiProfilerHostConfigAddMetrics");
+    }
     std::vector<const char*> metrics;
     for (const auto& n : names) metrics.push_back(n.c_str());
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    add.pHostObject = host.pHostObject;
-    add.ppMetricNames = metrics.data();
-    add.numMetrics = metrics.size();
-    CK(cuptiProfilerHostConfigAddMetrics(&add));
     CUpti_Profiler_Host_GetConfigImageSize_Params cfg_size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     cfg_size.pHostObject = host.pHostObject;
     CK(cuptiProfilerHostGetConfigImageSize(&cfg_size));
@@ -319,7 +360,9 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
     eval.numMetrics = metrics.size();
     eval.pMetricValues = values.data();
     CK(cuptiProfilerHostEvaluateToGpuValues(&eval));
-    return to_values(names, values);
+    CounterValues out = to_values(names, values);
+    out.thread_inst_unavailable = optional_refused;
+    return out;
 }
 
 }  // namespace
@@ -339,6 +382,17 @@ const std::vector<std::string>& counter_metric_names() {
         "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
         "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
         "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+        // optional (counter_optional_metric_names): the requested level, measured
+        "smsp__sass_thread_inst_executed_op_global_ld.sum",
+        "smsp__sass_thread_inst_executed_op_global_st.sum",
+    };
+    return names;
+}
+
+const std::vector<std::string>& counter_optional_metric_names() {
+    static const std::vector<std::string> names = {
+        "smsp__sass_thread_inst_executed_op_global_ld.sum",
+        "smsp__sass_thread_inst_executed_op_global_st.sum",
     };
     return names;
 }

@@ -25,9 +25,24 @@ struct CounterValues {
     double l1_global_load_requests = 0;  // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
     double fadd = 0, fmul = 0, ffma = 0;  // smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum
     double dadd = 0, dmul = 0, dfma = 0;  // ..._op_{dadd,dmul,dfma}_pred_on.sum
+    // Thread-level global load / store instructions executed (one per active lane):
+    // smsp__sass_thread_inst_executed_op_global_{ld,st}.sum. Every load and store of the lab's
+    // kernels is one scalar value, so times sizeof(real) they are the requested bytes, measured.
+    // nullopt when this GPU / CUPTI could not collect them (then `thread_inst_unavailable` says why).
+    std::optional<double> global_load_thread_inst, global_store_thread_inst;
+    std::string thread_inst_unavailable;
     std::vector<std::pair<std::string, double>> raw;  // every metric by its ncu name, in request order
 
     double dram_bytes() const { return dram_bytes_read + dram_bytes_write; }
+    // Requested bytes of the launch's global loads / stores, from the executed instructions.
+    std::optional<double> requested_read_bytes(int value_bytes) const {
+        if (!global_load_thread_inst) return std::nullopt;
+        return *global_load_thread_inst * value_bytes;
+    }
+    std::optional<double> requested_write_bytes(int value_bytes) const {
+        if (!global_store_thread_inst) return std::nullopt;
+        return *global_store_thread_inst * value_bytes;
+    }
     // Sectors (32 B) per global load request: 4 for a fully coalesced warp of 4-byte loads.
     double sectors_per_request() const {
         return l1_global_load_requests > 0 ? l1_global_load_sectors / l1_global_load_requests : 0;
@@ -36,8 +51,10 @@ struct CounterValues {
     double flops() const { return fadd + fmul + 2 * ffma + dadd + dmul + 2 * dfma; }
 };
 
-// The metric names measure_counters asks CUPTI for (ncu spelling).
+// The metric names measure_counters asks CUPTI for (ncu spelling). The last ones
+// (counter_optional_metric_names) are dropped, and the rest still read, where CUPTI refuses them.
 const std::vector<std::string>& counter_metric_names();
+const std::vector<std::string>& counter_optional_metric_names();
 
 // One launch of `req` on a device-filled random input, with the L2 flushed first, under the
 // range profiler (kernel replay: CUPTI re-runs the launch for as many passes as the metrics need).

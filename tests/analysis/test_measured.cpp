@@ -116,3 +116,44 @@ TEST_CASE("measured metrics: counters give OP/B at L2 and DRAM", "[analysis]") {
     REQUIRE(*m.sectors_per_request == Approx(5.07));
     REQUIRE(m.level("L2").read_bytes);
 }
+
+TEST_CASE("requested level on the GPU: the counters' bytes, the model beside them", "[analysis]") {
+    const GridDims g{40, 36, 33};
+    const GridTraffic exact = exact_grid_traffic(KernelId::tiled, 8, 1, Precision::f32, g);
+    HardwareCounters hw;
+    hw.flops = double(exact.flops);
+    // a measurement that disagrees with the model must be kept, not replaced by it
+    hw.requested_read_bytes = double(exact.load_bytes) + 4096;
+    hw.requested_write_bytes = double(exact.store_bytes);
+    hw.dram_read_bytes = 1.0e6;
+    hw.dram_write_bytes = 0.5e6;
+    hw.l1_global_load_sectors = 900;
+    hw.l1_global_load_requests = 200;
+    const auto m = measure(KernelId::tiled, 8, 1, Precision::f32, g, nullptr, hw);
+    const auto& req = m.level("requested");
+    REQUIRE(req.measured);
+    REQUIRE(*req.read_bytes == double(exact.load_bytes) + 4096);
+    REQUIRE(*req.model_read_bytes == double(exact.load_bytes));
+    REQUIRE(req.source.find("hardware counters") != std::string::npos);
+    REQUIRE(*req.opb == Approx(double(exact.flops) / (double(exact.load_bytes) + 4096)));
+    // DRAM: FLOP per byte read + written (the roofline's convention)
+    REQUIRE(*m.level("DRAM").opb_rw == Approx(double(exact.flops) / 1.5e6));
+    REQUIRE(*m.l1_sectors == 900);
+    REQUIRE(*m.l1_requests == 200);
+    REQUIRE(*m.sectors_per_request == Approx(900.0 / 200));
+}
+
+TEST_CASE("requested level on the GPU without the instruction counter: labelled fallback", "[analysis]") {
+    const GridDims g{32, 32, 32};
+    HardwareCounters hw;
+    hw.dram_read_bytes = 1.0e6;
+    hw.requested_unavailable = "CUPTI refused smsp__sass_thread_inst_executed_op_global_ld.sum";
+    const auto m = measure(KernelId::naive, 8, 1, Precision::f32, g, nullptr, hw);
+    const auto& req = m.level("requested");
+    REQUIRE_FALSE(req.measured);
+    REQUIRE(req.source.find("NOT measured") != std::string::npos);
+    REQUIRE(req.source.find("CUPTI refused") != std::string::npos);
+    REQUIRE(*req.read_bytes == double(exact_grid_traffic(KernelId::naive, 8, 1, Precision::f32, g).load_bytes));
+    // no DRAM write counter: no read + write OP/B (a read-only figure would mix conventions)
+    REQUIRE_FALSE(m.level("DRAM").opb_rw);
+}

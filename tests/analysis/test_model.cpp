@@ -1,6 +1,8 @@
 // Every figure of shared/seed-figures.md that the model gives, pinned to the text's rounding.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <string>
 
@@ -66,14 +68,25 @@ TEST_CASE("row 5: the tiled kernel's T is bounded by T^3 <= 1024 threads", "[ana
     REQUIRE_THROWS_AS(model(KernelId::tiled, 2, 1, Precision::f32), UserError);
 }
 
-TEST_CASE("row 6: upper bounds points / 2", "[analysis]") {
+TEST_CASE("row 6: upper bounds points / 2, points from each shape", "[analysis]") {
     const auto b = pattern_bounds();
+    // the seed's figures (003), in the seed's order
     const double want[] = {2.5, 4.5, 4.5, 12.5, 6.5, 24.5, 9.5, 171.5};
     REQUIRE(b.size() == 8);
     for (size_t i = 0; i < b.size(); ++i) {
         CAPTURE(b[i].name);
+        // closed forms, written independently of the enumeration in pattern_points
+        const int k = b[i].size;
+        const int closed = b[i].shape == PatternShape::star ? (b[i].dims == 2 ? 4 * k + 1 : 6 * k + 1)
+                                                            : (b[i].dims == 2 ? k * k : k * k * k);
+        REQUIRE(b[i].points == closed);
+        REQUIRE(b[i].opb == Approx(closed / 2.0));
         REQUIRE(b[i].opb == Approx(want[i]));
+        REQUIRE(b[i].opb_exact == Approx((2.0 * closed - 1) / 4));
     }
+    // an order-2 2D star has no corners: 9 points (the 3x3 box, also 9, has them)
+    REQUIRE(pattern_points(PatternShape::star, 2, 2) == 9);
+    REQUIRE(pattern_points(PatternShape::star, 3, 1) == point_count(1));
 }
 
 TEST_CASE("rows 7, 8: halo shares of 8^3 and 32x32 tiles", "[analysis]") {
@@ -133,14 +146,27 @@ TEST_CASE("row 11: register tiling keeps T^2 in shared memory, a third of 3 T^2"
     REQUIRE(rt.loads_per_block == c.loads_per_block);
 }
 
-TEST_CASE("row 13: registers per thread of the z-queue", "[analysis]") {
-    REQUIRE(registers_star(1).queue_registers == 3);
-    REQUIRE(registers_star(1).points == 7);
-    REQUIRE(registers_star(2).queue_registers == 5);
-    REQUIRE(registers_star(2).points == 13);
-    REQUIRE(registers_nine_point().queue_registers == 5);
-    REQUIRE(registers_box27().queue_registers == 27);
-    REQUIRE(model(KernelId::register_tiled, 32, 1, Precision::f32).queue_registers == 3);
+TEST_CASE("row 13: registers per thread, derived from each stencil's offsets", "[analysis]") {
+    for (int r = 1; r <= kMaxRadius; ++r) {
+        CAPTURE(r);
+        const auto a = registers_star(r);
+        REQUIRE(a.points == 6 * r + 1);
+        REQUIRE(a.z_reach == r);
+        REQUIRE(a.columns == 1);  // a star reaches other planes only in its own column
+        REQUIRE(a.queue_registers == 2 * r + 1);
+    }
+    const auto box = registers_box27();
+    REQUIRE(box.points == 3 * 3 * 3);
+    REQUIRE(box.columns == 3 * 3);                 // every (dx, dy) of the 3x3 window
+    REQUIRE(box.queue_registers == 3 * (3 * 3));   // 3 planes x 9 columns
+    const auto nine = registers_nine_point();
+    REQUIRE(nine.points == 9);
+    REQUIRE(nine.z_reach == 2);
+    REQUIRE(nine.queue_registers == 2 * 2 + 1);
+    // the other reading (two extra points in the plane) needs only the 7-point star's queue
+    REQUIRE(nine.note.find("needs " + std::to_string(2 * 1 + 1)) != std::string::npos);
+    REQUIRE(model(KernelId::register_tiled, 32, 1, Precision::f32).queue_registers ==
+            registers_star(1).queue_registers);
 }
 
 TEST_CASE("row 14: a 16x16 block with its ghost ring has 60 ghost cells", "[analysis]") {
@@ -148,18 +174,74 @@ TEST_CASE("row 14: a 16x16 block with its ghost ring has 60 ghost cells", "[anal
     REQUIRE(ghost_ring_cells(16) == 60);
 }
 
-TEST_CASE("row 15: the 8th-order derivative converges as dx^8", "[analysis]") {
-    REQUIRE(kEighthOrder.a == Approx(4.0 / 5));
-    REQUIRE(kEighthOrder.b == Approx(-1.0 / 5));
-    REQUIRE(kEighthOrder.c == Approx(4.0 / 105));
-    REQUIRE(kEighthOrder.d == Approx(-1.0 / 280));
-    // consistency: sum of d * coefficient = 1/2 (exact on linear functions)
-    const auto& k = kEighthOrder;
-    REQUIRE(k.a + 2 * k.b + 3 * k.c + 4 * k.d == Approx(0.5));
-    const auto s = eighth_order_study(16, 3);  // 16^3, 32^3, 64^3
+TEST_CASE("rows 1, 15: derivative weights solved from Taylor; dx^8 convergence", "[analysis]") {
+    // m = 1: the central difference (f(x+h) - f(x-h)) / 2h
+    const auto w1 = central_derivative_weights(1);
+    REQUIRE(w1.size() == 1);
+    REQUIRE((w1[0].num == 1 && w1[0].den == 2));
+    // the seed's 8th-order weights (004), exact fractions
+    const auto w = central_derivative_weights(4);
+    REQUIRE(w.size() == 4);
+    const long long seed[4][2] = {{4, 5}, {-1, 5}, {4, 105}, {-1, 280}};
+    for (int j = 0; j < 4; ++j) {
+        CAPTURE(j);
+        REQUIRE(w[j].num == seed[j][0]);
+        REQUIRE(w[j].den == seed[j][1]);
+    }
+    // and every Taylor condition, checked in doubles: sum 2 j^n c_j = [n == 1], n = 1, 3, 5, 7
+    for (int n = 1; n <= 7; n += 2) {
+        double s = 0;
+        for (int j = 1; j <= 4; ++j) s += 2 * std::pow(j, n) * w[j - 1].value();
+        REQUIRE(s == Approx(n == 1 ? 1.0 : 0.0).margin(1e-12));
+    }
+    const auto& k = eighth_order_coefficients();
+    REQUIRE(k.a == Approx(4.0 / 5));
+    REQUIRE(k.d == Approx(-1.0 / 280));
+    const auto s = eighth_order_study(16, 3);  // 16^3, 32^3, 64^3 (the seed's periodic 64^3)
     REQUIRE(s.order.size() == 2);
     for (double o : s.order) REQUIRE(o == Approx(8.0).margin(0.1));
     REQUIRE(s.error.back() < 1e-9);
+}
+
+TEST_CASE("model notes: every sentence computed for its (kernel, T, r, precision)", "[analysis]") {
+    // tiled: the largest legal T and its computing threads, for r = 1 and r = 2
+    int Tm = 1;
+    while ((Tm + 1) * (Tm + 1) * (Tm + 1) <= 1024) ++Tm;
+    for (int r : {1, 2}) {
+        CAPTURE(r);
+        const Model m = model(KernelId::tiled, 2 * r + 1, r, Precision::f32);
+        const long long computing = (long long)(Tm - 2 * r) * (Tm - 2 * r) * (Tm - 2 * r);
+        REQUIRE(m.tile_bounds.find("T = " + std::to_string(Tm) + " is legal") != std::string::npos);
+        REQUIRE(m.tile_bounds.find("= " + std::to_string(computing) + " of them compute") != std::string::npos);
+    }
+    REQUIRE(model(KernelId::tiled, 6, 2, Precision::f32).tile_bounds.find("512 of them") == std::string::npos);
+
+    // coarsened vs tiled: the ratio printed is the models' ratio; "almost doubled" only for the text's case
+    auto ratio_in = [](const std::string& note) {
+        const auto at = note.find("the ratio is x");
+        REQUIRE(at != std::string::npos);
+        return std::stod(note.substr(at + 14));
+    };
+    struct Case {
+        int T, r;
+        Precision p;
+        bool text;
+    };
+    for (const Case c : {Case{32, 1, Precision::f32, true}, Case{32, 2, Precision::f32, false},
+                         Case{8, 1, Precision::f32, false}, Case{32, 1, Precision::f64, false},
+                         Case{16, 1, Precision::f32, false}}) {
+        CAPTURE(c.T, c.r, to_string(c.p));
+        const Model m = model(KernelId::coarsened, c.T, c.r, c.p);
+        const double tiled = model(KernelId::tiled, 8, c.r, c.p).opb;
+        REQUIRE(ratio_in(m.opb_note) == Approx(m.opb / tiled).margin(0.005));
+        REQUIRE((m.opb_note.find("almost doubled") != std::string::npos) == c.text);
+    }
+
+    // tiled f64: the limit 13/8 is compared with 2 x 7 / 8, not with 7/2 (a 4-byte figure)
+    const Model d = model(KernelId::tiled, 8, 1, Precision::f64);
+    REQUIRE(d.opb_limit == Approx(13.0 / 8));
+    REQUIRE(d.opb_note.find(fmt::format("{:.4g}", 2.0 * 7 / 8)) != std::string::npos);
+    REQUIRE(d.opb_note.find("3.5") == std::string::npos);
 }
 
 TEST_CASE("row 16: 16x16 tiles reload half, 64x4 pencils none", "[analysis]") {

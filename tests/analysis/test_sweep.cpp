@@ -10,6 +10,10 @@
 
 #include "analysis/sweep.h"
 #include "core/backend.h"
+#include "core/error.h"
+
+#include <fmt/format.h>
+#include <algorithm>
 
 using namespace stencil;
 using namespace stencil::analysis;
@@ -93,6 +97,8 @@ TEST_CASE("sweep on the CPU backend writes well-formed CSV and JSON", "[analysis
         REQUIRE(lv[2]["read_bytes"].is_null());
         REQUIRE_FALSE(lv[2]["note"].get<std::string>().empty());
         REQUIRE(r["time_ms"]["median"].get<double>() > 0);
+        REQUIRE(lv[0]["measured"] == true);
+        REQUIRE(lv[0]["model_read_bytes"].get<double>() == r["model"]["grid_load_bytes"].get<double>());
     }
     REQUIRE_FALSE(j["fma_note"].get<std::string>().empty());
     // Plots: the scripts and data always; images when gnuplot ran.
@@ -115,4 +121,93 @@ TEST_CASE("sweep rejects bad options with one line", "[analysis]") {
     SweepOptions o;
     o.size = 2;
     REQUIRE_THROWS_WITH(run_sweep(*backend, o), Catch::Contains("too small"));
+}
+
+TEST_CASE("sweep: nothing runnable or an unwritable folder fails before anything runs", "[analysis]") {
+    auto backend = make_cpu_backend();
+    int calls = 0;
+    SweepOptions o;
+    o.kernels = {KernelId::tiled};
+    o.tiles = {11};
+    o.size = 12;
+    o.progress = [&](int, int, const std::string&) { ++calls; };
+    REQUIRE_THROWS_WITH(run_sweep(*backend, o), Catch::Contains("nothing can run"));
+    o.tiles = {4};
+    for (const char* dir : {"/proc/stencil-lab-x", "/etc/passwd"}) {
+        CAPTURE(dir);
+        o.out_dir = dir;
+        REQUIRE_THROWS_AS(run_sweep(*backend, o), UserError);
+    }
+    REQUIRE(calls == 0);
+}
+
+TEST_CASE("sweep CSV: counts are exact integers, raw sectors and requests beside their ratio", "[analysis]") {
+    auto backend = make_cpu_backend();
+    SweepOptions o;
+    o.kernels = {KernelId::naive, KernelId::coarsened};
+    o.tiles = {8};
+    o.size = 13;
+    o.reps = 1;
+    o.warmup = 0;
+    SweepResult s = run_sweep(*backend, o);
+    const auto head = csv_fields(csv_header());
+    auto col = [&](const char* name) {
+        const auto it = std::find(head.begin(), head.end(), name);
+        REQUIRE(it != head.end());
+        return size_t(it - head.begin());
+    };
+    for (const auto& row : s.rows) {
+        const auto f = csv_fields(csv_line(row));
+        REQUIRE(f.size() == head.size());
+        for (const char* c : {"grid_load_bytes", "grid_store_bytes", "grid_flops", "requested_read_bytes",
+                              "requested_write_bytes", "model_requests", "model_sectors", "flops"}) {
+            CAPTURE(c, f[col(c)]);
+            REQUIRE_FALSE(f[col(c)].empty());
+            REQUIRE(f[col(c)].find_first_not_of("0123456789") == std::string::npos);
+        }
+        // the exact whole-grid count, to the byte, from the model computed here
+        const auto exact = exact_grid_traffic(row.request.kernel, 8, 1, Precision::f32, {13, 13, 13});
+        REQUIRE(std::stoll(f[col("grid_load_bytes")]) == exact.load_bytes);
+        const auto wp = warp_pattern(row.request.kernel, 8, 1, Precision::f32, {13, 13, 13});
+        REQUIRE(std::stoll(f[col("model_requests")]) == wp.requests);
+        REQUIRE(std::stoll(f[col("model_sectors")]) == wp.sectors);
+        // the JSON keeps the raw counter fields (null on the CPU backend)
+        const auto j = to_json(row);
+        REQUIRE(j["measured"].contains("l1_global_load_sectors"));
+        REQUIRE(j["measured"].contains("l1_global_load_requests"));
+    }
+}
+
+TEST_CASE("sweep plots: labels computed for the sweep's radius and precision", "[analysis]") {
+    SweepResult s;
+    s.radius = 2;
+    s.precision = Precision::f64;
+    s.device = "test";
+    s.dims = {16, 16, 16};
+    const fs::path dir = fs::temp_directory_path() / "stencil_tests_analysis_plots";
+    fs::remove_all(dir);
+    write_plot_scripts(s, dir.string(), "pngcairo");
+    std::ifstream f(dir / "opb_vs_T.gp");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    const std::string gp = ss.str();
+    const int F = 12 * 2 + 1, B = 8;
+    REQUIRE(gp.find(fmt::format("{}/{} = {:.3g}", F, B, double(F) / B)) != std::string::npos);
+    REQUIRE(gp.find("13/4") == std::string::npos);
+    REQUIRE(gp.find("seed") == std::string::npos);
+    // the tiled T = 8 point sits on the model curve: its y is the model's OP/B at T = 8
+    const double y = interior_block_traffic(KernelId::tiled, 8, 2, Precision::f64).opb;
+    REQUIRE(gp.find(fmt::format("at 8,{:.6g} point", y)) != std::string::npos);
+    std::ifstream h(dir / "halo_vs_T.gp");
+    std::stringstream hs;
+    hs << h.rdbuf();
+    const Halo h3 = halo_3d(8, 2);
+    REQUIRE(hs.str().find(fmt::format("{}/{} = {:.0f}%", h3.halo_cells, h3.tile_cells, 100 * h3.fraction)) !=
+            std::string::npos);
+    REQUIRE(hs.str().find("58%") == std::string::npos);
+    std::ifstream rf(dir / "roofline.gp");
+    std::stringstream rs;
+    rs << rf.rdbuf();
+    REQUIRE(rs.str().find("read + written") != std::string::npos);
+    fs::remove_all(dir);
 }

@@ -1,0 +1,174 @@
+// warp_pattern groups warps into classes; here every warp of the launch is enumerated one lane at
+// a time, written from the kernels' index arithmetic (not from the model's code), and the two must
+// agree exactly. The N = 256 figures are also pinned to the H100's ncu counts.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "analysis/model.h"
+
+using namespace stencil;
+using namespace stencil::analysis;
+
+namespace {
+
+struct Counts {
+    long long requests = 0, sectors = 0, lines = 0, bytes = 0, full_requests = 0;
+};
+
+// Every thread of every block, as the kernels index it: global loads of each warp, in program
+// order, one request per load instruction executed with >= 1 active lane.
+Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
+    const int B = bytes_of(p);
+    const bool naive = k == KernelId::naive, tiled = k == KernelId::tiled;
+    const int OUT = naive ? T : T - 2 * r;
+    const int bx_n = (g.nx + OUT - 1) / OUT, by_n = (g.ny + OUT - 1) / OUT, bz_n = (g.nz + OUT - 1) / OUT;
+    const int tz_n = naive || tiled ? T : 1;
+    const int threads = T * T * tz_n;
+    // (dx, dy, dz) of each load instruction; for z-marching, dz is a plane selector handled below
+    std::vector<std::array<int, 3>> offs;
+    if (naive) {
+        offs.push_back({0, 0, 0});
+        for (int d = 1; d <= r; ++d)
+            for (int s : {-d, d}) offs.insert(offs.end(), {{s, 0, 0}, {0, s, 0}, {0, 0, s}});
+    }
+    Counts c;
+    auto issue = [&](const std::vector<long long>& cells) {
+        if (cells.empty()) return;
+        std::set<long long> sec, lin;
+        for (long long cell : cells) {
+            sec.insert(cell * B / 32);
+            lin.insert(cell * B / 128);
+        }
+        ++c.requests;
+        c.sectors += (long long)sec.size();
+        c.lines += (long long)lin.size();
+        c.bytes += (long long)cells.size() * B;
+        c.full_requests += cells.size() == 32;
+    };
+    auto in_grid = [&](long long x, long long y, long long z) {
+        return x >= 0 && x < g.nx && y >= 0 && y < g.ny && z >= 0 && z < g.nz;
+    };
+    auto idx = [&](long long x, long long y, long long z) { return (z * g.ny + y) * g.nx + x; };
+    std::vector<long long> cells;
+    for (int bz = 0; bz < bz_n; ++bz)
+        for (int by = 0; by < by_n; ++by)
+            for (int bx = 0; bx < bx_n; ++bx)
+                for (int w0 = 0; w0 < threads; w0 += 32) {
+                    const int w1 = std::min(threads, w0 + 32);
+                    auto lane = [&](int t, int& tx, int& ty, int& tz) {
+                        tx = t % T;
+                        ty = (t / T) % T;
+                        tz = t / (T * T);
+                    };
+                    if (naive) {
+                        for (const auto& o : offs) {
+                            cells.clear();
+                            for (int t = w0; t < w1; ++t) {
+                                int tx, ty, tz;
+                                lane(t, tx, ty, tz);
+                                const int x = bx * T + tx, y = by * T + ty, z = bz * T + tz;
+                                if (x < r || y < r || z < r || x >= g.nx - r || y >= g.ny - r || z >= g.nz - r)
+                                    continue;  // the kernel's boundary test: no load
+                                cells.push_back(idx(x + o[0], y + o[1], z + o[2]));
+                            }
+                            issue(cells);
+                        }
+                    } else if (tiled) {
+                        cells.clear();
+                        for (int t = w0; t < w1; ++t) {
+                            int tx, ty, tz;
+                            lane(t, tx, ty, tz);
+                            const int x = bx * OUT + tx - r, y = by * OUT + ty - r, z = bz * OUT + tz - r;
+                            if (in_grid(x, y, z)) cells.push_back(idx(x, y, z));
+                        }
+                        issue(cells);
+                    } else {
+                        // prologue: planes iStart - r .. iStart + r - 1; march: iStart + r .. + OUT - 1 + r
+                        const int iStart = bz * OUT;
+                        for (int zp = iStart - r; zp < iStart + OUT + r; ++zp) {
+                            cells.clear();
+                            for (int t = w0; t < w1; ++t) {
+                                int tx, ty, tz;
+                                lane(t, tx, ty, tz);
+                                const int x = bx * OUT + tx - r, y = by * OUT + ty - r;
+                                if (in_grid(x, y, zp)) cells.push_back(idx(x, y, zp));
+                            }
+                            issue(cells);
+                        }
+                    }
+                }
+    return c;
+}
+
+void require_same(KernelId k, int T, int r, Precision p, GridDims g) {
+    CAPTURE(version(k).name, T, r, to_string(p), g.nx, g.ny, g.nz);
+    const Counts b = brute_force(k, T, r, p, g);
+    const WarpPattern w = warp_pattern(k, T, r, p, g);
+    REQUIRE(w.requests == b.requests);
+    REQUIRE(w.sectors == b.sectors);
+    REQUIRE(w.bytes_requested == b.bytes);
+    REQUIRE(w.full_warp_requests == b.full_requests);
+    double lines = 0;
+    for (const auto& l : w.all) lines += l.lines * double(l.requests);
+    REQUIRE(lines == Approx(double(b.lines)));
+}
+
+}  // namespace
+
+TEST_CASE("warp pattern: the class count equals lane-by-lane enumeration", "[analysis]") {
+    const auto& v = GENERATE(from_range(kernel_versions().begin(), kernel_versions().end()));
+    const Precision p = GENERATE(Precision::f32, Precision::f64);
+    const int r = GENERATE(1, 2);
+    // grids that are not multiples of anything, and one too thin for a whole tile
+    const GridDims g = GENERATE(GridDims{19, 17, 23}, GridDims{33, 5, 9});
+    if (g.ny < 2 * r + 1) return;
+    for (int T : {3, 4, 5, 8, 10}) {
+        if (v.id != KernelId::naive && T <= 2 * r) continue;
+        if (threads_per_block(v.id, T) > 1024) continue;
+        require_same(v.id, T, r, p, g);
+    }
+    if (v.id == KernelId::coarsened || v.id == KernelId::register_tiled) require_same(v.id, 16, r, p, g);
+}
+
+TEST_CASE("warp pattern: naive 8^3 at N = 64 and 67 against enumeration", "[analysis]") {
+    const Precision p = GENERATE(Precision::f32, Precision::f64);
+    for (int n : {64, 67}) require_same(KernelId::naive, 8, 1, p, {n, n, n});
+}
+
+TEST_CASE("warp pattern: naive 8^3, N = 256 equals the H100's ncu counts", "[analysis]") {
+    // ncu on an H100 (docs/results/h100-counters-naive-256.txt): l1tex requests and sectors.
+    const WarpPattern f = warp_pattern(KernelId::naive, 8, 1, Precision::f32, {256, 256, 256});
+    REQUIRE(f.requests == 3641344);
+    REQUIRE(f.sectors == 18451576);
+    REQUIRE(f.sectors_per_request == Approx(18451576.0 / 3641344.0));
+    REQUIRE(f.sectors_per_request == Approx(5.067243).margin(5e-7));
+    const WarpPattern d = warp_pattern(KernelId::naive, 8, 1, Precision::f64, {256, 256, 256});
+    REQUIRE(d.requests == f.requests);  // the same warps and lanes, twice the bytes
+    REQUIRE(d.sectors_per_request == Approx(9.035993).margin(5e-7));
+}
+
+TEST_CASE("warp pattern: any valid grid answers in well under a second", "[analysis]") {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const auto& v : kernel_versions()) {
+        const int T = v.id == KernelId::naive || v.id == KernelId::tiled ? 10 : 32;
+        (void)warp_pattern(v.id, T, 1, Precision::f32, {1000, 1000, 1000});
+        (void)warp_pattern(v.id, T, 4, Precision::f64, {1001, 999, 1003});
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CAPTURE(s);
+    REQUIRE(s < 2.0);  // eight whole-grid patterns at N ~ 1000 (the brute force: hours)
+}
+
+TEST_CASE("warp pattern: a block smaller than a warp", "[analysis]") {
+    const int T = 3;
+    const WarpPattern w = warp_pattern(KernelId::naive, T, 1, Precision::f32, {16, 16, 16});
+    // 27 threads are one warp of 9 rows of 3, not ceil(32 / 3) = 11 rows
+    REQUIRE(w.rows_per_warp == (T * T * T + T - 1) / T);
+    REQUIRE(w.rows_per_warp == T * T);
+    REQUIRE(w.full_warp_requests == 0);
+    REQUIRE(w.explanation.find("Interior (full) warps: none") != std::string::npos);
+    REQUIRE(w.explanation.find("0%") == std::string::npos);
+}
