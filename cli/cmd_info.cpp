@@ -1,4 +1,4 @@
-// `stencil-lab info [--json]`: the GPU (name, SMs, L2, shared memory, compute capability, memory,
+// `stencil-lab info [--json] [--backend auto|cuda|cpu]`: the GPU (name, SMs, L2, shared memory, compute capability, memory,
 // a measured device-to-device copy bandwidth) and which backends can run here. Without a GPU or a
 // driver it says so in a sentence and still succeeds: that is an answer, not an error.
 #include <fmt/format.h>
@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/report_run.h"
 #include "core/backend.h"
+#include "core/error.h"
 #include "core/stats.h"
 
 namespace stencil::cli {
@@ -17,15 +18,20 @@ namespace {
 struct InfoArgs {
     bool json = false;
     int copy_mib = 256;
+    std::string backend = "auto";  // auto: both; cuda: only the GPU; cpu: only the CPU
 };
 
 int info_command(const InfoArgs& a) {
     nlohmann::json j;
     std::string text;
+    if (a.backend != "auto" && a.backend != "cuda" && a.backend != "cpu")
+        throw UserError(fmt::format("unknown backend '{}' (choose auto, cuda or cpu)", a.backend));
+    const bool want_gpu = a.backend != "cpu", want_cpu = a.backend != "cuda";
 
     std::string why;
-    std::unique_ptr<Backend> gpu = make_cuda_backend(&why);
-    if (!gpu) {
+    std::unique_ptr<Backend> gpu = want_gpu ? make_cuda_backend(&why) : nullptr;
+    if (!want_gpu) {
+    } else if (!gpu) {
         j["cuda"] = {{"available", false}, {"reason", why}};
         text += fmt::format("GPU: none usable: {}.\n", why);
     } else {
@@ -62,11 +68,18 @@ int info_command(const InfoArgs& a) {
                             copy.median, a.copy_mib, copy.min, copy.max);
     }
 
-    std::unique_ptr<Backend> cpu = make_cpu_backend();
-    const DeviceInfo c = cpu->device();
-    j["cpu"] = {{"available", true}, {"name", c.name}, {"cores", c.multiprocessors}};
-    text += fmt::format("backends: cuda {}, cpu yes ({}, {} cores; the SIMT emulator)\n",
-                        gpu ? "yes" : "no (see above)", c.name, c.multiprocessors);
+    if (want_cpu) {
+        std::unique_ptr<Backend> cpu = make_cpu_backend();
+        const DeviceInfo c = cpu->device();
+        j["cpu"] = {{"available", true}, {"name", c.name}, {"cores", c.multiprocessors}};
+        if (want_gpu)
+            text += fmt::format("backends: cuda {}, cpu yes ({}, {} cores; the SIMT emulator)\n",
+                                gpu ? "yes" : "no (see above)", c.name, c.multiprocessors);
+        else
+            text += fmt::format("CPU backend: {}, {} cores; the SIMT emulator runs every thread of every block "
+                                "(fibers, real barriers; race and schedule checks with run --check-races)\n",
+                                c.name, c.multiprocessors);
+    }
 
     if (a.json)
         std::cout << j.dump(2) << "\n";
@@ -79,6 +92,8 @@ const Command info_cmd("info", 10, [](CLI::App& app) -> std::function<int()> {
     app.description("the GPU, its copy bandwidth, and the backends this build can use here");
     auto a = std::make_shared<InfoArgs>();
     app.add_flag("--json", a->json, "print a JSON object");
+    app.add_option("--backend", a->backend, "auto (both), cuda (only the GPU) or cpu (only the CPU)")
+        ->capture_default_str();
     app.add_option("--copy-mib", a->copy_mib, "array size of the copy measurement, MiB")->capture_default_str()
         ->check(CLI::Range(1, 1 << 16));
     return [a] { return info_command(*a); };

@@ -1,14 +1,21 @@
 // `stencil-lab run --kernel NAME [--tile T] [--radius R] [--precision f32|f64] [--size N | --nx X
-// --ny Y --nz Z] [--reps K] [--warmup W] [--seed S] [--backend auto|cuda|cpu] [--json]`:
-// check one kernel against the fp64 reference, then time it (core/run.h does both).
+// --ny Y --nz Z] [--reps K] [--warmup W] [--seed S] [--backend auto|cuda|cpu] [--json]
+// [--check-races]`: check one kernel against the fp64 reference, then time it (core/run.h does
+// both). On the CPU backend it also traces one interior block for the shared-memory bank
+// conflicts, and --check-races runs the kernel under several schedules and block orders with the
+// race checks on instead of timing it.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
 #include <iostream>
 #include <memory>
 
 #include "cli/command.h"
 #include "cli/report_run.h"
+#include "backends/cpu/cpu_backend.h"
 #include "core/error.h"
+#include "core/field.h"
 #include "core/run.h"
 #include "core/weights.h"
 
@@ -21,7 +28,7 @@ namespace {
 
 struct RunArgs {
     std::string kernel;
-    int tile = 0;  // 0: the version table's default
+    int tile = -1;  // -1: the version table's default
     int radius = 1;
     std::string precision = "f32";
     int size = 0;  // 0: the backend's default
@@ -32,7 +39,79 @@ struct RunArgs {
     bool json = false;
     bool no_time = false;
     bool counters = false;
+    bool check_races = false;
 };
+
+// The CPU backend traces one interior block: bank-conflict degree of its shared loads (max and
+// mean over warp-level requests; 1 = conflict-free). Absent for kernels without shared loads.
+void add_bank_conflicts(const RunReport& rep, nlohmann::json& j, std::string& text) {
+    const LaunchRequest& req = rep.request;
+    const Field<float> in32 = req.precision == Precision::f32 ? random_field<float>(req.dims, rep.seed) : Field<float>{};
+    const Field<double> in64 = req.precision == Precision::f64 ? random_field<double>(req.dims, rep.seed) : Field<double>{};
+    std::vector<unsigned char> out(static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision));
+    CpuOptions o;
+    o.exec.trace.records = simt::TraceMode::block;
+    o.exec.trace.block = {rep.geometry.grid.x / 2, rep.geometry.grid.y / 2, rep.geometry.grid.z / 2};
+    const void* in = req.precision == Precision::f32 ? (const void*)in32.data.data() : (const void*)in64.data.data();
+    const CpuRun run = run_cpu(req, random_weights(req.radius, rep.seed), in, out.data(), o);
+    int worst = 0;
+    long long n = 0;
+    double sum = 0;
+    for (const auto& r : simt::warp_requests(run.report.trace))
+        if (r.space == simt::Space::shared && r.op == simt::Op::load) worst = std::max(worst, r.bank_degree), sum += r.bank_degree, ++n;
+    if (n == 0) return;
+    j["smem_bank_conflict_degree"] = {{"max", worst}, {"mean", sum / n}, {"requests", n}};
+    text += fmt::format("  banks     shared loads: bank-conflict degree max {}, mean {:.2f} over {} warp requests "
+                        "of block ({},{},{}) (1 = conflict-free)\n",
+                        worst, sum / n, n, o.exec.trace.block.x, o.exec.trace.block.y, o.exec.trace.block.z);
+}
+
+// --check-races: the schedule comparison with every check on; one line, rc 0 clean / 1 not.
+int check_races(const LaunchRequest& req, std::uint64_t seed, bool json) {
+    const StencilWeights w = random_weights(req.radius, seed);
+    std::vector<unsigned char> in(static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision));
+    if (req.precision == Precision::f32) {
+        const auto f = random_field<float>(req.dims, seed);
+        std::memcpy(in.data(), f.data.data(), in.size());
+    } else {
+        const auto f = random_field<double>(req.dims, seed);
+        std::memcpy(in.data(), f.data.data(), in.size());
+    }
+    CpuOptions o;
+    o.exec.seed = seed;
+    const ScheduleCheck chk = schedule_check(req, w, in.data(), o, 1);
+    const simt::Diagnostic* first = nullptr;
+    for (const auto& r : chk.runs) {
+        for (const auto& d : r.report.diagnostics)
+            if (!first || (simt::is_fatal(d.kind) && !simt::is_fatal(first->kind))) first = &d;
+        if (first) break;
+    }
+    std::string line;
+    if (chk.ok) {
+        line = fmt::format("no races: {} agrees bit for bit under {} runs (threads in order, reversed, seeded random; "
+                           "blocks in order, reversed, random), no shared or global race, no uninitialized shared "
+                           "read ({:.2f} s)",
+                           version(req.kernel).name, chk.runs.size(), chk.seconds);
+    } else if (first) {
+        line = fmt::format("{}: {}", simt::to_string(first->kind), first->message);
+    } else {
+        const auto& d = *chk.first_difference;
+        line = fmt::format("outputs differ between runs: {} cells, first at ({}, {}, {}): {} vs {}", chk.differing_cells,
+                           d.x, d.y, d.z, d.value_a, d.value_b);
+    }
+    if (json) {
+        nlohmann::json j{{"ok", chk.ok}, {"runs", chk.runs.size()}, {"differing_cells", chk.differing_cells},
+                         {"seconds", chk.seconds}, {"summary", line}};
+        if (first)
+            j["first"] = {{"kind", simt::to_string(first->kind)}, {"block", {first->block.x, first->block.y, first->block.z}},
+                          {"interval", first->interval}, {"array", first->array},
+                          {"element", first->elem_size > 0 ? first->offset / first->elem_size : -1}};
+        std::cout << j.dump() << "\n";
+    } else {
+        std::cout << line << "\n";
+    }
+    return chk.ok ? 0 : 1;
+}
 
 // --counters: one more launch under CUPTI (GPU only). Adds to the JSON, or to the text report.
 void add_counters(const RunReport& rep, nlohmann::json& j, std::string& text) {
@@ -82,11 +161,20 @@ int run_command(const RunArgs& a) {
     if (!backend) throw UserError(fmt::format("--backend {}: {}", a.backend, why));
     const bool gpu = backend->kind() == BackendKind::cuda;
 
+    if (a.check_races && gpu) {
+        fmt::print(stderr, "stencil-lab: --check-races needs --backend cpu (the GPU runs blocks in its own order)\n");
+        return 2;
+    }
+
     RunOptions opt;
     LaunchRequest& req = opt.request;
     req.kernel = v->id;
+    // -1 (not given): the version table's default; 0 and below are errors, not the default.
+    if (a.tile != -1 && a.tile < 1) {
+        fmt::print(stderr, "stencil-lab: tile {} must be at least 1\n", a.tile);
+        return 2;
+    }
     req.tile = a.tile > 0 ? a.tile : v->default_tile;
-    if (a.tile < 0) throw UserError(fmt::format("tile {} must be at least 1", a.tile));
     req.radius = a.radius;
     req.precision = *precision;
     const int n = a.size > 0 ? a.size : (gpu ? kGpuDefaultSize : kCpuDefaultSize);
@@ -95,11 +183,16 @@ int run_command(const RunArgs& a) {
     opt.reps = a.reps >= 0 ? a.reps : (gpu ? 20 : 3);
     opt.warmup = a.warmup >= 0 ? a.warmup : (gpu ? 3 : 0);
     opt.time = !a.no_time;
+    if (a.check_races) {
+        if (auto e = backend->cannot_run(req)) throw UserError(*e);
+        return check_races(req, a.seed, a.json);
+    }
 
     const RunReport rep = run_kernel(*backend, opt);
     nlohmann::json j = rep.to_json();
     std::string text = format_run_report(rep);
     if (a.counters && rep.ok) add_counters(rep, j, text);
+    if (!gpu && rep.ok) add_bank_conflicts(rep, j, text);
     if (a.json)
         std::cout << j.dump() << "\n";
     else
@@ -135,6 +228,9 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
                  "GPU: also read hardware counters of one launch through CUPTI (DRAM and L2 bytes, "
                  "sectors per request, FLOPs)");
     add_backend_option(app, a->backend);
+    app.add_flag("--check-races", a->check_races,
+                 "CPU backend: run the kernel under 3 thread schedules and block orders with shared and "
+                 "global race checks on, instead of timing it; rc 1 names the first diagnostic");
     app.add_flag("--json", a->json, "print one JSON object (one line) instead of the report");
     return [a] { return run_command(*a); };
 });

@@ -28,9 +28,23 @@ cpu_detail::Launcher launcher_for(KernelId k) {
     return nullptr;
 }
 
+// A grid of blocks a GPU would refuse to launch (DeviceLimits: 65535 blocks along y and z,
+// 2^31 - 1 along x), in the CUDA backend's words: the CPU backend must not accept more.
+std::optional<std::string> grid_limit_error(const LaunchRequest& req) {
+    const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    const DeviceLimits lim;
+    if (g.grid.y <= lim.max_grid_yz && g.grid.z <= lim.max_grid_yz && g.grid.x >= 1)
+        return std::nullopt;
+    return fmt::format("grid {}x{}x{} with {} T = {}, r = {} needs {}x{}x{} blocks, but a launch may have at most "
+                       "2147483647 blocks along x and {} along y and z: use a larger tile or a smaller grid",
+                       req.dims.nx, req.dims.ny, req.dims.nz, version(req.kernel).name,
+                       req.tile, req.radius, g.grid.x, g.grid.y, g.grid.z, lim.max_grid_yz);
+}
+
 void check_request(const LaunchRequest& req) {
     if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
     if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
+    if (auto e = grid_limit_error(req)) throw UserError(*e);
 }
 
 // A freshly poisoned output for `in` (NaN inside, the input on the boundary), as raw bytes.
@@ -73,7 +87,8 @@ std::string ScheduleCheck::summary() const {
     s += std::to_string(runs.size()) + " schedules";
     for (const auto& r : runs)
         if (!r.report.clean())
-            s += fmt::format("; {} (seed {}): {}", simt::to_string(r.schedule), r.seed, r.report.summary());
+            s += fmt::format("; {}, {} (seed {}): {}", simt::to_string(r.schedule), simt::to_string(r.block_order),
+                             r.seed, r.report.summary());
     if (first_difference) {
         const auto& d = *first_difference;
         s += fmt::format("; {} cells differ between schedules, first at ({}, {}, {}): {} ({}) vs {} ({})",
@@ -85,52 +100,68 @@ std::string ScheduleCheck::summary() const {
     return s;
 }
 
-ScheduleCheck schedule_check(const LaunchRequest& req, const StencilWeights& weights, const void* in,
-                             const CpuOptions& opt, int random_schedules) {
-    check_request(req);
+ScheduleCheck schedule_check_launch(const OutputLaunch& launch, GridDims dims, Precision precision,
+                                    const void* initial_out, const CpuOptions& opt, int random_schedules) {
     const auto t0 = std::chrono::steady_clock::now();
     ScheduleCheck chk;
-    std::vector<std::pair<simt::Schedule, std::uint64_t>> plan{{simt::Schedule::in_order, opt.exec.seed},
-                                                               {simt::Schedule::reversed, opt.exec.seed}};
-    for (int i = 0; i < random_schedules; ++i) plan.push_back({simt::Schedule::random, opt.exec.seed + i});
+    struct Plan {
+        simt::Schedule schedule;
+        simt::BlockOrder blocks;
+        std::uint64_t seed;
+    };
+    std::vector<Plan> plan{{simt::Schedule::in_order, simt::BlockOrder::in_order, opt.exec.seed},
+                           {simt::Schedule::reversed, simt::BlockOrder::reversed, opt.exec.seed}};
+    for (int i = 0; i < random_schedules; ++i)
+        plan.push_back({simt::Schedule::random, simt::BlockOrder::random, opt.exec.seed + i});
 
-    const std::vector<unsigned char> poisoned = poisoned_bytes(req, in);
+    const int b = bytes_of(precision);
+    const long long cells = dims.cells();
+    const auto* initial = static_cast<const unsigned char*>(initial_out);
     std::vector<std::vector<unsigned char>> outs;
-    for (auto [sched, seed] : plan) {
-        CpuOptions o = opt;
-        o.exec.schedule = sched;
-        o.exec.seed = seed;
-        o.exec.check_shared = true;
-        outs.push_back(poisoned);
-        CpuRun r = run_cpu(req, weights, in, outs.back().data(), o);
-        chk.runs.push_back({sched, seed, std::move(r.report)});
+    for (const Plan& p : plan) {
+        simt::ExecOptions o = opt.exec;
+        o.schedule = p.schedule;
+        o.block_order = p.blocks;
+        o.seed = p.seed;
+        o.check_shared = true;
+        outs.emplace_back(initial, initial + cells * b);
+        chk.runs.push_back({p.schedule, p.seed, launch(o, outs.back().data()), p.blocks});
     }
     chk.ok = true;
     for (const auto& r : chk.runs) chk.ok = chk.ok && r.report.clean();
-    const int b = bytes_of(req.precision);
-    const long long cells = req.dims.cells();
+    // Runs in order of k: the first differing cell of the lowest k is the lowest cell overall only
+    // per run, so keep the lowest index over all runs.
+    long long first = -1;
     for (std::size_t k = 1; k < outs.size(); ++k) {
         for (long long i = 0; i < cells; ++i) {
             if (std::memcmp(outs[0].data() + i * b, outs[k].data() + i * b, b) == 0) continue;
             ++chk.differing_cells;
-            if (!chk.first_difference || i < (long long)((chk.first_difference->z * (long long)req.dims.ny +
-                                                           chk.first_difference->y) * req.dims.nx +
-                                                          chk.first_difference->x)) {
-                CellDifference d;
-                d.x = static_cast<int>(i % req.dims.nx);
-                d.y = static_cast<int>((i / req.dims.nx) % req.dims.ny);
-                d.z = static_cast<int>(i / ((long long)req.dims.nx * req.dims.ny));
-                d.run_a = 0;
-                d.run_b = static_cast<int>(k);
-                d.value_a = value_at(outs[0], req.precision, i);
-                d.value_b = value_at(outs[k], req.precision, i);
-                chk.first_difference = d;
-            }
+            if (first >= 0 && i >= first) continue;
+            first = i;
+            CellDifference d;
+            d.x = static_cast<int>(i % dims.nx);
+            d.y = static_cast<int>((i / dims.nx) % dims.ny);
+            d.z = static_cast<int>(i / ((long long)dims.nx * dims.ny));
+            d.run_a = 0;
+            d.run_b = static_cast<int>(k);
+            d.value_a = value_at(outs[0], precision, i);
+            d.value_b = value_at(outs[k], precision, i);
+            chk.first_difference = d;
         }
     }
     if (chk.differing_cells > 0) chk.ok = false;
     chk.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return chk;
+}
+
+ScheduleCheck schedule_check(const LaunchRequest& req, const StencilWeights& weights, const void* in,
+                             const CpuOptions& opt, int random_schedules) {
+    check_request(req);
+    const std::vector<unsigned char> poisoned = poisoned_bytes(req, in);
+    const OutputLaunch launch = [&](const simt::ExecOptions& o, void* out) {
+        return run_cpu(req, weights, in, out, CpuOptions{o}).report;
+    };
+    return schedule_check_launch(launch, req.dims, req.precision, poisoned.data(), opt, random_schedules);
 }
 
 std::string cpu_model_name() {
@@ -188,6 +219,7 @@ public:
     std::optional<std::string> cannot_run(const LaunchRequest& req) const override {
         if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) return e;
         if (auto e = grid_error(req.dims, req.radius)) return e;
+        if (auto e = grid_limit_error(req)) return e;
         const long long need = 2 * req.dims.cells() * bytes_of(req.precision);
         if (need > physical_memory() / 2)
             return fmt::format("grid {}x{}x{} needs {} MiB for input and output, more than half of this "

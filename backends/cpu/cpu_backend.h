@@ -3,6 +3,7 @@
 // schedules; and the stencil::Backend that make_backend("cpu") returns.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,13 +36,17 @@ struct CpuRun {
 CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
                const CpuOptions& opt = {});
 
-// Runs the kernel under several schedules (in order, reversed, then `random_schedules` seeded
-// random ones, seeds opt.exec.seed, +1, ...) with shared checks on, each from a freshly poisoned
-// output, and compares the outputs bitwise.
+// Runs the kernel under several schedules with checks on (shared and global races, uninitialized
+// shared reads), each from a freshly poisoned output, and compares the outputs bitwise. The runs:
+// threads in order with blocks in order; threads reversed with blocks reversed; then
+// `random_schedules` seeded random ones (seeds opt.exec.seed, +1, ...) with blocks in a random
+// order of the same seed. Changing the block order costs no extra run and makes a kernel whose
+// blocks depend on each other give different outputs (with one worker, deterministically).
 struct ScheduleRun {
     simt::Schedule schedule;
     std::uint64_t seed;
     simt::ExecReport report;
+    simt::BlockOrder block_order = simt::BlockOrder::in_order;
 };
 struct CellDifference {
     int x = 0, y = 0, z = 0;
@@ -58,6 +63,14 @@ struct ScheduleCheck {
 };
 ScheduleCheck schedule_check(const LaunchRequest& req, const StencilWeights& weights,
                              const void* in, const CpuOptions& opt = {}, int random_schedules = 1);
+
+// The same comparison for any kernel body (tests run broken fixtures through it): `launch` runs
+// the kernel once with the given options, writing its output to `out`, which starts as a copy of
+// `initial_out` (dims.cells() values of `precision`).
+using OutputLaunch = std::function<simt::ExecReport(const simt::ExecOptions&, void* out)>;
+ScheduleCheck schedule_check_launch(const OutputLaunch& launch, GridDims dims, Precision precision,
+                                    const void* initial_out, const CpuOptions& opt = {},
+                                    int random_schedules = 1);
 
 // CPU facts for DeviceInfo.
 std::string cpu_model_name();

@@ -37,7 +37,8 @@ simt::ExecReport launch_kernel(std::mutex& m, const LaunchRequest& req, const St
     const int nx = req.dims.nx, ny = req.dims.ny, nz = req.dims.nz;
     const dim3 grid(geo.grid.x, geo.grid.y, geo.grid.z), block(geo.block.x, geo.block.y, geo.block.z);
     const bool built = dispatch<K>(req.precision, req.tile, req.radius, [&]<class real, int T, int R>() {
-        simt::GlobalPtr<const real> pin(static_cast<const real*>(in), cells, kInputBuffer, "in");
+        // The input is read-only: a store through it is DiagKind::input_write.
+        simt::GlobalPtr<const real> pin(static_cast<const real*>(in), cells, kInputBuffer, "in", true);
         simt::GlobalPtr<real> pout(static_cast<real*>(out), cells, kOutputBuffer, "out");
         rep = simt::launch(grid, block, opt, [&] {
             kernel.template operator()<real, T, R>(pin, pout, nx, ny, nz);

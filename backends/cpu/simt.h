@@ -6,13 +6,20 @@
 //   __shared__            `static thread_local`: one worker OS thread runs all fibers of a block,
 //                         one block at a time, so a thread-local array is the block's array
 //   threadIdx blockIdx blockDim gridDim   the current fiber's, read from thread-local state
-//   __syncthreads()       a real barrier: the fiber yields to its block's scheduler; the site
-//                         (file:line) names divergent barriers
+//   __syncthreads()       a real barrier: the fiber yields to its block's scheduler; its source
+//                         position (file:line and macro expansion) tells divergent barriers apart
+//   __syncwarp(mask)      a warp-scoped barrier: the lane waits until every live lane of its warp
+//                         in `mask` arrived (threads of a block only switch at these barriers)
 //   Shared<T>             a shared cell of sizeof(T): reading it is a traced load, assigning it a
 //                         traced store (races, reads of never-written cells, bank conflicts)
 //   simt::GlobalPtr<T>    a traced global pointer with bounds: p[i] is a value for const T and
-//                         a proxy for stores otherwise; out of bounds throws (reported, no crash)
-//   atomicAdd, __ldg, min/max, rsqrtf, __syncwarp (a no-op: warps are not lock-step here)
+//                         a proxy for stores otherwise; out of bounds throws (reported, no crash);
+//                         a read_only pointer reports every store (DiagKind::input_write)
+//   atomicAdd, __ldg, min/max, rsqrtf
+//
+// A shared index outside its array (an address in no __shared__ array, up to 1 MiB away) is
+// reported as out_of_bounds in every mode, before the access happens: never a silent value.
+// Limit: an index that lands inside another __shared__ array is that array's cell.
 //
 // Shared memory is poisoned at block start: a float/double cell no thread of the block stored
 // reads as NaN (other types as 0xCD bytes) and is reported as an uninitialized shared read when
@@ -28,6 +35,10 @@
 #include <utility>
 
 #include "backends/cpu/trace.h"
+
+// Feature tests for code written against this header (the checker, tests).
+#define STENCIL_SIMT_HAS_BLOCK_ORDER 1
+#define STENCIL_SIMT_HAS_READ_ONLY 1
 
 // ---- CUDA keywords -----------------------------------------------------------------------------
 #ifndef __global__
@@ -93,12 +104,17 @@ ExecReport launch(dim3 grid, dim3 block, const ExecOptions& opt, F&& thread_body
 struct KernelFault {
     DiagKind kind;
     const char* what;
+    // The array and element the fault is about (bounds, input_write), when there is one.
+    Space space = Space::global;
+    const char* array = nullptr;
+    long long offset = -1;  // bytes
+    int elem_size = 0;
 };
 
 namespace detail {
 
 // Flags of the running block (thread-local): any set sends accesses to the slow path.
-enum : unsigned { kCount = 1, kRecord = 2, kCheckShared = 4 };
+enum : unsigned { kCount = 1, kRecord = 2, kCheckShared = 4, kDeadline = 8 };
 
 // One registered run of consecutive Shared<T> cells (a __shared__ array) on this OS thread.
 struct SharedRange {
@@ -132,10 +148,15 @@ constexpr Poison poison_kind() {
 // Out of line (backends/cpu/simt.cpp).
 void register_shared_cell(void* p, std::size_t size, Poison kind);
 void shared_slow(const void* p, std::size_t size, Op op);
-void global_slow(int buffer, long long byte_offset, std::size_t size, Op op);
+// A traced global access that is counted, recorded, checked or a store through a read-only
+// pointer: `data` (the buffer base) keys the race shadow, `index` is in elements.
+void global_slow(const void* data, long long count, int buffer, const char* name, bool read_only,
+                 long long index, std::size_t size, Op op);
 [[noreturn]] void global_out_of_bounds(const char* name, int buffer, long long index,
-                                       long long count, Op op);
-void syncthreads(const char* file, int line);
+                                       long long count, std::size_t size, Op op);
+// `expansion` is __COUNTER__ of the __syncthreads() macro: two calls on one line differ.
+void syncthreads(const char* file, int line, int expansion);
+void syncwarp(unsigned mask);
 
 template <class T>
 SIMT_INLINE bool shared_fast(const T* p) {
@@ -199,12 +220,15 @@ public:
 
     GlobalPtr() = default;
     // `count` elements at `data`, buffer `id` (names the buffer in traces), `name` for messages.
-    GlobalPtr(T* data, long long count, int id = 0, const char* name = "buffer")
-        : data_(data), count_(count), id_(id), name_(name) {}
+    // `read_only`: the kernel's input; every store through it is reported (DiagKind::input_write)
+    // and does not happen.
+    GlobalPtr(T* data, long long count, int id = 0, const char* name = "buffer", bool read_only = false)
+        : data_(data), count_(count), id_(id), name_(name), read_only_(read_only) {}
     // A const view of a mutable buffer.
     template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
     GlobalPtr(const GlobalPtr<U>& o)
-        : data_(o.data()), count_(o.count()), off_(o.offset()), id_(o.id()), name_(o.name()) {}
+        : data_(o.data()), count_(o.count()), off_(o.offset()), id_(o.id()), name_(o.name()),
+          read_only_(o.read_only()) {}
 
     SIMT_INLINE reference operator[](long long i) const {
         if constexpr (std::is_const_v<T>) return load_at(i);
@@ -229,26 +253,27 @@ public:
     SIMT_INLINE value_type load_at(long long i) const {
         const long long idx = off_ + i;
         if (SIMT_UNLIKELY(static_cast<unsigned long long>(idx) >= static_cast<unsigned long long>(count_)))
-            detail::global_out_of_bounds(name_, id_, idx, count_, Op::load);
+            detail::global_out_of_bounds(name_, id_, idx, count_, sizeof(T), Op::load);
         if (SIMT_UNLIKELY(detail::tls.flags != 0))
-            detail::global_slow(id_, idx * (long long)sizeof(T), sizeof(T), Op::load);
+            detail::global_slow(data_, count_, id_, name_, read_only_, idx, sizeof(T), Op::load);
         return data_[idx];
     }
     SIMT_INLINE void store_at(long long i, value_type v) const {
         const long long idx = off_ + i;
         if (SIMT_UNLIKELY(static_cast<unsigned long long>(idx) >= static_cast<unsigned long long>(count_)))
-            detail::global_out_of_bounds(name_, id_, idx, count_, Op::store);
-        if (SIMT_UNLIKELY(detail::tls.flags != 0))
-            detail::global_slow(id_, idx * (long long)sizeof(T), sizeof(T), Op::store);
+            detail::global_out_of_bounds(name_, id_, idx, count_, sizeof(T), Op::store);
+        // One test for both (the plain path stays one predictable branch per store).
+        if (SIMT_UNLIKELY((detail::tls.flags != 0) | read_only_))
+            detail::global_slow(data_, count_, id_, name_, read_only_, idx, sizeof(T), Op::store);
         data_[idx] = v;
     }
     // For atomics: the element, checked and traced as one atomic access.
     SIMT_INLINE T* atomic_target() const {
         const long long idx = off_;
         if (SIMT_UNLIKELY(static_cast<unsigned long long>(idx) >= static_cast<unsigned long long>(count_)))
-            detail::global_out_of_bounds(name_, id_, idx, count_, Op::atomic);
-        if (SIMT_UNLIKELY(detail::tls.flags != 0))
-            detail::global_slow(id_, idx * (long long)sizeof(T), sizeof(T), Op::atomic);
+            detail::global_out_of_bounds(name_, id_, idx, count_, sizeof(T), Op::atomic);
+        if (SIMT_UNLIKELY((detail::tls.flags != 0) | read_only_))
+            detail::global_slow(data_, count_, id_, name_, read_only_, idx, sizeof(T), Op::atomic);
         return data_ + idx;
     }
 
@@ -257,6 +282,7 @@ public:
     long long offset() const { return off_; }
     int id() const { return id_; }
     const char* name() const { return name_; }
+    bool read_only() const { return read_only_; }
 
 private:
     T* data_ = nullptr;
@@ -264,6 +290,7 @@ private:
     long long off_ = 0;
     int id_ = 0;
     const char* name_ = "buffer";
+    bool read_only_ = false;
 };
 
 }  // namespace simt
@@ -314,12 +341,12 @@ static_assert(sizeof(Shared<float>) == sizeof(float) && sizeof(Shared<double>) =
 #define blockIdx (static_cast<const uint3&>(::simt::detail::tls.block_idx))
 #define blockDim (static_cast<const dim3&>(::simt::detail::tls.block_dim))
 #define gridDim (static_cast<const dim3&>(::simt::detail::tls.grid_dim))
-#define __syncthreads() ::simt::detail::syncthreads(__FILE__, __LINE__)
+#define __syncthreads() ::simt::detail::syncthreads(__FILE__, __LINE__, __COUNTER__)
 #ifndef warpSize
 #define warpSize 32
 #endif
 
-inline void __syncwarp(unsigned = 0xffffffffu) {}
+inline void __syncwarp(unsigned mask = 0xffffffffu) { ::simt::detail::syncwarp(mask); }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() {}
 

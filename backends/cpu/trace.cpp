@@ -19,6 +19,14 @@ const char* to_string(Schedule s) {
     }
     return "?";
 }
+const char* to_string(BlockOrder b) {
+    switch (b) {
+        case BlockOrder::in_order: return "blocks in order";
+        case BlockOrder::reversed: return "blocks reversed";
+        case BlockOrder::random: return "blocks random";
+    }
+    return "?";
+}
 const char* to_string(DiagKind k) {
     switch (k) {
         case DiagKind::race: return "race";
@@ -27,6 +35,8 @@ const char* to_string(DiagKind k) {
         case DiagKind::exit_before_barrier: return "exit before barrier";
         case DiagKind::out_of_bounds: return "out of bounds";
         case DiagKind::kernel_exception: return "kernel exception";
+        case DiagKind::input_write: return "input write";
+        case DiagKind::timeout: return "timeout";
     }
     return "?";
 }
@@ -145,7 +155,15 @@ std::vector<WarpRequest> warp_requests(std::span<const Access> trace, int block)
     }
     for (std::size_t i = 0; i < out.size(); ++i) {
         WarpRequest& r = out[i];
-        std::map<int, std::set<long long>> bank_words;
+        // Bank conflicts, by the rule NVIDIA documents for 32 banks of 4-byte words (CUDA C++
+        // Programming Guide, "Shared Memory", compute capability 5.x and later; Nsight Compute's
+        // "shared memory wavefronts"): a request is served in passes ("phases") of at most 128
+        // bytes, so accesses of 8 bytes go in two passes of 16 lanes (lanes 0-15, 16-31) and of 16
+        // bytes in four of 8; accesses of 4 bytes or less in one pass of 32. Within a pass, lanes
+        // reading the same 4-byte word share it (broadcast); distinct words in one bank are
+        // served one after another. degree = max over passes and banks of those distinct words:
+        // consecutive fp64 is conflict-free (each half-warp covers the 32 banks once).
+        std::map<std::pair<int, int>, std::set<long long>> bank_words;  // (pass, bank) -> words
         for (const Access* a : members[i]) {
             const int lane = a->lane();
             r.active |= 1u << lane;
@@ -154,7 +172,9 @@ std::vector<WarpRequest> warp_requests(std::span<const Access> trace, int block)
                 for (long long s = first / 32; s <= last / 32; ++s) add_lane(r.sectors, s, lane);
                 for (long long l = first / 128; l <= last / 128; ++l) add_lane(r.lines, l, lane);
             } else {
-                for (long long w = first / 4; w <= last / 4; ++w) bank_words[static_cast<int>(w % 32)].insert(w);
+                const int lanes_per_pass = a->size <= 4 ? 32 : std::max(1, 128 / a->size);
+                const int pass = lane / lanes_per_pass;
+                for (long long w = first / 4; w <= last / 4; ++w) bank_words[{pass, static_cast<int>(w % 32)}].insert(w);
             }
         }
         auto by_index = [](const LaneSet& a, const LaneSet& b) { return a.index < b.index; };

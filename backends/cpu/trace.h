@@ -38,10 +38,13 @@ struct Idx3 {
 enum class Space : std::uint8_t { global, shared };
 enum class Op : std::uint8_t { load, store, atomic };
 enum class Schedule : std::uint8_t { in_order, reversed, random };
+// The order in which blocks leave the launch's queue (workers take the next one in this order).
+enum class BlockOrder : std::uint8_t { in_order, reversed, random };
 
 const char* to_string(Space s);
 const char* to_string(Op o);
 const char* to_string(Schedule s);
+const char* to_string(BlockOrder b);
 
 struct Access {
     int block = 0;        // linear block index (see above)
@@ -73,14 +76,18 @@ struct Counts {
 
 // ---- diagnostics ---------------------------------------------------------------------------
 enum class DiagKind : std::uint8_t {
-    race,                       // two threads, same shared cell, same interval, >= 1 store
+    race,                       // shared: two threads, one cell, one interval, >= 1 store;
+                                // global: the same, or two blocks touching one cell, >= 1 store
     uninitialized_shared_read,  // a load of a shared cell no thread of the block stored
-    divergent_barrier,          // threads wait at different __syncthreads() call sites
+    divergent_barrier,          // threads wait at different __syncthreads() call sites (or a
+                                // __syncwarp() some lanes of the warp never reach)
     exit_before_barrier,        // threads returned while others wait at a barrier
-    out_of_bounds,              // a GlobalPtr index outside its buffer
+    out_of_bounds,              // a GlobalPtr index outside its buffer, a shared index outside its array
     kernel_exception,           // anything else thrown by kernel code
+    input_write,                // a store through a read-only global pointer (the kernel's input)
+    timeout,                    // a block did not finish within ExecOptions::deadline_seconds
 };
-inline constexpr int kDiagKinds = 6;
+inline constexpr int kDiagKinds = 8;
 const char* to_string(DiagKind k);
 // Fatal kinds abandon the block (its fibers are unwound) and fail the launch; races and
 // uninitialized reads are reported and the caller decides.
@@ -96,9 +103,11 @@ struct Diagnostic {
     int thread_b = -1;            // the other thread of a race / a thread at another barrier
     Idx3 thread_a_idx, thread_b_idx;
     Op op_a = Op::load, op_b = Op::load;
-    int array = -1;               // shared array id (race, uninitialized read)
-    long long offset = -1;        // byte offset in the shared array
+    Space space = Space::shared;  // where `array` lives (race, uninitialized read, bounds, input_write)
+    std::string array;            // shared: "#N" (N = array id); global: the GlobalPtr's name ("in")
+    long long offset = -1;        // byte offset in the array / buffer
     int elem_size = 0;            // bytes per cell; element index = offset / elem_size
+    Idx3 block_b;                 // global race: the block of thread_b (== block within a block)
     std::string site_a, site_b;   // "file:line" of the barriers involved (barrier misuse)
     std::string message;          // one line for people, names everything above
 };
@@ -145,14 +154,27 @@ struct TraceOptions {
 
 struct ExecOptions {
     Schedule schedule = Schedule::in_order;  // fiber resume order in each barrier interval
-    std::uint64_t seed = 1;                  // for Schedule::random (per block and interval)
+    std::uint64_t seed = 1;                  // for Schedule::random (per block and interval) and
+                                             // BlockOrder::random
+    BlockOrder block_order = BlockOrder::in_order;  // the order blocks leave the queue
     int workers = 0;                         // OS threads running blocks; 0 = all cores
-    bool check_shared = false;               // races and uninitialized shared reads
+    // "Checks on": shared races, uninitialized shared reads, and global races (a shadow of every
+    // traced global buffer: last writer and readers per cell, allocated only in this mode).
+    // Shared bounds and read-only stores are checked in every mode.
+    bool check_shared = false;
     TraceOptions trace;
     int max_diagnostics = 8;                 // kept per kind (all are counted in totals)
     bool stop_on_error = true;               // a fatal diagnostic stops handing out blocks
-    std::size_t stack_bytes = 64 * 1024;     // per fiber (pooled, guard page below)
+    std::size_t stack_bytes = 256 * 1024;    // per fiber (pooled, 64 KiB guard below)
+    // A block running longer than this is stopped with DiagKind::timeout (checked every few
+    // thousand traced accesses, so a loop that touches no memory at all is not caught in-process).
+    // < 0: automatic, off for plain launches and kDefaultCheckedDeadline with checks on; 0: off.
+    double deadline_seconds = -1;
 };
+inline constexpr double kDefaultCheckedDeadline = 20.0;
+// The exit status of a process whose emulated thread overflowed its fiber stack (after one line
+// on stderr naming the block): a fault in the guard below a fiber stack cannot be unwound.
+inline constexpr int kStackOverflowExit = 86;
 
 // ---- analysis helpers ----------------------------------------------------------------------
 // Totals of a trace (only the recorded accesses).
