@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "checker/evaluate.h"
 #include "checker/exercises.h"
 #include "checker/process.h"
+#include "checker/shared_size.h"
 #include "checker/source.h"
 #include "core/error.h"
 #include "core/weights.h"
@@ -184,6 +186,28 @@ std::string find_sanitizer() {
     return "";
 }
 
+// Options a caller can get wrong (the CLI checks the same before; tests call in directly).
+std::string options_problem(const CheckOptions& opt) {
+    if (opt.tile < 0) return fmt::format("--tile must be positive (got {})", opt.tile);
+    if (!std::isfinite(opt.time_limit_s) || opt.time_limit_s <= 0)
+        return fmt::format("--time-limit must be a positive number of seconds (got {})", opt.time_limit_s);
+    return {};
+}
+
+// The GPU refuses more than 48 KiB of static shared memory per block when it compiles; the CPU
+// build would run it. "" when within the limit (or when the size cannot be read).
+std::string shared_memory_problem(const std::string& library, const std::string& display) {
+    const long long bytes = static_shared_bytes(library);
+    if (bytes <= kMaxStaticSharedBytes) return {};
+    return fmt::format("{}: the kernel declares {} bytes ({:.1f} KiB) of static __shared__ memory "
+                       "per block; a GPU allows at most {} bytes (48 KiB), so it would not compile "
+                       "there", display, bytes, bytes / 1024.0, kMaxStaticSharedBytes);
+}
+
+// The runner's result.json, or null when it is missing, unreadable or malformed (evaluate.cpp
+// then gives `crash` with the reason).
+bool usable(const json& result) { return !result.is_null() && result_problem(result).empty(); }
+
 }  // namespace
 
 std::optional<std::string> cuda_unavailable_for_checker() {
@@ -210,6 +234,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     const Exercise* ex = find_exercise(opt.exercise);
     if (!ex) throw UserError("unknown exercise '" + opt.exercise + "'; one of: " + exercise_names());
     res.exercise = ex->name;
+    if (auto p = options_problem(opt); !p.empty()) throw UserError(p);
     const int tile = opt.tile > 0 ? opt.tile : ex->default_tile;
     if (auto p = tile_problem(*ex, tile); !p.empty()) throw UserError(p);
     res.tile = tile;
@@ -247,11 +272,18 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
             res.evidence.compiler_output = cpu.log;
             return finish(res);
         }
+        if (auto p = shared_memory_problem(cpu.library, src.display_name); !p.empty()) {
+            res.verdict = Verdict::compile_error;
+            res.evidence.message = p;
+            res.evidence.compiler_output = p + "\n";
+            return finish(res);
+        }
     }
 
     // ---- 3. test cases: fresh inputs, weights and poison from the seed --------------------------
     const StencilWeights weights = random_weights(1, splitmix(res.seed)).rounded_to(Precision::f32);
     std::vector<int> sizes = test_sizes(*ex, tile, opt.quick);
+    for (int n : random_sizes(*ex, tile, splitmix(res.seed + 3), sizes, opt.quick)) sizes.push_back(n);
     const int count_n = load_count_size(*ex, tile);
     int timing_n = 0;
     if (gpu) {
@@ -265,10 +297,13 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
             tc.runs = {"repeat", "repeat", "repeat"};
             tc.run_seeds = {0, 0, 0};
         } else {
+            // Threads of a block and, where the backend supports it, the blocks themselves in
+            // these orders (evaluate.cpp: runs must agree bit for bit).
             tc.runs = {"in_order", "reversed", "random"};
             tc.run_seeds = {0, 0, splitmix(res.seed + 7 + c) % 1000000};
         }
         cases.push_back(std::move(tc));
+        res.sizes.push_back(sizes[c]);
     }
     json req;
     req["backend"] = backend;
@@ -305,7 +340,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     const ChildResult child = run_child({runner_path(), "request.json"}, lim, work.path);
     const json result = read_json(work.path + "/result.json");
 
-    if (gpu && !result.is_null() && result.contains("compile") && !result["compile"].value("ok", false)) {
+    if (gpu && usable(result) && result.contains("compile") && !result["compile"]["ok"].get<bool>()) {
         res.verdict = Verdict::compile_error;
         res.evidence.message = "the submission does not compile (NVRTC)";
         res.evidence.compiler_output =
@@ -320,7 +355,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     res.tests = std::move(j.tests);
     res.warnings = std::move(j.warnings);
 
-    if (!result.is_null() && result.contains("counts")) {
+    if (usable(result) && result.contains("counts")) {
         const long long loads = result["counts"].value("global_loads", 0LL);
         LoadCount lc;
         lc.n = count_n;
@@ -333,7 +368,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
                 "{:.3f} global loads per output at N={}, over the budget of {:.3f} (the textbook "
                 "kernel's count)", lc.loads_per_output, count_n, lc.budget));
     }
-    if (gpu && res.verdict == Verdict::pass && !result.is_null() && result.contains("timing")) {
+    if (gpu && res.verdict == Verdict::pass && usable(result) && result.contains("timing")) {
         const auto& t = result["timing"];
         if (t.value("mismatched_reps", 0LL) > 0) {
             res.verdict = Verdict::wrong_result;
@@ -353,22 +388,31 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     }
 
     // ---- 6. GPU extras: compute-sanitizer; the load count through the CPU build -------------
-    if (gpu && opt.sanitize && res.verdict == Verdict::pass) {
+    if (!gpu && opt.sanitize)
+        res.warnings.push_back("--sanitize applies to the GPU backend only (compute-sanitizer); on the "
+                               "CPU backend the bounds and race checks are always on");
+    // On a pass (what plain runs tolerated) and on a crash (to add the faulting line).
+    if (gpu && opt.sanitize && (res.verdict == Verdict::pass || res.verdict == Verdict::crash)) {
         const std::string san = find_sanitizer();
         if (san.empty()) {
             res.warnings.push_back("--sanitize: compute-sanitizer not found; skipped");
         } else {
-            // One mid-size case, one run each under racecheck, synccheck and memcheck.
+            // A pass: one mid-size case under memcheck, racecheck and synccheck. A crash: the
+            // case that crashed under memcheck, whose report names the faulting line.
+            const bool crashed = res.verdict == Verdict::crash;
             size_t pick = 0;
             for (size_t c = 0; c < cases.size(); ++c)
-                if (cases[c].n <= 40) pick = c;
+                if (crashed ? cases[c].n == res.evidence.n : cases[c].n <= 40) pick = c;
             json sreq = req;
             sreq.erase("timing");
             json one = req["cases"][pick];
             one["runs"] = json::array({json{{"schedule", "repeat"}, {"seed", 0}}});
             sreq["cases"] = json::array({one});
             write_text(work.path + "/sanitize.json", sreq.dump(1));
-            for (const char* tool : {"memcheck", "racecheck", "synccheck"}) {
+            const std::vector<std::string> tools =
+                crashed ? std::vector<std::string>{"memcheck"}
+                        : std::vector<std::string>{"memcheck", "racecheck", "synccheck"};
+            for (const std::string& tool : tools) {
                 ChildLimits sl;
                 sl.wall_seconds = std::max(120.0, opt.time_limit_s);
                 const ChildResult sr = run_child({san, "--tool", tool, "--error-exitcode", "86",
@@ -377,16 +421,23 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
                 res.tests.push_back({fmt::format("compute-sanitizer --tool {} (N={})", tool, cases[pick].n),
                                      sr.ok(), sr.ok() ? "no errors" : sr.describe()});
                 if (sr.ok()) continue;
-                Verdict v = std::string(tool) == "memcheck" ? Verdict::crash : Verdict::race;
-                if (sr.output.find("Invalid __global__ write") != std::string::npos)
-                    v = Verdict::out_of_bounds_write;
+                const std::string report = sr.output.size() > 4000 ? sr.output.substr(0, 4000) : sr.output;
+                const bool bad_write = sr.output.find("Invalid __global__ write") != std::string::npos;
+                if (crashed) {  // keep the crash's evidence, add the sanitizer's
+                    if (bad_write) res.verdict = Verdict::out_of_bounds_write;
+                    res.evidence.message += "; compute-sanitizer memcheck's report (below) names the line";
+                    res.evidence.child_output += "\ncompute-sanitizer --tool memcheck:\n" + report;
+                    break;
+                }
+                Verdict v = tool == "memcheck" ? Verdict::crash : Verdict::race;
+                if (bad_write) v = Verdict::out_of_bounds_write;
                 if (sr.timed_out) v = Verdict::timeout;
                 res.verdict = v;
                 res.evidence = Evidence{};
                 res.evidence.n = cases[pick].n;
                 res.evidence.message = fmt::format("compute-sanitizer {} reported errors ({})", tool,
                                                    sr.describe());
-                res.evidence.child_output = sr.output.size() > 4000 ? sr.output.substr(0, 4000) : sr.output;
+                res.evidence.child_output = report;
                 break;
             }
         }
@@ -413,7 +464,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
             cl.address_space_bytes = opt.memory_limit_mb << 20;
             const ChildResult cr = run_child({runner_path(), "count.json"}, cl, work.path);
             const json cres = read_json(work.path + "/result.json");
-            if (cr.ok() && !cres.is_null() && cres.contains("counts")) {
+            if (cr.ok() && usable(cres) && cres.contains("counts")) {
                 LoadCount lc;
                 lc.n = count_n;
                 lc.loads_per_output = cres["counts"].value("global_loads", 0LL) /

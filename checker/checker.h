@@ -50,7 +50,7 @@ std::optional<Verdict> parse_verdict(std::string_view s);
 
 // Where a bad cell sits, for the student: on the fixed boundary, next to it, on the edge of the
 // output tile a block computes (its neighbours come from the halo), or inside a tile.
-enum class CellClass { boundary, next_to_boundary, tile_edge, tile_interior };
+enum class CellClass { boundary, next_to_boundary, tile_edge, halo, tile_interior };
 const char* to_string(CellClass c);
 
 struct BadCellEvidence {
@@ -109,6 +109,7 @@ struct CheckResult {
     int tile = 0;
     std::string backend;                // "cpu" or "cuda"
     std::uint64_t seed = 0;             // for the record; drawn by the parent, never passed in
+    std::vector<int> sizes;             // every N tested (the fixed ones and those from the seed)
     std::optional<Timing> timing;       // GPU, passing kernels
     std::optional<LoadCount> loads;     // CPU trace (both backends when the CPU build works)
     double seconds = 0;
@@ -118,7 +119,8 @@ struct CheckOptions {
     std::string exercise = "naive";  // naive, tiled, coarsened, register-tiled, ...
     int tile = 0;                    // 0: the exercise's default
     std::string backend = "auto";    // auto | cuda | cpu
-    bool sanitize = false;           // GPU: compute-sanitizer racecheck + memcheck when installed
+    bool sanitize = false;           // GPU: compute-sanitizer on a pass (memcheck, racecheck,
+                                     // synccheck) and on a crash (memcheck); CPU: a warning
     double time_limit_s = 60;        // the child's wall-clock limit (compile excluded)
     long long memory_limit_mb = 4096;  // RLIMIT_AS of CPU children (not set for CUDA children)
     bool timing = true;              // GPU: time a passing kernel against the lab's

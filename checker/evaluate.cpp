@@ -88,22 +88,36 @@ json case_json(const TestCase& c, int index) {
     j["grid"] = {c.launch.grid[0], c.launch.grid[1], c.launch.grid[2]};
     j["block"] = {c.launch.block[0], c.launch.block[1], c.launch.block[2]};
     j["runs"] = json::array();
+    // CPU runs order the blocks as they order the threads (in order, reversed, random from the
+    // same seed) where the backend supports it: a race between blocks then makes runs differ.
     for (size_t r = 0; r < c.runs.size(); ++r)
-        j["runs"].push_back({{"schedule", c.runs[r]}, {"seed", c.run_seeds[r]}});
+        j["runs"].push_back({{"schedule", c.runs[r]}, {"block_order", c.runs[r]}, {"seed", c.run_seeds[r]}});
     return j;
 }
 
 namespace {
 
+// Where a cell sits, for the student (first match wins):
+//   boundary          on the fixed boundary (never written)
+//   next-to-boundary  one cell in from it (its stencil reads boundary cells)
+//   halo              tiled exercises: on the edge of its block's output tile, so its stencil
+//                     reads the block's halo (the input tile's outer ring, loaded by threads that
+//                     compute no output): a bad value here usually means a halo cell was not
+//                     loaded, or was loaded from the wrong place
+//   tile-edge         the naive exercise: on the edge of its thread block (no halo there: its
+//                     neighbours are other blocks' cells, read from global memory)
+//   tile-interior     every neighbour inside the same tile
 CellClass classify(const Exercise& ex, int tile, int n, int x, int y, int z) {
     if (is_boundary({n, n, n}, 1, x, y, z)) return CellClass::boundary;
     if (x == 1 || y == 1 || z == 1 || x == n - 2 || y == n - 2 || z == n - 2)
         return CellClass::next_to_boundary;
     const int step = ex.grid_by_out_tile ? out_tile_dim(ex, tile) : tile;
-    // Tiled kernels: block b computes cells b*OUT .. b*OUT + OUT - 1 along each axis.
+    // Block b computes cells b*step .. b*step + step - 1 along each axis (step = OUT_TILE_DIM
+    // for the tiled exercises, T for naive). The coarsened kernels march along z with the
+    // neighbouring planes in shared memory or registers: their z edges read a halo plane too.
     for (int c : {x, y, z}) {
         const int p = c % step;
-        if (p == 0 || p == step - 1) return CellClass::tile_edge;
+        if (p == 0 || p == step - 1) return ex.grid_by_out_tile ? CellClass::halo : CellClass::tile_edge;
     }
     return CellClass::tile_interior;
 }
@@ -286,6 +300,42 @@ std::string last_progress(const std::string& out) {
     return out.substr(p + key.size() - 5, e == std::string::npos ? std::string::npos : e - p - key.size() + 5);
 }
 
+// The crash's one line: the forbidden system call (CPU filter), the signal or exit code, or the
+// malformed result of a run that exited 0.
+std::string crash_message(const ChildResult& child, const json& result, const std::string& during) {
+    const std::string at = during.empty() ? "" : " during " + during;
+    const size_t p = child.output.find("forbidden system call");
+    if (p != std::string::npos) {
+        const size_t e = child.output.find(':', p);
+        const std::string call = child.output.substr(p + 22, e == std::string::npos ? 40 : e - p - 22);
+        return fmt::format("the submission made a forbidden system call ({}){}: a kernel may not "
+                           "run programs, fork, write files, open sockets or signal processes",
+                           call, at);
+    }
+    if (child.ok() && result.is_null()) return fmt::format("{} (no result.json){}", kMalformedResult, at);
+    if (child.ok()) return fmt::format("{} ({}){}", kMalformedResult, result_problem(result), at);
+    return fmt::format("the run ended abnormally ({}){}", child.describe(), at);
+}
+
+// Evidence of a store into in[]: the cell (when the backend names the element), block, thread.
+void set_input_write(Evidence& ev, const json& d, const Exercise& ex, int tile, int n) {
+    const long long e = d.value("element", -1LL);
+    const long long cells = (long long)n * n * n;
+    std::string cell = "a cell of in[]";
+    if (e >= 0 && e < cells) {
+        const int x = int(e % n), y = int((e / n) % n), z = int(e / ((long long)n * n));
+        ev.first_bad = BadCellEvidence{x, y, z, 0, 0, 0, classify(ex, tile, n, x, y, z),
+                                       "in[] written (read-only)"};
+        cell = fmt::format("in[] at (x={}, y={}, z={})", x, y, z);
+    }
+    const auto& b = d["block"];
+    const auto& t = d["thread_a"];
+    ev.message += fmt::format(" ({} written by block ({}, {}, {}), thread ({}, {}, {}); in[] is "
+                              "read-only, even a value restored later is visible to other threads)",
+                              cell, b[0].get<int>(), b[1].get<int>(), b[2].get<int>(),
+                              t[0].get<int>(), t[1].get<int>(), t[2].get<int>());
+}
+
 void set_race(Evidence& ev, const json& d) {
     RaceEvidence r;
     for (int a = 0; a < 3; ++a) {
@@ -298,7 +348,76 @@ void set_race(Evidence& ev, const json& d) {
     ev.race = r;
 }
 
+bool is_int3(const json& a) {
+    if (!a.is_array() || a.size() != 3) return false;
+    for (const auto& v : a)
+        if (!v.is_number_integer()) return false;
+    return true;
+}
+
+// "" when `o[key]` is absent or satisfies `ok`.
+template <class Ok>
+std::string optional_field(const json& o, const char* key, Ok ok, const char* what) {
+    if (!o.contains(key) || ok(o[key])) return {};
+    return fmt::format("`{}` is not {}", key, what);
+}
+
+std::string diagnostic_problem(const json& d) {
+    if (!d.is_object()) return "a diagnostic is not an object";
+    if (!d.contains("kind") || !d["kind"].is_string()) return "a diagnostic has no `kind` string";
+    auto is_str = [](const json& v) { return v.is_string(); };
+    auto is_int = [](const json& v) { return v.is_number_integer(); };
+    for (auto p : {optional_field(d, "message", is_str, "a string"),
+                   optional_field(d, "interval", is_int, "an integer"),
+                   optional_field(d, "element", is_int, "an integer")})
+        if (!p.empty()) return p;
+    // set_race reads these three for every barrier or race kind: require them for all kinds.
+    for (const char* k : {"block", "thread_a", "thread_b"})
+        if (!d.contains(k) || !is_int3(d[k])) return fmt::format("a diagnostic's `{}` is not 3 integers", k);
+    return {};
+}
+
+std::string run_problem(const json& jr) {
+    if (!jr.is_object()) return "a run is not an object";
+    auto is_str = [](const json& v) { return v.is_string(); };
+    auto is_int = [](const json& v) { return v.is_number_integer(); };
+    for (auto p : {optional_field(jr, "error", is_str, "a string"),
+                   optional_field(jr, "uninitialized_shared_read", is_int, "an integer"),
+                   optional_field(jr, "race", is_int, "an integer"),
+                   optional_field(jr, "diagnostics", [](const json& v) { return v.is_array(); }, "an array")})
+        if (!p.empty()) return p;
+    for (const auto& d : jr.value("diagnostics", json::array()))
+        if (auto p = diagnostic_problem(d); !p.empty()) return p;
+    return {};
+}
+
 }  // namespace
+
+std::string result_problem(const json& result) {
+    if (!result.is_object()) return "not a JSON object";
+    if (!result.contains("runs") || !result["runs"].is_array()) return "no `runs` array";
+    for (const auto& jr : result["runs"])
+        if (auto p = run_problem(jr); !p.empty()) return p;
+    auto is_num = [](const json& v) { return v.is_number(); };
+    if (result.contains("counts")) {
+        const json& c = result["counts"];
+        if (!c.is_object() || !c.contains("global_loads") || !c["global_loads"].is_number_integer())
+            return "`counts` has no integer `global_loads`";
+    }
+    if (result.contains("timing")) {
+        const json& t = result["timing"];
+        if (!t.is_object()) return "`timing` is not an object";
+        for (const char* k : {"reps", "student_ms", "reference_ms", "mismatched_reps"})
+            if (auto p = optional_field(t, k, is_num, "a number"); !p.empty()) return "timing: " + p;
+    }
+    if (result.contains("compile")) {
+        const json& c = result["compile"];
+        if (!c.is_object() || !c.contains("ok") || !c["ok"].is_boolean() ||
+            (c.contains("log") && !c["log"].is_string()))
+            return "`compile` lacks a boolean `ok` or a string `log`";
+    }
+    return {};
+}
 
 Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
                      const std::vector<TestCase>& cases, const json& result,
@@ -321,11 +440,10 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
         consider(Verdict::timeout, ev);
         return j;
     }
-    if (!child.ok() || result.is_null()) {
+    if (!child.ok() || result.is_null() || !result_problem(result).empty()) {
         Evidence ev;
         ev.run = last_progress(child.output);
-        ev.message = fmt::format("the run ended abnormally ({}){}", child.describe(),
-                                 ev.run.empty() ? "" : " during " + ev.run);
+        ev.message = crash_message(child, result, ev.run);
         ev.child_output = tail_lines(child.output, 12);
         consider(Verdict::crash, ev);
         return j;
@@ -385,6 +503,16 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
                 } else if (kind == "divergent_barrier" || kind == "exit_before_barrier") {
                     v = Verdict::race;  // a synchronization error: see checker.h
                     set_race(ev, d);
+                    fatal = true;
+                } else if (kind == "input_write") {
+                    // A store through the read-only `in` (CPU backend), even one the kernel undid
+                    // before the end: other threads could have read the transient value.
+                    v = Verdict::input_modified;
+                    set_input_write(ev, d, ex, tile, n);
+                } else if (kind == "timeout") {
+                    // The CPU backend's per-block deadline: an endless loop or a spin-wait on
+                    // another thread, caught before the child's wall-clock limit.
+                    v = Verdict::timeout;
                     fatal = true;
                 } else if (kind == "uninitialized_shared_read") {
                     continue;

@@ -44,4 +44,10 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
 
 int priority(Verdict v);  // lower wins
 
+// What is wrong with the runner's result.json ("" when every field the parent reads is there
+// with the right type). The runner may have been overrun by the submission it ran (it shares an
+// address space with it, and a forged file is possible): a malformed result is a `crash`.
+std::string result_problem(const nlohmann::json& result);
+inline constexpr const char* kMalformedResult = "the runner's result is malformed";
+
 }  // namespace stencil::checker

@@ -1,6 +1,7 @@
 #include "checker/exercises.h"
 
 #include <algorithm>
+#include <random>
 
 namespace stencil::checker {
 
@@ -75,6 +76,35 @@ std::vector<int> test_sizes(const Exercise& ex, int T, bool quick) {
     // The CPU backend is an emulator: keep the largest cube modest.
     n.erase(std::remove_if(n.begin(), n.end(), [](int v) { return v < 3 || v > 70; }), n.end());
     return n;
+}
+
+std::vector<int> random_sizes(const Exercise& ex, int, std::uint64_t seed, const std::vector<int>& fixed,
+                              bool quick) {
+    std::mt19937_64 rng(seed ^ 0x5eed512e5ull);
+    std::vector<int> picked;
+    auto taken = [&](int n) {
+        return std::find(fixed.begin(), fixed.end(), n) != fixed.end() ||
+               std::find(picked.begin(), picked.end(), n) != picked.end();
+    };
+    auto prime = [](int n) {
+        for (int d = 2; d * d <= n; ++d)
+            if (n % d == 0) return false;
+        return n > 1;
+    };
+    // Draw from [lo, hi] until a size that fits `want` and is not yet tested comes up.
+    auto draw = [&](int lo, int hi, auto want) {
+        std::uniform_int_distribution<int> d(lo, hi);
+        for (int tries = 0; tries < 256; ++tries) {
+            const int n = d(rng);
+            if (want(n) && !taken(n)) return picked.push_back(n);
+        }
+    };
+    draw(7, 47, prime);                            // an odd prime
+    draw(6, 46, [](int n) { return n % 2 == 0; });  // an even size
+    // Above 64. The quick mode (the checker's own tests) keeps it for naive only: a tiled
+    // kernel at N = 80 with every shared access traced costs seconds per schedule.
+    if (!quick || !ex.grid_by_out_tile) draw(65, 80, [](int) { return true; });
+    return picked;
 }
 
 int load_count_size(const Exercise& ex, int T) {

@@ -1,6 +1,7 @@
 // The exercises the checker knows: how each is launched (the textbook's contract), which sizes it
 // is tested on, and its budget of global loads per output.
 #pragma once
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +40,12 @@ std::string tile_problem(const Exercise& ex, int T);
 // Grid sizes N (cubes N^3) the checker runs: smaller than a tile, odd, prime, not a multiple of
 // OUT_TILE_DIM, and one perfect multiple (+2) for the load count. `large` adds GPU-only sizes.
 std::vector<int> test_sizes(const Exercise& ex, int T, bool quick);
+// Extra sizes drawn from the check's seed (which the submission cannot predict), added to the
+// fixed ones so that a kernel cannot special-case the sizes it knows are tested: an odd prime
+// and an even size (neither already tested) and one in 65..80 (past the fixed sizes, still quick
+// on the CPU backend; naive only when `quick`). Deterministic for a seed: `--seed` reproduces them.
+std::vector<int> random_sizes(const Exercise& ex, int T, std::uint64_t seed,
+                              const std::vector<int>& fixed, bool quick = false);
 // The size the loads per output are counted at, and the textbook kernel's count there.
 int load_count_size(const Exercise& ex, int T);
 double load_budget(const Exercise& ex, int n, int T);  // global loads per output

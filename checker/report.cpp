@@ -38,6 +38,7 @@ const char* to_string(CellClass c) {
         case CellClass::boundary: return "boundary";
         case CellClass::next_to_boundary: return "next-to-boundary";
         case CellClass::tile_edge: return "tile-edge";
+        case CellClass::halo: return "halo";
         case CellClass::tile_interior: return "tile-interior";
     }
     return "?";
@@ -51,6 +52,7 @@ json to_json(const CheckResult& r) {
     j["tile"] = r.tile;
     j["backend"] = r.backend;
     j["seed"] = r.seed;
+    j["sizes"] = r.sizes;
     j["seconds"] = r.seconds;
     const Evidence& e = r.evidence;
     json ev;
@@ -122,6 +124,11 @@ std::string to_text(const CheckResult& r) {
                          r.timing->n, r.timing->student_ms, r.timing->reference_ms, r.timing->ratio,
                          r.timing->reps);
     for (const auto& w : r.warnings) s += "  warning: " + w + "\n";
+    if (!r.sizes.empty()) {
+        std::string sizes;
+        for (int n : r.sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);
+        s += fmt::format("  sizes tested: N = {}\n", sizes);
+    }
     s += fmt::format("  seed {:#x}\n", r.seed);
     return s;
 }

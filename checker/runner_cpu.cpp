@@ -1,9 +1,23 @@
 // stencil-check-runner, CPU half: dlopen the submission built against backends/cpu/simt.h and
 // launch it under each schedule of the request, shared checks on.
+//
+// The submission is native host code running in this process, so the order matters:
+//   1. read every input into memory and open every file this run will write (the run files and
+//      result.json), while the process may still open files for writing;
+//   2. install the seccomp filter (checker/sandbox.h): from here on no exec, fork, socket,
+//      signal to another process, or open for writing;
+//   3. dlopen the submission (its static constructors run here, already filtered) and run it,
+//      writing only to the descriptors opened in 1.
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "checker/cpu_abi.h"
 #include "checker/runner.h"
+#include "checker/sandbox.h"
 
 namespace stencil::checker::runner {
 
@@ -16,6 +30,10 @@ const char* kind_id(simt::DiagKind k) {
         case simt::DiagKind::exit_before_barrier: return "exit_before_barrier";
         case simt::DiagKind::out_of_bounds: return "out_of_bounds";
         case simt::DiagKind::kernel_exception: return "kernel_exception";
+        case simt::DiagKind::timeout: return "timeout";
+#if defined(STENCIL_SIMT_HAS_READ_ONLY)
+        case simt::DiagKind::input_write: return "input_write";
+#endif
     }
     return "kernel_exception";
 }
@@ -32,10 +50,89 @@ json diag_json(const simt::Diagnostic& d) {
             {"element", d.elem_size > 0 ? d.offset / d.elem_size : -1}};
 }
 
+namespace {
+
+// A file opened for writing before the filter; written (once) after it.
+struct OutFile {
+    std::string path;
+    int fd = -1;
+};
+
+OutFile open_for_writing(const std::string& path) {
+    OutFile f{path, ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)};
+    if (f.fd < 0) throw std::runtime_error("runner: cannot create " + path + ": " + std::strerror(errno));
+    return f;
+}
+
+void write_all(const OutFile& f, const void* data, size_t bytes) {
+    const char* p = static_cast<const char*>(data);
+    while (bytes > 0) {
+        const ssize_t n = ::write(f.fd, p, bytes);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw std::runtime_error("runner: cannot write " + f.path);
+        p += n;
+        bytes -= static_cast<size_t>(n);
+    }
+}
+
+void write_floats(const OutFile& f, const std::vector<float>& v) {
+    write_all(f, v.data(), v.size() * sizeof(float));
+}
+
+struct CaseData {
+    std::vector<float> in0, out0;
+    std::vector<OutFile> out_files, in_files;  // one per run
+};
+
+// Only what the request and the host need; a foreign schedule name is the in-order one.
+simt::Schedule schedule_of(const std::string& s) {
+    return s == "reversed" ? simt::Schedule::reversed
+           : s == "random" ? simt::Schedule::random
+                           : simt::Schedule::in_order;
+}
+
+void set_block_order(simt::ExecOptions& opt, const json& run) {
+#if defined(STENCIL_SIMT_HAS_BLOCK_ORDER)
+    // Blocks run in this order too: a race between blocks on global memory (one block writing a
+    // cell another owns) then shows as outputs that differ between runs.
+    const std::string o = run.value("block_order", std::string("in_order"));
+    opt.block_order = o == "reversed" ? simt::BlockOrder::reversed
+                      : o == "random" ? simt::BlockOrder::random
+                                      : simt::BlockOrder::in_order;
+#else
+    (void)opt;
+    (void)run;
+#endif
+}
+
+}  // namespace
+
 int run_cpu(const json& req) {
+    // ---- 1. everything read and every output opened before the filter ------------------------
+    const auto& cases = req.at("cases");
+    std::vector<CaseData> data(cases.size());
+    for (size_t c = 0; c < cases.size(); ++c) {
+        data[c].in0 = read_floats(cases[c].at("input"));
+        data[c].out0 = read_floats(cases[c].at("output"));
+        for (size_t r = 0; r < cases[c].at("runs").size(); ++r) {
+            data[c].out_files.push_back(open_for_writing(run_file(int(c), int(r), "out")));
+            data[c].in_files.push_back(open_for_writing(run_file(int(c), int(r), "in")));
+        }
+    }
+    const std::string library = req.at("library").get<std::string>();
+    const auto coef = req.at("coefficients").get<std::vector<float>>();
+    const int workers = req.value("workers", 0);
+    // Created empty now: if the run dies before the end, the parent finds no valid result.
+    const OutFile result_file = open_for_writing("result.json");
+
+    // ---- 2. the filter ----------------------------------------------------------------------------
+    if (const std::string why = install_sandbox(); !why.empty())
+        throw std::runtime_error("runner: cannot contain the submission (" + why + ")");
+
+    // ---- 3. the submission --------------------------------------------------------------------
     json result;
     result["runs"] = json::array();
-    void* h = dlopen(req.at("library").get<std::string>().c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h) throw std::runtime_error(std::string("runner: dlopen failed: ") + dlerror());
     using SetFn = void (*)(const float*);
     using ThreadFn = void (*)(void*);
@@ -45,48 +142,47 @@ int run_cpu(const json& req) {
     auto abi = reinterpret_cast<AbiFn>(dlsym(h, "stencil_check_abi"));
     if (!set_coef || !thread_fn || !abi || abi() != stencil::checker::kCpuAbiVersion)
         throw std::runtime_error("runner: the compiled submission lacks the harness entry points");
-    const auto coef = req.at("coefficients").get<std::vector<float>>();
     set_coef(coef.data());
-    const int workers = req.value("workers", 0);
 
     auto launch = [&](const json& cs, std::vector<float>& in, std::vector<float>& out,
                       const simt::ExecOptions& opt) {
         const unsigned n = cs.at("n");
         const long long g = cs.at("guard");
         const long long cells = (long long)n * n * n;
-        stencil::checker::CpuKernelArgs args{
-            simt::GlobalPtr<float>(in.data() + g, cells, 0, "in"),
-            simt::GlobalPtr<float>(out.data() + g, cells, 1, "out"), n};
+#if defined(STENCIL_SIMT_HAS_READ_ONLY)
+        // in[] is read-only: a store through it is reported (input_write) even when the kernel
+        // puts the old value back before the end (a transient write other threads could see).
+        simt::GlobalPtr<float> in_ptr(in.data() + g, cells, 0, "in", /*read_only=*/true);
+#else
+        simt::GlobalPtr<float> in_ptr(in.data() + g, cells, 0, "in");
+#endif
+        stencil::checker::CpuKernelArgs args{in_ptr, simt::GlobalPtr<float>(out.data() + g, cells, 1, "out"), n};
         const auto gr = cs.at("grid").get<std::vector<unsigned>>();
         const auto bl = cs.at("block").get<std::vector<unsigned>>();
         return simt::launch_body(dim3(gr[0], gr[1], gr[2]), dim3(bl[0], bl[1], bl[2]), opt,
                                  simt::KernelBody{thread_fn, &args});
     };
 
-    const auto& cases = req.at("cases");
     for (size_t c = 0; c < cases.size(); ++c) {
         const auto& cs = cases[c];
-        const auto in0 = read_floats(cs.at("input"));
-        const auto out0 = read_floats(cs.at("output"));
         const auto& runs = cs.at("runs");
         for (size_t r = 0; r < runs.size(); ++r) {
             const std::string sched = runs[r].at("schedule");
             progress("case " + std::to_string(c) + " N=" + std::to_string(cs.at("n").get<int>()) +
                      " run " + std::to_string(r) + " " + sched);
             simt::ExecOptions opt;
-            opt.schedule = sched == "reversed" ? simt::Schedule::reversed
-                           : sched == "random" ? simt::Schedule::random
-                                               : simt::Schedule::in_order;
+            opt.schedule = schedule_of(sched);
+            set_block_order(opt, runs[r]);
             opt.seed = runs[r].value("seed", std::uint64_t{1});
             opt.workers = workers;
             opt.check_shared = true;
             opt.max_diagnostics = 4;
             opt.stop_on_error = true;
-            auto in = in0;
-            auto out = out0;
+            auto in = data[c].in0;
+            auto out = data[c].out0;
             const simt::ExecReport rep = launch(cs, in, out, opt);
-            write_floats(run_file(int(c), int(r), "out"), out);
-            write_floats(run_file(int(c), int(r), "in"), in);
+            write_floats(data[c].out_files[r], out);
+            write_floats(data[c].in_files[r], in);
             json jr = {{"case", c}, {"run", r}, {"ok", rep.ok}, {"seconds", rep.seconds},
                        {"race", rep.total(simt::DiagKind::race)},
                        {"uninitialized_shared_read", rep.total(simt::DiagKind::uninitialized_shared_read)}};
@@ -99,8 +195,8 @@ int run_cpu(const json& req) {
         const int c = req["count_case"];
         const auto& cs = cases.at(static_cast<size_t>(c));
         progress("counting global loads at N=" + std::to_string(cs.at("n").get<int>()));
-        auto in = read_floats(cs.at("input"));
-        auto out = read_floats(cs.at("output"));
+        auto in = data.at(static_cast<size_t>(c)).in0;
+        auto out = data.at(static_cast<size_t>(c)).out0;
         simt::ExecOptions opt;
         opt.workers = workers;
         opt.trace.count = true;
@@ -111,7 +207,8 @@ int run_cpu(const json& req) {
                                 {"shared_loads", rep.counts.shared_loads},
                                 {"shared_stores", rep.counts.shared_stores}};
     }
-    write_result(result);
+    const std::string text = result.dump(1);
+    write_all(result_file, text.data(), text.size());
     return 0;
 }
 

@@ -1,12 +1,21 @@
 #include "checker/source.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include "core/error.h"
 
 namespace stencil::checker {
 
@@ -16,6 +25,71 @@ std::uint64_t fnv1a(const std::string& s, std::uint64_t h) {
         h *= 1099511628211ull;
     }
     return h;
+}
+
+namespace {
+bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// The end of the pp-number starting at i ([lex.ppnumber]): digits, letters, `_`, `.`, an
+// exponent sign after e/E/p/P, and C++14 digit separators (a `'` followed by a digit or letter:
+// `1'000` is one number, not the start of a character literal).
+size_t pp_number_end(const std::string& t, size_t i) {
+    size_t e = i + 1;
+    while (e < t.size()) {
+        const char c = t[e];
+        if (is_ident(c) || c == '.') {
+            ++e;
+        } else if ((c == '+' || c == '-') && std::strchr("eEpP", t[e - 1])) {
+            ++e;
+        } else if (c == '\'' && e + 1 < t.size() && is_ident(t[e + 1])) {
+            e += 2;
+        } else {
+            break;
+        }
+    }
+    return e;
+}
+
+// Where the raw string literal whose prefix ends at `quote` (R"delim( ... )delim") ends, or npos
+// when this is not a well-formed raw string.
+size_t raw_string_end(const std::string& t, size_t quote) {
+    const size_t paren = t.find('(', quote + 1);
+    if (paren == std::string::npos || paren - quote - 1 > 16) return std::string::npos;
+    const std::string delim = t.substr(quote + 1, paren - quote - 1);
+    if (delim.find_first_of(" ()\\\t\v\f\n\"") != std::string::npos) return std::string::npos;
+    const size_t close = t.find(")" + delim + "\"", paren + 1);
+    return close == std::string::npos ? t.size() : close + delim.size() + 2;
+}
+}  // namespace
+
+std::string splice_lines(const std::string& t) {
+    // Translation phase 2: a backslash (then only spaces or tabs, as GCC accepts) before a
+    // newline joins two lines. Vetting must see `sys\<newline>tem` as the compiler does: as
+    // `system`. The removed newlines are put back after the logical line, so every line keeps
+    // its number up to the splice.
+    std::string o;
+    o.reserve(t.size());
+    int owed = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (t[i] == '\\') {
+            size_t k = i + 1;
+            while (k < t.size() && (t[k] == ' ' || t[k] == '\t')) ++k;
+            if (k < t.size() && t[k] == '\n') {
+                ++owed;
+                i = k;
+                continue;
+            }
+        }
+        o += t[i];
+        if (t[i] == '\n') {
+            o.append(static_cast<size_t>(owed), '\n');
+            owed = 0;
+        }
+    }
+    o.append(static_cast<size_t>(owed), '\n');
+    return o;
 }
 
 std::string blank_comments_and_literals(const std::string& t) {
@@ -38,10 +112,25 @@ std::string blank_comments_and_literals(const std::string& t) {
             e = e == std::string::npos ? n : e + 2;
             blank(i, e);
             i = e;
+        } else if (is_ident_start(t[i])) {
+            // A whole identifier: its letters never start a literal, except an encoding prefix
+            // (u8'x', L"..") and the raw-string prefixes R, u8R, uR, UR, LR.
+            size_t e = i;
+            while (e < n && is_ident(t[e])) ++e;
+            const std::string id = t.substr(i, e - i);
+            if (e < n && t[e] == '"' && (id == "R" || id == "u8R" || id == "uR" || id == "UR" || id == "LR")) {
+                const size_t end = raw_string_end(t, e);
+                if (end != std::string::npos) {
+                    blank(e + 1, end - 1);
+                    i = end;
+                    continue;
+                }
+            }
+            i = e;
+        } else if (is_digit(t[i]) || (t[i] == '.' && i + 1 < n && is_digit(t[i + 1]))) {
+            i = pp_number_end(t, i);
         } else if (t[i] == '"' || t[i] == '\'') {
             const char q = t[i];
-            // raw strings R"( ... )" are not allowed anyway (a string in device code is unusual):
-            // they are blanked like plain strings up to the next quote.
             size_t e = i + 1;
             while (e < n && t[e] != q && t[e] != '\n') e += (t[e] == '\\') ? 2 : 1;
             e = std::min(e + 1, n);
@@ -55,9 +144,6 @@ std::string blank_comments_and_literals(const std::string& t) {
 }
 
 namespace {
-
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 int line_of(const std::string& t, size_t pos) {
     return 1 + static_cast<int>(std::count(t.begin(), t.begin() + std::min(pos, t.size()), '\n'));
@@ -81,9 +167,8 @@ std::vector<Token> tokens_of(const std::string& code) {
             while (e < n && is_ident(code[e])) ++e;
             v.push_back({code.substr(i, e - i), i});
             i = e;
-        } else if (std::isdigit(static_cast<unsigned char>(c))) {
-            size_t e = i;
-            while (e < n && (is_ident(code[e]) || code[e] == '.')) ++e;
+        } else if (is_digit(c) || (c == '.' && i + 1 < n && is_digit(code[i + 1]))) {
+            const size_t e = pp_number_end(code, i);
             v.push_back({code.substr(i, e - i), i});
             i = e;
         } else {
@@ -114,6 +199,21 @@ const std::set<std::string>& denied_identifiers() {
         "write", "pthread_create", "thread_local", "_Pragma", "__pragma", "main",
         "setrlimit", "prctl", "memfd_create", "fstream", "ofstream", "ifstream"};
     return s;
+}
+
+// Macros that tell the compiler or the platform apart. A submission that tests them can compute
+// one thing on the CPU backend (where the checker traces it) and another on the GPU.
+bool detects_platform(const std::string& t) {
+    static const char* const kPrefixes[] = {"__CUDA", "__NVCC", "__NVCOMPILER", "__GNU", "__clang",
+                                            "__llvm", "__x86", "__amd64", "__i386", "__aarch64",
+                                            "__arm", "__linux", "__unix", "__ELF", "__has_",
+                                            "__INTEL", "__OPTIMIZE", "__STDC", "__cplusplus",
+                                            "__BASE_FILE__", "__INCLUDE_LEVEL__", "__VERSION__",
+                                            "__LP64", "__SIZEOF_", "__BYTE_ORDER", "__FAST_MATH",
+                                            "_MSC_", "_WIN", "__APPLE__"};
+    for (const char* p : kPrefixes)
+        if (t.rfind(p, 0) == 0) return true;
+    return false;
 }
 
 std::string where(const std::string& name, const std::string& text, size_t pos) {
@@ -170,6 +270,37 @@ bool parse_n_param(const std::vector<Token>& toks, std::string& name) {
 
 }  // namespace
 
+std::string read_submission(const std::string& path) {
+    // stat first: a FIFO would block a plain open or read forever, a directory "reads" as empty.
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0)
+        throw UserError(fmt::format("{}: {}", path, std::strerror(errno)));
+    if (S_ISDIR(st.st_mode))
+        throw UserError(fmt::format("{}: is a folder, not a .cu file (--batch grades a folder)", path));
+    if (!S_ISREG(st.st_mode))
+        throw UserError(fmt::format("{}: is not a regular file (a FIFO, device or socket); give the "
+                                    ".cu file itself", path));
+    // O_NONBLOCK: should the path be swapped for a FIFO after the stat, the open does not hang.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) throw UserError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    struct stat fst;
+    if (::fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode)) {
+        ::close(fd);
+        throw UserError(fmt::format("{}: is not a regular file", path));
+    }
+    std::string text(kMaxSourceBytes + 1, '\0');
+    size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    text.resize(got);
+    return text;
+}
+
 VettedSource read_and_vet(const std::string& path) {
     VettedSource s;
     std::string display = path;
@@ -180,15 +311,7 @@ VettedSource read_and_vet(const std::string& path) {
         if (!(is_ident(c) || c == '.' || c == '-' || c == '+')) c = '_';
     if (display.empty()) display = "submission.cu";
     s.display_name = display;
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        s.problem = fmt::format("{}: cannot open the file", display);
-        return s;
-    }
-    std::string text(kMaxSourceBytes + 1, '\0');
-    f.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<size_t>(f.gcount()));
-    return vet_source(std::move(text), display);
+    return vet_source(read_submission(path), display);
 }
 
 VettedSource vet_source(std::string text, std::string display) {
@@ -213,6 +336,7 @@ VettedSource vet_source(std::string text, std::string display) {
     if (text.find_first_not_of(" \t\n\f\v") == std::string::npos)
         return fail(fmt::format("{}: the file is empty; it must define __global__ void "
                                 "stencil_kernel(float* in, float* out, unsigned int N)", display));
+    text = splice_lines(text);
     s.text = text;
     const std::string code = blank_comments_and_literals(text);
 
@@ -273,6 +397,10 @@ VettedSource vet_source(std::string text, std::string display) {
         if (t == "##" || t == "%:" || t == "??")
             return fail(fmt::format("{}: `{}` is not allowed in a submission",
                                     where(display, text, toks[k].pos), t));
+        if (detects_platform(t))
+            return fail(fmt::format("{}: `{}` is not allowed: a submission must not test which "
+                                    "compiler or platform builds it (the CPU check and the GPU "
+                                    "must run the same code)", where(display, text, toks[k].pos), t));
         if (t == "extern" && k + 1 < toks.size() && toks[k + 1].text == "__shared__")
             return fail(fmt::format("{}: extern __shared__ (dynamic shared memory) is not part of "
                                     "this exercise: the harness launches with no dynamic shared "

@@ -33,15 +33,23 @@ struct VettedSource {
     std::size_t params_begin = 0, params_end = 0;  // the parameter list, between the parentheses
 };
 
-// Reads at most kMaxSourceBytes (+1 to notice a larger file) and vets it.
+// Reads at most kMaxSourceBytes (+1 to notice a larger file). Throws UserError for a path that
+// is missing, unreadable, a folder or not a regular file (a FIFO would hang a plain read).
+std::string read_submission(const std::string& path);
+// read_submission, then vet_source.
 VettedSource read_and_vet(const std::string& path);
 VettedSource vet_source(std::string text, std::string display_name);
 
 // The text each compiler sees. Line numbers of the student's code are its own (#line 1 "FILE").
 std::string gpu_translation_unit(const VettedSource& s, int tile);
 std::string cpu_translation_unit(const VettedSource& s, int tile);
-// The student's code with comments and literals blanked (exposed for tests).
+// The student's code with comments and literals blanked (exposed for tests). Lexes identifiers,
+// pp-numbers (digit separators included) and raw strings as the compiler does.
 std::string blank_comments_and_literals(const std::string& text);
+// Translation phase 2 (backslash-newline splices removed), with the removed newlines appended
+// after each logical line so that line numbers hold up to the splice. Vetting and both
+// translation units use this text.
+std::string splice_lines(const std::string& text);
 
 // Compiler output trimmed to what the student needs: lines of the harness's own code dropped,
 // include chains into the lab's headers shortened, at most `max_lines` lines.

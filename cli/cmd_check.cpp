@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -17,15 +20,15 @@ namespace {
 
 struct CheckArgs {
     std::string file;
-    std::string exercise = "naive";
-    int tile = 0;
+    std::string exercise;  // required: no default (a tiled file graded as naive says nothing useful)
+    std::string tile;      // parsed here: 0, -1 or "abc" are errors, not "the default"
     std::string backend = "auto";
     bool json = false;
     std::string gradescope;
     bool sanitize = false;
     std::string batch;
     std::string csv;
-    double time_limit = 60;
+    std::string time_limit;
     std::string seed;
     bool no_timing = false;
 };
@@ -37,48 +40,108 @@ std::string csv_field(std::string s) {
     return o + "\"";
 }
 
-int run_check(const CheckArgs& a) {
+// Whole-string numbers only: "8x", "", "abc", "nan" and out-of-range values are errors.
+int parse_tile(const std::string& s) {
+    errno = 0;
+    char* end = nullptr;
+    const long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || errno == ERANGE || v <= 0 || v > 1024)
+        throw UserError("--tile must be a positive whole number (IN_TILE_DIM), got '" + s + "'");
+    return static_cast<int>(v);
+}
+
+double parse_time_limit(const std::string& s) {
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(v) || v <= 0)
+        throw UserError("--time-limit must be a positive number of seconds, got '" + s + "'");
+    return v;
+}
+
+std::uint64_t parse_seed(const std::string& s) {
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+    if (s.empty() || *end != '\0' || errno == ERANGE || s.find('-') != std::string::npos)
+        throw UserError("--seed must be a non-negative integer (decimal or 0x hex, as a report "
+                        "prints it), got '" + s + "'");
+    return v;
+}
+
+checker::CheckOptions options_of(const CheckArgs& a) {
+    if (a.exercise.empty())
+        throw UserError("check: --exercise is required (one of: " + checker::exercise_names() + ")");
+    if (!checker::find_exercise(a.exercise))
+        throw UserError("unknown exercise '" + a.exercise + "'; one of: " + checker::exercise_names());
     checker::CheckOptions opt;
     opt.exercise = a.exercise;
-    opt.tile = a.tile;
+    if (!a.tile.empty()) opt.tile = parse_tile(a.tile);
     opt.backend = a.backend;
     opt.sanitize = a.sanitize;
-    opt.time_limit_s = a.time_limit;
+    if (!a.time_limit.empty()) opt.time_limit_s = parse_time_limit(a.time_limit);
     opt.timing = !a.no_timing;
-    if (!a.seed.empty()) opt.seed = std::stoull(a.seed, nullptr, 0);
+    if (!a.seed.empty()) opt.seed = parse_seed(a.seed);
+    return opt;
+}
 
-    if (!a.batch.empty()) {
-        namespace fs = std::filesystem;
-        std::vector<fs::path> files;
-        for (const auto& e : fs::directory_iterator(a.batch))
-            if (e.is_regular_file() && e.path().extension() == ".cu") files.push_back(e.path());
-        std::sort(files.begin(), files.end());
-        if (files.empty()) throw UserError("--batch: no .cu files in " + a.batch);
-        std::ofstream csv;
-        if (!a.csv.empty()) {
-            csv.open(a.csv, std::ios::trunc);
-            if (!csv) throw UserError("cannot write " + a.csv);
-            csv << "file,verdict,score,message,loads_per_output,load_budget,time_ratio\n";
-        }
-        int passed = 0;
-        for (const auto& f : files) {
+std::string csv_row(const std::string& file, const std::string& verdict, const std::string& message,
+                    const checker::CheckResult* r) {
+    const bool pass = verdict == "pass";
+    return csv_field(file) + "," + verdict + "," + (pass ? "1" : "0") + "," + csv_field(message) + "," +
+           (r && r->loads ? fmt::format("{:.4f}", r->loads->loads_per_output) : "") + "," +
+           (r && r->loads ? fmt::format("{:.4f}", r->loads->budget) : "") + "," +
+           (r && r->timing ? fmt::format("{:.3f}", r->timing->ratio) : "") + "\n";
+}
+
+// Every .cu file of the folder, one row each. A file that cannot be checked at all (unreadable,
+// swapped for a FIFO, ...) gets the row `error` and the batch goes on. Exit 0 only when all pass.
+int run_batch(const CheckArgs& a, const checker::CheckOptions& opt) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(a.batch, ec))
+        throw UserError("--batch: " + a.batch + " is not a folder");
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(a.batch, ec))
+        if (e.is_regular_file(ec) && e.path().extension() == ".cu") files.push_back(e.path());
+    if (ec) throw UserError("--batch: cannot list " + a.batch + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw UserError("--batch: no .cu files in " + a.batch);
+    std::ofstream csv;
+    if (!a.csv.empty()) {
+        csv.open(a.csv, std::ios::trunc);
+        if (!csv) throw UserError("cannot write " + a.csv);
+        csv << "file,verdict,score,message,loads_per_output,load_budget,time_ratio\n";
+    }
+    int passed = 0;
+    for (const auto& f : files) {
+        const std::string name = f.filename().string();
+        std::string row;
+        try {
             // Each file's compile and run happen in their own child processes.
             const checker::CheckResult r = checker::check_submission(f.string(), opt);
             passed += r.verdict == checker::Verdict::pass;
-            fmt::print("{:<40} {}\n", f.filename().string(), checker::to_string(r.verdict));
-            if (csv)
-                csv << csv_field(f.filename().string()) << "," << checker::to_string(r.verdict) << ","
-                    << (r.verdict == checker::Verdict::pass ? 1 : 0) << ","
-                    << csv_field(r.evidence.message) << ","
-                    << (r.loads ? fmt::format("{:.4f}", r.loads->loads_per_output) : "") << ","
-                    << (r.loads ? fmt::format("{:.4f}", r.loads->budget) : "") << ","
-                    << (r.timing ? fmt::format("{:.3f}", r.timing->ratio) : "") << "\n";
+            fmt::print("{:<40} {}\n", name, checker::to_string(r.verdict));
+            row = csv_row(name, checker::to_string(r.verdict), r.evidence.message, &r);
+        } catch (const std::exception& e) {
+            fmt::print("{:<40} error: {}\n", name, e.what());
+            row = csv_row(name, "error", e.what(), nullptr);
         }
-        fmt::print("{} of {} passed\n", passed, files.size());
-        return 0;
+        if (csv) csv << row << std::flush;
     }
+    fmt::print("{} of {} passed\n", passed, files.size());
+    return passed == static_cast<int>(files.size()) ? 0 : 1;
+}
 
-    if (a.file.empty()) throw UserError("check: give a FILE.cu (or --batch DIR)");
+int run_check(const CheckArgs& a) {
+    if (!a.batch.empty() && !a.file.empty())
+        throw UserError("check: give either a FILE.cu or --batch DIR, not both");
+    if (a.batch.empty() && !a.csv.empty()) throw UserError("check: --csv goes with --batch");
+    if (!a.batch.empty() && !a.gradescope.empty())
+        throw UserError("check: --gradescope writes one file's results; not with --batch (use --csv)");
+    if (a.batch.empty() && a.file.empty()) throw UserError("check: give a FILE.cu (or --batch DIR)");
+    const checker::CheckOptions opt = options_of(a);
+    if (!a.batch.empty()) return run_batch(a, opt);
+
     const checker::CheckResult r = checker::check_submission(a.file, opt);
     if (a.json)
         std::cout << checker::to_json(r).dump(2) << "\n";
@@ -97,17 +160,15 @@ const Command check_command("check", 60, [](CLI::App& app) -> std::function<int(
     auto a = std::make_shared<CheckArgs>();
     app.add_option("file", a->file, "the submission: one .cu file with __global__ void "
                                     "stencil_kernel(float* in, float* out, unsigned int N)");
-    app.add_option("--exercise,-e", a->exercise, "which exercise: " + checker::exercise_names())
-        ->capture_default_str();
+    app.add_option("--exercise,-e", a->exercise, "which exercise (required): " + checker::exercise_names());
     app.add_option("--tile,-t", a->tile, "T (IN_TILE_DIM); default: the exercise's (8 or 32)");
     add_backend_option(app, a->backend);
     app.add_flag("--json", a->json, "print the verdict and its evidence as JSON");
     app.add_option("--gradescope", a->gradescope, "also write a Gradescope results.json here");
     app.add_flag("--sanitize", a->sanitize, "GPU: also run compute-sanitizer memcheck/racecheck/synccheck");
-    app.add_option("--batch", a->batch, "grade every .cu file of this folder");
+    app.add_option("--batch", a->batch, "grade every .cu file of this folder (exit 0 only if all pass)");
     app.add_option("--csv", a->csv, "with --batch: write grades here");
-    app.add_option("--time-limit", a->time_limit, "seconds the kernel runs may take in all")
-        ->capture_default_str();
+    app.add_option("--time-limit", a->time_limit, "seconds the kernel runs may take in all (default 60)");
     app.add_option("--seed", a->seed, "reproduce a run (the seed a report printed)");
     app.add_flag("--no-timing", a->no_timing, "GPU: skip timing against the lab's kernel");
     return [a] { return run_check(*a); };

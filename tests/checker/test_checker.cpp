@@ -3,14 +3,19 @@
 // child-process runner, the exercise table, the output formats) do what they say.
 #include <catch2/catch.hpp>
 
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
+#include "core/error.h"
 
 #include "checker/checker.h"
+#include "checker/evaluate.h"
 #include "checker/exercises.h"
 #include "checker/process.h"
 #include "checker/source.h"
@@ -47,10 +52,19 @@ struct TempFile {
 
 }  // namespace
 
+bool simt_has_read_only();    // backend_features.cpp
+bool simt_has_block_order();
+
 TEST_CASE("corpus: every submission gets its expected verdict on the CPU backend", "[exercise]") {
     const CorpusEntry e = GENERATE(from_range(corpus_entries()));
     if (e.cpu_verdict == nullptr) return;  // GPU-only entry
     CAPTURE(e.file, e.exercise, e.tile, e.cpu_verdict);
+    if (e.needs && ((std::string(e.needs) == "read_only" && !simt_has_read_only()) ||
+                    (std::string(e.needs) == "block_order" && !simt_has_block_order()))) {
+        WARN("PENDING: " << e.file << " needs the CPU backend's " << e.needs
+                         << " support, which this build lacks: not checked");
+        return;
+    }
     const CheckResult r = check_submission(corpus(e.file), cpu_options(e));
     CAPTURE(to_text(r));
     REQUIRE(std::string(to_string(r.verdict)) == e.cpu_verdict);
@@ -222,4 +236,171 @@ TEST_CASE("verdict names round-trip", "[exercise]") {
                       Verdict::boundary_modified, Verdict::input_modified, Verdict::out_of_bounds_write,
                       Verdict::race, Verdict::timeout, Verdict::crash})
         CHECK(parse_verdict(to_string(v)) == v);
+}
+
+// ---- containment of host code on the CPU path (checker/sandbox.h) ------------------------------
+
+namespace {
+
+// A process whose command line contains `needle`, other than this one.
+bool process_running(const std::string& needle) {
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        const std::string pid = e.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(getpid()))
+            continue;
+        std::ifstream f(e.path() / "cmdline", std::ios::binary);
+        std::string cmd((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+        if (cmd.find(needle) != std::string::npos) return true;
+    }
+    return false;
+}
+
+struct Escape {
+    const char* file;
+    const char* marker;  // under /tmp: what the code would create if it got out
+};
+
+}  // namespace
+
+TEST_CASE("host code that tries to get out ends in crash and changes nothing", "[exercise][sandbox]") {
+    const Escape e = GENERATE(Escape{"escape_exec.cu", "exec"},
+                              Escape{"escape_fork.cu", "fork"}, Escape{"escape_write.cu", "write"},
+                              Escape{"escape_setsid_exec.cu", "setsid"},
+                              Escape{"escape_kill_parent.cu", "none"});
+    const std::string marker = std::string("/tmp/stencil-lab-escape-") + e.marker + ".marker";
+    std::remove(marker.c_str());
+    CAPTURE(e.file);
+    const CheckResult r = check_submission(corpus(e.file), cpu_options({e.file, "naive", 0, "crash"}));
+    CAPTURE(to_text(r));
+    // this process is alive (escape_kill_parent aims at it), no marker, no process left behind,
+    // and the student is told why
+    const bool contained = r.verdict == Verdict::crash && !fs::exists(marker) &&
+                           !process_running("sleep 1171") &&
+                           r.evidence.message.find("forbidden system call") != std::string::npos;
+    REQUIRE(contained);
+}
+
+// ---- the runner's result is checked, never trusted ----------------------------------------------
+
+TEST_CASE("a malformed runner result is a crash with a clear message, not an exception", "[exercise]") {
+    const std::string forged = GENERATE(
+        std::string("{\"counts\": {\"global_loads\": 1}}"), std::string("{\"runs\": 3}"),
+        std::string("{\"runs\": [{\"diagnostics\": [{\"kind\": 5}]}]}"),
+        std::string("{\"runs\": [{\"error\": 17}]}"),
+        std::string("{\"runs\": [{\"diagnostics\": [{\"kind\": \"race\", \"block\": [1]}]}]}"),
+        std::string("{\"runs\": [], \"counts\": {\"global_loads\": \"many\"}}"), std::string("[1, 2]"));
+    CAPTURE(forged);
+    const Exercise& ex = *find_exercise("naive");
+    std::vector<TestCase> cases = {make_case(ex, 5, 8, 1)};
+    cases[0].runs = {"in_order"};
+    cases[0].run_seeds = {0};
+    ChildResult child;
+    child.started = true;
+    child.exit_code = 0;
+    const Judgement j = judge_runs(ex, 8, stencil::random_weights(1, 1), cases,
+                                   nlohmann::json::parse(forged), child, "/nonexistent", false);
+    CAPTURE(j.evidence.message);
+    REQUIRE((j.verdict == Verdict::crash &&
+             j.evidence.message.find(kMalformedResult) != std::string::npos));
+}
+
+// ---- vetting: what the compiler sees, the vetting sees --------------------------------------------
+
+TEST_CASE("vetting sees through splices, digit separators and raw strings", "[exercise]") {
+    const std::string head = "__global__ void stencil_kernel(float* in, float* out, unsigned int N) {\n";
+    const std::string src = GENERATE(
+        std::string("    sys\\\ntem(\"x\");\n}\n"),        // line splice
+        std::string("    sys\\  \ntem(\"x\");\n}\n"),      // splice with trailing blanks (GCC)
+        std::string("    int a = 1'0; system(\"x\"); int b = 0'1;\n}\n"),
+        std::string("    const char* s = R\"(\")\"; system(\"x\"); //\"\n}\n"),
+        std::string("    const char* s = u8R\"d()\")d\"; system(\"x\");\n}\n"));
+    CAPTURE(src);
+    const VettedSource v = vet_source(head + src, "x.cu");
+    REQUIRE(v.problem.find("`system` is not allowed") != std::string::npos);
+}
+
+TEST_CASE("vetting keeps valid code with separators, splices and strings", "[exercise]") {
+    const std::string src =
+        "#define SUM(a, b) \\\n    ((a) + \\\n     (b))\n"
+        "__global__ void stencil_kernel(float* in, float* out, unsigned int N) {\n"
+        "    const int big = 1'000'000; const float f = 1.5e-3f; const char c = '\\'';\n"
+        "    (void)big; (void)f; (void)c;\n"
+        "    out[SUM(1, 2)] = 0;\n"
+        "}\n";
+    const VettedSource v = vet_source(src, "x.cu");
+    CAPTURE(v.problem);
+    // and the kernel line keeps its number (4) after the splices of lines 1-3
+    REQUIRE((v.ok && std::count(v.text.begin(), v.text.begin() + v.text.find("__global__"), '\n') == 3));
+}
+
+TEST_CASE("vetting rejects tests of the compiler or platform, naming the line", "[exercise]") {
+    const std::string test = GENERATE(std::string("#ifdef __CUDACC__"), std::string("#if defined(__CUDA_ARCH__)"),
+                                      std::string("#ifndef __CUDACC_RTC__"), std::string("#if __GNUC__ > 3"),
+                                      std::string("#if defined __clang__"), std::string("#ifdef __x86_64__"),
+                                      std::string("#if __linux__"), std::string("#ifdef __NVCC__"),
+                                      std::string("#if __has_include(<cstdio>)"));
+    const std::string src = "__global__ void stencil_kernel(float* in, float* out, unsigned int N) {\n" +
+                            test + "\n    out[0] = 0;\n#endif\n}\n";
+    CAPTURE(src);
+    const VettedSource v = vet_source(src, "x.cu");
+    CAPTURE(v.problem);
+    REQUIRE((!v.ok && v.problem.rfind("x.cu:2: `", 0) == 0 &&
+             v.problem.find("compiler or platform") != std::string::npos));
+}
+
+// ---- sizes from the seed ---------------------------------------------------------------------------
+
+TEST_CASE("each check adds an odd prime, an even size and one above 64, from its seed", "[exercise]") {
+    const Exercise& ex = GENERATE(from_range(exercises()));
+    const std::uint64_t seed = GENERATE(1ull, 2ull, 0xdeadbeefull, 12345678901ull);
+    const auto fixed = test_sizes(ex, ex.default_tile, false);
+    const auto extra = random_sizes(ex, ex.default_tile, seed, fixed);
+    CAPTURE(ex.name, seed, extra);
+    auto is_prime = [](int n) {
+        for (int d = 2; d * d <= n; ++d)
+            if (n % d == 0) return false;
+        return n > 2;
+    };
+    auto untested = [&](int n) { return std::find(fixed.begin(), fixed.end(), n) == fixed.end(); };
+    REQUIRE((extra.size() == 3 && is_prime(extra[0]) && extra[1] % 2 == 0 && extra[2] > 64 &&
+             extra[2] <= 80 && untested(extra[0]) && untested(extra[1]) && untested(extra[2]) &&
+             random_sizes(ex, ex.default_tile, seed, fixed) == extra));
+}
+
+TEST_CASE("the report lists every size tested", "[exercise]") {
+    const CheckResult r = check_submission(corpus("naive_ok.cu"), cpu_options({"naive_ok.cu", "naive", 0, "pass"}));
+    REQUIRE((r.sizes.size() == r.tests.size() && to_json(r)["sizes"].size() == r.sizes.size() &&
+             std::any_of(r.sizes.begin(), r.sizes.end(), [](int n) { return n > 64; })));
+}
+
+// ---- static shared memory ----------------------------------------------------------------------------
+
+TEST_CASE("more than 48 KiB of static shared memory is a compile error that says so", "[exercise]") {
+    const CheckResult r = check_submission(corpus("tiled_too_much_shared.cu"),
+                                           cpu_options({"tiled_too_much_shared.cu", "tiled", 0, "compile_error"}));
+    CAPTURE(r.evidence.message);
+    // 256 KiB of scratch + the 8^3 tile
+    REQUIRE(r.evidence.message.find("264192 bytes") != std::string::npos);
+}
+
+// ---- hostile paths ---------------------------------------------------------------------------------------
+
+TEST_CASE("a path that is not a regular file is a user error, not a hang", "[exercise]") {
+    const std::string dir = (fs::temp_directory_path() / ("stencil-test-paths-" + std::to_string(getpid()))).string();
+    fs::create_directories(dir + "/folder.cu");
+    mkfifo((dir + "/fifo.cu").c_str(), 0600);
+    const std::string which = GENERATE(std::string("/fifo.cu"), std::string("/folder.cu"), std::string("/missing.cu"));
+    CheckOptions o;
+    o.backend = "cpu";
+    o.exercise = "naive";
+    std::string what;
+    try {
+        check_submission(dir + which, o);
+    } catch (const stencil::UserError& e) {
+        what = e.what();
+    }
+    fs::remove_all(dir);
+    CAPTURE(which, what);
+    REQUIRE(what.find(which.substr(1)) != std::string::npos);
 }

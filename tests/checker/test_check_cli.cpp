@@ -1,0 +1,145 @@
+// `stencil-lab check` as a user runs it: exit codes (0 only for pass, 2 for a usage error),
+// --batch with --csv over a mixed folder, the --gradescope file, bad flags and hostile paths.
+// Runs the built stencil-lab (next to the runner in the build folder).
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "checker/process.h"
+
+namespace fs = std::filesystem;
+using stencil::checker::ChildLimits;
+using stencil::checker::ChildResult;
+using stencil::checker::run_child;
+
+namespace {
+
+std::string corpus(const std::string& f) {
+    return std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/submissions/" + f;
+}
+
+// `stencil-lab check ARGS...` with the test cache, stdout and stderr together.
+ChildResult check(std::vector<std::string> args) {
+    const std::string bin = std::string(STENCIL_LAB_BINARY_DIR) + "/stencil-lab";
+    args.insert(args.begin(), {bin, "check"});
+    ChildLimits lim;
+    lim.wall_seconds = 300;
+    setenv("XDG_CACHE_HOME", (std::string(STENCIL_LAB_BINARY_DIR) + "/checker-cache-cli").c_str(), 1);
+    return run_child(args, lim);
+}
+
+std::string slurp(const std::string& p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+struct TempDir {
+    std::string path = (fs::temp_directory_path() / ("stencil-test-cli-" + std::to_string(getpid()))).string();
+    TempDir() { fs::create_directories(path); }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("check: exit 0 only for pass", "[exercise][cli]") {
+    struct Case {
+        const char* file;
+        int code;
+    };
+    const Case c = GENERATE(Case{"naive_ok.cu", 0}, Case{"naive_zeros.cu", 1}, Case{"naive_syntax_error.cu", 1},
+                            Case{"naive_null_deref.cu", 1});
+    const ChildResult r = check({corpus(c.file), "--exercise", "naive", "--backend", "cpu"});
+    CAPTURE(c.file, r.output);
+    REQUIRE(r.exit_code == c.code);
+}
+
+TEST_CASE("check: bad flags are a one-line error with exit code 2", "[exercise][cli]") {
+    struct Bad {
+        std::vector<std::string> args;
+        const char* says;
+    };
+    const std::string ok = corpus("naive_ok.cu");
+    const Bad b = GENERATE_COPY(
+        Bad{{ok, "-e", "naive", "--time-limit", "0"}, "--time-limit must be a positive"},
+        Bad{{ok, "-e", "naive", "--time-limit=-5"}, "--time-limit must be a positive"},
+        Bad{{ok, "-e", "naive", "--time-limit", "nan"}, "--time-limit must be a positive"},
+        Bad{{ok, "-e", "naive", "--time-limit", "inf"}, "--time-limit must be a positive"},
+        Bad{{ok, "-e", "tiled", "--tile", "0"}, "--tile must be a positive"},
+        Bad{{ok, "-e", "tiled", "--tile=-1"}, "--tile must be a positive"},
+        Bad{{ok, "-e", "tiled", "--tile=-8"}, "--tile must be a positive"},
+        Bad{{ok, "-e", "naive", "--seed", "abc"}, "--seed must be a non-negative integer"},
+        Bad{{ok}, "--exercise is required"},
+        Bad{{ok, "-e", "nope"}, "unknown exercise"});
+    const ChildResult r = check(b.args);
+    CAPTURE(b.args, r.output);
+    REQUIRE((r.exit_code == 2 && r.output.find(b.says) != std::string::npos &&
+             r.output.find("internal error") == std::string::npos));
+}
+
+TEST_CASE("check: hostile paths are a one-line error with exit code 2, never a hang", "[exercise][cli]") {
+    struct Path {
+        const char* path;  // under the temporary folder, except an absolute one
+        const char* says;
+    };
+    // (generated values are fixed on the first run: the folder's name is added after)
+    const Path p = GENERATE(Path{"fifo.cu", "not a regular file"}, Path{"folder.cu", "is a folder"},
+                            Path{"missing.cu", "No such file"}, Path{"/nonexistent", "is not a folder"});
+    TempDir d;
+    fs::create_directories(d.path + "/folder.cu");
+    mkfifo((d.path + "/fifo.cu").c_str(), 0600);
+    const std::vector<std::string> args =
+        p.path[0] == '/' ? std::vector<std::string>{"--batch", p.path, "-e", "naive"}
+                         : std::vector<std::string>{d.path + "/" + p.path, "-e", "naive"};
+    const ChildResult r = check(args);
+    CAPTURE(args, r.output);
+    REQUIRE((!r.timed_out && r.exit_code == 2 && r.output.find(p.says) != std::string::npos));
+}
+
+TEST_CASE("check --batch --csv: one row per file, errors included, exit 1 unless all pass", "[exercise][cli]") {
+    TempDir d;
+    fs::copy_file(corpus("naive_ok.cu"), d.path + "/a_ok.cu");
+    fs::copy_file(corpus("naive_zeros.cu"), d.path + "/b_zeros.cu");
+    fs::copy_file(corpus("escape_write.cu"), d.path + "/c_escape.cu");
+    std::ofstream(d.path + "/d_empty.cu") << "";
+    std::ofstream(d.path + "/notes.txt") << "not graded";
+    const ChildResult r = check({"--batch", d.path, "--csv", d.path + "/grades.csv", "-e", "naive",
+                                 "--backend", "cpu"});
+    const std::string csv = slurp(d.path + "/grades.csv");
+    CAPTURE(r.output, csv);
+    REQUIRE((r.exit_code == 1 && csv.rfind("file,verdict,score,", 0) == 0 &&
+             csv.find("\"a_ok.cu\",pass,1,") != std::string::npos &&
+             csv.find("\"b_zeros.cu\",wrong_result,0,") != std::string::npos &&
+             csv.find("\"c_escape.cu\",crash,0,") != std::string::npos &&
+             csv.find("\"d_empty.cu\",compile_error,0,") != std::string::npos &&
+             csv.find("notes.txt") == std::string::npos &&
+             r.output.find("1 of 4 passed") != std::string::npos));
+}
+
+TEST_CASE("check --gradescope: the file holds the verdict and score", "[exercise][cli]") {
+    struct Case {
+        const char* file;
+        double score;
+    };
+    const Case c = GENERATE(Case{"naive_ok.cu", 1.0}, Case{"naive_zeros.cu", 0.0},
+                            Case{"escape_forge_gradescope.cu", 0.0});
+    TempDir d;
+    const std::string gs = d.path + "/results.json";
+    const ChildResult r = check({corpus(c.file), "-e", "naive", "--backend", "cpu", "--gradescope", gs});
+    usleep(500 * 1000);  // escape_forge_gradescope's forger would rewrite the file once we exit
+    const std::string text = slurp(gs);
+    CAPTURE(c.file, r.output, text);
+    const auto g = nlohmann::json::parse(text, nullptr, false);
+    REQUIRE((!g.is_discarded() && g["score"] == c.score &&
+             g["tests"][0]["status"] == (c.score == 1.0 ? "passed" : "failed") &&
+             g["extra_data"]["verdict"].is_string()));
+}
