@@ -3,9 +3,13 @@
 // stencil_viewer_core) only what that change affects. Nothing here is recomputed per frame.
 #pragma once
 #include <future>
+#include <optional>
+
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "viewer/core/figures.h"
 #include "viewer/core/jobs.h"
 #include "viewer/core/kernel_source.h"
 #include "viewer/core/measure.h"
@@ -34,7 +38,9 @@ struct UiOptions {
 
 // The stepper's block, shared with the coalescing panel (same trace).
 struct Experiment {
-    StepperConfig cfg;
+    StepperConfig cfg;             // what the controls show; trace.cfg is what is displayed
+    TraceWorker tracer;            // traces cfg off the UI thread (App::set_config / poll)
+    std::optional<int> step_after_trace;  // step to show when the trace arrives (< 0: from the end)
     StepperTrace trace;
     StepperState state;
     int step = 0;
@@ -43,6 +49,7 @@ struct Experiment {
     int warp = 0;
     int request = 0;               // selected request of the warp
     std::vector<WarpLoad> warp_loads;
+    std::vector<std::string> request_labels;  // one per warp_loads entry, formatted in set_warp
     WarpSummary warp_summary, block_summary;
     WarpPrediction prediction;
     std::vector<int> runnable;     // T choices for cfg.kernel
@@ -53,23 +60,17 @@ struct OpbData {
     int radius = 1;
     Precision precision = Precision::f32;
     bool log_y = false;
-    Axis x, y;
-    std::vector<Series> series;
-    std::vector<RefLine> refs;
-    std::vector<RefPoint> points;
-    std::vector<KernelModel> table;  // at each kernel's default T
+    bool legend = true;              // the chart's legend (toggle: it can cover points on a projector)
+    OpbFigure fig;                   // rebuilt by App::rebuild_opb on a change only
+    std::string help;                // the model's HelpMarker text (formatted once, with fig)
     std::future<std::vector<TraceOpb>> measuring;
     std::vector<TraceOpb> measured;
     GridDims measure_dims{48, 48, 48};
-    std::string formula;
 };
 
 struct HaloData {
     int tile = 8, radius = 1, dims = 3;
-    HaloFigures fig;
-    Axis x, y;
-    std::vector<Series> series;
-    std::vector<RefPoint> points;
+    HaloFigure view;  // rebuilt by App::rebuild_halos on a change only
 };
 
 struct RunsData {
@@ -94,10 +95,17 @@ struct App {
     HaloData halo;
     RunsData runs;
     std::optional<std::string> gpu_unavailable;  // why GPU figures are greyed out
+    // --screenshot: panels note what they drew (series and point counts, the step, counts) into
+    // `drawn`, written beside the PNG as a sidecar the screenshot tests check. Off otherwise.
+    bool recording = false;
+    nlohmann::json drawn = nlohmann::json::object();
 
     void init(const std::string& exe_dir);
     // stepper / coalescing
-    void set_config(StepperConfig c);  // re-traces the block
+    void set_config(StepperConfig c);  // asks the tracer for the block (the old trace stays shown)
+    void install_trace(TraceResult r);  // the new trace arrived (from poll)
+    void finish_trace();               // waits for the trace in flight and installs it (--screenshot)
+    bool tracing() const { return exp.tracer.busy(); }
     void set_step(int step);
     void set_warp(int warp);
     // OP/B
@@ -108,7 +116,9 @@ struct App {
     void rebuild_halos();
     // runs
     void start_runs(bool sweep);
-    void load_results_file();
+    bool load_results_file();          // false (and runs.message says why) on failure
+    // Background work in flight (a run, a trace, a trace measurement): the main loop keeps polling.
+    bool busy() const { return opb.measuring.valid() || runs.runner.running() || tracing(); }
     void save_results_file();
 };
 

@@ -5,7 +5,13 @@
 //   stencil-lab-viewer --panel stepper                  one panel filling the window
 //   stencil-lab-viewer --screenshot f.png [--panel P] [--frames N] [--size WxH]
 //   stencil-lab-viewer --headless-report                no display needed: the model table
-//   stencil-lab-viewer --check-image f.png --size WxH   the screenshot test's checker
+//   stencil-lab-viewer --check-image f.png --size WxH [--expect '/opb/radius=1' ...]
+//                                                       the screenshot test's checker (image + sidecar)
+//   state: --kernel K --tile T --radius R --precision f32|f64 --grid N --block X,Y,Z --step K
+//          (negative: from the last step) --halo-2d --load results.json
+//
+// With --screenshot, the viewer also writes f.png.json: what each panel drew (series and point
+// counts, the step, counts), so a test can tell a real figure from a blank or error window.
 //
 // [SECTION] index: 1 options, 2 headless, 3 GLFW window, 4 ImGui and fonts, 5 state, 6 main
 // loop (layout, panels, screenshot), 7 cleanup. Panels: panel_stepper.cpp, panel_opb.cpp,
@@ -19,8 +25,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <time.h>
+
+#include <cfloat>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "viewer/app.h"
@@ -29,13 +40,52 @@
 #include "viewer/panels.h"
 #include "viewer/screenshot.h"
 
+using namespace stencil;
 using namespace stencil::viewer;
 
 namespace {
 
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); }
 
-bool parse_size(const std::string& s, int* w, int* h) { return std::sscanf(s.c_str(), "%dx%d", w, h) == 2 && *w > 0 && *h > 0; }
+// A window of at most 8192 pixels a side (an X server refuses larger ones with a raw BadValue).
+bool parse_size(const std::string& s, int* w, int* h) {
+    char rest = 0;
+    return std::sscanf(s.c_str(), "%dx%d%c", w, h, &rest) == 2 && *w >= 200 && *h >= 150 && *w <= 8192 && *h <= 8192;
+}
+
+// The main thread's CPU time (ms): the viewer's own work per frame, apart from the GPU (or, under
+// Xvfb, llvmpipe's threads) rasterising.
+double thread_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+// One --expect of the screenshot test: "/json/pointer=value" (the value's JSON text, or the
+// string itself), "/pointer>=number", or "/pointer~text" (the value's JSON text contains text).
+bool check_expect(const nlohmann::json& j, const std::string& e, std::string* why) {
+    size_t at = e.find('~');
+    std::string op = "~";
+    for (const char* o : {">=", "="}) {
+        const size_t p = e.find(o);
+        if (p != std::string::npos && (at == std::string::npos || p < at)) at = p, op = o;
+    }
+    if (at == std::string::npos) return *why = "bad --expect '" + e + "' (POINTER=V, POINTER>=N, POINTER~TEXT)", false;
+    const std::string ptr = e.substr(0, at), want = e.substr(at + op.size());
+    nlohmann::json v;
+    try {
+        v = j.at(nlohmann::json::json_pointer(ptr));
+    } catch (const std::exception&) {
+        return *why = ptr + ": not in the sidecar (the panel did not draw it)", false;
+    }
+    const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+    bool ok = false;
+    if (op == "=") ok = text == want;
+    else if (op == "~") ok = text.find(want) != std::string::npos;
+    else ok = v.is_number() && v.get<double>() >= std::atof(want.c_str());
+    if (!ok) *why = ptr + " is " + text.substr(0, 300) + ", expected " + op + " " + want;
+    return ok;
+}
 
 // The fonts: DejaVu Sans (crisp at projector sizes) when installed, else ImGui's own font scaled.
 void build_fonts(UiOptions& ui) {
@@ -75,7 +125,9 @@ void main_menu(App& app, bool* quit) {
         ImGui::EndMenu();
     }
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (ImGui::SliderFloat("font px", &app.ui.font_px, 12, 48, "%.0f")) app.ui.font_dirty = true;
+    // Applied on release: each rebuild of the atlas re-lays the windows out.
+    ImGui::SliderFloat("font px", &app.ui.font_px, 12, 48, "%.0f");
+    if (ImGui::IsItemDeactivatedAfterEdit()) app.ui.font_dirty = true;
     ImGui::TextDisabled("  stencil-lab viewer    %.0f fps", ImGui::GetIO().Framerate);
     ImGui::EndMainMenuBar();
 }
@@ -115,17 +167,39 @@ int main(int argc, char** argv) {
     CLI::App cli{"stencil-lab-viewer: step through the four stencil kernels; OP/B, halos, coalescing, runs"};
     std::string screenshot, panel, size_text = "1600x1000", check_image;
     int frames = 4;
-    bool headless = false;
+    bool headless = false, halo_2d = false;
+    std::string kernel_name, precision_name, block_text, load_path;
+    std::vector<std::string> expects;
+    int tile = 0, radius = 0, grid = 0, step = 0;
+    bool step_given = false;
     cli.add_option("--screenshot", screenshot, "render, write the window to this PNG and exit");
     cli.add_option("--panel", panel, "show only this panel: stepper, opb, halos, coalescing, runs");
-    cli.add_option("--frames", frames, "frames to render before the screenshot")->check(CLI::Range(1, 10000));
+    auto* frames_opt =
+        cli.add_option("--frames", frames, "frames to render before the screenshot (needs --screenshot)")
+            ->check(CLI::Range(1, 10000));
     cli.add_option("--size", size_text, "window size WxH");
     cli.add_flag("--headless-report", headless, "print the model of the four kernels and exit (no display needed)");
     cli.add_option("--check-image", check_image, "check that a PNG has --size and is not blank (for ctest)");
+    cli.add_option("--expect", expects,
+                   "with --check-image: a fact of the PNG's sidecar f.png.json: /pointer=value, /pointer>=n, /pointer~text");
+    cli.add_option("--kernel", kernel_name, "stepper kernel: naive, tiled, coarsened, register-tiled");
+    cli.add_option("--tile", tile, "stepper and halos tile edge T")->check(CLI::Range(1, 64));
+    cli.add_option("--radius", radius, "stencil radius r (stepper, OP/B, halos)")->check(CLI::Range(1, kMaxRadius));
+    cli.add_option("--precision", precision_name, "f32 or f64 (stepper and OP/B)")->check(CLI::IsMember({"f32", "f64"}));
+    cli.add_option("--grid", grid, "stepper grid N (N^3 cells)")->check(CLI::Range(3, 256));
+    cli.add_option("--block", block_text, "stepper block X,Y,Z (blockIdx)");
+    auto* step_opt = cli.add_option("--step", step, "stepper step (negative: counted back from the last, -1 = last)");
+    cli.add_flag("--halo-2d", halo_2d, "halos panel in 2D");
+    cli.add_option("--load", load_path, "load a results.json (stencil-lab sweep) into the runs table");
     CLI11_PARSE(cli, argc, argv);
+    step_given = step_opt->count() > 0;
+    if (frames_opt->count() && screenshot.empty()) {
+        std::fprintf(stderr, "stencil-lab-viewer: --frames needs --screenshot\n");
+        return 2;
+    }
     int width = 0, height = 0;
     if (!parse_size(size_text, &width, &height)) {
-        std::fprintf(stderr, "stencil-lab-viewer: --size %s is not WxH\n", size_text.c_str());
+        std::fprintf(stderr, "stencil-lab-viewer: --size %s is not WxH with 200..8192 x 150..8192\n", size_text.c_str());
         return 2;
     }
     int solo = -1;
@@ -142,9 +216,26 @@ int main(int argc, char** argv) {
     // 2. Without a window: the image check and the headless report --------------------------------
     if (!check_image.empty()) {
         const ImageStats s = image_stats(check_image);
-        const bool ok = s.error.empty() && s.width == width && s.height == height && s.variance > 100;
+        bool ok = s.error.empty() && s.width == width && s.height == height && s.variance > 100;
         std::printf("%s: %dx%d, luminance mean %.1f variance %.1f%s%s\n", check_image.c_str(), s.width, s.height, s.mean,
                     s.variance, s.error.empty() ? "" : ", ", s.error.c_str());
+        // The sidecar: what the panels drew. A blank or error window has not drawn these facts.
+        if (!expects.empty()) {
+            nlohmann::json side;
+            std::ifstream in(check_image + ".json");
+            try {
+                in >> side;
+            } catch (const std::exception& e) {
+                std::printf("%s.json: %s\n", check_image.c_str(), e.what());
+                return 1;
+            }
+            for (const auto& e : expects) {
+                std::string why;
+                const bool good = check_expect(side, e, &why);
+                std::printf("  %s %s%s%s\n", good ? "ok  " : "FAIL", e.c_str(), good ? "" : ": ", why.c_str());
+                ok = ok && good;
+            }
+        }
         return ok ? 0 : 1;
     }
     if (headless) {
@@ -192,6 +283,52 @@ int main(int argc, char** argv) {
     if (solo >= 0)
         for (int p = 0; p < kPanels; ++p) app.ui.open[p] = p == solo;
     app.ui.solo = solo;
+    glfwSetWindowUserPointer(window, &app);
+    // High-DPI: a window moved to a monitor of another scale gets fonts of that scale.
+    glfwSetWindowContentScaleCallback(window, [](GLFWwindow* w, float x, float) {
+        auto* a = static_cast<App*>(glfwGetWindowUserPointer(w));
+        a->ui.content_scale = std::max(1.0f, x);
+        a->ui.font_dirty = true;
+    });
+    // The state flags: the stepper's experiment, the OP/B chart, the halos panel, a results file.
+    {
+        StepperConfig c = app.exp.cfg;
+        if (!kernel_name.empty()) {
+            const auto* v = find_version(kernel_name);
+            if (!v) {
+                std::fprintf(stderr, "stencil-lab-viewer: unknown kernel '%s'\n", kernel_name.c_str());
+                return 2;
+            }
+            c.kernel = v->id;
+        }
+        if (tile) c.tile = app.halo.tile = tile;
+        if (radius) c.radius = app.opb.radius = app.halo.radius = radius;
+        if (!precision_name.empty())
+            c.precision = app.opb.precision = precision_name == "f64" ? Precision::f64 : Precision::f32;
+        if (grid) c.dims = {grid, grid, grid};
+        if (!block_text.empty() && std::sscanf(block_text.c_str(), "%d,%d,%d", &c.block.x, &c.block.y, &c.block.z) != 3) {
+            std::fprintf(stderr, "stencil-lab-viewer: --block %s is not X,Y,Z\n", block_text.c_str());
+            return 2;
+        }
+        if (halo_2d) app.halo.dims = 2;
+        app.halo.tile = std::max(app.halo.tile, 2 * app.halo.radius + 1);
+        if (step_given) app.exp.step_after_trace = step;  // applied when the trace arrives
+        if (!(c == app.exp.cfg)) app.set_config(c);
+        // --screenshot shows real content: wait for the trace (the window is not up for anyone yet).
+        if (!screenshot.empty()) app.finish_trace();
+        app.rebuild_opb();
+        app.rebuild_halos();
+        if (!load_path.empty()) {
+            std::snprintf(app.runs.path, sizeof app.runs.path, "%s", load_path.c_str());
+            if (!app.load_results_file()) {
+                std::fprintf(stderr, "stencil-lab-viewer: %s\n", app.runs.message.c_str());
+                return 2;
+            }
+        }
+    }
+    app.recording = !screenshot.empty();
+    double frame_ms_sum = 0, work_ms_sum = 0;
+    int settle = 3;  // frames to draw after an event before waiting again (ImGui settles in 1-2)
 
     // 6. Main loop ----------------------------------------------------------------------------------
     bool quit = false;
@@ -201,12 +338,31 @@ int main(int argc, char** argv) {
             glfwWaitEvents();
             continue;
         }
-        glfwPollEvents();
+        // Idle: wait for an event instead of redrawing at 60 fps (a run or trace in flight keeps
+        // polling for its progress; a screenshot renders its frames back to back).
+        if (!screenshot.empty() || app.busy() || settle > 0) {
+            glfwPollEvents();
+            if (settle > 0) --settle;
+        } else {
+            const double t0 = glfwGetTime();
+            glfwWaitEventsTimeout(1.0);
+            if (glfwGetTime() - t0 < 0.99) settle = 3;  // woken by an event: let ImGui settle
+        }
         app.poll();  // finished background work only
-        if (app.ui.font_dirty) build_fonts(app.ui);
+        if (app.ui.font_dirty) {
+            build_fonts(app.ui);
+            app.ui.relayout = true;  // window sizes and the menu bar's height follow the font
+            settle = 3;
+        }
+        if (frame == 1) app.ui.relayout = true;  // frame 0 ran before the menu bar set WorkPos
+        const auto wall0 = std::chrono::steady_clock::now();
+        const double cpu0 = thread_cpu_ms();
+        if (app.recording) app.drawn = nlohmann::json::object();
 
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        // --screenshot: no pointer (Xvfb parks it mid-screen, where it raised tooltips in the PNGs).
+        if (!screenshot.empty()) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
         ImGui::NewFrame();
         if (ImGui::GetIO().KeyCtrl && glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS) quit = true;
 
@@ -218,21 +374,30 @@ int main(int argc, char** argv) {
         for (int p = 0; p < kPanels; ++p) {
             if (!app.ui.open[p]) continue;
             if (app.ui.relayout) place(app, p, vp->WorkPos, vp->WorkSize);
-            if (app.ui.solo == p && p == 0) ImGui::SetNextWindowFocus();
+            // Focus the solo panel once: focusing it every frame closes its combos' popups.
+            if (app.ui.solo == p && frame == 0) ImGui::SetNextWindowFocus();
             if (ImGui::Begin(panel_title((PanelId)p), &app.ui.open[p], ImGuiWindowFlags_NoCollapse)) draw[p](app);
             ImGui::End();
         }
         app.ui.relayout = false;
 
         ImGui::Render();
+        const double work_ms = thread_cpu_ms() - cpu0;
         int fw, fh;
         glfwGetFramebufferSize(window, &fw, &fh);
         glViewport(0, 0, fw, fh);
         glClearColor(0.08f, 0.09f, 0.11f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (!screenshot.empty()) glFinish();  // --screenshot: count the rasterising in the frame time
+        frame_ms_sum += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+        work_ms_sum += work_ms;
 
         if (!screenshot.empty() && ++frame >= frames) {
+            std::printf("frames %d, mean frame ms %.2f (CPU time of the viewer's own work %.2f ms: NewFrame to Render)\n",
+                        frame, frame_ms_sum / frame, work_ms_sum / frame);
+            std::ofstream side(screenshot + ".json");
+            side << app.drawn.dump(1) << "\n";
             std::string why;
             if (!save_framebuffer_png(screenshot, fw, fh, &why)) {
                 std::fprintf(stderr, "stencil-lab-viewer: %s\n", why.c_str());
@@ -242,6 +407,7 @@ int main(int argc, char** argv) {
             }
             break;
         }
+        if (screenshot.empty()) ++frame;
         glfwSwapBuffers(window);
     }
 

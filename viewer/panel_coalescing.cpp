@@ -39,6 +39,7 @@ void lane_strip(const WarpLoad& w, float width) {
 }  // namespace
 
 void draw_coalescing_panel(App& app) {
+    if (trace_status(app)) return;
     auto& e = app.exp;
     const auto& t = e.trace;
     if (!t.ok()) {
@@ -54,7 +55,8 @@ void draw_coalescing_panel(App& app) {
     HelpMarker("Warp w holds threads 32w .. 32w+31 in CUDA's numbering (x fastest, then y, then z).");
 
     // Predicted against measured.
-    if (ImGui::BeginTable("cmp", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+    // Stretch: fixed-fit columns shrank the headers to a letter at projector font sizes.
+    if (ImGui::BeginTable("cmp", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("");
         ImGui::TableSetupColumn("model (first load)");
         ImGui::TableSetupColumn("trace: this warp");
@@ -62,9 +64,15 @@ void draw_coalescing_panel(App& app) {
         ImGui::TableHeadersRow();
         const auto& p = e.prediction;
         const auto& m = e.warp_summary;
+        // A GPU run of this very configuration: kernel, T, r, precision and grid.
         const RunRecord* gpu = nullptr;
-        for (const auto& r : app.runs.records)
-            if (r.sectors_per_request && r.kernel == version(t.cfg.kernel).name && r.tile == t.cfg.tile) gpu = &r;
+        bool any_counters = false;
+        for (const auto& r : app.runs.records) {
+            any_counters = any_counters || r.sectors_per_request.has_value();
+            if (r.sectors_per_request && r.kernel == version(t.cfg.kernel).name && r.tile == t.cfg.tile &&
+                r.radius == t.cfg.radius && r.precision == to_string(t.cfg.precision) && r.dims == t.cfg.dims)
+                gpu = &r;
+        }
         auto row = [&](const char* name, std::string model, std::string trace, std::string counters, const char* f) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
@@ -89,10 +97,19 @@ void draw_coalescing_panel(App& app) {
             "Bytes the lanes asked for / (sectors x 32 B).");
         ImGui::EndTable();
         if (!gpu)
-            Greyed("GPU counters", app.gpu_unavailable ? "no GPU here: " + *app.gpu_unavailable +
-                                                             ". Load a results.json with counters in the runs panel."
-                                                       : "Run this kernel and T on the GPU in the runs panel, or load a "
-                                                         "results.json with counters.");
+            Greyed("GPU counters:",
+                   any_counters ? fmt::format("the loaded runs have counters, but none for {} T={} r={} {} {}^3 (the "
+                                              "stepper's grid)",
+                                              version(t.cfg.kernel).name, t.cfg.tile, t.cfg.radius,
+                                              to_string(t.cfg.precision), t.cfg.dims.nx)
+                   : app.gpu_unavailable ? "no GPU here (" + *app.gpu_unavailable +
+                                               "): load a GPU sweep's results.json in the runs panel"
+                                         : "run this configuration on the GPU in the runs panel, or load a GPU sweep's "
+                                           "results.json");
+        if (app.recording)
+            app.drawn["coalescing"] = {{"warp", e.warp}, {"requests", e.warp_loads.size()},
+                                       {"model_sectors", p.sectors}, {"trace_sectors", m.sectors_per_request},
+                                       {"gpu", gpu != nullptr}};
         ImGui::TextWrapped("Model: %s", p.explanation.c_str());
         ImGui::Text("Whole block (trace): %.2f sectors per load request, %.0f%% efficiency, %d requests",
                     e.block_summary.sectors_per_request, 100 * e.block_summary.efficiency, e.block_summary.requests);
@@ -103,11 +120,9 @@ void draw_coalescing_panel(App& app) {
     ImGui::BeginGroup();
     ImGui::Text("Requests of warp %d", e.warp);
     ImGui::BeginChild("reqs", ImVec2(fs * 22, fs * 12), true);
-    for (int i = 0; i < (int)e.warp_loads.size(); ++i) {
-        const auto& w = e.warp_loads[i];
-        const std::string label = fmt::format("{}: {} rows, {} sectors##{}", w.label, w.rows, w.sectors, i);
-        if (ImGui::Selectable(label.c_str(), e.request == i)) e.request = i;
-    }
+    // The labels are formatted once per warp change (App::set_warp), not per frame.
+    for (int i = 0; i < (int)e.request_labels.size(); ++i)
+        if (ImGui::Selectable(e.request_labels[i].c_str(), e.request == i)) e.request = i;
     ImGui::EndChild();
     ImGui::EndGroup();
     ImGui::SameLine();

@@ -1,6 +1,7 @@
 // [SECTION] OP/B panel: the model's OP/B against T for each kernel, points measured from CPU
-// traces (requested bytes), DRAM-level points from GPU counters when a GPU run or a loaded sweep
-// has them, and the seeds' figures (1.37 at T = 8, the 3.25 limit) marked.
+// traces (requested bytes), L2- and DRAM-level points from GPU counters when a GPU run or a loaded
+// sweep has them, and the seeds' figures (1.37 at T = 8, the 3.25 limit) marked. The content is
+// opb_figure() (viewer/core/figures.h), rebuilt on a change only.
 #include <fmt/format.h>
 
 #include "viewer/panels.h"
@@ -10,6 +11,7 @@ namespace stencil::viewer {
 
 void draw_opb_panel(App& app) {
     auto& o = app.opb;
+    const OpbFigure& f = o.fig;
     bool changed = false;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     changed |= ImGui::SliderInt("r##opb", &o.radius, 1, kMaxRadius);
@@ -22,44 +24,53 @@ void draw_opb_panel(App& app) {
     ImGui::SameLine();
     changed |= ImGui::Checkbox("log y", &o.log_y);
     ImGui::SameLine();
+    changed |= ImGui::Checkbox("legend", &o.legend);
+    ImGui::SameLine();
     if (o.measuring.valid()) {
         ImGui::TextDisabled("measuring on the CPU backend...");
     } else if (ImGui::Button("Measure from CPU traces")) {
         app.start_trace_measurement();
     }
-    HelpMarker("Runs every kernel at T up to 16 on a 48^3 grid on the CPU backend with access counting: OP/B = "
-               "stores x (12r+1) / bytes of global loads requested. Face blocks load less and compute less, so "
-               "the whole-grid figure sits below the interior-block model.");
+    HelpMarker("Runs every kernel at T up to 16 on a 48^3 grid on the CPU backend with access counting, at this "
+               "chart's r and precision: OP/B = stores x (12r+1) / bytes of global loads requested. Face blocks "
+               "load less and compute less, so the whole-grid figure sits below the interior-block model.");
     if (changed) app.rebuild_opb();
 
     ImGui::TextUnformatted("Model:");
-    HelpMarker(fmt::format("OP/B = FLOPs / bytes loaded from global memory (loads only, as the textbook "
-                           "counts).\nnaive: (12r+1) / ((6r+1) sizeof(real)) = 13/28 = 0.46 for r = 1, fp32.\n"
-                           "tiled and z-marching: {}\nModel source: {}",
-                           o.formula, model_provenance())
-                   .c_str());
-    ImGui::SameLine();
-    for (const auto& m : o.table) {
+    HelpMarker(o.help.c_str());
+    for (const auto& m : f.table) {
         ImGui::SameLine();
         ImGui::Text(" %s T=%d: %.2f ", version(m.kernel).name, m.tile, m.opb);
     }
+    // Greyed GPU series: the reason as visible text, not only on hover.
+    if (!f.counters_why.empty()) ImGui::TextDisabled("GPU counters (L2, DRAM) not shown: %s", f.counters_why.c_str());
 
-    const float h = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 1.3f;
+    const float h = ImGui::GetContentRegionAvail().y;
     PlotSpec spec;
     spec.id = "opb";
-    spec.x = &o.x;
-    spec.y = &o.y;
-    spec.series = &o.series;
-    spec.refs = &o.refs;
-    spec.points = &o.points;
+    spec.x = &f.x;
+    spec.y = &f.y;
+    spec.series = &f.series;
+    spec.refs = &f.refs;
+    spec.points = &f.points;
+    spec.legend = o.legend;
     spec.size = ImVec2(0, std::max(h, ImGui::GetFontSize() * 10));
     spec.hover_text = [&](int s, int i) {
-        const Series& S = o.series[s];
+        const Series& S = f.series[s];
         return fmt::format("{}\nT = {:g}: OP/B = {:.3f}", S.name, S.x[i], S.y[i]);
     };
     Plot(spec);
-    for (const auto& s : o.series)
-        if (s.greyed) Greyed((s.name + ": not available").c_str(), s.greyed_why);
+    if (app.recording) {
+        nlohmann::json ser = nlohmann::json::array();
+        size_t dram = 0, l2 = 0;
+        for (const auto& s : f.series) {
+            ser.push_back({{"name", s.name}, {"points", s.x.size()}, {"greyed", s.greyed}});
+            if (s.name.rfind("DRAM", 0) == 0) dram = s.x.size();
+            if (s.name.rfind("L2", 0) == 0) l2 = s.x.size();
+        }
+        app.drawn["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
+                            {"seeds", f.points.size()}, {"dram_points", dram}, {"l2_points", l2}, {"counters_why", f.counters_why}};
+    }
 }
 
 }  // namespace stencil::viewer

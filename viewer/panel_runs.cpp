@@ -72,47 +72,83 @@ void draw_runs_panel(App& app) {
     if (ImGui::Button("Clear")) r.records.clear(), app.rebuild_opb();
     if (!r.message.empty()) ImGui::TextWrapped("%s", r.message.c_str());
 
+    // Stretch columns (proportional to content): fixed-fit widths were frozen while the table was
+    // empty and clipped "256x256x256", "coarsened" after a load.
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+                                  ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_Resizable;
+    struct Head {
+        const char* name;
+        float weight;
+        const char* help;  // formula, for the header's tooltip
+    };
+    static const Head heads[] = {
+        {"kernel", 2.6f, nullptr},
+        {"T", 0.7f, "tile edge T (IN_TILE_DIM)"},
+        {"r", 0.6f, "stencil radius"},
+        {"prec", 0.9f, "f32 or f64"},
+        {"grid", 2.6f, "nx x ny x nz cells"},
+        {"backend", 1.4f, "cpu (the SIMT emulator: its times are no GPU's) or cuda; hover a row for the device"},
+        {"median ms", 1.7f, "median of the timed launches (hover: min / median / max)"},
+        {"GB/s", 1.3f, "effective bandwidth = 2 x cells x sizeof(real) / median time (one read and one write "
+                       "per cell: the traffic an ideal cache would leave)"},
+        {"of copy", 1.3f, "GB/s / copy GB/s: the effective bandwidth as a share of a plain copy kernel's, "
+                          "measured in the same run (1.0 = as fast as copying the grid)"},
+        {"error", 1.6f, "max relative error against the fp64 reference: max |out - ref| / max |ref|; FAILED when "
+                        "the check's bound is exceeded (hover for why)"}};
     if (ImGui::BeginTable("results", 10, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) {
         ImGui::TableSetupScrollFreeze(0, 1);
-        const char* heads[] = {"kernel", "T", "r", "prec", "grid", "backend", "median ms", "GB/s", "of copy", "error"};
-        for (const char* h : heads) ImGui::TableSetupColumn(h);
-        ImGui::TableHeadersRow();
-        for (int i = 0; i < (int)r.records.size(); ++i) {
-            const auto& x = r.records[i];
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(x.kernel.c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%d", x.tile);
-            ImGui::TableNextColumn();
-            ImGui::Text("%d", x.radius);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(x.precision.c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%dx%dx%d", x.dims.nx, x.dims.ny, x.dims.nz);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(x.backend.c_str());
-            if (ImGui::IsItemHovered() && !x.device.empty()) ImGui::SetTooltip("%s", x.device.c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%.3f", x.ms_median);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("min %.3f / median %.3f / max %.3f ms", x.ms_min, x.ms_median, x.ms_max);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.1f", x.gbps);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.2f", x.of_copy);
-            ImGui::TableNextColumn();
-            if (!x.error.empty()) {
-                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "FAILED");
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.error.c_str());
-            } else if (x.checked) {
-                ImGui::Text("%.2g", x.max_rel_err);
-            } else {
-                ImGui::TextDisabled("not checked");
-            }
+        for (const Head& h : heads) ImGui::TableSetupColumn(h.name, ImGuiTableColumnFlags_WidthStretch, h.weight);
+        // Headers with their formula on hover (TableHeadersRow has no HelpMarker).
+        ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+        for (int c = 0; c < 10; ++c) {
+            ImGui::TableSetColumnIndex(c);
+            ImGui::TableHeader(heads[c].name);
+            if (heads[c].help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", heads[c].help);
         }
+        // Only the visible rows are drawn (a loaded sweep can have hundreds).
+        ImGuiListClipper clip;
+        clip.Begin((int)r.records.size());
+        while (clip.Step())
+            for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+                const auto& x = r.records[i];
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(x.kernel.c_str());
+                ImGui::TableNextColumn();
+                ImGui::Text("%d", x.tile);
+                ImGui::TableNextColumn();
+                ImGui::Text("%d", x.radius);
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(x.precision.c_str());
+                ImGui::TableNextColumn();
+                ImGui::Text("%dx%dx%d", x.dims.nx, x.dims.ny, x.dims.nz);
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(x.backend.c_str());
+                if (ImGui::IsItemHovered() && !x.device.empty()) ImGui::SetTooltip("%s", x.device.c_str());
+                ImGui::TableNextColumn();
+                ImGui::Text("%.3f", x.ms_median);
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("min %.3f / median %.3f / max %.3f ms", x.ms_min, x.ms_median, x.ms_max);
+                ImGui::TableNextColumn();
+                ImGui::Text("%.1f", x.gbps);
+                ImGui::TableNextColumn();
+                ImGui::Text("%.2f", x.of_copy);
+                ImGui::TableNextColumn();
+                if (!x.error.empty()) {
+                    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), x.ms_median > 0 ? "FAILED" : "skipped");
+                    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.error.c_str());
+                } else if (x.checked) {
+                    ImGui::Text("%.2g", x.max_rel_err);
+                } else {
+                    ImGui::TextDisabled("not checked");
+                }
+            }
         ImGui::EndTable();
+    }
+    if (app.recording) {
+        int counters = 0;
+        for (const auto& x : r.records) counters += x.dram.measured() || x.l2.measured();
+        app.drawn["runs"] = {{"rows", r.records.size()}, {"rows_with_counters", counters}, {"message", r.message}};
     }
 }
 

@@ -38,7 +38,10 @@ void controls(App& app) {
                "compiled into this build are listed (tile_error in kernels/versions.h says why others are not).");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-    if (ImGui::SliderInt("r", &c.radius, 1, kMaxRadius)) changed = true;
+    static int r_pending = 1;  // on release, like the block
+    if (!ImGui::IsAnyItemActive()) r_pending = c.radius;
+    ImGui::SliderInt("r", &r_pending, 1, kMaxRadius);
+    if (ImGui::IsItemDeactivatedAfterEdit()) c.radius = r_pending, changed = true;
     ImGui::SameLine();
     int prec = c.precision == Precision::f32 ? 0 : 1;
     bool pc = ImGui::RadioButton("f32", &prec, 0);
@@ -58,9 +61,15 @@ void controls(App& app) {
                "recorded. Press Enter to apply.");
     ImGui::SameLine();
     const auto& g = app.exp.trace.geo;
-    int b[3] = {c.block.x, c.block.y, c.block.z};
+    // Applied on release: each change re-traces the whole grid, so a drag must not re-trace
+    // every frame. While dragging, the slider shows the pending value.
+    static int b[3];
+    static bool dragging = false;
+    if (!dragging) b[0] = c.block.x, b[1] = c.block.y, b[2] = c.block.z;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-    if (ImGui::SliderInt3("block", b, 0, std::max({g.grid.x, g.grid.y, g.grid.z, 1}) - 1)) {
+    ImGui::SliderInt3("block", b, 0, std::max({g.grid.x, g.grid.y, g.grid.z, 1}) - 1);
+    dragging = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
         c.block = {b[0], b[1], b[2]};
         changed = true;
     }
@@ -84,12 +93,14 @@ void step_controls(App& app) {
     button("interval >", next_interval_step(t, step));
     button(">|", t.last_step());
     if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::GetIO().WantTextInput) {
-        if (ImGui::IsKeyPressed(ImGuiKey_Space) || ImGui::IsKeyPressed(ImGuiKey_RightArrow)) step = next_interval_step(t, step);
-        if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow)) step = prev_interval_step(t, step);
-        if (ImGui::IsKeyPressed(ImGuiKey_DownArrow)) step = step + 1;
-        if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) step = step - 1;
-        if (ImGui::IsKeyPressed(ImGuiKey_Home)) step = 0;
-        if (ImGui::IsKeyPressed(ImGuiKey_End)) step = t.last_step();
+        // ImGui 1.86: IsKeyPressed takes the backend's key index, which GetKeyIndex maps an
+        // ImGuiKey_ to (passing ImGuiKey_Space itself reads an unrelated slot: nothing stepped).
+        static const std::pair<ImGuiKey, StepKey> keys[] = {
+            {ImGuiKey_Space, StepKey::space}, {ImGuiKey_RightArrow, StepKey::right}, {ImGuiKey_LeftArrow, StepKey::left},
+            {ImGuiKey_DownArrow, StepKey::down}, {ImGuiKey_UpArrow, StepKey::up},   {ImGuiKey_Home, StepKey::home},
+            {ImGuiKey_End, StepKey::end}};
+        for (const auto& [k, action] : keys)
+            if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(k))) step = step_for_key(t, step, action);
     }
     if (step != app.exp.step) app.set_step(step);
     ImGui::SameLine();
@@ -165,8 +176,12 @@ void tile_view(App& app) {
     const float fs = ImGui::GetFontSize();
     const float avail = ImGui::GetContentRegionAvail().x;
     const int n = b.nz;
-    const int cols = std::max(1, std::min(n, (int)(avail / (b.nx * 8.0f + fs))));
-    const float cell = std::clamp((avail - cols * fs * 0.8f) / (cols * (float)b.nx), 3.0f, fs * 1.2f);
+    // A column holds a plane's grid and its label ("z=12 next: smem+reg"), whichever is wider: the
+    // labels were clipped when only the grid's width was counted.
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float label_w = ImGui::CalcTextSize(s.planes.empty() ? "z=000" : "z=000 prev2: smem+reg").x;
+    int cols = std::max(1, std::min(n, (int)((avail + gap) / (std::max(label_w, b.nx * 6.0f) + gap))));
+    const float cell = std::clamp((avail + gap) / cols - gap, 3.0f * b.nx, fs * 1.2f * b.nx) / b.nx;
     for (int k = 0; k < n; ++k) {
         const int z = b.z0 + k;
         if (k % cols) ImGui::SameLine();
@@ -284,11 +299,33 @@ void counts_view(App& app) {
 
 }  // namespace
 
+bool trace_status(App& app) {
+    const auto pending = app.exp.tracer.pending();
+    const bool none = app.exp.trace.steps.empty() && app.exp.trace.ok();
+    if (!pending) return none;
+    const auto& c = *pending;
+    const char* spin = "|/-\\";
+    const double sec = app.exp.tracer.busy_seconds();
+    const std::string line = fmt::format("{} tracing {} T={} r={} {}, {} x {} x {}, block ({}, {}, {})... {:.1f} s",
+                                         spin[(int)(sec * 8) % 4], version(c.kernel).name, c.tile, c.radius,
+                                         to_string(c.precision), c.dims.nx, c.dims.ny, c.dims.nz, c.block.x, c.block.y,
+                                         c.block.z, sec);
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1), "%s", line.c_str());
+    if (!none) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(showing the previous trace until it is ready)");
+    }
+    if (app.recording) app.drawn["tracing"] = true;
+    return none;
+}
+
 void draw_stepper_panel(App& app) {
     controls(app);
+    if (trace_status(app)) return;
     const auto& t = app.exp.trace;
     if (!t.ok()) {
         ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", t.error.c_str());
+        if (app.recording) app.drawn["stepper"] = {{"error", t.error}};
         return;
     }
     step_controls(app);
@@ -307,6 +344,18 @@ void draw_stepper_panel(App& app) {
         thread_view(app);
         ImGui::EndChild();
         ImGui::EndTable();
+    }
+    if (app.recording) {
+        const auto& s = app.exp.state;
+        int planes_reg = 0, planes_smem = 0;
+        for (const auto& p : s.planes) planes_reg += p.in_registers, planes_smem += p.in_shared;
+        app.drawn["stepper"] = {{"kernel", version(t.cfg.kernel).name}, {"tile", t.cfg.tile},
+                                {"radius", t.cfg.radius}, {"precision", to_string(t.cfg.precision)},
+                                {"step", app.exp.step}, {"last_step", t.last_step()}, {"interval", s.interval},
+                                {"intervals", t.intervals}, {"global_loads", s.global_loads},
+                                {"global_stores", s.global_stores}, {"active_threads", s.active_threads},
+                                {"idle_threads", s.idle_threads}, {"planes_in_registers", planes_reg},
+                                {"planes_in_shared", planes_smem}, {"source_lines", app.exp.source.lines.size()}};
     }
 }
 

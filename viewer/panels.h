@@ -10,6 +10,10 @@ void draw_opb_panel(App& app);
 void draw_halos_panel(App& app);
 void draw_coalescing_panel(App& app);
 void draw_runs_panel(App& app);
+// The stepper's trace in flight (stepper and coalescing panels): a "tracing..." line while the
+// worker traces the new config (the previous trace stays drawn). True when there is no trace yet to
+// draw (the first one is still running).
+bool trace_status(App& app);
 
 // Shared by the stepper and coalescing panels: one z-slice of cells drawn as a grid of squares.
 // colour_of(x, y) returns the packed colour of cell (x, y); returns the hovered cell or (-1, -1).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace stencil::viewer {
 
@@ -17,6 +18,44 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float thick, float
         dl->AddLine(ImVec2(a.x + dx * t / len, a.y + dy * t / len), ImVec2(a.x + dx * t1 / len, a.y + dy * t1 / len), c,
                     thick);
     }
+}
+
+// One marker of a series (and of its legend entry): the shape tells series of one colour apart.
+void marker(ImDrawList* dl, MarkerShape m, ImVec2 c, float r, ImU32 col, float thick) {
+    switch (m) {
+        case MarkerShape::circle: dl->AddCircleFilled(c, r, col); break;
+        case MarkerShape::square:  // hollow: a coinciding filled circle stays visible inside
+            dl->AddRect(ImVec2(c.x - r * 1.3f, c.y - r * 1.3f), ImVec2(c.x + r * 1.3f, c.y + r * 1.3f), col, 0, 0, thick);
+            break;
+        case MarkerShape::diamond:
+            dl->AddQuad(ImVec2(c.x, c.y - r * 1.5f), ImVec2(c.x + r * 1.5f, c.y), ImVec2(c.x, c.y + r * 1.5f),
+                        ImVec2(c.x - r * 1.5f, c.y), col, thick);
+            break;
+        case MarkerShape::triangle:
+            dl->AddTriangle(ImVec2(c.x, c.y - r * 1.5f), ImVec2(c.x + r * 1.4f, c.y + r), ImVec2(c.x - r * 1.4f, c.y + r),
+                            col, thick);
+            break;
+    }
+}
+
+// Ticks of an axis, recomputed only when the axis or the tick count changes (not every frame).
+struct TickCache {
+    double lo = 0, hi = 0;
+    AxisScale scale = AxisScale::linear;
+    int target = 0;
+    std::vector<Tick> ticks;
+    std::vector<float> widths;  // CalcTextSize of each label, for the same font size
+    float font = 0;
+};
+const TickCache& ticks_of(ImGuiID id, const Axis& a, int target) {
+    static std::unordered_map<ImGuiID, TickCache> cache;
+    TickCache& c = cache[id];
+    const float font = ImGui::GetFontSize();
+    if (c.font != font || c.lo != a.lo || c.hi != a.hi || c.scale != a.scale || c.target != target) {
+        c = {a.lo, a.hi, a.scale, target, axis_ticks(a, target), {}, font};
+        for (const Tick& t : c.ticks) c.widths.push_back(t.label.empty() ? 0 : ImGui::CalcTextSize(t.label.c_str()).x);
+    }
+    return c;
 }
 
 }  // namespace
@@ -39,32 +78,37 @@ void Plot(const PlotSpec& spec) {
     const ImU32 grid = IM_COL32(255, 255, 255, 28), axis = IM_COL32(200, 200, 200, 255);
 
     // Margins: room for tick labels on the left, the x label below, the title above.
-    const float left = fs * 4.2f, bottom = fs * 3.0f, top = fs * 1.6f, right = fs * 0.8f;
+    // The legend goes right of the plot when that leaves the plot 22 font heights of width, so it
+    // covers no data; else inside the top-right corner.
+    float legend_w = 0;
+    if (spec.legend)
+        for (const Series& s : series) legend_w = std::max(legend_w, ImGui::CalcTextSize(s.name.c_str()).x + fs * 2.4f);
+    const bool legend_outside = spec.legend && size.x - legend_w - fs * 5 > fs * 22;
+    const float left = fs * 4.2f, bottom = fs * 3.0f, top = fs * 1.6f,
+                right = legend_outside ? legend_w + fs * 0.8f : fs * 0.8f;
     PlotRect r{p0.x + left, p0.y + top, p0.x + size.x - right, p0.y + size.y - bottom};
     dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), IM_COL32(20, 22, 28, 255));
     if (spec.title) dl->AddText(ImVec2(r.x0, p0.y + fs * 0.2f), text, spec.title);
 
     // Ticks and grid.
     const int xt = std::max(2, (int)((r.x1 - r.x0) / (fs * 5))), yt = std::max(2, (int)((r.y1 - r.y0) / (fs * 2.5f)));
-    for (const Tick& t : axis_ticks(ax, xt)) {
+    const TickCache& xc = ticks_of(ImGui::GetID("x"), ax, xt);
+    const TickCache& yc = ticks_of(ImGui::GetID("y"), ay, yt);
+    for (size_t i = 0; i < xc.ticks.size(); ++i) {
+        const Tick& t = xc.ticks[i];
         const Point2 p = to_screen(ax, ay, r, t.value, ay.scale == AxisScale::log10 ? ay.lo : ay.lo);
         if (p.x < r.x0 - 0.5f || p.x > r.x1 + 0.5f) continue;
         dl->AddLine(ImVec2(p.x, r.y0), ImVec2(p.x, r.y1), t.major ? grid : IM_COL32(255, 255, 255, 12));
         dl->AddLine(ImVec2(p.x, r.y1), ImVec2(p.x, r.y1 + fs * (t.major ? 0.35f : 0.2f)), axis, 1.5f);
-        if (!t.label.empty()) {
-            const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
-            dl->AddText(ImVec2(p.x - ts.x / 2, r.y1 + fs * 0.4f), text, t.label.c_str());
-        }
+        if (!t.label.empty()) dl->AddText(ImVec2(p.x - xc.widths[i] / 2, r.y1 + fs * 0.4f), text, t.label.c_str());
     }
-    for (const Tick& t : axis_ticks(ay, yt)) {
+    for (size_t i = 0; i < yc.ticks.size(); ++i) {
+        const Tick& t = yc.ticks[i];
         const Point2 p = to_screen(ax, ay, r, ax.lo, t.value);
         if (p.y < r.y0 - 0.5f || p.y > r.y1 + 0.5f) continue;
         dl->AddLine(ImVec2(r.x0, p.y), ImVec2(r.x1, p.y), t.major ? grid : IM_COL32(255, 255, 255, 12));
         dl->AddLine(ImVec2(r.x0 - fs * (t.major ? 0.35f : 0.2f), p.y), ImVec2(r.x0, p.y), axis, 1.5f);
-        if (!t.label.empty()) {
-            const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
-            dl->AddText(ImVec2(r.x0 - fs * 0.5f - ts.x, p.y - ts.y / 2), text, t.label.c_str());
-        }
+        if (!t.label.empty()) dl->AddText(ImVec2(r.x0 - fs * 0.5f - yc.widths[i], p.y - fs / 2), text, t.label.c_str());
     }
     dl->AddRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), axis, 0, 0, 1.5f);
     {  // axis labels: x centred below, y written above the axis (ImGui draws no rotated text)
@@ -85,7 +129,10 @@ void Plot(const PlotSpec& spec) {
             if (l.horizontal) {
                 dashed_line(dl, ImVec2(r.x0, p.y), ImVec2(r.x1, p.y), l.colour, 1.5f, fs * 0.4f);
                 const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-                dl->AddText(ImVec2(r.x1 - ts.x - fs * 0.3f, p.y - ts.y - 2), l.colour, l.label.c_str());
+                // At the left end: the top-right corner may hold the legend.
+                dl->AddRectFilled(ImVec2(r.x0 + fs * 0.3f, p.y - ts.y - 2), ImVec2(r.x0 + fs * 0.3f + ts.x, p.y - 2),
+                                  IM_COL32(20, 22, 28, 200));
+                dl->AddText(ImVec2(r.x0 + fs * 0.3f, p.y - ts.y - 2), l.colour, l.label.c_str());
             } else {
                 dashed_line(dl, ImVec2(p.x, r.y0), ImVec2(p.x, r.y1), l.colour, 1.5f, fs * 0.4f);
                 dl->AddText(ImVec2(p.x + 3, r.y0 + 2), l.colour, l.label.c_str());
@@ -105,8 +152,8 @@ void Plot(const PlotSpec& spec) {
         for (int i = 0; i < n && s.markers; ++i) {
             const Point2 a = to_screen(ax, ay, r, s.x[i], s.y[i]);
             if (!std::isfinite(a.y)) continue;
-            if (s.line) dl->AddCircleFilled(ImVec2(a.x, a.y), marker, c);
-            else dl->AddRect(ImVec2(a.x - marker * 1.2f, a.y - marker * 1.2f), ImVec2(a.x + marker * 1.2f, a.y + marker * 1.2f), c, 0, 0, 2.5f);
+            stencil::viewer::marker(dl, s.marker, ImVec2(a.x, a.y), s.marker == MarkerShape::circle ? marker : marker * 1.1f,
+                                    c, 2.5f);
         }
     }
     // Reference points: a ring and the label.
@@ -123,20 +170,23 @@ void Plot(const PlotSpec& spec) {
         }
     dl->PopClipRect();
 
-    // Legend (top-left inside the plot).
-    {
+    // Legend: right of the plot, or compact in its top-right corner.
+    if (spec.legend && !series.empty()) {
+        const float lh = fs * 1.15f;
+        const float x = legend_outside ? r.x1 + fs * 0.6f : r.x1 - legend_w - fs * 0.4f;
         float y = r.y0 + fs * 0.3f;
-        float w = 0;
-        for (const Series& s : series) w = std::max(w, ImGui::CalcTextSize(s.name.c_str()).x);
-        const float x = r.x0 + fs * 0.4f;
-        dl->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + fs * 1.8f + w + 6, y + series.size() * fs * 1.15f + 2),
-                          IM_COL32(12, 14, 18, 210));
+        dl->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + legend_w, y + series.size() * lh + 2), IM_COL32(12, 14, 18, 220));
         for (const Series& s : series) {
             const ImU32 c = s.greyed ? IM_COL32(110, 110, 110, 255) : s.colour;
-            if (s.line) dl->AddLine(ImVec2(x, y + fs * 0.55f), ImVec2(x + fs * 1.4f, y + fs * 0.55f), c, thick);
-            if (s.markers) dl->AddCircleFilled(ImVec2(x + fs * 0.7f, y + fs * 0.55f), marker, c);
+            if (s.line) {
+                if (s.dashed) dashed_line(dl, ImVec2(x, y + fs * 0.55f), ImVec2(x + fs * 1.4f, y + fs * 0.55f), c, thick, fs * 0.3f);
+                else dl->AddLine(ImVec2(x, y + fs * 0.55f), ImVec2(x + fs * 1.4f, y + fs * 0.55f), c, thick);
+            }
+            if (s.markers)
+                stencil::viewer::marker(dl, s.marker, ImVec2(x + fs * 0.7f, y + fs * 0.55f),
+                                        s.marker == MarkerShape::circle ? marker : marker * 1.1f, c, 2.0f);
             dl->AddText(ImVec2(x + fs * 1.8f, y), s.greyed ? IM_COL32(140, 140, 140, 255) : text, s.name.c_str());
-            y += fs * 1.15f;
+            y += lh;
         }
     }
 

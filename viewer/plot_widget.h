@@ -20,6 +20,7 @@ struct PlotSpec {
     const std::vector<Series>* series = nullptr;
     const std::vector<RefLine>* refs = nullptr;
     const std::vector<RefPoint>* points = nullptr;
+    bool legend = true;  // right of the plot when there is room, else inside its top-right corner
     ImVec2 size{0, 0};  // 0: fill the available width / 60% of it in height
     // Hover text for point i of series s ("T = 8: OP/B 1.37"); default prints x and y.
     std::function<std::string(int s, int i)> hover_text;

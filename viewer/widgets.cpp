@@ -22,8 +22,10 @@ void ValueWithHelp(const char* label, const std::string& value, const char* form
 }
 
 void Greyed(const char* text, const std::string& why) {
-    ImGui::TextDisabled("%s", text);
-    HelpMarker(why.c_str());
+    // The reason is visible (greyed), not only on hover: a projector audience cannot hover.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s not available: %s", text, why.c_str());
+    ImGui::PopStyleColor();
 }
 
 void Swatch(std::uint32_t colour, const char* label) {

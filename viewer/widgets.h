@@ -12,7 +12,7 @@ namespace stencil::viewer {
 void HelpMarker(const char* text);
 // "label: value (?)" where the tooltip gives the formula.
 void ValueWithHelp(const char* label, const std::string& value, const char* formula);
-// A line in the disabled colour, with its reason in a HelpMarker.
+// "text not available: why" in the disabled colour, wrapped (the reason visible, not on hover).
 void Greyed(const char* text, const std::string& why);
 inline ImU32 col(std::uint32_t packed) { return (ImU32)packed; }
 // A filled square of the colour, then a label (legends of cell maps).

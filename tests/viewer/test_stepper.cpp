@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -89,6 +90,81 @@ TEST_CASE("z-marching kernels: planes in shared memory or registers, model count
              end.shared_stores == t.model.shared_stores));
 }
 
+namespace {
+// [lo, lo + n) clipped to [0, size): the in-grid part of an interval.
+std::pair<int, int> clip(int lo, int n, int size) {
+    const int a = std::max(lo, 0), b = std::min(lo + n, size);
+    return {a, std::max(0, b - a)};
+}
+}  // namespace
+
+// The stepper's pictures come from the trace (input box, shared planes, registers, the planes the
+// compute reads from shared memory). Here the same facts from first principles: the launch
+// geometry (kernels/versions.h) and the textbook's description of each kernel.
+TEST_CASE("stepper facts derived from the trace match the launch geometry, interior and boundary blocks",
+          "[viewer][stepper][derived]") {
+    const auto k = GENERATE(KernelId::naive, KernelId::tiled, KernelId::coarsened, KernelId::register_tiled);
+    const int r = GENERATE(1, 2);
+    const int T = k == KernelId::naive ? 4 : 8;
+    const GridDims d{20, 19, 21};
+    const LaunchGeometry g = launch_geometry(k, T, r, Precision::f32, d);
+    const auto where = GENERATE(0, 1, 2);  // interior, first block, last block
+    const simt::Idx3 b = where == 0 ? simt::Idx3{1, 1, 1}
+                         : where == 1 ? simt::Idx3{0, 0, 0}
+                                      : simt::Idx3{g.grid.x - 1, g.grid.y - 1, g.grid.z - 1};
+    const StepperTrace t = traced(k, T, d, b, r);
+    CAPTURE(version(k).name, r, where, t.error, t.box.x0, t.box.y0, t.box.z0, t.box.nx, t.box.ny, t.box.nz,
+            t.shared_planes, t.register_planes, t.shared_dz);
+    REQUIRE(t.ok());
+    // Does the block compute anything? Its output cells [b OUT, b OUT + OUT) meet [r, n - r).
+    const int O = g.out_tile;
+    auto meets = [&](int b0, int n, int size) { return b0 < size - r && b0 + n > r; };
+    const int ob = k == KernelId::naive ? T : O;
+    const bool computes = meets(b.x * ob, ob, d.nx) && meets(b.y * ob, ob, d.ny) &&
+                          meets(b.z * (k == KernelId::naive ? T : g.out_planes), k == KernelId::naive ? T : g.out_planes, d.nz);
+    CHECK(computes == (t.outputs > 0));
+    // The input box: what each thread loads, by the kernel's description, clipped to the grid.
+    std::pair<int, int> ex, ey, ez;
+    if (k == KernelId::naive) {  // a T^3 block of outputs and its r-halo
+        // (only computing threads load: a block that computes nothing loads nothing)
+        ex = computes ? clip(b.x * T - r, T + 2 * r, d.nx) : std::pair{0, 0};
+        ey = computes ? clip(b.y * T - r, T + 2 * r, d.ny) : std::pair{0, 0};
+        ez = computes ? clip(b.z * T - r, T + 2 * r, d.nz) : std::pair{0, 0};
+    } else {  // a T x T input tile over OUT x OUT outputs; z: T planes (tiled), OUT + 2r (z-marching)
+        ex = clip(b.x * O - r, T, d.nx), ey = clip(b.y * O - r, T, d.ny);
+        ez = clip(b.z * O - r, k == KernelId::tiled ? T : g.out_planes + 2 * r, d.nz);
+    }
+    CHECK(std::pair{t.box.x0, t.box.nx} == ex);
+    CHECK(std::pair{t.box.y0, t.box.ny} == ey);
+    CHECK(std::pair{t.box.z0, t.box.nz} == ez);
+    // Shared planes: the array is T^3 (tiled), (2r+1) T^2 (coarsened), T^2 (register-tiled); the
+    // tiled kernel stores no cell beyond the grid, so a block at the far faces fills fewer planes.
+    const int planes = k == KernelId::naive ? 0
+                       : k == KernelId::tiled ? std::min(T, d.nz - (b.z * O - r))
+                       : k == KernelId::coarsened ? 2 * r + 1
+                                                  : 1;
+    CHECK(t.shared_planes == planes);
+    CHECK((long long)planes * T * T * 4 <= g.smem_bytes);
+    // Registers: register-tiled (its z-queue) and naive (every neighbour); never tiled / coarsened.
+    CHECK(t.register_planes == (k == KernelId::register_tiled || (k == KernelId::naive && computes)));
+    // The z offsets the compute reads from shared memory: the whole star's -r..r where the planes
+    // are in shared memory, only the current plane for register-tiled, none for naive.
+    std::vector<int> dz;
+    if (!computes) {
+    } else if (k == KernelId::tiled || k == KernelId::coarsened)
+        for (int i = -r; i <= r; ++i) dz.push_back(i);
+    else if (k == KernelId::register_tiled) dz = {0};
+    CHECK(t.shared_dz == dz);
+    // The planes of the output plane in flight, for the z-marching kernels.
+    const StepperState end = stepper_state(t, t.last_step());
+    int in_shared = 0, in_regs = 0;
+    for (const auto& p : end.planes) in_shared += p.in_shared, in_regs += p.in_registers;
+    const bool zm = k == KernelId::coarsened || k == KernelId::register_tiled;
+    CHECK((int)end.planes.size() == (zm ? 2 * r + 1 : 0));
+    CHECK(in_shared == (!computes ? 0 : k == KernelId::coarsened ? 2 * r + 1 : zm ? 1 : 0));
+    CHECK(in_regs == (k == KernelId::register_tiled ? 2 * r + 1 : 0));
+}
+
 TEST_CASE("interval keys jump between barrier intervals", "[viewer][stepper]") {
     const StepperTrace t = traced(KernelId::tiled, 8);
     const int a = next_interval_step(t, 0), b = next_interval_step(t, a), back = prev_interval_step(t, b);
@@ -122,8 +198,8 @@ TEST_CASE("warp maps: the naive 8x8x8 warp reads 4 rows, the tiled one straddles
     const StepperTrace t = traced(KernelId::tiled, 8);
     const auto nl = warp_loads(n, 0), tl = warp_loads(t, 0);
     REQUIRE((!nl.empty() && !tl.empty()));
-    const auto pn = predicted_warp(KernelId::naive, 8, 1, Precision::f32, {24, 24, 24}, 0);
-    const auto pt = predicted_warp(KernelId::tiled, 8, 1, Precision::f32, {20, 20, 20}, 0);
+    const auto pn = predicted_warp(KernelId::naive, 8, 1, Precision::f32, {24, 24, 24});
+    const auto pt = predicted_warp(KernelId::tiled, 8, 1, Precision::f32, {20, 20, 20});
     CAPTURE(nl[0].rows, nl[0].sectors, tl[0].rows, tl[0].sectors, pn.sectors, pt.sectors, nl.size());
     REQUIRE((nl[0].rows == 4 && nl[0].sectors == 4 && nl[0].lanes == 32 && tl[0].rows == 4 &&
              tl[0].sectors == 8 && tl[0].efficiency == Approx(0.5) && pn.sectors == nl[0].sectors &&
@@ -146,7 +222,8 @@ TEST_CASE("results JSON round-trips and accepts a bare list", "[viewer][results]
     r.gbps = 777;
     r.copy_gbps = 2989;
     r.of_copy = 0.26;
-    r.dram_bytes = 70.5e6;
+    r.dram.read_bytes = 70.5e6;
+    r.dram.write_bytes = 1.5e6;
     r.checked = r.ok = true;
     ResultsFile f;
     f.runs = {r};
@@ -155,7 +232,8 @@ TEST_CASE("results JSON round-trips and accepts a bare list", "[viewer][results]
     const ResultsFile g = load_results(path);
     const ResultsFile bare = parse_results(nlohmann::json::array({to_json(r)}));
     REQUIRE((g.runs.size() == 1 && g.runs[0].kernel == "tiled" && g.runs[0].gbps == 777 &&
-             g.runs[0].dram_bytes.value_or(0) == 70.5e6 && !g.runs[0].l2_bytes && g.runs[0].ok &&
+             g.runs[0].dram.read_bytes.value_or(0) == 70.5e6 &&
+             g.runs[0].dram.write_bytes.value_or(0) == 1.5e6 && !g.runs[0].l2.measured() && g.runs[0].ok &&
              bare.runs.size() == 1 && g.runs[0].kernel_id() == KernelId::tiled));
     REQUIRE_THROWS_AS(parse_results(nlohmann::json{{"x", 1}}), UserError);
 }
@@ -173,6 +251,51 @@ TEST_CASE("a run on the CPU backend on a worker thread: progress, records, check
     const auto recs = j.take_finished();
     REQUIRE((recs.size() == 2 && recs[0].ok && recs[1].ok && recs[0].gbps > 0 && j.progress() == Approx(1.0f) &&
              !j.running()));
+}
+
+TEST_CASE("the trace worker: a config change while a trace runs gives the newest config's trace",
+          "[viewer][trace-worker]") {
+    // A slow fake trace (so the second request surely arrives while the first is in flight), then
+    // the real one.
+    std::atomic<int> started{0};
+    TraceWorker slow([&](const StepperConfig& c) {
+        ++started;
+        std::this_thread::sleep_for(std::chrono::milliseconds(c.tile == 6 ? 300 : 10));
+        TraceResult r;
+        r.trace.cfg = c;
+        return r;
+    });
+    StepperConfig a, b, c;
+    a.tile = 6, b.tile = 8, c.tile = 10;
+    slow.request(a);
+    while (started == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    REQUIRE((slow.busy() && !slow.take() && slow.pending()->tile == 6));
+    slow.request(b);  // replaced before it starts
+    slow.request(c);
+    CHECK(slow.pending()->tile == 10);
+    slow.wait();
+    auto got = slow.take();
+    REQUIRE(got);
+    CHECK(got->trace.cfg.tile == 10);
+    CHECK(started == 2);      // a (stale, dropped) and c; b never ran
+    CHECK(!slow.take());      // once
+    CHECK(!slow.busy());
+
+    TraceWorker real;
+    StepperConfig big;
+    big.kernel = KernelId::tiled;
+    big.tile = 8;
+    big.dims = {64, 64, 64};
+    StepperConfig small = big;
+    small.kernel = KernelId::coarsened;
+    small.dims = {20, 20, 20};
+    real.request(big);
+    real.request(small);
+    real.wait();
+    const auto r = real.take();
+    REQUIRE(r);
+    CHECK((r->trace.ok() && r->trace.cfg == small && r->trace.outputs == 216 && r->block_summary.requests > 0 &&
+           r->prediction.sectors > 0));
 }
 
 TEST_CASE("the headless report has the model table", "[viewer][report]") {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <utility>
 
 #include "core/compare.h"
 #include "core/run.h"
@@ -124,6 +125,96 @@ void JobRunner::work(JobOptions opt) {
                           : fmt::format("done: {} runs", done_.load());
     }
     running_ = false;
+}
+
+// ---- TraceWorker ------------------------------------------------------------------------------
+
+TraceResult compute_trace(const StepperConfig& cfg) {
+    const auto t0 = std::chrono::steady_clock::now();
+    TraceResult r;
+    r.trace = trace_block(cfg);
+    r.block_summary = summarize_loads(r.trace, -1);
+    if (r.trace.ok()) r.prediction = predicted_warp(cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+TraceWorker::TraceWorker(TraceFn fn) : fn_(std::move(fn)), thread_([this] { loop(); }) {}
+
+TraceWorker::~TraceWorker() {
+    {
+        std::lock_guard l(m_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();  // waits for a trace in flight (no cancel hook)
+}
+
+std::uint64_t TraceWorker::request(const StepperConfig& cfg) {
+    std::uint64_t id;
+    {
+        std::lock_guard l(m_);
+        id = ++newest_id_;
+        want_ = cfg;
+        want_id_ = id;
+        newest_cfg_ = cfg;
+        newest_at_ = std::chrono::steady_clock::now();
+        ready_.reset();  // an older finished trace is stale now
+    }
+    cv_.notify_all();
+    return id;
+}
+
+std::optional<TraceResult> TraceWorker::take() {
+    std::lock_guard l(m_);
+    if (!ready_ || ready_->id != newest_id_) return std::nullopt;
+    return std::exchange(ready_, std::nullopt);
+}
+
+bool TraceWorker::busy() const {
+    std::lock_guard l(m_);
+    return newest_id_ > 0 && !(ready_ && ready_->id == newest_id_) && (want_ || running_id_ == newest_id_);
+}
+
+std::optional<StepperConfig> TraceWorker::pending() const {
+    if (!busy()) return std::nullopt;
+    std::lock_guard l(m_);
+    return newest_cfg_;
+}
+
+double TraceWorker::busy_seconds() const {
+    std::lock_guard l(m_);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - newest_at_).count();
+}
+
+void TraceWorker::wait() {
+    std::unique_lock l(m_);
+    done_cv_.wait(l, [&] { return stop_ || (!want_ && running_id_ != newest_id_); });
+}
+
+void TraceWorker::loop() {
+    std::unique_lock l(m_);
+    for (;;) {
+        cv_.wait(l, [&] { return stop_ || want_.has_value(); });
+        if (stop_) return;
+        const StepperConfig cfg = *want_;
+        const std::uint64_t id = want_id_;
+        want_.reset();
+        running_id_ = id;
+        l.unlock();
+        TraceResult r;
+        try {
+            r = fn_(cfg);
+        } catch (const std::exception& e) {
+            r.trace.cfg = cfg;
+            r.trace.error = e.what();
+        }
+        r.id = id;
+        l.lock();
+        running_id_ = 0;
+        if (id == newest_id_) ready_ = std::move(r);  // else a newer request is waiting: drop it
+        done_cv_.notify_all();
+    }
 }
 
 }  // namespace stencil::viewer

@@ -6,7 +6,11 @@
 // then copy bandwidth); cancellation reaches it through its progress callback.
 #pragma once
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -14,7 +18,10 @@
 #include <vector>
 
 #include "core/backend.h"
+#include "viewer/core/model_view.h"
 #include "viewer/core/results.h"
+#include "viewer/core/stepper.h"
+#include "viewer/core/warp_map.h"
 
 namespace stencil::viewer {
 
@@ -53,6 +60,58 @@ private:
     mutable std::mutex m_;
     std::vector<RunRecord> finished_;
     std::string status_;
+};
+
+// ---- the stepper's trace, on a worker thread ----------------------------------------------------
+// Tracing a block runs the whole grid on the CPU backend (a 256^3 grid: seconds), so it never runs
+// on the UI thread. The panels keep showing the previous trace until take() hands over the new one.
+// A request made while a trace is running replaces any request still waiting; the trace in flight
+// cannot be interrupted (the CPU backend has no cancel hook), so its result is dropped when a newer
+// request exists, and the newest request is traced next: take() only ever returns the trace of
+// the newest config requested.
+
+// What a config change recomputes off the UI thread: the trace and what is derived from it once.
+struct TraceResult {
+    std::uint64_t id = 0;      // the request it answers
+    StepperTrace trace;
+    WarpSummary block_summary; // every warp's loads
+    WarpPrediction prediction; // analysis::warp_pattern for the config
+    double seconds = 0;        // wall time of the whole job
+};
+// The work done per request (trace_block + summaries); tests may substitute a slow or fake one.
+using TraceFn = std::function<TraceResult(const StepperConfig&)>;
+TraceResult compute_trace(const StepperConfig& cfg);
+
+class TraceWorker {
+public:
+    explicit TraceWorker(TraceFn fn = compute_trace);
+    ~TraceWorker();
+    TraceWorker(const TraceWorker&) = delete;
+    TraceWorker& operator=(const TraceWorker&) = delete;
+
+    // Asks for the trace of `cfg`; returns the request's id. Replaces a request still waiting.
+    std::uint64_t request(const StepperConfig& cfg);
+    // The finished trace of the newest request, once; nullopt while it is being traced (or when
+    // already taken). A finished trace of an older request is never returned.
+    std::optional<TraceResult> take();
+    bool busy() const;                          // the newest request is not finished yet
+    std::optional<StepperConfig> pending() const;  // the config being traced (busy() only)
+    double busy_seconds() const;                // since the newest request
+    void wait();                                // until not busy (tests, --screenshot)
+
+private:
+    void loop();
+    TraceFn fn_;
+    mutable std::mutex m_;
+    std::condition_variable cv_;        // wakes the worker: a request or stop
+    std::condition_variable done_cv_;   // wakes wait(): the newest request finished
+    std::optional<StepperConfig> want_;  // waiting to be traced
+    std::uint64_t want_id_ = 0, newest_id_ = 0, running_id_ = 0;
+    StepperConfig newest_cfg_;
+    std::chrono::steady_clock::time_point newest_at_;
+    std::optional<TraceResult> ready_;
+    bool stop_ = false;
+    std::thread thread_;                 // last: starts after the members above exist
 };
 
 }  // namespace stencil::viewer

@@ -14,6 +14,7 @@ TraceOpb measure_trace_opb(KernelId k, int T, int r, Precision p, GridDims dims)
     m.kernel = k;
     m.tile = T;
     m.radius = r;
+    m.precision = p;
     CpuOptions o;
     o.exec.trace.count = true;
     const LaunchRequest req{k, T, r, p, dims};

@@ -11,6 +11,7 @@ namespace stencil::viewer {
 struct TraceOpb {
     KernelId kernel = KernelId::naive;
     int tile = 0, radius = 1;
+    Precision precision = Precision::f32;  // the chart shows only its own precision's points
     long long outputs = 0;            // global stores
     long long load_bytes = 0;         // bytes requested by global loads
     double opb = 0;                   // outputs * (12r + 1) / load_bytes

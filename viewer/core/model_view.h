@@ -1,7 +1,6 @@
-// What the panels show of the analysis model, in one place. This is an ADAPTER: the figures come
-// from analysis/model.h when the build has it (STENCIL_VIEWER_HAVE_ANALYSIS); without it a
-// minimal stand-in with the same formulas (those of kernels/*.cuh's headers and of
-// docs/DESIGN.md) is compiled, so the viewer still builds. Panels never compute a model: they call
+// What the panels show of the analysis model, in one place: every figure comes from
+// analysis/model.h, except the shared-memory access counts per block, which analysis does not
+// have yet (model_view.cpp, marked VIEWER-ONLY FIGURE). Panels never compute a model: they call
 // these functions once when a setting changes and keep the result.
 #pragma once
 #include <optional>
@@ -39,25 +38,26 @@ struct HaloFigures {
 };
 HaloFigures halo_figures(int T, int r, int dims);
 
-// The warp pattern the model predicts for the first global load of warp `warp` of an interior
-// block: rows of the grid (contiguous runs in x) and 32-byte sectors per request.
+// The warp pattern analysis::warp_pattern predicts for the first global load of an interior
+// (all 32 lanes) warp: rows of the grid (contiguous runs in x) and 32-byte sectors per request,
+// the same for every interior warp of the launch (averaged over their positions in a line).
 struct WarpPrediction {
-    int lanes = 32;           // lanes that load
+    int lanes = 32;           // lanes that load (0: no warp of the launch has 32 active lanes)
     int rows = 0;             // distinct x-rows one request touches
     int row_cells = 0;        // cells per row
     double sectors = 0;       // per request, with the row starts the block layout gives
     double efficiency = 0;    // requested bytes / (sectors * 32)
-    double block_sectors = 0;     // averaged over the interior warps' loads
+    double block_sectors = 0;     // over every load of the interior warps
     double block_efficiency = 0;
     std::string explanation;  // one line
 };
-WarpPrediction predicted_warp(KernelId k, int T, int r, Precision p, GridDims dims, int warp);
+WarpPrediction predicted_warp(KernelId k, int T, int r, Precision p, GridDims dims);
 
 // The T the model's curves are drawn over for (k, r, p): every T that obeys the hardware rules
 // (built or not), and the subset this build can run.
 std::vector<int> model_tiles(KernelId k, int r, Precision p);
 
-// Where the figures came from, for the About box: "analysis/model.h" or "viewer adapter".
+// Where the figures came from, for the About box.
 const char* model_provenance();
 
 }  // namespace stencil::viewer

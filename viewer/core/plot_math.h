@@ -44,6 +44,10 @@ struct Range {
 };
 Range fit_range(const std::vector<double>& values, AxisScale scale, double pad = 0.05);
 
+// Marker shapes, so series of one colour (or coinciding curves) stay distinguishable; the legend
+// draws the same shape.
+enum class MarkerShape { circle, square, diamond, triangle };
+
 // One data series of a chart: a curve (line) or points (markers), optionally greyed out with the
 // reason (a GPU-only series on a machine without a GPU).
 struct Series {
@@ -52,6 +56,7 @@ struct Series {
     std::uint32_t colour = 0xffffffffu;  // packed like IM_COL32: 0xAABBGGRR
     bool line = true;
     bool markers = false;
+    MarkerShape marker = MarkerShape::circle;
     bool dashed = false;
     bool greyed = false;
     std::string greyed_why;

@@ -54,12 +54,18 @@ json to_json(const RunRecord& r) {
            {"flops", r.flops}};
     if (r.checked) j["check"] = {{"ok", r.ok}, {"max_rel_err", r.max_rel_err}};
     if (!r.error.empty()) j["error"] = r.error;
-    json c = json::object();
-    if (r.l2_bytes) c["l2_bytes"] = *r.l2_bytes;
-    if (r.dram_bytes) c["dram_bytes"] = *r.dram_bytes;
-    if (r.sectors_per_request) c["sectors_per_request"] = *r.sectors_per_request;
-    if (r.requested_bytes) c["requested_bytes"] = *r.requested_bytes;
-    if (!c.empty()) j["counters"] = c;
+    // Counters in the sweep's own shape, so read_counters() reads both files.
+    json levels = json::array();
+    auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+    for (auto [name, l] : {std::pair<const char*, const RunRecord::Level*>{"requested", &r.requested},
+                           {"L2", &r.l2}, {"DRAM", &r.dram}})
+        if (l->read_bytes || !l->note.empty())
+            levels.push_back({{"level", name}, {"read_bytes", opt(l->read_bytes)}, {"write_bytes", opt(l->write_bytes)},
+                              {"opb_read", opt(l->opb_read)}, {"opb_read_write", opt(l->opb_rw)},
+                              {"measured", l->read_bytes.has_value()}, {"source", l->source}, {"note", l->note}});
+    if (!levels.empty() || r.sectors_per_request)
+        j["measured"] = {{"flops", r.flops}, {"levels", levels}, {"sectors_per_request", opt(r.sectors_per_request)},
+                         {"l1_global_load_sectors", opt(r.l1_sectors)}, {"l1_global_load_requests", opt(r.l1_requests)}};
     return j;
 }
 
@@ -78,7 +84,12 @@ RunRecord record_from_json(const json& row) {
             r.dims = {(int)*nx, (int)number(*o, {"ny"}).value_or(*nx), (int)number(*o, {"nz"}).value_or(*nx)};
         }
         auto it = o->find("dims");  // ("grid" in a run report is the launch grid in blocks)
-        if (it != o->end() && it->is_array() && it->size() == 3)
+        if (it != o->end() && it->is_array() && it->size() == 3 && (*it)[0].is_number())
+            r.dims = {(*it)[0].get<int>(), (*it)[1].get<int>(), (*it)[2].get<int>()};
+        // A sweep row's "grid" is the grid in cells (its run report's "grid" is in blocks).
+        it = o->find("grid");
+        if (o == &row && row.contains("status") && it != o->end() && it->is_array() && it->size() == 3 &&
+            (*it)[0].is_number())
             r.dims = {(*it)[0].get<int>(), (*it)[1].get<int>(), (*it)[2].get<int>()};
         if (auto n = number(*o, {"size", "n", "N"})) r.dims = {(int)*n, (int)*n, (int)*n};
     }
@@ -108,14 +119,53 @@ RunRecord record_from_json(const json& row) {
     }
     if (auto e = text(j, {"error"})) r.error = *e;
     if (auto e = text(row, {"skipped"}); e && !e->empty()) r.error = *e;
-    // Counters: wherever the file keeps them.
-    for (const json* c : {&sub(row, "counters"), &sub(j, "counters"), &sub(row, "measured"), &row}) {
-        if (!r.l2_bytes) r.l2_bytes = number(*c, {"l2_bytes", "l2_read_bytes", "lts_bytes"});
-        if (!r.dram_bytes) r.dram_bytes = number(*c, {"dram_bytes", "dram_read_bytes"});
-        if (!r.sectors_per_request) r.sectors_per_request = number(*c, {"sectors_per_request"});
-        if (!r.requested_bytes) r.requested_bytes = number(*c, {"requested_bytes", "global_load_bytes"});
-    }
+    read_counters(row, r);
     return r;
+}
+
+void read_counters(const json& row, RunRecord& r) {
+    const json& m = sub(row, "measured");
+    if (auto f = number(m, {"flops"}); f && *f > 0) r.flops = *f;
+    auto it = m.find("levels");
+    if (it != m.end() && it->is_array()) {
+        for (const json& e : *it) {
+            if (!e.is_object()) continue;
+            const std::string name = text(e, {"level"}).value_or("");
+            RunRecord::Level* l = name == "requested" ? &r.requested : name == "L2" ? &r.l2 : name == "DRAM" ? &r.dram
+                                                                                                               : nullptr;
+            if (!l) continue;
+            l->source = text(e, {"source"}).value_or("");
+            l->note = text(e, {"note"}).value_or("");
+            // Measured: the file says so ("measured": true), or (older files, no such key) its
+            // source is not the model's. The model's counts are the model, not a measurement.
+            const auto flag = e.find("measured");
+            const bool measured = flag != e.end() && flag->is_boolean() ? flag->get<bool>()
+                                                                        : l->source.rfind("model", 0) != 0;
+            if (!measured) {
+                if (l->note.empty()) l->note = l->source.empty() ? "not measured" : l->source;
+                continue;
+            }
+            l->read_bytes = number(e, {"read_bytes"});
+            l->write_bytes = number(e, {"write_bytes"});
+            l->opb_read = number(e, {"opb_read", "opb"});
+            l->opb_rw = number(e, {"opb_read_write", "opb_rw"});
+        }
+    }
+    r.sectors_per_request = number(m, {"sectors_per_request"});
+    r.l1_sectors = number(m, {"l1_global_load_sectors", "l1_sectors"});
+    r.l1_requests = number(m, {"l1_global_load_requests", "l1_requests"});
+    // The flat "counters" object of older files (read bytes only).
+    const json& c = sub(row, "counters");
+    if (!r.l2.read_bytes) r.l2.read_bytes = number(c, {"l2_bytes", "l2_read_bytes"});
+    if (!r.dram.read_bytes) r.dram.read_bytes = number(c, {"dram_bytes", "dram_read_bytes"});
+    if (!r.sectors_per_request) r.sectors_per_request = number(c, {"sectors_per_request"});
+}
+
+std::optional<double> level_opb_rw(const RunRecord::Level& l, double flops) {
+    if (l.opb_rw && *l.opb_rw > 0) return l.opb_rw;
+    if (l.read_bytes && l.write_bytes && *l.read_bytes + *l.write_bytes > 0 && flops > 0)
+        return flops / (*l.read_bytes + *l.write_bytes);
+    return std::nullopt;
 }
 
 ResultsFile parse_results(const json& j) {
@@ -150,8 +200,14 @@ ResultsFile load_results(const std::string& path) {
     } catch (const std::exception& e) {
         throw UserError(fmt::format("{} is not valid JSON: {}", path, e.what()));
     }
-    ResultsFile f = parse_results(j);
+    ResultsFile f;
+    try {
+        f = parse_results(j);
+    } catch (const std::exception& e) {  // a field of the wrong type, or not a results file: name the file
+        throw UserError(fmt::format("{}: {}", path, e.what()));
+    }
     f.path = path;
+    for (auto& r : f.runs) r.origin = path;
     return f;
 }
 

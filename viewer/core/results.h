@@ -26,16 +26,36 @@ struct RunRecord {
     bool checked = false, ok = false;
     double max_rel_err = 0;
     std::string error;             // why it did not run / failed
-    // GPU counters (ncu/CUPTI), absent on the CPU backend:
-    std::optional<double> l2_bytes, dram_bytes, sectors_per_request;
-    std::optional<double> requested_bytes;  // global load bytes the kernel asked for
-    double flops = 0;                       // outputs x (12r + 1)
+    std::string origin;            // the file it was loaded from ("" for runs made here): reloading replaces
+    // The sweep's three levels (analysis/measured.h: requested, L2, DRAM), as the file has them.
+    // Only figures the file marks as measured are kept (L2 and DRAM: GPU hardware counters); `note`
+    // keeps the file's reason when a level was not measured (shown instead of a guess).
+    struct Level {
+        std::optional<double> read_bytes, write_bytes;
+        std::optional<double> opb_read, opb_rw;  // as the file writes them, when it does
+        std::string source, note;
+        bool measured() const { return read_bytes.has_value(); }
+    };
+    Level requested, l2, dram;
+    std::optional<double> sectors_per_request;       // measured (ncu's ratio)
+    std::optional<double> l1_sectors, l1_requests;   // the raw counts behind it
+    double flops = 0;                                // outputs x (12r + 1), or the counters'
 
     std::optional<KernelId> kernel_id() const;
 };
 
 nlohmann::json to_json(const RunRecord& r);
 RunRecord record_from_json(const nlohmann::json& j);
+// The counters of one row of `stencil-lab sweep`'s results.json (analysis/sweep.cpp to_json(SweepRow)):
+// "measured": {"flops", "levels": [{"level": "requested"|"L2"|"DRAM", "read_bytes", "write_bytes",
+// "opb_read"|"opb", "opb_read_write", "measured", "source", "note"}], "sectors_per_request",
+// "l1_global_load_sectors", "l1_global_load_requests"}, plus the older flat "counters" object.
+// Every field may be missing or null. The one place that knows that format.
+void read_counters(const nlohmann::json& row, RunRecord& r);
+// FLOP per byte moved (read + write) at a level: the file's opb_read_write, else flops / (read +
+// write) when both were measured (the committed H100 sweep predates opb_read_write). The
+// convention of analysis/measured.h for the L2 and DRAM levels.
+std::optional<double> level_opb_rw(const RunRecord::Level& l, double flops);
 
 struct ResultsFile {
     std::string path;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
+#include <span>
 #include <map>
 #include <set>
 
@@ -15,39 +17,117 @@ namespace stencil::viewer {
 
 namespace {
 
-Box input_box(const StepperConfig& c, const LaunchGeometry& g) {
-    const int T = c.tile, r = c.radius, O = g.out_tile;
-    const auto b = c.block;
-    Box box;
-    switch (c.kernel) {
-        case KernelId::naive:
-            box = {b.x * T - r, b.y * T - r, b.z * T - r, T + 2 * r, T + 2 * r, T + 2 * r};
-            break;
-        case KernelId::tiled:
-            box = {b.x * O - r, b.y * O - r, b.z * O - r, T, T, T};
-            break;
-        case KernelId::coarsened:
-        case KernelId::register_tiled:
-            box = {b.x * O - r, b.y * O - r, b.z * O - r, T, T, O + 2 * r};
-            break;
-    }
-    return box;
-}
-
-int shared_planes_of(KernelId k, int T, int r) {
-    switch (k) {
-        case KernelId::naive: return 0;
-        case KernelId::tiled: return T;
-        case KernelId::coarsened: return 2 * r + 1;
-        case KernelId::register_tiled: return 1;
-    }
-    return 0;
-}
-
 void cell_of(long long index, GridDims d, int* x, int* y, int* z) {
     *x = (int)(index % d.nx);
     *y = (int)((index / d.nx) % d.ny);
     *z = (int)(index / ((long long)d.nx * d.ny));
+}
+
+// ---- facts derived from the block's trace (no copy of the kernels' indexing) -------------------
+
+// The box of input cells the block reads: min / max x, y, z over its global loads of `in`. At a
+// face of the grid this is the in-grid part of the tile (the kernels skip cells beyond the grid);
+// a block that loads nothing has an empty box.
+Box input_box(std::span<const simt::Access> acc, GridDims d) {
+    int lo[3] = {INT_MAX, INT_MAX, INT_MAX}, hi[3] = {INT_MIN, INT_MIN, INT_MIN};
+    for (const auto& a : acc) {
+        if (a.space != simt::Space::global || a.op != simt::Op::load || a.buffer != kInputBuffer) continue;
+        int c[3];
+        cell_of(a.offset / a.size, d, &c[0], &c[1], &c[2]);
+        for (int i = 0; i < 3; ++i) lo[i] = std::min(lo[i], c[i]), hi[i] = std::max(hi[i], c[i]);
+    }
+    if (lo[0] > hi[0]) return {};
+    return {lo[0], lo[1], lo[2], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1};
+}
+
+// The z-planes of the __shared__ array the block uses: the extent of the shared cells its trace
+// touches, in planes of blockDim.x * blockDim.y cells (one cell per thread of an x-y face of the
+// block: the launch geometry, not the kernel's indexing). Interior blocks: T (tiled), 2r + 1
+// (coarsened), 1 (register-tiled), 0 (naive: no shared access). A block at the far faces of the
+// grid uses fewer planes of the tiled kernel's array (it stores no cell beyond the grid).
+int shared_planes_of(std::span<const simt::Access> acc, Dim3 block) {
+    long long extent = 0;
+    for (const auto& a : acc)
+        if (a.space == simt::Space::shared) extent = std::max(extent, a.offset / a.size + 1);
+    const long long plane = (long long)block.x * block.y;
+    return plane > 0 ? (int)((extent + plane - 1) / plane) : 0;
+}
+
+// The rule for "in registers": a thread that loads a value from global memory and does NOT store
+// it to shared memory as its very next access (in the same barrier interval) keeps it in a
+// register. The tiled and coarsened kernels store every value they load straight into shared
+// memory (`s[..] = in[..]`), so no plane of theirs is in registers; the register-tiled kernel
+// loads its z-queue into registers and copies only the current plane to shared memory, so its
+// 2r + 1 planes are all in registers (the current one in both). (Naive keeps everything in
+// registers; it has no planes to show.)
+bool loads_to_registers(std::span<const simt::Access> acc) {
+    // `acc` is in (thread, seq) order here: the next record of the same thread is its next access.
+    for (size_t i = 0; i < acc.size(); ++i) {
+        const auto& a = acc[i];
+        if (a.space != simt::Space::global || a.op != simt::Op::load) continue;
+        const bool next_stores_shared = i + 1 < acc.size() && acc[i + 1].thread == a.thread &&
+                                        acc[i + 1].interval == a.interval &&
+                                        acc[i + 1].space == simt::Space::shared && acc[i + 1].op == simt::Op::store;
+        if (!next_stores_shared) return true;
+    }
+    return false;
+}
+
+// The z offsets (relative to the output cell) of the values the compute reads from shared memory,
+// by following what each shared cell holds: a shared store right after a global load holds that
+// input cell, right after a shared load it holds what that cell held (the coarsened kernel's plane
+// shift), otherwise a value from a register (unknown). Replayed in step order (barrier intervals
+// in order; within one, no race means no thread reads what another stores). A single shared plane
+// filled from registers holds the current plane (dz = 0): nothing else can be read in-plane.
+// When the block keeps loads in registers (loads_to_registers), a shared store after a load may
+// store an older register (register-tiled, r = 2: z_reg[R] after loading z_reg[2R - 1]), so then
+// load -> store pairs are not trusted.
+std::vector<int> shared_dz_of(std::span<const simt::Access> steps, GridDims d, int shared_planes,
+                              bool registers) {
+    std::map<long long, long long> holds;  // shared cell -> input cell (-1: from a register)
+    struct Last {
+        int interval = -1;
+        const simt::Access* prev = nullptr;
+        long long prev_held = -1;         // for a shared load: what the cell held
+        std::vector<long long> read;      // input cells (or -1) read from shared in this interval
+    };
+    std::map<int, Last> th;
+    std::set<int> dz;
+    for (const auto& a : steps) {
+        Last& l = th[a.thread];
+        if (l.interval != a.interval) {
+            l = Last{};
+            l.interval = a.interval;
+        }
+        const long long cell = a.offset / std::max<int>(1, a.size);
+        if (a.space == simt::Space::shared && a.op == simt::Op::store) {
+            long long v = -1;
+            if (!registers && l.prev && l.prev->space == simt::Space::global && l.prev->op == simt::Op::load)
+                v = l.prev->offset / l.prev->size;
+            else if (l.prev && l.prev->space == simt::Space::shared && l.prev->op == simt::Op::load)
+                v = l.prev_held;
+            holds[cell] = v;
+        } else if (a.space == simt::Space::shared && a.op == simt::Op::load) {
+            const auto it = holds.find(cell);
+            l.prev_held = it == holds.end() ? -1 : it->second;
+            l.read.push_back(l.prev_held);
+        } else if (a.space == simt::Space::global && a.op == simt::Op::store) {
+            int x, y, zo;
+            cell_of(cell, d, &x, &y, &zo);
+            for (long long v : l.read) {
+                if (v >= 0) {
+                    int vx, vy, vz;
+                    cell_of(v, d, &vx, &vy, &vz);
+                    dz.insert(vz - zo);
+                } else if (shared_planes == 1) {
+                    dz.insert(0);
+                }
+            }
+            l.read.clear();
+        }
+        l.prev = &a;
+    }
+    return {dz.begin(), dz.end()};
 }
 
 }  // namespace
@@ -58,8 +138,6 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
     t.geo = launch_geometry(cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims);
     t.model = kernel_model(cfg.kernel, cfg.tile, cfg.radius, cfg.precision);
     t.threads = (int)t.geo.block.count();
-    t.box = input_box(cfg, t.geo);
-    t.shared_planes = shared_planes_of(cfg.kernel, cfg.tile, cfg.radius);
     t.seconds = rep.seconds;
     const int linear_block = (cfg.block.z * t.geo.grid.y + cfg.block.y) * t.geo.grid.x + cfg.block.x;
 
@@ -70,6 +148,10 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
     std::stable_sort(acc.begin(), acc.end(), [](const simt::Access& a, const simt::Access& b) {
         return a.thread != b.thread ? a.thread < b.thread : a.seq < b.seq;
     });
+    // What the trace says about the block (see the helpers above).
+    t.box = input_box(acc, cfg.dims);
+    t.shared_planes = shared_planes_of(acc, t.geo.block);
+    t.register_planes = loads_to_registers(acc);
     std::vector<int> ordinal(acc.size());
     for (size_t i = 0; i < acc.size(); ++i) {
         const bool same = i > 0 && acc[i - 1].thread == acc[i].thread && acc[i - 1].interval == acc[i].interval;
@@ -100,24 +182,17 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
         }
     }
     t.intervals = t.acc.empty() ? 0 : t.acc.back().interval + 1;
-    // Intervals in which this block made no access at all (possible at the edge) still count.
-    t.interval_end.resize(std::max<size_t>(t.interval_end.size(), 0));
-
     t.computes.assign(t.threads, 0);
-    std::set<int> dz;
+    t.acts.assign(t.threads, 0);
     for (const auto& a : t.acc) {
         t.totals.add(a.space, a.op, a.size);
+        t.acts[a.thread] = 1;
         if (a.space == simt::Space::global && a.op == simt::Op::store) {
             t.computes[a.thread] = 1;
             ++t.outputs;
         }
-        if (a.space == simt::Space::shared && a.op == simt::Op::load && t.shared_planes > 0 &&
-            (cfg.kernel == KernelId::coarsened || cfg.kernel == KernelId::register_tiled)) {
-            const long long plane = (a.offset / a.size) / ((long long)cfg.tile * cfg.tile);
-            dz.insert(t.shared_planes == 1 ? 0 : (int)plane - cfg.radius);
-        }
     }
-    t.shared_dz.assign(dz.begin(), dz.end());
+    t.shared_dz = shared_dz_of(t.acc, cfg.dims, t.shared_planes, t.register_planes);
     return t;
 }
 
@@ -187,23 +262,11 @@ StepperState stepper_state(const StepperTrace& t, int step) {
     s.sub = st.sub;
     const GridDims d = t.cfg.dims;
 
-    // Threads whose cell is beyond the grid never do anything: mark them apart from idle ones.
-    for (int th = 0; th < t.threads; ++th) {
-        const int bx = t.geo.block.x, by = t.geo.block.y;
-        const int tx = th % bx, ty = (th / bx) % by, tz = th / (bx * by);
-        int x, y, z;
-        if (t.cfg.kernel == KernelId::naive) {
-            x = t.cfg.block.x * t.cfg.tile + tx;
-            y = t.cfg.block.y * t.cfg.tile + ty;
-            z = t.cfg.block.z * t.cfg.tile + tz;
-        } else {
-            x = t.box.x0 + tx, y = t.box.y0 + ty, z = t.box.z0 + (t.cfg.kernel == KernelId::tiled ? tz : t.cfg.radius);
-        }
-        if (x < 0 || y < 0 || x >= d.nx || y >= d.ny || (t.cfg.kernel != KernelId::coarsened &&
-                                                         t.cfg.kernel != KernelId::register_tiled &&
-                                                         (z < 0 || z >= d.nz)))
-            s.threads[th] = ThreadState::outside;
-    }
+    // Threads that make no access in the whole launch (the trace says so: their cell is beyond the
+    // grid and the kernel's guard skipped everything) are told apart from threads idle only now.
+    // No copy of the kernel's thread -> cell mapping: the trace is the truth.
+    for (int th = 0; th < t.threads; ++th)
+        if (th < (int)t.acts.size() && !t.acts[th]) s.threads[th] = ThreadState::outside;
 
     int last_load_z = -1;
     for (int i = 0; i < st.end; ++i) {
@@ -245,7 +308,10 @@ StepperState stepper_state(const StepperTrace& t, int step) {
     }
 
     // The z-marching kernels: the output plane in flight is r below the newest plane loaded.
-    if ((t.cfg.kernel == KernelId::coarsened || t.cfg.kernel == KernelId::register_tiled) && last_load_z >= 0) {
+    // (z-marching: the launch geometry gives a block one x-y plane of threads that walks several
+    // output planes.)
+    const bool z_marching = t.geo.block.z == 1 && t.geo.out_planes > 1;
+    if (z_marching && last_load_z >= 0) {
         const int r = t.cfg.radius;
         const int zc = last_load_z - r;
         s.out_plane = zc;
@@ -254,7 +320,7 @@ StepperState stepper_state(const StepperTrace& t, int step) {
             p.z = zc + dz;
             p.dz = dz;
             p.in_shared = std::find(t.shared_dz.begin(), t.shared_dz.end(), dz) != t.shared_dz.end();
-            p.in_registers = t.cfg.kernel == KernelId::register_tiled;
+            p.in_registers = t.register_planes;  // the rule at loads_to_registers()
             p.loaded = p.z <= last_load_z;
             s.planes.push_back(p);
         }
@@ -273,6 +339,20 @@ int prev_interval_step(const StepperTrace& t, int step) {
     for (int e : t.interval_end)
         if (e < step) best = e;
     return best;
+}
+
+int step_for_key(const StepperTrace& t, int step, StepKey key) {
+    int to = step;
+    switch (key) {
+        case StepKey::space:
+        case StepKey::right: to = next_interval_step(t, step); break;
+        case StepKey::left: to = prev_interval_step(t, step); break;
+        case StepKey::down: to = step + 1; break;
+        case StepKey::up: to = step - 1; break;
+        case StepKey::home: to = 0; break;
+        case StepKey::end: to = t.last_step(); break;
+    }
+    return std::clamp(to, 0, std::max(0, t.last_step()));
 }
 
 }  // namespace stencil::viewer

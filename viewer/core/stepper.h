@@ -51,14 +51,19 @@ struct StepperTrace {
     LaunchGeometry geo;
     KernelModel model;
     int threads = 0;
-    Box box;            // input region of the block
-    int shared_planes = 0;  // planes of the shared array (T for tiled, 2r+1 coarsened, 1 register)
+    Box box;            // input region of the block: min / max of its global loads (the trace's)
+    int shared_planes = 0;  // planes of the shared array the trace touches (T tiled, 2r+1 coarsened,
+                            // 1 register-tiled, 0 naive, for an interior block)
+    bool register_planes = false;  // some global load is not stored straight to shared memory: the
+                                   // thread keeps it in a register (stepper.cpp, loads_to_registers)
     std::vector<simt::Access> acc;  // this block's accesses in step order
     std::vector<Step> steps;        // steps[0] is "before the launch"
     std::vector<int> interval_end;  // step index that completes each interval
     int intervals = 0;
     std::vector<std::uint8_t> computes;  // per thread: it stores an output during the launch
-    std::vector<int> shared_dz;          // z offsets (-r..r) the compute reads from shared memory
+    std::vector<std::uint8_t> acts;      // per thread: it makes any traced access during the launch
+    std::vector<int> shared_dz;          // z offsets (-r..r) the compute reads from shared memory,
+                                         // from what each shared cell holds (stepper.cpp)
     simt::Counts totals;                 // whole block
     long long outputs = 0;               // global stores of the block
     double seconds = 0;                  // time the traced launch took
@@ -105,5 +110,11 @@ StepperState stepper_state(const StepperTrace& t, int step);
 // Steps of the previous / next interval boundary from `step` (for the arrow keys).
 int next_interval_step(const StepperTrace& t, int step);
 int prev_interval_step(const StepperTrace& t, int step);
+
+// The stepper's keys and what each does, without ImGui (the panel maps ImGui's keys to these):
+// space / right = next interval, left = previous interval, down / up = one instruction forward /
+// back, Home / End = first / last step. Returns the new step, clamped to the trace.
+enum class StepKey { space, right, left, down, up, home, end };
+int step_for_key(const StepperTrace& t, int step, StepKey key);
 
 }  // namespace stencil::viewer

@@ -1,0 +1,175 @@
+#include "viewer/core/figures.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "viewer/core/colormap.h"
+
+namespace stencil::viewer {
+
+OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vector<TraceOpb>& measured,
+                     const std::vector<RunRecord>& runs, const std::optional<std::string>& gpu_unavailable) {
+    OpbFigure o;
+    std::vector<double> ys, xs;
+    std::vector<std::vector<double>> model_y;  // per kernel, to name coinciding curves
+    for (const auto& v : kernel_versions()) {
+        Series s;
+        s.name = std::string(v.name) + " (model)";
+        s.colour = pack(category((int)v.id));
+        s.dashed = v.id == KernelId::naive;
+        const auto tiles = v.id == KernelId::naive ? model_tiles(KernelId::tiled, radius, precision)
+                                                   : model_tiles(v.id, radius, precision);
+        for (int T : tiles) {
+            const KernelModel m = kernel_model(v.id, T, radius, precision);
+            s.x.push_back(T);
+            s.y.push_back(m.opb);
+        }
+        if (v.id == KernelId::naive && !tiles.empty()) {  // flat: no T in its model, draw across
+            const auto all = model_tiles(KernelId::coarsened, radius, precision);
+            if (!all.empty()) {
+                s.x = {(double)tiles.front(), (double)all.back()};
+                s.y = {s.y.front(), s.y.front()};
+            }
+        }
+        s.markers = v.id != KernelId::naive;
+        // register-tiled has coarsened's formula: the same curve. Drawn as hollow squares over
+        // coarsened's dots (so both show) and the legend says so.
+        if (v.id == KernelId::register_tiled) {
+            const auto& c = o.series[(int)KernelId::coarsened];
+            if (c.x == s.x && c.y == s.y) {
+                s.name += " = coarsened";
+                s.line = false;
+                s.marker = MarkerShape::square;
+            }
+        }
+        xs.insert(xs.end(), s.x.begin(), s.x.end());
+        ys.insert(ys.end(), s.y.begin(), s.y.end());
+        o.series.push_back(std::move(s));
+        o.table.push_back(kernel_model(v.id, v.default_tile, radius, precision));
+    }
+    // Draw the tiled curve after coarsened (it coincides with it up to T = 10).
+    std::swap(o.series[1], o.series[2]);
+    // Measured from CPU traces (requested bytes), at this chart's r and precision only.
+    for (const auto& v : kernel_versions()) {
+        Series s;
+        s.name = std::string(v.name) + " (CPU trace, requested bytes)";
+        s.colour = pack(category((int)v.id));
+        s.line = false;
+        s.markers = true;
+        s.marker = MarkerShape::diamond;
+        for (const auto& m : measured)
+            if (m.kernel == v.id && m.error.empty() && m.radius == radius && m.precision == precision) {
+                s.x.push_back(m.tile);
+                s.y.push_back(m.opb);
+            }
+        if (s.x.empty()) continue;
+        xs.insert(xs.end(), s.x.begin(), s.x.end());
+        ys.insert(ys.end(), s.y.begin(), s.y.end());
+        o.series.push_back(std::move(s));
+    }
+    // GPU counters, L2 and DRAM, FLOP per (read + write) byte (analysis/measured.h's convention for
+    // these levels): from runs of this r and precision that measured them.
+    std::string note;  // the file's own reason, when rows say why a level is missing
+    for (int level = 0; level < 2; ++level) {
+        Series s;
+        s.name = level == 0 ? "L2 FLOP/(read+write) B (GPU counters)" : "DRAM FLOP/(read+write) B (GPU counters)";
+        s.colour = level == 0 ? pack({0.75f, 0.55f, 0.95f}) : pack({0.95f, 0.95f, 0.95f});
+        s.line = false;
+        s.markers = true;
+        s.marker = level == 0 ? MarkerShape::triangle : MarkerShape::square;
+        for (const auto& r : runs) {
+            if (r.radius != radius || r.precision != to_string(precision)) continue;
+            const RunRecord::Level& l = level == 0 ? r.l2 : r.dram;
+            if (const auto v = level_opb_rw(l, r.flops)) {
+                s.x.push_back(r.tile);
+                s.y.push_back(*v);
+            } else if (note.empty() && !l.note.empty()) {
+                note = l.note;
+            }
+        }
+        if (s.x.empty()) {
+            s.greyed = true;
+        } else {
+            xs.insert(xs.end(), s.x.begin(), s.x.end());
+            ys.insert(ys.end(), s.y.begin(), s.y.end());
+        }
+        o.series.push_back(std::move(s));
+    }
+    if (o.series.back().greyed || o.series[o.series.size() - 2].greyed) {
+        const bool any_counters = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) {
+            return r.dram.measured() || r.l2.measured();
+        });
+        const std::string here = fmt::format("r = {}, {}", radius, to_string(precision));
+        if (any_counters) o.counters_why = "the loaded runs have counters, but none at " + here;
+        else if (!note.empty()) o.counters_why = "the runs say: " + note;
+        else if (gpu_unavailable) o.counters_why = "no GPU here (" + *gpu_unavailable + "): load a GPU sweep's results.json";
+        else o.counters_why = "run on the GPU (runs panel), or load a GPU sweep's results.json";
+        for (auto& s : o.series)
+            if (s.greyed) s.greyed_why = o.counters_why;
+    }
+
+    const KernelModel tiled8 = kernel_model(KernelId::tiled, 8, radius, precision);
+    o.formula = tiled8.opb_formula;
+    o.refs.push_back({true, tiled8.opb_limit,
+                      fmt::format("limit (12r+1)/{} = {:.2f}", bytes_of(precision), tiled8.opb_limit),
+                      pack({0.9f, 0.9f, 0.9f}, 0.8f)});
+    ys.push_back(tiled8.opb_limit);
+    if (radius == 1 && precision == Precision::f32) {
+        // The seeds' figures, from the model (they must agree with the docs: tests check both).
+        const double t8 = kernel_model(KernelId::tiled, 8, 1, precision).opb;
+        const double c32 = kernel_model(KernelId::coarsened, 32, 1, precision).opb;
+        const double t4 = kernel_model(KernelId::tiled, 4, 1, precision).opb;
+        o.points.push_back({8, t8, fmt::format("seed: {:.2f} at T = 8", t8), pack({1, 1, 1})});
+        o.points.push_back({32, c32, fmt::format("seed: {:.2f} at T = 32 (coarsened)", c32), pack({1, 1, 1})});
+        o.points.push_back({4, t4, fmt::format("seed: {:.2f} at T = 4", t4), pack({1, 1, 1})});
+        for (const auto& p : o.points) xs.push_back(p.x), ys.push_back(p.y);
+    }
+    const Range rx = fit_range(xs, AxisScale::linear, 0.03);
+    o.x = {std::max(0.0, rx.lo), rx.hi, AxisScale::linear, "tile edge T (input cells per side)"};
+    if (log_y) {
+        const Range ry = fit_range(ys, AxisScale::log10, 0.05);
+        o.y = {ry.lo, ry.hi, AxisScale::log10, "OP/B (FLOP per byte)"};
+    } else {
+        double hi = 0;
+        for (double v : ys) hi = std::max(hi, v);
+        o.y = {0, hi * 1.12, AxisScale::linear, "OP/B (FLOP per byte)"};
+    }
+    return o;
+}
+
+HaloFigure halo_figure(int tile, int radius, int dims) {
+    HaloFigure h;
+    h.fig = halo_figures(tile, radius, dims);
+    for (int d : {3, 2}) {
+        Series s;
+        s.name = d == 3 ? "3D tile T^3" : "2D tile T^2";
+        s.colour = pack(category(d == 3 ? 1 : 0));
+        s.markers = false;
+        for (int T = 2 * radius + 1; T <= 64; ++T) {
+            s.x.push_back(T);
+            s.y.push_back(100 * halo_figures(T, radius, d).fraction);
+        }
+        h.series.push_back(std::move(s));
+    }
+    if (radius == 1) {
+        const HaloFigures a = halo_figures(8, 1, 3), b = halo_figures(32, 1, 2);
+        h.points.push_back({8, 100 * a.fraction,
+                            fmt::format("seed: 8^3 tile, {} of {} = {:.0f}%", a.halo_cells, a.in_cells, 100 * a.fraction),
+                            pack({1, 1, 1})});
+        h.points.push_back({32, 100 * b.fraction,
+                            fmt::format("seed: 32x32 tile, {} of {} = {:.0f}%", b.halo_cells, b.in_cells, 100 * b.fraction),
+                            pack({1, 1, 1})});
+    }
+    h.points.push_back({(double)tile, 100 * h.fig.fraction, "", pack({1.0f, 0.85f, 0.2f})});  // this tile: a ring
+    h.x = {0, 65, AxisScale::linear, "tile edge T (cells)"};
+    h.y = {0, 100, AxisScale::linear, "halo share of the input tile (%)"};
+    h.share_text = fmt::format("{} of {} cells = {:.1f}%  (output {})", h.fig.halo_cells, h.fig.in_cells,
+                               100 * h.fig.fraction, h.fig.out_cells);
+    // fmt's positional {0}, never printf's %N$ (glibc aborts on a format that mixes or skips them).
+    h.grid_label = dims == 3 ? fmt::format("slice z = {} of the {}^3 tile", tile / 2, tile)
+                             : fmt::format("the {0}x{0} tile", tile);
+    return h;
+}
+
+}  // namespace stencil::viewer
