@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <thread>
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -314,6 +317,10 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     std::vector<float> coef;
     for (int i = 0; i < 7; ++i) coef.push_back(static_cast<float>(weights.c[i]));
     req["coefficients"] = coef;
+    // CPU runs use at most 4 worker threads: the child lives under an address-space limit
+    // (memory_limit_mb), and every worker reserves a pool of fiber stacks (up to 1024 x 320 KiB)
+    // and a malloc arena; on a 16-core machine all cores would pass 4 GiB before the grid does.
+    req["workers"] = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
     req["cases"] = json::array();
     for (size_t c = 0; c < cases.size(); ++c) {
         req["cases"].push_back(case_json(cases[c], int(c)));

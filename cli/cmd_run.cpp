@@ -129,6 +129,8 @@ void add_counters(const RunReport& rep, nlohmann::json& j, std::string& text) {
         cj["dram_bytes"] = c->dram_bytes();
         cj["sectors_per_request"] = c->sectors_per_request();
         cj["flops"] = c->flops();
+        if (c->requested_read_bytes()) cj["requested_read_bytes"] = *c->requested_read_bytes();
+        if (c->requested_write_bytes()) cj["requested_write_bytes"] = *c->requested_write_bytes();
         j["counters"] = cj;
         const double minimum = rep.bytes;
         text += fmt::format("  counters  DRAM {:.1f} MB read + {:.1f} MB written ({:.2f} x the minimum {:.1f} MB); "
@@ -136,6 +138,12 @@ void add_counters(const RunReport& rep, nlohmann::json& j, std::string& text) {
                             c->dram_bytes_read / 1e6, c->dram_bytes_write / 1e6,
                             minimum > 0 ? c->dram_bytes() / minimum : 0.0, minimum / 1e6, c->l2_bytes / 1e6,
                             c->sectors_per_request(), c->flops());
+        if (c->requested_read_bytes())
+            text += fmt::format("  requested {:.0f} B loaded, {:.0f} B stored by the kernel's instructions "
+                                "(smsp__sass_data_bytes_mem_global_op_ld/st)\n",
+                                *c->requested_read_bytes(), c->requested_write_bytes().value_or(0.0));
+        else
+            text += "  requested not measured: " + c->requested_unavailable + "\n";
         return;
     }
 #endif

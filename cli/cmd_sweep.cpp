@@ -91,11 +91,11 @@ int sweep_command(const SweepArgs& a) {
             h.dram_write_bytes = c->dram_bytes_write;
             h.flops = c->flops();
             // Level 1 measured: thread-level global ld/st instructions x sizeof(real).
-            h.requested_read_bytes = c->requested_read_bytes(bytes_of(req.precision));
-            h.requested_write_bytes = c->requested_write_bytes(bytes_of(req.precision));
+            h.requested_read_bytes = c->requested_read_bytes();
+            h.requested_write_bytes = c->requested_write_bytes();
             if (!h.requested_read_bytes)
-                h.requested_unavailable = !c->thread_inst_unavailable.empty()
-                                              ? c->thread_inst_unavailable
+                h.requested_unavailable = !c->requested_unavailable.empty()
+                                              ? c->requested_unavailable
                                               : "smsp__sass_thread_inst_executed_op_global_ld.sum was not collected";
             return h;
         };

@@ -72,11 +72,9 @@ fi
 
 if want counters; then
   step "hardware counters: ncu, then the lab's in-process CUPTI on the same kernel"
-  METRICS=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,smsp__sass_thread_inst_executed_op_global_ld.sum,smsp__sass_thread_inst_executed_op_global_st.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum
+  METRICS=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,smsp__sass_data_bytes_mem_global_op_ld.sum,smsp__sass_data_bytes_mem_global_op_st.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum
   {
     command -v ncu && ncu --version | tail -1
-    echo "---- do the metrics the lab reads exist on this GPU?"
-    ncu --query-metrics 2>/dev/null | grep -E "^(smsp__sass_thread_inst_executed_op_global_(ld|st)|l1tex__t_(sectors|requests)_pipe_lsu_mem_global_op_ld|dram__bytes_(read|write)|lts__t_bytes) " || echo "(ncu --query-metrics listed none of them)"
     echo "---- ncu"
     timeout 120 ncu --clock-control none --kernel-name regex:stencil_naive_kernel --launch-count 1 \
       --metrics "$METRICS" "$LAB" run --kernel naive --tile 8 --size 256 --reps 1 --warmup 0 --backend cuda
@@ -87,7 +85,7 @@ if want counters; then
       echo "stencil-lab counters exit: $?"
     done
   } > "$RES/counters.txt" 2>&1
-  grep -E "exit|sectors per|dram__|sass_thread_inst_executed_op_global|ERR|rror" "$RES/counters.txt" | head -30
+  grep -E "exit|sectors per|dram__|sass_data_bytes|requested|ERR|rror" "$RES/counters.txt" | head -30
 fi
 
 if want sanitize; then

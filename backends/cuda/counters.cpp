@@ -178,8 +178,8 @@ CounterValues to_values(const std::vector<std::string>& names, const std::vector
         else if (is("smsp__sass_thread_inst_executed_op_dadd_pred_on.sum")) out.dadd = v[i];
         else if (is("smsp__sass_thread_inst_executed_op_dmul_pred_on.sum")) out.dmul = v[i];
         else if (is("smsp__sass_thread_inst_executed_op_dfma_pred_on.sum")) out.dfma = v[i];
-        else if (is("smsp__sass_thread_inst_executed_op_global_ld.sum")) out.global_load_thread_inst = v[i];
-        else if (is("smsp__sass_thread_inst_executed_op_global_st.sum")) out.global_store_thread_inst = v[i];
+        else if (is("smsp__sass_data_bytes_mem_global_op_ld.sum")) out.global_load_data_bytes = v[i];
+        else if (is("smsp__sass_data_bytes_mem_global_op_st.sum")) out.global_store_data_bytes = v[i];
     }
     return out;
 }
@@ -246,7 +246,7 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
         c.cuptiProfilerHostDeinitialize(&p);
     }};
 
-    // The optional metrics (thread-level global ld/st instructions) go in with the rest; where this
+    // The optional metrics (bytes requested by global ld/st) go in with the rest; where this
     // chip's CUPTI refuses the set, it is asked again without them and the reason is kept, so the
     // other levels are still measured and the requested level says it fell back.
     std::vector<std::string> names = counter_metric_names();
@@ -361,7 +361,7 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
     eval.pMetricValues = values.data();
     CK(cuptiProfilerHostEvaluateToGpuValues(&eval));
     CounterValues out = to_values(names, values);
-    out.thread_inst_unavailable = optional_refused;
+    out.requested_unavailable = optional_refused;
     return out;
 }
 
@@ -383,16 +383,16 @@ const std::vector<std::string>& counter_metric_names() {
         "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
         "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
         // optional (counter_optional_metric_names): the requested level, measured
-        "smsp__sass_thread_inst_executed_op_global_ld.sum",
-        "smsp__sass_thread_inst_executed_op_global_st.sum",
+        "smsp__sass_data_bytes_mem_global_op_ld.sum",
+        "smsp__sass_data_bytes_mem_global_op_st.sum",
     };
     return names;
 }
 
 const std::vector<std::string>& counter_optional_metric_names() {
     static const std::vector<std::string> names = {
-        "smsp__sass_thread_inst_executed_op_global_ld.sum",
-        "smsp__sass_thread_inst_executed_op_global_st.sum",
+        "smsp__sass_data_bytes_mem_global_op_ld.sum",
+        "smsp__sass_data_bytes_mem_global_op_st.sum",
     };
     return names;
 }

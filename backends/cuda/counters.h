@@ -25,24 +25,19 @@ struct CounterValues {
     double l1_global_load_requests = 0;  // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
     double fadd = 0, fmul = 0, ffma = 0;  // smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum
     double dadd = 0, dmul = 0, dfma = 0;  // ..._op_{dadd,dmul,dfma}_pred_on.sum
-    // Thread-level global load / store instructions executed (one per active lane):
-    // smsp__sass_thread_inst_executed_op_global_{ld,st}.sum. Every load and store of the lab's
-    // kernels is one scalar value, so times sizeof(real) they are the requested bytes, measured.
-    // nullopt when this GPU / CUPTI could not collect them (then `thread_inst_unavailable` says why).
-    std::optional<double> global_load_thread_inst, global_store_thread_inst;
-    std::string thread_inst_unavailable;
+    // Bytes the executed global load / store instructions asked for, summed over active lanes:
+    // smsp__sass_data_bytes_mem_global_op_{ld,st}.sum, the requested level, measured. (The
+    // thread-level instruction counts smsp__sass_thread_inst_executed_op_global_{ld,st} read "n/a"
+    // on an H100, 2026-11-22.) nullopt when this GPU / CUPTI could not collect them (then
+    // `requested_unavailable` says why).
+    std::optional<double> global_load_data_bytes, global_store_data_bytes;
+    std::string requested_unavailable;
     std::vector<std::pair<std::string, double>> raw;  // every metric by its ncu name, in request order
 
     double dram_bytes() const { return dram_bytes_read + dram_bytes_write; }
-    // Requested bytes of the launch's global loads / stores, from the executed instructions.
-    std::optional<double> requested_read_bytes(int value_bytes) const {
-        if (!global_load_thread_inst) return std::nullopt;
-        return *global_load_thread_inst * value_bytes;
-    }
-    std::optional<double> requested_write_bytes(int value_bytes) const {
-        if (!global_store_thread_inst) return std::nullopt;
-        return *global_store_thread_inst * value_bytes;
-    }
+    // Requested bytes of the launch's global loads / stores, as the instructions asked.
+    std::optional<double> requested_read_bytes() const { return global_load_data_bytes; }
+    std::optional<double> requested_write_bytes() const { return global_store_data_bytes; }
     // Sectors (32 B) per global load request: 4 for a fully coalesced warp of 4-byte loads.
     double sectors_per_request() const {
         return l1_global_load_requests > 0 ? l1_global_load_sectors / l1_global_load_requests : 0;

@@ -38,6 +38,14 @@ TEST_CASE("hardware counters of the naive kernel agree with the model", "[gpu][c
     CHECK(c->sectors_per_request() <= 32);
     // 12r + 1 FLOP per interior output: one multiply and 6r fused multiply-adds.
     CHECK(c->flops() == Approx(stencil_flops(req.dims, 1)).epsilon(1e-6));
+    // The requested level, measured: each of the 254^3 interior threads asks for its 7 values and
+    // stores 1, and no other thread touches memory. Exact, byte for byte (the textbook's 7 x 4 B).
+    INFO(c->requested_unavailable);
+    REQUIRE(c->requested_read_bytes());
+    const double interior = 254.0 * 254.0 * 254.0;
+    CHECK(*c->requested_read_bytes() == 7 * interior * bytes_of(p));
+    REQUIRE(c->requested_write_bytes());
+    CHECK(*c->requested_write_bytes() == interior * bytes_of(p));
 }
 
 }  // namespace stencil
