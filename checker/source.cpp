@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -545,6 +546,25 @@ std::string cpu_translation_unit(const VettedSource& s, int tile) {
                 break;
             }
         }
+    }
+    // 3. a local pointer initialised from a kernel parameter (`const float* p = in + off;`,
+    //    `float* o = &out[c];`) is a traced pointer too: its accesses stay bounds-checked and traced.
+    //    Other raw pointers (into a local array, or from a pointer expression not starting with
+    //    `in`/`out`) are left alone; those still do not compile (README: known holes).
+    {
+        const std::string names = fmt::format("{}|{}", s.in.name, s.out.name);
+        const std::regex decl("(^|[^A-Za-z0-9_])((const[ \\t\\n]+)?float[ \\t\\n]*\\*[ \\t\\n]*"
+                              "(__restrict__[ \\t\\n]*)?)[A-Za-z_][A-Za-z0-9_]*[ \\t\\n]*=[ \\t\\n(]*&?[ \\t\\n(]*(" +
+                              names + ")[^A-Za-z0-9_]");
+        for (auto it = std::sregex_iterator(code.begin(), code.end(), decl); it != std::sregex_iterator(); ++it) {
+            const auto& m = *it;
+            const size_t pos = static_cast<size_t>(m.position(2));
+            const std::string span = m.str(2);
+            edits.push_back({pos, span.size(),
+                             fmt::format("simt::GlobalPtr<{}float> ", m[3].matched ? "const " : "") +
+                                 std::string(std::count(span.begin(), span.end(), '\n'), '\n')});
+        }
+        std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos < b.pos; });
     }
     for (auto it = edits.rbegin(); it != edits.rend(); ++it) body.replace(it->pos, it->len, it->with);
 

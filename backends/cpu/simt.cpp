@@ -275,6 +275,13 @@ struct LaunchState {
     std::vector<long long> perm, inverse;  // BlockOrder::random: position -> block, block -> position
     std::atomic<long long> next_block{0};
     std::atomic<bool> stop{false};
+    std::atomic<bool> cancelled{false};  // ExecOptions::cancel was seen
+    bool cancel_requested() {
+        if (!opt.cancel || !opt.cancel->load(std::memory_order_relaxed)) return false;
+        cancelled.store(true, std::memory_order_relaxed);
+        stop.store(true, std::memory_order_relaxed);
+        return true;
+    }
     std::vector<Counts> block_counts;
     std::mutex sites_mutex;
     std::unordered_map<std::uintptr_t, int> site_ids;
@@ -718,7 +725,10 @@ void register_shared_cell(void* p, std::size_t size, Poison kind) {
 
 // Every few thousand slow-path accesses: has the block run past its deadline?
 void Worker::tick() {
-    if ((++ticks & 4095u) != 0 || std::chrono::steady_clock::now() < block_deadline) return;
+    if ((++ticks & 4095u) != 0) return;
+    // Cancelled: the fault ends the block; resume() reports nothing for it.
+    if (L->cancel_requested()) throw KernelFault{DiagKind::timeout, "cancelled"};
+    if (std::chrono::steady_clock::now() < block_deadline) return;
     static thread_local char msg[320];
     std::snprintf(msg, sizeof msg,
                   "the block did not finish within %g s: an endless loop, or a spin-wait on another thread "
@@ -814,6 +824,7 @@ bool Worker::resume(int t) {
     f.state = FibState::ready;
     f.f = std::move(f.f).resume();
     if (f.state == FibState::done || f.state == FibState::faulted) ++cur_log.threads;
+    if (f.state == FibState::faulted && L->cancelled.load(std::memory_order_relaxed)) return true;
     if (f.state == FibState::faulted) {
         Diagnostic d;
         d.kind = f.fault_kind;
@@ -906,6 +917,10 @@ void Worker::run_block(long long linear, long long pos) {
         flags |= kDeadline;
         block_deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                                 std::chrono::duration<double>(Ls.deadline));
+    } else if (opt.cancel && flags != 0) {
+        // Already on the slow path (traced or checked): let tick() look at the cancel flag too.
+        flags |= kDeadline;
+        block_deadline = std::chrono::steady_clock::time_point::max();
     }
     tls.flags = flags;
     block_cnt = Counts{};
@@ -1078,7 +1093,7 @@ void Worker::run() {
         ::sigaltstack(&ss, nullptr);
     }
     for (;;) {
-        if (L->stop.load(std::memory_order_relaxed)) break;
+        if (L->stop.load(std::memory_order_relaxed) || L->cancel_requested()) break;
         const long long pos = L->next_block.fetch_add(1, std::memory_order_relaxed);
         if (pos >= L->nblocks) break;
         run_block(L->block_at(pos), pos);
@@ -1202,6 +1217,7 @@ ExecReport launch_body(dim3 grid, dim3 block, const ExecOptions& opt, KernelBody
     }
     for (int k = 0; k < kDiagKinds; ++k)
         if (is_fatal(static_cast<DiagKind>(k)) && rep.totals[k] > 0) rep.ok = false;
+    if (L.cancelled.load()) rep.cancelled = true, rep.ok = false;
 
     // The trace: queue order, cut at the failing block and at max_records, sites by code address.
     bool capped = false;

@@ -12,10 +12,11 @@
 //                         in `mask` arrived (threads of a block only switch at these barriers)
 //   Shared<T>             a shared cell of sizeof(T): reading it is a traced load, assigning it a
 //                         traced store (races, reads of never-written cells, bank conflicts)
-//   simt::GlobalPtr<T>    a traced global pointer with bounds: p[i] is a value for const T and
-//                         a proxy for stores otherwise; out of bounds throws (reported, no crash);
+//   simt::GlobalPtr<T>    a traced global pointer with bounds: p[i] is a proxy (GlobalRef: loads,
+//                         stores unless T is const, &p[i]); out of bounds throws (reported, no crash);
 //                         a read_only pointer reports every store (DiagKind::input_write)
-//   atomicAdd, __ldg, min/max, rsqrtf
+//   atomicAdd, __ldg, min/max (CUDA's mixed int/unsigned overloads too), rsqrtf, the _rn
+//   arithmetic intrinsics (__fmaf_rn, __fadd_rn, ...: the host rounds to nearest; none contracts)
 //
 // A shared index outside its array (an address in no __shared__ array, up to 1 MiB away) is
 // reported as out_of_bounds in every mode, before the access happens: never a silent value.
@@ -189,22 +190,35 @@ SIMT_INLINE void poison_value(T& v) {
 template <class T>
 class GlobalPtr;
 
-// `p[i]` of a GlobalPtr<T> with non-const T: converts to T (traced load), assigns (traced store).
+// `p[i]` of a GlobalPtr<T>: a reference-like proxy. It converts to T (a traced load); for
+// non-const T it assigns (a traced store) and compound-assigns (load, then store); `&p[i]` is the
+// traced pointer p + i (so `__ldg(&in[c])`, `atomicAdd(&out[c], v)` and `auto q = &out[c]` work).
+// For const T every store through it is a compile error, as on the GPU. Note: `auto v = p[i];`
+// copies the proxy, not the value: each later use of v is another traced load.
 template <class T>
 class GlobalRef {
 public:
+    using value_type = std::remove_const_t<T>;
     SIMT_INLINE GlobalRef(const GlobalPtr<T>& p, long long idx) : p_(p), idx_(idx) {}
-    SIMT_INLINE operator T() const { return p_.load_at(idx_); }
-    SIMT_INLINE GlobalRef& operator=(T v) {
+    SIMT_INLINE operator value_type() const { return p_.load_at(idx_); }
+    SIMT_INLINE GlobalRef& operator=(value_type v)
+        requires(!std::is_const_v<T>)
+    {
         p_.store_at(idx_, v);
         return *this;
     }
-    SIMT_INLINE GlobalRef& operator=(const GlobalRef& o) { return *this = static_cast<T>(o); }
-    SIMT_INLINE GlobalRef& operator+=(T v) { return *this = static_cast<T>(*this) + v; }
-    SIMT_INLINE GlobalRef& operator-=(T v) { return *this = static_cast<T>(*this) - v; }
-    SIMT_INLINE GlobalRef& operator*=(T v) { return *this = static_cast<T>(*this) * v; }
-    SIMT_INLINE GlobalRef& operator/=(T v) { return *this = static_cast<T>(*this) / v; }
-    // &p[i] is a pointer again (for atomicAdd(&out[i], v)).
+    SIMT_INLINE GlobalRef& operator=(const GlobalRef& o)
+        requires(!std::is_const_v<T>)
+    {
+        return *this = static_cast<value_type>(o);
+    }
+    SIMT_INLINE GlobalRef& operator+=(value_type v) requires(!std::is_const_v<T>) { return *this = static_cast<value_type>(*this) + v; }
+    SIMT_INLINE GlobalRef& operator-=(value_type v) requires(!std::is_const_v<T>) { return *this = static_cast<value_type>(*this) - v; }
+    SIMT_INLINE GlobalRef& operator*=(value_type v) requires(!std::is_const_v<T>) { return *this = static_cast<value_type>(*this) * v; }
+    SIMT_INLINE GlobalRef& operator/=(value_type v) requires(!std::is_const_v<T>) { return *this = static_cast<value_type>(*this) / v; }
+    SIMT_INLINE GlobalRef& operator++() requires(!std::is_const_v<T>) { return *this = static_cast<value_type>(*this) + value_type(1); }
+    SIMT_INLINE GlobalRef& operator--() requires(!std::is_const_v<T>) { return *this = static_cast<value_type>(*this) - value_type(1); }
+    // &p[i] is a traced pointer again.
     SIMT_INLINE GlobalPtr<T> operator&() const { return p_ + idx_; }
 
 private:
@@ -216,7 +230,7 @@ template <class T>
 class GlobalPtr {
 public:
     using value_type = std::remove_const_t<T>;
-    using reference = std::conditional_t<std::is_const_v<T>, value_type, GlobalRef<T>>;
+    using reference = GlobalRef<T>;
 
     GlobalPtr() = default;
     // `count` elements at `data`, buffer `id` (names the buffer in traces), `name` for messages.
@@ -230,10 +244,7 @@ public:
         : data_(o.data()), count_(o.count()), off_(o.offset()), id_(o.id()), name_(o.name()),
           read_only_(o.read_only()) {}
 
-    SIMT_INLINE reference operator[](long long i) const {
-        if constexpr (std::is_const_v<T>) return load_at(i);
-        else return GlobalRef<T>(*this, i);
-    }
+    SIMT_INLINE reference operator[](long long i) const { return GlobalRef<T>(*this, i); }
     SIMT_INLINE reference operator*() const { return (*this)[0]; }
     SIMT_INLINE GlobalPtr operator+(long long d) const {
         GlobalPtr p = *this;
@@ -387,3 +398,57 @@ inline double max(double a, double b) { return std::fmax(a, b); }
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 inline float __fdividef(float a, float b) { return a / b; }
+
+// CUDA's mixed-sign overloads (crt/math_functions.hpp): the signed argument is converted to
+// unsigned, and the result is unsigned, as on the device.
+inline unsigned min(int a, unsigned b) { return min(static_cast<unsigned>(a), b); }
+inline unsigned min(unsigned a, int b) { return min(a, static_cast<unsigned>(b)); }
+inline unsigned max(int a, unsigned b) { return max(static_cast<unsigned>(a), b); }
+inline unsigned max(unsigned a, int b) { return max(a, static_cast<unsigned>(b)); }
+inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+inline unsigned long long min(long long a, unsigned long long b) { return min(static_cast<unsigned long long>(a), b); }
+inline unsigned long long min(unsigned long long a, long long b) { return min(a, static_cast<unsigned long long>(b)); }
+inline unsigned long long max(long long a, unsigned long long b) { return max(static_cast<unsigned long long>(a), b); }
+inline unsigned long long max(unsigned long long a, long long b) { return max(a, static_cast<unsigned long long>(b)); }
+inline double min(float a, double b) { return std::fmin(static_cast<double>(a), b); }
+inline double min(double a, float b) { return std::fmin(a, static_cast<double>(b)); }
+inline double max(float a, double b) { return std::fmax(static_cast<double>(a), b); }
+inline double max(double a, float b) { return std::fmax(a, static_cast<double>(b)); }
+
+// IEEE round-to-nearest arithmetic intrinsics. On the device they are never contracted into an
+// FMA; here an empty asm makes each operand and result opaque, so the host compiler cannot fuse
+// them with the code around either (-ffp-contract). The host's default rounding is to nearest.
+namespace simt::detail {
+template <class T>
+SIMT_INLINE T opaque(T v) {
+    __asm__("" : "+m"(v));
+    return v;
+}
+}  // namespace simt::detail
+inline float __fmaf_rn(float a, float b, float c) { return simt::detail::opaque(std::fmaf(a, b, c)); }
+inline float __fmul_rn(float a, float b) {
+    return simt::detail::opaque(simt::detail::opaque(a) * simt::detail::opaque(b));
+}
+inline float __fadd_rn(float a, float b) {
+    return simt::detail::opaque(simt::detail::opaque(a) + simt::detail::opaque(b));
+}
+inline float __fsub_rn(float a, float b) {
+    return simt::detail::opaque(simt::detail::opaque(a) - simt::detail::opaque(b));
+}
+inline float __fdiv_rn(float a, float b) { return simt::detail::opaque(a) / simt::detail::opaque(b); }
+inline float __frcp_rn(float a) { return 1.0f / simt::detail::opaque(a); }
+inline float __fsqrt_rn(float a) { return std::sqrt(a); }
+inline double __fma_rn(double a, double b, double c) { return simt::detail::opaque(std::fma(a, b, c)); }
+inline double __dmul_rn(double a, double b) {
+    return simt::detail::opaque(simt::detail::opaque(a) * simt::detail::opaque(b));
+}
+inline double __dadd_rn(double a, double b) {
+    return simt::detail::opaque(simt::detail::opaque(a) + simt::detail::opaque(b));
+}
+inline double __dsub_rn(double a, double b) {
+    return simt::detail::opaque(simt::detail::opaque(a) - simt::detail::opaque(b));
+}
+inline double __ddiv_rn(double a, double b) { return simt::detail::opaque(a) / simt::detail::opaque(b); }
+inline double __drcp_rn(double a) { return 1.0 / simt::detail::opaque(a); }
+inline double __dsqrt_rn(double a) { return std::sqrt(a); }

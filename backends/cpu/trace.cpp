@@ -78,7 +78,7 @@ bool ExecReport::clean() const {
 }
 
 std::string ExecReport::summary() const {
-    std::string s = clean() ? "ok" : ok ? "completed with diagnostics" : "FAILED";
+    std::string s = cancelled ? "cancelled" : clean() ? "ok" : ok ? "completed with diagnostics" : "FAILED";
     for (int k = 0; k < kDiagKinds; ++k)
         if (totals[k] > 0)
             s += ", " + std::to_string(totals[k]) + " x " + to_string(static_cast<DiagKind>(k));

@@ -21,6 +21,7 @@
 // loop a different number of times than its neighbours pairs its k-th iteration with theirs,
 // which is what SIMT reconvergence does too for a uniform loop but not for a divergent one.
 #pragma once
+#include <atomic>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -128,6 +129,7 @@ struct ExecReport {
     bool trace_truncated = false;     // max_records reached
     std::vector<std::uintptr_t> sites;  // code address of each Access::site
 
+    bool cancelled = false;     // stopped through ExecOptions::cancel: outputs are incomplete
     long long blocks_run = 0;
     long long threads_run = 0;  // emulated threads that ran (to their end or to a fault)
     double seconds = 0;         // wall time of the launch
@@ -170,6 +172,11 @@ struct ExecOptions {
     // thousand traced accesses, so a loop that touches no memory at all is not caught in-process).
     // < 0: automatic, off for plain launches and kDefaultCheckedDeadline with checks on; 0: off.
     double deadline_seconds = -1;
+    // Set from another thread to stop the launch: checked before each block is handed out (and
+    // every few thousand slow-path accesses of a traced or checked block). A cancelled launch
+    // returns promptly with ExecReport::cancelled (ok = false, no diagnostic): a request that
+    // was withdrawn, not an error of the kernel.
+    const std::atomic<bool>* cancel = nullptr;
 };
 inline constexpr double kDefaultCheckedDeadline = 20.0;
 // The exit status of a process whose emulated thread overflowed its fiber stack (after one line

@@ -32,6 +32,12 @@ inline const std::vector<CorpusEntry>& corpus_entries() {
         {"coarsened_ok.cu", "coarsened", 12, "pass", "pass"},
         {"register_tiled_ok.cu", "register-tiled", 0, "pass", "pass"},
         {"register_tiled_ok.cu", "register-tiled", 9, "pass", "pass"},
+        // ---- valid CUDA constructs the CPU backend must compile (audit 6) ----
+        {"naive_valid_ldg_const.cu", "naive", 0, "pass", "pass"},     // __ldg(&in[c]), const in
+        {"naive_valid_fmaf_rn.cu", "naive", 0, "pass", "pass"},       // __fmaf_rn
+        {"naive_valid_min_mixed.cu", "naive", 0, "pass", "pass"},     // min(int, unsigned)
+        {"naive_valid_ptr_offset.cu", "naive", 0, "pass", "pass"},    // const float* p = in + off
+        {"naive_valid_ptr_out.cu", "naive", 0, "pass", "pass"},       // float* o = &out[c]
         // ---- one per verdict ----
         {"naive_syntax_error.cu", "naive", 0, "compile_error", "compile_error"},
         {"register_tiled_textbook_verbatim.cu", "register-tiled", 0, "compile_error", "compile_error"},

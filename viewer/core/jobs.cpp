@@ -129,25 +129,33 @@ void JobRunner::work(JobOptions opt) {
 
 // ---- TraceWorker ------------------------------------------------------------------------------
 
-TraceResult compute_trace(const StepperConfig& cfg) {
+TraceResult compute_trace(const StepperConfig& cfg, const std::atomic<bool>* cancel) {
     const auto t0 = std::chrono::steady_clock::now();
     TraceResult r;
-    r.trace = trace_block(cfg);
+    r.trace = trace_block(cfg, cancel);
     r.block_summary = summarize_loads(r.trace, -1);
     if (r.trace.ok()) r.prediction = predicted_warp(cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }
 
-TraceWorker::TraceWorker(TraceFn fn) : fn_(std::move(fn)), thread_([this] { loop(); }) {}
+TraceWorker::TraceWorker() : TraceWorker(CancellableTraceFn(&compute_trace)) {}
+
+TraceWorker::TraceWorker(TraceFn fn)
+    : TraceWorker(CancellableTraceFn([fn = std::move(fn)](const StepperConfig& c, const std::atomic<bool>*) {
+          return fn(c);
+      })) {}
+
+TraceWorker::TraceWorker(CancellableTraceFn fn) : fn_(std::move(fn)), thread_([this] { loop(); }) {}
 
 TraceWorker::~TraceWorker() {
     {
         std::lock_guard l(m_);
         stop_ = true;
+        cancel_running_ = true;
     }
     cv_.notify_all();
-    if (thread_.joinable()) thread_.join();  // waits for a trace in flight (no cancel hook)
+    if (thread_.joinable()) thread_.join();  // a trace in flight stops at its next check
 }
 
 std::uint64_t TraceWorker::request(const StepperConfig& cfg) {
@@ -160,6 +168,7 @@ std::uint64_t TraceWorker::request(const StepperConfig& cfg) {
         newest_cfg_ = cfg;
         newest_at_ = std::chrono::steady_clock::now();
         ready_.reset();  // an older finished trace is stale now
+        if (running_id_ != 0) cancel_running_ = true;  // so is the one in flight
     }
     cv_.notify_all();
     return id;
@@ -201,10 +210,11 @@ void TraceWorker::loop() {
         const std::uint64_t id = want_id_;
         want_.reset();
         running_id_ = id;
+        cancel_running_ = false;
         l.unlock();
         TraceResult r;
         try {
-            r = fn_(cfg);
+            r = fn_(cfg, &cancel_running_);
         } catch (const std::exception& e) {
             r.trace.cfg = cfg;
             r.trace.error = e.what();

@@ -65,10 +65,10 @@ private:
 // ---- the stepper's trace, on a worker thread ----------------------------------------------------
 // Tracing a block runs the whole grid on the CPU backend (a 256^3 grid: seconds), so it never runs
 // on the UI thread. The panels keep showing the previous trace until take() hands over the new one.
-// A request made while a trace is running replaces any request still waiting; the trace in flight
-// cannot be interrupted (the CPU backend has no cancel hook), so its result is dropped when a newer
-// request exists, and the newest request is traced next: take() only ever returns the trace of
-// the newest config requested.
+// A request made while a trace is running replaces any request still waiting and cancels the trace
+// in flight (simt::ExecOptions::cancel: it stops between blocks, or within a few thousand traced
+// accesses); a stale result is dropped in any case, and the newest request is traced next: take()
+// only ever returns the trace of the newest config requested.
 
 // What a config change recomputes off the UI thread: the trace and what is derived from it once.
 struct TraceResult {
@@ -80,11 +80,15 @@ struct TraceResult {
 };
 // The work done per request (trace_block + summaries); tests may substitute a slow or fake one.
 using TraceFn = std::function<TraceResult(const StepperConfig&)>;
-TraceResult compute_trace(const StepperConfig& cfg);
+// The same, told to stop early when `*cancel` becomes true (its result is then dropped).
+using CancellableTraceFn = std::function<TraceResult(const StepperConfig&, const std::atomic<bool>*)>;
+TraceResult compute_trace(const StepperConfig& cfg, const std::atomic<bool>* cancel = nullptr);
 
 class TraceWorker {
 public:
-    explicit TraceWorker(TraceFn fn = compute_trace);
+    TraceWorker();                          // compute_trace, cancellable
+    explicit TraceWorker(TraceFn fn);       // runs to its end even when stale
+    explicit TraceWorker(CancellableTraceFn fn);
     ~TraceWorker();
     TraceWorker(const TraceWorker&) = delete;
     TraceWorker& operator=(const TraceWorker&) = delete;
@@ -101,7 +105,8 @@ public:
 
 private:
     void loop();
-    TraceFn fn_;
+    CancellableTraceFn fn_;
+    std::atomic<bool> cancel_running_{false};  // the trace in flight is stale
     mutable std::mutex m_;
     std::condition_variable cv_;        // wakes the worker: a request or stop
     std::condition_variable done_cv_;   // wakes wait(): the newest request finished

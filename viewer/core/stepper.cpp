@@ -196,7 +196,7 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
     return t;
 }
 
-StepperTrace trace_block(const StepperConfig& cfg) {
+StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* cancel) {
     StepperTrace bad;
     bad.cfg = cfg;
     if (auto e = tile_error(cfg.kernel, cfg.tile, cfg.radius, cfg.precision)) {
@@ -222,6 +222,7 @@ StepperTrace trace_block(const StepperConfig& cfg) {
     o.exec.trace.records = simt::TraceMode::block;
     o.exec.trace.block = cfg.block;
     o.exec.trace.count = true;
+    o.exec.cancel = cancel;
     const LaunchRequest req{cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims};
     const StencilWeights w = laplacian_weights(cfg.radius);
     simt::ExecReport rep;
@@ -237,6 +238,10 @@ StepperTrace trace_block(const StepperConfig& cfg) {
         }
     } catch (const std::exception& e) {
         bad.error = e.what();
+        return bad;
+    }
+    if (rep.cancelled) {
+        bad.error = "cancelled";
         return bad;
     }
     if (!rep.ok) {

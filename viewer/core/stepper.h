@@ -5,6 +5,7 @@
 //   StepperTrace t = trace_block(cfg);          // runs the kernel once (CPU backend), when asked
 //   StepperState s = stepper_state(t, k);       // cheap: recomputed only when k changes
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -72,7 +73,8 @@ struct StepperTrace {
 };
 
 // Runs the whole grid on the CPU backend with the records of one block (a random input).
-StepperTrace trace_block(const StepperConfig& cfg);
+// `cancel` (may be null), set from another thread, stops the launch promptly: error "cancelled".
+StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* cancel = nullptr);
 // The same from a recorded trace (tests feed a trace directly).
 StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecReport& rep);
 
