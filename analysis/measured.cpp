@@ -56,8 +56,7 @@ MeasuredMetrics measure(KernelId k, int T, int radius, Precision p, GridDims g,
         // model (a compiler that merged or split loads, a launch that did something else).
         req.read_bytes = hw.requested_read_bytes;
         req.write_bytes = hw.requested_write_bytes;
-        req.source = "hardware counters (smsp__sass_thread_inst_executed_op_global_ld/st.sum x "
-                     "sizeof(real))";
+        req.source = "hardware counters (smsp__sass_data_bytes_mem_global_op_ld/st.sum)";
         req.measured = true;
     } else {
         // Nothing measured this level: the model's count stands in, and says so.

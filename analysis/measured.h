@@ -36,7 +36,7 @@ struct HardwareCounters {
     std::optional<double> dram_read_bytes;  // dram__bytes_read.sum
     std::optional<double> dram_write_bytes; // dram__bytes_write.sum
     std::optional<double> flops;            // fadd + fmul + 2 ffma (sp or dp, the kernel's)
-    // smsp__sass_thread_inst_executed_op_global_{ld,st}.sum x sizeof(real): requested bytes
+    // smsp__sass_data_bytes_mem_global_op_{ld,st}.sum: requested bytes
     std::optional<double> requested_read_bytes, requested_write_bytes;
     std::string requested_unavailable;      // why those two are missing (the counters' reason)
     std::string unavailable;                // why nothing was measured; empty when measured

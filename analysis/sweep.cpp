@@ -305,7 +305,7 @@ std::string csv_header() {
            "smem_bytes,threads_per_block,model_requests,model_sectors,model_sectors_per_request,"
            "grid_load_bytes,grid_store_bytes,grid_flops,flops,requested_source,requested_read_bytes,"
            "requested_write_bytes,requested_opb,requested_opb_rw,l2_read_bytes,l2_write_bytes,"
-           "l2_opb_rw,dram_read_bytes,dram_write_bytes,dram_opb_rw,l1_global_load_sectors,"
+           "l2_opb,l2_opb_rw,dram_read_bytes,dram_write_bytes,dram_opb,dram_opb_rw,l1_global_load_sectors,"
            "l1_global_load_requests,measured_sectors_per_request,time_ms_min,time_ms_median,"
            "time_ms_max,gbps,gflops,copy_gbps,copy_ratio,note";
 }
@@ -342,8 +342,9 @@ std::string csv_line(const SweepRow& r) {
                      csvint(get(req, &LevelMetric::write_bytes)), csvnum(get(req, &LevelMetric::opb)),
                      csvnum(get(req, &LevelMetric::opb_rw)));
     for (const LevelMetric* l : {l2, dram})
-        s += fmt::format("{},{},{},", csvint(get(l, &LevelMetric::read_bytes)),
-                         csvint(get(l, &LevelMetric::write_bytes)), csvnum(get(l, &LevelMetric::opb_rw)));
+        s += fmt::format("{},{},{},{},", csvint(get(l, &LevelMetric::read_bytes)),
+                         csvint(get(l, &LevelMetric::write_bytes)), csvnum(get(l, &LevelMetric::opb)),
+                         csvnum(get(l, &LevelMetric::opb_rw)));
     s += fmt::format("{},{},{},", csvint(r.measured ? r.measured->l1_sectors : std::nullopt),
                      csvint(r.measured ? r.measured->l1_requests : std::nullopt),
                      csvnum(r.measured ? r.measured->sectors_per_request : std::nullopt));
@@ -455,16 +456,19 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
             model_dat += "\n";
         }
         write_file(d / "opb_model.dat", model_dat);
-        std::string meas = "# per kernel block: T requested_opb (FLOP / byte loaded, the model's) "
-                           "L2_opb_rw DRAM_opb_rw (FLOP / byte read + written) (NaN: not measured)\n";
+        // One convention on this chart, the model's: FLOP per byte *read* at every level, so a
+        // DRAM point says how much of the model's reuse the caches caught (the roofline below
+        // counts read + write, as its copy ceiling does).
+        std::string meas = "# per kernel block: T requested_opb L2_opb DRAM_opb (FLOP / byte read at each "
+                           "level, the model's convention) (NaN: not measured)\n";
         for (KernelId k : kernels) {
             meas += fmt::format("# {}\n", version(k).name);
             for (const auto& row : s.rows)
                 if (row.request.kernel == k && row.measured)
                     meas += fmt::format("{} {} {} {}\n", row.request.tile,
                                         val(row.measured->level("requested").opb),
-                                        val(row.measured->level("L2").opb_rw),
-                                        val(row.measured->level("DRAM").opb_rw));
+                                        val(row.measured->level("L2").opb),
+                                        val(row.measured->level("DRAM").opb));
             meas += "NaN NaN NaN NaN\n\n\n";
         }
         write_file(d / "opb_measured.dat", meas);

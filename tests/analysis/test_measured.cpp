@@ -147,7 +147,7 @@ TEST_CASE("requested level on the GPU without the instruction counter: labelled 
     const GridDims g{32, 32, 32};
     HardwareCounters hw;
     hw.dram_read_bytes = 1.0e6;
-    hw.requested_unavailable = "CUPTI refused smsp__sass_thread_inst_executed_op_global_ld.sum";
+    hw.requested_unavailable = "CUPTI refused smsp__sass_data_bytes_mem_global_op_ld.sum";
     const auto m = measure(KernelId::naive, 8, 1, Precision::f32, g, nullptr, hw);
     const auto& req = m.level("requested");
     REQUIRE_FALSE(req.measured);

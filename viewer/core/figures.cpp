@@ -68,12 +68,12 @@ OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vec
         ys.insert(ys.end(), s.y.begin(), s.y.end());
         o.series.push_back(std::move(s));
     }
-    // GPU counters, L2 and DRAM, FLOP per (read + write) byte (analysis/measured.h's convention for
-    // these levels): from runs of this r and precision that measured them.
+    // GPU counters, L2 and DRAM, FLOP per byte read: the model's convention, so that a point
+    // above the model line is reuse the caches caught. From runs of this r and precision.
     std::string note;  // the file's own reason, when rows say why a level is missing
     for (int level = 0; level < 2; ++level) {
         Series s;
-        s.name = level == 0 ? "L2 FLOP/(read+write) B (GPU counters)" : "DRAM FLOP/(read+write) B (GPU counters)";
+        s.name = level == 0 ? "L2 FLOP/B read (GPU counters)" : "DRAM FLOP/B read (GPU counters)";
         s.colour = level == 0 ? pack({0.75f, 0.55f, 0.95f}) : pack({0.95f, 0.95f, 0.95f});
         s.line = false;
         s.markers = true;
@@ -81,7 +81,7 @@ OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vec
         for (const auto& r : runs) {
             if (r.radius != radius || r.precision != to_string(precision)) continue;
             const RunRecord::Level& l = level == 0 ? r.l2 : r.dram;
-            if (const auto v = level_opb_rw(l, r.flops)) {
+            if (const auto v = level_opb_read(l, r.flops)) {
                 s.x.push_back(r.tile);
                 s.y.push_back(*v);
             } else if (note.empty() && !l.note.empty()) {

@@ -161,6 +161,12 @@ void read_counters(const json& row, RunRecord& r) {
     if (!r.sectors_per_request) r.sectors_per_request = number(c, {"sectors_per_request"});
 }
 
+std::optional<double> level_opb_read(const RunRecord::Level& l, double flops) {
+    if (l.opb_read && *l.opb_read > 0) return l.opb_read;
+    if (l.read_bytes && *l.read_bytes > 0 && flops > 0) return flops / *l.read_bytes;
+    return std::nullopt;
+}
+
 std::optional<double> level_opb_rw(const RunRecord::Level& l, double flops) {
     if (l.opb_rw && *l.opb_rw > 0) return l.opb_rw;
     if (l.read_bytes && l.write_bytes && *l.read_bytes + *l.write_bytes > 0 && flops > 0)

@@ -56,6 +56,9 @@ void read_counters(const nlohmann::json& row, RunRecord& r);
 // write) when both were measured (the committed H100 sweep predates opb_read_write). The
 // convention of analysis/measured.h for the L2 and DRAM levels.
 std::optional<double> level_opb_rw(const RunRecord::Level& l, double flops);
+// FLOP per byte read at a level: the file's opb_read, else flops / read bytes. The OP/B chart
+// uses it for every level, the model's convention (FLOP per byte loaded).
+std::optional<double> level_opb_read(const RunRecord::Level& l, double flops);
 
 struct ResultsFile {
     std::string path;

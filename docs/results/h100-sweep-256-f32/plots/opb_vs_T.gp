@@ -11,10 +11,11 @@ set logscale y
 set xrange [1:33]
 limit = 3.25
 set arrow from 1,limit to 33,limit nohead dt 2 lc rgb 'gray30'
-set label sprintf('limit 13/4 = %.2f (r = 1, fp32)', limit) at 2,limit*1.08 tc rgb 'gray30'
-set label '1.37 at T = 8 (text)' at 8.5,1.37 point pt 7 ps 1.5 lc rgb 'black'
-set label '2.68 at T = 32 (text)' at 26,2.4
-set label '' at 32,2.68 point pt 7 ps 1.5 lc rgb 'black'
+set label "limit (12r+1)/4 B = 13/4 = 3.25 (r = 1, f32; seed: 13/4, not 7/2)" at 2,limit*1.08 tc rgb 'gray30'
+set label '' at 8,1.37109 point pt 7 ps 1.5 lc rgb 'black'
+set label "seed: tiled T = 8: 1.37" at 8,1.37109 offset 1,-1
+set label '' at 32,2.67792 point pt 7 ps 1.5 lc rgb 'black'
+set label "seed: coarsened T = 32: 2.68" at 32,2.67792 offset 1,-1
 plot 'opb_model.dat' using 1:2 with lines lw 2 dt 1 lc rgb '#1b9e77' title 'naive (model)', \
      'opb_model.dat' using 1:3 with lines lw 4 dt 2 lc rgb '#d95f02' title 'tiled (model)', \
      'opb_model.dat' using 1:4 with lines lw 3 dt 3 lc rgb '#7570b3' title 'coarsened (model)', \

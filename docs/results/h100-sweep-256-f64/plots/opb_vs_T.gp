@@ -11,7 +11,11 @@ set logscale y
 set xrange [1:33]
 limit = 1.625
 set arrow from 1,limit to 33,limit nohead dt 2 lc rgb 'gray30'
-set label sprintf('limit 13/4 = %.2f (r = 1, fp32)', limit) at 2,limit*1.08 tc rgb 'gray30'
+set label "limit (12r+1)/8 B = 13/8 = 1.62 (r = 1, f64)" at 2,limit*1.08 tc rgb 'gray30'
+set label '' at 8,0.685547 point pt 7 ps 1.5 lc rgb 'black'
+set label "tiled T = 8: 0.686" at 8,0.685547 offset 1,-1
+set label '' at 32,1.33896 point pt 7 ps 1.5 lc rgb 'black'
+set label "coarsened T = 32: 1.34" at 32,1.33896 offset 1,-1
 plot 'opb_model.dat' using 1:2 with lines lw 2 dt 1 lc rgb '#1b9e77' title 'naive (model)', \
      'opb_model.dat' using 1:3 with lines lw 4 dt 2 lc rgb '#d95f02' title 'tiled (model)', \
      'opb_model.dat' using 1:4 with lines lw 3 dt 3 lc rgb '#7570b3' title 'coarsened (model)', \

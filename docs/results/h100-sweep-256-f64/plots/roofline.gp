@@ -1,16 +1,16 @@
 # roofline.gp: written by `stencil-lab sweep`; edit and run `gnuplot roofline.gp` to redraw.
 set terminal pngcairo size 1000,650 font 'Sans,11'
 set output 'roofline.png'
-set title "Roofline, NVIDIA H100 80GB HBM3 (f64)\nx: DRAM OP/B when measured, else requested"
+set title "Roofline, NVIDIA H100 80GB HBM3 (f64)\nx: DRAM FLOP per byte read + written; ceiling: copy bandwidth (read + write)"
 set datafile missing 'NaN'
 set key outside right top
 set grid
 set logscale xy
-set xlabel 'FLOP per byte'
+set xlabel 'FLOP / (DRAM bytes read + written)'
 set ylabel 'GFLOP/s'
 set xrange [0.05:100]
-bw = 2864.47
-peak = 32827.3
+bw = 2868.88
+peak = 32796.1
 roof(x) = (bw*x < peak) ? bw*x : peak
 set label sprintf('FMA %.0f GFLOP/s', peak) at graph 0.65, first peak*1.15
 set label sprintf('copy %.0f GB/s', bw) at 0.1, bw*0.1*1.4 rotate by 30
