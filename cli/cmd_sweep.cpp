@@ -96,7 +96,7 @@ int sweep_command(const SweepArgs& a) {
             if (!h.requested_read_bytes)
                 h.requested_unavailable = !c->requested_unavailable.empty()
                                               ? c->requested_unavailable
-                                              : "smsp__sass_thread_inst_executed_op_global_ld.sum was not collected";
+                                              : "smsp__sass_data_bytes_mem_global_op_ld.sum was not collected";
             return h;
         };
         std::string fma_why;
