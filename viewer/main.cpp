@@ -4,7 +4,8 @@
 //   stencil-lab-viewer                                  the window (all panels)
 //   stencil-lab-viewer --panel stepper                  one panel filling the window
 //   stencil-lab-viewer --screenshot f.png [--panel P] [--frames N] [--size WxH]
-//   stencil-lab-viewer --headless-report                no display needed: the model table
+//   stencil-lab-viewer --headless-report                no display needed: the model table and
+//                                                       a checked run of each kernel
 //   stencil-lab-viewer --check-image f.png --size WxH [--expect '/opb/radius=1' ...]
 //                                                       the screenshot test's checker (image + sidecar)
 //   state: --kernel K --tile T --radius R --precision f32|f64 --grid N --block X,Y,Z --step K
@@ -34,6 +35,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/error.h"
 #include "viewer/app.h"
 #include "viewer/core/measure.h"
 #include "viewer/core/report.h"
@@ -178,7 +180,7 @@ int main(int argc, char** argv) {
         cli.add_option("--frames", frames, "frames to render before the screenshot (needs --screenshot)")
             ->check(CLI::Range(1, 10000));
     cli.add_option("--size", size_text, "window size WxH");
-    cli.add_flag("--headless-report", headless, "print the model of the four kernels and exit (no display needed)");
+    cli.add_flag("--headless-report", headless, "print the model of the four kernels and a checked run of each on the best backend, then exit (no display needed)");
     cli.add_option("--check-image", check_image, "check that a PNG has --size and is not blank (for ctest)");
     cli.add_option("--expect", expects,
                    "with --check-image: a fact of the PNG's sidecar f.png.json: /pointer=value, /pointer>=n, /pointer~text");
@@ -240,7 +242,17 @@ int main(int argc, char** argv) {
     }
     if (headless) {
         std::fputs(headless_report().c_str(), stdout);
-        return 0;
+        std::string why;
+        auto backend = make_backend("auto", &why);
+        if (!backend) return 0;
+        bool ok = true;
+        try {
+            std::fputs(headless_runs(*backend, 0, ok).c_str(), stdout);
+        } catch (const UserError& e) {
+            std::fprintf(stderr, "stencil-lab-viewer: %s\n", e.what());
+            return 2;
+        }
+        return ok ? 0 : 1;
     }
 
     // 3. GLFW window with an OpenGL 3.3 core context -----------------------------------------------

@@ -298,6 +298,17 @@ TEST_CASE("the trace worker: a config change while a trace runs gives the newest
            r->prediction.sectors > 0));
 }
 
+TEST_CASE("the headless report runs and checks every kernel on the CPU backend", "[viewer][report]") {
+    auto backend = make_cpu_backend();
+    bool ok = false;
+    const std::string s = headless_runs(*backend, 20, ok);
+    CAPTURE(s);
+    REQUIRE(ok);
+    for (const auto& v : kernel_versions()) CHECK(s.find(std::string(v.name) + " ") != std::string::npos);
+    REQUIRE(std::count(s.begin(), s.end(), '\n') == 1 + 1 + static_cast<long>(kernel_versions().size()));
+    REQUIRE(s.find("check ok") != std::string::npos);
+}
+
 TEST_CASE("the headless report has the model table", "[viewer][report]") {
     const std::string s = headless_report();
     CAPTURE(s);
