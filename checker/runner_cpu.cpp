@@ -31,9 +31,7 @@ const char* kind_id(simt::DiagKind k) {
         case simt::DiagKind::out_of_bounds: return "out_of_bounds";
         case simt::DiagKind::kernel_exception: return "kernel_exception";
         case simt::DiagKind::timeout: return "timeout";
-#if defined(STENCIL_SIMT_HAS_READ_ONLY)
         case simt::DiagKind::input_write: return "input_write";
-#endif
     }
     return "kernel_exception";
 }
@@ -92,17 +90,12 @@ simt::Schedule schedule_of(const std::string& s) {
 }
 
 void set_block_order(simt::ExecOptions& opt, const json& run) {
-#if defined(STENCIL_SIMT_HAS_BLOCK_ORDER)
     // Blocks run in this order too: a race between blocks on global memory (one block writing a
     // cell another owns) then shows as outputs that differ between runs.
     const std::string o = run.value("block_order", std::string("in_order"));
     opt.block_order = o == "reversed" ? simt::BlockOrder::reversed
                       : o == "random" ? simt::BlockOrder::random
                                       : simt::BlockOrder::in_order;
-#else
-    (void)opt;
-    (void)run;
-#endif
 }
 
 }  // namespace
@@ -149,13 +142,9 @@ int run_cpu(const json& req) {
         const unsigned n = cs.at("n");
         const long long g = cs.at("guard");
         const long long cells = (long long)n * n * n;
-#if defined(STENCIL_SIMT_HAS_READ_ONLY)
         // in[] is read-only: a store through it is reported (input_write) even when the kernel
         // puts the old value back before the end (a transient write other threads could see).
         simt::GlobalPtr<float> in_ptr(in.data() + g, cells, 0, "in", /*read_only=*/true);
-#else
-        simt::GlobalPtr<float> in_ptr(in.data() + g, cells, 0, "in");
-#endif
         stencil::checker::CpuKernelArgs args{in_ptr, simt::GlobalPtr<float>(out.data() + g, cells, 1, "out"), n};
         const auto gr = cs.at("grid").get<std::vector<unsigned>>();
         const auto bl = cs.at("block").get<std::vector<unsigned>>();

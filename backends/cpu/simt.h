@@ -37,9 +37,6 @@
 
 #include "backends/cpu/trace.h"
 
-// Feature tests for code written against this header (the checker, tests).
-#define STENCIL_SIMT_HAS_BLOCK_ORDER 1
-#define STENCIL_SIMT_HAS_READ_ONLY 1
 
 // ---- CUDA keywords -----------------------------------------------------------------------------
 #ifndef __global__

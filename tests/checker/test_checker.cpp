@@ -52,19 +52,10 @@ struct TempFile {
 
 }  // namespace
 
-bool simt_has_read_only();    // backend_features.cpp
-bool simt_has_block_order();
-
 TEST_CASE("corpus: every submission gets its expected verdict on the CPU backend", "[exercise]") {
     const CorpusEntry e = GENERATE(from_range(corpus_entries()));
     if (e.cpu_verdict == nullptr) return;  // GPU-only entry
     CAPTURE(e.file, e.exercise, e.tile, e.cpu_verdict);
-    if (e.needs && ((std::string(e.needs) == "read_only" && !simt_has_read_only()) ||
-                    (std::string(e.needs) == "block_order" && !simt_has_block_order()))) {
-        WARN("PENDING: " << e.file << " needs the CPU backend's " << e.needs
-                         << " support, which this build lacks: not checked");
-        return;
-    }
     const CheckResult r = check_submission(corpus(e.file), cpu_options(e));
     CAPTURE(to_text(r));
     REQUIRE(std::string(to_string(r.verdict)) == e.cpu_verdict);
