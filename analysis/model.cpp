@@ -491,14 +491,29 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p) 
             b.loads = (long long)point_count(radius) * cube(T);
             break;
         case KernelId::tiled:
+            // Every thread stores its input cell; each output reads its 6r + 1 points.
             b.outputs = cube(OUT);
             b.loads = cube(T);
+            b.shared_stores = cube(T);
+            b.shared_loads = point_count(radius) * cube(OUT);
             break;
         case KernelId::coarsened:
         case KernelId::register_tiled:
             // T^2 values per plane: 2r planes before the march and one per output plane.
             b.outputs = sq(OUT) * OUT;
             b.loads = sq(T) * (OUT + 2 * radius);
+            if (k == KernelId::coarsened) {
+                // Stores: the 2r planes before the march, then per output plane the new top plane
+                // and the 2r-plane shift. Loads: the 6r + 1 points of each output, and the shift
+                // reads 2r planes per output plane.
+                b.shared_stores = sq(T) * (2LL * radius + OUT * (1 + 2LL * radius));
+                b.shared_loads = OUT * (point_count(radius) * sq(OUT) + 2LL * radius * sq(T));
+            } else {
+                // Only the current plane is shared: published once before the march and once per
+                // output plane; each output reads its 4r in-plane neighbours from it.
+                b.shared_stores = sq(T) * (1 + OUT);
+                b.shared_loads = OUT * (4LL * radius * sq(OUT));
+            }
             break;
     }
     b.load_bytes = b.loads * bytes;

@@ -175,6 +175,8 @@ struct BlockTraffic {
     long long store_bytes = 0;
     long long flops = 0;             // outputs x (12r + 1)
     double opb = 0;                  // flops / load_bytes
+    long long shared_loads = 0;      // shared-memory loads (values) of the block, as the kernel
+    long long shared_stores = 0;     // source does them (the viewer shows them beside the trace)
 };
 BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p);
 

@@ -11,32 +11,6 @@
 
 namespace stencil::viewer {
 
-namespace {
-
-// VIEWER-ONLY FIGURE (analysis/model.h has no shared-memory access counts per interior block):
-// shared loads and stores of one interior block, from the kernels' headers. To be replaced by
-// analysis' figure when it has one; tests/viewer/test_stepper.cpp checks them against the trace.
-void shared_counts(KernelId k, int T, int r, long long* loads, long long* stores) {
-    const long long O = std::max(0, T - 2 * r);
-    *loads = *stores = 0;
-    switch (k) {
-        case KernelId::naive: break;
-        case KernelId::tiled:
-            *stores = (long long)T * T * T;
-            *loads = (6LL * r + 1) * O * O * O;
-            break;
-        case KernelId::coarsened:
-            *stores = (long long)T * T * (2 * r + O * (1 + 2 * r));
-            *loads = O * ((6LL * r + 1) * O * O + 2LL * r * T * T);
-            break;
-        case KernelId::register_tiled:
-            *stores = (long long)T * T * (1 + O);
-            *loads = O * (4LL * r * O * O);
-            break;
-    }
-}
-
-}  // namespace
 
 KernelModel kernel_model(KernelId k, int T, int r, Precision p) {
     KernelModel m;
@@ -57,7 +31,8 @@ KernelModel kernel_model(KernelId k, int T, int r, Precision p) {
         m.global_stores = a.block.outputs;
         m.smem_bytes = a.smem_bytes;
         m.halo_fraction = a.halo.fraction;
-        shared_counts(k, T, r, &m.shared_loads, &m.shared_stores);
+        m.shared_loads = a.block.shared_loads;
+        m.shared_stores = a.block.shared_stores;
     } catch (const std::exception& e) {
         m.invalid = e.what();
     }
@@ -102,7 +77,7 @@ std::vector<int> model_tiles(KernelId k, int r, Precision p) {
 }
 
 const char* model_provenance() {
-    return "analysis/model.h (shared-memory access counts: the viewer's, until analysis has them)";
+    return "analysis/model.h";
 }
 
 }  // namespace stencil::viewer

@@ -1,7 +1,6 @@
 // What the panels show of the analysis model, in one place: every figure comes from
-// analysis/model.h, except the shared-memory access counts per block, which analysis does not
-// have yet (model_view.cpp, marked VIEWER-ONLY FIGURE). Panels never compute a model: they call
-// these functions once when a setting changes and keep the result.
+// analysis/model.h. Panels never compute a model: they call these functions once when a setting
+// changes and keep the result.
 #pragma once
 #include <optional>
 #include <string>
