@@ -66,10 +66,26 @@ void write_text(const std::string& path, const std::string& s) {
     if (!f) throw UserError("cannot write " + path);
 }
 
-void write_floats(const std::string& path, const std::vector<float>& v) {
+void write_cells(const std::string& path, const Cells& v) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
+    f.write(static_cast<const char*>(v.data()), static_cast<std::streamsize>(v.bytes()));
     if (!f) throw UserError("cannot write " + path + " (is /tmp full?)");
+}
+
+// Interior cells of an n^3 grid with a boundary r cells wide: the outputs.
+double outputs_of(const Exercise& ex, int n) {
+    const double m = n - 2.0 * ex.radius;
+    return m > 0 ? m * m * m : 0;
+}
+
+LoadCount load_count(const Exercise& ex, int tile, int n, long long loads, std::string source) {
+    LoadCount lc;
+    lc.n = n;
+    lc.loads_per_output = double(loads) / outputs_of(ex, n);
+    lc.budget = load_budget(ex, n, tile);
+    lc.within_budget = lc.loads_per_output <= lc.budget * (1 + 1e-9);
+    lc.source = std::move(source);
+    return lc;
 }
 
 // A private temporary folder, removed with everything in it.
@@ -115,10 +131,11 @@ struct CpuBuild {
 
 // Compiles the CPU translation unit into a shared object, cached by the hash of everything that
 // goes into it (the TU, the CPU backend's headers, the compiler and its flags).
-CpuBuild build_cpu(const VettedSource& src, int tile, const CheckOptions& opt, const std::string& work) {
+CpuBuild build_cpu(const VettedSource& src, const Exercise& ex, int tile, const CheckOptions& opt,
+                   const std::string& work) {
     CpuBuild b;
     const std::string root = source_root();
-    const std::string tu = cpu_translation_unit(src, tile);
+    const std::string tu = cpu_translation_unit(src, ex, tile);
     const std::vector<std::string> flags = {"-std=c++20", "-O1", "-fPIC", "-shared",
                                             "-fno-diagnostics-show-caret", "-fdiagnostics-color=never",
                                             "-Wno-unknown-pragmas", "-w"};
@@ -256,7 +273,15 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     };
 
     // ---- 1. read and vet --------------------------------------------------------------------
-    const VettedSource src = read_and_vet(path);
+    VettedSource src = read_and_vet(path);
+    if (src.ok && src.element != element_type(*ex)) {
+        src.ok = false;
+        src.problem = fmt::format("{}: wrong precision: the {} exercise is {}; the kernel must be "
+                                  "declared as `{}`, and the harness's weights {} are {}",
+                                  src.display_name, ex->name,
+                                  ex->precision == Precision::f64 ? "double precision" : "single precision",
+                                  kernel_signature(*ex), weight_names(*ex), element_type(*ex));
+    }
     if (!src.ok) {
         res.verdict = Verdict::compile_error;
         res.evidence.message = src.problem;
@@ -268,7 +293,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     // ---- 2. compile (CPU here; the GPU build happens in the runner, under its time limit) ---
     CpuBuild cpu;
     if (!gpu) {
-        cpu = build_cpu(src, tile, opt, work.path);
+        cpu = build_cpu(src, *ex, tile, opt, work.path);
         if (!cpu.ok) {
             res.verdict = Verdict::compile_error;
             res.evidence.message = "the submission does not compile (host compiler, CPU backend)";
@@ -284,7 +309,8 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     }
 
     // ---- 3. test cases: fresh inputs, weights and poison from the seed --------------------------
-    const StencilWeights weights = random_weights(1, splitmix(res.seed)).rounded_to(Precision::f32);
+    const StencilWeights weights =
+        random_weights(ex->radius, splitmix(res.seed)).rounded_to(ex->precision);
     std::vector<int> sizes = test_sizes(*ex, tile, opt.quick);
     for (int n : random_sizes(*ex, tile, splitmix(res.seed + 3), sizes, opt.quick)) sizes.push_back(n);
     const int count_n = load_count_size(*ex, tile);
@@ -311,11 +337,13 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     json req;
     req["backend"] = backend;
     req["exercise"] = ex->name;
-    req["reference"] = ex->reference;
+    req["lab_kernel"] = version(ex->kernel).name;  // the GPU times and counts it beside the submission
+    req["precision"] = std::string(to_string(ex->precision));
+    req["radius"] = ex->radius;
     req["tile"] = tile;
     req["display_name"] = src.display_name;
-    std::vector<float> coef;
-    for (int i = 0; i < 7; ++i) coef.push_back(static_cast<float>(weights.c[i]));
+    // Already rounded to the exercise's precision: exact in JSON's doubles.
+    std::vector<double> coef(weights.c.begin(), weights.c.begin() + weight_count(*ex));
     req["coefficients"] = coef;
     // CPU runs use at most 4 worker threads: the child lives under an address-space limit
     // (memory_limit_mb), and every worker reserves a pool of fiber stacks (up to 1024 x 320 KiB)
@@ -324,16 +352,15 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     req["cases"] = json::array();
     for (size_t c = 0; c < cases.size(); ++c) {
         req["cases"].push_back(case_json(cases[c], int(c)));
-        write_floats(fmt::format("{}/case{}.in", work.path, c), cases[c].input);
-        write_floats(fmt::format("{}/case{}.out", work.path, c), cases[c].output);
-        if (!gpu && cases[c].n == count_n && opt.count_loads) req["count_case"] = c;
+        write_cells(fmt::format("{}/case{}.in", work.path, c), cases[c].input);
+        write_cells(fmt::format("{}/case{}.out", work.path, c), cases[c].output);
+        if (cases[c].n == count_n && opt.count_loads) req["count_case"] = c;
         if (gpu && cases[c].n == timing_n) req["timing"] = {{"case", c}, {"reps", 20}};
     }
     if (gpu) {
-        const std::string tu = gpu_translation_unit(src, tile);
+        const std::string tu = gpu_translation_unit(src, *ex, tile);
         write_text(work.path + "/submission_gpu.cu", tu);
         req["source"] = "submission_gpu.cu";
-        req["prelude"] = tu.substr(0, tu.find("#line 1 \"" + src.display_name));
     } else {
         req["library"] = cpu.library;
     }
@@ -362,19 +389,16 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     res.tests = std::move(j.tests);
     res.warnings = std::move(j.warnings);
 
+    // Loads per output: the GPU's counters on the GPU, the CPU backend's trace on the CPU.
     if (usable(result) && result.contains("counts")) {
-        const long long loads = result["counts"].value("global_loads", 0LL);
-        LoadCount lc;
-        lc.n = count_n;
-        lc.loads_per_output = double(loads) / (double(count_n - 2) * (count_n - 2) * (count_n - 2));
-        lc.budget = load_budget(*ex, count_n, tile);
-        lc.within_budget = lc.loads_per_output <= lc.budget * (1 + 1e-9);
-        res.loads = lc;
-        if (!lc.within_budget && res.verdict == Verdict::pass)
-            res.warnings.push_back(fmt::format(
-                "{:.3f} global loads per output at N={}, over the budget of {:.3f} (the textbook "
-                "kernel's count)", lc.loads_per_output, count_n, lc.budget));
+        const json& c = result["counts"];
+        res.loads = load_count(*ex, tile, count_n, c.value("global_loads", 0LL),
+                               gpu ? c.value("source", std::string("GPU counters")) : "CPU backend trace");
+        if (c.contains("lab_global_loads") && c["lab_global_loads"].is_number())
+            res.loads->lab_loads_per_output = c["lab_global_loads"].get<double>() / outputs_of(*ex, count_n);
     }
+    if (usable(result) && result.contains("timing_unavailable") && res.verdict == Verdict::pass)
+        res.warnings.push_back("no timing: " + result.value("timing_unavailable", std::string()));
     if (gpu && res.verdict == Verdict::pass && usable(result) && result.contains("timing")) {
         const auto& t = result["timing"];
         if (t.value("mismatched_reps", 0LL) > 0) {
@@ -390,11 +414,13 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
             tm.student_ms = t.value("student_ms", 0.0);
             tm.reference_ms = t.value("reference_ms", 0.0);
             tm.ratio = tm.reference_ms > 0 ? tm.student_ms / tm.reference_ms : 0;
+            tm.reference = t.contains("reference") && t["reference"].is_string() ? t["reference"].get<std::string>() : "";
             res.timing = tm;
         }
     }
 
-    // ---- 6. GPU extras: compute-sanitizer; the load count through the CPU build -------------
+    // ---- 6. GPU extras: compute-sanitizer; the load count through the CPU build where the GPU's
+    //         counters could not be read -------------------------------------------------------
     if (!gpu && opt.sanitize)
         res.warnings.push_back("--sanitize applies to the GPU backend only (compute-sanitizer); on the "
                                "CPU backend the bounds and race checks are always on");
@@ -412,6 +438,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
                 if (crashed ? cases[c].n == res.evidence.n : cases[c].n <= 40) pick = c;
             json sreq = req;
             sreq.erase("timing");
+            sreq.erase("count_case");  // an index into the full case list; one case remains
             json one = req["cases"][pick];
             one["runs"] = json::array({json{{"schedule", "repeat"}, {"seed", 0}}});
             sreq["cases"] = json::array({one});
@@ -449,11 +476,13 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
             }
         }
     }
-    if (gpu && opt.count_loads && res.verdict == Verdict::pass) {
-        CpuBuild b = build_cpu(src, tile, opt, work.path);
+    if (gpu && opt.count_loads && res.verdict == Verdict::pass && !res.loads) {
+        const std::string why = usable(result) ? result.value("counts_unavailable", std::string("not measured"))
+                                               : std::string("no result");
+        CpuBuild b = build_cpu(src, *ex, tile, opt, work.path);
         if (!b.ok) {
-            res.warnings.push_back("no load count: the submission does not compile for the CPU "
-                                   "backend:\n" + b.log);
+            res.warnings.push_back("no load count: the GPU's counters could not be read (" + why +
+                                   ") and the submission does not compile for the CPU backend:\n" + b.log);
         } else {
             TestCase tc = make_case(*ex, count_n, tile, splitmix(res.seed + 99));
             json creq = req;
@@ -463,8 +492,8 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
             creq["cases"] = json::array({case_json(tc, 0)});
             creq["cases"][0]["runs"] = json::array();
             creq["count_case"] = 0;
-            write_floats(work.path + "/case0.in", tc.input);
-            write_floats(work.path + "/case0.out", tc.output);
+            write_cells(work.path + "/case0.in", tc.input);
+            write_cells(work.path + "/case0.out", tc.output);
             write_text(work.path + "/count.json", creq.dump(1));
             ChildLimits cl;
             cl.wall_seconds = opt.time_limit_s;
@@ -472,18 +501,20 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
             const ChildResult cr = run_child({runner_path(), "count.json"}, cl, work.path);
             const json cres = read_json(work.path + "/result.json");
             if (cr.ok() && usable(cres) && cres.contains("counts")) {
-                LoadCount lc;
-                lc.n = count_n;
-                lc.loads_per_output = cres["counts"].value("global_loads", 0LL) /
-                                      (double(count_n - 2) * (count_n - 2) * (count_n - 2));
-                lc.budget = load_budget(*ex, count_n, tile);
-                lc.within_budget = lc.loads_per_output <= lc.budget * (1 + 1e-9);
-                res.loads = lc;
+                res.loads = load_count(*ex, tile, count_n, cres["counts"].value("global_loads", 0LL),
+                                       "CPU backend trace (the GPU's counters could not be read: " + why + ")");
             } else {
                 res.warnings.push_back("no load count: the CPU run failed (" + cr.describe() + ")");
             }
         }
     }
+    // The count describes a correct kernel; next to a failing verdict it would only distract.
+    if (res.verdict != Verdict::pass) res.loads.reset();
+    if (res.loads && !res.loads->within_budget)
+        res.warnings.push_back(fmt::format(
+            "{:.3f} global loads per output at N={}, over the budget of {:.3f} (the textbook "
+            "kernel's count; {})", res.loads->loads_per_output, count_n, res.loads->budget,
+            res.loads->source));
     return finish(res);
 }
 

@@ -90,13 +90,17 @@ struct Timing {
     int n = 0, reps = 0;
     double student_ms = 0, reference_ms = 0;  // medians
     double ratio = 0;                         // student / reference (< 1: faster than the lab)
+    std::string reference;                    // "the lab's kernel: kernels/tiled.cuh"
 };
 
 struct LoadCount {
     int n = 0;
-    double loads_per_output = 0;  // global loads / interior cells, counted by the CPU trace
+    double loads_per_output = 0;  // global loads (elements) / interior cells
     double budget = 0;            // the textbook kernel's count at the same N and T
     bool within_budget = false;
+    std::string source;           // "GPU counters (smsp__sass_data_bytes_mem_global_op_ld.sum)",
+                                  // or "CPU backend trace"
+    std::optional<double> lab_loads_per_output;  // GPU: the lab's kernel, same counter, same N
 };
 
 struct CheckResult {
@@ -111,7 +115,7 @@ struct CheckResult {
     std::uint64_t seed = 0;             // for the record; drawn by the parent, never passed in
     std::vector<int> sizes;             // every N tested (the fixed ones and those from the seed)
     std::optional<Timing> timing;       // GPU, passing kernels
-    std::optional<LoadCount> loads;     // CPU trace (both backends when the CPU build works)
+    std::optional<LoadCount> loads;     // GPU counters on the GPU, the CPU trace on the CPU
     double seconds = 0;
 };
 
@@ -123,8 +127,8 @@ struct CheckOptions {
                                      // synccheck) and on a crash (memcheck); CPU: a warning
     double time_limit_s = 60;        // the child's wall-clock limit (compile excluded)
     long long memory_limit_mb = 4096;  // RLIMIT_AS of CPU children (not set for CUDA children)
-    bool timing = true;              // GPU: time a passing kernel against the lab's
-    bool count_loads = true;         // CPU trace of global loads per output
+    bool timing = true;              // GPU: time a passing kernel against the lab's kernel
+    bool count_loads = true;         // global loads per output (GPU counters or CPU trace)
     std::optional<std::uint64_t> seed;  // tests only: a fixed seed (never from the submission)
     std::string cache_dir;           // CPU builds cached by content hash ("" = $XDG_CACHE_HOME/...)
     bool quick = false;              // fewer sizes (tests of the checker itself)

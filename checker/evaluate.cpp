@@ -33,20 +33,35 @@ int priority(Verdict v) {
 
 namespace {
 
-std::uint32_t bits_of(float f) {
+// The bit pattern of a cell, for exact comparisons (NaN payloads included).
+std::uint64_t bits_of(float f) {
     std::uint32_t b;
     std::memcpy(&b, &f, 4);
     return b;
 }
-float float_of(std::uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
+std::uint64_t bits_of(double d) {
+    std::uint64_t b;
+    std::memcpy(&b, &d, 8);
+    return b;
+}
+template <class real>
+real value_of(std::uint64_t b) {
+    real v;
+    if constexpr (sizeof(real) == 4) {
+        const auto b32 = static_cast<std::uint32_t>(b);
+        std::memcpy(&v, &b32, 4);
+    } else {
+        std::memcpy(&v, &b, 8);
+    }
+    return v;
 }
 
-}  // namespace
+// Significant digits that print a value of `real` exactly enough to tell two apart.
+template <class real>
+constexpr int kDigits = sizeof(real) == 4 ? 9 : 17;
 
-TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed) {
+template <class real>
+TestCase make_case_as(const Exercise& ex, int n, int tile, std::uint64_t seed) {
     TestCase c;
     c.n = n;
     const long long cells = (long long)n * n * n;
@@ -54,29 +69,44 @@ TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed) {
     // small negative index lands in them (on the GPU too, where nothing else would notice).
     c.guard = std::max<long long>(16384, 2LL * n * n + 64);
     std::mt19937_64 rng(seed);
-    // A NaN whose payload is random (never the canonical NaN arithmetic produces).
-    std::uniform_int_distribution<std::uint32_t> payload(1, 0x3ffffe);
-    c.poison = ((rng() & 1) ? 0xffc00000u : 0x7fc00000u) | payload(rng);
-    const Field<float> in = random_field<float>({n, n, n}, rng());
-    std::uniform_real_distribution<float> sentinel(100.0f, 200.0f);
-    c.input.resize(static_cast<size_t>(cells + 2 * c.guard));
-    c.output.resize(c.input.size());
-    for (long long i = 0; i < c.guard; ++i) {
-        c.input[i] = sentinel(rng);
-        c.input[c.guard + cells + i] = sentinel(rng);
-        c.output[i] = -sentinel(rng);
-        c.output[c.guard + cells + i] = -sentinel(rng);
+    // A quiet NaN whose payload is random (never the canonical NaN arithmetic produces).
+    if constexpr (sizeof(real) == 4) {
+        std::uniform_int_distribution<std::uint32_t> payload(1, 0x3ffffe);
+        c.poison = ((rng() & 1) ? 0xffc00000u : 0x7fc00000u) | payload(rng);
+    } else {
+        std::uniform_int_distribution<std::uint64_t> payload(1, 0x7fffffffffffeull);
+        c.poison = ((rng() & 1) ? 0xfff8000000000000ull : 0x7ff8000000000000ull) | payload(rng);
     }
-    const float poison = float_of(c.poison);
+    const Field<real> in = random_field<real>({n, n, n}, rng());
+    std::uniform_real_distribution<real> sentinel(100, 200);
+    c.input.precision = c.output.precision = ex.precision;
+    auto& input = c.input.as<real>();
+    auto& output = c.output.as<real>();
+    input.resize(static_cast<size_t>(cells + 2 * c.guard));
+    output.resize(input.size());
+    for (long long i = 0; i < c.guard; ++i) {
+        input[i] = sentinel(rng);
+        input[c.guard + cells + i] = sentinel(rng);
+        output[i] = -sentinel(rng);
+        output[c.guard + cells + i] = -sentinel(rng);
+    }
+    const real poison = value_of<real>(c.poison);
     for (int z = 0; z < n; ++z)
         for (int y = 0; y < n; ++y)
             for (int x = 0; x < n; ++x) {
                 const size_t k = in.index(x, y, z);
-                c.input[c.guard + k] = in.data[k];
-                c.output[c.guard + k] = is_boundary(in.dims, 1, x, y, z) ? in.data[k] : poison;
+                input[c.guard + k] = in.data[k];
+                output[c.guard + k] = is_boundary(in.dims, ex.radius, x, y, z) ? in.data[k] : poison;
             }
     c.launch = launch_for(ex, n, tile);
     return c;
+}
+
+}  // namespace
+
+TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed) {
+    return ex.precision == Precision::f64 ? make_case_as<double>(ex, n, tile, seed)
+                                          : make_case_as<float>(ex, n, tile, seed);
 }
 
 json case_json(const TestCase& c, int index) {
@@ -108,18 +138,25 @@ namespace {
 //                     neighbours are other blocks' cells, read from global memory)
 //   tile-interior     every neighbour inside the same tile
 CellClass classify(const Exercise& ex, int tile, int n, int x, int y, int z) {
-    if (is_boundary({n, n, n}, 1, x, y, z)) return CellClass::boundary;
-    if (x == 1 || y == 1 || z == 1 || x == n - 2 || y == n - 2 || z == n - 2)
-        return CellClass::next_to_boundary;
+    const int r = ex.radius;
+    if (is_boundary({n, n, n}, r, x, y, z)) return CellClass::boundary;
+    for (int c : {x, y, z})  // its stencil reaches a boundary cell
+        if (c < 2 * r || c >= n - 2 * r) return CellClass::next_to_boundary;
     const int step = ex.grid_by_out_tile ? out_tile_dim(ex, tile) : tile;
     // Block b computes cells b*step .. b*step + step - 1 along each axis (step = OUT_TILE_DIM
     // for the tiled exercises, T for naive). The coarsened kernels march along z with the
     // neighbouring planes in shared memory or registers: their z edges read a halo plane too.
     for (int c : {x, y, z}) {
         const int p = c % step;
-        if (p == 0 || p == step - 1) return ex.grid_by_out_tile ? CellClass::halo : CellClass::tile_edge;
+        if (p < r || p >= step - r) return ex.grid_by_out_tile ? CellClass::halo : CellClass::tile_edge;
     }
     return CellClass::tile_interior;
+}
+
+Evidence message_only(std::string message) {
+    Evidence ev;
+    ev.message = std::move(message);
+    return ev;
 }
 
 std::string run_label(const TestCase& c, size_t r) {
@@ -128,13 +165,14 @@ std::string run_label(const TestCase& c, size_t r) {
     return fmt::format("{} schedule", c.runs[r]);
 }
 
-bool read_run(const std::string& path, std::vector<float>& v, size_t expected) {
+template <class real>
+bool read_run(const std::string& path, std::vector<real>& v, size_t expected) {
     std::ifstream f(path, std::ios::binary | std::ios::ate);
     if (!f) return false;
-    if (static_cast<size_t>(f.tellg()) != expected * sizeof(float)) return false;
+    if (static_cast<size_t>(f.tellg()) != expected * sizeof(real)) return false;
     v.resize(expected);
     f.seekg(0);
-    f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(expected * sizeof(float)));
+    f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(expected * sizeof(real)));
     return static_cast<bool>(f);
 }
 
@@ -167,8 +205,12 @@ std::string slice_map(const std::vector<char>& marks, int n, int x0, int y0, int
     return s;
 }
 
+template <class real>
 Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Reference& ref,
-                   const std::vector<float>& out, const std::vector<float>& in) {
+                   const std::vector<real>& out, const std::vector<real>& in) {
+    constexpr int digits = kDigits<real>;
+    const auto& c_output = c.output.as<real>();
+    const auto& c_input = c.input.as<real>();
     Finding f;
     const int n = c.n;
     const long long cells = (long long)n * n * n, g = c.guard;
@@ -176,7 +218,7 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
     f.ev.tile = tile;
     // 1. guard zones
     for (const auto* buf : {&out, &in}) {
-        const auto& orig = buf == &out ? c.output : c.input;
+        const auto& orig = buf == &out ? c_output : c_input;
         const char* name = buf == &out ? "out" : "in";
         for (long long i = 0; i < (long long)orig.size(); ++i) {
             if (i >= g && i < g + cells) continue;
@@ -193,29 +235,30 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
     }
     // 2. the input
     for (long long i = 0; i < cells; ++i) {
-        if (bits_of(in[g + i]) == bits_of(c.input[g + i])) continue;
+        if (bits_of(in[g + i]) == bits_of(c_input[g + i])) continue;
         f.verdict = Verdict::input_modified;
         const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
-        f.ev.first_bad = BadCellEvidence{x, y, z, c.input[g + i], in[g + i], 0,
+        f.ev.first_bad = BadCellEvidence{x, y, z, double(c_input[g + i]), double(in[g + i]), 0,
                                          classify(ex, tile, n, x, y, z), "in[] changed"};
         long long changed = 0;
-        for (long long k = 0; k < cells; ++k) changed += bits_of(in[g + k]) != bits_of(c.input[g + k]);
+        for (long long k = 0; k < cells; ++k) changed += bits_of(in[g + k]) != bits_of(c_input[g + k]);
         f.ev.bad_cells = changed;
         f.ev.message = fmt::format("in[] was modified: {} cells differ after the run, first at "
-                                   "(x={}, y={}, z={}): was {:.9g}, now {:.9g}",
-                                   changed, x, y, z, c.input[g + i], in[g + i]);
+                                   "(x={}, y={}, z={}): was {:.{}g}, now {:.{}g}",
+                                   changed, x, y, z, double(c_input[g + i]), digits,
+                                   double(in[g + i]), digits);
         return f;
     }
     // 3. the output, cell by cell
     std::vector<char> marks(static_cast<size_t>(cells), '.');
     long long n_boundary = 0, n_unwritten = 0, n_nan = 0, n_wrong = 0;
     long long first[3] = {-1, -1, -1};  // boundary, unwritten, wrong (NaN included)
-    const double gamma = rounding_gamma(Precision::f32, 1);
+    const double gamma = rounding_gamma(ex.precision, ex.radius);
     for (long long i = 0; i < cells; ++i) {
-        const float got = out[g + i];
+        const real got = out[g + i];
         const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
-        if (is_boundary({n, n, n}, 1, x, y, z)) {
-            if (bits_of(got) != bits_of(c.input[g + i])) {
+        if (is_boundary({n, n, n}, ex.radius, x, y, z)) {
+            if (bits_of(got) != bits_of(c_input[g + i])) {
                 marks[i] = 'B';
                 ++n_boundary;
                 if (first[0] < 0) first[0] = i;
@@ -245,12 +288,12 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
     if (kind < 0) return f;
     const long long i = first[kind];
     const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
-    const float got = out[g + i];
-    BadCellEvidence b{x, y, z, ref.value[i], got, kind == 2 ? gamma * ref.magnitude[i] : 0.0,
+    const real got = out[g + i];
+    BadCellEvidence b{x, y, z, ref.value[i], double(got), kind == 2 ? gamma * ref.magnitude[i] : 0.0,
                       classify(ex, tile, n, x, y, z), ""};
     if (kind == 0) {
         f.verdict = Verdict::boundary_modified;
-        b.expected = c.input[g + i];
+        b.expected = c_input[g + i];
         b.what = "a boundary cell was written (it must keep the input's value)";
         f.ev.bad_cells = n_boundary;
     } else if (kind == 1) {
@@ -264,11 +307,11 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
     }
     f.ev.message = fmt::format(
         "{} of {} cells {} ({} boundary changed, {} unwritten, {} NaN/Inf, {} wrong); first at "
-        "(x={}, y={}, z={}), a {} cell: {}; expected {:.9g}, got {:.9g}",
+        "(x={}, y={}, z={}), a {} cell: {}; expected {:.{}g}, got {:.{}g}",
         f.ev.bad_cells, cells, to_string(f.verdict), n_boundary, n_unwritten, n_nan, n_wrong, x, y,
-        z, to_string(b.cell), b.what, b.expected, double(got));
+        z, to_string(b.cell), b.what, b.expected, digits, double(got), digits);
     if (kind == 2 && std::isfinite(got))
-        f.ev.message += fmt::format(" (|error| {:.3g} > bound {:.3g})", std::fabs(got - b.expected), b.bound);
+        f.ev.message += fmt::format(" (|error| {:.3g} > bound {:.3g})", std::fabs(double(got) - b.expected), b.bound);
     f.ev.first_bad = b;
     f.ev.slice_map = slice_map(marks, n, x, y, z);
     return f;
@@ -403,7 +446,15 @@ std::string result_problem(const json& result) {
         const json& c = result["counts"];
         if (!c.is_object() || !c.contains("global_loads") || !c["global_loads"].is_number_integer())
             return "`counts` has no integer `global_loads`";
+        auto is_int = [](const json& v) { return v.is_number_integer(); };
+        auto is_str = [](const json& v) { return v.is_string(); };
+        for (auto p : {optional_field(c, "lab_global_loads", is_int, "an integer"),
+                       optional_field(c, "source", is_str, "a string")})
+            if (!p.empty()) return "counts: " + p;
     }
+    for (const char* k : {"counts_unavailable", "timing_unavailable"})
+        if (auto p = optional_field(result, k, [](const json& v) { return v.is_string(); }, "a string"); !p.empty())
+            return p;
     if (result.contains("timing")) {
         const json& t = result["timing"];
         if (!t.is_object()) return "`timing` is not an object";
@@ -419,9 +470,13 @@ std::string result_problem(const json& result) {
     return {};
 }
 
-Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
-                     const std::vector<TestCase>& cases, const json& result,
-                     const ChildResult& child, const std::string& dir, bool gpu) {
+namespace {
+
+template <class real>
+Judgement judge_runs_as(const Exercise& ex, int tile, const StencilWeights& weights,
+                        const std::vector<TestCase>& cases, const json& result,
+                        const ChildResult& child, const std::string& dir) {
+    constexpr int digits = kDigits<real>;
     Judgement j;
     auto consider = [&](Verdict v, Evidence ev) {
         if (priority(v) < priority(j.verdict)) {
@@ -449,7 +504,7 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
         return j;
     }
     // ---- run by run -------------------------------------------------------------------------------
-    const StencilWeights w32 = weights.rounded_to(Precision::f32);
+    const StencilWeights w = weights.rounded_to(ex.precision);
     const auto& runs = result.at("runs");
     size_t ri = 0;
     for (size_t c = 0; c < cases.size(); ++c) {
@@ -457,18 +512,19 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
         if (tc.runs.empty()) continue;
         const int n = tc.n;
         const long long cells = (long long)n * n * n;
-        Field<float> field({n, n, n});
-        std::copy(tc.input.begin() + tc.guard, tc.input.begin() + tc.guard + cells, field.data.begin());
-        const Reference ref = reference_stencil(field, w32);
-        std::vector<float> first_out;
+        const auto& input = tc.input.as<real>();
+        Field<real> field({n, n, n});
+        std::copy(input.begin() + tc.guard, input.begin() + tc.guard + cells, field.data.begin());
+        const Reference ref = reference_stencil(field, w);
+        std::vector<real> first_out;
         std::string first_label;
         Verdict case_verdict = Verdict::pass;
         std::string case_line = "ok";
         for (size_t r = 0; r < tc.runs.size(); ++r, ++ri) {
             const std::string label = run_label(tc, r);
             if (ri >= runs.size()) {
-                consider(Verdict::crash, Evidence{.message = "the runner stopped before N=" +
-                                                             std::to_string(n) + " " + label});
+                consider(Verdict::crash, message_only("the runner stopped before N=" +
+                                                             std::to_string(n) + " " + label));
                 case_verdict = Verdict::crash;
                 break;
             }
@@ -532,11 +588,11 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
                     "uses them, as in the textbook's coarsened kernel; the poison would show "
                     "otherwise)", n, label, jr["uninitialized_shared_read"].get<long long>()));
             if (fatal) continue;
-            std::vector<float> out, in;
+            std::vector<real> out, in;
             if (!read_run(fmt::format("{}/case{}.run{}.out", dir, c, r), out, tc.output.size()) ||
                 !read_run(fmt::format("{}/case{}.run{}.in", dir, c, r), in, tc.input.size())) {
-                consider(Verdict::crash, Evidence{.message = "the runner's output for N=" +
-                                                             std::to_string(n) + " is missing"});
+                consider(Verdict::crash, message_only("the runner's output for N=" +
+                                                             std::to_string(n) + " is missing"));
                 continue;
             }
             Finding f = assess_run(ex, tile, tc, ref, out, in);
@@ -565,16 +621,17 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
                     ev.bad_cells = diff;
                     if (k >= 0 && k < cells) {
                         const int x = int(k % n), y = int((k / n) % n), z = int(k / ((long long)n * n));
-                        ev.first_bad = BadCellEvidence{x, y, z, first_out[i], out[i], 0,
+                        ev.first_bad = BadCellEvidence{x, y, z, double(first_out[i]), double(out[i]), 0,
                                                        classify(ex, tile, n, x, y, z),
                                                        "differs between runs"};
                         ev.message = fmt::format(
                             "N={}: the output differs between the {} and the {} ({} cells), first "
-                            "at (x={}, y={}, z={}): {:.9g} vs {:.9g}. The result depends on the "
+                            "at (x={}, y={}, z={}): {:.{}g} vs {:.{}g}. The result depends on the "
                             "order threads run in (a missing __syncthreads()?) or on shared memory "
                             "that no thread wrote (a tile cell never loaded?); the CPU backend "
                             "(--backend cpu) tells the two apart",
-                            n, first_label, label, diff, x, y, z, first_out[i], out[i]);
+                            n, first_label, label, diff, x, y, z, double(first_out[i]), digits,
+                            double(out[i]), digits);
                     } else {
                         ev.message = fmt::format("N={}: the output differs between the {} and the {}",
                                                  n, first_label, label);
@@ -593,8 +650,17 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
         j.tests.push_back({fmt::format("N={} ({}^3 cells; {})", n, n, runs_desc),
                            case_verdict == Verdict::pass, case_line});
     }
-    (void)gpu;
     return j;
+}
+
+}  // namespace
+
+Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
+                     const std::vector<TestCase>& cases, const json& result,
+                     const ChildResult& child, const std::string& dir, bool) {
+    return ex.precision == Precision::f64
+               ? judge_runs_as<double>(ex, tile, weights, cases, result, child, dir)
+               : judge_runs_as<float>(ex, tile, weights, cases, result, child, dir);
 }
 
 }  // namespace stencil::checker

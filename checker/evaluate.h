@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,12 +16,36 @@
 
 namespace stencil::checker {
 
+// One buffer in the exercise's precision: the vector of that type holds the cells, the other is
+// empty.
+struct Cells {
+    Precision precision = Precision::f32;
+    std::vector<float> f32;
+    std::vector<double> f64;
+
+    size_t size() const { return precision == Precision::f64 ? f64.size() : f32.size(); }
+    size_t bytes() const { return size() * bytes_of(precision); }
+    const void* data() const {
+        return precision == Precision::f64 ? static_cast<const void*>(f64.data()) : f32.data();
+    }
+    template <class real>
+    const std::vector<real>& as() const {
+        if constexpr (std::is_same_v<real, double>) return f64;
+        else return f32;
+    }
+    template <class real>
+    std::vector<real>& as() {
+        if constexpr (std::is_same_v<real, double>) return f64;
+        else return f32;
+    }
+};
+
 struct TestCase {
     int n = 0;
     long long guard = 0;         // cells of guard zone before and after each buffer
-    std::uint32_t poison = 0;    // bit pattern of the NaN the interior starts as
-    std::vector<float> input;    // guard + n^3 + guard, as given to the kernel
-    std::vector<float> output;   // guard + n^3 + guard, poisoned
+    std::uint64_t poison = 0;    // bit pattern of the NaN the interior starts as (f32: low 32 bits)
+    Cells input;                 // guard + n^3 + guard, as given to the kernel
+    Cells output;                // guard + n^3 + guard, poisoned
     std::vector<std::string> runs;  // "in_order", "reversed", "random", "repeat"
     std::vector<std::uint64_t> run_seeds;
     Launch launch;

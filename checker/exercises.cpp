@@ -7,17 +7,26 @@ namespace stencil::checker {
 
 namespace {
 constexpr Exercise kExercises[] = {
-    {"naive", KernelId::naive, "naive", 8, 1, 10, BlockShape::cube, false,
+    {"naive", KernelId::naive, 1, Precision::f32, 8, 1, 10, BlockShape::cube, false,
      "one thread per output, 7 global loads per output"},
-    {"tiled", KernelId::tiled, "tiled", 8, 3, 10, BlockShape::cube, true,
+    {"tiled", KernelId::tiled, 1, Precision::f32, 8, 3, 10, BlockShape::cube, true,
      "a T^3 input tile in shared memory, (T-2)^3 outputs per block"},
-    {"coarsened", KernelId::coarsened, "coarsened", 32, 3, 32, BlockShape::plane, true,
+    {"coarsened", KernelId::coarsened, 1, Precision::f32, 32, 3, 32, BlockShape::plane, true,
      "a T x T block marching along z with three planes in shared memory"},
-    {"register-tiled", KernelId::register_tiled, "register_tiled", 32, 3, 32, BlockShape::plane,
+    {"register-tiled", KernelId::register_tiled, 1, Precision::f32, 32, 3, 32, BlockShape::plane,
      true, "the coarsened kernel with the z neighbours in registers"},
     // Same contract as tiled: the skeleton is a tiled kernel with a bug to find.
-    {"find-the-race", KernelId::tiled, "tiled", 8, 3, 10, BlockShape::cube, true,
+    {"find-the-race", KernelId::tiled, 1, Precision::f32, 8, 3, 10, BlockShape::cube, true,
      "a tiled kernel that passes on some runs: find and fix its race"},
+    // The 13-point (order 2) stencil: a halo two cells wide, OUT_TILE_DIM = T - 4. At T = 6 the
+    // tile loads 27 values per output, more than the naive kernel's 13: the halo's price grows
+    // with the radius.
+    {"tiled-r2", KernelId::tiled, 2, Precision::f32, 8, 5, 10, BlockShape::cube, true,
+     "the tiled kernel for the 13-point stencil (radius 2): a two-cell halo"},
+    // Double precision: twice the bytes per cell, half the OP/B, and a rounding bound a float
+    // temporary cannot meet.
+    {"register-tiled-f64", KernelId::register_tiled, 1, Precision::f64, 32, 3, 32,
+     BlockShape::plane, true, "the register-tiled kernel in double precision"},
 };
 
 unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
@@ -38,7 +47,18 @@ std::string exercise_names() {
     return s;
 }
 
-int out_tile_dim(const Exercise&, int T) { return T - 2; }
+int out_tile_dim(const Exercise& ex, int T) { return T - 2 * ex.radius; }
+
+const char* element_type(const Exercise& ex) { return ex.precision == Precision::f64 ? "double" : "float"; }
+
+int weight_count(const Exercise& ex) { return 6 * ex.radius + 1; }
+
+std::string kernel_signature(const Exercise& ex) {
+    const std::string t = element_type(ex);
+    return "__global__ void stencil_kernel(" + t + "* in, " + t + "* out, unsigned int N)";
+}
+
+std::string weight_names(const Exercise& ex) { return "c0..c" + std::to_string(weight_count(ex) - 1); }
 
 Launch launch_for(const Exercise& ex, int n, int T) {
     Launch l;
@@ -53,28 +73,30 @@ std::string tile_problem(const Exercise& ex, int T) {
     if (T < ex.min_tile || T > ex.max_tile)
         return "--tile for " + std::string(ex.name) + " must be from " + std::to_string(ex.min_tile) +
                " to " + std::to_string(ex.max_tile) +
-               (ex.shape == BlockShape::cube ? " (T^3 threads per block, at most 1024)"
-                                             : " (T^2 threads per block, at most 1024)");
+               (ex.shape == BlockShape::cube ? " (T^3 threads per block, at most 1024" : " (T^2 threads per block, at most 1024") +
+               (ex.grid_by_out_tile ? "; a tile wider than its two halos of " + std::to_string(ex.radius) + ")" : ")");
     return {};
 }
 
 std::vector<int> test_sizes(const Exercise& ex, int T, bool quick) {
     const int out = out_tile_dim(ex, T);
+    const int s = 2 * ex.radius + 1;  // the smallest grid: one interior cell
     std::vector<int> n;
     if (ex.shape == BlockShape::cube && !ex.grid_by_out_tile) {  // naive
-        n = {3, 5, T + 1, 13, 2 * T + 1, 31};
-        if (quick) n = {3, T + 1, 13};
+        n = {s, s + 2, T + 1, 13, 2 * T + 1, 31};
+        if (quick) n = {s, T + 1, 13};
     } else {
         // smaller than a tile, one tile, not a multiple of OUT_TILE_DIM, primes
-        n = {3, 5, std::max(3, out - 1), out + 3, 2 * out + 1, 2 * out + 5, 37};
-        if (T >= 16) n = {3, 5, 13, T - 1, T + 1, out * 2 + 1, 61};
-        if (quick) n = {3, out + 3, 2 * out + 1};
+        n = {s, s + 2, std::max(s, out - 1), out + 3, 2 * out + 1, 2 * out + 5, 37};
+        if (T >= 16) n = {s, s + 2, 13, T - 1, T + 1, out * 2 + 1, 61};
+        if (quick) n = {s, out + 3, 2 * out + 1};
     }
     n.push_back(load_count_size(ex, T));
     std::sort(n.begin(), n.end());
     n.erase(std::unique(n.begin(), n.end()), n.end());
     // The CPU backend is an emulator: keep the largest cube modest.
-    n.erase(std::remove_if(n.begin(), n.end(), [](int v) { return v < 3 || v > 70; }), n.end());
+    const int smallest = s;
+    n.erase(std::remove_if(n.begin(), n.end(), [&](int v) { return v < smallest || v > 70; }), n.end());
     return n;
 }
 
@@ -108,23 +130,24 @@ std::vector<int> random_sizes(const Exercise& ex, int, std::uint64_t seed, const
 }
 
 int load_count_size(const Exercise& ex, int T) {
-    if (!ex.grid_by_out_tile) return 2 * T + 2;
+    if (!ex.grid_by_out_tile) return 2 * T + 2 * ex.radius;
     const int out = out_tile_dim(ex, T);
-    return (T >= 16 ? 2 : 3) * out + 2;  // every tile full: the count is the textbook's formula
+    return (T >= 16 ? 2 : 3) * out + 2 * ex.radius;  // every tile full: the textbook's formula
 }
 
 double load_budget(const Exercise& ex, int n, int T) {
-    const double outputs = double(n - 2) * (n - 2) * (n - 2);
+    const int r = ex.radius;
+    const double outputs = double(n - 2 * r) * (n - 2 * r) * (n - 2 * r);
     if (outputs <= 0) return 0;
-    if (!ex.grid_by_out_tile) return 7.0;
+    if (!ex.grid_by_out_tile) return 6.0 * r + 1;
     // The textbook's tiled, coarsened and register-tiled kernels all load each in-grid cell of
-    // a T-wide window per block and axis once (z: planes iStart-1 .. iStart+OUT_TILE_DIM).
+    // a T-wide window per block and axis once (z: planes iStart-r .. iStart+OUT_TILE_DIM+r-1).
     const int out = out_tile_dim(ex, T);
     const int blocks = (n + out - 1) / out;
     long long per_axis = 0;
     for (int b = 0; b < blocks; ++b)
         for (int t = 0; t < T; ++t) {
-            const int c = b * out + t - 1;
+            const int c = b * out + t - r;
             if (c >= 0 && c < n) ++per_axis;
         }
     return double(per_axis) * per_axis * per_axis / outputs;

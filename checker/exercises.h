@@ -16,7 +16,8 @@ enum class BlockShape { cube, plane };  // (T, T, T) or (T, T, 1)
 struct Exercise {
     const char* name;            // CLI spelling
     KernelId kernel;             // the lab kernel it mirrors (timing reference, load budget)
-    const char* reference;       // bench/textbook/<reference>.cuh (the listing as printed)
+    int radius;                  // r: 6r + 1 points, weights c0..c{6r}, boundary r cells wide
+    Precision precision;         // element type of in[], out[] and the weights
     int default_tile;            // T
     int min_tile, max_tile;      // valid T (threads per block <= 1024, a halo fits)
     BlockShape shape;
@@ -32,7 +33,13 @@ struct Launch {
     unsigned grid[3] = {1, 1, 1};
     unsigned block[3] = {1, 1, 1};
 };
-int out_tile_dim(const Exercise& ex, int T);  // T - 2 (the harness's OUT_TILE_DIM macro)
+int out_tile_dim(const Exercise& ex, int T);  // T - 2r (the harness's OUT_TILE_DIM macro)
+const char* element_type(const Exercise& ex);  // "float" or "double"
+int weight_count(const Exercise& ex);          // 6r + 1: c0 .. c{6r}
+// "__global__ void stencil_kernel(float* in, float* out, unsigned int N)"
+std::string kernel_signature(const Exercise& ex);
+// "c0..c6", "c0..c12": how people read the weights' names
+std::string weight_names(const Exercise& ex);
 Launch launch_for(const Exercise& ex, int n, int T);
 // Why T cannot be used for this exercise; empty when it can.
 std::string tile_problem(const Exercise& ex, int T);

@@ -89,10 +89,14 @@ json to_json(const CheckResult& r) {
     j["warnings"] = r.warnings;
     if (r.timing)
         j["timing"] = {{"n", r.timing->n}, {"reps", r.timing->reps}, {"student_ms", r.timing->student_ms},
-                       {"reference_ms", r.timing->reference_ms}, {"ratio", r.timing->ratio}};
-    if (r.loads)
+                       {"reference_ms", r.timing->reference_ms}, {"ratio", r.timing->ratio},
+                       {"reference", r.timing->reference}};
+    if (r.loads) {
         j["loads"] = {{"n", r.loads->n}, {"loads_per_output", r.loads->loads_per_output},
-                      {"budget", r.loads->budget}, {"within_budget", r.loads->within_budget}};
+                      {"budget", r.loads->budget}, {"within_budget", r.loads->within_budget},
+                      {"source", r.loads->source}};
+        if (r.loads->lab_loads_per_output) j["loads"]["lab_loads_per_output"] = *r.loads->lab_loads_per_output;
+    }
     return j;
 }
 
@@ -114,15 +118,19 @@ std::string to_text(const CheckResult& r) {
     for (const auto& t : r.tests)
         s += fmt::format("  [{}] {}{}\n", t.passed ? "ok" : "FAIL", t.name,
                          t.passed ? "" : ": " + t.output);
-    if (r.loads)
-        s += fmt::format("  global loads per output: {:.3f} at N={} (budget {:.3f}: {})\n",
+    if (r.loads) {
+        s += fmt::format("  global loads per output: {:.3f} at N={} (budget {:.3f}: {}; {})\n",
                          r.loads->loads_per_output, r.loads->n, r.loads->budget,
-                         r.loads->within_budget ? "within" : "over");
+                         r.loads->within_budget ? "within" : "over", r.loads->source);
+        if (r.loads->lab_loads_per_output)
+            s += fmt::format("  the lab's kernel, same counter and N: {:.3f} per output\n",
+                             *r.loads->lab_loads_per_output);
+    }
     if (r.timing)
         s += fmt::format("  time at N={}: {:.3f} ms vs the lab's {:.3f} ms (ratio {:.2f}; median of "
-                         "{}, interleaved)\n",
+                         "{}, interleaved; {})\n",
                          r.timing->n, r.timing->student_ms, r.timing->reference_ms, r.timing->ratio,
-                         r.timing->reps);
+                         r.timing->reps, r.timing->reference);
     for (const auto& w : r.warnings) s += "  warning: " + w + "\n";
     if (!r.sizes.empty()) {
         std::string sizes;

@@ -11,29 +11,31 @@
 
 #include <nlohmann/json.hpp>
 
-namespace stencil::checker {
-std::string_view reference_source(std::string_view name);
-}
-
 namespace stencil::checker::runner {
 
 using json = nlohmann::json;
 
-inline std::vector<float> read_floats(const std::string& path) {
+// Cells of the exercise's precision (float or double), as the parent wrote them.
+template <class real>
+std::vector<real> read_cells(const std::string& path) {
     std::ifstream f(path, std::ios::binary | std::ios::ate);
     if (!f) throw std::runtime_error("runner: cannot read " + path);
     const auto bytes = static_cast<size_t>(f.tellg());
-    std::vector<float> v(bytes / sizeof(float));
+    std::vector<real> v(bytes / sizeof(real));
     f.seekg(0);
-    f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
+    f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(real)));
     return v;
 }
 
-inline void write_floats(const std::string& path, const std::vector<float>& v) {
+template <class real>
+void write_cells(const std::string& path, const std::vector<real>& v) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
+    f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(real)));
     if (!f) throw std::runtime_error("runner: cannot write " + path);
 }
+
+// The request's precision: "f64" runs double cells and weights, anything else float.
+inline bool is_f64(const json& req) { return req.value("precision", std::string("f32")) == "f64"; }
 
 inline void progress(const std::string& s) {
     std::fprintf(stderr, "stencil-check-runner: %s\n", s.c_str());

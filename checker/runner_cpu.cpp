@@ -73,12 +73,14 @@ void write_all(const OutFile& f, const void* data, size_t bytes) {
     }
 }
 
-void write_floats(const OutFile& f, const std::vector<float>& v) {
-    write_all(f, v.data(), v.size() * sizeof(float));
+template <class real>
+void write_cells(const OutFile& f, const std::vector<real>& v) {
+    write_all(f, v.data(), v.size() * sizeof(real));
 }
 
+template <class real>
 struct CaseData {
-    std::vector<float> in0, out0;
+    std::vector<real> in0, out0;
     std::vector<OutFile> out_files, in_files;  // one per run
 };
 
@@ -98,22 +100,21 @@ void set_block_order(simt::ExecOptions& opt, const json& run) {
                                       : simt::BlockOrder::in_order;
 }
 
-}  // namespace
-
-int run_cpu(const json& req) {
+template <class real>
+int run_cpu_as(const json& req) {
     // ---- 1. everything read and every output opened before the filter ------------------------
     const auto& cases = req.at("cases");
-    std::vector<CaseData> data(cases.size());
+    std::vector<CaseData<real>> data(cases.size());
     for (size_t c = 0; c < cases.size(); ++c) {
-        data[c].in0 = read_floats(cases[c].at("input"));
-        data[c].out0 = read_floats(cases[c].at("output"));
+        data[c].in0 = read_cells<real>(cases[c].at("input"));
+        data[c].out0 = read_cells<real>(cases[c].at("output"));
         for (size_t r = 0; r < cases[c].at("runs").size(); ++r) {
             data[c].out_files.push_back(open_for_writing(run_file(int(c), int(r), "out")));
             data[c].in_files.push_back(open_for_writing(run_file(int(c), int(r), "in")));
         }
     }
     const std::string library = req.at("library").get<std::string>();
-    const auto coef = req.at("coefficients").get<std::vector<float>>();
+    const auto coef = req.at("coefficients").get<std::vector<real>>();
     const int workers = req.value("workers", 0);
     // Created empty now: if the run dies before the end, the parent finds no valid result.
     const OutFile result_file = open_for_writing("result.json");
@@ -127,25 +128,28 @@ int run_cpu(const json& req) {
     result["runs"] = json::array();
     void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h) throw std::runtime_error(std::string("runner: dlopen failed: ") + dlerror());
-    using SetFn = void (*)(const float*);
+    using SetFn = void (*)(const real*);
     using ThreadFn = void (*)(void*);
     using AbiFn = int (*)();
     auto set_coef = reinterpret_cast<SetFn>(dlsym(h, "stencil_check_set_coefficients"));
     auto thread_fn = reinterpret_cast<ThreadFn>(dlsym(h, "stencil_check_thread"));
     auto abi = reinterpret_cast<AbiFn>(dlsym(h, "stencil_check_abi"));
-    if (!set_coef || !thread_fn || !abi || abi() != stencil::checker::kCpuAbiVersion)
+    auto element_bytes = reinterpret_cast<AbiFn>(dlsym(h, "stencil_check_element_bytes"));
+    if (!set_coef || !thread_fn || !abi || !element_bytes || abi() != stencil::checker::kCpuAbiVersion)
         throw std::runtime_error("runner: the compiled submission lacks the harness entry points");
+    if (element_bytes() != int(sizeof(real)))
+        throw std::runtime_error("runner: the compiled submission's element type is not the request's");
     set_coef(coef.data());
 
-    auto launch = [&](const json& cs, std::vector<float>& in, std::vector<float>& out,
+    auto launch = [&](const json& cs, std::vector<real>& in, std::vector<real>& out,
                       const simt::ExecOptions& opt) {
         const unsigned n = cs.at("n");
         const long long g = cs.at("guard");
         const long long cells = (long long)n * n * n;
         // in[] is read-only: a store through it is reported (input_write) even when the kernel
         // puts the old value back before the end (a transient write other threads could see).
-        simt::GlobalPtr<float> in_ptr(in.data() + g, cells, 0, "in", /*read_only=*/true);
-        stencil::checker::CpuKernelArgs args{in_ptr, simt::GlobalPtr<float>(out.data() + g, cells, 1, "out"), n};
+        simt::GlobalPtr<real> in_ptr(in.data() + g, cells, 0, "in", /*read_only=*/true);
+        stencil::checker::CpuKernelArgs<real> args{in_ptr, simt::GlobalPtr<real>(out.data() + g, cells, 1, "out"), n};
         const auto gr = cs.at("grid").get<std::vector<unsigned>>();
         const auto bl = cs.at("block").get<std::vector<unsigned>>();
         return simt::launch_body(dim3(gr[0], gr[1], gr[2]), dim3(bl[0], bl[1], bl[2]), opt,
@@ -170,8 +174,8 @@ int run_cpu(const json& req) {
             auto in = data[c].in0;
             auto out = data[c].out0;
             const simt::ExecReport rep = launch(cs, in, out, opt);
-            write_floats(data[c].out_files[r], out);
-            write_floats(data[c].in_files[r], in);
+            write_cells(data[c].out_files[r], out);
+            write_cells(data[c].in_files[r], in);
             json jr = {{"case", c}, {"run", r}, {"ok", rep.ok}, {"seconds", rep.seconds},
                        {"race", rep.total(simt::DiagKind::race)},
                        {"uninitialized_shared_read", rep.total(simt::DiagKind::uninitialized_shared_read)}};
@@ -200,5 +204,9 @@ int run_cpu(const json& req) {
     write_all(result_file, text.data(), text.size());
     return 0;
 }
+
+}  // namespace
+
+int run_cpu(const json& req) { return is_f64(req) ? run_cpu_as<double>(req) : run_cpu_as<float>(req); }
 
 }  // namespace stencil::checker::runner

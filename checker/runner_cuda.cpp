@@ -1,14 +1,20 @@
 // stencil-check-runner, CUDA half: NVRTC (the student's FILE.cu:line in errors), then
-// cudaLibraryLoadData / cudaLibraryGetKernel / cudaLaunchKernel, repeated runs, and timing against
-// the lab's kernel (embedded reference source), interleaved, with CUDA events.
+// cudaLibraryLoadData / cudaLibraryGetKernel / cudaLaunchKernel, repeated runs; the global loads
+// of the submission counted by the GPU's own counters (CUPTI); and timing against the lab's own
+// kernel of the exercise (kernels/*.cuh as the CUDA backend built them), interleaved, with CUDA
+// events.
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 
+#include "backends/cuda/counters.h"
+#include "backends/cuda/lab_kernel.h"
 #include "checker/runner.h"
+#include "core/error.h"
 
 namespace stencil::checker::runner {
 
@@ -66,22 +72,33 @@ struct Loaded {
     cudaKernel_t kernel = nullptr;
 };
 
-Loaded load(const Compiled& c, const std::vector<float>& coef) {
+// "c0", "c1", ...: the weights' names in the harness's prelude. (Appended, not "c" + to_string():
+// GCC 12 warns falsely about that one, -Wrestrict.)
+std::string fmt_weight_name(size_t i) {
+    std::string name(1, 'c');
+    name += std::to_string(i);
+    return name;
+}
+
+template <class real>
+Loaded load(const Compiled& c, const std::vector<real>& coef) {
     Loaded l;
     ck(cudaLibraryLoadData(&l.lib, c.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
        "cudaLibraryLoadData");
     ck(cudaLibraryGetKernel(&l.kernel, l.lib, c.lowered.c_str()), "cudaLibraryGetKernel");
-    for (int i = 0; i < 7; ++i) {
+    for (size_t i = 0; i < coef.size(); ++i) {  // c0 .. c{6r}
         void* p = nullptr;
         size_t bytes = 0;
-        const std::string name = "c" + std::to_string(i);
-        ck(cudaLibraryGetGlobal(&p, &bytes, l.lib, name.c_str()), "cudaLibraryGetGlobal(c0..c6)");
-        ck(cudaMemcpy(p, &coef[i], sizeof(float), cudaMemcpyHostToDevice), "set c0..c6");
+        const std::string name = fmt_weight_name(i);
+        ck(cudaLibraryGetGlobal(&p, &bytes, l.lib, name.c_str()), "cudaLibraryGetGlobal (the weights)");
+        if (bytes != sizeof(real)) throw CudaFailure("the weight " + name + " has the wrong size");
+        ck(cudaMemcpy(p, &coef[i], sizeof(real), cudaMemcpyHostToDevice), "set the weights");
     }
     return l;
 }
 
-cudaError_t launch(const Loaded& l, const json& cs, float* in, float* out, cudaStream_t s) {
+template <class real>
+cudaError_t launch(const Loaded& l, const json& cs, real* in, real* out, cudaStream_t s) {
     unsigned n = cs.at("n");
     const auto gr = cs.at("grid").get<std::vector<unsigned>>();
     const auto bl = cs.at("block").get<std::vector<unsigned>>();
@@ -90,11 +107,79 @@ cudaError_t launch(const Loaded& l, const json& cs, float* in, float* out, cudaS
                             dim3(bl[0], bl[1], bl[2]), args, 0, s);
 }
 
-std::string with_prelude(const std::string& prelude, std::string_view body) {
-    return prelude + "#line 1 \"reference.cu\"\n" + std::string(body);
+// The lab's kernel of the exercise, at the size of case `cs`.
+LaunchRequest lab_request(const json& req, const json& cs) {
+    LaunchRequest lr;
+    const KernelVersion* v = find_version(req.at("lab_kernel").get<std::string>());
+    if (!v) throw std::runtime_error("runner: unknown lab kernel in the request");
+    lr.kernel = v->id;
+    lr.tile = req.at("tile");
+    lr.radius = req.at("radius");
+    lr.precision = is_f64(req) ? Precision::f64 : Precision::f32;
+    const int n = cs.at("n");
+    lr.dims = {n, n, n};
+    return lr;
 }
 
-int run_cuda(const json& req) {
+template <class real>
+StencilWeights weights_of(const std::vector<real>& coef, int radius) {
+    StencilWeights w;
+    w.radius = radius;
+    for (size_t i = 0; i < coef.size(); ++i) w.c[i] = coef[i];
+    return w;
+}
+
+// Global loads of one launch of the submission at case `cs`, and of the lab's kernel there, from
+// the GPU's counters: bytes that global load instructions requested (every active lane's element
+// counted), divided by the element size.
+template <class real>
+json count_loads(const json& req, const json& cs, const Loaded& kern, const std::vector<real>& coef) {
+    const auto in0 = read_cells<real>(cs.at("input"));
+    const auto out0 = read_cells<real>(cs.at("output"));
+    const long long g = cs.at("guard");
+    const size_t bytes = in0.size() * sizeof(real);
+    real *d_in = nullptr, *d_out = nullptr;
+    ck(cudaMalloc(&d_in, bytes), "cudaMalloc");
+    ck(cudaMalloc(&d_out, bytes), "cudaMalloc");
+    ck(cudaMemcpy(d_in, in0.data(), bytes, cudaMemcpyHostToDevice), "copy in");
+    ck(cudaMemcpy(d_out, out0.data(), bytes, cudaMemcpyHostToDevice), "copy out");
+    const std::string metric = "smsp__sass_data_bytes_mem_global_op_ld.sum";
+    json counts;
+    std::string why;
+    auto student = measure_launch_metrics(
+        [&] {
+            ck(launch(kern, cs, d_in + g, d_out + g, nullptr), "launch (load count)");
+            ck(cudaDeviceSynchronize(), "kernel (load count)");
+        },
+        {metric}, &why);
+    if (!student) {
+        counts["unavailable"] = why;
+    } else {
+        counts["global_load_bytes"] = (*student)[0];
+        counts["global_loads"] = std::llround((*student)[0] / sizeof(real));
+        counts["source"] = "GPU counters (" + metric + ")";
+        const LaunchRequest lr = lab_request(req, cs);
+        if (auto e = lab_kernel_unavailable(lr)) {
+            counts["lab_unavailable"] = *e;
+        } else {
+            upload_lab_kernel_weights(lr, weights_of(coef, lr.radius));
+            auto lab = measure_launch_metrics(
+                [&] {
+                    launch_lab_kernel(lr, d_in + g, d_out + g);
+                    ck(cudaDeviceSynchronize(), "the lab's kernel (load count)");
+                },
+                {metric}, &why);
+            if (lab) counts["lab_global_loads"] = std::llround((*lab)[0] / sizeof(real));
+            else counts["lab_unavailable"] = why;
+        }
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    return counts;
+}
+
+template <class real>
+int run_cuda_as(const json& req) {
     json result;
     result["runs"] = json::array();
     cudaDeviceProp prop{};
@@ -112,26 +197,33 @@ int run_cuda(const json& req) {
         write_result(result);
         return 0;
     }
-    const auto coef = req.at("coefficients").get<std::vector<float>>();
+    const auto coef = req.at("coefficients").get<std::vector<real>>();
     const Loaded kern = load(student, coef);
 
     const auto& cases = req.at("cases");
-    std::vector<std::vector<float>> first_out(cases.size());
+    std::vector<std::vector<real>> first_out(cases.size());
     for (size_t c = 0; c < cases.size(); ++c) {
         const auto& cs = cases[c];
-        const auto in0 = read_floats(cs.at("input"));
-        const auto out0 = read_floats(cs.at("output"));
+        const auto in0 = read_cells<real>(cs.at("input"));
+        const auto out0 = read_cells<real>(cs.at("output"));
         const long long g = cs.at("guard");
-        float *d_in = nullptr, *d_out = nullptr;
-        ck(cudaMalloc(&d_in, in0.size() * sizeof(float)), "cudaMalloc");
-        ck(cudaMalloc(&d_out, out0.size() * sizeof(float)), "cudaMalloc");
+        real *d_in = nullptr, *d_out = nullptr;
+        void* fence = nullptr;
+        // in[] last, after a freed gap of its own size: cudaMalloc may place buffers of one size
+        // back to back, and then a read past in[] (beyond its guard zone) would be a valid access
+        // to the next buffer for compute-sanitizer memcheck, and a read before it one to out[].
+        // Memory that no allocation owns is reported (seen on an H100 at N = 16, 2026-11-22).
+        ck(cudaMalloc(&d_out, out0.size() * sizeof(real)), "cudaMalloc");
+        ck(cudaMalloc(&fence, in0.size() * sizeof(real)), "cudaMalloc (fence)");
+        ck(cudaMalloc(&d_in, in0.size() * sizeof(real)), "cudaMalloc");
+        ck(cudaFree(fence), "cudaFree (fence)");
         const int runs = static_cast<int>(cs.at("runs").size());
         for (int r = 0; r < runs; ++r) {
             progress("case " + std::to_string(c) + " N=" + std::to_string(cs.at("n").get<int>()) +
                      " gpu repeat " + std::to_string(r));
             json jr = {{"case", c}, {"run", r}, {"ok", true}};
-            ck(cudaMemcpy(d_in, in0.data(), in0.size() * sizeof(float), cudaMemcpyHostToDevice), "copy in");
-            ck(cudaMemcpy(d_out, out0.data(), out0.size() * sizeof(float), cudaMemcpyHostToDevice), "copy out");
+            ck(cudaMemcpy(d_in, in0.data(), in0.size() * sizeof(real), cudaMemcpyHostToDevice), "copy in");
+            ck(cudaMemcpy(d_out, out0.data(), out0.size() * sizeof(real), cudaMemcpyHostToDevice), "copy out");
             cudaError_t e = launch(kern, cs, d_in + g, d_out + g, nullptr);
             if (e == cudaSuccess) e = cudaDeviceSynchronize();
             if (e != cudaSuccess) {
@@ -142,16 +234,26 @@ int run_cuda(const json& req) {
                 write_result(result);
                 return 0;
             }
-            std::vector<float> in(in0.size()), out(out0.size());
-            ck(cudaMemcpy(in.data(), d_in, in.size() * sizeof(float), cudaMemcpyDeviceToHost), "copy back");
-            ck(cudaMemcpy(out.data(), d_out, out.size() * sizeof(float), cudaMemcpyDeviceToHost), "copy back");
-            write_floats(run_file(int(c), r, "out"), out);
-            write_floats(run_file(int(c), r, "in"), in);
+            std::vector<real> in(in0.size()), out(out0.size());
+            ck(cudaMemcpy(in.data(), d_in, in.size() * sizeof(real), cudaMemcpyDeviceToHost), "copy back");
+            ck(cudaMemcpy(out.data(), d_out, out.size() * sizeof(real), cudaMemcpyDeviceToHost), "copy back");
+            write_cells(run_file(int(c), r, "out"), out);
+            write_cells(run_file(int(c), r, "in"), in);
             if (r == 0) first_out[c] = std::move(out);
             result["runs"].push_back(jr);
         }
         cudaFree(d_in);
         cudaFree(d_out);
+    }
+
+    // ---- global loads per output, from the GPU's counters ------------------------------------
+    if (req.contains("count_case")) {
+        const auto& cs = cases.at(req["count_case"].get<size_t>());
+        progress("counting global loads at N=" + std::to_string(cs.at("n").get<int>()) + " (CUPTI)");
+        json counts = count_loads(req, cs, kern, coef);
+        counts["case"] = req["count_case"];
+        if (counts.contains("global_loads")) result["counts"] = counts;
+        else result["counts_unavailable"] = counts.value("unavailable", std::string("unknown"));
     }
 
     // ---- timing: student vs the lab's kernel, interleaved, L2 flushed, outputs re-checked ------
@@ -160,18 +262,19 @@ int run_cuda(const json& req) {
         const int c = tm.at("case");
         const int reps = tm.value("reps", 20);
         const auto& cs = cases.at(static_cast<size_t>(c));
+        const LaunchRequest lr = lab_request(req, cs);
+        if (auto e = lab_kernel_unavailable(lr)) {
+            result["timing_unavailable"] = "the lab's kernel: " + *e;
+            write_result(result);
+            return 0;
+        }
         progress("timing against the lab's kernel at N=" + std::to_string(cs.at("n").get<int>()));
-        const Compiled ref = nvrtc_compile(
-            with_prelude(req.at("prelude").get<std::string>(),
-                         stencil::checker::reference_source(req.at("reference").get<std::string>())),
-            "reference.cu", prop.major, prop.minor);
-        if (!ref.ok) throw std::runtime_error("the lab's reference kernel did not compile:\n" + ref.log);
-        const Loaded refk = load(ref, coef);
-        const auto in0 = read_floats(cs.at("input"));
-        const auto out0 = read_floats(cs.at("output"));
+        upload_lab_kernel_weights(lr, weights_of(coef, lr.radius));
+        const auto in0 = read_cells<real>(cs.at("input"));
+        const auto out0 = read_cells<real>(cs.at("output"));
         const long long g = cs.at("guard");
-        const size_t bytes = in0.size() * sizeof(float);
-        float *d_in, *d_out, *d_ref, *d_poison;
+        const size_t bytes = in0.size() * sizeof(real);
+        real *d_in, *d_out, *d_ref, *d_poison;
         char* d_flush;
         const size_t flush_bytes = std::max<size_t>(2 * static_cast<size_t>(prop.l2CacheSize), 64 << 20);
         ck(cudaMalloc(&d_in, bytes), "cudaMalloc");
@@ -186,16 +289,17 @@ int run_cuda(const json& req) {
         ck(cudaEventCreate(&e1), "event");
         std::vector<double> ts, tr;
         long long mismatched_reps = 0;
-        std::vector<float> back(out0.size());
+        std::vector<real> back(out0.size());
         for (int rep = -2; rep < reps; ++rep) {  // two warm-up rounds
             for (int which = 0; which < 2; ++which) {
                 // alternate who goes first, so neither always runs right after the flush
                 const bool student_turn = (which == 0) == (rep % 2 == 0);
-                float* dst = student_turn ? d_out : d_ref;
+                real* dst = student_turn ? d_out : d_ref;
                 ck(cudaMemcpy(dst, d_poison, bytes, cudaMemcpyDeviceToDevice), "poison");
                 ck(cudaMemset(d_flush, rep & 0xff, flush_bytes), "flush L2");
                 ck(cudaEventRecord(e0), "event");
-                ck(launch(student_turn ? kern : refk, cs, d_in + g, dst + g, nullptr), "launch (timing)");
+                if (student_turn) ck(launch(kern, cs, d_in + g, dst + g, nullptr), "launch (timing)");
+                else launch_lab_kernel(lr, d_in + g, dst + g);
                 ck(cudaEventRecord(e1), "event");
                 ck(cudaEventSynchronize(e1), "kernel (timing)");
                 float ms = 0;
@@ -217,7 +321,8 @@ int run_cuda(const json& req) {
         };
         result["timing"] = {{"case", c}, {"reps", reps}, {"student_ms", median(ts)},
                             {"reference_ms", median(tr)}, {"student_all", ts}, {"reference_all", tr},
-                            {"mismatched_reps", mismatched_reps}};
+                            {"mismatched_reps", mismatched_reps},
+                            {"reference", "the lab's kernel: " + std::string(version(lr.kernel).source_file)}};
         cudaFree(d_in);
         cudaFree(d_out);
         cudaFree(d_ref);
@@ -226,6 +331,14 @@ int run_cuda(const json& req) {
     }
     write_result(result);
     return 0;
+}
+
+int run_cuda(const json& req) {
+    try {
+        return is_f64(req) ? run_cuda_as<double>(req) : run_cuda_as<float>(req);
+    } catch (const UserError& e) {  // the lab's side (weights, launch): the runner's failure
+        throw std::runtime_error(e.what());
+    }
 }
 
 int probe_cuda() {

@@ -221,18 +221,20 @@ std::string where(const std::string& name, const std::string& text, size_t pos) 
     return fmt::format("{}:{}", name, line_of(text, pos));
 }
 
-// Parses "[const] float [const] * [__restrict__|const] name" / "[const] unsigned [int] name".
-bool parse_pointer_param(const std::vector<Token>& toks, KernelParam& p) {
-    bool saw_float = false, saw_star = false, const_before_star = false;
+// Parses "[const] float|double [const] * [__restrict__|const] name" / "[const] unsigned [int] name".
+bool parse_pointer_param(const std::vector<Token>& toks, KernelParam& p, std::string& element) {
+    bool saw_type = false, saw_star = false, const_before_star = false;
     std::string name;
     for (const auto& t : toks) {
-        if (t.text == "float") {
-            if (saw_float || saw_star) return false;
-            saw_float = true;
+        if (t.text == "float" || t.text == "double") {
+            if (saw_type || saw_star) return false;
+            if (!element.empty() && element != t.text) return false;  // in and out agree
+            element = t.text;
+            saw_type = true;
         } else if (t.text == "const") {
             if (!saw_star) const_before_star = true;
         } else if (t.text == "*") {
-            if (saw_star || !saw_float) return false;
+            if (saw_star || !saw_type) return false;
             saw_star = true;
         } else if (t.text == "__restrict__" || t.text == "__restrict" || t.text == "restrict") {
             if (!saw_star) return false;
@@ -243,7 +245,7 @@ bool parse_pointer_param(const std::vector<Token>& toks, KernelParam& p) {
             return false;
         }
     }
-    if (!saw_float || !saw_star || name.empty()) return false;
+    if (!saw_type || !saw_star || name.empty()) return false;
     p.name = name;
     p.is_const = const_before_star;
     return true;
@@ -363,7 +365,7 @@ VettedSource vet_source(std::string text, std::string display) {
                                                      "elif", "else", "endif", "pragma", ""};
             if (!ok.count(dir))
                 return fail(fmt::format("{}: #{} is not allowed: a submission is device code only "
-                                        "(the harness provides c0..c6, IN_TILE_DIM and "
+                                        "(the harness provides the weights c0, c1, ..., IN_TILE_DIM and "
                                         "OUT_TILE_DIM; nothing needs to be included)",
                                         where(display, text, i), dir));
             std::string rest = q == std::string::npos ? "" : joined.substr(q);
@@ -381,7 +383,8 @@ VettedSource vet_source(std::string text, std::string display) {
                 in >> name;
                 name = name.substr(0, name.find('('));
                 if (name == "IN_TILE_DIM" || name == "OUT_TILE_DIM" ||
-                    (name.size() == 2 && name[0] == 'c' && name[1] >= '0' && name[1] <= '6') ||
+                    (name.size() >= 2 && name.size() <= 3 && name[0] == 'c' &&
+                     std::all_of(name.begin() + 1, name.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) ||
                     name.rfind("__", 0) == 0 || name == "stencil_kernel")
                     return fail(fmt::format("{}: do not #{} {}: the harness defines it (IN_TILE_DIM "
                                             "follows --tile)", where(display, text, i), dir, name));
@@ -467,11 +470,11 @@ VettedSource vet_source(std::string text, std::string display) {
     if (close == open || close + 1 >= toks.size() || toks[close + 1].text != "{")
         return fail(fmt::format("{}: the kernel must be defined here as `{} {{ ... }}`",
                                 where(display, text, toks[global_tok].pos), expected));
-    if (params.size() != 3 || !parse_pointer_param(params[0], s.in) ||
-        !parse_pointer_param(params[1], s.out) || !parse_n_param(params[2], s.n_name) ||
+    if (params.size() != 3 || !parse_pointer_param(params[0], s.in, s.element) ||
+        !parse_pointer_param(params[1], s.out, s.element) || !parse_n_param(params[2], s.n_name) ||
         s.out.is_const)
         return fail(fmt::format("{}: wrong signature: the kernel must be declared as `{}` "
-                                "(`const float* in` is fine too)",
+                                "(`const float* in` is fine too; `double` for the fp64 exercises)",
                                 where(display, text, toks[global_tok].pos), expected));
     // The kernel's name may appear once more at most (a forward declaration is fine); other
     // definitions of it (an overload) are caught by the __global__ count or the compiler.
@@ -483,8 +486,16 @@ VettedSource vet_source(std::string text, std::string display) {
 
 namespace {
 
-std::string prelude_macros(int tile) {
-    return fmt::format("#define IN_TILE_DIM {}\n#define OUT_TILE_DIM (IN_TILE_DIM - 2)\n", tile);
+std::string prelude_macros(const Exercise& ex, int tile) {
+    return fmt::format("#define IN_TILE_DIM {}\n#define OUT_TILE_DIM (IN_TILE_DIM - {})\n", tile,
+                       2 * ex.radius);
+}
+
+// "__constant__ float c0, c1, c2, c3, c4, c5, c6;\n" (13 weights for radius 2; double for f64)
+std::string weight_declarations(const Exercise& ex) {
+    std::string s = fmt::format("__constant__ {} c0", element_type(ex));
+    for (int i = 1; i < weight_count(ex); ++i) s += fmt::format(", c{}", i);
+    return s + ";\n";
 }
 
 std::string line_directive(const std::string& name) {
@@ -493,23 +504,24 @@ std::string line_directive(const std::string& name) {
 
 }  // namespace
 
-std::string gpu_translation_unit(const VettedSource& s, int tile) {
+std::string gpu_translation_unit(const VettedSource& s, const Exercise& ex, int tile) {
     std::string tu = line_directive(kHarnessFileName);
-    tu += prelude_macros(tile);
-    tu += "__constant__ float c0, c1, c2, c3, c4, c5, c6;\n";
+    tu += prelude_macros(ex, tile);
+    tu += weight_declarations(ex);
     tu += line_directive(s.display_name);
     tu += s.text;
     tu += "\n";
     return tu;
 }
 
-std::string cpu_translation_unit(const VettedSource& s, int tile) {
+std::string cpu_translation_unit(const VettedSource& s, const Exercise& ex, int tile) {
+    const std::string real = element_type(ex);
     // 1. the parameter list: traced global pointers (same p[i] syntax, bounds-checked)
     std::string body = s.text;
     const std::string old_params = body.substr(s.params_begin, s.params_end - s.params_begin);
     std::string params = fmt::format(
-        "simt::GlobalPtr<{}float> {}, simt::GlobalPtr<float> {}, unsigned int {}",
-        s.in.is_const ? "const " : "", s.in.name, s.out.name, s.n_name);
+        "simt::GlobalPtr<{}{}> {}, simt::GlobalPtr<{}> {}, unsigned int {}",
+        s.in.is_const ? "const " : "", real, s.in.name, real, s.out.name, s.n_name);
     params += std::string(std::count(old_params.begin(), old_params.end(), '\n'), '\n');
     body.replace(s.params_begin, s.params_end - s.params_begin, params);
 
@@ -553,7 +565,7 @@ std::string cpu_translation_unit(const VettedSource& s, int tile) {
     //    `in`/`out`) are left alone; those still do not compile (README: known holes).
     {
         const std::string names = fmt::format("{}|{}", s.in.name, s.out.name);
-        const std::regex decl("(^|[^A-Za-z0-9_])((const[ \\t\\n]+)?float[ \\t\\n]*\\*[ \\t\\n]*"
+        const std::regex decl("(^|[^A-Za-z0-9_])((const[ \\t\\n]+)?" + real + "[ \\t\\n]*\\*[ \\t\\n]*"
                               "(__restrict__[ \\t\\n]*)?)[A-Za-z_][A-Za-z0-9_]*[ \\t\\n]*=[ \\t\\n(]*&?[ \\t\\n(]*(" +
                               names + ")[^A-Za-z0-9_]");
         for (auto it = std::sregex_iterator(code.begin(), code.end(), decl); it != std::sregex_iterator(); ++it) {
@@ -561,7 +573,7 @@ std::string cpu_translation_unit(const VettedSource& s, int tile) {
             const size_t pos = static_cast<size_t>(m.position(2));
             const std::string span = m.str(2);
             edits.push_back({pos, span.size(),
-                             fmt::format("simt::GlobalPtr<{}float> ", m[3].matched ? "const " : "") +
+                             fmt::format("simt::GlobalPtr<{}{}> ", m[3].matched ? "const " : "", real) +
                                  std::string(std::count(span.begin(), span.end(), '\n'), '\n')});
         }
         std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos < b.pos; });
@@ -570,21 +582,22 @@ std::string cpu_translation_unit(const VettedSource& s, int tile) {
 
     std::string tu = line_directive(kHarnessFileName);
     tu += "#include \"checker/cpu_abi.h\"\n";
-    tu += prelude_macros(tile);
-    tu += "__constant__ float c0, c1, c2, c3, c4, c5, c6;\n";
+    tu += prelude_macros(ex, tile);
+    tu += weight_declarations(ex);
     tu += line_directive(s.display_name);
     tu += body;
     tu += "\n";
     tu += line_directive(kHarnessFileName);
-    tu += R"(extern "C" void stencil_check_set_coefficients(const float* c) {
-    c0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3]; c4 = c[4]; c5 = c[5]; c6 = c[6];
-}
-extern "C" void stencil_check_thread(void* p) {
-    auto* a = static_cast<stencil::checker::CpuKernelArgs*>(p);
+    tu += fmt::format("extern \"C\" void stencil_check_set_coefficients(const {}* c) {{\n", real);
+    for (int i = 0; i < weight_count(ex); ++i) tu += fmt::format("    c{} = c[{}];\n", i, i);
+    tu += "}\n";
+    tu += fmt::format(R"(extern "C" void stencil_check_thread(void* p) {{
+    auto* a = static_cast<stencil::checker::CpuKernelArgs<{}>*>(p);
     stencil_kernel(a->in, a->out, a->n);
-}
-extern "C" int stencil_check_abi() { return stencil::checker::kCpuAbiVersion; }
-)";
+}}
+extern "C" int stencil_check_abi() {{ return stencil::checker::kCpuAbiVersion; }}
+extern "C" int stencil_check_element_bytes() {{ return sizeof({}); }}
+)", real, real);
     return tu;
 }
 
@@ -609,7 +622,9 @@ std::string tidy_compiler_output(const std::string& out, const std::string& disp
             line.find("In lambda") != std::string::npos) {
             // The rewritten signature, in the student's own terms.
             for (auto [from, to] : {std::pair<std::string, std::string>{"simt::GlobalPtr<const float>", "const float*"},
-                                    {"simt::GlobalPtr<float>", "float*"}}) {
+                                    {"simt::GlobalPtr<float>", "float*"},
+                                    {"simt::GlobalPtr<const double>", "const double*"},
+                                    {"simt::GlobalPtr<double>", "double*"}}) {
                 for (size_t p = line.find(from); p != std::string::npos; p = line.find(from, p))
                     line.replace(p, from.size(), to);
             }

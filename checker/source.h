@@ -2,7 +2,8 @@
 //
 // The contract: one `.cu` file of device code only, defining exactly one kernel,
 //   __global__ void stencil_kernel(float* in, float* out, unsigned int N)   (const float* in too)
-// The harness provides `__constant__ float c0..c6` and the macros IN_TILE_DIM, OUT_TILE_DIM.
+// (`double` for the fp64 exercises). The harness provides `__constant__ float c0..c{6r}` (the
+// exercise's precision and radius r) and the macros IN_TILE_DIM, OUT_TILE_DIM (= T - 2r).
 //
 // Vetting runs on a copy with comments and literals blanked (positions and lines kept): no
 // #include or other directives than #define/#undef/#if*/#pragma unroll, no token pasting, no asm,
@@ -13,6 +14,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "checker/exercises.h"
 
 namespace stencil::checker {
 
@@ -29,6 +32,7 @@ struct VettedSource {
     std::string display_name;  // the file's base name, as diagnostics show it
     std::string text;          // the file as read
     KernelParam in, out;
+    std::string element;       // "float" or "double": the pointers' element type
     std::string n_name;
     std::size_t params_begin = 0, params_end = 0;  // the parameter list, between the parentheses
 };
@@ -41,8 +45,10 @@ VettedSource read_and_vet(const std::string& path);
 VettedSource vet_source(std::string text, std::string display_name);
 
 // The text each compiler sees. Line numbers of the student's code are its own (#line 1 "FILE").
-std::string gpu_translation_unit(const VettedSource& s, int tile);
-std::string cpu_translation_unit(const VettedSource& s, int tile);
+// The exercise sets the weights' type and count and OUT_TILE_DIM; the source's element type must
+// be the exercise's (check_submission says so first).
+std::string gpu_translation_unit(const VettedSource& s, const Exercise& ex, int tile);
+std::string cpu_translation_unit(const VettedSource& s, const Exercise& ex, int tile);
 // The student's code with comments and literals blanked (exposed for tests). Lexes identifiers,
 // pp-numbers (digit separators included) and raw strings as the compiler does.
 std::string blank_comments_and_literals(const std::string& text);

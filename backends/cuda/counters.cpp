@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdlib>
 #include <mutex>
 
@@ -184,23 +185,16 @@ CounterValues to_values(const std::vector<std::string>& names, const std::vector
     return out;
 }
 
-CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
+// Profiles one launch (made by `launch` on the current device, repeatable: kernel replay re-runs
+// it once per pass) for `names`. Metrics in `optional` are dropped, and the rest still read,
+// where CUPTI refuses the set: `names` then lists what was read and `optional_refused` says why.
+// The L2 is flushed before the profiled range.
+std::vector<double> profile_launch(const std::function<void()>& launch, std::vector<std::string>& names,
+                                   const std::vector<std::string>& optional, std::string& optional_refused) {
     using namespace cuda_detail;
     const Cupti& c = cupti();
     if (!c.error.empty()) throw CuptiFailure{c.error};
-
-    // The kernel, its data, and a context (the runtime's primary one).
-    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
-    if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
-    const KernelTable& table = kernel_table(req.kernel);
-    const void* fn = table.function(req.precision, req.tile, req.radius);
-    if (!fn) throw UserError(request_text(req) + " is not compiled into this build");
     check(cudaFree(nullptr), "cudaFree (context creation)");
-    const std::size_t bytes = static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);
-    DeviceBuffer d_in(bytes, "input"), d_out(bytes, "output");
-    fill_random(d_in.get(), req.dims.cells(), req.precision, 0x5eedull, nullptr);
-    check(cudaMemset(d_out.get(), 0, bytes), "cudaMemset (output)");
-    table.upload_weights(weights.rounded_to(req.precision), req.precision);
     int l2 = 0;
     check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), "cudaDeviceGetAttribute (L2 size)");
     DeviceBuffer flush(std::max<std::size_t>(2u * static_cast<std::size_t>(l2), 64u << 20), "L2 flush buffer");
@@ -249,8 +243,6 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
     // The optional metrics (bytes requested by global ld/st) go in with the rest; where this
     // chip's CUPTI refuses the set, it is asked again without them and the reason is kept, so the
     // other levels are still measured and the requested level says it fell back.
-    std::vector<std::string> names = counter_metric_names();
-    std::string optional_refused;
     auto add_metrics = [&](const std::vector<std::string>& list) {
         std::vector<const char*> ptrs;
         for (const auto& n : list) ptrs.push_back(n.c_str());
@@ -265,7 +257,8 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
             ck(r, "cuptiProfilerHostConfigAddMetrics");
         const char* s = nullptr;
         if (c.cuptiGetResultString) c.cuptiGetResultString(r, &s);
-        const auto& opt = counter_optional_metric_names();
+        const auto& opt = optional;
+        if (opt.empty()) ck(r, "cuptiProfilerHostConfigAddMetrics");
         std::erase_if(names, [&](const std::string& n) { return std::find(opt.begin(), opt.end(), n) != opt.end(); });
         optional_refused = fmt::format("CUPTI refused {} on this GPU ({})", opt.front(), s ? s : "unknown error");
         // A fresh host object: the refused call may have left part of the set in the old one.
@@ -334,8 +327,7 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
     CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = rp;
     CK(cuptiRangeProfilerStart(&start));
-    launch_kernel(fn, req, d_in.get(), d_out.get());
-    check_launch(request_text(req).c_str(), true);
+    launch();
     CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = rp;
     CK(cuptiRangeProfilerStop(&stop));
@@ -360,6 +352,33 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
     eval.numMetrics = metrics.size();
     eval.pMetricValues = values.data();
     CK(cuptiProfilerHostEvaluateToGpuValues(&eval));
+    return values;
+}
+
+
+CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
+    using namespace cuda_detail;
+    // The kernel, its data, and a context (the runtime's primary one).
+    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
+    if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
+    const KernelTable& table = kernel_table(req.kernel);
+    const void* fn = table.function(req.precision, req.tile, req.radius);
+    if (!fn) throw UserError(request_text(req) + " is not compiled into this build");
+    check(cudaFree(nullptr), "cudaFree (context creation)");
+    const std::size_t bytes = static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);
+    DeviceBuffer d_in(bytes, "input"), d_out(bytes, "output");
+    fill_random(d_in.get(), req.dims.cells(), req.precision, 0x5eedull, nullptr);
+    check(cudaMemset(d_out.get(), 0, bytes), "cudaMemset (output)");
+    table.upload_weights(weights.rounded_to(req.precision), req.precision);
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (before profiling)");
+    std::string optional_refused;
+    std::vector<std::string> names = counter_metric_names();
+    const std::vector<double> values = profile_launch(
+        [&] {
+            launch_kernel(fn, req, d_in.get(), d_out.get());
+            check_launch(request_text(req).c_str(), true);
+        },
+        names, counter_optional_metric_names(), optional_refused);
     CounterValues out = to_values(names, values);
     out.requested_unavailable = optional_refused;
     return out;
@@ -395,6 +414,25 @@ const std::vector<std::string>& counter_optional_metric_names() {
         "smsp__sass_data_bytes_mem_global_op_st.sum",
     };
     return names;
+}
+
+std::optional<std::vector<double>> measure_launch_metrics(const std::function<void()>& launch,
+                                                          const std::vector<std::string>& metrics,
+                                                          std::string* why) {
+    if (auto reason = cuda_unavailable_reason()) {
+        if (why) *why = *reason;
+        return std::nullopt;
+    }
+    try {
+        std::vector<std::string> names = metrics;
+        std::string refused;
+        return profile_launch(launch, names, {}, refused);
+    } catch (const CuptiFailure& f) {
+        if (why) *why = f.what;
+    } catch (const UserError& e) {
+        if (why) *why = e.what();
+    }
+    return std::nullopt;
 }
 
 std::optional<CounterValues> measure_counters(const LaunchRequest& req, const StencilWeights& weights,

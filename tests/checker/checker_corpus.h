@@ -29,6 +29,20 @@ inline const std::vector<CorpusEntry>& corpus_entries() {
         {"coarsened_ok.cu", "coarsened", 12, "pass", "pass"},
         {"register_tiled_ok.cu", "register-tiled", 0, "pass", "pass"},
         {"register_tiled_ok.cu", "register-tiled", 9, "pass", "pass"},
+        // ---- radius 2 (13 weights, OUT_TILE_DIM = T - 4) and double precision ----
+        {"tiled_r2_ok.cu", "tiled-r2", 0, "pass", "pass"},
+        {"tiled_r2_ok.cu", "tiled-r2", 7, "pass", "pass"},
+        // loads only the inner one-cell ring of the two-cell halo: the +-2 terms at tile edges read
+        // shared cells nobody stored (NaN-poisoned on the CPU; on the GPU whatever is left there,
+        // which can differ between runs, as with tiled_no_halo.cu). Grids within one tile pass.
+        {"tiled_r2_halo_one.cu", "tiled-r2", 0, "wrong_result", "wrong_result|race"},
+        {"tiled_r2_as_r1.cu", "tiled-r2", 0, "wrong_result", "wrong_result"},     // c7..c12 missing
+        {"register_tiled_f64_ok.cu", "register-tiled-f64", 0, "pass", "pass"},
+        {"register_tiled_f64_ok.cu", "register-tiled-f64", 9, "pass", "pass"},
+        // a float accumulator: every value a few float ulps off, far outside the fp64 bound
+        {"register_tiled_f64_float_sum.cu", "register-tiled-f64", 0, "wrong_result", "wrong_result"},
+        {"register_tiled_f64_float_signature.cu", "register-tiled-f64", 0, "compile_error", "compile_error"},
+        {"register_tiled_ok.cu", "register-tiled-f64", 0, "compile_error", "compile_error"},
         // ---- valid CUDA constructs the CPU backend must compile (audit 6) ----
         {"naive_valid_ldg_const.cu", "naive", 0, "pass", "pass"},     // __ldg(&in[c]), const in
         {"naive_valid_fmaf_rn.cu", "naive", 0, "pass", "pass"},       // __fmaf_rn

@@ -8,12 +8,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
 #include "core/error.h"
 
+#include "backends/cpu/cpu_backend.h"
 #include "checker/checker.h"
 #include "checker/evaluate.h"
 #include "checker/exercises.h"
@@ -123,8 +125,13 @@ TEST_CASE("hostile files end in compile_error without running anything", "[exerc
         {"huge.cu", sig + std::string(kMaxSourceBytes, ' '), "larger than"},
         {"no_kernel.cu", "__device__ float f(float x) { return x; }\n", "no kernel"},
         {"two_kernels.cu", sig + "__global__ void other(float* a) { }\n", "2 __global__"},
-        {"wrong_sig.cu", "__global__ void stencil_kernel(double* in, double* out, unsigned int N) { }\n",
+        {"wrong_sig.cu", "__global__ void stencil_kernel(int* in, int* out, unsigned int N) { }\n",
          "wrong signature"},
+        {"mixed_types.cu", "__global__ void stencil_kernel(float* in, double* out, unsigned int N) { }\n",
+         "wrong signature"},
+        // double is the fp64 exercises' type: for an fp32 exercise the message names the precision
+        {"wrong_precision.cu", "__global__ void stencil_kernel(double* in, double* out, unsigned int N) { }\n",
+         "wrong precision: the naive exercise is single precision"},
         {"wrong_name.cu", "__global__ void stencil(float* in, float* out, unsigned int N) { }\n",
          "must be declared"},
         {"template.cu", "template <int T>\n__global__ void stencil_kernel(float* in, float* out, unsigned int N) { }\n",
@@ -169,7 +176,7 @@ TEST_CASE("vetting ignores comments and strings, and keeps line numbers", "[exer
     CHECK(v.in.is_const);
     CHECK(v.out.name == "out");
     CHECK(v.n_name == "N");
-    const std::string cpu = cpu_translation_unit(v, 8);
+    const std::string cpu = cpu_translation_unit(v, *find_exercise("tiled"), 8);
     CHECK(cpu.find("simt::GlobalPtr<const float> in, simt::GlobalPtr<float> out, unsigned int N") !=
           std::string::npos);
     CHECK(cpu.find("__shared__ Shared<float> t[IN_TILE_DIM]") != std::string::npos);
@@ -220,6 +227,40 @@ TEST_CASE("exercise table: launch geometry and the load budget", "[exercise]") {
         CHECK(tile_problem(ex, ex.default_tile).empty());
     }
     CHECK_FALSE(tile_problem(*tiled, 11).empty());  // 1331 threads
+    // radius 2: OUT_TILE_DIM = T - 4, a tile needs T >= 5, grids start at 5 (one interior cell)
+    const Exercise* r2 = find_exercise("tiled-r2");
+    REQUIRE(r2);
+    CHECK(out_tile_dim(*r2, 8) == 4);
+    CHECK_FALSE(tile_problem(*r2, 4).empty());
+    CHECK(test_sizes(*r2, 8, true).front() == 5);
+    CHECK(kernel_signature(*find_exercise("register-tiled-f64")) ==
+          "__global__ void stencil_kernel(double* in, double* out, unsigned int N)");
+    CHECK(weight_names(*r2) == "c0..c12");
+}
+
+// The budget is "the textbook kernel's count": it must be exactly what the lab's own kernel of
+// the exercise loads (its kernels/*.cuh, traced on the CPU backend) at the count size, for every
+// exercise, radius and precision. At T = 6 the radius-2 tile loads 27 per output, more than the
+// 13 of a naive 13-point kernel: the lesson of tiled-r2.
+TEST_CASE("the load budget is the lab kernel's own count, traced", "[exercise]") {
+    const auto& ex = GENERATE(from_range(exercises().begin(), exercises().end()));
+    const int T = ex.default_tile;
+    const int n = load_count_size(ex, T);
+    CAPTURE(ex.name, T, n);
+    const stencil::LaunchRequest req{ex.kernel, T, ex.radius, ex.precision, {n, n, n}};
+    const stencil::StencilWeights w = stencil::random_weights(ex.radius, 5).rounded_to(ex.precision);
+    stencil::CpuOptions o;
+    o.exec.trace.count = true;
+    const size_t bytes = static_cast<size_t>(n) * n * n * stencil::bytes_of(ex.precision);
+    std::vector<unsigned char> in(bytes, 0), out(bytes, 0);
+    const auto run = stencil::run_cpu(req, w, in.data(), out.data(), o);
+    REQUIRE(run.ok());
+    const double outputs = std::pow(n - 2.0 * ex.radius, 3);
+    CHECK(double(run.report.counts.global_loads) / outputs == Approx(load_budget(ex, n, T)).epsilon(1e-12));
+    if (std::string(ex.name) == "tiled-r2") {  // on a large grid: (T / (T - 4))^3
+        CHECK(load_budget(ex, 1002, 6) == Approx(27.0).epsilon(0.01));  // > 13, the naive count
+        CHECK(load_budget(ex, 1004, 8) == Approx(8.0).epsilon(0.01));
+    }
 }
 
 TEST_CASE("verdict names round-trip", "[exercise]") {
@@ -394,4 +435,22 @@ TEST_CASE("a path that is not a regular file is a user error, not a hang", "[exe
     fs::remove_all(dir);
     CAPTURE(which, what);
     REQUIRE(what.find(which.substr(1)) != std::string::npos);
+}
+
+// Every exercise's skeleton (exercises/<name>/stencil.cu) compiles under its own harness (the
+// signature, the weights and the macros it was written for) and is not a solution: its TODOs
+// leave cells unwritten, or, for find-the-race, its bug is a race.
+TEST_CASE("every exercise's skeleton compiles and does not pass", "[exercise]") {
+    const auto& ex = GENERATE(from_range(exercises().begin(), exercises().end()));
+    CAPTURE(ex.name);
+    CheckOptions o;
+    o.exercise = ex.name;
+    o.backend = "cpu";
+    o.quick = true;
+    o.count_loads = false;
+    o.cache_dir = std::string(STENCIL_LAB_BINARY_DIR) + "/checker-cache";
+    const CheckResult r = check_submission(std::string(STENCIL_LAB_SOURCE_DIR) + "/exercises/" +
+                                               ex.name + "/stencil.cu", o);
+    CAPTURE(to_text(r));
+    CHECK(r.verdict == (std::string(ex.name) == "find-the-race" ? Verdict::race : Verdict::unwritten));
 }

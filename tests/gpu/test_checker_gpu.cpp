@@ -51,24 +51,39 @@ TEST_CASE("checker on the GPU: NVRTC errors name the student's line", "[exercise
     CHECK(r.evidence.compiler_output.find("naive_syntax_error.cu(") != std::string::npos);
 }
 
+// Timing is against the lab's own kernel of the exercise (kernels/*.cuh, as the CUDA backend
+// built it); loads per output come from the GPU's counters, for the submission and for the lab's
+// kernel at the same N. A correct textbook-style kernel loads exactly the budget (the textbook
+// kernel's count), and so does the lab's kernel.
 TEST_CASE("checker on the GPU: a passing kernel is timed and its loads counted", "[exercise][gpu]") {
-    for (const char* ex : {"tiled", "coarsened"}) {
-        CAPTURE(ex);
-        const std::string file = std::string(ex) + "_ok.cu";
-        CheckOptions o = gpu_options({file.c_str(), ex, 0, "pass"});
-        o.count_loads = true;
-        const CheckResult r = check_submission(corpus(file), o);
-        CAPTURE(to_text(r));
-        REQUIRE(r.verdict == Verdict::pass);
-        REQUIRE(r.timing.has_value());
-        CHECK(r.timing->student_ms > 0);
-        CHECK(r.timing->reference_ms > 0);
-        // The corpus file is the lab's own kernel: the ratio should be near 1.
-        CHECK(r.timing->ratio > 0.5);
-        CHECK(r.timing->ratio < 2.0);
-        REQUIRE(r.loads.has_value());
-        CHECK(r.loads->within_budget);
-    }
+    struct Case {
+        const char* exercise;
+        const char* file;
+    };
+    const Case c = GENERATE(Case{"naive", "naive_ok.cu"}, Case{"tiled", "tiled_ok.cu"},
+                            Case{"coarsened", "coarsened_ok.cu"},
+                            Case{"register-tiled", "register_tiled_ok.cu"},
+                            Case{"tiled-r2", "tiled_r2_ok.cu"},
+                            Case{"register-tiled-f64", "register_tiled_f64_ok.cu"});
+    CAPTURE(c.exercise);
+    CheckOptions o = gpu_options({c.file, c.exercise, 0, "pass"});
+    o.count_loads = true;
+    const CheckResult r = check_submission(corpus(c.file), o);
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::pass);
+    REQUIRE(r.timing.has_value());
+    CHECK(r.timing->student_ms > 0);
+    CHECK(r.timing->reference_ms > 0);
+    CHECK(r.timing->reference.find("kernels/") != std::string::npos);
+    // Written like the lab's kernel: the ratio should be near 1.
+    CHECK(r.timing->ratio > 0.5);
+    CHECK(r.timing->ratio < 2.0);
+    REQUIRE(r.loads.has_value());
+    CHECK(r.loads->source.rfind("GPU counters", 0) == 0);
+    CHECK(r.loads->loads_per_output == Approx(r.loads->budget).epsilon(1e-9));
+    REQUIRE(r.loads->lab_loads_per_output.has_value());
+    CHECK(*r.loads->lab_loads_per_output == Approx(r.loads->budget).epsilon(1e-9));
+    CHECK(r.loads->within_budget);
 }
 
 TEST_CASE("checker on the GPU: --sanitize catches what plain runs tolerate", "[exercise][gpu]") {
@@ -85,4 +100,34 @@ TEST_CASE("checker on the GPU: --sanitize catches what plain runs tolerate", "[e
             FAIL("compute-sanitizer is not installed on this machine: --sanitize cannot be tested");
     REQUIRE((plain.verdict == Verdict::pass && r.verdict == Verdict::crash &&
              r.evidence.message.find("compute-sanitizer memcheck") != std::string::npos));
+}
+
+// The seed that once put N = 16 under memcheck: there cudaMalloc placed out[] right after in[],
+// so the read past in[] was a valid access to out[] until the runner left a freed gap between them.
+TEST_CASE("checker on the GPU: --sanitize sees a read past in[] whatever follows it", "[exercise][gpu]") {
+    const char* file = "naive_reads_past_alloc.cu";
+    CheckOptions o = gpu_options({file, "naive", 0, "crash"});
+    o.timing = false;
+    o.sanitize = true;
+    o.seed = 0x75e0265d06ca0fd9ull;
+    const CheckResult r = check_submission(corpus(file), o);
+    CAPTURE(to_text(r));
+    REQUIRE(r.evidence.n == 16);
+    REQUIRE(r.verdict == Verdict::crash);
+    CHECK(r.evidence.child_output.find("Invalid __global__ read") != std::string::npos);
+}
+
+// --sanitize on a correct kernel, with everything a CLI check does (load count, timing): pass.
+// (The sanitizer's request once kept the load count's case index into the full list: exit 3.)
+TEST_CASE("checker on the GPU: --sanitize passes a correct kernel with every extra on", "[exercise][gpu]") {
+    for (const auto& [ex, file] : {std::pair{"tiled", "tiled_ok.cu"}, std::pair{"register-tiled-f64", "register_tiled_f64_ok.cu"}}) {
+        CheckOptions o = gpu_options({file, ex, 0, "pass"});
+        o.count_loads = true;
+        o.sanitize = true;
+        const CheckResult r = check_submission(corpus(file), o);
+        CAPTURE(to_text(r));
+        CHECK(r.verdict == Verdict::pass);
+        CHECK(r.loads.has_value());
+        CHECK(r.timing.has_value());
+    }
 }
