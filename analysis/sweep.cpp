@@ -450,8 +450,8 @@ std::vector<std::string> write_plot_scripts(const SweepResult& s, const std::str
             model_dat += fmt::format("{}", T);
             for (const auto& v : kernel_versions()) {
                 const bool ok = v.id == KernelId::naive || T > 2 * r;
-                model_dat += " " + (ok ? fmt::format("{:.6g}", interior_block_traffic(v.id, T, r, s.precision).opb)
-                                       : std::string("NaN"));
+                model_dat += ok ? fmt::format(" {:.6g}", interior_block_traffic(v.id, T, r, s.precision).opb)
+                                : std::string(" NaN");
             }
             model_dat += "\n";
         }

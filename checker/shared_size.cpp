@@ -18,9 +18,11 @@ bool read_at(const std::string& bytes, size_t off, T& out) {
     return true;
 }
 
-// The students' arrays only: not the backend's own thread-locals, not initialisation guards.
+// The students' arrays only: not the backend's own thread-locals, not initialisation guards, not
+// the SharedName objects the translation unit adds to name the arrays (source.cpp).
 bool is_shared_array(const char* name) {
-    return std::strncmp(name, "_ZN4simt", 8) != 0 && std::strncmp(name, "_ZGV", 4) != 0;
+    return std::strncmp(name, "_ZN4simt", 8) != 0 && std::strncmp(name, "_ZGV", 4) != 0 &&
+           std::strstr(name, "stencil_shared_name_") == nullptr;
 }
 
 }  // namespace

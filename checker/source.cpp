@@ -502,6 +502,42 @@ std::string line_directive(const std::string& name) {
     return fmt::format("#line 1 \"{}\"\n", name);
 }
 
+// For a __shared__ declaration whose type ends at `from` in the blanked code: where its `;` ends
+// and the SharedName declarations that name its declarators there ("" when it is not a plain
+// `name[...]..., name2[...];` list inside a function body, e.g. at namespace scope, where a
+// thread_local object might never be constructed; the diagnostics then say "#N").
+std::pair<size_t, std::string> shared_names_after(const std::string& code, size_t from, int& counter) {
+    int depth_fn = 0;  // inside a function body: some `{` before the declaration is still open
+    for (size_t i = 0; i < from; ++i) depth_fn += code[i] == '{' ? 1 : code[i] == '}' ? -1 : 0;
+    if (depth_fn <= 0) return {0, ""};
+    std::vector<std::string> names;
+    bool want_name = true;
+    int depth = 0;
+    for (size_t i = from; i < code.size(); ++i) {
+        const char c = code[i];
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        else if (c == ')' || c == ']' || c == '}') --depth;
+        else if (depth == 0 && c == ',') want_name = true;
+        else if (depth == 0 && c == ';') {
+            std::string decl;
+            for (const auto& n : names)
+                decl += fmt::format(" static thread_local simt::SharedName stencil_shared_name_{}({}, \"{}\");",
+                                    counter++, n, n);
+            return {i + 1, decl};
+        } else if (depth == 0 && want_name && is_ident_start(c)) {
+            size_t e = i;
+            while (e < code.size() && is_ident(code[e])) ++e;
+            names.push_back(code.substr(i, e - i));
+            want_name = false;
+            i = e - 1;
+        } else if (depth == 0 && c == '=') {
+            return {0, ""};  // an initialiser: not a plain array list
+        }
+        if (depth < 0) return {0, ""};
+    }
+    return {0, ""};
+}
+
 }  // namespace
 
 std::string gpu_translation_unit(const VettedSource& s, const Exercise& ex, int tile) {
@@ -532,6 +568,7 @@ std::string cpu_translation_unit(const VettedSource& s, const Exercise& ex, int 
         std::string with;
     };
     std::vector<Edit> edits;
+    int named_arrays = 0;
     static const char* kTypes[] = {"unsigned long long", "long long", "unsigned int", "unsigned",
                                    "float", "double", "int", "short", "char", "bool"};
     for (size_t p = code.find("__shared__"); p != std::string::npos;
@@ -555,6 +592,10 @@ std::string cpu_translation_unit(const VettedSource& s, const Exercise& ex, int 
             if (code.compare(q, len, ty) == 0 && (q + len >= code.size() || !is_ident(code[q + len]))) {
                 (void)is_volatile;  // a traced cell is never cached in a register: volatile holds
                 edits.push_back({type_begin, q + len - type_begin, fmt::format("Shared<{}>", ty)});
+                // Name the array(s) for the diagnostics ("tile[2][2][3]", not "#0 element 146"):
+                // a SharedName right after the declaration's `;`, on the same line.
+                if (auto naming = shared_names_after(code, q + len, named_arrays); !naming.second.empty())
+                    edits.push_back({naming.first, 0, naming.second});
                 break;
             }
         }

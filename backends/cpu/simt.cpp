@@ -204,7 +204,46 @@ int array_id_for(const void* p) {
     return id;
 }
 
+// Names and extents of __shared__ arrays (SharedName), keyed like array_id_for.
+struct NamedArray {
+    std::ptrdiff_t key = 0;
+    std::size_t bytes = 0, elem = 0;
+    std::string name;
+    std::vector<int> extents;
+};
+std::mutex g_named_mutex;
+std::vector<NamedArray>& named_arrays() {
+    static auto* v = new std::vector<NamedArray>;
+    return *v;
+}
+
+// "tile[2][2][3]" for the shared cell at p, or "" when p lies in no named array.
+std::string named_cell(std::uintptr_t p) {
+    const std::ptrdiff_t key = reinterpret_cast<const char*>(p) - &t_anchor;
+    std::lock_guard lock(g_named_mutex);
+    for (const NamedArray& a : named_arrays()) {
+        if (key < a.key || key >= a.key + static_cast<std::ptrdiff_t>(a.bytes)) continue;
+        long long flat = static_cast<long long>(key - a.key) / static_cast<long long>(a.elem);
+        std::string index;
+        for (int d = static_cast<int>(a.extents.size()) - 1; d >= 0; --d) {  // last index fastest
+            index = "[" + std::to_string(flat % a.extents[d]) + "]" + index;
+            flat /= a.extents[d];
+        }
+        return a.name + index;
+    }
+    return {};
+}
+
 }  // namespace
+
+void name_shared_array(const void* first, std::size_t bytes, std::size_t elem, const char* name,
+                       const int* extents, int rank) {
+    const std::ptrdiff_t key = static_cast<const char*>(first) - &t_anchor;
+    std::lock_guard lock(g_named_mutex);
+    for (const NamedArray& a : named_arrays())
+        if (a.key == key) return;
+    named_arrays().push_back({key, bytes, elem, name, std::vector<int>(extents, extents + rank)});
+}
 
 // ---- the launch and its workers ----------------------------------------------------------------
 enum class FibState : std::uint8_t { ready, at_barrier, at_warp, done, faulted };
@@ -482,6 +521,16 @@ RangeImpl* nearest_range(std::uintptr_t p) {
     throw KernelFault{DiagKind::out_of_bounds, msg, Space::shared, name, index * elem, static_cast<int>(elem)};
 }
 
+// "tile[2][2][3] (shared array #0, element 146)", or without a SharedName
+// "shared array #0 element 146 (byte 584)".
+std::string shared_cell_text(const RangeImpl& r, std::size_t cell) {
+    const std::string named = named_cell(r.base + cell * r.elem);
+    if (!named.empty())
+        return named + " (shared array " + array_name(r.id) + ", element " + std::to_string(cell) + ")";
+    return "shared array " + array_name(r.id) + " element " + std::to_string(cell) + " (byte " +
+           std::to_string(cell * r.elem) + ")";
+}
+
 void check_shared(Worker& w, RangeImpl& r, std::uintptr_t p, Op op) {
     const std::size_t cell = r.shift ? (p - r.base) >> r.shift : (p - r.base) / r.elem;
     CellShadow& s = r.shadow[cell];
@@ -512,9 +561,8 @@ void check_shared(Worker& w, RangeImpl& r, std::uintptr_t p, Op op) {
         d.elem_size = static_cast<int>(r.elem);
         d.message = "shared-memory race in block " + idx_str(d.block) + ", barrier interval " +
                     std::to_string(d.interval) + ": " + thread_str(w, t) + " " + op_word(op) +
-                    " and " + thread_str(w, other) + " " + op_word(other_op) + " of shared array " +
-                    d.array + " element " + std::to_string(cell) + " (byte " +
-                    std::to_string(d.offset) + ") with no __syncthreads() between them";
+                    " and " + thread_str(w, other) + " " + op_word(other_op) + " of " +
+                    shared_cell_text(r, cell) + " with no __syncthreads() between them";
         w.diagnose(std::move(d));
     };
     if (op != Op::store && s.write_tag < tls.block_tag) {
@@ -530,9 +578,8 @@ void check_shared(Worker& w, RangeImpl& r, std::uintptr_t p, Op op) {
         d.offset = static_cast<long long>(cell * r.elem);
         d.elem_size = static_cast<int>(r.elem);
         d.message = "uninitialized shared read in block " + idx_str(d.block) + ", barrier interval " +
-                    std::to_string(d.interval) + ": " + thread_str(w, t) + " loads shared array " +
-                    d.array + " element " + std::to_string(cell) + " (byte " +
-                    std::to_string(d.offset) + "), which no thread of the block has stored";
+                    std::to_string(d.interval) + ": " + thread_str(w, t) + " loads " +
+                    shared_cell_text(r, cell) + ", which no thread of the block has stored";
         w.diagnose(std::move(d));
     }
     const auto me = static_cast<std::int16_t>(t);

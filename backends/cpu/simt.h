@@ -145,6 +145,10 @@ constexpr Poison poison_kind() {
 
 // Out of line (backends/cpu/simt.cpp).
 void register_shared_cell(void* p, std::size_t size, Poison kind);
+// Records the name and extents of the __shared__ array at `first` (once per array; every OS
+// thread's copy sits at the same offset in thread-local storage, so one record serves all).
+void name_shared_array(const void* first, std::size_t bytes, std::size_t elem, const char* name,
+                       const int* extents, int rank);
 void shared_slow(const void* p, std::size_t size, Op op);
 // A traced global access that is counted, recorded, checked or a store through a read-only
 // pointer: `data` (the buffer base) keys the race shadow, `index` is in elements.
@@ -343,6 +347,29 @@ private:
     T v_;
 };
 static_assert(sizeof(Shared<float>) == sizeof(float) && sizeof(Shared<double>) == sizeof(double));
+
+namespace simt {
+// Names a __shared__ array in diagnostics: "tile[2][2][3]" instead of "shared array #0 element
+// 146". The checker's translation unit declares one, on the array's own line, after each
+// __shared__ array of a submission:
+//   __shared__ Shared<float> tile[8][8][8]; static thread_local simt::SharedName n0(tile, "tile");
+struct SharedName {
+    template <class A>
+    SharedName(A& array, const char* name) {
+        constexpr int rank = static_cast<int>(std::rank_v<A>);
+        int extents[rank > 0 ? rank : 1] = {};
+        fill<A>(extents, std::make_index_sequence<rank>{});
+        detail::name_shared_array(&array, sizeof(A), sizeof(std::remove_all_extents_t<A>), name,
+                                  extents, rank);
+    }
+
+private:
+    template <class A, std::size_t... I>
+    static void fill(int* e, std::index_sequence<I...>) {
+        ((e[I] = static_cast<int>(std::extent_v<A, I>)), ...);
+    }
+};
+}  // namespace simt
 
 // ---- built-in variables and functions ----------------------------------------------------------
 #define threadIdx (static_cast<const uint3&>(::simt::detail::tls.thread_idx))

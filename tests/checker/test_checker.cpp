@@ -88,6 +88,10 @@ TEST_CASE("corpus: evidence names the cell, the race and the student's line", "[
         REQUIRE(r.evidence.race.has_value());
         CHECK(r.evidence.race->interval == 0);
         CHECK(to_json(r)["evidence"]["race"].contains("barrier_interval"));
+        // the shared cell by the student's own name and indices, not "#0 element 146"
+        CAPTURE(r.evidence.message);
+        CHECK(r.evidence.message.find(" of tile[") != std::string::npos);
+        CHECK(r.evidence.message.find("] (shared array #0, element ") != std::string::npos);
     }
     SECTION("compile error: FILE.cu:line of the student's file") {
         const CheckResult r = check_submission(corpus("naive_syntax_error.cu"),
