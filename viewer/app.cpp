@@ -8,18 +8,19 @@
 
 #include "core/backend.h"
 #include "core/error.h"
+#include "checker/exercises.h"
 #include "viewer/core/colormap.h"
 
 namespace stencil::viewer {
 
 const char* panel_name(PanelId p) {
-    static const char* n[] = {"stepper", "opb", "halos", "coalescing", "runs"};
+    static const char* n[] = {"stepper", "opb", "halos", "coalescing", "runs", "check"};
     return n[(int)p];
 }
 const char* panel_title(PanelId p) {
     static const char* n[] = {"Stepper: one block, barrier by barrier", "OP/B against T",
                               "Halos: input tile vs output tile", "Coalescing: one warp's loads",
-                              "Runs: time, GB/s, error"};
+                              "Runs: time, GB/s, error", "Check a submission"};
     return n[(int)p];
 }
 
@@ -128,10 +129,36 @@ void App::poll() {
         opb.measured = opb.measuring.get();
         rebuild_opb();
     }
+    if (check.checking.valid() && check.checking.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+        finish_check();
     auto fresh = runs.runner.take_finished();
     if (!fresh.empty()) {
         runs.records.insert(runs.records.end(), fresh.begin(), fresh.end());
         rebuild_opb();
+    }
+}
+
+void App::start_check() {
+    if (check.checking.valid()) return;
+    checker::CheckOptions o;
+    const auto exs = checker::exercises();
+    o.exercise = exs[static_cast<size_t>(std::clamp(check.exercise, 0, (int)exs.size() - 1))].name;
+    o.tile = check.tile;
+    o.backend = check.backend == 1 ? "cuda" : check.backend == 2 ? "cpu" : "auto";
+    check.checked_path = check.path;
+    check.error.clear();
+    check.result.reset();
+    check.checking = std::async(std::launch::async, [o, path = check.checked_path] {
+        return checker::check_submission(path, o);
+    });
+}
+
+void App::finish_check() {
+    if (!check.checking.valid()) return;
+    try {
+        check.result = check.checking.get();
+    } catch (const std::exception& e) {  // UserError: no such file, a bad --tile, no GPU
+        check.error = e.what();
     }
 }
 

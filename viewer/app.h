@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/checker.h"
 #include "viewer/core/figures.h"
 #include "viewer/core/jobs.h"
 #include "viewer/core/kernel_source.h"
@@ -21,8 +22,8 @@
 
 namespace stencil::viewer {
 
-enum class PanelId { stepper, opb, halos, coalescing, runs };
-inline constexpr int kPanels = 5;
+enum class PanelId { stepper, opb, halos, coalescing, runs, check };
+inline constexpr int kPanels = 6;
 const char* panel_name(PanelId p);   // "stepper", "opb", ... (the --panel spelling)
 const char* panel_title(PanelId p);  // window titles
 
@@ -31,7 +32,9 @@ struct UiOptions {
     float font_px = 20.0f;       // at 96 dpi; multiplied by the monitor's content scale
     float content_scale = 1.0f;  // from glfwGetWindowContentScale (high-DPI)
     bool font_dirty = true;      // rebuild the font atlas before the next frame
-    bool open[kPanels] = {true, true, true, true, true};
+    // The check panel starts closed (View menu, or --panel check / --check FILE): the other five
+    // are what goes on the projector.
+    bool open[kPanels] = {true, true, true, true, true, false};
     bool relayout = true;        // place the open windows on the next frame
     int solo = -1;               // a single panel filling the window (--panel)
 };
@@ -87,6 +90,20 @@ struct RunsData {
     int selected = -1;
 };
 
+// A student's submission checked as `stencil-lab check` does (checker/checker.h), on a worker
+// thread: the checker runs the submission in a child process under a time limit, so the window
+// stays live and nothing of the submission runs in the viewer.
+struct CheckPanelData {
+    char path[512] = "exercises/find-the-race/stencil.cu";
+    int exercise = 0;  // index into checker::exercises()
+    int tile = 0;      // 0: the exercise's default
+    int backend = 0;   // 0 auto, 1 cuda, 2 cpu
+    std::future<checker::CheckResult> checking;
+    std::optional<checker::CheckResult> result;
+    std::string error;  // a usage error (no such file, bad tile): the checker's one line
+    std::string checked_path;
+};
+
 struct App {
     std::string exe_dir;
     UiOptions ui;
@@ -94,6 +111,7 @@ struct App {
     OpbData opb;
     HaloData halo;
     RunsData runs;
+    CheckPanelData check;
     std::optional<std::string> gpu_unavailable;  // why GPU figures are greyed out
     // --screenshot: panels note what they drew (series and point counts, the step, counts) into
     // `drawn`, written beside the PNG as a sidecar the screenshot tests check. Off otherwise.
@@ -118,7 +136,12 @@ struct App {
     void start_runs(bool sweep);
     bool load_results_file();          // false (and runs.message says why) on failure
     // Background work in flight (a run, a trace, a trace measurement): the main loop keeps polling.
-    bool busy() const { return opb.measuring.valid() || runs.runner.running() || tracing(); }
+    bool busy() const {
+        return opb.measuring.valid() || runs.runner.running() || tracing() || check.checking.valid();
+    }
+    // check
+    void start_check();
+    void finish_check();               // waits for the check in flight (--screenshot)
     void save_results_file();
 };
 

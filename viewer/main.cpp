@@ -3,6 +3,7 @@
 //
 //   stencil-lab-viewer                                  the window (all panels)
 //   stencil-lab-viewer --panel stepper                  one panel filling the window
+//   stencil-lab-viewer --check FILE.cu --exercise E     grade a submission in the check panel
 //   stencil-lab-viewer --screenshot f.png [--panel P] [--frames N] [--size WxH]
 //   stencil-lab-viewer --headless-report                no display needed: the model table and
 //                                                       a checked run of each kernel
@@ -36,6 +37,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "checker/exercises.h"
 #include "viewer/app.h"
 #include "viewer/core/measure.h"
 #include "viewer/core/report.h"
@@ -175,7 +177,7 @@ int main(int argc, char** argv) {
     int tile = 0, radius = 0, grid = 0, step = 0;
     bool step_given = false;
     cli.add_option("--screenshot", screenshot, "render, write the window to this PNG and exit");
-    cli.add_option("--panel", panel, "show only this panel: stepper, opb, halos, coalescing, runs");
+    cli.add_option("--panel", panel, "show only this panel: stepper, opb, halos, coalescing, runs, check");
     auto* frames_opt =
         cli.add_option("--frames", frames, "frames to render before the screenshot (needs --screenshot)")
             ->check(CLI::Range(1, 10000));
@@ -193,6 +195,14 @@ int main(int argc, char** argv) {
     auto* step_opt = cli.add_option("--step", step, "stepper step (negative: counted back from the last, -1 = last)");
     cli.add_flag("--halo-2d", halo_2d, "halos panel in 2D");
     cli.add_option("--load", load_path, "load a results.json (stencil-lab sweep) into the runs table");
+    std::string check_path, check_exercise = "find-the-race", check_backend = "auto";
+    cli.add_option("--check", check_path, "check this .cu submission in the check panel (opens it)");
+    cli.add_option("--exercise", check_exercise, "the exercise --check grades against")
+        ->check([](const std::string& e) {
+            return checker::find_exercise(e) ? std::string() : "one of: " + checker::exercise_names();
+        });
+    cli.add_option("--check-backend", check_backend, "auto, cuda or cpu (--check)")
+        ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
     CLI11_PARSE(cli, argc, argv);
     step_given = step_opt->count() > 0;
     if (frames_opt->count() && screenshot.empty()) {
@@ -330,6 +340,16 @@ int main(int argc, char** argv) {
         if (!screenshot.empty()) app.finish_trace();
         app.rebuild_opb();
         app.rebuild_halos();
+        if (!check_path.empty()) {  // --check: open the check panel and grade the file
+            std::snprintf(app.check.path, sizeof app.check.path, "%s", check_path.c_str());
+            const auto exs = checker::exercises();
+            for (int i = 0; i < (int)exs.size(); ++i)
+                if (check_exercise == exs[i].name) app.check.exercise = i;
+            app.check.backend = check_backend == "cuda" ? 1 : check_backend == "cpu" ? 2 : 0;
+            app.ui.open[(int)PanelId::check] = true;
+            app.start_check();
+            if (!screenshot.empty()) app.finish_check();
+        }
         if (!load_path.empty()) {
             std::snprintf(app.runs.path, sizeof app.runs.path, "%s", load_path.c_str());
             if (!app.load_results_file()) {
@@ -381,8 +401,8 @@ int main(int argc, char** argv) {
         main_menu(app, &quit);
         const ImGuiViewport* vp = ImGui::GetMainViewport();
         using DrawFn = void (*)(App&);
-        const DrawFn draw[kPanels] = {draw_stepper_panel, draw_opb_panel, draw_halos_panel, draw_coalescing_panel,
-                                      draw_runs_panel};
+        const DrawFn draw[kPanels] = {draw_stepper_panel, draw_opb_panel,     draw_halos_panel,
+                                      draw_coalescing_panel, draw_runs_panel, draw_check_panel};
         for (int p = 0; p < kPanels; ++p) {
             if (!app.ui.open[p]) continue;
             if (app.ui.relayout) place(app, p, vp->WorkPos, vp->WorkSize);

@@ -204,26 +204,22 @@ int array_id_for(const void* p) {
     return id;
 }
 
-// Names and extents of __shared__ arrays (SharedName), keyed like array_id_for.
+// Names and extents of the __shared__ arrays of this OS thread (SharedName). By address, per
+// thread: a dlopen()ed submission's thread_locals live in dynamic TLS, at no fixed offset from the
+// runtime's own (t_anchor), so a shared key would name the wrong cell on another worker.
 struct NamedArray {
-    std::ptrdiff_t key = 0;
+    std::uintptr_t base = 0;
     std::size_t bytes = 0, elem = 0;
     std::string name;
     std::vector<int> extents;
 };
-std::mutex g_named_mutex;
-std::vector<NamedArray>& named_arrays() {
-    static auto* v = new std::vector<NamedArray>;
-    return *v;
-}
+thread_local std::vector<NamedArray> t_named;
 
-// "tile[2][2][3]" for the shared cell at p, or "" when p lies in no named array.
+// "tile[2][2][3]" for the shared cell at p, or "" when p lies in no array named on this thread.
 std::string named_cell(std::uintptr_t p) {
-    const std::ptrdiff_t key = reinterpret_cast<const char*>(p) - &t_anchor;
-    std::lock_guard lock(g_named_mutex);
-    for (const NamedArray& a : named_arrays()) {
-        if (key < a.key || key >= a.key + static_cast<std::ptrdiff_t>(a.bytes)) continue;
-        long long flat = static_cast<long long>(key - a.key) / static_cast<long long>(a.elem);
+    for (const NamedArray& a : t_named) {
+        if (p < a.base || p >= a.base + a.bytes) continue;
+        long long flat = static_cast<long long>((p - a.base) / a.elem);
         std::string index;
         for (int d = static_cast<int>(a.extents.size()) - 1; d >= 0; --d) {  // last index fastest
             index = "[" + std::to_string(flat % a.extents[d]) + "]" + index;
@@ -238,11 +234,10 @@ std::string named_cell(std::uintptr_t p) {
 
 void name_shared_array(const void* first, std::size_t bytes, std::size_t elem, const char* name,
                        const int* extents, int rank) {
-    const std::ptrdiff_t key = static_cast<const char*>(first) - &t_anchor;
-    std::lock_guard lock(g_named_mutex);
-    for (const NamedArray& a : named_arrays())
-        if (a.key == key) return;
-    named_arrays().push_back({key, bytes, elem, name, std::vector<int>(extents, extents + rank)});
+    const auto base = reinterpret_cast<std::uintptr_t>(first);
+    for (const NamedArray& a : t_named)
+        if (a.base == base) return;
+    t_named.push_back({base, bytes, elem, name, std::vector<int>(extents, extents + rank)});
 }
 
 // ---- the launch and its workers ----------------------------------------------------------------
@@ -521,12 +516,11 @@ RangeImpl* nearest_range(std::uintptr_t p) {
     throw KernelFault{DiagKind::out_of_bounds, msg, Space::shared, name, index * elem, static_cast<int>(elem)};
 }
 
-// "tile[2][2][3] (shared array #0, element 146)", or without a SharedName
+// "tile[2][2][3]" (the array's own name and indices), or without a SharedName
 // "shared array #0 element 146 (byte 584)".
 std::string shared_cell_text(const RangeImpl& r, std::size_t cell) {
     const std::string named = named_cell(r.base + cell * r.elem);
-    if (!named.empty())
-        return named + " (shared array " + array_name(r.id) + ", element " + std::to_string(cell) + ")";
+    if (!named.empty()) return named;
     return "shared array " + array_name(r.id) + " element " + std::to_string(cell) + " (byte " +
            std::to_string(cell * r.elem) + ")";
 }

@@ -145,8 +145,8 @@ constexpr Poison poison_kind() {
 
 // Out of line (backends/cpu/simt.cpp).
 void register_shared_cell(void* p, std::size_t size, Poison kind);
-// Records the name and extents of the __shared__ array at `first` (once per array; every OS
-// thread's copy sits at the same offset in thread-local storage, so one record serves all).
+// Records, for this OS thread, the name and extents of its copy of the __shared__ array at
+// `first` (each worker thread has its own copy, and constructs its own SharedName).
 void name_shared_array(const void* first, std::size_t bytes, std::size_t elem, const char* name,
                        const int* extents, int rank);
 void shared_slow(const void* p, std::size_t size, Op op);

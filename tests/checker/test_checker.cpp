@@ -91,7 +91,7 @@ TEST_CASE("corpus: evidence names the cell, the race and the student's line", "[
         // the shared cell by the student's own name and indices, not "#0 element 146"
         CAPTURE(r.evidence.message);
         CHECK(r.evidence.message.find(" of tile[") != std::string::npos);
-        CHECK(r.evidence.message.find("] (shared array #0, element ") != std::string::npos);
+        CHECK(r.evidence.message.find("shared array #") == std::string::npos);
     }
     SECTION("compile error: FILE.cu:line of the student's file") {
         const CheckResult r = check_submission(corpus("naive_syntax_error.cu"),
@@ -457,4 +457,25 @@ TEST_CASE("every exercise's skeleton compiles and does not pass", "[exercise]") 
                                                ex.name + "/stencil.cu", o);
     CAPTURE(to_text(r));
     CHECK(r.verdict == (std::string(ex.name) == "find-the-race" ? Verdict::race : Verdict::unwritten));
+}
+
+// Shared cells are named per worker thread: a submission's thread_locals live in the dlopen()ed
+// object's dynamic TLS, at a different place on every worker. The find-the-race kernel's race is
+// between threads (3,2,2) and (2,2,2) on tile[2][2][2] in every block, whichever worker runs it.
+TEST_CASE("race evidence names the student's shared cell on every worker", "[exercise]") {
+    CheckOptions o;
+    o.exercise = "find-the-race";
+    o.backend = "cpu";
+    o.count_loads = false;
+    o.cache_dir = std::string(STENCIL_LAB_BINARY_DIR) + "/checker-cache";
+    const CheckResult r = check_submission(std::string(STENCIL_LAB_SOURCE_DIR) + "/exercises/find-the-race/stencil.cu", o);
+    REQUIRE(r.verdict == Verdict::race);
+    int failing = 0;
+    for (const auto& t : r.tests) {
+        if (t.passed) continue;
+        ++failing;
+        CAPTURE(t.output);
+        CHECK(t.output.find("of tile[2][2][2] with no __syncthreads()") != std::string::npos);
+    }
+    CHECK(failing >= 5);
 }

@@ -1,0 +1,159 @@
+// [SECTION] Check panel: a student's .cu file graded as `stencil-lab check` grades it (the same
+// checker, checker/checker.h), on a worker thread; the verdict, the evidence, the slice map of
+// the bad cells as coloured squares, and every test.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "checker/exercises.h"
+#include "viewer/core/colormap.h"
+#include "viewer/panels.h"
+
+namespace stencil::viewer {
+
+namespace {
+
+// The rows of the evidence's slice map ("y=  3 ##.*N##"), first y first; empty when none.
+std::vector<std::string> slice_rows(const std::string& map) {
+    std::vector<std::string> rows;
+    size_t a = 0;
+    while (a < map.size()) {
+        size_t e = map.find('\n', a);
+        if (e == std::string::npos) e = map.size();
+        const std::string line = map.substr(a, e - a);
+        if (line.rfind("y=", 0) == 0 && line.size() > 6) rows.push_back(line.substr(6));
+        a = e + 1;
+    }
+    return rows;
+}
+
+// The map's characters (checker/evaluate.cpp slice_map) as colours.
+std::uint32_t cell_colour(char c) {
+    switch (c) {
+        case '.': return pack(palette::output);
+        case '#': return pack(palette::outside);
+        case 'B': return pack(palette::halo);
+        case 'U': return pack(Rgb{0.62f, 0.62f, 0.66f});  // light grey: still the poison
+        case 'N': return pack(Rgb{0.80f, 0.47f, 0.74f});  // reddish purple
+        case 'X': return pack(palette::reloaded);
+        case '*': return pack(Rgb{0.94f, 0.89f, 0.26f});  // yellow: the first bad cell
+    }
+    return pack(palette::outside);
+}
+
+ImVec4 verdict_colour(checker::Verdict v) {
+    return v == checker::Verdict::pass ? ImVec4(0.0f, 0.75f, 0.5f, 1.0f) : ImVec4(0.95f, 0.45f, 0.2f, 1.0f);
+}
+
+}  // namespace
+
+void draw_check_panel(App& app) {
+    auto& c = app.check;
+    const float fs = ImGui::GetFontSize();
+    const bool busy = c.checking.valid();
+    const auto exs = checker::exercises();
+    ImGui::BeginDisabled(busy);
+    ImGui::SetNextItemWidth(fs * 22);
+    ImGui::InputText("file", c.path, sizeof c.path);
+    HelpMarker("A .cu file with one __global__ void stencil_kernel(...): the contract is in "
+               "exercises/README.md. A relative path is relative to the folder the viewer was started in.");
+    ImGui::SetNextItemWidth(fs * 10);
+    c.exercise = std::clamp(c.exercise, 0, (int)exs.size() - 1);
+    if (ImGui::BeginCombo("exercise", exs[c.exercise].name)) {
+        for (int i = 0; i < (int)exs.size(); ++i)
+            if (ImGui::Selectable(exs[i].name, i == c.exercise)) c.exercise = i, c.tile = 0;
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fs * 6);
+    ImGui::InputInt("T (0: default)", &c.tile);
+    c.tile = std::max(0, c.tile);
+    ImGui::SameLine();
+    const char* backends[] = {"auto", "cuda", "cpu"};
+    ImGui::SetNextItemWidth(fs * 5);
+    ImGui::Combo("backend##check", &c.backend, backends, 3);
+    ImGui::SameLine();
+    if (ImGui::Button("Check")) app.start_check();
+    ImGui::EndDisabled();
+    ImGui::TextWrapped("%s", exs[c.exercise].summary);
+    if (busy) {
+        ImGui::TextDisabled("checking %s: compiled and run in a child process, several sizes and schedules...",
+                            c.checked_path.c_str());
+        return;
+    }
+    if (!c.error.empty()) {
+        ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.2f, 1.0f), "%s", c.error.c_str());
+        if (app.recording) app.drawn["check"] = {{"verdict", "error"}, {"error", c.error}};
+        return;
+    }
+    if (!c.result) {
+        ImGui::TextDisabled("No check yet: pick a file and an exercise, then Check.");
+        return;
+    }
+    const checker::CheckResult& r = *c.result;
+    ImGui::Separator();
+    ImGui::TextColored(verdict_colour(r.verdict), "%s", checker::to_string(r.verdict));
+    ImGui::SameLine();
+    ImGui::Text(" %s: %s exercise, T = %d, %s backend, %.1f s, seed %#llx", r.file.c_str(), r.exercise.c_str(),
+                r.tile, r.backend.c_str(), r.seconds, static_cast<unsigned long long>(r.seed));
+    const checker::Evidence& e = r.evidence;
+    if (!e.message.empty()) ImGui::TextWrapped("%s", e.message.c_str());
+    if (e.race)
+        ImGui::TextWrapped("race: block (%d, %d, %d), barrier interval %d, threads (%d, %d, %d) and (%d, %d, %d)",
+                           e.race->block[0], e.race->block[1], e.race->block[2], e.race->interval,
+                           e.race->thread_a[0], e.race->thread_a[1], e.race->thread_a[2], e.race->thread_b[0],
+                           e.race->thread_b[1], e.race->thread_b[2]);
+    if (!e.compiler_output.empty() && e.compiler_output != e.message + "\n")
+        ImGui::TextUnformatted(e.compiler_output.c_str());
+    const auto rows = slice_rows(e.slice_map);
+    if (!rows.empty()) {
+        const int nx = (int)std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+                           return a.size() < b.size();
+                       })->size();
+        const int ny = (int)rows.size();
+        ImGui::TextUnformatted(e.slice_map.substr(0, e.slice_map.find(" (")).c_str());
+        ImGui::SameLine();
+        HelpMarker(e.slice_map.substr(0, e.slice_map.find('\n')).c_str());
+        const float cell = std::clamp(fs * 10 / std::max(nx, ny), 4.0f, fs);
+        DrawCellGrid("##slice", nx, ny, cell, [&](int x, int y) {
+            const std::string& row = rows[(size_t)y];
+            return cell_colour(x < (int)row.size() ? row[(size_t)x] : ' ');
+        });
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+        Swatch(cell_colour('.'), "right");
+        Swatch(cell_colour('#'), "boundary");
+        Swatch(cell_colour('*'), "first bad cell");
+        Swatch(cell_colour('X'), "wrong");
+        Swatch(cell_colour('N'), "NaN / Inf");
+        Swatch(cell_colour('U'), "unwritten");
+        Swatch(cell_colour('B'), "boundary changed");
+        ImGui::TextDisabled("y grows upward");
+        ImGui::EndGroup();
+    }
+    if (r.loads)
+        ImGui::Text("global loads per output: %.3f at N = %d (budget %.3f: %s; %s)", r.loads->loads_per_output,
+                    r.loads->n, r.loads->budget, r.loads->within_budget ? "within" : "over", r.loads->source.c_str());
+    if (r.timing)
+        ImGui::Text("time at N = %d: %.3f ms vs the lab's %.3f ms (ratio %.2f)", r.timing->n, r.timing->student_ms,
+                    r.timing->reference_ms, r.timing->ratio);
+    for (const auto& w : r.warnings) ImGui::TextDisabled("warning: %s", w.c_str());
+    ImGui::Separator();
+    ImGui::TextUnformatted("tests");
+    int failed = 0;
+    if (ImGui::BeginChild("##tests", ImVec2(0, 0), false)) {
+        for (const auto& t : r.tests) {
+            failed += !t.passed;
+            ImGui::TextColored(t.passed ? ImVec4(0.0f, 0.75f, 0.5f, 1.0f) : ImVec4(0.95f, 0.45f, 0.2f, 1.0f), "%s",
+                               t.passed ? "ok  " : "FAIL");
+            ImGui::SameLine();
+            ImGui::TextWrapped("%s%s", t.name.c_str(), t.passed ? "" : (": " + t.output).c_str());
+        }
+    }
+    ImGui::EndChild();
+    if (app.recording)
+        app.drawn["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},
+                              {"failed", failed}, {"map_rows", rows.size()}, {"message", e.message}};
+}
+
+}  // namespace stencil::viewer
