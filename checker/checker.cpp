@@ -282,6 +282,9 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
                                   ex->precision == Precision::f64 ? "double precision" : "single precision",
                                   kernel_signature(*ex), weight_names(*ex), element_type(*ex));
     }
+    if (!src.ok && ex->precision != Precision::f32 && src.problem.find("signature") != std::string::npos)
+        src.problem += fmt::format("\n{}: for the {} exercise: `{}`", src.display_name, ex->name,
+                                   kernel_signature(*ex));
     if (!src.ok) {
         res.verdict = Verdict::compile_error;
         res.evidence.message = src.problem;

@@ -510,6 +510,15 @@ std::pair<size_t, std::string> shared_names_after(const std::string& code, size_
     int depth_fn = 0;  // inside a function body: some `{` before the declaration is still open
     for (size_t i = 0; i < from; ++i) depth_fn += code[i] == '{' ? 1 : code[i] == '}' ? -1 : 0;
     if (depth_fn <= 0) return {0, ""};
+    // Not inside a macro definition (`#define TILE __shared__ float t[8]`): the names would land
+    // after whatever statement follows the macro's use, or on a macro name.
+    const size_t bol = code.rfind('\n', from) == std::string::npos ? 0 : code.rfind('\n', from) + 1;
+    const size_t first = code.find_first_not_of(" \t", bol);
+    if (first != std::string::npos && first < from && code[first] == '#') return {0, ""};
+    auto next_char = [&](size_t i) {
+        while (i < code.size() && std::isspace(static_cast<unsigned char>(code[i]))) ++i;
+        return i < code.size() ? code[i] : '\0';
+    };
     std::vector<std::string> names;
     bool want_name = true;
     int depth = 0;
@@ -524,12 +533,20 @@ std::pair<size_t, std::string> shared_names_after(const std::string& code, size_
                 decl += fmt::format(" static thread_local simt::SharedName stencil_shared_name_{}({}, \"{}\");",
                                     counter++, n, n);
             return {i + 1, decl};
+        } else if (c == '\n' && next_char(i) == '#') {
+            return {0, ""};  // a directive inside the declaration: leave it unnamed
         } else if (depth == 0 && want_name && is_ident_start(c)) {
             size_t e = i;
             while (e < code.size() && is_ident(code[e])) ++e;
-            names.push_back(code.substr(i, e - i));
-            want_name = false;
+            const std::string word = code.substr(i, e - i);
             i = e - 1;
+            if (word == "volatile" || word == "const" || word == "__restrict__") continue;  // qualifiers
+            // A declarator's name is followed by `[`, `,` or `;`; anything else (a macro, a
+            // function-like form) is left unnamed.
+            const char after = next_char(e);
+            if (after != '[' && after != ',' && after != ';') return {0, ""};
+            names.push_back(word);
+            want_name = false;
         } else if (depth == 0 && c == '=') {
             return {0, ""};  // an initialiser: not a plain array list
         }
@@ -591,10 +608,19 @@ std::string cpu_translation_unit(const VettedSource& s, const Exercise& ex, int 
             const size_t len = std::char_traits<char>::length(ty);
             if (code.compare(q, len, ty) == 0 && (q + len >= code.size() || !is_ident(code[q + len]))) {
                 (void)is_volatile;  // a traced cell is never cached in a register: volatile holds
-                edits.push_back({type_begin, q + len - type_begin, fmt::format("Shared<{}>", ty)});
+                size_t type_end = q + len;  // `float volatile t[8]`: the qualifier goes too
+                size_t w = type_end;
+                while (w < code.size() && std::isspace(static_cast<unsigned char>(code[w]))) ++w;
+                if (code.compare(w, 8, "volatile") == 0 && (w + 8 >= code.size() || !is_ident(code[w + 8])))
+                    type_end = w + 8;
+                edits.push_back({type_begin, type_end - type_begin,
+                                 fmt::format("Shared<{}>", ty) +
+                                     std::string(std::count(code.begin() + static_cast<long>(type_begin),
+                                                            code.begin() + static_cast<long>(type_end), '\n'),
+                                                 '\n')});
                 // Name the array(s) for the diagnostics ("tile[2][2][3]", not "#0 element 146"):
                 // a SharedName right after the declaration's `;`, on the same line.
-                if (auto naming = shared_names_after(code, q + len, named_arrays); !naming.second.empty())
+                if (auto naming = shared_names_after(code, type_end, named_arrays); !naming.second.empty())
                     edits.push_back({naming.first, 0, naming.second});
                 break;
             }
@@ -617,8 +643,10 @@ std::string cpu_translation_unit(const VettedSource& s, const Exercise& ex, int 
                              fmt::format("simt::GlobalPtr<{}{}> ", m[3].matched ? "const " : "", real) +
                                  std::string(std::count(span.begin(), span.end(), '\n'), '\n')});
         }
-        std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos < b.pos; });
     }
+    // Stable: an insertion (a SharedName after a `;`) and a rewrite that starts at the same place
+    // keep their order of discovery, the insertion first.
+    std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos < b.pos; });
     for (auto it = edits.rbegin(); it != edits.rend(); ++it) body.replace(it->pos, it->len, it->with);
 
     std::string tu = line_directive(kHarnessFileName);

@@ -31,6 +31,7 @@
 
 #include <cfloat>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -450,5 +451,14 @@ int main(int argc, char** argv) {
     ImGui::DestroyContext();
     glfwDestroyWindow(window);
     glfwTerminate();
+    // A check still running (the check panel): its future would block here until the child's time
+    // limit. Leave at once instead: the checker's child dies with this process (PR_SET_PDEATHSIG);
+    // its temporary folder in /tmp stays.
+    if (app.check.checking.valid() &&
+        app.check.checking.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        std::fprintf(stderr, "stencil-lab-viewer: quit while a check was running; it was stopped\n");
+        std::fflush(nullptr);
+        std::_Exit(rc);
+    }
     return rc;
 }

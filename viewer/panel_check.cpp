@@ -113,7 +113,10 @@ void draw_check_panel(App& app) {
         const int ny = (int)rows.size();
         ImGui::TextUnformatted(e.slice_map.substr(0, e.slice_map.find(" (")).c_str());
         ImGui::SameLine();
-        HelpMarker(e.slice_map.substr(0, e.slice_map.find('\n')).c_str());
+        // The map's header counts y downwards (text rows); the squares put y = 0 at the bottom.
+        std::string header = e.slice_map.substr(0, e.slice_map.find('\n'));
+        if (auto d = header.find(" down;"); d != std::string::npos) header.replace(d, 6, " up;");
+        HelpMarker(header.c_str());
         const float cell = std::clamp(fs * 10 / std::max(nx, ny), 4.0f, fs);
         DrawCellGrid("##slice", nx, ny, cell, [&](int x, int y) {
             const std::string& row = rows[(size_t)y];

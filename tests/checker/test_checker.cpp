@@ -479,3 +479,56 @@ TEST_CASE("race evidence names the student's shared cell on every worker", "[exe
     }
     CHECK(failing >= 5);
 }
+
+// The CPU translation unit names each __shared__ array with a SharedName on the declaration's own
+// line, and leaves alone what it cannot name safely (a macro, a directive), so valid code still
+// compiles: those arrays are then "#N" in diagnostics.
+TEST_CASE("shared arrays are named only where the declaration is plain", "[exercise]") {
+    const std::string head = "__global__ void stencil_kernel(float* in, float* out, unsigned int N) {\n";
+    auto tu = [&](const std::string& body) {
+        const VettedSource v = vet_source(head + body + "}\n", "x.cu");
+        REQUIRE(v.ok);
+        return cpu_translation_unit(v, *find_exercise("tiled"), 8);
+    };
+    const std::string two = tu("    __shared__ float a[4], b[IN_TILE_DIM][2];\n");
+    CHECK(two.find("simt::SharedName stencil_shared_name_0(a, \"a\"); static thread_local "
+                   "simt::SharedName stencil_shared_name_1(b, \"b\");") != std::string::npos);
+    const std::string qualified = tu("    __shared__ float volatile t[8];\n");
+    CHECK(qualified.find("SharedName stencil_shared_name_0(t, \"t\")") != std::string::npos);
+    // a macro that declares the array: its uses are not rewritten with names
+    const std::string macro = tu("#define TILE __shared__ float t[8]\n    TILE;\n    float acc = 0;\n");
+    CHECK(macro.find("SharedName") == std::string::npos);
+    const std::string type_macro = tu("#define SH __shared__ float\n    SH a[8];\n");
+    CHECK(type_macro.find("SharedName") == std::string::npos);
+    // line numbers hold: nothing added a newline
+    CHECK(std::count(two.begin(), two.end(), '\n') == std::count(qualified.begin(), qualified.end(), '\n'));
+}
+
+// Every example above compiles for the CPU backend (the harness's own compiler, like a check).
+TEST_CASE("kernels with named and unnamed shared arrays compile and pass", "[exercise]") {
+    const std::string path = std::string(STENCIL_LAB_BINARY_DIR) + "/checker-shared-forms.cu";
+    {
+        std::ofstream f(path);
+        f << "#define SH __shared__ float\n"
+             "__global__ void stencil_kernel(float* in, float* out, unsigned int N) {\n"
+             "    __shared__ float volatile unused[4], also[2];\n"
+             "    SH spare[2];\n"
+             "    unsigned int i = blockIdx.z * blockDim.z + threadIdx.z;\n"
+             "    unsigned int j = blockIdx.y * blockDim.y + threadIdx.y;\n"
+             "    unsigned int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (i >= 1 && i < N - 1 && j >= 1 && j < N - 1 && k >= 1 && k < N - 1)\n"
+             "        out[i*N*N + j*N + k] = c0 * in[i*N*N + j*N + k] + c1 * in[i*N*N + j*N + k - 1]"
+             " + c2 * in[i*N*N + j*N + k + 1] + c3 * in[i*N*N + (j - 1)*N + k] + c4 * in[i*N*N + (j + 1)*N + k]"
+             " + c5 * in[(i - 1)*N*N + j*N + k] + c6 * in[(i + 1)*N*N + j*N + k];\n"
+             "}\n";
+    }
+    CheckOptions o;
+    o.exercise = "naive";
+    o.backend = "cpu";
+    o.quick = true;
+    o.count_loads = false;
+    o.cache_dir = std::string(STENCIL_LAB_BINARY_DIR) + "/checker-cache";
+    const CheckResult r = check_submission(path, o);
+    CAPTURE(to_text(r));
+    CHECK(r.verdict == Verdict::pass);
+}
