@@ -598,16 +598,15 @@ std::string cpu_translation_unit(const VettedSource& s, const Exercise& ex, int 
         };
         skip_ws();
         const size_t type_begin = q;
-        bool is_volatile = false;
+        // `volatile` before or after the type is dropped with it: a traced cell is never cached
+        // in a register, so the qualifier holds anyway.
         if (code.compare(q, 8, "volatile") == 0 && !is_ident(code[q + 8])) {
-            is_volatile = true;
             q += 8;
             skip_ws();
         }
         for (const char* ty : kTypes) {
             const size_t len = std::char_traits<char>::length(ty);
             if (code.compare(q, len, ty) == 0 && (q + len >= code.size() || !is_ident(code[q + len]))) {
-                (void)is_volatile;  // a traced cell is never cached in a register: volatile holds
                 size_t type_end = q + len;  // `float volatile t[8]`: the qualifier goes too
                 size_t w = type_end;
                 while (w < code.size() && std::isspace(static_cast<unsigned char>(code[w]))) ++w;

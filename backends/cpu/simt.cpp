@@ -251,7 +251,6 @@ struct Fib {
     const char* file = nullptr;  // the __syncthreads() it waits at: file:line for messages,
     int line = 0;                // (file, line, macro expansion) to compare sites
     int expansion = 0;
-    std::uintptr_t call = 0;
     unsigned warp_mask = 0;  // the __syncwarp() it waits at
     std::uintptr_t stack_lo = 0, stack_hi = 0;
     DiagKind fault_kind = DiagKind::kernel_exception;
@@ -440,7 +439,6 @@ std::string site_str(const char* file, int line) {
     if (auto p = f.rfind('/'); p != std::string::npos) f = f.substr(p + 1);
     return f + ":" + std::to_string(line);
 }
-const char* op_word(Op o) { return o == Op::load ? "load" : o == Op::store ? "store" : "atomic"; }
 std::string array_name(int id) { return "#" + std::to_string(id); }
 
 std::uint64_t splitmix(std::uint64_t x) {
@@ -512,7 +510,7 @@ RangeImpl* nearest_range(std::uintptr_t p) {
     static thread_local char name[32];
     std::snprintf(name, sizeof name, "#%d", r.id);
     std::snprintf(msg, sizeof msg, "out-of-bounds %s of shared array %s at index %lld (valid 0..%lld)",
-                  op_word(op), name, index, static_cast<long long>(r.bytes / r.elem) - 1);
+                  to_string(op), name, index, static_cast<long long>(r.bytes / r.elem) - 1);
     throw KernelFault{DiagKind::out_of_bounds, msg, Space::shared, name, index * elem, static_cast<int>(elem)};
 }
 
@@ -554,8 +552,8 @@ void check_shared(Worker& w, RangeImpl& r, std::uintptr_t p, Op op) {
         d.offset = static_cast<long long>(cell * r.elem);
         d.elem_size = static_cast<int>(r.elem);
         d.message = "shared-memory race in block " + idx_str(d.block) + ", barrier interval " +
-                    std::to_string(d.interval) + ": " + thread_str(w, t) + " " + op_word(op) +
-                    " and " + thread_str(w, other) + " " + op_word(other_op) + " of " +
+                    std::to_string(d.interval) + ": " + thread_str(w, t) + " " + to_string(op) +
+                    " and " + thread_str(w, other) + " " + to_string(other_op) + " of " +
                     shared_cell_text(r, cell) + " with no __syncthreads() between them";
         w.diagnose(std::move(d));
     };
@@ -623,11 +621,11 @@ void global_race(Worker& w, const GlobalShadow& g, long long index, std::size_t 
     const bool same_block = ob == w.block_linear;
     d.message = "global-memory race on '" + d.array + "' element " + std::to_string(index) + " in block " +
                 idx_str(d.block) + ", barrier interval " + std::to_string(d.interval) + ": " +
-                thread_str(w, d.thread_a) + " " + op_word(op) + " and " + thread_str(w, d.thread_b) + " " +
+                thread_str(w, d.thread_a) + " " + to_string(op) + " and " + thread_str(w, d.thread_b) + " " +
                 (same_block ? std::string()
                             : "of block " + idx_str(d.block_b) + " (its interval " +
                                   std::to_string(mark_interval(other)) + ") ") +
-                op_word(other_op) +
+                to_string(other_op) +
                 (same_block ? " with no __syncthreads() between them"
                             : ": blocks of one launch are not ordered, whatever the block order");
     w.diagnose(std::move(d));
@@ -814,7 +812,7 @@ void global_slow(const void* data, long long count, int buffer, const char* name
     if (read_only && op != Op::load) {
         static thread_local char msg[256];
         std::snprintf(msg, sizeof msg, "%s of read-only global buffer #%d '%s' at index %lld: the kernel writes its input",
-                      op_word(op), buffer, name ? name : "?", index);
+                      to_string(op), buffer, name ? name : "?", index);
         throw KernelFault{DiagKind::input_write, msg, Space::global, name, index * static_cast<long long>(size),
                           static_cast<int>(size)};
     }
@@ -829,7 +827,7 @@ void global_slow(const void* data, long long count, int buffer, const char* name
 void global_out_of_bounds(const char* name, int buffer, long long index, long long count, std::size_t size, Op op) {
     static thread_local char msg[256];
     std::snprintf(msg, sizeof msg, "out-of-bounds %s of global buffer #%d '%s' at index %lld (valid 0..%lld)",
-                  op_word(op), buffer, name ? name : "?", index, count - 1);
+                  to_string(op), buffer, name ? name : "?", index, count - 1);
     throw KernelFault{DiagKind::out_of_bounds, msg, Space::global, name, index * static_cast<long long>(size),
                       static_cast<int>(size)};
 }
@@ -843,7 +841,6 @@ __attribute__((noinline)) void syncthreads(const char* file, int line, int expan
     f.file = file;
     f.line = line;
     f.expansion = expansion;
-    f.call = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
     w->sched = std::move(w->sched).resume();
 }
 
