@@ -78,6 +78,15 @@ CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const vo
     check_request(req);
     CpuRun run;
     run.geometry = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    run.report = cpu_detail::launch_ptx(req, weights, in, out, opt.exec, run.geometry);
+    return run;
+}
+
+CpuRun run_cpu_native(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
+                      const CpuOptions& opt) {
+    check_request(req);
+    CpuRun run;
+    run.geometry = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
     run.report = launcher_for(req.kernel)(req, weights, in, out, opt.exec, run.geometry);
     return run;
 }

@@ -36,6 +36,12 @@ struct CpuRun {
 CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
                const CpuOptions& opt = {});
 
+// The same launch on the retired fiber engine (the kernel sources compiled by the host compiler,
+// threads as fibers): only the CPU benchmark runs it, as the peer the PTX engine is measured
+// against (docs/DESIGN.md).
+CpuRun run_cpu_native(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
+                      const CpuOptions& opt = {});
+
 // Runs the kernel under several schedules with checks on (shared and global races, uninitialized
 // shared reads), each from a freshly poisoned output, and compares the outputs bitwise. The runs:
 // threads in order with blocks in order; threads reversed with blocks reversed; then

@@ -11,6 +11,10 @@ namespace stencil::cpu_detail {
 
 using Launcher = simt::ExecReport (*)(const LaunchRequest&, const StencilWeights&, const void*, void*,
                                       const simt::ExecOptions&, const LaunchGeometry&);
+// The PTX engine (launch_ptx.cpp): how the CPU backend runs the lab's kernels.
+simt::ExecReport launch_ptx(const LaunchRequest&, const StencilWeights&, const void*, void*,
+                            const simt::ExecOptions&, const LaunchGeometry&);
+// The retired fiber engine (host-compiled kernel sources), kept only as the CPU benchmark's peer.
 simt::ExecReport launch_naive(const LaunchRequest&, const StencilWeights&, const void*, void*,
                               const simt::ExecOptions&, const LaunchGeometry&);
 simt::ExecReport launch_tiled(const LaunchRequest&, const StencilWeights&, const void*, void*,

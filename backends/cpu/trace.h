@@ -110,6 +110,11 @@ struct Diagnostic {
     int elem_size = 0;            // bytes per cell; element index = offset / elem_size
     Idx3 block_b;                 // global race: the block of thread_b (== block within a block)
     std::string site_a, site_b;   // "file:line" of the barriers involved (barrier misuse)
+    // Where in the kernel's source the faulting (or, for a race, the later) access is: from the
+    // PTX's .loc directives on the PTX engine; empty / -1 when not known.
+    std::string file;
+    int line = -1;
+    std::string instruction;      // PTX engine: the PTX instruction, as written ("st.shared.f32")
     std::string message;          // one line for people, names everything above
 };
 
@@ -127,11 +132,18 @@ struct ExecReport {
     std::vector<Counts> block_counts; // by linear block (TraceOptions::per_block_counts)
     std::vector<Access> trace;        // TraceOptions::records
     bool trace_truncated = false;     // max_records reached
-    std::vector<std::uintptr_t> sites;  // code address of each Access::site
+    std::vector<std::uintptr_t> sites;  // code address of each Access::site (PTX: instruction index)
+    struct SiteSource {
+        std::string file;  // the kernel's source file, as the PTX's .file names it
+        int line = 0;
+        std::string instruction;  // the PTX instruction ("ld.global.f32")
+    };
+    std::vector<SiteSource> site_source;  // PTX engine: parallel to sites
 
     bool cancelled = false;     // stopped through ExecOptions::cancel: outputs are incomplete
     long long blocks_run = 0;
     long long threads_run = 0;  // emulated threads that ran (to their end or to a fault)
+    long long instructions = 0; // PTX engine: instructions interpreted (all threads)
     double seconds = 0;         // wall time of the launch
 
     long long total(DiagKind k) const { return totals[static_cast<int>(k)]; }

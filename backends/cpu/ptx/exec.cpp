@@ -1,0 +1,1608 @@
+// Executes a decoded PTX module (ir.h) with CUDA's execution model: see engine.h.
+//
+// A block's threads are interpreted one at a time. Each has its own program counter, registers,
+// local memory and call stack, and runs until it reaches a block barrier, a warp rendezvous
+// (shfl/vote/match/bar.warp/activemask/redux), its exit, or the end of its quantum; then the next
+// thread of the schedule runs. When every live thread waits, the rendezvous are resolved:
+// complete warp groups first, then the block barrier (all live threads at one barrier), else
+// the block is stuck and the reason (divergent barrier, exit before a barrier, a warp group
+// that cannot complete) is a diagnostic. Blocks are spread over worker OS threads.
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <numeric>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "backends/cpu/ptx/alu.h"
+#include "backends/cpu/ptx/ir.h"
+
+namespace ptx {
+
+namespace {
+
+using u64 = std::uint64_t;
+using u32 = std::uint32_t;
+using simt::DiagKind;
+
+constexpr long long kQuantum = 1 << 16;           // instructions before a thread yields
+constexpr long long kLocalLimit = 512 * 1024;      // bytes of local memory (frames) per thread
+constexpr int kMaxFrames = 4096;                   // call depth
+constexpr long long kCheckEvery = 1 << 16;         // deadline / cancel polling, in instructions
+
+enum class State : std::uint8_t { ready, barrier, warp, exited };
+
+struct Frame {
+    int fn = 0;
+    int pc = 0;
+    int reg_base = 0;
+    long long local_base = 0;
+    int param_base = 0;
+    int ret_offset = -1, ret_bytes = 0;  // where the caller wants the return value (absolute)
+};
+
+struct Thread {
+    int linear = 0;
+    simt::Idx3 idx;
+    State state = State::ready;
+    std::vector<Frame> frames;
+    std::vector<u64> regs;
+    std::vector<unsigned char> local, params;
+    long long local_top = 0;
+    int param_top = 0;
+    int reg_top = 0;
+    // waiting at a rendezvous
+    const Instr* wait = nullptr;
+    int wait_fn = 0, wait_pc = 0;
+    u32 wait_mask = 0;
+    u64 wait_value = 0;
+    int interval = 0;
+    int warp_epoch = 0;
+    long long executed = 0;
+    int seq = 0;
+    u32 carry = 0;
+    std::vector<std::pair<int, int>> occurrence;  // per site: (interval, count) when recording
+};
+
+// Per-byte shadow of shared memory (checks on): who stored, who loaded, in which interval.
+struct SharedShadow {
+    std::vector<std::uint8_t> written;  // a thread of the block stored this byte
+    struct Cell {
+        std::int16_t writer = -1, reader = -1;  // reader -2: several
+        std::int32_t w_interval = -1, r_interval = -1;
+        std::int32_t w_epoch = 0, r_epoch = 0;  // the accessor's warp-sync count
+        std::int32_t w_site = -1, r_site = -1;
+    };
+    std::vector<Cell> cells;
+};
+
+// Global shadow (checks on), one 64-bit word per 4 bytes of a writable buffer:
+// block + 1 (22 bits) | thread (11 bits) | interval (20 bits) | site (11 bits, saturating)
+struct GlobalShadow {
+    std::vector<std::atomic<u64>> writes, reads;
+};
+constexpr u64 kManyBlocks = (u64(1) << 22) - 1;
+constexpr u64 kManyThreads = (u64(1) << 11) - 1;
+u64 pack(u64 block1, u64 thread, u64 interval, u64 site) {
+    return (block1 << 42) | ((thread & 0x7ff) << 31) | ((interval & 0xfffff) << 11) | (site > 0x7fe ? 0x7ff : site);
+}
+u64 sh_block(u64 v) { return v >> 42; }
+u64 sh_thread(u64 v) { return (v >> 31) & 0x7ff; }
+u64 sh_interval(u64 v) { return (v >> 11) & 0xfffff; }
+u64 sh_site(u64 v) { return v & 0x7ff; }
+
+struct BufferSlot {
+    unsigned char* data = nullptr;
+    std::size_t bytes = 0;
+    int id = 0;
+    std::string name;
+    bool read_only = false;
+    GlobalShadow* shadow = nullptr;
+};
+
+struct LaunchState {
+    LaunchState(const Module& m_, const Launch& l, const simt::ExecOptions& o) : m(m_), launch(l), opt(o) {}
+    const Module& m;
+    const Launch& launch;
+    const simt::ExecOptions& opt;
+    const Function* entry = nullptr;
+    int entry_index = 0;
+    std::vector<BufferSlot> buffers;
+    BufferSlot module_globals;
+    std::vector<unsigned char> globals_mem, const_mem, entry_params;
+    std::vector<std::unique_ptr<GlobalShadow>> shadows;
+    long long shared_total = 0;
+    int nthreads = 0;
+    bool checks = false, counting = false, recording = false;
+    std::atomic<bool> stop{false};
+    std::mutex printf_mutex;
+    std::chrono::steady_clock::time_point start;
+    double deadline = 0;
+    std::vector<std::pair<long long, int>> shared_vars;  // (offset, variable) sorted, of this entry
+};
+
+const char* op_word(simt::Op o) { return o == simt::Op::store ? "stores" : o == simt::Op::atomic ? "atomically updates" : "loads"; }
+
+std::string idx_text(simt::Idx3 i) { return fmt::format("({}, {}, {})", i.x, i.y, i.z); }
+
+// ---- one worker: runs blocks one after another ---------------------------------------------
+class BlockRunner {
+public:
+    BlockRunner(LaunchState& L, int worker) : L_(L), worker_(worker) {}
+
+    simt::ExecReport report;
+
+    void run_block(int linear_block);
+
+private:
+    LaunchState& L_;
+    int worker_;
+    std::vector<Thread> threads_;
+    std::vector<unsigned char> shared_;
+    SharedShadow shadow_;
+    int block_ = 0;
+    simt::Idx3 block_idx_;
+    bool abort_ = false;
+    bool record_block_ = false;
+    long long block_instructions_ = 0;
+    long long next_poll_ = 0;
+    std::chrono::steady_clock::time_point block_start_;
+    std::mt19937_64 rng_;
+    simt::Counts block_counts_;
+
+    // -- diagnostics
+    void add_diag(simt::Diagnostic d) {
+        auto& total = report.totals[static_cast<int>(d.kind)];
+        ++total;
+        int kept = 0;
+        for (const auto& e : report.diagnostics) kept += e.kind == d.kind;
+        if (kept < L_.opt.max_diagnostics) report.diagnostics.push_back(std::move(d));
+        if (simt::is_fatal(report.diagnostics.empty() ? DiagKind::race : report.diagnostics.back().kind)) {}
+    }
+    void locate(simt::Diagnostic& d, const Thread& t, const Instr* in) {
+        d.block = block_idx_;
+        d.thread_a = t.linear;
+        d.thread_a_idx = t.idx;
+        d.interval = t.interval;
+        if (in) {
+            const Function& f = L_.m.functions[t.frames.empty() ? L_.entry_index : t.frames.back().fn];
+            const SourceLoc& l = L_.m.locs[in->loc];
+            if (l.file >= 0 && l.file < (int)L_.m.files.size()) d.file = L_.m.files[l.file];
+            d.line = l.line > 0 ? l.line : -1;
+            d.instruction = instr_text(f, *in);
+        }
+    }
+    std::string where(const Thread& t, const Instr* in) const {
+        if (!in) return "its end";
+        const SourceLoc& l = L_.m.locs[in->loc];
+        if (l.file >= 0 && l.file < (int)L_.m.files.size() && l.line > 0)
+            return fmt::format("{}:{}", short_file(L_.m.files[l.file]), l.line);
+        (void)t;
+        return fmt::format("PTX line {}", in->ptx_line);
+    }
+    static std::string short_file(const std::string& f) {
+        const auto p = f.find_last_of('/');
+        return p == std::string::npos ? f : f.substr(p + 1);
+    }
+    std::string instr_text(const Function& f, const Instr& in) const {
+        const auto fi = &f - L_.m.functions.data();
+        const auto pi = &in - f.code.data();
+        if (fi >= 0 && fi < (long)L_.m.opcode_text.size() && pi >= 0 && pi < (long)L_.m.opcode_text[fi].size())
+            return L_.m.opcode_text[fi][pi];
+        return "?";
+    }
+    const Instr* current(const Thread& t) const {
+        if (t.frames.empty()) return nullptr;
+        const Frame& fr = t.frames.back();
+        const auto& code = L_.m.functions[fr.fn].code;
+        return fr.pc < (int)code.size() ? &code[fr.pc] : nullptr;
+    }
+    void fatal(DiagKind kind, const Thread& t, const Instr* in, std::string message) {
+        simt::Diagnostic d;
+        d.kind = kind;
+        locate(d, t, in);
+        d.message = std::move(message);
+        add_diag(std::move(d));
+        abort_ = true;
+        report.ok = false;
+        if (L_.opt.stop_on_error) L_.stop = true;
+    }
+    std::string thread_text(const Thread& t) const {
+        return fmt::format("thread {} of block {}", idx_text(t.idx), idx_text(block_idx_));
+    }
+
+    // -- names of memory
+    // The shared variable holding byte `off` (-1: none, or dynamic shared memory) and the offset
+    // inside it; its name as the source declared it.
+    std::pair<int, long long> shared_var(long long off) const {
+        for (const auto& [o, v] : L_.shared_vars)
+            if (o <= off && off < o + std::max<long long>(1, L_.m.variables[v].bytes)) return {v, off - o};
+        if (off >= (long long)L_.entry->dynamic_shared_offset && L_.launch.dynamic_shared_bytes > 0)
+            return {-1, off - L_.entry->dynamic_shared_offset};
+        return {-1, off};
+    }
+    std::string shared_var_name(int var, long long off) const {
+        if (var >= 0) return L_.m.variables[var].display;
+        return off >= (long long)L_.entry->dynamic_shared_offset && L_.launch.dynamic_shared_bytes > 0 ? "extern shared"
+                                                                                                     : "shared";
+    }
+
+    // -- setup
+    void start_thread(Thread& t, int linear);
+    void run_thread(Thread& t);
+    bool resolve_warps();
+    void resolve_stuck();
+    void complete_warp_group(std::vector<Thread*>& lanes, const Instr& in);
+
+    // -- memory
+    template <bool kStore>
+    bool access(Thread& t, const Instr& in, Sp space, u64 addr, int size, void* data, bool atomic_op = false);
+    void on_shared(Thread& t, const Instr& in, long long off, int size, simt::Op op);
+    void on_global(Thread& t, const Instr& in, const BufferSlot& b, long long off, int size, simt::Op op);
+    void record(Thread& t, const Instr& in, simt::Space sp, simt::Op op, int size, int buffer, long long off);
+    bool atomic(Thread& t, const Instr& in, u64* R);
+    void do_printf(Thread& t, const Instr& in, u64* R);
+    bool read_string(Thread& t, const Instr& in, u64 addr, std::string& out);
+
+    u64 special(const Thread& t, Special s) const;
+    friend void run_worker(LaunchState&, BlockRunner&, const std::vector<int>&, std::atomic<size_t>&);
+};
+
+u64 BlockRunner::special(const Thread& t, Special s) const {
+    const auto& g = L_.launch.grid;
+    const auto& b = L_.launch.block;
+    const u32 lane = u32(t.linear % 32);
+    switch (s) {
+        case Special::tid_x: return u32(t.idx.x);
+        case Special::tid_y: return u32(t.idx.y);
+        case Special::tid_z: return u32(t.idx.z);
+        case Special::ntid_x: return u32(b.x);
+        case Special::ntid_y: return u32(b.y);
+        case Special::ntid_z: return u32(b.z);
+        case Special::ctaid_x: return u32(block_idx_.x);
+        case Special::ctaid_y: return u32(block_idx_.y);
+        case Special::ctaid_z: return u32(block_idx_.z);
+        case Special::nctaid_x: return u32(g.x);
+        case Special::nctaid_y: return u32(g.y);
+        case Special::nctaid_z: return u32(g.z);
+        case Special::laneid: return lane;
+        case Special::warpid: return u32(t.linear / 32);
+        case Special::nwarpid: return 64;
+        case Special::smid: return u32(worker_);
+        case Special::nsmid: return u32(std::max(1, report.workers));
+        case Special::gridid: return 1;
+        case Special::lanemask_eq: return u32(1) << lane;
+        case Special::lanemask_lt: return (u32(1) << lane) - 1;
+        case Special::lanemask_le: return u32((u64(2) << lane) - 1);
+        case Special::lanemask_gt: return ~u32((u64(2) << lane) - 1);
+        case Special::lanemask_ge: return ~((u32(1) << lane) - 1);
+        // Virtual clocks: the thread's own executed instructions, monotone and reproducible.
+        case Special::clock: return u32(t.executed);
+        case Special::clock64: return u64(t.executed);
+        case Special::globaltimer: return u64(t.executed);
+        case Special::globaltimer_lo: return u32(t.executed);
+        case Special::globaltimer_hi: return u32(u64(t.executed) >> 32);
+        case Special::dynamic_smem_size: return u32(L_.launch.dynamic_shared_bytes);
+        case Special::total_smem_size: return u32(L_.shared_total);
+    }
+    return 0;
+}
+
+void BlockRunner::start_thread(Thread& t, int linear) {
+    const auto& b = L_.launch.block;
+    t.linear = linear;
+    t.idx = {linear % b.x, (linear / b.x) % b.y, linear / (b.x * b.y)};
+    t.state = State::ready;
+    t.frames.clear();
+    const Function& f = *L_.entry;
+    t.regs.assign((size_t)std::max(1, f.slots), 0);
+    t.reg_top = f.slots;
+    t.local.assign((size_t)f.local_bytes, 0xFF);
+    t.local_top = f.local_bytes;
+    t.params.assign((size_t)std::max(f.param_bytes, 1), 0);
+    std::memcpy(t.params.data(), L_.entry_params.data(), L_.entry_params.size());
+    t.param_top = f.param_bytes;
+    t.frames.push_back({L_.entry_index, 0, 0, 0, 0, -1, 0});
+    t.wait = nullptr;
+    t.interval = 0;
+    t.warp_epoch = 0;
+    t.executed = 0;
+    t.seq = 0;
+    t.carry = 0;
+    if (record_block_) t.occurrence.assign(L_.m.sites.size(), {-1, 0});
+}
+
+void BlockRunner::record(Thread& t, const Instr& in, simt::Space sp, simt::Op op, int size, int buffer, long long off) {
+    if (L_.counting) block_counts_.add(sp, op, size);
+    if (record_block_) {
+        auto& oc = t.occurrence[in.site];
+        if (oc.first != t.interval) oc = {t.interval, 0};
+        if (report.trace.size() >= L_.opt.trace.max_records) {
+            report.trace_truncated = true;
+        } else {
+            simt::Access a;
+            a.block = block_;
+            a.thread = t.linear;
+            a.interval = t.interval;
+            a.site = in.site;
+            a.occurrence = oc.second;
+            a.seq = t.seq;
+            a.space = sp;
+            a.op = op;
+            a.size = (std::uint8_t)std::min(size, 255);
+            a.buffer = buffer;
+            a.offset = off;
+            report.trace.push_back(a);
+        }
+        ++oc.second;
+    }
+    ++t.seq;
+}
+
+void BlockRunner::on_shared(Thread& t, const Instr& in, long long off, int size, simt::Op op) {
+    const auto [var, inner] = shared_var(off);
+    record(t, in, simt::Space::shared, op, size, var, inner);
+    if (!L_.checks || op == simt::Op::atomic) return;
+    const std::string name = shared_var_name(var, off);
+    const int elem = std::max(1, bytes_of(in.type));
+    auto race = [&](int other, int other_site, simt::Op other_op) {
+        simt::Diagnostic d;
+        d.kind = DiagKind::race;
+        locate(d, t, &in);
+        d.op_a = op;
+        d.op_b = other_op;
+        d.thread_b = other;
+        d.thread_b_idx = threads_[other].idx;
+        d.block_b = block_idx_;
+        d.space = simt::Space::shared;
+        d.array = name;
+        d.offset = inner;
+        d.elem_size = elem;
+        std::string other_at = "?";
+        if (other_site >= 0) {
+            const MemSite& s = L_.m.sites[other_site];
+            other_at = where(t, &L_.m.functions[s.function].code[s.instr]);
+        }
+        d.message = fmt::format("race on shared {}[{}]: thread {} {} it at {} and thread {} {} it at {} in the same "
+                                "barrier interval ({}) of block {}, with no __syncthreads() between",
+                                name, inner / elem, idx_text(t.idx), op_word(op), where(t, &in),
+                                idx_text(threads_[other].idx), op_word(other_op), other_at, t.interval,
+                                idx_text(block_idx_));
+        add_diag(std::move(d));
+    };
+    const int warp = t.linear / 32;
+    auto ordered = [&](int other, int other_epoch) {
+        // lanes of one warp that both passed a __syncwarp() since the other access
+        return other / 32 == warp && t.warp_epoch > other_epoch;
+    };
+    bool reported = false;
+    for (long long b = off; b < off + size; ++b) {
+        auto& c = shadow_.cells[(size_t)b];
+        if (op == simt::Op::load) {
+            if (!shadow_.written[(size_t)b] && !reported) {
+                simt::Diagnostic d;
+                d.kind = DiagKind::uninitialized_shared_read;
+                locate(d, t, &in);
+                d.space = simt::Space::shared;
+                d.array = name;
+                d.offset = inner;
+                d.elem_size = elem;
+                d.op_a = op;
+                d.message = fmt::format("{} loads shared {}[{}] at {}, which no thread of the block stored: "
+                                        "its value is undefined",
+                                        thread_text(t), name, inner / elem, where(t, &in));
+                add_diag(std::move(d));
+                reported = true;
+            }
+            if (!reported && c.w_interval == t.interval && c.writer >= 0 && c.writer != t.linear &&
+                !ordered(c.writer, c.w_epoch)) {
+                race(c.writer, c.w_site, simt::Op::store);
+                reported = true;
+            }
+            if (c.r_interval != t.interval) {
+                c.reader = (std::int16_t)t.linear;
+                c.r_interval = t.interval;
+                c.r_epoch = t.warp_epoch;
+                c.r_site = in.site;
+            } else if (c.reader != t.linear) {
+                c.reader = -2;
+                c.r_epoch = std::min(c.r_epoch, t.warp_epoch);
+            }
+        } else {
+            if (!reported && c.w_interval == t.interval && c.writer >= 0 && c.writer != t.linear &&
+                !ordered(c.writer, c.w_epoch)) {
+                race(c.writer, c.w_site, simt::Op::store);
+                reported = true;
+            }
+            if (!reported && c.r_interval == t.interval && c.reader != t.linear &&
+                (c.reader == -2 || !ordered(c.reader, c.r_epoch))) {
+                race(c.reader >= 0 ? c.reader : t.linear, c.r_site, simt::Op::load);
+                reported = true;
+            }
+            c.writer = (std::int16_t)t.linear;
+            c.w_interval = t.interval;
+            c.w_epoch = t.warp_epoch;
+            c.w_site = in.site;
+            shadow_.written[(size_t)b] = 1;
+        }
+    }
+}
+
+void BlockRunner::on_global(Thread& t, const Instr& in, const BufferSlot& b, long long off, int size, simt::Op op) {
+    record(t, in, simt::Space::global, op, size, b.id, off);
+    if (!L_.checks || !b.shadow || op == simt::Op::atomic) return;
+    const u64 me = pack(u64(block_) + 1, u64(t.linear), u64(t.interval), u64(in.site));
+    const int elem = std::max(1, bytes_of(in.type));
+    for (long long w = off / 4; w <= (off + size - 1) / 4; ++w) {
+        auto& W = b.shadow->writes[(size_t)w];
+        auto& R = b.shadow->reads[(size_t)w];
+        u64 conflict = 0;
+        simt::Op other_op = simt::Op::load;
+        if (op == simt::Op::store) {
+            const u64 old = W.exchange(me);
+            if (old && (sh_block(old) != sh_block(me) ||
+                        (sh_interval(old) == sh_interval(me) && sh_thread(old) != sh_thread(me)))) {
+                conflict = old;
+                other_op = simt::Op::store;
+            }
+            const u64 r = R.load();
+            if (!conflict && r) {
+                if (sh_block(r) != sh_block(me) ||
+                    (sh_interval(r) == sh_interval(me) && sh_thread(r) != sh_thread(me))) {
+                    conflict = r;
+                    other_op = simt::Op::load;
+                }
+            }
+        } else {
+            u64 r = R.load();
+            for (;;) {
+                u64 next;
+                if (!r || (sh_block(r) == sh_block(me) && sh_interval(r) != sh_interval(me))) next = me;
+                else if (sh_block(r) == sh_block(me) && sh_thread(r) == sh_thread(me)) next = r;
+                else if (sh_block(r) == sh_block(me)) next = pack(sh_block(me), kManyThreads, sh_interval(me), sh_site(r));
+                else next = pack(kManyBlocks, kManyThreads, 0, sh_site(r));
+                if (next == r || R.compare_exchange_weak(r, next)) break;
+            }
+            const u64 old = W.load();
+            if (old && (sh_block(old) != sh_block(me) ||
+                        (sh_interval(old) == sh_interval(me) && sh_thread(old) != sh_thread(me)))) {
+                conflict = old;
+                other_op = simt::Op::store;
+            }
+        }
+        if (!conflict) continue;
+        simt::Diagnostic d;
+        d.kind = DiagKind::race;
+        locate(d, t, &in);
+        d.op_a = op;
+        d.op_b = other_op;
+        d.space = simt::Space::global;
+        d.array = b.name;
+        d.offset = off;
+        d.elem_size = elem;
+        const bool other_block_known = sh_block(conflict) != kManyBlocks;
+        const int ob = other_block_known ? int(sh_block(conflict)) - 1 : -1;
+        simt::Idx3 obi = block_idx_;
+        if (ob >= 0) {
+            const auto& g = L_.launch.grid;
+            obi = {ob % g.x, (ob / g.x) % g.y, ob / (g.x * g.y)};
+        }
+        d.block_b = obi;
+        const bool same_block = ob == block_;
+        const u64 oth = sh_thread(conflict);
+        const auto& bd = L_.launch.block;
+        if (oth != kManyThreads) {
+            d.thread_b = int(oth);
+            d.thread_b_idx = {int(oth) % bd.x, (int(oth) / bd.x) % bd.y, int(oth) / (bd.x * bd.y)};
+        }
+        std::string other_at = "?";
+        if (sh_site(conflict) < 0x7ff && sh_site(conflict) < L_.m.sites.size()) {
+            const MemSite& s = L_.m.sites[sh_site(conflict)];
+            other_at = where(t, &L_.m.functions[s.function].code[s.instr]);
+        }
+        const std::string who = oth == kManyThreads ? "other threads" : "thread " + idx_text(d.thread_b_idx);
+        if (same_block)
+            d.message = fmt::format("race on global {}[{}]: thread {} {} it at {} and {} {} it at {} in the same barrier "
+                                    "interval ({}) of block {}",
+                                    b.name, off / elem, idx_text(t.idx), op_word(op), where(t, &in), who,
+                                    op_word(other_op), other_at, t.interval, idx_text(block_idx_));
+        else
+            d.message = fmt::format("race on global {}[{}] between blocks: thread {} of block {} {} it at {}, and {} of {} "
+                                    "{} it at {}: blocks run in no fixed order",
+                                    b.name, off / elem, idx_text(t.idx), idx_text(block_idx_), op_word(op), where(t, &in),
+                                    who, ob >= 0 ? "block " + idx_text(obi) : "other blocks", op_word(other_op), other_at);
+        add_diag(std::move(d));
+        break;
+    }
+}
+
+template <bool kStore>
+bool BlockRunner::access(Thread& t, const Instr& in, Sp space, u64 addr, int size, void* data, bool atomic_op) {
+    const simt::Op op = atomic_op ? simt::Op::atomic : kStore ? simt::Op::store : simt::Op::load;
+    if (space == Sp::generic) {
+        switch (addr >> kSpaceShift) {
+            case 0: space = Sp::global; break;
+            case 1: space = Sp::shared; addr &= kWindowMask; break;
+            case 2: space = Sp::local; addr &= kWindowMask; break;
+            case 3: space = Sp::constant; addr &= kWindowMask; break;
+            case 4: space = Sp::param; addr &= kWindowMask; break;
+            default:
+                fatal(DiagKind::out_of_bounds, t, &in,
+                      fmt::format("{} {} {} bytes at address {:#x}, which is in no allocation, at {}", thread_text(t),
+                                  kStore ? "stores" : "loads", size, addr, where(t, &in)));
+                return false;
+        }
+    }
+    if (size > 1 && (addr % (u64)std::min(size, 16)) != 0 && space != Sp::param) {
+        fatal(DiagKind::kernel_exception, t, &in,
+              fmt::format("misaligned address: {} {} {} bytes at an address that is not a multiple of {} ({}), at {}",
+                          thread_text(t), kStore ? "stores" : "loads", size, std::min(size, 16),
+                          space == Sp::shared ? "shared" : space == Sp::global ? "global" : "local", where(t, &in)));
+        return false;
+    }
+    unsigned char* p = nullptr;
+    switch (space) {
+        case Sp::global: {
+            const u64 index = (addr >> 40) - 1;
+            const BufferSlot* b = nullptr;
+            if (index == u64(kModuleGlobalsIndex)) b = &L_.module_globals;
+            else if (addr >> 40 != 0 && index < L_.buffers.size()) b = &L_.buffers[index];
+            if (!b) {
+                fatal(DiagKind::out_of_bounds, t, &in,
+                      fmt::format("{} {} {} bytes at address {:#x}, which is in no allocation (a pointer not derived "
+                                  "from the kernel's arguments?), at {}",
+                                  thread_text(t), kStore ? "stores" : "loads", size, addr, where(t, &in)));
+                return false;
+            }
+            const long long off = (long long)(addr - buffer_address(int(index)));
+            const int elem = std::max(1, bytes_of(in.type));
+            if (off < 0 || off + size > (long long)b->bytes) {
+                simt::Diagnostic d;
+                d.kind = DiagKind::out_of_bounds;
+                locate(d, t, &in);
+                d.space = simt::Space::global;
+                d.array = b->name;
+                d.offset = off;
+                d.elem_size = elem;
+                d.op_a = op;
+                d.message = fmt::format("out-of-bounds {}: {} {} {}[{}] at {}, but {} has {} elements", kStore ? "store" : "load",
+                                        thread_text(t), kStore ? "stores" : "loads", b->name,
+                                        off >= 0 ? off / elem : -((-off + elem - 1) / elem), where(t, &in), b->name,
+                                        (long long)b->bytes / elem);
+                add_diag(std::move(d));
+                abort_ = true;
+                report.ok = false;
+                if (L_.opt.stop_on_error) L_.stop = true;
+                return false;
+            }
+            if (kStore && b->read_only) {
+                simt::Diagnostic d;
+                d.kind = DiagKind::input_write;
+                locate(d, t, &in);
+                d.space = simt::Space::global;
+                d.array = b->name;
+                d.offset = off;
+                d.elem_size = elem;
+                d.op_a = simt::Op::store;
+                d.message = fmt::format("{} stores to the read-only input {}[{}] at {}", thread_text(t), b->name, off / elem,
+                                        where(t, &in));
+                add_diag(std::move(d));
+                abort_ = true;
+                report.ok = false;
+                if (L_.opt.stop_on_error) L_.stop = true;
+                return false;
+            }
+            p = b->data + off;
+            if (L_.counting || record_block_ || L_.checks) on_global(t, in, *b, off, size, op);
+            break;
+        }
+        case Sp::shared: {
+            if ((long long)addr + size > L_.shared_total) {
+                simt::Diagnostic d;
+                d.kind = DiagKind::out_of_bounds;
+                locate(d, t, &in);
+                d.space = simt::Space::shared;
+                d.offset = (long long)addr;
+                d.elem_size = std::max(1, bytes_of(in.type));
+                d.array = "shared";
+                d.op_a = op;
+                d.message = fmt::format("out-of-bounds shared {}: {} {} {} bytes at shared byte {}, but the block has "
+                                        "{} bytes of shared memory, at {}",
+                                        kStore ? "store" : "load", thread_text(t), kStore ? "stores" : "loads", size,
+                                        addr, L_.shared_total, where(t, &in));
+                add_diag(std::move(d));
+                abort_ = true;
+                report.ok = false;
+                if (L_.opt.stop_on_error) L_.stop = true;
+                return false;
+            }
+            p = shared_.data() + addr;
+            if (L_.counting || record_block_ || L_.checks) on_shared(t, in, (long long)addr, size, op);
+            break;
+        }
+        case Sp::local:
+            if ((long long)addr + size > (long long)t.local.size()) {
+                fatal(DiagKind::out_of_bounds, t, &in,
+                      fmt::format("out-of-bounds local-memory access: {} {} {} bytes at local byte {} of {} (an index "
+                                  "past a local array?), at {}",
+                                  thread_text(t), kStore ? "stores" : "loads", size, addr, t.local.size(), where(t, &in)));
+                return false;
+            }
+            p = t.local.data() + addr;
+            break;
+        case Sp::constant:
+            if (kStore || (long long)addr + size > (long long)L_.const_mem.size()) {
+                fatal(DiagKind::out_of_bounds, t, &in,
+                      fmt::format("{} {} constant memory at byte {} (the module has {} bytes), at {}", thread_text(t),
+                                  kStore ? "stores to" : "loads past", addr, L_.const_mem.size(), where(t, &in)));
+                return false;
+            }
+            p = L_.const_mem.data() + addr;
+            break;
+        case Sp::param:
+            if ((long long)addr + size > (long long)t.params.size()) {
+                fatal(DiagKind::out_of_bounds, t, &in, fmt::format("param-space access out of range at {}", where(t, &in)));
+                return false;
+            }
+            p = t.params.data() + addr;
+            break;
+        default: return false;
+    }
+    if (atomic_op) {
+        *static_cast<unsigned char**>(data) = p;
+        return true;
+    }
+    if (kStore) std::memcpy(p, data, (size_t)size);
+    else std::memcpy(data, p, (size_t)size);
+    return true;
+}
+
+// atom / red: read-modify-write through std::atomic_ref (blocks on other workers may hit the
+// same global word).
+bool BlockRunner::atomic(Thread& t, const Instr& in, u64* R) {
+    const bool is_red = in.op == Op::red;
+    const Operand& mem = is_red ? in.o[0] : in.o[1];
+    const u64 addr = (mem.reg >= 0 ? R[mem.reg] : 0) + (u64)mem.imm + (mem.frame_rel ? t.frames.back().local_base : 0);
+    const int size = std::max(4, bytes_of(in.type));
+    unsigned char* p = nullptr;
+    if (!access<true>(t, in, in.space, addr, size, &p, true)) return false;
+    auto val = [&](const Operand& o) -> u64 {
+        return o.kind == Operand::kReg ? R[o.reg] : o.kind == Operand::kImm ? (u64)o.imm : 0;
+    };
+    const u64 b = val(is_red ? in.o[1] : in.o[2]);
+    const u64 c = (!is_red && in.nops > 3) ? val(in.o[3]) : 0;
+    const Ty ty = in.type;
+    auto apply = [&](u64 old) -> u64 {
+        switch (in.sub) {
+            case Sub::add:
+                if (ty == Ty::f32) return std::bit_cast<u32>(std::bit_cast<float>(u32(old)) + std::bit_cast<float>(u32(b)));
+                if (ty == Ty::f64) return std::bit_cast<u64>(std::bit_cast<double>(old) + std::bit_cast<double>(b));
+                return old + b;
+            case Sub::min: case Sub::max: {
+                const bool mx = in.sub == Sub::max;
+                if (ty == Ty::f32) {
+                    const float x = std::bit_cast<float>(u32(old)), y = std::bit_cast<float>(u32(b));
+                    return std::bit_cast<u32>(mx ? std::fmax(x, y) : std::fmin(x, y));
+                }
+                if (is_signed(ty)) {
+                    const std::int64_t x = size == 4 ? std::int32_t(old) : std::int64_t(old);
+                    const std::int64_t y = size == 4 ? std::int32_t(b) : std::int64_t(b);
+                    return u64(mx ? std::max(x, y) : std::min(x, y));
+                }
+                const u64 x = size == 4 ? u32(old) : old, y = size == 4 ? u32(b) : b;
+                return mx ? std::max(x, y) : std::min(x, y);
+            }
+            case Sub::inc: return (u32(old) >= u32(b)) ? 0 : u32(old) + 1;
+            case Sub::dec: return (u32(old) == 0 || u32(old) > u32(b)) ? u32(b) : u32(old) - 1;
+            case Sub::and_: return old & b;
+            case Sub::or_: return old | b;
+            case Sub::xor_: return old ^ b;
+            case Sub::exch: return b;
+            case Sub::cas: return (size == 4 ? u32(old) == u32(b) : old == b) ? c : old;
+            default: return old;
+        }
+    };
+    u64 old;
+    if (size == 4) {
+        std::atomic_ref<u32> a(*reinterpret_cast<u32*>(p));
+        u32 o = a.load();
+        while (!a.compare_exchange_weak(o, u32(apply(o)))) {
+        }
+        old = o;
+    } else {
+        std::atomic_ref<u64> a(*reinterpret_cast<u64*>(p));
+        u64 o = a.load();
+        while (!a.compare_exchange_weak(o, apply(o))) {
+        }
+        old = o;
+    }
+    if (!is_red && in.o[0].kind == Operand::kReg) R[in.o[0].reg] = truncate_to(ty == Ty::f32 || ty == Ty::b32 ? Ty::u32 : ty == Ty::f64 || ty == Ty::b64 ? Ty::u64 : ty, old);
+    return true;
+}
+
+// ---- printf (vprintf(format, args)): the format's conversions read the packed argument buffer
+bool BlockRunner::read_string(Thread& t, const Instr& in, u64 addr, std::string& out) {
+    for (int i = 0; i < 4096; ++i) {
+        char c;
+        if (!access<false>(t, in, Sp::generic, addr + (u64)i, 1, &c)) return false;
+        if (!c) return true;
+        out.push_back(c);
+    }
+    return true;
+}
+
+void BlockRunner::do_printf(Thread& t, const Instr& in, u64* R) {
+    (void)R;
+    const Function& f = L_.m.functions[t.frames.back().fn];
+    const CallList& cl = f.call_lists[in.call_args];
+    const int pbase = t.frames.back().param_base;
+    auto param_u64 = [&](int k) {
+        u64 v = 0;
+        std::memcpy(&v, t.params.data() + pbase + cl.args[k].first, (size_t)std::min(8, cl.args[k].second));
+        return v;
+    };
+    if (cl.args.size() < 2) return;
+    std::string fmt_text;
+    if (!read_string(t, in, param_u64(0), fmt_text)) return;
+    u64 args = param_u64(1);
+    std::string out;
+    for (size_t i = 0; i < fmt_text.size(); ++i) {
+        if (fmt_text[i] != '%') {
+            out.push_back(fmt_text[i]);
+            continue;
+        }
+        if (i + 1 < fmt_text.size() && fmt_text[i + 1] == '%') {
+            out.push_back('%');
+            ++i;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < fmt_text.size() && std::strchr("-+ #0123456789.*", fmt_text[j])) ++j;
+        std::string len;
+        while (j < fmt_text.size() && std::strchr("hlLzjt", fmt_text[j])) len.push_back(fmt_text[j++]);
+        if (j >= fmt_text.size()) break;
+        const char conv = fmt_text[j];
+        std::string spec = fmt_text.substr(i, j - i - len.size());
+        const bool wide = len.find('l') != std::string::npos || len == "z" || len == "j" || len == "t" || conv == 'p' ||
+                          conv == 's' || std::strchr("eEfFgGaA", conv);
+        const int bytes = wide ? 8 : 4;
+        args = (args + (u64)bytes - 1) / (u64)bytes * (u64)bytes;
+        u64 v = 0;
+        if (!access<false>(t, in, Sp::generic, args, bytes, &v)) return;
+        args += (u64)bytes;
+        char buf[512];
+        if (std::strchr("eEfFgGaA", conv)) {
+            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), std::bit_cast<double>(v));
+        } else if (conv == 's') {
+            std::string s;
+            if (!read_string(t, in, v, s)) return;
+            std::snprintf(buf, sizeof buf, (spec + 's').c_str(), s.c_str());
+        } else if (conv == 'p') {
+            std::snprintf(buf, sizeof buf, "%#llx", (unsigned long long)v);
+        } else if (conv == 'c') {
+            std::snprintf(buf, sizeof buf, (spec + 'c').c_str(), int(v & 0xff));
+        } else if (std::strchr("di", conv)) {
+            std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), wide ? (long long)v : (long long)std::int32_t(v));
+        } else if (std::strchr("uxXo", conv)) {
+            std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), wide ? (unsigned long long)v : (unsigned long long)u32(v));
+        } else {
+            std::snprintf(buf, sizeof buf, "%s", (spec + len + conv).c_str());
+        }
+        out += buf;
+        i = j;
+    }
+    if (cl.retval_offset >= 0) {
+        const std::int32_t n = (std::int32_t)out.size();
+        std::memcpy(t.params.data() + pbase + cl.retval_offset, &n, (size_t)std::min(4, cl.retval_bytes));
+    }
+    if (!L_.launch.printf_output) return;
+    std::lock_guard lock(L_.printf_mutex);
+    std::string& sink = *L_.launch.printf_output;
+    const std::string kCut = "[printf output truncated]\n";
+    if (sink.size() >= L_.launch.printf_cap) return;
+    if (sink.size() + out.size() > L_.launch.printf_cap) {
+        sink += out.substr(0, L_.launch.printf_cap - sink.size());
+        sink += kCut;
+        return;
+    }
+    sink += out;
+}
+
+// ---- the interpreter loop --------------------------------------------------------------------
+void BlockRunner::run_thread(Thread& t) {
+    long long quantum = kQuantum;
+    const Module& m = L_.m;
+    for (;;) {
+        Frame& fr = t.frames.back();
+        const Function& f = m.functions[fr.fn];
+        const Instr* code = f.code.data();
+        u64* R = t.regs.data() + fr.reg_base;
+        const int ncode = (int)f.code.size();
+        auto val = [&](const Operand& o) -> u64 {
+            switch (o.kind) {
+                case Operand::kReg: return o.negate ? (R[o.reg] ^ 1) : R[o.reg];
+                case Operand::kImm: return (u64)o.imm;
+                case Operand::kSpecial: return special(t, (Special)o.reg);
+                case Operand::kSymAddr:
+                    if (o.frame_rel) return (u64)o.imm + (o.space == Sp::local ? (u64)fr.local_base : (u64)fr.param_base);
+                    return (u64)o.imm;
+                default: return 0;
+            }
+        };
+        auto address = [&](const Operand& o, Sp space) -> u64 {
+            u64 a = (o.reg >= 0 ? R[o.reg] : 0) + (u64)o.imm;
+            if (o.frame_rel) a += space == Sp::local ? (u64)fr.local_base : (u64)fr.param_base;
+            return a;
+        };
+        for (;;) {
+            if (fr.pc >= ncode) {
+                // falling off the end of a function is a return
+                goto do_return;
+            }
+            {
+                const Instr& in = code[fr.pc];
+                if (in.guard >= 0 && bool(R[in.guard] & 1) == in.guard_neg) {
+                    ++fr.pc;
+                    continue;
+                }
+                if (--quantum <= 0) return;  // resume at this instruction after the others ran
+                ++t.executed;
+                ++block_instructions_;
+                if (block_instructions_ >= next_poll_) {
+                    next_poll_ = block_instructions_ + kCheckEvery;
+                    const long long budget = L_.launch.block_instruction_budget;
+                    if (budget > 0 && block_instructions_ > budget) {
+                        fatal(DiagKind::timeout, t, &in,
+                              fmt::format("block {} executed more than {} instructions without finishing (an endless "
+                                          "loop?); thread {} was at {}",
+                                          idx_text(block_idx_), budget, idx_text(t.idx), where(t, &in)));
+                        return;
+                    }
+                    if (L_.deadline > 0 &&
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - block_start_).count() > L_.deadline) {
+                        fatal(DiagKind::timeout, t, &in,
+                              fmt::format("block {} ran longer than {:.0f} s without finishing (an endless loop?); "
+                                          "thread {} was at {}",
+                                          idx_text(block_idx_), L_.deadline, idx_text(t.idx), where(t, &in)));
+                        return;
+                    }
+                    if (L_.opt.cancel && L_.opt.cancel->load()) {
+                        abort_ = true;
+                        report.cancelled = true;
+                        return;
+                    }
+                }
+                switch (in.op) {
+                    case Op::mov: {
+                        const Operand& d = in.o[0];
+                        const Operand& s = in.o[1];
+                        if (d.kind == Operand::kVec) {  // unpack: mov.b64 {%r1, %r2}, %rd1
+                            const u64 v = val(s);
+                            const int n = d.reg2, w = bytes_of(in.type) * 8 / n;
+                            for (int k = 0; k < n; ++k) {
+                                const int r = f.vec_regs[d.reg + k];
+                                if (r >= 0) R[r] = (v >> (k * w)) & (w >= 64 ? ~u64(0) : (u64(1) << w) - 1);
+                            }
+                        } else if (s.kind == Operand::kVec) {  // pack
+                            const int n = s.reg2, w = bytes_of(in.type) * 8 / n;
+                            u64 v = 0;
+                            for (int k = 0; k < n; ++k) {
+                                const int r = f.vec_regs[s.reg + k];
+                                const u64 part = r >= 0 ? R[r] : 0;
+                                v |= (part & (w >= 64 ? ~u64(0) : (u64(1) << w) - 1)) << (k * w);
+                            }
+                            R[d.reg] = v;
+                        } else {
+                            R[d.reg] = in.type == Ty::pred ? (val(s) & 1) : truncate_to(in.type == Ty::f32 ? Ty::b32 : in.type, val(s));
+                        }
+                        break;
+                    }
+                    case Op::cvta: {
+                        u64 v = val(in.o[1]);
+                        switch (in.space) {
+                            case Sp::shared: v = kSharedWindow + v; break;
+                            case Sp::local: v = kLocalWindow + v; break;
+                            case Sp::constant: v = kConstWindow + v; break;
+                            case Sp::param: v = kParamWindow + v; break;
+                            default: break;
+                        }
+                        R[in.o[0].reg] = in.type == Ty::u32 ? u32(v) : v;
+                        break;
+                    }
+                    case Op::cvta_to: {
+                        u64 v = val(in.o[1]);
+                        if (in.space != Sp::global) v &= kWindowMask;
+                        R[in.o[0].reg] = in.type == Ty::u32 ? u32(v) : v;
+                        break;
+                    }
+                    case Op::ld: case Op::ldu: {
+                        const u64 a = address(in.o[1], in.space);
+                        const int eb = bytes_of(in.type);
+                        const int n = in.vec;
+                        unsigned char buf[64];
+                        if (!access<false>(t, in, in.space, a, eb * n, buf)) return;
+                        auto elem = [&](int k) {
+                            u64 v = 0;
+                            std::memcpy(&v, buf + k * eb, (size_t)std::min(eb, 8));
+                            return is_signed(in.type) ? truncate_to(in.type, v) : v;
+                        };
+                        if (in.o[0].kind == Operand::kVec) {
+                            for (int k = 0; k < in.o[0].reg2; ++k) {
+                                const int r = f.vec_regs[in.o[0].reg + k];
+                                if (r >= 0) R[r] = elem(k);
+                            }
+                        } else {
+                            R[in.o[0].reg] = elem(0);
+                        }
+                        break;
+                    }
+                    case Op::st: {
+                        const u64 a = address(in.o[0], in.space);
+                        const int eb = bytes_of(in.type);
+                        const int n = in.vec;
+                        unsigned char buf[64];
+                        const Operand& s = in.o[1];
+                        if (s.kind == Operand::kVec) {
+                            for (int k = 0; k < s.reg2; ++k) {
+                                const int r = f.vec_regs[s.reg + k];
+                                const u64 v = r >= 0 ? R[r] : 0;
+                                std::memcpy(buf + k * eb, &v, (size_t)std::min(eb, 8));
+                            }
+                        } else {
+                            const u64 v = val(s);
+                            std::memcpy(buf, &v, (size_t)std::min(eb, 8));
+                        }
+                        if (!access<true>(t, in, in.space, a, eb * n, buf)) return;
+                        break;
+                    }
+                    case Op::prefetch: case Op::membar: break;
+                    case Op::nanosleep:
+                        ++fr.pc;
+                        return;  // yield: another thread of the block runs
+                    case Op::atom: case Op::red:
+                        if (!atomic(t, in, R)) return;
+                        break;
+                    case Op::bra:
+                        fr.pc = (int)in.o[0].imm;
+                        continue;
+                    case Op::call: {
+                        if (in.callee == -2) {
+                            do_printf(t, in, R);
+                            if (abort_) return;
+                            break;
+                        }
+                        const Function& g = m.functions[in.callee];
+                        if ((int)t.frames.size() >= kMaxFrames || t.local_top + g.local_bytes + 16 > kLocalLimit) {
+                            fatal(DiagKind::kernel_exception, t, &in,
+                                  fmt::format("stack overflow: {} called {} {} deep (recursion without an end?) at {}",
+                                              thread_text(t), demangled_variable_name(g.name), t.frames.size(), where(t, &in)));
+                            return;
+                        }
+                        const CallList& cl = f.call_lists[in.call_args];
+                        Frame nf;
+                        nf.fn = in.callee;
+                        nf.pc = 0;
+                        nf.reg_base = t.reg_top;
+                        nf.local_base = (t.local_top + 15) / 16 * 16;
+                        nf.param_base = (t.param_top + 7) / 8 * 8;
+                        nf.ret_offset = cl.retval_offset >= 0 ? fr.param_base + cl.retval_offset : -1;
+                        nf.ret_bytes = cl.retval_bytes;
+                        t.reg_top += g.slots;
+                        if ((int)t.regs.size() < t.reg_top) t.regs.resize((size_t)t.reg_top * 2, 0);
+                        t.local_top = nf.local_base + g.local_bytes;
+                        if ((long long)t.local.size() < t.local_top) t.local.resize((size_t)t.local_top, 0xFF);
+                        t.param_top = nf.param_base + g.param_bytes;
+                        if ((int)t.params.size() < t.param_top) t.params.resize((size_t)t.param_top, 0);
+                        for (size_t k = 0; k < cl.args.size() && k < g.param_offsets.size(); ++k)
+                            std::memcpy(t.params.data() + nf.param_base + g.param_offsets[k],
+                                        t.params.data() + fr.param_base + cl.args[k].first,
+                                        (size_t)std::min(cl.args[k].second, g.params[k].bytes));
+                        ++fr.pc;
+                        t.frames.push_back(nf);
+                        goto next_frame;
+                    }
+                    case Op::ret:
+                        goto do_return;
+                    case Op::exit:
+                        t.state = State::exited;
+                        return;
+                    case Op::trap: case Op::brkpt:
+                        fatal(DiagKind::kernel_exception, t, &in,
+                              fmt::format("{} executed {} at {} (an assert that failed?)", thread_text(t),
+                                          in.op == Op::trap ? "trap" : "brkpt", where(t, &in)));
+                        return;
+                    case Op::bar: case Op::bar_red: {
+                        if (in.nops >= 1 && in.o[0].kind == Operand::kImm && in.o[0].imm != 0) {
+                            fatal(DiagKind::kernel_exception, t, &in,
+                                  fmt::format("named barrier {} at {}: only barrier 0 (__syncthreads) is supported",
+                                              in.o[0].imm, where(t, &in)));
+                            return;
+                        }
+                        const int count_op = in.op == Op::bar ? 1 : -1;
+                        if (count_op >= 0 && in.nops > 1) {
+                            const u64 cnt = val(in.o[1]);
+                            if (cnt != (u64)L_.nthreads) {
+                                fatal(DiagKind::kernel_exception, t, &in,
+                                      fmt::format("a barrier for {} threads at {}: only whole-block barriers are supported",
+                                                  cnt, where(t, &in)));
+                                return;
+                            }
+                        }
+                        t.state = State::barrier;
+                        t.wait = &in;
+                        t.wait_fn = fr.fn;
+                        t.wait_pc = fr.pc;
+                        t.wait_value = in.op == Op::bar_red ? val(in.o[in.nops - 1]) & 1 : 0;
+                        return;
+                    }
+                    case Op::bar_warp: case Op::shfl: case Op::vote: case Op::match: case Op::activemask:
+                    case Op::redux: {
+                        t.state = State::warp;
+                        t.wait = &in;
+                        t.wait_fn = fr.fn;
+                        t.wait_pc = fr.pc;
+                        u64 mask = ~u64(0);
+                        switch (in.op) {
+                            case Op::bar_warp: mask = val(in.o[0]); break;
+                            case Op::shfl: mask = val(in.o[4]); t.wait_value = val(in.o[1]); break;
+                            case Op::vote: mask = val(in.o[2]); t.wait_value = val(in.o[1]) & 1; break;
+                            case Op::match: mask = val(in.o[2]); t.wait_value = val(in.o[1]); break;
+                            case Op::redux: mask = val(in.o[2]); t.wait_value = val(in.o[1]); break;
+                            default: break;
+                        }
+                        t.wait_mask = u32(mask);
+                        return;
+                    }
+                    default: {
+                        u64 src[5];
+                        const int ns = in.nops - 1;
+                        for (int k = 0; k < ns && k < 5; ++k) src[k] = val(in.o[k + 1]);
+                        AluResult r;
+                        if (!alu(in, src, ns, r, t.carry)) {
+                            fatal(DiagKind::kernel_exception, t, &in,
+                                  fmt::format("the PTX instruction '{}' at {} is not supported by the CPU engine",
+                                              instr_text(f, in), where(t, &in)));
+                            return;
+                        }
+                        const Operand& d = in.o[0];
+                        if (d.kind == Operand::kPair) {
+                            R[d.reg] = r.d;
+                            R[d.reg2] = r.d2;
+                        } else if (d.kind == Operand::kReg) {
+                            R[d.reg] = r.d;
+                        }
+                        break;
+                    }
+                }
+                ++fr.pc;
+                continue;
+            }
+        do_return: {
+            const Frame done = t.frames.back();
+            const Function& g = m.functions[done.fn];
+            t.frames.pop_back();
+            if (t.frames.empty()) {
+                t.state = State::exited;
+                return;
+            }
+            if (done.ret_offset >= 0 && g.retval_offset >= 0)
+                std::memcpy(t.params.data() + done.ret_offset, t.params.data() + done.param_base + g.retval_offset,
+                            (size_t)std::min(done.ret_bytes, g.retval_bytes));
+            t.reg_top = done.reg_base;
+            t.local_top = done.local_base;
+            t.param_top = done.param_base;
+            goto next_frame;
+        }
+        }
+    next_frame:;
+    }
+}
+
+// ---- rendezvous ------------------------------------------------------------------------------
+// Completes the warp group `lanes` (all waiting at `in`, with the same member mask).
+void BlockRunner::complete_warp_group(std::vector<Thread*>& lanes, const Instr& in) {
+    auto lane_of = [](const Thread* t) { return t->linear % 32; };
+    Thread* by_lane[32] = {};
+    u32 mask = 0;
+    for (Thread* t : lanes) {
+        by_lane[lane_of(t)] = t;
+        mask |= u32(1) << lane_of(t);
+    }
+    auto regs_of = [&](Thread* t) { return t->regs.data() + t->frames.back().reg_base; };
+    switch (in.op) {
+        case Op::bar_warp:
+            for (Thread* t : lanes) ++t->warp_epoch;
+            break;
+        case Op::activemask:
+            for (Thread* t : lanes) regs_of(t)[in.o[0].reg] = mask;
+            break;
+        case Op::vote: {
+            u32 ballot = 0;
+            for (Thread* t : lanes)
+                if (t->wait_value & 1) ballot |= u32(1) << lane_of(t);
+            for (Thread* t : lanes) {
+                u64* R = regs_of(t);
+                u64 r = 0;
+                switch (in.sub) {
+                    case Sub::all: r = ballot == mask; break;
+                    case Sub::any: r = ballot != 0; break;
+                    case Sub::uni: r = ballot == 0 || ballot == mask; break;
+                    case Sub::ballot: r = ballot; break;
+                    default: break;
+                }
+                R[in.o[0].reg] = r;
+            }
+            break;
+        }
+        case Op::match:
+            for (Thread* t : lanes) {
+                u32 same = 0;
+                for (Thread* o : lanes)
+                    if (truncate_to(in.type == Ty::b64 ? Ty::u64 : Ty::u32, o->wait_value) ==
+                        truncate_to(in.type == Ty::b64 ? Ty::u64 : Ty::u32, t->wait_value))
+                        same |= u32(1) << lane_of(o);
+                u64* R = regs_of(t);
+                const Operand& d = in.o[0];
+                if (in.sub == Sub::any) {
+                    R[d.reg] = same;
+                } else {
+                    const bool all = same == mask;
+                    R[d.reg] = all ? mask : 0;
+                    if (d.kind == Operand::kPair) R[d.reg2] = all;
+                }
+            }
+            break;
+        case Op::redux: {
+            u64 acc = 0;
+            bool first = true;
+            for (Thread* t : lanes) {
+                const u64 v = u32(t->wait_value);
+                if (first) acc = v, first = false;
+                else switch (in.sub) {
+                        case Sub::add: acc = u32(acc + v); break;
+                        case Sub::and_: acc &= v; break;
+                        case Sub::or_: acc |= v; break;
+                        case Sub::xor_: acc ^= v; break;
+                        case Sub::min: acc = is_signed(in.type) ? u32(std::min(std::int32_t(acc), std::int32_t(v))) : std::min(acc, v); break;
+                        case Sub::max: acc = is_signed(in.type) ? u32(std::max(std::int32_t(acc), std::int32_t(v))) : std::max(acc, v); break;
+                        default: break;
+                    }
+            }
+            for (Thread* t : lanes) regs_of(t)[in.o[0].reg] = acc;
+            break;
+        }
+        case Op::shfl: {
+            for (Thread* t : lanes) {
+                u64* R = regs_of(t);
+                const int lane = lane_of(t);
+                // b and c are per-lane values (registers or immediates)
+                auto v = [&](const Operand& o) -> u64 {
+                    return o.kind == Operand::kReg ? R[o.reg] : o.kind == Operand::kImm ? (u64)o.imm : 0;
+                };
+                const u32 bval = u32(v(in.o[2])) & 31, cval = u32(v(in.o[3]));
+                const u32 segmask = (cval >> 8) & 31, clamp = cval & 31;
+                const u32 max_lane = (u32(lane) & segmask) | (clamp & ~segmask);
+                const u32 min_lane = u32(lane) & segmask;
+                int j = lane;
+                bool pval = false;
+                switch (in.sub) {
+                    case Sub::up: j = lane - int(bval); pval = j >= int(max_lane); break;
+                    case Sub::down: j = lane + int(bval); pval = j <= int(max_lane); break;
+                    case Sub::bfly: j = lane ^ int(bval); pval = j <= int(max_lane); break;
+                    case Sub::idx: j = int(min_lane | (bval & ~segmask)); pval = j <= int(max_lane); break;
+                    default: break;
+                }
+                if (!pval) j = lane;
+                u64 got = t->wait_value;
+                if (pval && by_lane[j]) got = by_lane[j]->wait_value;
+                // a source lane outside the member mask: PTX leaves the value undefined; give the
+                // lane its own value (as when pval is false) rather than another's.
+                const Operand& d = in.o[0];
+                R[d.reg] = u32(got);
+                if (d.kind == Operand::kPair) R[d.reg2] = pval ? 1 : 0;
+            }
+            break;
+        }
+        default: break;
+    }
+    for (Thread* t : lanes) {
+        t->state = State::ready;
+        t->wait = nullptr;
+        ++t->frames.back().pc;
+    }
+}
+
+// Completes every warp group that can complete. Returns whether any did.
+bool BlockRunner::resolve_warps() {
+    bool progress = false;
+    const int n = (int)threads_.size();
+    for (int w0 = 0; w0 < n; w0 += 32) {
+        const int w1 = std::min(n, w0 + 32);
+        bool any_ready = false;
+        for (int i = w0; i < w1; ++i) any_ready |= threads_[i].state == State::ready;
+        for (int i = w0; i < w1; ++i) {
+            Thread& t = threads_[i];
+            if (t.state != State::warp) continue;
+            const Instr& in = *t.wait;
+            const int lane = i - w0;
+            if (in.op == Op::activemask) {
+                if (any_ready) continue;
+                std::vector<Thread*> group;
+                for (int k = w0; k < w1; ++k)
+                    if (threads_[k].state == State::warp && threads_[k].wait == t.wait) group.push_back(&threads_[k]);
+                complete_warp_group(group, in);
+                progress = true;
+                continue;
+            }
+            const u32 mask = t.wait_mask;
+            if (!((mask >> lane) & 1)) {
+                fatal(DiagKind::kernel_exception, t, &in,
+                      fmt::format("{}: the member mask {:#010x} of {} at {} does not include the lane itself ({})",
+                                  thread_text(t), mask, instr_text(L_.m.functions[t.wait_fn], in), where(t, &in), lane));
+                return false;
+            }
+            std::vector<Thread*> group;
+            bool complete = true;
+            for (int k = 0; k < 32 && complete; ++k) {
+                if (!((mask >> k) & 1)) continue;
+                const int q = w0 + k;
+                if (q >= w1 || threads_[q].state == State::exited) {
+                    fatal(DiagKind::kernel_exception, t, &in,
+                          fmt::format("{}: {} at {} names lane {} in its member mask {:#010x}, but that lane {}",
+                                      thread_text(t), instr_text(L_.m.functions[t.wait_fn], in), where(t, &in), k, mask,
+                                      q >= w1 ? "does not exist (the block has fewer threads)" : "has exited"));
+                    return false;
+                }
+                Thread& o = threads_[q];
+                if (o.state != State::warp) {
+                    complete = false;
+                    break;
+                }
+                if (o.wait_mask != mask || o.wait->op != in.op ||
+                    (in.op != Op::bar_warp && o.wait != t.wait && !(o.wait->op == in.op && o.wait->sub == in.sub &&
+                                                                    L_.m.locs[o.wait->loc].line == L_.m.locs[in.loc].line))) {
+                    complete = false;
+                    break;
+                }
+                group.push_back(&o);
+            }
+            if (!complete) continue;
+            complete_warp_group(group, in);
+            progress = true;
+        }
+    }
+    return progress;
+}
+
+// Nothing can run: every live thread waits. Release the block barrier or diagnose.
+void BlockRunner::resolve_stuck() {
+    Thread* at_barrier = nullptr;
+    Thread* exited = nullptr;
+    Thread* at_warp = nullptr;
+    for (auto& t : threads_) {
+        if (t.state == State::barrier && !at_barrier) at_barrier = &t;
+        if (t.state == State::exited && !exited) exited = &t;
+        if (t.state == State::warp && !at_warp) at_warp = &t;
+    }
+    if (at_warp) {
+        Thread& t = *at_warp;
+        const Instr& in = *t.wait;
+        fatal(DiagKind::divergent_barrier, t, &in,
+              fmt::format("{} waits at {} at {} (member mask {:#010x}) for lanes that never get there", thread_text(t),
+                          instr_text(L_.m.functions[t.wait_fn], in), where(t, &in), t.wait_mask));
+        return;
+    }
+    if (!at_barrier) return;  // all exited
+    if (exited) {
+        simt::Diagnostic d;
+        d.kind = DiagKind::exit_before_barrier;
+        locate(d, *at_barrier, at_barrier->wait);
+        d.thread_b = exited->linear;
+        d.thread_b_idx = exited->idx;
+        d.site_a = where(*at_barrier, at_barrier->wait);
+        d.message = fmt::format("thread {} of block {} waits at the __syncthreads() at {}, but thread {} has already "
+                                "returned: every thread of a block must reach each barrier",
+                                idx_text(at_barrier->idx), idx_text(block_idx_), d.site_a, idx_text(exited->idx));
+        add_diag(std::move(d));
+        abort_ = true;
+        report.ok = false;
+        if (L_.opt.stop_on_error) L_.stop = true;
+        return;
+    }
+    // All live threads at barriers: the same one (by source position, as the compiler may copy
+    // one __syncthreads() into several paths)?
+    auto key = [&](const Thread& t) {
+        const SourceLoc& l = L_.m.locs[t.wait->loc];
+        return std::tuple(l.file, l.line, t.wait->op, l.line > 0 ? 0 : t.wait->ptx_line);
+    };
+    for (auto& t : threads_) {
+        if (t.state != State::barrier || key(t) == key(*at_barrier)) continue;
+        simt::Diagnostic d;
+        d.kind = DiagKind::divergent_barrier;
+        locate(d, *at_barrier, at_barrier->wait);
+        d.thread_b = t.linear;
+        d.thread_b_idx = t.idx;
+        d.site_a = where(*at_barrier, at_barrier->wait);
+        d.site_b = where(t, t.wait);
+        d.message = fmt::format("divergent __syncthreads(): thread {} of block {} waits at the barrier at {} while "
+                                "thread {} waits at the one at {}",
+                                idx_text(at_barrier->idx), idx_text(block_idx_), d.site_a, idx_text(t.idx), d.site_b);
+        add_diag(std::move(d));
+        abort_ = true;
+        report.ok = false;
+        if (L_.opt.stop_on_error) L_.stop = true;
+        return;
+    }
+    // Release: bar.red reductions, then every thread into the next interval.
+    const Instr& in = *at_barrier->wait;
+    if (in.op == Op::bar_red) {
+        u64 popc = 0, all = 1, any = 0;
+        for (auto& t : threads_) {
+            popc += t.wait_value & 1;
+            all &= t.wait_value & 1;
+            any |= t.wait_value & 1;
+        }
+        for (auto& t : threads_) {
+            u64* R = t.regs.data() + t.frames.back().reg_base;
+            const u64 r = in.sub == Sub::popc ? popc : in.sub == Sub::and_ ? all : any;
+            R[t.wait->o[0].reg] = r;
+        }
+    }
+    for (auto& t : threads_) {
+        t.state = State::ready;
+        t.wait = nullptr;
+        ++t.frames.back().pc;
+        ++t.interval;
+    }
+}
+
+void BlockRunner::run_block(int linear_block) {
+    const auto& g = L_.launch.grid;
+    block_ = linear_block;
+    block_idx_ = {linear_block % g.x, (linear_block / g.x) % g.y, linear_block / (g.x * g.y)};
+    abort_ = false;
+    block_instructions_ = 0;
+    next_poll_ = 0;
+    block_start_ = std::chrono::steady_clock::now();
+    block_counts_ = {};
+    record_block_ = L_.recording && (L_.opt.trace.records == simt::TraceMode::all ||
+                                     (L_.opt.trace.records == simt::TraceMode::block && L_.opt.trace.block == block_idx_));
+    const int n = L_.nthreads;
+    threads_.resize((size_t)n);
+    for (int i = 0; i < n; ++i) start_thread(threads_[i], i);
+    shared_.assign((size_t)L_.shared_total, 0xFF);
+    if (L_.checks) {
+        shadow_.written.assign((size_t)L_.shared_total, 0);
+        shadow_.cells.assign((size_t)L_.shared_total, SharedShadow::Cell{});
+    }
+    std::vector<int> order((size_t)n);
+    std::iota(order.begin(), order.end(), 0);
+    if (L_.opt.schedule == simt::Schedule::reversed) std::reverse(order.begin(), order.end());
+    rng_.seed(L_.opt.seed * 0x9E3779B97F4A7C15ull + (u64)linear_block);
+    for (;;) {
+        if (L_.opt.schedule == simt::Schedule::random) std::shuffle(order.begin(), order.end(), rng_);
+        bool ran = false;
+        for (int i : order) {
+            Thread& t = threads_[(size_t)i];
+            while (t.state == State::ready && !abort_) {
+                run_thread(t);
+                ran = true;
+                if (t.state == State::ready) break;  // quantum: let the others run
+            }
+            if (abort_) break;
+        }
+        if (abort_) break;
+        if (resolve_warps()) continue;
+        if (abort_) break;
+        bool any_live = false, any_ready = false;
+        for (auto& t : threads_) {
+            any_live |= t.state != State::exited;
+            any_ready |= t.state == State::ready;
+        }
+        if (!any_live) break;
+        if (any_ready) continue;
+        resolve_stuck();
+        if (abort_) break;
+        (void)ran;
+    }
+    long long ran_threads = 0;
+    for (auto& t : threads_) {
+        report.instructions += t.executed;
+        ran_threads += 1;
+    }
+    report.threads_run += ran_threads;
+    ++report.blocks_run;
+    if (L_.counting) {
+        report.counts += block_counts_;
+        if (L_.opt.trace.per_block_counts) report.block_counts[(size_t)linear_block] = block_counts_;
+    }
+}
+
+void run_worker(LaunchState& L, BlockRunner& r, const std::vector<int>& order, std::atomic<size_t>& next) {
+    for (;;) {
+        if (L.stop.load()) return;
+        if (L.opt.cancel && L.opt.cancel->load()) {
+            r.report.cancelled = true;
+            return;
+        }
+        const size_t k = next.fetch_add(1);
+        if (k >= order.size()) return;
+        r.run_block(order[k]);
+        if (r.report.cancelled) return;
+    }
+}
+
+}  // namespace
+
+simt::ExecReport run(const Module& m, const Launch& launch, const simt::ExecOptions& opt) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto it = m.function_index.find(launch.entry);
+    if (it == m.function_index.end() || !m.functions[it->second].is_entry || !m.functions[it->second].defined)
+        throw Error("the module has no kernel named " + launch.entry);
+    const Function& entry = m.functions[it->second];
+    if (launch.params.size() != entry.params.size())
+        throw Error(fmt::format("{} takes {} parameters, the launch gives {}", launch.entry, entry.params.size(),
+                                launch.params.size()));
+    const auto& b = launch.block;
+    const auto& g = launch.grid;
+    const long long nthreads = (long long)b.x * b.y * b.z;
+    if (b.x < 1 || b.y < 1 || b.z < 1 || nthreads > 1024 || b.z > 64)
+        throw Error(fmt::format("a block of {}x{}x{} threads: a GPU launches at most 1024 threads per block (z at most 64)",
+                                b.x, b.y, b.z));
+    if (g.x < 1 || g.y < 1 || g.z < 1 || g.y > 65535 || g.z > 65535)
+        throw Error(fmt::format("a grid of {}x{}x{} blocks: a GPU launches at most 65535 blocks along y and z", g.x, g.y, g.z));
+    LaunchState L(m, launch, opt);
+    L.entry = &entry;
+    L.entry_index = it->second;
+    L.nthreads = (int)nthreads;
+    L.shared_total = entry.static_shared_bytes > 0 || launch.dynamic_shared_bytes > 0
+                         ? (launch.dynamic_shared_bytes > 0 ? entry.dynamic_shared_offset + (long long)launch.dynamic_shared_bytes
+                                                            : entry.static_shared_bytes)
+                         : 0;
+    L.checks = opt.check_shared;
+    L.recording = opt.trace.records != simt::TraceMode::off;
+    L.counting = opt.trace.count || opt.trace.per_block_counts;
+    L.start = t0;
+    L.deadline = opt.deadline_seconds < 0 ? (opt.check_shared ? simt::kDefaultCheckedDeadline : 0) : opt.deadline_seconds;
+    // the entry's shared variables (for names)
+    for (size_t v = 0; v < m.variables.size(); ++v) {
+        const Variable& var = m.variables[v];
+        if (var.space != Sp::shared || var.dynamic_shared) continue;
+        bool reached = false;
+        for (const auto& f : m.functions) {
+            if (std::find(f.shared_vars.begin(), f.shared_vars.end(), (int)v) == f.shared_vars.end()) continue;
+            reached = true;  // approximate: any function naming it (names only)
+        }
+        if (reached && var.offset + var.bytes <= L.shared_total) L.shared_vars.push_back({var.offset, (int)v});
+    }
+    // buffers
+    for (const auto& buf : launch.buffers) {
+        BufferSlot s;
+        s.data = static_cast<unsigned char*>(buf.data);
+        s.bytes = buf.bytes;
+        s.id = buf.id;
+        s.name = buf.name;
+        s.read_only = buf.read_only;
+        if (L.checks && !buf.read_only && buf.bytes > 0) {
+            auto sh = std::make_unique<GlobalShadow>();
+            const size_t words = (buf.bytes + 3) / 4;
+            sh->writes = std::vector<std::atomic<u64>>(words);
+            sh->reads = std::vector<std::atomic<u64>>(words);
+            s.shadow = sh.get();
+            L.shadows.push_back(std::move(sh));
+        }
+        L.buffers.push_back(std::move(s));
+    }
+    L.globals_mem = m.global_image;
+    L.module_globals.data = L.globals_mem.data();
+    L.module_globals.bytes = L.globals_mem.size();
+    L.module_globals.id = -1;
+    L.module_globals.name = "__device__ variables";
+    L.const_mem = m.const_image;
+    for (const auto& c : launch.constants) {
+        auto vi = m.variable_index.find(c.symbol);
+        if (vi == m.variable_index.end() || m.variables[vi->second].space != Sp::constant)
+            throw Error("the module has no __constant__ variable named " + c.symbol);
+        const Variable& v = m.variables[vi->second];
+        if ((long long)c.bytes.size() > v.bytes)
+            throw Error(fmt::format("{} bytes for the __constant__ {}, which has {}", c.bytes.size(), c.symbol, v.bytes));
+        std::memcpy(L.const_mem.data() + v.offset, c.bytes.data(), c.bytes.size());
+    }
+    L.entry_params.assign((size_t)std::max(entry.param_bytes, 1), 0);
+    for (size_t k = 0; k < entry.params.size(); ++k)
+        std::memcpy(L.entry_params.data() + entry.param_offsets[k], &launch.params[k], (size_t)entry.params[k].bytes);
+
+    simt::ExecReport rep;
+    rep.grid = g;
+    rep.block = b;
+    rep.schedule = opt.schedule;
+    rep.seed = opt.seed;
+    if (entry.static_shared_bytes > 48 * 1024) {
+        simt::Diagnostic d;
+        d.kind = DiagKind::kernel_exception;
+        d.message = fmt::format("the kernel declares {} bytes of static shared memory: a block may have at most 49152 "
+                                "(48 KiB)",
+                                entry.static_shared_bytes);
+        rep.ok = false;
+        rep.totals[(int)d.kind] = 1;
+        rep.diagnostics.push_back(d);
+        return rep;
+    }
+    // block order
+    const long long nblocks = (long long)g.x * g.y * g.z;
+    std::vector<int> order((size_t)nblocks);
+    std::iota(order.begin(), order.end(), 0);
+    if (opt.block_order == simt::BlockOrder::reversed) std::reverse(order.begin(), order.end());
+    if (opt.block_order == simt::BlockOrder::random) {
+        std::mt19937_64 r(opt.seed ^ 0xB10C5EEDull);
+        std::shuffle(order.begin(), order.end(), r);
+    }
+    int workers = opt.workers > 0 ? opt.workers : (int)std::max(1u, std::thread::hardware_concurrency());
+    workers = (int)std::min<long long>(workers, nblocks);
+    if (opt.trace.records != simt::TraceMode::off) workers = 1;  // the trace in program order, block by block
+    std::vector<std::unique_ptr<BlockRunner>> runners;
+    for (int w = 0; w < workers; ++w) {
+        runners.push_back(std::make_unique<BlockRunner>(L, w));
+        runners.back()->report.workers = workers;
+        if (opt.trace.per_block_counts) runners.back()->report.block_counts.resize((size_t)nblocks);
+    }
+    std::atomic<size_t> next{0};
+    if (workers == 1) {
+        run_worker(L, *runners[0], order, next);
+    } else {
+        std::vector<std::thread> pool;
+        for (int w = 0; w < workers; ++w) pool.emplace_back([&, w] { run_worker(L, *runners[(size_t)w], order, next); });
+        for (auto& th : pool) th.join();
+    }
+    // merge
+    rep.workers = workers;
+    if (opt.trace.per_block_counts) rep.block_counts.resize((size_t)nblocks);
+    std::vector<simt::Diagnostic> all;
+    for (auto& r : runners) {
+        const auto& x = r->report;
+        rep.ok = rep.ok && x.ok;
+        for (int k = 0; k < simt::kDiagKinds; ++k) rep.totals[k] += x.totals[k];
+        for (const auto& d : x.diagnostics) all.push_back(d);
+        rep.counts += x.counts;
+        if (opt.trace.per_block_counts)
+            for (size_t k = 0; k < x.block_counts.size(); ++k) rep.block_counts[k] += x.block_counts[k];
+        rep.trace.insert(rep.trace.end(), x.trace.begin(), x.trace.end());
+        rep.trace_truncated = rep.trace_truncated || x.trace_truncated;
+        rep.cancelled = rep.cancelled || x.cancelled;
+        rep.blocks_run += x.blocks_run;
+        rep.threads_run += x.threads_run;
+        rep.instructions += x.instructions;
+    }
+    // diagnostics in block order, at most max_diagnostics of each kind
+    auto linear = [&](const simt::Idx3& i) { return ((long long)i.z * g.y + i.y) * g.x + i.x; };
+    std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& c) { return linear(a.block) < linear(c.block); });
+    std::array<int, simt::kDiagKinds> kept{};
+    for (auto& d : all)
+        if (kept[(int)d.kind]++ < opt.max_diagnostics) rep.diagnostics.push_back(std::move(d));
+    if (rep.cancelled) rep.ok = false;
+    for (int k = 0; k < simt::kDiagKinds; ++k)
+        if (rep.totals[k] && simt::is_fatal((DiagKind)k)) rep.ok = false;
+    // sites
+    rep.sites.resize(m.sites.size());
+    rep.site_source.resize(m.sites.size());
+    for (size_t s = 0; s < m.sites.size(); ++s) {
+        const MemSite& ms = m.sites[s];
+        const Instr& in = m.functions[ms.function].code[ms.instr];
+        rep.sites[s] = (std::uintptr_t)ms.instr;
+        const SourceLoc& l = m.locs[in.loc];
+        if (l.file >= 0 && l.file < (int)m.files.size()) rep.site_source[s].file = m.files[l.file];
+        rep.site_source[s].line = l.line;
+        if (ms.function < (int)m.opcode_text.size() && ms.instr < (int)m.opcode_text[ms.function].size())
+            rep.site_source[s].instruction = m.opcode_text[ms.function][ms.instr];
+    }
+    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return rep;
+}
+
+}  // namespace ptx
