@@ -73,7 +73,8 @@ std::map<std::pair<int, int>, std::string> instantiations(KernelId k, Precision 
         }
         for (int t : kBuiltTiles)
             if (tile_fits(k, t, r, bytes_of(p)))
-                out[{t, r}] = "<" + real + ", " + std::to_string(t) + ", " + std::to_string(r) + pointers;
+                out[{t, r}] =
+                    "<" + real + ", " + std::to_string(t) + ", " + std::to_string(r) + pointers;
     }
     return out;
 }
@@ -140,14 +141,16 @@ struct Reader {
     // The next field if its tag is `tag` and it is complete.
     std::optional<std::string_view> get(std::string_view tag) {
         const std::size_t nl = rest.find('\n');
-        if (nl == rest.npos || !rest.starts_with(tag) || nl <= tag.size() + 1 || rest[tag.size()] != ' ')
+        if (nl == rest.npos || !rest.starts_with(tag) || nl <= tag.size() + 1 ||
+            rest[tag.size()] != ' ')
             return std::nullopt;
         std::size_t size = 0;
         for (char c : rest.substr(tag.size() + 1, nl - tag.size() - 1)) {
             if (c < '0' || c > '9' || size > rest.size()) return std::nullopt;
             size = size * 10 + std::size_t(c - '0');
         }
-        if (size > rest.size() - nl - 1 || rest.size() - nl - 1 - size < 1 || rest[nl + 1 + size] != '\n')
+        if (size > rest.size() - nl - 1 || rest.size() - nl - 1 - size < 1 ||
+            rest[nl + 1 + size] != '\n')
             return std::nullopt;
         std::string_view bytes = rest.substr(nl + 1, size);
         rest.remove_prefix(nl + 2 + size);
@@ -223,7 +226,8 @@ void write_entry(const std::string& path, const std::string& key, const ptx::Com
     put_field(data, "end", "");
 
     static std::atomic<int> counter{0};
-    const std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++);
+    const std::string tmp =
+        path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++);
     std::error_code ec;
     {
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
@@ -292,7 +296,8 @@ ptx::CompileRequest family_request(KernelId k, Precision p) {
     req.source = std::string("#include \"") + version(k).source_file + "\"\n";
     for (int i = 0; i < kEmbeddedHeaderCount; ++i)
         req.headers.push_back({kEmbeddedHeaders[i].name, kEmbeddedHeaders[i].text});
-    for (const auto& [tr, args] : instantiations(k, p)) req.name_expressions.push_back(kernel_expression(k, args));
+    for (const auto& [tr, args] : instantiations(k, p))
+        req.name_expressions.push_back(kernel_expression(k, args));
     req.name_expressions.push_back(coefficients_expression(p));
     // Only the embedded headers, never a file that happens to sit in the working directory.
     req.options = {"--no-source-include"};
@@ -371,8 +376,9 @@ const LabPtx& lab_ptx(KernelId k, int tile, int radius, Precision p) {
         bool from_cache = false;
         fam->result = cached_compile(req, dir, &from_cache);
         if (!fam->result.ok)
-            throw ptx::Error(std::string("NVRTC could not compile the lab's ") + version(k).source_file +
-                             " (" + std::string(to_string(p)) + "): " + fam->result.log);
+            throw ptx::Error(std::string("NVRTC could not compile the lab's ") +
+                             version(k).source_file + " (" + std::string(to_string(p)) +
+                             "): " + fam->result.log);
         fam->seconds = from_cache ? 0 : fam->result.seconds;
         fam->compiled = true;
     }

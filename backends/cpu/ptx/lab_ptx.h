@@ -19,9 +19,9 @@ struct LabPtx {
                                       // declarations, .file table and .section .debug_str)
     std::string entry;                // lowered name of this instantiation's kernel
     std::string coefficients_symbol;  // lowered name of c_coefficients_f32 or _f64 (precision's)
-    std::string source_file;          // the kernel's header as .file names it, e.g. "kernels/tiled.cuh"
-    double compile_seconds = 0;       // NVRTC's wall time for the family this came from; 0 when it
-                                      // came from a cache (disk, or memory: a family compiled before)
+    std::string source_file;          // the kernel's header as .file names it ("kernels/tiled.cuh")
+    double compile_seconds = 0;       // NVRTC's time for the family this came from; 0 when it came
+                                      // from a cache (the disk, or memory: the family was compiled)
 };
 
 // Thread-safe; compiled on first use and cached. Throws stencil::UserError (core/error.h) for

@@ -136,7 +136,8 @@ CompileResult compile_to_ptx(const CompileRequest& req) {
 
     if (nvrtcResult r = nvrtcGetPTXSize(prog.p, &n); r != NVRTC_SUCCESS) fail("nvrtcGetPTXSize", r);
     out.ptx.resize(n);
-    if (nvrtcResult r = nvrtcGetPTX(prog.p, out.ptx.data()); r != NVRTC_SUCCESS) fail("nvrtcGetPTX", r);
+    if (nvrtcResult r = nvrtcGetPTX(prog.p, out.ptx.data()); r != NVRTC_SUCCESS)
+        fail("nvrtcGetPTX", r);
     trim_end(out.ptx, false);  // the size counts the terminating NUL
     out.ptx = restore_file_names(std::move(out.ptx), req);
 
