@@ -878,6 +878,56 @@ void BlockRunner::run_thread(Thread& t) {
                         return;
                     }
                 }
+                if (in.fast) {
+                    // the hot forms, inline (fast_form in parse.cpp guarantees reg/imm sources)
+                    auto sv = [&](int k) -> u64 {
+                        const Operand& o = in.o[k];
+                        return o.kind == Operand::kReg ? R[o.reg] : (u64)o.imm;
+                    };
+                    u64& d = R[in.o[0].reg];
+                    auto f32of = [](u64 v) { return std::bit_cast<float>(u32(v)); };
+                    auto f64of = [](u64 v) { return std::bit_cast<double>(v); };
+                    auto out32 = [](float x) -> u64 { return std::isnan(x) ? 0x7fffffffu : std::bit_cast<u32>(x); };
+                    auto out64 = [](double x) -> u64 { return std::isnan(x) ? 0x7fffffffffffffffull : std::bit_cast<u64>(x); };
+                    switch (in.fast) {
+                        case kAdd32: d = u32(sv(1) + sv(2)); break;
+                        case kAdd64: d = sv(1) + sv(2); break;
+                        case kSub32: d = u32(sv(1) - sv(2)); break;
+                        case kMulLo32: d = u32(sv(1) * sv(2)); break;
+                        case kMadLo32: d = u32(sv(1) * sv(2) + sv(3)); break;
+                        case kMulWideS32: d = u64(std::int64_t(std::int32_t(sv(1))) * std::int64_t(std::int32_t(sv(2)))); break;
+                        case kMulWideU32: d = u64(u32(sv(1))) * u64(u32(sv(2))); break;
+                        case kShl32: { const u64 n = u32(sv(2)); d = n >= 32 ? 0 : u32(sv(1) << n); break; }
+                        case kShl64: { const u64 n = u32(sv(2)); d = n >= 64 ? 0 : sv(1) << n; break; }
+                        case kAnd32: d = u32(sv(1) & sv(2)); break;
+                        case kOr32: d = u32(sv(1) | sv(2)); break;
+                        case kSetpEq32: d = u32(sv(1)) == u32(sv(2)); break;
+                        case kSetpNe32: d = u32(sv(1)) != u32(sv(2)); break;
+                        case kSetpLtS32: d = std::int32_t(sv(1)) < std::int32_t(sv(2)); break;
+                        case kSetpLeS32: d = std::int32_t(sv(1)) <= std::int32_t(sv(2)); break;
+                        case kSetpGtS32: d = std::int32_t(sv(1)) > std::int32_t(sv(2)); break;
+                        case kSetpGeS32: d = std::int32_t(sv(1)) >= std::int32_t(sv(2)); break;
+                        case kSetpLtU32: d = u32(sv(1)) < u32(sv(2)); break;
+                        case kSetpLeU32: d = u32(sv(1)) <= u32(sv(2)); break;
+                        case kSetpGtU32: d = u32(sv(1)) > u32(sv(2)); break;
+                        case kSetpGeU32: d = u32(sv(1)) >= u32(sv(2)); break;
+                        case kAndPred: d = (sv(1) & sv(2)) & 1; break;
+                        case kOrPred: d = (sv(1) | sv(2)) & 1; break;
+                        case kNotPred: d = (~sv(1)) & 1; break;
+                        case kSelp: d = (sv(3) & 1) ? sv(1) : sv(2); break;
+                        case kCvtS64S32: d = u64(std::int64_t(std::int32_t(sv(1)))); break;
+                        case kCvtU32U64: d = u32(sv(1)); break;
+                        case kFmaF32: d = out32(std::fmaf(f32of(sv(1)), f32of(sv(2)), f32of(sv(3)))); break;
+                        case kFmaF64: d = out64(std::fma(f64of(sv(1)), f64of(sv(2)), f64of(sv(3)))); break;
+                        case kMulF32: d = out32(f32of(sv(1)) * f32of(sv(2))); break;
+                        case kMulF64: d = out64(f64of(sv(1)) * f64of(sv(2))); break;
+                        case kAddF32: d = out32(f32of(sv(1)) + f32of(sv(2))); break;
+                        case kAddF64: d = out64(f64of(sv(1)) + f64of(sv(2))); break;
+                        default: break;
+                    }
+                    ++fr.pc;
+                    continue;
+                }
                 switch (in.op) {
                     case Op::mov: {
                         const Operand& d = in.o[0];

@@ -133,7 +133,18 @@ struct Instr {
     std::int32_t ptx_line = 0;  // line in the PTX text
     std::int32_t callee = -1;   // call: function index (-2: vprintf)
     std::int32_t call_args = -1;  // call: index into Function::call_lists
+    std::uint8_t fast = 0;        // a Fast form (below) for the executor's hot path; 0: none
 };
+
+// The forms that dominate NVRTC's output for stencil kernels, with register or immediate
+// sources only: the executor runs them inline instead of through alu().
+enum Fast : std::uint8_t {
+    kFastNone, kAdd32, kAdd64, kSub32, kMulLo32, kMadLo32, kMulWideS32, kMulWideU32, kShl32, kShl64,
+    kSetpEq32, kSetpNe32, kSetpLtS32, kSetpLeS32, kSetpGtS32, kSetpGeS32, kSetpLtU32, kSetpLeU32,
+    kSetpGtU32, kSetpGeU32, kAndPred, kOrPred, kNotPred, kFmaF32, kFmaF64, kMulF32, kMulF64, kAddF32,
+    kAddF64, kCvtS64S32, kCvtU32U64, kSelp, kAnd32, kOr32,
+};
+std::uint8_t fast_form(const Instr& in);
 
 struct SourceLoc {
     int file = -1;  // index into Module::files

@@ -951,6 +951,7 @@ void Parser::instruction() {
         in.site = (int)m_->sites.size();
         m_->sites.push_back({fn_index_, (int)fn_->code.size()});
     }
+    in.fast = fast_form(in);
     fn_->code.push_back(in);
     opcode_text_[fn_index_].push_back(opcode);
 }
@@ -1061,6 +1062,77 @@ void Parser::layout_shared() {
 }
 
 }  // namespace
+
+std::uint8_t fast_form(const Instr& in) {
+    if (in.nops < 2 || in.o[0].kind != Operand::kReg) return kFastNone;
+    for (int k = 1; k < in.nops; ++k)
+        if ((in.o[k].kind != Operand::kReg && in.o[k].kind != Operand::kImm) || in.o[k].negate) return kFastNone;
+    const Ty t = in.type;
+    const bool w32 = t == Ty::s32 || t == Ty::u32 || t == Ty::b32;
+    const bool w64 = t == Ty::s64 || t == Ty::u64 || t == Ty::b64;
+    const bool plain = in.flags == 0 || in.flags == kLo;
+    const bool rn = in.rnd == Rnd::none || in.rnd == Rnd::rn;
+    switch (in.op) {
+        case Op::add:
+            if (plain && w32) return kAdd32;
+            if (plain && w64) return kAdd64;
+            if (in.flags == 0 && rn && t == Ty::f32) return kAddF32;
+            if (in.flags == 0 && rn && t == Ty::f64) return kAddF64;
+            break;
+        case Op::sub: if (plain && w32) return kSub32; break;
+        case Op::mul:
+            if (in.flags == kLo && w32) return kMulLo32;
+            if (in.flags == kWide && t == Ty::s32) return kMulWideS32;
+            if (in.flags == kWide && t == Ty::u32) return kMulWideU32;
+            if (in.flags == 0 && rn && t == Ty::f32) return kMulF32;
+            if (in.flags == 0 && rn && t == Ty::f64) return kMulF64;
+            break;
+        case Op::mad: if (in.flags == kLo && w32) return kMadLo32; break;
+        case Op::fma:
+            if (in.flags == 0 && rn && t == Ty::f32) return kFmaF32;
+            if (in.flags == 0 && rn && t == Ty::f64) return kFmaF64;
+            break;
+        case Op::shl:
+            if (t == Ty::b32) return kShl32;
+            if (t == Ty::b64) return kShl64;
+            break;
+        case Op::and_:
+            if (t == Ty::pred) return kAndPred;
+            if (t == Ty::b32) return kAnd32;
+            break;
+        case Op::or_:
+            if (t == Ty::pred) return kOrPred;
+            if (t == Ty::b32) return kOr32;
+            break;
+        case Op::not_: if (t == Ty::pred) return kNotPred; break;
+        case Op::selp: if (in.nops == 4) return kSelp; break;
+        case Op::cvt:
+            if (in.flags == 0 && t == Ty::s64 && in.type2 == Ty::s32) return kCvtS64S32;
+            if (in.flags == 0 && t == Ty::u32 && in.type2 == Ty::u64) return kCvtU32U64;
+            break;
+        case Op::setp:
+            if (in.flags != 0 || in.nops != 3) break;
+            if (t == Ty::s32 || t == Ty::u32 || t == Ty::b32) {
+                const bool u = t != Ty::s32;
+                switch (in.cmp) {
+                    case Cmp::eq: return kSetpEq32;
+                    case Cmp::ne: return kSetpNe32;
+                    case Cmp::lt: return u ? kSetpLtU32 : kSetpLtS32;
+                    case Cmp::le: return u ? kSetpLeU32 : kSetpLeS32;
+                    case Cmp::gt: return u ? kSetpGtU32 : kSetpGtS32;
+                    case Cmp::ge: return u ? kSetpGeU32 : kSetpGeS32;
+                    case Cmp::lo: return kSetpLtU32;
+                    case Cmp::ls: return kSetpLeU32;
+                    case Cmp::hi: return kSetpGtU32;
+                    case Cmp::hs: return kSetpGeU32;
+                    default: break;
+                }
+            }
+            break;
+        default: break;
+    }
+    return kFastNone;
+}
 
 std::shared_ptr<const Module> load(std::string_view ptx_text) { return Parser(ptx_text).run(); }
 
