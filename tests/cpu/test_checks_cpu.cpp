@@ -1,267 +1,256 @@
-// The checks beyond the lab's fixtures: shared bounds, global races and block orders, read-only
-// inputs, the deadline, stack overflow, __syncwarp, barrier call sites, launch limits, bank
-// conflicts, and determinism. Each kernel here is a few lines with one bug; the expected diagnosis
-// is derived from its geometry.
+// The PTX engine's memory checks on small CUDA fixtures with one bug each: shared races (RAW, WAR,
+// WAW), shared bounds, __syncwarp, bank conflicts (fixtures/shared_memory.cu); global races within
+// a block and between blocks, block orders, the schedule comparison, read-only inputs, global
+// bounds through casts and derived pointers, atomics, the cancel hook (fixtures/global_memory.cu).
+// Every diagnosis names its kind, block, threads, interval, array, element and source line; the
+// line comes from the fixture's marker comment. Each test case compiles one program.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.h"
 #include "core/field.h"
-#include "kernels/device_compat.h"
+#include "tests/cpu/ptx_test_support.h"
 
 using simt::DiagKind;
 using simt::Schedule;
+using ptxtest::arg;
+using ptxtest::Buffers;
+using ptxtest::element;
+using ptxtest::opts;
+using ptxtest::ptr;
 
 namespace {
 
-simt::ExecOptions opts(Schedule s, bool checked = true, int workers = 1) {
-    simt::ExecOptions o;
-    o.schedule = s;
-    o.check_shared = checked;
-    o.workers = workers;
-    return o;
+const ptxtest::Fixture& shared_fx() {
+    return ptxtest::fixture("shared_memory.cu", {"strided_shared<float, 1>", "strided_shared<float, 2>",
+                                                 "strided_shared<float, 32>", "strided_shared<double, 1>",
+                                                 "strided_shared<double, 2>", "strided_shared<double, 16>"});
 }
-long long element(const simt::Diagnostic& d) { return d.elem_size > 0 ? d.offset / d.elem_size : -1; }
+const ptxtest::Fixture& global_fx() { return ptxtest::fixture("global_memory.cu"); }
 
-struct Buffers {
-    std::vector<float> in, out;
-    simt::GlobalPtr<const float> pin;
-    simt::GlobalPtr<float> pout;
-    explicit Buffers(int n, float fill = -1.0f) : in(n), out(n, fill) {
-        std::iota(in.begin(), in.end(), 1.0f);
-        pin = {in.data(), n, 0, "in", true};
-        pout = {out.data(), n, 1, "out"};
-    }
-};
-
-// ---- kernels with one bug each -------------------------------------------------------------------
-template <typename In, typename Out>
-__global__ void shared_read_past_end(In in, Out out) {
-    __shared__ Shared<float> s[32];
-    const int t = threadIdx.x;
-    s[t] = in[t];
-    __syncthreads();
-    out[t] = s[t + 1];  // BUG: t = 31 reads s[32]
-}
-template <typename In, typename Out>
-__global__ void shared_write_far(In in, Out out, int far) {
-    __shared__ Shared<float> s[32];
-    const int t = threadIdx.x;
-    s[t] = in[t];
-    __syncthreads();
-    if (t == 7) s[t + far] = in[t];  // BUG: far past the array
-    __syncthreads();
-    out[t] = s[t];
-}
-template <typename In, typename Out>
-__global__ void shared_read_before_start(In in, Out out) {
-    __shared__ Shared<float> s[8][8];
-    const int t = threadIdx.x;
-    s[t / 8][t % 8] = in[t];
-    __syncthreads();
-    if (t == 0) out[t] = s[0][t - 1];  // BUG: s[0][-1], before the array
-}
-// Global scratch without a barrier: thread t reads the cell thread t + 1 writes.
-template <typename In, typename Out>
-__global__ void global_neighbour(In in, Out out, int n) {
-    const int t = threadIdx.x;
-    out[t] = in[t] * 2;
-    const float v = out[(t + 1) % n];  // BUG: no __syncthreads() (and no ordering at all)
-    out[n + t] = v;
-}
-// Block b > 0 reads what block b - 1 wrote: blocks are never ordered.
-template <typename In, typename Out>
-__global__ void global_previous_block(In in, Out out, int n) {
-    const int g = blockIdx.x * blockDim.x + threadIdx.x;
-    out[g] = in[g];
-    if (g >= (int)blockDim.x) out[n + g] = out[g - blockDim.x];  // BUG
-}
-// Every block writes cell 0.
-template <typename In, typename Out>
-__global__ void global_same_cell(In in, Out out) {
-    if (threadIdx.x == 0) out[0] = in[blockIdx.x];  // BUG: a write-write race between blocks
-}
-// The correct way through global memory within a block: write, barrier, read the neighbour's.
-template <typename In, typename Out>
-__global__ void global_with_barrier(In in, Out out, int n) {
-    const int t = threadIdx.x;
-    out[t] = in[t] * 2;
-    __syncthreads();
-    out[n + t] = out[(t + 1) % n];
-}
-template <typename Out>
-__global__ void writes_its_input(Out in, Out out) {
-    const int t = threadIdx.x;
-    if (t == 5) in[t] = 0.0f;  // BUG: `in` is the read-only input
-    out[t] = in[t];
-}
-template <typename In, typename Out>
-__global__ void spin_on_flag(In in, Out out) {
-    __shared__ Shared<int> flag;
-    if (threadIdx.x == 0) flag = 0;
-    __syncthreads();
-    if (threadIdx.x == 0) flag = 1;
-    else
-        while (flag == 0) {
-        }  // BUG on the CPU backend: waits for a thread that runs only at the next barrier
-    out[threadIdx.x] = in[threadIdx.x];
-}
-template <typename In, typename Out>
-__global__ void big_local_array(In in, Out out) {
-    volatile float buf[40000];  // 160 KB of local memory
-    for (int i = 0; i < 40000; ++i) buf[i] = in[i % 32];
-    out[threadIdx.x] = buf[39999];
-}
-// A warp-synchronous reduction (CUDA 9+): correct with __syncwarp between the steps.
-template <typename In, typename Out>
-__global__ void warp_sum(In in, Out out) {
-    __shared__ Shared<float> s[64];
-    const int t = threadIdx.x, lane = t % 32, base = t - lane;
-    s[t] = in[t];
-    __syncwarp();
-    for (int off = 16; off > 0; off /= 2) {
-        float v = 0.f;
-        if (lane < off) v = s[t] + s[t + off];
-        __syncwarp();
-        if (lane < off) s[t] = v;
-        __syncwarp();
-    }
-    if (lane == 0) out[base / 32] = s[base];
-}
-template <typename In, typename Out>
-__global__ void syncwarp_against_syncthreads(In in, Out out) {
-    if (threadIdx.x == 3) __syncthreads();  // BUG: lanes 0-2, 4-31 wait at __syncwarp for lane 3
-    else __syncwarp();
-    out[threadIdx.x] = in[threadIdx.x];
-}
-template <typename In, typename Out>
-__global__ void divergent_one_line(In in, Out out) {
-    if (threadIdx.x < 4) __syncthreads(); else __syncthreads();  // BUG: two barriers, one line
-    out[threadIdx.x] = in[threadIdx.x];
-}
-__device__ inline void block_sync() { __syncthreads(); }
-template <typename In, typename Out>
-__global__ void divergent_helper(In in, Out out) {
-    if (threadIdx.x < 4) {
-        block_sync();  // one source barrier, reached from both branches: runs on a GPU
-        out[threadIdx.x] = in[threadIdx.x];
-    } else {
-        block_sync();
-        out[threadIdx.x] = 2 * in[threadIdx.x];
-    }
-}
-template <typename In, typename Out>
-__global__ void early_exit(In in, Out out) {
-    if (threadIdx.x > 5) return;  // BUG
-    __syncthreads();
-    out[threadIdx.x] = in[threadIdx.x];
-}
-template <typename real, int STRIDE, typename In, typename Out>
-__global__ void strided_shared(In in, Out out) {
-    __shared__ Shared<real> s[32 * 32];
-    const int t = threadIdx.x;
-    s[t * STRIDE] = in[t];
-    __syncthreads();
-    out[t] = s[t * STRIDE];
+ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block, Buffers& b, std::vector<std::uint64_t> extra = {}) {
+    ptxtest::Call c;
+    c.grid = grid;
+    c.block = block;
+    c.buffers = b.both();
+    c.params = {ptr(0), ptr(1)};
+    c.params.insert(c.params.end(), extra.begin(), extra.end());
+    return c;
 }
 
 }  // namespace
 
-// ---- 1. shared bounds -------------------------------------------------------------------------------
+// ---- 1. shared races ---------------------------------------------------------------------------------
+TEST_CASE("shared RAW, WAR and WAW races name both threads, the cell and both lines", "[cpu][checks]") {
+    const std::string kernel = GENERATE(as<std::string>{}, "shared_raw", "shared_war", "shared_waw");
+    const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
+    CAPTURE(kernel, simt::to_string(sched));
+    const auto& fx = shared_fx();
+    Buffers b(32);
+    const auto rep = ptxtest::run(fx, kernel, call({1, 1, 1}, {32, 1, 1}, b), opts(sched));
+    CAPTURE(rep.summary());
+    const simt::Diagnostic* d = rep.first(DiagKind::race);
+    REQUIRE(d);
+    CAPTURE(d->message, d->line, d->thread_a, d->thread_b, element(*d));
+    const std::string word = kernel.substr(7);  // raw, war, waw
+    const int load_line = fx.line_of("<-- " + word + " load"), store_line = fx.line_of("<-- " + word + " store");
+    const int line = d->op_a == simt::Op::load ? load_line : store_line;
+    const bool shape = rep.ok && d->space == simt::Space::shared && d->block == simt::Idx3{0, 0, 0} &&
+                       d->block_b == d->block && d->array == (word == "waw" ? "last" : "s") && d->elem_size == 4 &&
+                       d->file == "shared_memory.cu" && d->line == line && line > 0 &&
+                       d->interval == (word == "waw" ? 0 : 1) && (d->op_a == simt::Op::store || d->op_b == simt::Op::store) &&
+                       d->thread_a != d->thread_b &&
+                       ptxtest::names_all(*d, d->array + "[" + std::to_string(element(*d)) + "]",
+                                          fx.file + ":" + std::to_string(line));
+    REQUIRE(shape);
+    // The exact pair: in order the higher thread comes second, reversed the lower.
+    using Exp = std::tuple<simt::Op, int, simt::Op, int, long long>;  // op_a, thread_a, op_b, thread_b, element
+    const Exp got{d->op_a, d->thread_a, d->op_b, d->thread_b, element(*d)};
+    const auto L = simt::Op::load, S = simt::Op::store;
+    if (sched == Schedule::in_order) {
+        const Exp want = word == "raw" ? Exp{L, 1, S, 0, 0} : word == "war" ? Exp{S, 1, L, 0, 1} : Exp{S, 1, S, 0, 0};
+        REQUIRE(got == want);
+    } else if (sched == Schedule::reversed) {
+        const Exp want = word == "raw" ? Exp{S, 30, L, 31, 30} : word == "war" ? Exp{L, 30, S, 31, 31} : Exp{S, 30, S, 31, 0};
+        REQUIRE(got == want);
+    }
+    // The other access's line is named too.
+    const int other_line = d->op_b == simt::Op::load ? load_line : store_line;
+    REQUIRE(d->message.find(fx.file + ":" + std::to_string(other_line)) != std::string::npos);
+}
+
+// ---- 2. shared bounds -------------------------------------------------------------------------------
 TEST_CASE("a shared index past the end is out_of_bounds, checked or not, under every schedule", "[cpu][checks]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
     const bool checked = GENERATE(false, true);
     CAPTURE(simt::to_string(sched), checked);
+    const auto& fx = shared_fx();
     Buffers b(32);
-    auto rep = simt::launch(dim3(1), dim3(32), opts(sched, checked), [&] { shared_read_past_end(b.pin, b.pout); });
+    const auto rep = ptxtest::run(fx, "shared_read_past_end", call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
     const simt::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
     CAPTURE(rep.summary());
+    REQUIRE(d);
+    CAPTURE(d->message);
     // Only thread 31 reads past s[31], after the barrier: interval 1, index 32 of a 32-cell array.
-    REQUIRE((!rep.ok && d && d->space == simt::Space::shared && d->thread_a == 31 && d->interval == 1 &&
-             element(*d) == 32 && d->elem_size == 4 && !d->array.empty() &&
+    REQUIRE((!rep.ok && d->space == simt::Space::shared && d->thread_a == 31 && d->interval == 1 &&
+             element(*d) == 32 && d->elem_size == 4 && d->array == "s" && d->op_a == simt::Op::load &&
+             d->line == fx.line_of("<-- BUG: t = 31 reads s[32]") &&
+             ptxtest::names_all(*d, "s[32]", fx.at("<-- BUG: t = 31 reads s[32]")) &&
              d->message.find("valid 0..31") != std::string::npos));
 }
 
 TEST_CASE("a far shared store and a negative index are reported before they happen", "[cpu][checks]") {
     const int far = GENERATE(64, 100000);
     CAPTURE(far);
+    const auto& fx = shared_fx();
     Buffers b(64);
-    auto rep = simt::launch(dim3(2), dim3(32), opts(Schedule::in_order, false), [&] { shared_write_far(b.pin, b.pout, far); });
+    const auto rep = ptxtest::run(fx, "shared_write_far", call({2, 1, 1}, {32, 1, 1}, b, {arg(far)}),
+                                  opts(Schedule::in_order, false));
     const simt::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
-    auto rep2 = simt::launch(dim3(1), dim3(64), opts(Schedule::reversed), [&] { shared_read_before_start(b.pin, b.pout); });
+    const auto rep2 = ptxtest::run(fx, "shared_read_before_start", call({1, 1, 1}, {64, 1, 1}, b), opts(Schedule::reversed));
     const simt::Diagnostic* e = rep2.first(DiagKind::out_of_bounds);
     CAPTURE(rep.summary(), rep2.summary());
-    REQUIRE((d && d->thread_a == 7 && d->interval == 1 && element(*d) == 7 + far && d->block == simt::Idx3{0, 0, 0} &&
-             e && e->thread_a == 0 && e->interval == 1 && element(*e) == -1));
+    REQUIRE((d && e));
+    CAPTURE(d->message, e->message);
+    REQUIRE((!rep.ok && d->thread_a == 7 && d->interval == 1 && element(*d) == 7 + far && d->block == simt::Idx3{0, 0, 0} &&
+             d->op_a == simt::Op::store && d->array == "s" && d->line == fx.line_of("<-- BUG: far past the array") &&
+             ptxtest::names_all(*d, "s[" + std::to_string(7 + far) + "]", fx.at("<-- BUG: far past the array"))));
+    REQUIRE((!rep2.ok && e->thread_a == 0 && e->interval == 1 && element(*e) == -1 && e->array == "s" &&
+             e->line == fx.line_of("<-- BUG: s[0][-1]") && ptxtest::names_all(*e, "s[-1]", fx.at("<-- BUG: s[0][-1]"))));
+    // Shared memory outside the array was never touched: the output holds what the kernel stored.
+    REQUIRE(std::count(b.out.begin(), b.out.end(), -1.0f) == 64);
 }
 
-// ---- 2. global races, block orders, the schedule comparison ----------------------------------------
+// ---- 3. __syncwarp ---------------------------------------------------------------------------------
+TEST_CASE("__syncwarp orders the lanes of a warp: a warp reduction is exact and race-free", "[cpu][checks]") {
+    const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
+    CAPTURE(simt::to_string(sched));
+    const auto& fx = shared_fx();
+    Buffers b(64, 0.0f);
+    const auto rep = ptxtest::run(fx, "warp_sum", call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
+    CAPTURE(rep.summary());
+    // in[i] = i + 1: warp 0 sums 1..32, warp 1 sums 33..64.
+    REQUIRE((rep.clean() && b.out[0] == 528.0f && b.out[1] == 1552.0f));
+    // Without the __syncwarp() calls, the lanes of a warp race on the cells of the step.
+    const auto bad = ptxtest::run(fx, "warp_sum_unsynced", call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
+    const simt::Diagnostic* d = bad.first(DiagKind::race);
+    CAPTURE(bad.summary());
+    REQUIRE((d && d->interval == 1 && d->array == "s" && d->line == fx.line_of("<-- unsynced step") &&
+             d->thread_a / 32 == d->thread_b / 32));
+}
+
+// ---- 4. bank conflicts ------------------------------------------------------------------------------
+TEST_CASE("bank conflict degree: fp32 one pass of 32 lanes, fp64 two half-warp passes", "[cpu][checks]") {
+    // (bytes, stride in elements, degree): fp32 stride s hits gcd-many banks; fp64 in half-warps.
+    const auto [bytes, stride, expected] =
+        GENERATE(table<int, int, int>({{4, 1, 1}, {4, 2, 2}, {4, 32, 32}, {8, 1, 1}, {8, 2, 2}, {8, 16, 16}}));
+    CAPTURE(bytes, stride);
+    const auto& fx = shared_fx();
+    std::vector<double> in(32, 1.0), out(32);  // (room for 32 of either precision)
+    ptxtest::Call c;
+    c.block = {32, 1, 1};
+    c.buffers = {ptxtest::input(in), ptxtest::output(out)};
+    c.params = {ptr(0), ptr(1)};
+    simt::ExecOptions o;
+    o.workers = 1;
+    o.trace.records = simt::TraceMode::all;
+    const std::string kernel =
+        std::string("strided_shared<") + (bytes == 4 ? "float, " : "double, ") + std::to_string(stride) + ">";
+    const auto rep = ptxtest::run(fx, kernel, c, o);
+    int got = -1, loads = 0;
+    for (const auto& r : simt::warp_requests(rep.trace))
+        if (r.space == simt::Space::shared && r.op == simt::Op::load) got = r.bank_degree, ++loads;
+    CAPTURE(rep.summary(), loads);
+    REQUIRE((rep.clean() && loads == 1 && got == expected));
+}
+
+// ---- 5. global races, block orders, the schedule comparison ----------------------------------------
 TEST_CASE("a global read of a neighbour's cell without a barrier is a race on 'out'", "[cpu][checks]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
     CAPTURE(simt::to_string(sched));
+    const auto& fx = global_fx();
     const int n = 32;
     Buffers b(2 * n);
-    auto rep = simt::launch(dim3(1), dim3(n), opts(sched), [&] { global_neighbour(b.pin, b.pout, n); });
+    const auto rep = ptxtest::run(fx, "global_neighbour", call({1, 1, 1}, {n, 1, 1}, b, {arg(n)}), opts(sched));
     const simt::Diagnostic* d = rep.first(DiagKind::race);
     CAPTURE(rep.summary());
     REQUIRE(d);
+    CAPTURE(d->message);
     // The pair is (loader t, storer t + 1 mod n) on element t + 1, whichever ran first.
-    const int loader = d->op_a == simt::Op::load ? d->thread_a : d->thread_b;
-    const int storer = d->op_a == simt::Op::load ? d->thread_b : d->thread_a;
+    const int loader = ptxtest::loader(*d), storer = ptxtest::storer(*d);
+    const int line = fx.line_of(d->op_a == simt::Op::load ? "<-- neighbour load" : "<-- neighbour store");
     REQUIRE((d->space == simt::Space::global && d->array == "out" && d->interval == 0 && d->block == d->block_b &&
-             storer == (loader + 1) % n && element(*d) == storer && rep.total(DiagKind::race) == n));
+             storer == (loader + 1) % n && element(*d) == storer && rep.total(DiagKind::race) == n && d->line == line &&
+             ptxtest::names_all(*d, "out[" + std::to_string(storer) + "]", fx.file + ":" + std::to_string(line))));
+    // In order, thread 1's store comes after thread 0 loaded its cell.
+    if (sched == Schedule::in_order)
+        REQUIRE((d->op_a == simt::Op::store && d->thread_a == 1 && d->thread_b == 0 &&
+                 d->message.find(fx.at("<-- neighbour load")) != std::string::npos));
 }
 
 TEST_CASE("blocks reading each other's output race under every block order", "[cpu][checks]") {
     const auto order = GENERATE(simt::BlockOrder::in_order, simt::BlockOrder::reversed, simt::BlockOrder::random);
     const int workers = GENERATE(1, 2);
     CAPTURE(simt::to_string(order), workers);
+    const auto& fx = global_fx();
     const int n = 64;
     Buffers b(2 * n);
     simt::ExecOptions o = opts(Schedule::in_order, true, workers);
     o.block_order = order;
-    auto rep = simt::launch(dim3(2), dim3(32), o, [&] { global_previous_block(b.pin, b.pout, n); });
+    const auto rep = ptxtest::run(fx, "global_previous_block", call({2, 1, 1}, {32, 1, 1}, b, {arg(n)}), o);
     const simt::Diagnostic* d = rep.first(DiagKind::race);
     CAPTURE(rep.summary());
     REQUIRE(d);
+    CAPTURE(d->message);
     // Block 1's thread t loads element t, which block 0's thread t stores.
     const bool a_loads = d->op_a == simt::Op::load;
     const simt::Idx3 loader = a_loads ? d->block : d->block_b, storer = a_loads ? d->block_b : d->block;
     REQUIRE((d->array == "out" && loader == simt::Idx3{1, 0, 0} && storer == simt::Idx3{0, 0, 0} &&
-             d->thread_a == d->thread_b && element(*d) == d->thread_a && rep.total(DiagKind::race) == 32));
+             d->thread_a == d->thread_b && element(*d) == d->thread_a && rep.total(DiagKind::race) == 32 &&
+             d->line == fx.line_of(a_loads ? "<-- previous-block load" : "<-- previous-block store") &&
+             d->message.find("between blocks") != std::string::npos && ptxtest::one_line(d->message)));
+    // One worker: the order is known, and so is which access comes second.
+    if (workers == 1 && order != simt::BlockOrder::random)
+        REQUIRE(a_loads == (order == simt::BlockOrder::in_order));
 }
 
-TEST_CASE("two blocks storing one cell race; a barrier between a write and a read does not", "[cpu][checks]") {
+TEST_CASE("two blocks storing one cell race, and a barrier between a write and a read does not", "[cpu][checks]") {
+    const auto& fx = global_fx();
     Buffers b(64);
-    auto ww = simt::launch(dim3(3), dim3(32), opts(Schedule::in_order), [&] { global_same_cell(b.pin, b.pout); });
-    auto ok = simt::launch(dim3(1), dim3(32), opts(Schedule::reversed), [&] { global_with_barrier(b.pin, b.pout, 32); });
+    const auto ww = ptxtest::run(fx, "global_same_cell", call({3, 1, 1}, {32, 1, 1}, b), opts(Schedule::in_order));
+    const auto ok = ptxtest::run(fx, "global_with_barrier", call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::reversed));
     const simt::Diagnostic* d = ww.first(DiagKind::race);
     CAPTURE(ww.summary(), ok.summary());
-    REQUIRE((d && d->op_a == simt::Op::store && d->op_b == simt::Op::store && element(*d) == 0 &&
-             ww.total(DiagKind::race) == 2 && ok.clean()));
+    REQUIRE((d && d->op_a == simt::Op::store && d->op_b == simt::Op::store && element(*d) == 0 && d->array == "out" &&
+             d->block == simt::Idx3{1, 0, 0} && d->block_b == simt::Idx3{0, 0, 0} && d->thread_a == 0 && d->thread_b == 0 &&
+             d->line == fx.line_of("<-- same-cell store") && ww.total(DiagKind::race) == 2 && ok.clean()));
 }
 
 TEST_CASE("block orders: workers take blocks in that order, each block once", "[cpu][checks]") {
     const auto order = GENERATE(simt::BlockOrder::in_order, simt::BlockOrder::reversed, simt::BlockOrder::random);
     CAPTURE(simt::to_string(order));
+    const auto& fx = global_fx();
     std::vector<float> out(1);
-    simt::GlobalPtr<float> p(out.data(), 1, 1, "out");
     auto run = [&] {
         simt::ExecOptions o;
         o.workers = 1;
         o.block_order = order;
         o.seed = 9;
         o.trace.records = simt::TraceMode::all;
-        auto rep = simt::launch(dim3(5, 2), dim3(1), o, [&] { if (blockIdx.x < 100) p[0] = 1.0f; });
+        ptxtest::Call c;
+        c.grid = {5, 2, 1};
+        c.buffers = {ptxtest::output(out, "out", 0)};
+        c.params = {ptr(0)};
+        const auto rep = ptxtest::run(fx, "mark_block", c, o);
         std::vector<int> blocks;
         for (const auto& a : rep.trace) blocks.push_back(a.block);
         return blocks;
@@ -273,16 +262,19 @@ TEST_CASE("block orders: workers take blocks in that order, each block once", "[
     std::vector<int> sorted = first;
     std::sort(sorted.begin(), sorted.end());
     const bool as_expected = order == simt::BlockOrder::random ? first != sorted : first == expected;
+    CAPTURE(first);
     REQUIRE((as_expected && first == again && sorted == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
 }
 
 TEST_CASE("the schedule comparison names the first cell where dependent blocks differ", "[cpu][checks]") {
+    const auto& fx = global_fx();
     const int n = 64;
     Buffers b(2 * n);
     const std::vector<float> initial(2 * n, -1.0f);
     const stencil::OutputLaunch launch = [&](const simt::ExecOptions& o, void* out) {
-        simt::GlobalPtr<float> pout(static_cast<float*>(out), 2 * n, 1, "out");
-        return simt::launch(dim3(2), dim3(32), o, [&] { global_previous_block(b.pin, pout, n); });
+        ptxtest::Call c = call({2, 1, 1}, {32, 1, 1}, b, {arg(n)});
+        c.buffers[1] = {out, 2 * n * sizeof(float), 1, "out", false};
+        return ptxtest::run(fx, "global_previous_block", c, o);
     };
     stencil::CpuOptions o;
     o.exec.workers = 1;
@@ -297,159 +289,116 @@ TEST_CASE("the schedule comparison names the first cell where dependent blocks d
              chk.runs[0].report.total(DiagKind::race) == 32));
 }
 
-// ---- 3. read-only inputs -----------------------------------------------------------------------------
-TEST_CASE("a store through a read-only pointer is input_write and does not happen", "[cpu][checks]") {
+// ---- 6. read-only inputs -----------------------------------------------------------------------------
+TEST_CASE("a store to the read-only input, through a cast, is input_write and does not happen", "[cpu][checks]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
     const bool checked = GENERATE(false, true);
     CAPTURE(simt::to_string(sched), checked);
+    const auto& fx = global_fx();
     Buffers b(32);
-    simt::GlobalPtr<float> in_rw(b.in.data(), 32, 0, "in", true);
-    auto rep = simt::launch(dim3(1), dim3(32), opts(sched, checked), [&] { writes_its_input(in_rw, b.pout); });
+    const auto rep = ptxtest::run(fx, "writes_its_input", call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
     const simt::Diagnostic* d = rep.first(DiagKind::input_write);
     CAPTURE(rep.summary());
-    REQUIRE((!rep.ok && d && d->array == "in" && d->thread_a == 5 && d->interval == 0 && element(*d) == 5 &&
-             b.in[5] == 6.0f && std::string(simt::to_string(DiagKind::input_write)) == "input write"));
+    REQUIRE(d);
+    CAPTURE(d->message);
+    REQUIRE((!rep.ok && d->array == "in" && d->thread_a == 5 && d->interval == 0 && element(*d) == 5 &&
+             d->op_a == simt::Op::store && d->line == fx.line_of("<-- input store") &&
+             ptxtest::names_all(*d, "in[5]", fx.at("<-- input store")) && b.in[5] == 6.0f &&
+             std::string(simt::to_string(DiagKind::input_write)) == "input write"));
+    // Undone right after (through an int alias): still the store, and the input is untouched.
+    const auto rep2 = ptxtest::run(fx, "writes_and_restores_input", call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
+    const simt::Diagnostic* e = rep2.first(DiagKind::input_write);
+    CAPTURE(rep2.summary());
+    REQUIRE(e);
+    REQUIRE((!rep2.ok && e->array == "in" && e->thread_a == 9 && element(*e) == 9 && e->elem_size == 4 &&
+             e->line == fx.line_of("<-- restored store") && rep2.total(DiagKind::input_write) == 1 && b.in[9] == 10.0f));
 }
 
-// ---- 4. the deadline -------------------------------------------------------------------------------
-TEST_CASE("a spin-wait on another thread ends with a timeout, not a hang", "[cpu][checks]") {
+// ---- 7. global bounds through casts and derived pointers ---------------------------------------------
+TEST_CASE("global out of bounds through a byte alias, an int alias and a derived pointer", "[cpu][checks]") {
+    const bool checked = GENERATE(false, true);
+    CAPTURE(checked);
+    const auto& fx = global_fx();
     Buffers b(32);
-    simt::ExecOptions o = opts(Schedule::reversed);
-    o.deadline_seconds = 0.2;
-    auto rep = simt::launch(dim3(1), dim3(4), o, [&] { spin_on_flag(b.pin, b.pout); });
-    const simt::Diagnostic* d = rep.first(DiagKind::timeout);
+    const auto rd = ptxtest::run(fx, "alias_read_past_end", call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::in_order, checked));
+    const auto wr = ptxtest::run(fx, "alias_write_past_end", call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::reversed, checked));
+    Buffers small(4, 0.0f);
+    const auto dv = ptxtest::run(fx, "derived_past_end", call({1, 1, 1}, {1, 1, 1}, small), opts(Schedule::in_order, checked));
+    const simt::Diagnostic* r = rd.first(DiagKind::out_of_bounds);
+    const simt::Diagnostic* w = wr.first(DiagKind::out_of_bounds);
+    const simt::Diagnostic* v = dv.first(DiagKind::out_of_bounds);
+    CAPTURE(rd.summary(), wr.summary(), dv.summary());
+    REQUIRE((r && w && v));
+    // Byte 4n of `in` (a char load: the element is the byte), thread 0 first.
+    REQUIRE((!rd.ok && r->array == "in" && r->thread_a == 0 && r->elem_size == 1 && element(*r) == 128 &&
+             r->op_a == simt::Op::load && r->line == fx.line_of("<-- byte read") &&
+             ptxtest::names_all(*r, "in[128]", fx.at("<-- byte read"))));
+    // out[n + 3] as an int, whatever the schedule: only thread 3 stores there.
+    REQUIRE((!wr.ok && w->array == "out" && w->thread_a == 3 && w->elem_size == 4 && element(*w) == 35 &&
+             w->op_a == simt::Op::store && w->line == fx.line_of("<-- word write") &&
+             ptxtest::names_all(*w, "out[35]", fx.at("<-- word write"))));
+    // &out[2] + 1, index 1: out[4] of 4; the store before it happened, this one did not.
+    REQUIRE((!dv.ok && v->array == "out" && element(*v) == 4 && v->line == fx.line_of("<-- derived store") &&
+             small.out == std::vector<float>{0, 0, 0, 1}));
+}
+
+// ---- 8. atomics ------------------------------------------------------------------------------------
+TEST_CASE("shared and global atomics are exact and race-free", "[cpu][checks]") {
+    const auto sched = GENERATE(Schedule::random, Schedule::reversed);
+    const auto& fx = global_fx();
+    std::vector<float> in(1000), out(5, 0.0f);
+    int positive = 0, by_lane[4] = {};
+    for (int i = 0; i < 1000; ++i)
+        if ((in[i] = float(i * 37 % 11) - 5.0f) > 0) ++positive, ++by_lane[i % 4];
+    ptxtest::Call c;
+    c.grid = {8, 1, 1};
+    c.block = {128, 1, 1};
+    c.buffers = {ptxtest::input(in), ptxtest::output(out)};
+    c.params = {ptr(0), ptr(1), arg(1000)};
+    const auto rep = ptxtest::run(fx, "histogram", c, opts(sched, true, 2));
     CAPTURE(rep.summary());
-    // Reversed: thread 3 spins first in interval 1, before thread 0 could set the flag.
-    REQUIRE((!rep.ok && d && d->thread_a == 3 && d->interval == 1 &&
-             d->message.find("did not finish within 0.2 s") != std::string::npos));
+    int counts[4];
+    std::memcpy(counts, out.data() + 1, sizeof counts);
+    REQUIRE((rep.clean() && out[0] == (float)positive && counts[0] == by_lane[0] && counts[1] == by_lane[1] &&
+             counts[2] == by_lane[2] && counts[3] == by_lane[3]));
 }
 
-// ---- 5. stack overflow ---------------------------------------------------------------------------
-TEST_CASE("a fiber stack overflow prints one line naming the block and exits", "[cpu][checks]") {
-    int fds[2];
-    REQUIRE(::pipe(fds) == 0);
-    const pid_t pid = ::fork();
-    if (pid == 0) {  // the child overflows; it must not return into Catch
-        ::dup2(fds[1], 2);
-        Buffers b(32);
-        simt::ExecOptions o = opts(Schedule::in_order, false);
-        o.stack_bytes = 16 * 1024;
-        simt::launch(dim3(1), dim3(2), o, [&] { big_local_array(b.pin, b.pout); });
-        ::_exit(0);
-    }
-    ::close(fds[1]);
-    std::string err;
-    char buf[512];
-    for (ssize_t k; (k = ::read(fds[0], buf, sizeof buf)) > 0;) err.append(buf, static_cast<std::size_t>(k));
-    ::close(fds[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    CAPTURE(err, status);
-    REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == simt::kStackOverflowExit &&
-             err.find("a thread of block (0,0,0) overflowed its 16 KiB stack") != std::string::npos &&
-             std::count(err.begin(), err.end(), '\n') == 1));
-}
-
-TEST_CASE("the default stack holds an 80 KB local array", "[cpu][checks]") {
-    Buffers b(32);
-    auto rep = simt::launch(dim3(1), dim3(32), opts(Schedule::in_order), [&] { big_local_array(b.pin, b.pout); });
-    CAPTURE(rep.summary());
-    REQUIRE((rep.clean() && b.out[31] == b.in[39999 % 32]));
-}
-
-// ---- 6. __syncwarp ---------------------------------------------------------------------------------
-TEST_CASE("__syncwarp orders the lanes of a warp: a warp reduction is exact and race-free", "[cpu][checks]") {
-    const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
-    CAPTURE(simt::to_string(sched));
-    Buffers b(64, 0.0f);
-    auto rep = simt::launch(dim3(1), dim3(64), opts(sched), [&] { warp_sum(b.pin, b.pout); });
-    CAPTURE(rep.summary());
-    // in[i] = i + 1: warp 0 sums 1..32, warp 1 sums 33..64.
-    REQUIRE((rep.clean() && b.out[0] == 528.0f && b.out[1] == 1552.0f));
-}
-
-TEST_CASE("lanes waiting at __syncwarp for a lane at __syncthreads are a divergent barrier", "[cpu][checks]") {
-    Buffers b(32);
-    auto rep = simt::launch(dim3(1), dim3(32), opts(Schedule::in_order), [&] { syncwarp_against_syncthreads(b.pin, b.pout); });
-    const simt::Diagnostic* d = rep.first(DiagKind::divergent_barrier);
-    CAPTURE(rep.summary());
-    REQUIRE((!rep.ok && d && d->thread_a == 0 && d->thread_b == 3 && d->interval == 0));
-}
-
-// ---- 7. barrier call sites -----------------------------------------------------------------------
-TEST_CASE("two barriers on one line are divergent; one helper's barrier in both branches is not", "[cpu][checks]") {
-    const auto sched = GENERATE(Schedule::in_order, Schedule::reversed);
-    CAPTURE(simt::to_string(sched));
-    Buffers b(64);
-    // The helper's __syncthreads() is one source position (and one bar.sync on a GPU), whichever
-    // branch reached it: the block passes it together.
-    const auto helper = simt::launch(dim3(1), dim3(64), opts(sched), [&] { divergent_helper(b.pin, b.pout); });
-    CAPTURE(helper.summary());
-    CHECK(helper.ok);
-    auto rep = simt::launch(dim3(1), dim3(64), opts(sched), [&] { divergent_one_line(b.pin, b.pout); });
-    const simt::Diagnostic* d = rep.first(DiagKind::divergent_barrier);
-    CAPTURE(rep.summary());
-    // Threads 0-3 at one barrier, 4-63 at the other; both named by the same file:line.
-    REQUIRE((!rep.ok && d && d->interval == 0 && d->thread_a == 0 && d->thread_b == 4 && d->site_a == d->site_b &&
-             d->site_a.find("test_checks_cpu.cpp:") == 0));
-}
-
-// ---- 8. launch limits --------------------------------------------------------------------------------
-TEST_CASE("grids a GPU rejects are rejected", "[cpu][checks]") {
-    std::vector<float> out(1);
-    simt::GlobalPtr<float> p(out.data(), 1, 1, "out");
-    auto rep = simt::launch(dim3(1, 65536), dim3(1), {}, [&] { p[0] = 1.0f; });
-    auto backend = stencil::make_backend("cpu", nullptr);
-    const auto why = backend->cannot_run({stencil::KernelId::naive, 3, 1, stencil::Precision::f32, {3, 3 * 65536 + 3, 3}});
-    CAPTURE(rep.summary(), why.value_or("(none)"));
-    REQUIRE((!rep.ok && rep.blocks_run == 0 && rep.first(DiagKind::kernel_exception) &&
-             rep.first(DiagKind::kernel_exception)->message.find("65535") != std::string::npos && why &&
-             why->find("at most 2147483647 blocks along x and 65535 along y and z") != std::string::npos));
-}
-
-// ---- 9. bank conflicts ------------------------------------------------------------------------------
-namespace {
-template <typename real, int STRIDE>
-int bank_degree() {
-    std::vector<real> in(32, real(1)), out(32);
-    simt::GlobalPtr<const real> pin(in.data(), 32, 0, "in");
-    simt::GlobalPtr<real> pout(out.data(), 32, 1, "out");
+// ---- 9. cancel -------------------------------------------------------------------------------------
+TEST_CASE("cancel: a big launch, and a single long block, stop within 0.5 s", "[cpu][checks][cancel]") {
+    const bool single = GENERATE(false, true);
+    const bool traced = GENERATE(false, true);
+    CAPTURE(single, traced);
+    const auto& fx = global_fx();
+    std::atomic<bool> cancel{false};
     simt::ExecOptions o;
-    o.workers = 1;
-    o.trace.records = simt::TraceMode::all;
-    auto rep = simt::launch(dim3(1), dim3(32), o, [&] { strided_shared<real, STRIDE>(pin, pout); });
-    for (const auto& r : simt::warp_requests(rep.trace))
-        if (r.space == simt::Space::shared && r.op == simt::Op::load) return r.bank_degree;
-    return -1;
-}
-}  // namespace
-
-TEST_CASE("bank conflict degree: fp32 one pass of 32 lanes, fp64 two half-warp passes", "[cpu][checks]") {
-    // (bytes, stride in elements, degree): fp32 stride s hits gcd-many banks; fp64 in half-warps.
-    const auto [bytes, stride, expected] = GENERATE(table<int, int, int>(
-        {{4, 1, 1}, {4, 2, 2}, {4, 32, 32}, {8, 1, 1}, {8, 2, 2}, {8, 16, 16}}));
-    CAPTURE(bytes, stride);
-    int got = -2;
-    if (bytes == 4) got = stride == 1 ? bank_degree<float, 1>() : stride == 2 ? bank_degree<float, 2>() : bank_degree<float, 32>();
-    else got = stride == 1 ? bank_degree<double, 1>() : stride == 2 ? bank_degree<double, 2>() : bank_degree<double, 16>();
-    REQUIRE(got == expected);
-}
-
-// ---- 12. determinism ---------------------------------------------------------------------------------
-TEST_CASE("fatal totals and blocks run do not depend on worker timing", "[cpu][checks]") {
-    Buffers b(64);
-    std::vector<std::tuple<long long, long long, long long>> seen;
-    for (int i = 0; i < 40; ++i) {
-        auto rep = simt::launch(dim3(64), dim3(64), opts(Schedule::in_order, true, 2), [&] { early_exit(b.pin, b.pout); });
-        seen.emplace_back(rep.total(DiagKind::exit_before_barrier), rep.blocks_run, rep.threads_run);
-    }
-    std::sort(seen.begin(), seen.end());
-    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
-    CAPTURE(seen.size());
-    // Block 0 fails first (in queue order): only it counts, whatever the other worker ran.
-    REQUIRE((seen.size() == 1 && std::get<0>(seen[0]) == 1 && std::get<1>(seen[0]) == 1));
+    o.workers = single ? 1 : 2;
+    o.cancel = &cancel;
+    o.trace.count = traced;
+    std::vector<float> buf(1 << 20, 1.0f);
+    ptxtest::Call c;
+    // 65536 blocks x 256 threads, each thread 64 loads: minutes when run to the end; or one block
+    // of 1024 threads looping 2e8 times each.
+    c.grid = single ? simt::Idx3{1, 1, 1} : simt::Idx3{256, 256, 1};
+    c.block = single ? simt::Idx3{1024, 1, 1} : simt::Idx3{256, 1, 1};
+    c.buffers = {ptxtest::output(buf, "buf", 0)};
+    c.params = {ptr(0)};
+    std::thread t([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        cancel = true;
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto rep = ptxtest::run(fx, single ? "long_block" : "many_blocks", c, o);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    t.join();
+    CHECK(rep.cancelled);
+    CHECK_FALSE(rep.ok);
+    CHECK(rep.diagnostics.empty());
+    if (!single) CHECK(rep.blocks_run < 65536);
+    CHECK(secs < 0.6);  // 0.1 s before the cancel + at most 0.5 s to stop
+    CHECK(rep.summary().rfind("cancelled", 0) == 0);
 }
 
+// ---- 10. determinism ---------------------------------------------------------------------------------
 TEST_CASE("a truncated trace holds the same records whatever the worker timing", "[cpu][checks]") {
     using namespace stencil;
     const GridDims d{40, 40, 40};

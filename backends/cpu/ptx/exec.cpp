@@ -137,6 +137,8 @@ public:
     BlockRunner(LaunchState& L, int worker) : L_(L), worker_(worker) {}
 
     simt::ExecReport report;
+    // (linear block, its diagnostic totals), in the order this worker ran them
+    std::vector<std::pair<int, std::array<long long, simt::kDiagKinds>>> log;
 
     void run_block(int linear_block);
 
@@ -549,10 +551,14 @@ bool BlockRunner::access(Thread& t, const Instr& in, Sp space, u64 addr, int siz
     unsigned char* p = nullptr;
     switch (space) {
         case Sp::global: {
-            const u64 index = (addr >> 40) - 1;
+            // The buffer whose base is nearest: an address just below a buffer (in[-1]) is a negative
+            // index of that buffer, not one past the end of the buffer below it.
+            u64 slot = (addr + (u64(1) << 39)) >> 40;
+            if (slot - 1 != u64(kModuleGlobalsIndex) && (slot == 0 || slot - 1 >= L_.buffers.size())) slot = addr >> 40;
+            const u64 index = slot - 1;
             const BufferSlot* b = nullptr;
             if (index == u64(kModuleGlobalsIndex)) b = &L_.module_globals;
-            else if (addr >> 40 != 0 && index < L_.buffers.size()) b = &L_.buffers[index];
+            else if (slot != 0 && index < L_.buffers.size()) b = &L_.buffers[index];
             if (!b) {
                 fatal(DiagKind::out_of_bounds, t, &in,
                       fmt::format("{} {} {} bytes at address {:#x}, which is in no allocation (a pointer not derived "
@@ -603,41 +609,73 @@ bool BlockRunner::access(Thread& t, const Instr& in, Sp space, u64 addr, int siz
             break;
         }
         case Sp::shared: {
-            if ((long long)addr + size > L_.shared_total) {
+            // A shared address is 32 bits wide: [%r1+-4] with %r1 = 0 is byte -4, before the block's memory.
+            long long a = (long long)addr;
+            if ((addr >> 32) == 0 || (addr >> 31) == 0x1FFFFFFFFull) a = (std::int32_t)u32(addr);
+            if (a < 0 || a + size > L_.shared_total) {
                 simt::Diagnostic d;
                 d.kind = DiagKind::out_of_bounds;
                 locate(d, t, &in);
                 d.space = simt::Space::shared;
-                d.offset = (long long)addr;
                 d.elem_size = std::max(1, bytes_of(in.type));
-                d.array = "shared";
                 d.op_a = op;
-                d.message = fmt::format("out-of-bounds shared {}: {} {} {} bytes at shared byte {}, but the block has "
-                                        "{} bytes of shared memory, at {}",
-                                        kStore ? "store" : "load", thread_text(t), kStore ? "stores" : "loads", size,
-                                        addr, L_.shared_total, where(t, &in));
+                // Named after the nearest array of the kernel (shared memory has no bounds of its own
+                // on a GPU: the index is outside the block's, so outside every array's).
+                long long base = 0, bytes = L_.shared_total;
+                d.array = "shared";
+                long long best = -1;
+                for (const auto& [o, v] : L_.shared_vars) {
+                    const long long n = std::max<long long>(1, L_.m.variables[v].bytes);
+                    const long long dist = a < o ? o - a : a >= o + n ? a - (o + n) : 0;
+                    if (best < 0 || dist < best) best = dist, base = o, bytes = n, d.array = L_.m.variables[v].display;
+                }
+                if (L_.launch.dynamic_shared_bytes > 0 && (best < 0 || a >= (long long)L_.entry->dynamic_shared_offset)) {
+                    base = (long long)L_.entry->dynamic_shared_offset;
+                    bytes = (long long)L_.launch.dynamic_shared_bytes;
+                    d.array = "extern shared";
+                }
+                d.offset = a - base;
+                const long long e = d.offset >= 0 ? d.offset / d.elem_size : -((-d.offset + d.elem_size - 1) / d.elem_size);
+                const long long n = bytes / d.elem_size;
+                d.message = fmt::format("out-of-bounds shared {}: {} {} {}[{}] at {}, but {} has {} elements ({}the "
+                                        "block has {} bytes of shared memory)",
+                                        kStore ? "store" : "load", thread_text(t), kStore ? "stores" : "loads", d.array, e,
+                                        where(t, &in), d.array, n, n > 0 ? fmt::format("valid 0..{}; ", n - 1) : "",
+                                        L_.shared_total);
                 add_diag(std::move(d));
                 abort_ = true;
                 report.ok = false;
                 if (L_.opt.stop_on_error) L_.stop = true;
                 return false;
             }
-            p = shared_.data() + addr;
-            if (L_.counting || record_block_ || L_.checks) on_shared(t, in, (long long)addr, size, op);
+            p = shared_.data() + a;
+            if (L_.counting || record_block_ || L_.checks) on_shared(t, in, a, size, op);
             break;
         }
         case Sp::local:
-            if ((long long)addr + size > (long long)t.local.size()) {
-                fatal(DiagKind::out_of_bounds, t, &in,
-                      fmt::format("out-of-bounds local-memory access: {} {} {} bytes at local byte {} of {} (an index "
-                                  "past a local array?), at {}",
-                                  thread_text(t), kStore ? "stores" : "loads", size, addr, t.local.size(), where(t, &in)));
+            if (addr >= t.local.size() || t.local.size() - addr < (u64)size) {  // (a negative index wraps)
+                simt::Diagnostic d;
+                d.kind = DiagKind::out_of_bounds;
+                locate(d, t, &in);
+                d.array = "local";  // the thread's local memory: its frames' arrays, one after another
+                d.offset = (addr >> 55) == 1 ? (long long)addr - (1LL << 56) : (long long)addr;  // generic: 56 bits
+                d.elem_size = std::max(1, bytes_of(in.type));
+                d.op_a = op;
+                const long long e = d.offset >= 0 ? d.offset / d.elem_size : -((-d.offset + d.elem_size - 1) / d.elem_size);
+                d.message = fmt::format("out-of-bounds local-memory {}: {} {} local[{}] at {} (byte {}, but the thread has "
+                                        "{} bytes of local memory: an index past a local array?)",
+                                        kStore ? "store" : "load", thread_text(t), kStore ? "stores" : "loads", e,
+                                        where(t, &in), d.offset, t.local.size());
+                add_diag(std::move(d));
+                abort_ = true;
+                report.ok = false;
+                if (L_.opt.stop_on_error) L_.stop = true;
                 return false;
             }
             p = t.local.data() + addr;
             break;
         case Sp::constant:
-            if (kStore || (long long)addr + size > (long long)L_.const_mem.size()) {
+            if (kStore || addr >= L_.const_mem.size() || L_.const_mem.size() - addr < (u64)size) {
                 fatal(DiagKind::out_of_bounds, t, &in,
                       fmt::format("{} {} constant memory at byte {} (the module has {} bytes), at {}", thread_text(t),
                                   kStore ? "stores to" : "loads past", addr, L_.const_mem.size(), where(t, &in)));
@@ -646,7 +684,7 @@ bool BlockRunner::access(Thread& t, const Instr& in, Sp space, u64 addr, int siz
             p = L_.const_mem.data() + addr;
             break;
         case Sp::param:
-            if ((long long)addr + size > (long long)t.params.size()) {
+            if (addr >= t.params.size() || t.params.size() - addr < (u64)size) {
                 fatal(DiagKind::out_of_bounds, t, &in, fmt::format("param-space access out of range at {}", where(t, &in)));
                 return false;
             }
@@ -867,7 +905,7 @@ void BlockRunner::run_thread(Thread& t) {
                     if (L_.deadline > 0 &&
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - block_start_).count() > L_.deadline) {
                         fatal(DiagKind::timeout, t, &in,
-                              fmt::format("block {} ran longer than {:.0f} s without finishing (an endless loop?); "
+                              fmt::format("block {} ran longer than {:g} s without finishing (an endless loop?); "
                                           "thread {} was at {}",
                                           idx_text(block_idx_), L_.deadline, idx_text(t.idx), where(t, &in)));
                         return;
@@ -1026,6 +1064,18 @@ void BlockRunner::run_thread(Thread& t) {
                             do_printf(t, in, R);
                             if (abort_) return;
                             break;
+                        }
+                        if (in.callee == -3) {  // a failed assert(): __assertfail(message, file, line, ...)
+                            const CallList& acl = f.call_lists[in.call_args];
+                            u64 text = 0;
+                            if (!acl.args.empty())
+                                std::memcpy(&text, t.params.data() + fr.param_base + acl.args[0].first,
+                                            (size_t)std::min(8, acl.args[0].second));
+                            std::string expr;
+                            if (text && !read_string(t, in, text, expr)) return;
+                            fatal(DiagKind::kernel_exception, t, &in,
+                                  fmt::format("{}: assertion `{}` failed at {}", thread_text(t), expr, where(t, &in)));
+                            return;
                         }
                         const Function& g = m.functions[in.callee];
                         if ((int)t.frames.size() >= kMaxFrames || t.local_top + g.local_bytes + 16 > kLocalLimit) {
@@ -1343,9 +1393,33 @@ void BlockRunner::resolve_stuck() {
     if (at_warp) {
         Thread& t = *at_warp;
         const Instr& in = *t.wait;
-        fatal(DiagKind::divergent_barrier, t, &in,
-              fmt::format("{} waits at {} at {} (member mask {:#010x}) for lanes that never get there", thread_text(t),
-                          instr_text(L_.m.functions[t.wait_fn], in), where(t, &in), t.wait_mask));
+        // the first lane of its member mask that does not wait with it (thread_b, site_b)
+        Thread* other = nullptr;
+        for (int k = 0, w0 = t.linear / 32 * 32; k < 32 && !other; ++k) {
+            if (!((t.wait_mask >> k) & 1) || w0 + k >= (int)threads_.size()) continue;
+            Thread& o = threads_[(size_t)(w0 + k)];
+            if (o.state != State::warp || o.wait_mask != t.wait_mask || o.wait->op != in.op) other = &o;
+        }
+        simt::Diagnostic d;
+        d.kind = DiagKind::divergent_barrier;
+        locate(d, t, &in);
+        d.site_a = where(t, &in);
+        std::string why = "for lanes that never get there";
+        if (other) {
+            d.thread_b = other->linear;
+            d.thread_b_idx = other->idx;
+            if (other->wait) {
+                d.site_b = where(*other, other->wait);
+                why = fmt::format("for thread {}, which waits at {} at {}", idx_text(other->idx),
+                                  instr_text(L_.m.functions[other->wait_fn], *other->wait), d.site_b);
+            }
+        }
+        d.message = fmt::format("{} waits at {} at {} (member mask {:#010x}) {}", thread_text(t),
+                                instr_text(L_.m.functions[t.wait_fn], in), d.site_a, t.wait_mask, why);
+        add_diag(std::move(d));
+        abort_ = true;
+        report.ok = false;
+        if (L_.opt.stop_on_error) L_.stop = true;
         return;
     }
     if (!at_barrier) return;  // all exited
@@ -1416,6 +1490,7 @@ void BlockRunner::run_block(int linear_block) {
     const auto& g = L_.launch.grid;
     block_ = linear_block;
     block_idx_ = {linear_block % g.x, (linear_block / g.x) % g.y, linear_block / (g.x * g.y)};
+    const auto totals_before = report.totals;
     abort_ = false;
     block_instructions_ = 0;
     next_poll_ = 0;
@@ -1468,6 +1543,8 @@ void BlockRunner::run_block(int linear_block) {
     }
     report.threads_run += ran_threads;
     ++report.blocks_run;
+    log.push_back({linear_block, {}});
+    for (int k = 0; k < simt::kDiagKinds; ++k) log.back().second[k] = report.totals[k] - totals_before[k];
     if (L_.counting) {
         report.counts += block_counts_;
         if (L_.opt.trace.per_block_counts) report.block_counts[(size_t)linear_block] = block_counts_;
@@ -1520,15 +1597,23 @@ simt::ExecReport run(const Module& m, const Launch& launch, const simt::ExecOpti
     L.counting = opt.trace.count || opt.trace.per_block_counts;
     L.start = t0;
     L.deadline = opt.deadline_seconds < 0 ? (opt.check_shared ? simt::kDefaultCheckedDeadline : 0) : opt.deadline_seconds;
-    // the entry's shared variables (for names)
+    // the entry's shared variables (for names): those named by a function the entry reaches (the
+    // variables of other entries share their offsets)
+    std::vector<char> reach(m.functions.size(), 0);
+    for (std::vector<int> todo{it->second}; !todo.empty();) {
+        const int f = todo.back();
+        todo.pop_back();
+        if (reach[(size_t)f]) continue;
+        reach[(size_t)f] = 1;
+        for (int c : m.functions[(size_t)f].callees) todo.push_back(c);
+    }
     for (size_t v = 0; v < m.variables.size(); ++v) {
         const Variable& var = m.variables[v];
         if (var.space != Sp::shared || var.dynamic_shared) continue;
         bool reached = false;
-        for (const auto& f : m.functions) {
-            if (std::find(f.shared_vars.begin(), f.shared_vars.end(), (int)v) == f.shared_vars.end()) continue;
-            reached = true;  // approximate: any function naming it (names only)
-        }
+        for (size_t f = 0; f < m.functions.size() && !reached; ++f)
+            reached = reach[f] && std::find(m.functions[f].shared_vars.begin(), m.functions[f].shared_vars.end(),
+                                            (int)v) != m.functions[f].shared_vars.end();
         if (reached && var.offset + var.bytes <= L.shared_total) L.shared_vars.push_back({var.offset, (int)v});
     }
     // buffers
@@ -1576,9 +1661,9 @@ simt::ExecReport run(const Module& m, const Launch& launch, const simt::ExecOpti
     if (entry.static_shared_bytes > 48 * 1024) {
         simt::Diagnostic d;
         d.kind = DiagKind::kernel_exception;
-        d.message = fmt::format("the kernel declares {} bytes of static shared memory: a block may have at most 49152 "
-                                "(48 KiB)",
-                                entry.static_shared_bytes);
+        d.message = fmt::format("the kernel {} declares {} bytes of static shared memory: a block may have at most "
+                                "49152 (48 KiB)",
+                                demangled_variable_name(entry.name), entry.static_shared_bytes);
         rep.ok = false;
         rep.totals[(int)d.kind] = 1;
         rep.diagnostics.push_back(d);
@@ -1613,24 +1698,38 @@ simt::ExecReport run(const Module& m, const Launch& launch, const simt::ExecOpti
     // merge
     rep.workers = workers;
     if (opt.trace.per_block_counts) rep.block_counts.resize((size_t)nblocks);
+    // With stop_on_error, the blocks after the first failing one in queue order ran or not
+    // depending on the workers' timing: nothing of theirs is reported (totals, diagnostics, blocks
+    // and threads run), so the report is the same whatever the timing.
+    std::vector<size_t> pos_of((size_t)nblocks);
+    for (size_t k = 0; k < order.size(); ++k) pos_of[(size_t)order[k]] = k;
+    size_t cutoff = order.size();
+    for (auto& r : runners)
+        for (const auto& [blk, totals] : r->log)
+            for (int k = 0; k < simt::kDiagKinds; ++k)
+                if (opt.stop_on_error && totals[k] && simt::is_fatal((DiagKind)k)) cutoff = std::min(cutoff, pos_of[(size_t)blk]);
+    auto linear = [&](const simt::Idx3& i) { return ((long long)i.z * g.y + i.y) * g.x + i.x; };
     std::vector<simt::Diagnostic> all;
     for (auto& r : runners) {
         const auto& x = r->report;
         rep.ok = rep.ok && x.ok;
-        for (int k = 0; k < simt::kDiagKinds; ++k) rep.totals[k] += x.totals[k];
-        for (const auto& d : x.diagnostics) all.push_back(d);
+        for (const auto& [blk, totals] : r->log) {
+            if (pos_of[(size_t)blk] > cutoff) continue;
+            for (int k = 0; k < simt::kDiagKinds; ++k) rep.totals[k] += totals[k];
+            ++rep.blocks_run;
+            rep.threads_run += nthreads;
+        }
+        for (const auto& d : x.diagnostics)
+            if (pos_of[(size_t)linear(d.block)] <= cutoff) all.push_back(d);
         rep.counts += x.counts;
         if (opt.trace.per_block_counts)
             for (size_t k = 0; k < x.block_counts.size(); ++k) rep.block_counts[k] += x.block_counts[k];
         rep.trace.insert(rep.trace.end(), x.trace.begin(), x.trace.end());
         rep.trace_truncated = rep.trace_truncated || x.trace_truncated;
         rep.cancelled = rep.cancelled || x.cancelled;
-        rep.blocks_run += x.blocks_run;
-        rep.threads_run += x.threads_run;
         rep.instructions += x.instructions;
     }
     // diagnostics in block order, at most max_diagnostics of each kind
-    auto linear = [&](const simt::Idx3& i) { return ((long long)i.z * g.y + i.y) * g.x + i.x; };
     std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& c) { return linear(a.block) < linear(c.block); });
     std::array<int, simt::kDiagKinds> kept{};
     for (auto& d : all)

@@ -193,8 +193,15 @@ private:
     }
     [[noreturn]] void fail(int line, const std::string& what) {
         std::string where = fmt::format("PTX line {}", line);
-        if (cur_loc_.file >= 0 && cur_loc_.file < (int)m_->files.size() && cur_loc_.line > 0)
-            where += fmt::format(" ({}:{})", m_->files[cur_loc_.file], cur_loc_.line);
+        std::string file;
+        if (cur_loc_.file >= 0 && cur_loc_.file < (int)m_->files.size()) file = m_->files[cur_loc_.file];
+        // NVRTC writes the .file table after the functions: look ahead for it.
+        for (size_t q = 0; file.empty() && cur_loc_.file >= 0 && q + 2 < toks_.size(); ++q)
+            if (toks_[q].text == ".file" && toks_[q + 1].text == std::to_string(cur_loc_.file) &&
+                toks_[q + 2].kind == Tok::string)
+                file = toks_[q + 2].text;
+        if (!file.empty() && cur_loc_.line > 0)
+            where += fmt::format(" ({}:{})", file, cur_loc_.line);
         else if (cur_loc_.line > 0)
             where += fmt::format(" (source line {})", cur_loc_.line);
         throw Error(where + ": " + what);
@@ -506,7 +513,8 @@ private:
         }
         for (;;) {
             const Tok& n = next();
-            if (n.kind != Tok::ident || n.text[0] != '%') fail(n.line, "expected a register name");
+            // (any identifier: CUDA 13's call sequences declare `.reg .b32 temp_param_reg;`)
+            if (n.kind != Tok::ident || n.text[0] == '.') fail(n.line, "expected a register name");
             if (accept("<")) {
                 auto cnt = parse_int(next().text);
                 expect(">");
@@ -701,8 +709,7 @@ private:
             case Sp::local: return kLocalWindow;
             case Sp::constant: return kConstWindow;
             case Sp::param: return kParamWindow;
-            case Sp::global: return ptx::buffer_address(kModuleGlobalsIndex);
-            default: return 0;
+            default: return 0;  // global: symbol_address gives the address itself
         }
     }
 
@@ -724,6 +731,10 @@ private:
                     fn_->shared_vars.push_back(it->second);
                 return {Sp::shared, 0, false, it->second, v.dynamic_shared};
             }
+            // A .global variable (printf's format strings, __device__ variables) lives in the
+            // module's own buffer: its address is a global address wherever it is used (mov,
+            // ld.global [sym], cvta.global), as the executor's bounds check expects.
+            if (v.space == Sp::global) return {v.space, (long long)(v.offset + ptx::buffer_address(kModuleGlobalsIndex))};
             return {v.space, v.offset};
         }
         if (m_->function_index.count(t.text)) fail(t.line, "function pointers are not supported (" + t.text + ")");
@@ -818,7 +829,7 @@ bool Parser::decode_opcode(Instr& in, const std::string& opcode, int line) {
             {"normal", Sub::normal}, {"subnormal", Sub::subnormal}};
         const bool takes_sub = in.op == Op::shfl || in.op == Op::vote || in.op == Op::match ||
                                in.op == Op::atom || in.op == Op::red || in.op == Op::redux ||
-                               in.op == Op::bar || in.op == Op::testp;
+                               in.op == Op::bar || in.op == Op::bar_red || in.op == Op::testp;
         if (takes_sub && subs.count(q)) {
             if (in.op == Op::bar && q == "red") continue;
             in.sub = subs.at(q);
@@ -904,7 +915,8 @@ void Parser::instruction() {
         };
         auto bytes_of_param = [&](const std::string& name) -> std::int32_t {
             // scoped params were declared in order; their size is the gap to the next or the end
-            for (size_t i = 0; i < call_param_names_.size(); ++i)
+            // (the latest declaration: every call sequence declares its own param0, retval0, ...)
+            for (size_t i = call_param_names_.size(); i-- > 0;)
                 if (call_param_names_[i] == name) {
                     const auto off = local_syms_[name].second;
                     const auto nxt = i + 1 < call_param_names_.size() ? local_syms_[call_param_names_[i + 1]].second : fn_->param_bytes;
@@ -963,10 +975,15 @@ void Parser::finish() {
             in.callee = -2;
             continue;
         }
+        if (pc.callee == "__assertfail") {  // assert() (callee -3): the executor reports it
+            in.callee = -3;
+            continue;
+        }
         auto it = m_->function_index.find(pc.callee);
         if (it == m_->function_index.end() || !m_->functions[it->second].defined)
             fail(pc.ptx_line, "call to " + pc.callee + ", which has no body in this module (only vprintf "
-                                                       "among the device runtime's functions is supported)");
+                                                       "and assert's __assertfail among the device runtime's "
+                                                       "functions are supported)");
         in.callee = it->second;
     }
     layout_shared();
