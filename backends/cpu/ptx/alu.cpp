@@ -22,7 +22,6 @@ inline u64 bits(double d) { return std::bit_cast<u64>(d); }
 
 // The GPU's canonical NaNs: arithmetic on NaN returns these, not the input's payload.
 constexpr u32 kNaN32 = 0x7fffffffu;
-constexpr u64 kNaN64 = 0x7fffffffffffffffull;
 
 inline float ftz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
 inline double ftz(double x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0, x) : x; }
@@ -48,10 +47,11 @@ auto rounded(Rnd r, F f) {
     return v;
 }
 
+// .sat: NaN and every x <= 0 (-0 included) become +0.
 template <class T>
 T sat01(T x) {
-    if (std::isnan(x)) return T(0);
-    return x < T(0) ? T(0) : x > T(1) ? T(1) : x;
+    if (std::isnan(x) || x <= T(0)) return T(0);
+    return x > T(1) ? T(1) : x;
 }
 
 // A float result as the GPU stores it: canonical NaN, .ftz, .sat.
@@ -61,9 +61,11 @@ u64 out32(float x, std::uint32_t flags) {
     if (std::isnan(x)) return kNaN32;
     return bits(x);
 }
-u64 out64(double x, std::uint32_t flags) {
+// f64 NaNs are the host's: an operand's payload survives (quieted), and a NaN made from numbers
+// (0 * inf) is 0xfff8000000000000, both as on the H100. Which payload wins when both operands
+// are NaN is unspecified (the GPU's compiler may swap operands): tests/ptx compares NaN-ness.
+u64 out64(double x, std::uint32_t flags, bool /*operand_nan*/ = true) {
     if (flags & kSat) x = sat01(x);
-    if (std::isnan(x)) return kNaN64;
     return bits(x);
 }
 float in32(u64 v, std::uint32_t flags) { return (flags & kFtz) ? ftz(f32(v)) : f32(v); }
@@ -78,31 +80,37 @@ u64 sext(u64 v, int w) {
 }
 u64 zext(u64 v, int w) { return w >= 64 ? v : v & ((u64(1) << w) - 1); }
 
-// float <-> half (IEEE binary16), round to nearest even
-u64 half_from_float(float f, Rnd r) {
-    (void)r;
-    u32 x = std::bit_cast<u32>(f);
-    const u32 sign = (x >> 16) & 0x8000u;
-    x &= 0x7fffffffu;
-    if (x > 0x7f800000u) return sign | 0x7fffu;  // NaN: canonical half NaN
-    if (x == 0x7f800000u) return sign | 0x7c00u;
-    int e = int(x >> 23) - 127 + 15;
-    u32 m = x & 0x7fffffu;
-    if (e >= 31) return sign | 0x7c00u;
-    if (e <= 0) {
-        if (e < -10) return sign;
-        m |= 0x800000u;
-        const int shift = 14 - e;
-        u32 h = m >> shift;
-        const u32 rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1))) ++h;
-        return sign | h;
+// double -> half (IEEE binary16) in any rounding mode: the value as a count of the half's
+// quantum at its exponent, rounded as asked; overflow gives inf or the largest finite half as
+// the mode says.
+u64 half_from_double(double x, Rnd r) {
+    const u64 sign = std::signbit(x) ? 0x8000u : 0;
+    if (std::isnan(x)) return 0x7fffu;
+    const bool neg = sign != 0;
+    const bool up_away = r == Rnd::rp ? !neg : r == Rnd::rm ? neg : false;  // directed away from 0
+    const bool toward_zero = r == Rnd::rz || (r == Rnd::rp && neg) || (r == Rnd::rm && !neg);
+    const u64 huge = toward_zero ? 0x7bffu : 0x7c00u;
+    if (std::isinf(x)) return sign | 0x7c00u;
+    const double m = std::fabs(x);
+    if (m == 0) return sign;
+    int e;
+    std::frexp(m, &e);           // m = f * 2^e, f in [0.5, 1)
+    const int E = std::max(e - 1, -14);  // the half's exponent for this magnitude
+    const double quanta = std::ldexp(m, 10 - E);  // m / 2^(E - 10): exact in double
+    double count = std::floor(quanta);
+    const double rem = quanta - count;
+    if (r == Rnd::rz) {
+    } else if (r == Rnd::rm || r == Rnd::rp) {
+        if (rem > 0 && up_away) count += 1;
+    } else if (rem > 0.5 || (rem == 0.5 && std::fmod(count, 2.0) == 1.0)) {
+        count += 1;
     }
-    u32 h = (u32(e) << 10) | (m >> 13);
-    const u32 rem = m & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) ++h;
+    if (E == -14 && count < 1024) return sign | u64(count);  // subnormal (or zero)
+    u64 h = (u64(E + 15) << 10) + u64(count) - 1024;
+    if (h >= 0x7c00u) return sign | huge;
     return sign | h;
 }
+u64 half_from_float(float f, Rnd r) { return half_from_double(double(f), r); }
 float float_from_half(u64 h16) {
     const u32 h = u32(h16 & 0xffff);
     const u32 sign = (h & 0x8000u) << 16;
@@ -122,18 +130,29 @@ float float_from_half(u64 h16) {
     return std::bit_cast<float>(x);
 }
 
+// float <-> bfloat16 (the float's top 16 bits), round to nearest even or toward zero
+u64 bf16_from_float(float f, Rnd r) {
+    const u32 x = std::bit_cast<u32>(f);
+    if (std::isnan(f)) return 0x7fffu;
+    if (r == Rnd::rz) return x >> 16;
+    return (x + 0x7fffu + ((x >> 16) & 1)) >> 16;
+}
+float float_from_bf16(u64 h) { return std::bit_cast<float>(u32(h & 0xffff) << 16); }
+
 // A value of type t as a double (exact for every int up to 53 bits, and for floats).
 double as_double(Ty t, u64 v) {
     if (t == Ty::f32) return f32(v);
     if (t == Ty::f64) return f64(v);
     if (t == Ty::f16) return float_from_half(v);
+    if (t == Ty::bf16) return float_from_bf16(v);
     return 0;
 }
 
 // float -> integer: round as asked, NaN -> 0, saturate to the destination's range.
 template <class Float>
 u64 float_to_int(Float x, Rnd r, Ty dst) {
-    if (std::isnan(x)) return 0;
+    // NaN: 0 from f32 to a 32-bit integer, the top bit alone otherwise (what the H100 gives)
+    if (std::isnan(x)) return (sizeof(Float) == 4 && width(dst) <= 32) ? 0 : u64(1) << (width(dst) - 1);
     Float y;
     switch (r) {
         case Rnd::rzi: case Rnd::rz: y = std::trunc(x); break;
@@ -214,26 +233,36 @@ u64 cvt(const Instr& in, u64 a) {
                 case Rnd::rni: x = std::nearbyint(x); break;
                 default: break;
             }
-            return out64(x, in.flags);
+            return out64(x, in.flags, std::isnan(x));
         }
-        if (dst == Ty::f64 && src == Ty::f32) return out64(double(in32(a, in.flags)), in.flags);
+        if (dst == Ty::f64 && src == Ty::f32) {
+            const float x = in32(a, in.flags);
+            return out64(double(x), in.flags, std::isnan(x));
+        }
         if (dst == Ty::f32 && src == Ty::f64)
             return out32(rounded(in.rnd, [&] { volatile double x = f64(a); return float(x); }), in.flags);
+        if (dst == Ty::bf16 && src == Ty::f32) return bf16_from_float(in32(a, in.flags), in.rnd);
+        if (dst == Ty::bf16 && src == Ty::f64) return bf16_from_float(float(f64(a)), in.rnd);
+        if (dst == Ty::f32 && src == Ty::bf16) return out32(float_from_bf16(a), in.flags);
+        if (dst == Ty::f64 && src == Ty::bf16) return bits(double(float_from_bf16(a)));
         if (dst == Ty::f16 && src == Ty::f32) return half_from_float(in32(a, in.flags), in.rnd);
         if (dst == Ty::f32 && src == Ty::f16) return out32(float_from_half(a), in.flags);
-        if (dst == Ty::f16 && src == Ty::f64) return half_from_float(float(f64(a)), in.rnd);
+        if (dst == Ty::f16 && src == Ty::f64) return half_from_double(f64(a), in.rnd);
         if (dst == Ty::f64 && src == Ty::f16) return bits(double(float_from_half(a)));
         return 0;
     }
     if (!dfl && sfl) {
         if (src == Ty::f32) return float_to_int(in32(a, in.flags), in.rnd, dst);
         if (src == Ty::f64) return float_to_int(f64(a), in.rnd, dst);
+        if (src == Ty::bf16) return float_to_int(float_from_bf16(a), in.rnd, dst);
         return float_to_int(float_from_half(a), in.rnd, dst);
     }
     // integer -> float
     if (dst == Ty::f32) return out32(int_to_float<float>(a, src, in.rnd), in.flags);
-    if (dst == Ty::f64) return out64(int_to_float<double>(a, src, in.rnd), in.flags);
-    return half_from_float(int_to_float<float>(a, src, in.rnd), in.rnd);
+    if (dst == Ty::f64) return out64(int_to_float<double>(a, src, in.rnd), in.flags, false);
+    if (dst == Ty::bf16) return bf16_from_float(int_to_float<float>(a, src, in.rnd), in.rnd);
+    // integer -> half: through double (exact for 32-bit integers), rounded once
+    return half_from_double(is_signed(src) ? double(i64(sext(a, width(src)))) : double(zext(a, width(src))), in.rnd);
 }
 
 bool compare(const Instr& in, u64 a, u64 b) {
@@ -319,15 +348,15 @@ u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
                 return sext(u64(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r), 32);
             }
             if (in.flags & kCc) {
-                const u64 r = zext(a, w) + zext(b, w);
+                const unsigned __int128 r = (unsigned __int128)zext(a, w) + zext(b, w);
                 carry = u32((r >> w) & 1);
-                return fit(r);
+                return fit(u64(r));
             }
             return fit(a + b);
         case Op::addc: {
-            const u64 r = zext(a, w) + zext(b, w) + carry;
+            const unsigned __int128 r = (unsigned __int128)zext(a, w) + zext(b, w) + carry;
             if (in.flags & kCc) carry = u32((r >> w) & 1);
-            return fit(r);
+            return fit(u64(r));
         }
         case Op::sub:
             if (in.flags & kSat) {
@@ -341,7 +370,7 @@ u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
             return fit(a - b);
         case Op::subc: {
             const u64 r = zext(a, w) - zext(b, w) - carry;
-            if (in.flags & kCc) carry = (zext(a, w) < zext(b, w) + carry) ? 1 : 0;
+            if (in.flags & kCc) carry = ((unsigned __int128)zext(a, w) < (unsigned __int128)zext(b, w) + carry) ? 1 : 0;
             return fit(r);
         }
         case Op::mul: case Op::mad: {
@@ -353,14 +382,27 @@ u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
                 return r;
             }
             r = (in.flags & kHi) ? (sgn ? mul_hi_s(a, b, w) : mul_hi_u(a, b, w)) : a * b;
+            if (in.op == Op::mad && (in.flags & kCc)) {
+                const unsigned __int128 t = (unsigned __int128)zext(r, w) + zext(s[2], w);
+                carry = u32((t >> w) & 1);
+                return fit(u64(t));
+            }
             if (in.op == Op::mad) {
-                if ((in.flags & kSat) && sgn) {
+                // .sat saturates mad.lo; the H100 computes mad.hi.sat.s32 as a plain mad.hi (it
+                // wraps: tests/ptx pins it)
+                if ((in.flags & kSat) && sgn && !(in.flags & kHi)) {
                     const i64 x = i64(sext(r, 32)) + i64(sext(s[2], 32));
                     return sext(u64(x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : x), 32);
                 }
                 r += s[2];
             }
             return fit(r);
+        }
+        case Op::madc: {  // (a * b).hi/.lo + c + carry-in; .cc sets the carry-out
+            const u64 p = (in.flags & kHi) ? mul_hi_u(a, b, w) : zext(a * b, w);
+            const unsigned __int128 t = (unsigned __int128)p + zext(s[2], w) + carry;
+            if (in.flags & kCc) carry = u32((t >> w) & 1);
+            return fit(u64(t));
         }
         case Op::mul24: case Op::mad24: {
             const u64 x = sgn ? sext(a, 24) : zext(a, 24), y = sgn ? sext(b, 24) : zext(b, 24);
@@ -448,7 +490,10 @@ u64 bitop(const Instr& in, const u64* s) {
             return n >= u64(w) ? 0 : zext(a, w) >> n;
         }
         case Op::bfe: {
-            const u32 pos = u32(b & 0xff), len = u32(s[2] & 0xff);
+            // position and length: bits 7:0 for .b32; the 64-bit forms clamp the 32-bit value
+            // to 255 instead (what the H100 computes)
+            const u32 pos = w == 64 ? u32(std::min<u64>(zext(b, 32), 255)) : u32(b & 0xff);
+            const u32 len = w == 64 ? u32(std::min<u64>(zext(s[2], 32), 255)) : u32(s[2] & 0xff);
             const u64 x = zext(a, w);
             const bool sgn = is_signed(t);
             if (len == 0) return 0;
@@ -463,7 +508,8 @@ u64 bitop(const Instr& in, const u64* s) {
         }
         case Op::bfi: {
             // bfi d, a (field), b (base), c (pos), e (len)
-            const u32 pos = u32(s[2] & 0xff), len = u32(s[3] & 0xff);
+            const u32 pos = w == 64 ? u32(std::min<u64>(zext(s[2], 32), 255)) : u32(s[2] & 0xff);
+            const u32 len = w == 64 ? u32(std::min<u64>(zext(s[3], 32), 255)) : u32(s[3] & 0xff);
             u64 r = zext(b, w);
             for (u32 i = 0; i < len && pos + i < u32(w); ++i) {
                 const u64 bit = (a >> i) & 1;
@@ -475,6 +521,21 @@ u64 bitop(const Instr& in, const u64* s) {
             const u64 bytes = zext(a, 32) | (zext(b, 32) << 32);
             const u32 sel = u32(s[2]);
             u32 r = 0;
+            const std::uint32_t mode = in.flags & (kPrmtF4e | kPrmtB4e | kPrmtRc8 | kPrmtEcl | kPrmtEcr | kPrmtRc16);
+            if (mode) {  // the special modes: byte i of the result is source byte pick(i), c = sel[1:0]
+                const u32 c = sel & 3;
+                for (u32 i = 0; i < 4; ++i) {
+                    u32 pick = 0;
+                    if (mode == kPrmtF4e) pick = c + i;
+                    else if (mode == kPrmtB4e) pick = (c - i) & 7;
+                    else if (mode == kPrmtRc8) pick = c;
+                    else if (mode == kPrmtEcl) pick = std::max(i, c);
+                    else if (mode == kPrmtEcr) pick = std::min(i, c);
+                    else pick = 2 * (c & 1) + (i & 1);
+                    r |= u32((bytes >> (8 * pick)) & 0xff) << (8 * i);
+                }
+                return r;
+            }
             for (int i = 0; i < 4; ++i) {
                 const u32 sl = (sel >> (4 * i)) & 0xf;
                 u32 byte = u32((bytes >> (8 * (sl & 7))) & 0xff);
@@ -498,25 +559,42 @@ u64 bitop(const Instr& in, const u64* s) {
     }
 }
 
+// .ftz flushes a result that is tiny before rounding (|exact| < 2^-126), as the GPU does: a
+// product that rounds up to FLT_MIN is still flushed. `exact` is the result in double (exact for
+// add/sub/mul of floats; for fma, near enough to decide tininess).
+u64 out32_ftz(float rounded_result, double exact, std::uint32_t flags) {
+    if ((flags & kFtz) && exact != 0 && std::fabs(exact) < double(std::numeric_limits<float>::min()))
+        rounded_result = std::copysign(0.0f, float(exact));
+    return out32(rounded_result, flags);
+}
+
 u64 float32_op(const Instr& in, const u64* s, int n) {
     const std::uint32_t fl = in.flags;
     const float a = in32(s[0], fl), b = n > 1 ? in32(s[1], fl) : 0.0f, c = n > 2 ? in32(s[2], fl) : 0.0f;
     const Rnd r = in.rnd;
     switch (in.op) {
-        case Op::add: return out32(rounded(r, [&] { volatile float x = a; return x + b; }), fl);
-        case Op::sub: return out32(rounded(r, [&] { volatile float x = a; return x - b; }), fl);
-        case Op::mul: return out32(rounded(r, [&] { volatile float x = a; return x * b; }), fl);
-        case Op::fma: case Op::mad: return out32(rounded(r, [&] { return std::fmaf(a, b, c); }), fl);
+        case Op::add: return out32_ftz(rounded(r, [&] { volatile float x = a; return x + b; }), double(a) + b, fl);
+        case Op::sub: return out32_ftz(rounded(r, [&] { volatile float x = a; return x - b; }), double(a) - b, fl);
+        case Op::mul: return out32_ftz(rounded(r, [&] { volatile float x = a; return x * b; }), double(a) * b, fl);
+        case Op::fma: case Op::mad:
+            return out32_ftz(rounded(r, [&] { return std::fmaf(a, b, c); }), std::fma(double(a), double(b), double(c)), fl);
         case Op::div:
-            if ((fl & kApprox) || (fl & kFull)) return out32(a / b, fl);
+            if (fl & kApprox) {
+                // div.approx: for 2^126 < |b| < 2^128 the result is a * 0 (the ISA documents it:
+                // inf / huge is NaN); elsewhere a / b, inside the approximation's bound.
+                if (std::fabs(b) > 0x1p126f && std::isfinite(b)) return out32(a * std::copysign(0.0f, b), fl);
+                return out32(a / b, fl);
+            }
+            if (fl & kFull) return out32(a / b, fl);
             return out32(rounded(r, [&] { volatile float x = a; return x / b; }), fl);
         case Op::rcp: return out32(rounded(r, [&] { volatile float x = 1.0f; return x / a; }), fl);
         case Op::sqrt: return out32(rounded(r, [&] { return std::sqrt(a); }), fl);
         case Op::rsqrt: return out32(1.0f / std::sqrt(a), fl);
-        case Op::sin: return out32(std::sin(a), fl);
-        case Op::cos: return out32(std::cos(a), fl);
-        case Op::ex2: return out32(std::exp2(a), fl);
-        case Op::lg2: return out32(std::log2(a), fl);
+        // The GPU's approximate units flush subnormal results (with or without .ftz).
+        case Op::sin: return out32(ftz(std::sin(a)), fl);
+        case Op::cos: return out32(ftz(std::cos(a)), fl);
+        case Op::ex2: return out32(ftz(std::exp2(a)), fl);
+        case Op::lg2: return out32(ftz(std::log2(a)), fl);
         case Op::tanh: return out32(std::tanh(a), fl);
         case Op::abs: {
             const float x = std::fabs(a);
@@ -534,22 +612,25 @@ u64 float64_op(const Instr& in, const u64* s, int n) {
     const std::uint32_t fl = in.flags;
     const double a = f64(s[0]), b = n > 1 ? f64(s[1]) : 0.0, c = n > 2 ? f64(s[2]) : 0.0;
     const Rnd r = in.rnd;
+    const bool nan_in = std::isnan(a) || (n > 1 && std::isnan(b)) || (n > 2 && std::isnan(c));
+    // rcp/rsqrt.approx.f64 come from the GPU's 32-bit-high-word units: the low word is zero.
+    auto high_word = [](double x) { return bits(x) & 0xffffffff00000000ull; };
     switch (in.op) {
-        case Op::add: return out64(rounded(r, [&] { volatile double x = a; return x + b; }), fl);
-        case Op::sub: return out64(rounded(r, [&] { volatile double x = a; return x - b; }), fl);
-        case Op::mul: return out64(rounded(r, [&] { volatile double x = a; return x * b; }), fl);
-        case Op::fma: case Op::mad: return out64(rounded(r, [&] { return std::fma(a, b, c); }), fl);
-        case Op::div: return out64(rounded(r, [&] { volatile double x = a; return x / b; }), fl);
+        case Op::add: return out64(rounded(r, [&] { volatile double x = a; return x + b; }), fl, nan_in);
+        case Op::sub: return out64(rounded(r, [&] { volatile double x = a; return x - b; }), fl, nan_in);
+        case Op::mul: return out64(rounded(r, [&] { volatile double x = a; return x * b; }), fl, nan_in);
+        case Op::fma: case Op::mad: return out64(rounded(r, [&] { return std::fma(a, b, c); }), fl, nan_in);
+        case Op::div: return out64(rounded(r, [&] { volatile double x = a; return x / b; }), fl, nan_in);
         case Op::rcp:
-            if (fl & kApprox) {  // rcp.approx.ftz.f64: the GPU's 1/x is accurate to ~2^-22 (documented)
-                return out64(1.0 / a, fl);
-            }
-            return out64(rounded(r, [&] { volatile double x = 1.0; return x / a; }), fl);
-        case Op::sqrt: return out64(rounded(r, [&] { return std::sqrt(a); }), fl);
-        case Op::rsqrt: return out64(1.0 / std::sqrt(a), fl);
-        case Op::abs: return bits(std::fabs(a));
+            if (fl & kApprox) return std::isnan(a) ? bits(a) : high_word(1.0 / ftz(a));
+            return out64(rounded(r, [&] { volatile double x = 1.0; return x / a; }), fl, nan_in);
+        case Op::sqrt: return out64(rounded(r, [&] { return std::sqrt(a); }), fl, nan_in);
+        case Op::rsqrt:
+            if (std::isnan(a)) return bits(a);
+            return (fl & kFtz) ? high_word(1.0 / std::sqrt(ftz(a))) : bits(1.0 / std::sqrt(a));
+        case Op::abs: return std::isnan(a) ? (s[0] | 0x0008000000000000ull) : bits(std::fabs(a));  // NaN: quieted, sign kept
         case Op::neg: return bits(-a);
-        case Op::min: case Op::max: return out64(fminmax(a, b, in.op == Op::max, fl & kNaN), 0);
+        case Op::min: case Op::max: return out64(fminmax(a, b, in.op == Op::max, fl & kNaN), 0, false);
         case Op::copysign: return bits(std::copysign(b, a));
         default: return 0;
     }
@@ -563,7 +644,7 @@ u64 testp(const Instr& in, u64 a) {
         case Sub::infinite: return std::isinf(x);
         case Sub::number: return !std::isnan(x);
         case Sub::notanumber: return std::isnan(x);
-        case Sub::normal: return c == FP_NORMAL;
+        case Sub::normal: return c == FP_NORMAL || c == FP_ZERO;  // the GPU counts 0 as normal
         case Sub::subnormal: return c == FP_SUBNORMAL;
         default: return 0;
     }
@@ -581,6 +662,14 @@ bool alu(const Instr& in, const std::uint64_t* s, int n, AluResult& out, std::ui
     const Ty t = in.type;
     switch (in.op) {
         case Op::cvt:
+            if (in.type == Ty::f16x2 || in.type == Ty::bf16x2) {
+                // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half, b into the lower
+                if (n < 2 || in.type2 != Ty::f32) return false;
+                Instr one = in;
+                one.type = in.type == Ty::f16x2 ? Ty::f16 : Ty::bf16;
+                out.d = (cvt(one, s[0]) << 16) | (cvt(one, s[1]) & 0xffff);
+                return true;
+            }
             out.d = cvt(in, s[0]);
             return true;
         case Op::setp: {
@@ -605,7 +694,7 @@ bool alu(const Instr& in, const std::uint64_t* s, int n, AluResult& out, std::ui
             return true;
         case Op::slct: {
             // slct.dtype.stype d, a, b, c: c >= 0 ? a : b
-            const bool take_a = in.type2 == Ty::f32 ? f32(s[2]) >= 0.0f : i64(sext(s[2], 32)) >= 0;
+            const bool take_a = in.type2 == Ty::f32 ? in32(s[2], in.flags) >= 0.0f : i64(sext(s[2], 32)) >= 0;
             out.d = take_a ? s[0] : s[1];
             return true;
         }
@@ -643,7 +732,7 @@ bool alu(const Instr& in, const std::uint64_t* s, int n, AluResult& out, std::ui
     }
     if (is_float(t)) return false;
     switch (in.op) {
-        case Op::add: case Op::addc: case Op::sub: case Op::subc: case Op::mul: case Op::mad:
+        case Op::add: case Op::addc: case Op::sub: case Op::subc: case Op::mul: case Op::mad: case Op::madc:
         case Op::mul24: case Op::mad24: case Op::sad: case Op::div: case Op::rem: case Op::abs:
         case Op::neg: case Op::min: case Op::max:
             out.d = int_arith(in, s, carry);

@@ -790,6 +790,7 @@ void BlockRunner::do_printf(Thread& t, const Instr& in, u64* R) {
     if (!read_string(t, in, param_u64(0), fmt_text)) return;
     u64 args = param_u64(1);
     std::string out;
+    int converted = 0;  // device printf returns the number of arguments it read
     for (size_t i = 0; i < fmt_text.size(); ++i) {
         if (fmt_text[i] != '%') {
             out.push_back(fmt_text[i]);
@@ -814,6 +815,7 @@ void BlockRunner::do_printf(Thread& t, const Instr& in, u64* R) {
         u64 v = 0;
         if (!access<false>(t, in, Sp::generic, args, bytes, &v)) return;
         args += (u64)bytes;
+        ++converted;
         char buf[512];
         if (std::strchr("eEfFgGaA", conv)) {
             std::snprintf(buf, sizeof buf, (spec + conv).c_str(), std::bit_cast<double>(v));
@@ -836,7 +838,7 @@ void BlockRunner::do_printf(Thread& t, const Instr& in, u64* R) {
         i = j;
     }
     if (cl.retval_offset >= 0) {
-        const std::int32_t n = (std::int32_t)out.size();
+        const std::int32_t n = converted;
         std::memcpy(t.params.data() + pbase + cl.retval_offset, &n, (size_t)std::min(4, cl.retval_bytes));
     }
     if (!L_.launch.printf_output) return;
@@ -926,7 +928,8 @@ void BlockRunner::run_thread(Thread& t) {
                     auto f32of = [](u64 v) { return std::bit_cast<float>(u32(v)); };
                     auto f64of = [](u64 v) { return std::bit_cast<double>(v); };
                     auto out32 = [](float x) -> u64 { return std::isnan(x) ? 0x7fffffffu : std::bit_cast<u32>(x); };
-                    auto out64 = [](double x) -> u64 { return std::isnan(x) ? 0x7fffffffffffffffull : std::bit_cast<u64>(x); };
+                    // f32 NaNs are the GPU's canonical one; f64 NaNs are the host's (alu.cpp, out64)
+                    auto out64 = [](double x) -> u64 { return std::bit_cast<u64>(x); };
                     switch (in.fast) {
                         case kAdd32: d = u32(sv(1) + sv(2)); break;
                         case kAdd64: d = sv(1) + sv(2); break;

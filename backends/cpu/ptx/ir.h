@@ -18,13 +18,13 @@ enum class Ty : std::uint8_t {
     b8, b16, b32, b64, b128,
     u8, u16, u32, u64,
     s8, s16, s32, s64,
-    f16, f16x2, bf16, f32, f64,
+    f16, f16x2, bf16, bf16x2, f32, f64,
 };
 inline int bytes_of(Ty t) {
     switch (t) {
         case Ty::b8: case Ty::u8: case Ty::s8: return 1;
         case Ty::b16: case Ty::u16: case Ty::s16: case Ty::f16: case Ty::bf16: return 2;
-        case Ty::b32: case Ty::u32: case Ty::s32: case Ty::f32: case Ty::f16x2: return 4;
+        case Ty::b32: case Ty::u32: case Ty::s32: case Ty::f32: case Ty::f16x2: case Ty::bf16x2: return 4;
         case Ty::b64: case Ty::u64: case Ty::s64: case Ty::f64: return 8;
         case Ty::b128: return 16;
         default: return 0;
@@ -50,7 +50,7 @@ enum class Op : std::uint16_t {
     mov, cvt, cvta, cvta_to, ld, st, ldu, prefetch,
     // integer and bit
     add, sub, mul, mad, mul24, mad24, sad, div, rem, abs, neg, min, max,
-    popc, clz, bfind, brev, bfe, bfi, prmt, fns,
+    popc, clz, bfind, brev, bfe, bfi, prmt, fns, madc,
     and_, or_, xor_, not_, cnot, lop3, shl, shr, shf, addc, subc,
     // float
     fma, rcp, sqrt, rsqrt, sin, cos, ex2, lg2, tanh, testp, copysign,
@@ -79,6 +79,8 @@ enum : std::uint32_t {
     kVolatile = 1u << 12, kNc = 1u << 13, kUni = 1u << 14, kAligned = 1u << 15,
     kBoolAnd = 1u << 16, kBoolOr = 1u << 17, kBoolXor = 1u << 18,  // setp/set's combining op
     kXorsign = 1u << 19, kRelu = 1u << 20,
+    kPrmtF4e = 1u << 21, kPrmtB4e = 1u << 22, kPrmtRc8 = 1u << 23, kPrmtEcl = 1u << 24, kPrmtEcr = 1u << 25,
+    kPrmtRc16 = 1u << 26,
 };
 
 // Sub-operations: shfl up/down/bfly/idx, vote all/any/uni/ballot, match any/all, atom/red/redux

@@ -96,7 +96,7 @@ std::optional<Ty> type_of(std::string_view t) {
         {"pred", Ty::pred}, {"b8", Ty::b8}, {"b16", Ty::b16}, {"b32", Ty::b32}, {"b64", Ty::b64},
         {"b128", Ty::b128}, {"u8", Ty::u8}, {"u16", Ty::u16}, {"u32", Ty::u32}, {"u64", Ty::u64},
         {"s8", Ty::s8}, {"s16", Ty::s16}, {"s32", Ty::s32}, {"s64", Ty::s64}, {"f16", Ty::f16},
-        {"f16x2", Ty::f16x2}, {"bf16", Ty::bf16}, {"f32", Ty::f32}, {"f64", Ty::f64}};
+        {"f16x2", Ty::f16x2}, {"bf16", Ty::bf16}, {"bf16x2", Ty::bf16x2}, {"f32", Ty::f32}, {"f64", Ty::f64}};
     auto it = m.find(t);
     if (it == m.end()) return std::nullopt;
     return it->second;
@@ -326,6 +326,10 @@ private:
                 while (!accept("}")) {
                     const Tok& n = next();
                     if (n.text == ",") continue;
+                    if (n.kind == Tok::ident)
+                        fail(n.line, "the initializer of ." + std::string(space == Sp::constant ? "const" : "global") + " " +
+                                         v.name + " holds the address of " + demangle(n.text) +
+                                         ": function pointers are not supported by the CPU engine");
                     bool neg = false;
                     std::string txt = n.text;
                     if (txt == "-") {
@@ -385,7 +389,8 @@ private:
             return v;  // f32 bits
         }
         if (t.size() > 2 && t[0] == '0' && (t[1] == 'd' || t[1] == 'D')) return std::strtoull(t.c_str() + 2, nullptr, 16);
-        if (t.find('.') != std::string::npos || t.find('e') != std::string::npos) {
+        const bool hex = t.size() > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+        if (!hex && (t.find('.') != std::string::npos || t.find('e') != std::string::npos)) {
             double d = std::strtod(t.c_str(), nullptr);
             std::uint64_t b;
             std::memcpy(&b, &d, 8);
@@ -780,7 +785,7 @@ bool Parser::decode_opcode(Instr& in, const std::string& opcode, int line) {
         {"brev", Op::brev}, {"bfe", Op::bfe}, {"bfi", Op::bfi}, {"prmt", Op::prmt}, {"fns", Op::fns},
         {"and", Op::and_}, {"or", Op::or_}, {"xor", Op::xor_}, {"not", Op::not_}, {"cnot", Op::cnot},
         {"lop3", Op::lop3}, {"shl", Op::shl}, {"shr", Op::shr}, {"shf", Op::shf}, {"addc", Op::addc},
-        {"subc", Op::subc}, {"fma", Op::fma}, {"rcp", Op::rcp}, {"sqrt", Op::sqrt}, {"rsqrt", Op::rsqrt},
+        {"subc", Op::subc}, {"madc", Op::madc}, {"fma", Op::fma}, {"rcp", Op::rcp}, {"sqrt", Op::sqrt}, {"rsqrt", Op::rsqrt},
         {"sin", Op::sin}, {"cos", Op::cos}, {"ex2", Op::ex2}, {"lg2", Op::lg2}, {"tanh", Op::tanh},
         {"testp", Op::testp}, {"copysign", Op::copysign}, {"setp", Op::setp}, {"selp", Op::selp},
         {"set", Op::set}, {"slct", Op::slct}, {"bra", Op::bra}, {"call", Op::call}, {"ret", Op::ret},
@@ -870,7 +875,8 @@ bool Parser::decode_opcode(Instr& in, const std::string& opcode, int line) {
             {"sc", 0}, {"noftz", 0}, {"mmio", 0}, {"arrive", 0x80000000u}, {"red", 0},
             {"any", 0}, {"all", 0}, {"L1::evict_last", 0}, {"evict_last", 0}, {"evict_first", 0},
             {"evict_normal", 0}, {"evict_unchanged", 0}, {"no_allocate", 0}, {"L2::64B", 0},
-            {"64B", 0}, {"128B", 0}, {"256B", 0}};
+            {"64B", 0}, {"128B", 0}, {"256B", 0}, {"f4e", kPrmtF4e}, {"b4e", kPrmtB4e}, {"rc8", kPrmtRc8},
+            {"ecl", kPrmtEcl}, {"ecr", kPrmtEcr}, {"rc16", kPrmtRc16}};
         if (auto f = flags.find(q); f != flags.end()) {
             if (f->second == 0x80000000u) fail(line, "bar.arrive (a split barrier) is not supported");
             in.flags |= f->second;
@@ -881,7 +887,7 @@ bool Parser::decode_opcode(Instr& in, const std::string& opcode, int line) {
     }
     if (!types.empty()) in.type = types[0];
     if (types.size() > 1) in.type2 = types[1];
-    if (in.op == Op::mul || in.op == Op::mad) {
+    if (in.op == Op::mul || in.op == Op::mad || in.op == Op::madc) {
         if (!(in.flags & (kHi | kLo | kWide))) in.flags |= is_float(in.type) ? 0u : std::uint32_t(kLo);
     }
     return true;
