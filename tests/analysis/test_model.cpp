@@ -103,7 +103,7 @@ TEST_CASE("rows 7, 8: halo shares of 8^3 and 32x32 tiles", "[analysis]") {
     REQUIRE(model(KernelId::tiled, 8, 1, Precision::f32).halo.halo_cells == 296);
 }
 
-TEST_CASE("row 9: a naive 8x8x8 warp is 4 rows; 36/7 sectors inside, 5.07 over N = 256", "[analysis]") {
+TEST_CASE("row 9: a naive 8x8x8 warp is 4 rows, 36/7 sectors inside, 5.07 over N = 256", "[analysis]") {
     const WarpPattern w = warp_pattern(KernelId::naive, 8, 1, Precision::f32, {256, 256, 256});
     REQUIRE(w.rows_per_warp == 4);
     REQUIRE(w.interior.size() == 7);
@@ -174,7 +174,7 @@ TEST_CASE("row 14: a 16x16 block with its ghost ring has 60 ghost cells", "[anal
     REQUIRE(ghost_ring_cells(16) == 60);
 }
 
-TEST_CASE("rows 1, 15: derivative weights solved from Taylor; dx^8 convergence", "[analysis]") {
+TEST_CASE("rows 1, 15: derivative weights solved from Taylor, dx^8 convergence", "[analysis]") {
     // m = 1: the central difference (f(x+h) - f(x-h)) / 2h
     const auto w1 = central_derivative_weights(1);
     REQUIRE(w1.size() == 1);
