@@ -8,19 +8,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <thread>
-
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "checker/evaluate.h"
 #include "checker/exercises.h"
 #include "checker/process.h"
-#include "checker/shared_size.h"
+#include "checker/protocol.h"
+#include "checker/shared_arrays.h"
 #include "checker/source.h"
 #include "core/error.h"
 #include "core/weights.h"
@@ -31,11 +31,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
-
-std::string env_or(const char* name, const std::string& fallback) {
-    const char* v = std::getenv(name);
-    return v && *v ? std::string(v) : fallback;
-}
 
 std::string runner_path() {
     if (const char* v = std::getenv("STENCIL_CHECK_RUNNER"); v && *v) return v;
@@ -49,15 +44,6 @@ std::string runner_path() {
             if (fs::exists(p)) return p.string();
     }
     return STENCIL_CHECKER_RUNNER;
-}
-
-std::string source_root() { return env_or("STENCIL_LAB_ROOT", STENCIL_CHECKER_SOURCE_DIR); }
-
-std::string host_compiler() { return env_or("CXX", STENCIL_CHECKER_CXX); }
-
-std::string read_text(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
 }
 
 void write_text(const std::string& path, const std::string& s) {
@@ -115,70 +101,6 @@ std::uint64_t fresh_seed() {
            static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 
-std::string cache_folder(const CheckOptions& opt) {
-    if (!opt.cache_dir.empty()) return opt.cache_dir;
-    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-        return std::string(x) + "/stencil-lab/checker";
-    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/stencil-lab/checker";
-    return (fs::temp_directory_path() / "stencil-lab-checker-cache").string();
-}
-
-struct CpuBuild {
-    bool ok = false;
-    std::string library;  // the .so
-    std::string log;      // compiler output, tidied
-};
-
-// Compiles the CPU translation unit into a shared object, cached by the hash of everything that
-// goes into it (the TU, the CPU backend's headers, the compiler and its flags).
-CpuBuild build_cpu(const VettedSource& src, const Exercise& ex, int tile, const CheckOptions& opt,
-                   const std::string& work) {
-    CpuBuild b;
-    const std::string root = source_root();
-    const std::string tu = cpu_translation_unit(src, ex, tile);
-    const std::vector<std::string> flags = {"-std=c++20", "-O1", "-fPIC", "-shared",
-                                            "-fno-diagnostics-show-caret", "-fdiagnostics-color=never",
-                                            "-Wno-unknown-pragmas", "-w"};
-    std::uint64_t h = fnv1a(tu);
-    for (const char* hdr : {"backends/cpu/simt.h", "backends/cpu/trace.h", "checker/cpu_abi.h"})
-        h = fnv1a(read_text(root + "/" + hdr), h);
-    h = fnv1a(host_compiler(), h);
-    for (const auto& f : flags) h = fnv1a(f, h);
-    const std::string cache = cache_folder(opt);
-    std::error_code ec;
-    fs::create_directories(cache, ec);
-    const std::string cached = fmt::format("{}/{:016x}.so", cache, h);
-    if (!ec && fs::exists(cached)) {
-        b.ok = true;
-        b.library = cached;
-        return b;
-    }
-    write_text(work + "/submission_cpu.cpp", tu);
-    const std::string so = work + "/submission_cpu.so";
-    std::vector<std::string> argv = {host_compiler()};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    argv.insert(argv.end(), {"-I" + root, "-o", so, "submission_cpu.cpp"});
-    ChildLimits lim;
-    lim.wall_seconds = 120;
-    lim.address_space_bytes = 4LL << 30;
-    const ChildResult r = run_child(argv, lim, work);
-    if (!r.ok()) {
-        b.log = tidy_compiler_output(r.output, src.display_name);
-        if (r.timed_out) b.log += "the host compiler ran past its time limit\n";
-        if (b.log.empty()) b.log = "the host compiler failed: " + r.describe() + "\n" + r.output;
-        return b;
-    }
-    b.ok = true;
-    b.library = so;
-    if (!ec) {  // publish into the cache atomically (other checks may run at the same time)
-        const std::string tmp = fmt::format("{}.{}.tmp", cached, getpid());
-        fs::copy_file(so, tmp, fs::copy_options::overwrite_existing, ec);
-        if (!ec) fs::rename(tmp, cached, ec);
-        if (!ec) b.library = cached;
-    }
-    return b;
-}
-
 json read_json(const std::string& path) {
     std::ifstream f(path);
     if (!f) return nullptr;
@@ -214,19 +136,71 @@ std::string options_problem(const CheckOptions& opt) {
     return {};
 }
 
-// The GPU refuses more than 48 KiB of static shared memory per block when it compiles; the CPU
-// build would run it. "" when within the limit (or when the size cannot be read).
-std::string shared_memory_problem(const std::string& library, const std::string& display) {
-    const long long bytes = static_shared_bytes(library);
-    if (bytes <= kMaxStaticSharedBytes) return {};
-    return fmt::format("{}: the kernel declares {} bytes ({:.1f} KiB) of static __shared__ memory "
-                       "per block; a GPU allows at most {} bytes (48 KiB), so it would not compile "
-                       "there", display, bytes, bytes / 1024.0, kMaxStaticSharedBytes);
+// The runner's limits: its own clocks end the compile and the runs (runner.h: arm_time_limit);
+// the wall clock here is the outer wall, with room for both and for starting the GPU.
+ChildLimits runner_limits(const CheckOptions& opt, bool gpu) {
+    ChildLimits lim;
+    lim.wall_seconds = kCompileSeconds + opt.time_limit_s + 30;
+    if (!gpu) lim.address_space_bytes = opt.memory_limit_mb << 20;
+    lim.file_bytes = 4LL << 30;
+    return lim;
 }
 
 // The runner's result.json, or null when it is missing, unreadable or malformed (evaluate.cpp
 // then gives `crash` with the reason).
 bool usable(const json& result) { return !result.is_null() && result_problem(result).empty(); }
+
+// NVRTC's tidied log when the submission did not compile (or its PTX could not be assembled or
+// loaded), or when NVRTC ran past its limit; nullopt when it compiled.
+std::optional<std::string> compile_problem(const ChildResult& child, const json& result,
+                                           const std::string& display) {
+    if (child.started && child.signal == 0 && child.exit_code == kCompileTimeLimitExit)
+        return fmt::format("{}: NVRTC did not finish compiling within {:.0f} s\n", display, kCompileSeconds);
+    if (!usable(result) || !result.contains("compile") || result["compile"]["ok"].get<bool>())
+        return std::nullopt;
+    std::string log = tidy_compiler_output(result["compile"].value("log", ""), display);
+    if (log.empty()) log = display + ": the compiler gave no reason\n";
+    return log;
+}
+
+// Where the GPU's counters could not be read: the CPU engine's count of a checked run of the
+// count size, from fresh inputs. That run is judged like any other: a count is reported only
+// when the CPU backend passes it too.
+std::optional<LoadCount> cpu_load_count(const Exercise& ex, int tile, const StencilWeights& weights,
+                                        const json& req, const std::string& work,
+                                        const CheckOptions& opt, const SharedArrays& arrays,
+                                        std::uint64_t seed, const std::string& why,
+                                        std::vector<std::string>& warnings) {
+    const int n = load_count_size(ex, tile);
+    const std::string dir = work + "/count";
+    fs::create_directories(dir);
+    TestCase tc = make_case(ex, n, tile, splitmix(seed + 99));
+    tc.runs = {"in_order"};
+    tc.run_seeds = {0};
+    json creq = req;
+    creq["backend"] = "cpu";
+    creq.erase("timing");
+    creq["cases"] = json::array({case_json(tc, 0)});
+    creq["count"] = {{"case", 0}, {"run", 0}};
+    write_cells(dir + "/case0.in", tc.input);
+    write_cells(dir + "/case0.out", tc.output);
+    write_text(dir + "/request.json", creq.dump(1));
+    const ChildResult cr = run_child({runner_path(), "request.json"}, runner_limits(opt, false), dir);
+    const json cres = read_json(dir + "/result.json");
+    const Judgement j = compile_problem(cr, cres, req.value("display_name", ""))
+                            ? Judgement{Verdict::compile_error, {}, {}, {}}
+                            : judge_runs(ex, tile, weights, {tc}, cres, cr, dir, arrays);
+    if (j.verdict != Verdict::pass || !usable(cres) || !cres.contains("counts")) {
+        warnings.push_back(fmt::format("no load count: the GPU's counters could not be read ({}), and the "
+                                       "CPU backend's run at N={} is not a pass ({}{})", why, n,
+                                       to_string(j.verdict),
+                                       j.evidence.message.empty() ? "" : ": " + j.evidence.message));
+        return std::nullopt;
+    }
+    return load_count(ex, tile, n, cres["counts"].value("global_loads", 0LL),
+                      "the CPU backend's count in a checked run (the GPU's counters could not be "
+                      "read: " + why + ")");
+}
 
 }  // namespace
 
@@ -292,26 +266,9 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
         return finish(res);
     }
     WorkDir work;
+    const SharedArrays arrays = find_shared_arrays(src.text, *ex, tile);
 
-    // ---- 2. compile (CPU here; the GPU build happens in the runner, under its time limit) ---
-    CpuBuild cpu;
-    if (!gpu) {
-        cpu = build_cpu(src, *ex, tile, opt, work.path);
-        if (!cpu.ok) {
-            res.verdict = Verdict::compile_error;
-            res.evidence.message = "the submission does not compile (host compiler, CPU backend)";
-            res.evidence.compiler_output = cpu.log;
-            return finish(res);
-        }
-        if (auto p = shared_memory_problem(cpu.library, src.display_name); !p.empty()) {
-            res.verdict = Verdict::compile_error;
-            res.evidence.message = p;
-            res.evidence.compiler_output = p + "\n";
-            return finish(res);
-        }
-    }
-
-    // ---- 3. test cases: fresh inputs, weights and poison from the seed --------------------------
+    // ---- 2. test cases: fresh inputs, weights and poison from the seed --------------------------
     const StencilWeights weights =
         random_weights(ex->radius, splitmix(res.seed)).rounded_to(ex->precision);
     std::vector<int> sizes = test_sizes(*ex, tile, opt.quick);
@@ -349,54 +306,54 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     std::vector<double> coef(weights.c.begin(), weights.c.begin() + weight_count(*ex));
     req["coefficients"] = coef;
     // CPU runs use at most 4 worker threads: the child lives under an address-space limit
-    // (memory_limit_mb), and every worker reserves a pool of fiber stacks (up to 1024 x 320 KiB)
-    // and a malloc arena; on a 16-core machine all cores would pass 4 GiB before the grid does.
+    // (memory_limit_mb), and every worker holds a block's state (registers, local memory, shared
+    // shadows) and a malloc arena; on a 16-core machine all cores would pass 4 GiB first.
     req["workers"] = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
     req["cases"] = json::array();
     for (size_t c = 0; c < cases.size(); ++c) {
         req["cases"].push_back(case_json(cases[c], int(c)));
         write_cells(fmt::format("{}/case{}.in", work.path, c), cases[c].input);
         write_cells(fmt::format("{}/case{}.out", work.path, c), cases[c].output);
-        if (cases[c].n == count_n && opt.count_loads) req["count_case"] = c;
+        // The load count of a passing kernel: the CPU counts its first checked run at this size
+        // (the GPU's counters count a launch of this case after the checked ones).
+        if (cases[c].n == count_n && opt.count_loads) req["count"] = {{"case", c}, {"run", 0}};
         if (gpu && cases[c].n == timing_n) req["timing"] = {{"case", c}, {"reps", 20}};
     }
-    if (gpu) {
-        const std::string tu = gpu_translation_unit(src, *ex, tile);
-        write_text(work.path + "/submission_gpu.cu", tu);
-        req["source"] = "submission_gpu.cu";
-    } else {
-        req["library"] = cpu.library;
-    }
+    // Both backends compile the same translation unit, in the runner, with NVRTC.
+    write_text(work.path + "/submission.cu", translation_unit(src, *ex, tile));
+    req["source"] = work.path + "/submission.cu";
+    req["compile_seconds"] = kCompileSeconds;
+    req["time_limit"] = opt.time_limit_s;
     write_text(work.path + "/request.json", req.dump(1));
 
-    // ---- 4. run in the child ------------------------------------------------------------------
-    ChildLimits lim;
-    lim.wall_seconds = opt.time_limit_s;
-    if (!gpu) lim.address_space_bytes = opt.memory_limit_mb << 20;
-    lim.file_bytes = 4LL << 30;
-    const ChildResult child = run_child({runner_path(), "request.json"}, lim, work.path);
+    // ---- 3. compile and run in the child --------------------------------------------------------
+    const ChildResult child = run_child({runner_path(), "request.json"}, runner_limits(opt, gpu), work.path);
     const json result = read_json(work.path + "/result.json");
-
-    if (gpu && usable(result) && result.contains("compile") && !result["compile"]["ok"].get<bool>()) {
+    if (auto log = compile_problem(child, result, src.display_name)) {
         res.verdict = Verdict::compile_error;
-        res.evidence.message = "the submission does not compile (NVRTC)";
-        res.evidence.compiler_output =
-            tidy_compiler_output(result["compile"].value("log", ""), src.display_name);
+        // NVRTC's errors are in the compiler output; a refusal after it is one line of its own.
+        const bool nvrtc = usable(result) && result.contains("compile") &&
+                           result["compile"].value("stage", "") == "nvrtc";
+        res.evidence.message = nvrtc ? "the submission does not compile (NVRTC)"
+                                     : log->substr(0, log->find('\n'));
+        res.evidence.compiler_output = *log;
+        res.sizes.clear();  // nothing ran
         return finish(res);
     }
 
-    // ---- 5. judge -----------------------------------------------------------------------------
-    Judgement j = judge_runs(*ex, tile, weights, cases, result, child, work.path, gpu);
+    // ---- 4. judge -----------------------------------------------------------------------------
+    Judgement j = judge_runs(*ex, tile, weights, cases, result, child, work.path, arrays);
     res.verdict = j.verdict;
     res.evidence = std::move(j.evidence);
     res.tests = std::move(j.tests);
     res.warnings = std::move(j.warnings);
 
-    // Loads per output: the GPU's counters on the GPU, the CPU backend's trace on the CPU.
+    // Loads per output: the GPU's counters on the GPU, the CPU engine's count of a checked run.
     if (usable(result) && result.contains("counts")) {
         const json& c = result["counts"];
         res.loads = load_count(*ex, tile, count_n, c.value("global_loads", 0LL),
-                               gpu ? c.value("source", std::string("GPU counters")) : "CPU backend trace");
+                               gpu ? c.value("source", std::string("GPU counters"))
+                                   : "the CPU backend's count in a checked run (in-order schedule)");
         if (c.contains("lab_global_loads") && c["lab_global_loads"].is_number())
             res.loads->lab_loads_per_output = c["lab_global_loads"].get<double>() / outputs_of(*ex, count_n);
     }
@@ -422,7 +379,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
         }
     }
 
-    // ---- 6. GPU extras: compute-sanitizer; the load count through the CPU build where the GPU's
+    // ---- 5. GPU extras: compute-sanitizer; the load count from a checked CPU run where the GPU's
     //         counters could not be read -------------------------------------------------------
     if (!gpu && opt.sanitize)
         res.warnings.push_back("--sanitize applies to the GPU backend only (compute-sanitizer); on the "
@@ -441,17 +398,18 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
                 if (crashed ? cases[c].n == res.evidence.n : cases[c].n <= 40) pick = c;
             json sreq = req;
             sreq.erase("timing");
-            sreq.erase("count_case");  // an index into the full case list; one case remains
+            sreq.erase("count");  // an index into the full case list; one case remains
             json one = req["cases"][pick];
             one["runs"] = json::array({json{{"schedule", "repeat"}, {"seed", 0}}});
             sreq["cases"] = json::array({one});
-            write_text(work.path + "/sanitize.json", sreq.dump(1));
             const std::vector<std::string> tools =
                 crashed ? std::vector<std::string>{"memcheck"}
                         : std::vector<std::string>{"memcheck", "racecheck", "synccheck"};
             for (const std::string& tool : tools) {
                 ChildLimits sl;
-                sl.wall_seconds = std::max(120.0, opt.time_limit_s);
+                sreq["time_limit"] = std::max(120.0, opt.time_limit_s);  // the runner's own clock
+                sl.wall_seconds = kCompileSeconds + sreq["time_limit"].get<double>() + 30;
+                write_text(work.path + "/sanitize.json", sreq.dump(1));
                 const ChildResult sr = run_child({san, "--tool", tool, "--error-exitcode", "86",
                                                   "--print-limit", "8", runner_path(), "sanitize.json"},
                                                  sl, work.path);
@@ -482,34 +440,8 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     if (gpu && opt.count_loads && res.verdict == Verdict::pass && !res.loads) {
         const std::string why = usable(result) ? result.value("counts_unavailable", std::string("not measured"))
                                                : std::string("no result");
-        CpuBuild b = build_cpu(src, *ex, tile, opt, work.path);
-        if (!b.ok) {
-            res.warnings.push_back("no load count: the GPU's counters could not be read (" + why +
-                                   ") and the submission does not compile for the CPU backend:\n" + b.log);
-        } else {
-            TestCase tc = make_case(*ex, count_n, tile, splitmix(res.seed + 99));
-            json creq = req;
-            creq["backend"] = "cpu";
-            creq["library"] = b.library;
-            creq.erase("timing");
-            creq["cases"] = json::array({case_json(tc, 0)});
-            creq["cases"][0]["runs"] = json::array();
-            creq["count_case"] = 0;
-            write_cells(work.path + "/case0.in", tc.input);
-            write_cells(work.path + "/case0.out", tc.output);
-            write_text(work.path + "/count.json", creq.dump(1));
-            ChildLimits cl;
-            cl.wall_seconds = opt.time_limit_s;
-            cl.address_space_bytes = opt.memory_limit_mb << 20;
-            const ChildResult cr = run_child({runner_path(), "count.json"}, cl, work.path);
-            const json cres = read_json(work.path + "/result.json");
-            if (cr.ok() && usable(cres) && cres.contains("counts")) {
-                res.loads = load_count(*ex, tile, count_n, cres["counts"].value("global_loads", 0LL),
-                                       "CPU backend trace (the GPU's counters could not be read: " + why + ")");
-            } else {
-                res.warnings.push_back("no load count: the CPU run failed (" + cr.describe() + ")");
-            }
-        }
+        res.loads = cpu_load_count(*ex, tile, weights, req, work.path, opt, arrays, res.seed, why,
+                                   res.warnings);
     }
     // The count describes a correct kernel; next to a failing verdict it would only distract.
     if (res.verdict != Verdict::pass) res.loads.reset();

@@ -1,21 +1,26 @@
 // The submission checker: one student `.cu` file in, exactly one verdict out, with evidence.
 //
-//   check_submission(path, options)  vets the file, compiles it (host compiler for the CPU
-//   backend, NVRTC in the runner for the GPU), runs it in a child process on fresh random inputs
-//   from a seed the submission cannot predict, and judges what comes back.
+//   check_submission(path, options)  vets the file, has a child process compile it with NVRTC to
+//   PTX and run that PTX (the CPU backend's PTX engine, or the GPU's driver) on fresh random
+//   inputs from a seed the submission cannot predict, and judges what comes back.
 //
 // Verdicts, in the order they are decided (the first that applies wins):
 //   compile_error        the file is empty, binary, too large, breaks the contract (no or two
-//                        kernels, wrong signature, #include, asm, ...) or does not compile
-//   timeout              the child ran past its time limit (an endless loop, a deadlock)
-//   crash                the child died (signal, illegal address, abort, an out-of-bounds *read*
-//                        caught by the CPU backend, a barrier misuse, a CUDA launch error)
+//                        kernels, wrong signature, #include, asm, ...), does not compile, or its
+//                        PTX cannot be assembled (more than 48 KiB of static shared memory, ...)
+//   timeout              the runs went past the time limit, or (CPU) a block past its instruction
+//                        budget (an endless loop, a deadlock)
+//   crash                the child died (signal, illegal address, a CUDA launch error), or the
+//                        CPU backend caught an out-of-bounds *read* or a store through a pointer
+//                        into no buffer
 //   out_of_bounds_write  a store outside out[]/in[]: a guard zone changed, or the CPU backend's
 //                        bounds check caught the store
-//   input_modified       in[] differs after the run (decided before race: a kernel that writes
-//                        in[] also makes its outputs depend on the thread order)
+//   input_modified       in[] differs after the run, or (CPU) a store went through in[] (decided
+//                        before race: a kernel that writes in[] also makes its outputs depend on
+//                        the thread order)
 //   race                 the CPU backend saw two threads touch one shared cell in one barrier
-//                        interval (one a store), or threads returned / diverged around a
+//                        interval, or one global cell in one interval or from two blocks (one of
+//                        them a store), or threads returned / diverged around a
 //                        __syncthreads() (a barrier error), or outputs differ between schedules
 //                        (CPU) or repeats (GPU), or compute-sanitizer racecheck/synccheck failed
 //   boundary_modified    a fixed boundary cell no longer equals the input
@@ -67,6 +72,13 @@ struct RaceEvidence {
     std::string message;
 };
 
+// The line of the student's file an engine diagnostic came from (the PTX's line info).
+struct SourceLine {
+    std::string file;         // the student's file name
+    int line = 0;
+    std::string instruction;  // the PTX instruction that faulted ("st.shared.f32")
+};
+
 struct Evidence {
     std::string message;          // one or a few lines for people
     int n = 0;                    // the grid size of the failing test (N^3)
@@ -76,6 +88,7 @@ struct Evidence {
     std::optional<BadCellEvidence> first_bad;
     std::string slice_map;        // a small map of the z slice of the first bad cell
     std::optional<RaceEvidence> race;
+    std::optional<SourceLine> line;  // CPU backend: where the diagnosed access or barrier is
     std::string compiler_output;  // compile errors, file:line of the student's file
     std::string child_output;     // the tail of the runner's stderr (crash, timeout)
 };
@@ -115,7 +128,7 @@ struct CheckResult {
     std::uint64_t seed = 0;             // for the record; drawn by the parent, never passed in
     std::vector<int> sizes;             // every N tested (the fixed ones and those from the seed)
     std::optional<Timing> timing;       // GPU, passing kernels
-    std::optional<LoadCount> loads;     // GPU counters on the GPU, the CPU trace on the CPU
+    std::optional<LoadCount> loads;     // GPU counters on the GPU, a checked run's count on the CPU
     double seconds = 0;
 };
 
@@ -125,12 +138,11 @@ struct CheckOptions {
     std::string backend = "auto";    // auto | cuda | cpu
     bool sanitize = false;           // GPU: compute-sanitizer on a pass (memcheck, racecheck,
                                      // synccheck) and on a crash (memcheck); CPU: a warning
-    double time_limit_s = 60;        // the child's wall-clock limit (compile excluded)
+    double time_limit_s = 60;        // the kernel's runs, in all (NVRTC's compile has its own)
     long long memory_limit_mb = 4096;  // RLIMIT_AS of CPU children (not set for CUDA children)
     bool timing = true;              // GPU: time a passing kernel against the lab's kernel
     bool count_loads = true;         // global loads per output (GPU counters or CPU trace)
     std::optional<std::uint64_t> seed;  // tests only: a fixed seed (never from the submission)
-    std::string cache_dir;           // CPU builds cached by content hash ("" = $XDG_CACHE_HOME/...)
     bool quick = false;              // fewer sizes (tests of the checker itself)
 };
 

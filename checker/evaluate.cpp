@@ -8,6 +8,8 @@
 #include <limits>
 #include <random>
 
+#include "checker/diagnostics.h"
+#include "checker/protocol.h"
 #include "core/compare.h"
 #include "core/reference.h"
 
@@ -137,7 +139,9 @@ namespace {
 //   tile-edge         the naive exercise: on the edge of its thread block (no halo there: its
 //                     neighbours are other blocks' cells, read from global memory)
 //   tile-interior     every neighbour inside the same tile
-CellClass classify(const Exercise& ex, int tile, int n, int x, int y, int z) {
+}  // namespace
+
+CellClass classify_cell(const Exercise& ex, int tile, int n, int x, int y, int z) {
     const int r = ex.radius;
     if (is_boundary({n, n, n}, r, x, y, z)) return CellClass::boundary;
     for (int c : {x, y, z})  // its stencil reaches a boundary cell
@@ -152,6 +156,8 @@ CellClass classify(const Exercise& ex, int tile, int n, int x, int y, int z) {
     }
     return CellClass::tile_interior;
 }
+
+namespace {
 
 Evidence message_only(std::string message) {
     Evidence ev;
@@ -239,7 +245,7 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
         f.verdict = Verdict::input_modified;
         const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
         f.ev.first_bad = BadCellEvidence{x, y, z, double(c_input[g + i]), double(in[g + i]), 0,
-                                         classify(ex, tile, n, x, y, z), "in[] changed"};
+                                         classify_cell(ex, tile, n, x, y, z), "in[] changed"};
         long long changed = 0;
         for (long long k = 0; k < cells; ++k) changed += bits_of(in[g + k]) != bits_of(c_input[g + k]);
         f.ev.bad_cells = changed;
@@ -290,7 +296,7 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
     const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
     const real got = out[g + i];
     BadCellEvidence b{x, y, z, ref.value[i], double(got), kind == 2 ? gamma * ref.magnitude[i] : 0.0,
-                      classify(ex, tile, n, x, y, z), ""};
+                      classify_cell(ex, tile, n, x, y, z), ""};
     if (kind == 0) {
         f.verdict = Verdict::boundary_modified;
         b.expected = c_input[g + i];
@@ -343,52 +349,20 @@ std::string last_progress(const std::string& out) {
     return out.substr(p + key.size() - 5, e == std::string::npos ? std::string::npos : e - p - key.size() + 5);
 }
 
-// The crash's one line: the forbidden system call (CPU filter), the signal or exit code, or the
-// malformed result of a run that exited 0.
+// The crash's one line: the forbidden system call (the CPU runner's second wall), the signal or
+// exit code, or the malformed result of a run that exited 0.
 std::string crash_message(const ChildResult& child, const json& result, const std::string& during) {
     const std::string at = during.empty() ? "" : " during " + during;
     const size_t p = child.output.find("forbidden system call");
     if (p != std::string::npos) {
         const size_t e = child.output.find(':', p);
         const std::string call = child.output.substr(p + 22, e == std::string::npos ? 40 : e - p - 22);
-        return fmt::format("the submission made a forbidden system call ({}){}: a kernel may not "
-                           "run programs, fork, write files, open sockets or signal processes",
-                           call, at);
+        return fmt::format("the runner made a forbidden system call ({}){} and was stopped by its "
+                           "seccomp filter (checker/sandbox.h)", call, at);
     }
     if (child.ok() && result.is_null()) return fmt::format("{} (no result.json){}", kMalformedResult, at);
     if (child.ok()) return fmt::format("{} ({}){}", kMalformedResult, result_problem(result), at);
     return fmt::format("the run ended abnormally ({}){}", child.describe(), at);
-}
-
-// Evidence of a store into in[]: the cell (when the backend names the element), block, thread.
-void set_input_write(Evidence& ev, const json& d, const Exercise& ex, int tile, int n) {
-    const long long e = d.value("element", -1LL);
-    const long long cells = (long long)n * n * n;
-    std::string cell = "a cell of in[]";
-    if (e >= 0 && e < cells) {
-        const int x = int(e % n), y = int((e / n) % n), z = int(e / ((long long)n * n));
-        ev.first_bad = BadCellEvidence{x, y, z, 0, 0, 0, classify(ex, tile, n, x, y, z),
-                                       "in[] written (read-only)"};
-        cell = fmt::format("in[] at (x={}, y={}, z={})", x, y, z);
-    }
-    const auto& b = d["block"];
-    const auto& t = d["thread_a"];
-    ev.message += fmt::format(" ({} written by block ({}, {}, {}), thread ({}, {}, {}); in[] is "
-                              "read-only, even a value restored later is visible to other threads)",
-                              cell, b[0].get<int>(), b[1].get<int>(), b[2].get<int>(),
-                              t[0].get<int>(), t[1].get<int>(), t[2].get<int>());
-}
-
-void set_race(Evidence& ev, const json& d) {
-    RaceEvidence r;
-    for (int a = 0; a < 3; ++a) {
-        r.block[a] = d["block"][a];
-        r.thread_a[a] = d["thread_a"][a];
-        r.thread_b[a] = d["thread_b"][a];
-    }
-    r.interval = d.value("interval", -1);
-    r.message = d.value("message", "");
-    ev.race = r;
 }
 
 bool is_int3(const json& a) {
@@ -410,13 +384,14 @@ std::string diagnostic_problem(const json& d) {
     if (!d.contains("kind") || !d["kind"].is_string()) return "a diagnostic has no `kind` string";
     auto is_str = [](const json& v) { return v.is_string(); };
     auto is_int = [](const json& v) { return v.is_number_integer(); };
-    for (auto p : {optional_field(d, "message", is_str, "a string"),
-                   optional_field(d, "interval", is_int, "an integer"),
-                   optional_field(d, "element", is_int, "an integer")})
-        if (!p.empty()) return p;
-    // set_race reads these three for every barrier or race kind: require them for all kinds.
+    for (const char* k : {"message", "op_a", "op_b", "space", "array", "file", "instruction"})
+        if (auto p = optional_field(d, k, is_str, "a string"); !p.empty()) return p;
+    for (const char* k : {"interval", "element", "offset", "elem_size", "line"})
+        if (auto p = optional_field(d, k, is_int, "an integer"); !p.empty()) return p;
+    // diagnose() reads these for every kind: require them for all kinds.
     for (const char* k : {"block", "thread_a", "thread_b"})
         if (!d.contains(k) || !is_int3(d[k])) return fmt::format("a diagnostic's `{}` is not 3 integers", k);
+    if (d.contains("block_b") && !is_int3(d["block_b"])) return "a diagnostic's `block_b` is not 3 integers";
     return {};
 }
 
@@ -452,7 +427,7 @@ std::string result_problem(const json& result) {
                        optional_field(c, "source", is_str, "a string")})
             if (!p.empty()) return "counts: " + p;
     }
-    for (const char* k : {"counts_unavailable", "timing_unavailable"})
+    for (const char* k : {"counts_unavailable", "timing_unavailable", "stopped"})
         if (auto p = optional_field(result, k, [](const json& v) { return v.is_string(); }, "a string"); !p.empty())
             return p;
     if (result.contains("timing")) {
@@ -464,8 +439,8 @@ std::string result_problem(const json& result) {
     if (result.contains("compile")) {
         const json& c = result["compile"];
         if (!c.is_object() || !c.contains("ok") || !c["ok"].is_boolean() ||
-            (c.contains("log") && !c["log"].is_string()))
-            return "`compile` lacks a boolean `ok` or a string `log`";
+            (c.contains("log") && !c["log"].is_string()) || (c.contains("stage") && !c["stage"].is_string()))
+            return "`compile` lacks a boolean `ok`, or its `log` or `stage` is not a string";
     }
     return {};
 }
@@ -475,7 +450,7 @@ namespace {
 template <class real>
 Judgement judge_runs_as(const Exercise& ex, int tile, const StencilWeights& weights,
                         const std::vector<TestCase>& cases, const json& result,
-                        const ChildResult& child, const std::string& dir) {
+                        const ChildResult& child, const std::string& dir, const SharedArrays& arrays) {
     constexpr int digits = kDigits<real>;
     Judgement j;
     auto consider = [&](Verdict v, Evidence ev) {
@@ -485,12 +460,13 @@ Judgement judge_runs_as(const Exercise& ex, int tile, const StencilWeights& weig
         }
     };
     // ---- the child itself -----------------------------------------------------------------------
-    if (child.timed_out) {
+    // (The runner's own clock ends the runs at the time limit; the parent's wall clock backs it.)
+    if (child.timed_out || (child.started && child.exit_code == kRunTimeLimitExit && child.signal == 0)) {
         Evidence ev;
         ev.run = last_progress(child.output);
-        ev.message = fmt::format("the kernel did not finish within {:.0f} s (an endless loop, or a "
-                                 "barrier some threads never reach){}",
-                                 child.seconds, ev.run.empty() ? "" : "; running: " + ev.run);
+        ev.message = fmt::format("the kernel's runs did not finish within the time limit (an endless "
+                                 "loop, or a barrier some threads never reach){}",
+                                 ev.run.empty() ? "" : "; running: " + ev.run);
         ev.child_output = tail_lines(child.output, 12);
         consider(Verdict::timeout, ev);
         return j;
@@ -523,8 +499,15 @@ Judgement judge_runs_as(const Exercise& ex, int tile, const StencilWeights& weig
         for (size_t r = 0; r < tc.runs.size(); ++r, ++ri) {
             const std::string label = run_label(tc, r);
             if (ri >= runs.size()) {
-                consider(Verdict::crash, message_only("the runner stopped before N=" +
-                                                             std::to_string(n) + " " + label));
+                // After a timeout the runner stops (the verdict is decided); otherwise a run is
+                // missing for no reason the runner gave.
+                if (result.contains("stopped") && j.verdict == Verdict::timeout) {
+                    case_line = "not run: " + result["stopped"].get<std::string>();
+                } else {
+                    consider(Verdict::crash, message_only("the runner stopped before N=" +
+                                                                 std::to_string(n) + " " + label));
+                    case_line = "the runner stopped before this run";
+                }
                 case_verdict = Verdict::crash;
                 break;
             }
@@ -545,42 +528,16 @@ Judgement judge_runs_as(const Exercise& ex, int tile, const StencilWeights& weig
             }
             bool fatal = false;
             for (const auto& d : jr.value("diagnostics", json::array())) {
-                const std::string kind = d.value("kind", "");
-                Evidence ev = base;
-                ev.message = fmt::format("N={} {}: {}", n, label, d.value("message", kind));
-                Verdict v = Verdict::pass;
-                if (kind == "out_of_bounds") {
-                    const bool store = d.value("message", "").find("store") != std::string::npos;
-                    v = store ? Verdict::out_of_bounds_write : Verdict::crash;
-                    fatal = true;
-                } else if (kind == "race") {
-                    v = Verdict::race;
-                    set_race(ev, d);
-                } else if (kind == "divergent_barrier" || kind == "exit_before_barrier") {
-                    v = Verdict::race;  // a synchronization error: see checker.h
-                    set_race(ev, d);
-                    fatal = true;
-                } else if (kind == "input_write") {
-                    // A store through the read-only `in` (CPU backend), even one the kernel undid
-                    // before the end: other threads could have read the transient value.
-                    v = Verdict::input_modified;
-                    set_input_write(ev, d, ex, tile, n);
-                } else if (kind == "timeout") {
-                    // The CPU backend's per-block deadline: an endless loop or a spin-wait on
-                    // another thread, caught before the child's wall-clock limit.
-                    v = Verdict::timeout;
-                    fatal = true;
-                } else if (kind == "uninitialized_shared_read") {
-                    continue;
-                } else {
-                    v = Verdict::crash;
-                    fatal = true;
+                Evidence prefixed = base;
+                prefixed.message = fmt::format("N={} {}: ", n, label);
+                Diagnosis g = diagnose(d, prefixed, DiagnosisContext{ex, tile, n, arrays});
+                fatal = fatal || g.fatal;
+                if (g.verdict == Verdict::pass) continue;
+                if (priority(g.verdict) < priority(case_verdict)) {
+                    case_verdict = g.verdict;
+                    case_line = g.evidence.message;
                 }
-                if (priority(v) < priority(case_verdict)) {
-                    case_verdict = v;
-                    case_line = ev.message;
-                }
-                consider(v, ev);
+                consider(g.verdict, std::move(g.evidence));
             }
             if (jr.value("uninitialized_shared_read", 0LL) > 0 && j.warnings.empty())
                 j.warnings.push_back(fmt::format(
@@ -622,7 +579,7 @@ Judgement judge_runs_as(const Exercise& ex, int tile, const StencilWeights& weig
                     if (k >= 0 && k < cells) {
                         const int x = int(k % n), y = int((k / n) % n), z = int(k / ((long long)n * n));
                         ev.first_bad = BadCellEvidence{x, y, z, double(first_out[i]), double(out[i]), 0,
-                                                       classify(ex, tile, n, x, y, z),
+                                                       classify_cell(ex, tile, n, x, y, z),
                                                        "differs between runs"};
                         ev.message = fmt::format(
                             "N={}: the output differs between the {} and the {} ({} cells), first "
@@ -657,10 +614,10 @@ Judgement judge_runs_as(const Exercise& ex, int tile, const StencilWeights& weig
 
 Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
                      const std::vector<TestCase>& cases, const json& result,
-                     const ChildResult& child, const std::string& dir, bool) {
+                     const ChildResult& child, const std::string& dir, const SharedArrays& arrays) {
     return ex.precision == Precision::f64
-               ? judge_runs_as<double>(ex, tile, weights, cases, result, child, dir)
-               : judge_runs_as<float>(ex, tile, weights, cases, result, child, dir);
+               ? judge_runs_as<double>(ex, tile, weights, cases, result, child, dir, arrays)
+               : judge_runs_as<float>(ex, tile, weights, cases, result, child, dir, arrays);
 }
 
 }  // namespace stencil::checker

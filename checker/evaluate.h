@@ -11,6 +11,7 @@
 #include "checker/checker.h"
 #include "checker/exercises.h"
 #include "checker/process.h"
+#include "checker/shared_arrays.h"
 #include "core/field.h"
 #include "core/weights.h"
 
@@ -49,7 +50,6 @@ struct TestCase {
     std::vector<std::string> runs;  // "in_order", "reversed", "random", "repeat"
     std::vector<std::uint64_t> run_seeds;
     Launch launch;
-    bool gpu_only = false;       // large sizes: timing
 };
 
 TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed);
@@ -62,16 +62,20 @@ struct Judgement {
     std::vector<std::string> warnings;
 };
 
-// `result` is the runner's result.json (null when it wrote none); `dir` holds its run files.
+// `result` is the runner's result.json (null when it wrote none); `dir` holds its run files;
+// `arrays` the submission's __shared__ declarations (evidence names their cells).
 Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
                      const std::vector<TestCase>& cases, const nlohmann::json& result,
-                     const ChildResult& child, const std::string& dir, bool gpu);
+                     const ChildResult& child, const std::string& dir, const SharedArrays& arrays = {});
+
+// Where cell (x, y, z) of an n^3 grid sits for the student (CellClass in checker.h).
+CellClass classify_cell(const Exercise& ex, int tile, int n, int x, int y, int z);
 
 int priority(Verdict v);  // lower wins
 
 // What is wrong with the runner's result.json ("" when every field the parent reads is there
-// with the right type). The runner may have been overrun by the submission it ran (it shares an
-// address space with it, and a forged file is possible): a malformed result is a `crash`.
+// with the right type). The parent never trusts the child it started: a malformed result is a
+// `crash`, never an exception or a pass.
 std::string result_problem(const nlohmann::json& result);
 inline constexpr const char* kMalformedResult = "the runner's result is malformed";
 

@@ -81,6 +81,8 @@ json to_json(const CheckResult& r) {
                       {"thread_b", {x.thread_b[0], x.thread_b[1], x.thread_b[2]}},
                       {"message", x.message}};
     }
+    if (e.line)
+        ev["source"] = {{"file", e.line->file}, {"line", e.line->line}, {"instruction", e.line->instruction}};
     if (!e.compiler_output.empty()) ev["compiler_output"] = e.compiler_output;
     if (!e.child_output.empty()) ev["child_output"] = e.child_output;
     j["evidence"] = ev;

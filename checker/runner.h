@@ -1,6 +1,6 @@
-// Internal to stencil-check-runner: the helpers its CPU and CUDA halves share. The halves live
-// in separate files because backends/cpu/simt.h (CUDA's names for the CPU) and the CUDA runtime's
-// headers cannot meet in one translation unit.
+// Internal to stencil-check-runner: the helpers its CPU and CUDA halves share (the request's
+// files, the NVRTC compile both halves run, the result). The halves live in separate files: the
+// CUDA half is built only with the CUDA backend.
 #pragma once
 #include <cstdio>
 #include <fstream>
@@ -52,6 +52,30 @@ inline void write_result(const json& result) {
     f.close();
     std::rename("result.json.tmp", "result.json");
 }
+
+// The submission as both backends run it: NVRTC's PTX (compute_90, -lineinfo) and the lowered
+// names of the kernel and of the weights c0..c{6r}, in order.
+struct Compiled {
+    bool ok = false;
+    std::string log;     // NVRTC's log (or why the PTX cannot be used)
+    std::string ptx;
+    std::string kernel;
+    std::vector<std::string> weights;
+    double seconds = 0;
+};
+// Compiles the request's translation unit (`source`, named `display_name`) in this process,
+// under the request's `compile_seconds` (see arm_time_limit).
+Compiled compile_submission(const json& req);
+// {"ok": false, "stage": ..., "log": ...} for result["compile"]: the parent's compile_error.
+// Stages: "nvrtc" (NVRTC's log), "load" (the PTX cannot be assembled or loaded: the GPU's driver,
+// the CPU engine), "limits" (more static shared memory than a GPU allows).
+json compile_failure(const std::string& stage, const std::string& log);
+
+// The runner's own clocks (SIGALRM; the parent's wall clock is the outer wall): while compiling,
+// `compile_seconds` (then exit kCompileTimeLimitExit), while running the request's `time_limit`
+// (then exit kRunTimeLimitExit), so that the time limit covers the kernel's runs only.
+enum class Phase { compiling, running };
+void arm_time_limit(Phase phase, double seconds);
 
 
 int run_cpu(const json& req);   // runner_cpu.cpp

@@ -1,27 +1,30 @@
-// stencil-check-runner, CPU half: dlopen the submission built against backends/cpu/simt.h and
-// launch it under each schedule of the request, shared checks on.
+// stencil-check-runner, CPU half: the submission's PTX (runner_compile.cpp) on the PTX engine
+// (backends/cpu/ptx/engine.h), under each schedule of the request, shared checks on. No code of
+// the submission runs natively: the engine interprets it, bounds-checking every access.
 //
-// The submission is native host code running in this process, so the order matters:
+// The order still matters, for the second wall:
 //   1. read every input into memory and open every file this run will write (the run files and
-//      result.json), while the process may still open files for writing;
+//      result.json), compile with NVRTC (it loads its builtins library) and load the PTX, while
+//      the process may still open files;
 //   2. install the seccomp filter (checker/sandbox.h): from here on no exec, fork, socket,
 //      signal to another process, or open for writing;
-//   3. dlopen the submission (its static constructors run here, already filtered) and run it,
-//      writing only to the descriptors opened in 1.
-#include <dlfcn.h>
+//   3. run, writing only to the descriptors opened in 1.
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
-#include "checker/cpu_abi.h"
+#include <fmt/format.h>
+
+#include "backends/cpu/ptx/engine.h"
+#include "checker/protocol.h"
 #include "checker/runner.h"
 #include "checker/sandbox.h"
 
 namespace stencil::checker::runner {
 
-// Stable names for the parent (evaluate.cpp), independent of the backend's wording.
+// Stable names for the parent (diagnostics.cpp), independent of the backend's wording.
 const char* kind_id(simt::DiagKind k) {
     switch (k) {
         case simt::DiagKind::race: return "race";
@@ -37,15 +40,26 @@ const char* kind_id(simt::DiagKind k) {
 }
 
 json diag_json(const simt::Diagnostic& d) {
+    auto idx = [](simt::Idx3 i) { return json::array({i.x, i.y, i.z}); };
     return {{"kind", kind_id(d.kind)},
             {"message", d.message},
-            {"block", {d.block.x, d.block.y, d.block.z}},
+            {"block", idx(d.block)},
+            {"block_b", idx(d.block_b)},
             {"interval", d.interval},
-            {"thread_a", {d.thread_a_idx.x, d.thread_a_idx.y, d.thread_a_idx.z}},
-            {"thread_b", {d.thread_b_idx.x, d.thread_b_idx.y, d.thread_b_idx.z}},
+            {"thread_a", idx(d.thread_a_idx)},
+            {"thread_b", idx(d.thread_b_idx)},
             {"op_a", simt::to_string(d.op_a)},
+            {"op_b", simt::to_string(d.op_b)},
+            {"space", simt::to_string(d.space)},
             {"array", d.array},
-            {"element", d.elem_size > 0 ? d.offset / d.elem_size : -1}};
+            {"offset", d.offset},
+            {"elem_size", d.elem_size},
+            {"element", d.elem_size > 0 && d.offset >= 0 ? d.offset / d.elem_size : -1},
+            {"site_a", d.site_a},
+            {"site_b", d.site_b},
+            {"file", d.file},
+            {"line", d.line},
+            {"instruction", d.instruction}};
 }
 
 namespace {
@@ -73,9 +87,9 @@ void write_all(const OutFile& f, const void* data, size_t bytes) {
     }
 }
 
-template <class real>
-void write_cells(const OutFile& f, const std::vector<real>& v) {
-    write_all(f, v.data(), v.size() * sizeof(real));
+void write_json(const OutFile& f, const json& j) {
+    const std::string text = j.dump(1);
+    write_all(f, text.data(), text.size());
 }
 
 template <class real>
@@ -84,25 +98,39 @@ struct CaseData {
     std::vector<OutFile> out_files, in_files;  // one per run
 };
 
-// Only what the request and the host need; a foreign schedule name is the in-order one.
 simt::Schedule schedule_of(const std::string& s) {
     return s == "reversed" ? simt::Schedule::reversed
            : s == "random" ? simt::Schedule::random
                            : simt::Schedule::in_order;
 }
 
-void set_block_order(simt::ExecOptions& opt, const json& run) {
+simt::BlockOrder block_order_of(const std::string& s) {
     // Blocks run in this order too: a race between blocks on global memory (one block writing a
     // cell another owns) then shows as outputs that differ between runs.
-    const std::string o = run.value("block_order", std::string("in_order"));
-    opt.block_order = o == "reversed" ? simt::BlockOrder::reversed
-                      : o == "random" ? simt::BlockOrder::random
-                                      : simt::BlockOrder::in_order;
+    return s == "reversed" ? simt::BlockOrder::reversed
+           : s == "random" ? simt::BlockOrder::random
+                           : simt::BlockOrder::in_order;
+}
+
+// Instructions one block may execute before the run is a timeout: per thread 10000 + 500 N. A
+// correct kernel of any exercise executes well under a tenth of it (the coarsened kernels' march
+// along z is the longest: about 50 per plane); a loop that never ends reaches it in a fraction of
+// a second, at the first size, exactly and whatever the machine's speed.
+long long block_budget(const json& cs) {
+    const auto bl = cs.at("block").get<std::vector<long long>>();
+    const long long n = cs.at("n");
+    return bl[0] * bl[1] * bl[2] * (10000 + 500 * n);
+}
+
+// Where to find the request's designated count run (-1, -1: none).
+std::pair<long long, long long> count_run(const json& req) {
+    if (!req.contains("count")) return {-1, -1};
+    return {req["count"].at("case").get<long long>(), req["count"].at("run").get<long long>()};
 }
 
 template <class real>
 int run_cpu_as(const json& req) {
-    // ---- 1. everything read and every output opened before the filter ------------------------
+    // ---- 1. everything read, every output opened, the PTX compiled and loaded -----------------
     const auto& cases = req.at("cases");
     std::vector<CaseData<real>> data(cases.size());
     for (size_t c = 0; c < cases.size(); ++c) {
@@ -113,95 +141,114 @@ int run_cpu_as(const json& req) {
             data[c].in_files.push_back(open_for_writing(run_file(int(c), int(r), "in")));
         }
     }
-    const std::string library = req.at("library").get<std::string>();
     const auto coef = req.at("coefficients").get<std::vector<real>>();
     const int workers = req.value("workers", 0);
     // Created empty now: if the run dies before the end, the parent finds no valid result.
     const OutFile result_file = open_for_writing("result.json");
-
-    // ---- 2. the filter ----------------------------------------------------------------------------
-    if (const std::string why = install_sandbox(); !why.empty())
-        throw std::runtime_error("runner: cannot contain the submission (" + why + ")");
-
-    // ---- 3. the submission --------------------------------------------------------------------
     json result;
     result["runs"] = json::array();
-    void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!h) throw std::runtime_error(std::string("runner: dlopen failed: ") + dlerror());
-    using SetFn = void (*)(const real*);
-    using ThreadFn = void (*)(void*);
-    using AbiFn = int (*)();
-    auto set_coef = reinterpret_cast<SetFn>(dlsym(h, "stencil_check_set_coefficients"));
-    auto thread_fn = reinterpret_cast<ThreadFn>(dlsym(h, "stencil_check_thread"));
-    auto abi = reinterpret_cast<AbiFn>(dlsym(h, "stencil_check_abi"));
-    auto element_bytes = reinterpret_cast<AbiFn>(dlsym(h, "stencil_check_element_bytes"));
-    if (!set_coef || !thread_fn || !abi || !element_bytes || abi() != stencil::checker::kCpuAbiVersion)
-        throw std::runtime_error("runner: the compiled submission lacks the harness entry points");
-    if (element_bytes() != int(sizeof(real)))
-        throw std::runtime_error("runner: the compiled submission's element type is not the request's");
-    set_coef(coef.data());
 
-    auto launch = [&](const json& cs, std::vector<real>& in, std::vector<real>& out,
-                      const simt::ExecOptions& opt) {
-        const unsigned n = cs.at("n");
-        const long long g = cs.at("guard");
-        const long long cells = (long long)n * n * n;
-        // in[] is read-only: a store through it is reported (input_write) even when the kernel
-        // puts the old value back before the end (a transient write other threads could see).
-        simt::GlobalPtr<real> in_ptr(in.data() + g, cells, 0, "in", /*read_only=*/true);
-        stencil::checker::CpuKernelArgs<real> args{in_ptr, simt::GlobalPtr<real>(out.data() + g, cells, 1, "out"), n};
-        const auto gr = cs.at("grid").get<std::vector<unsigned>>();
-        const auto bl = cs.at("block").get<std::vector<unsigned>>();
-        return simt::launch_body(dim3(gr[0], gr[1], gr[2]), dim3(bl[0], bl[1], bl[2]), opt,
-                                 simt::KernelBody{thread_fn, &args});
-    };
+    const Compiled k = compile_submission(req);
+    if (!k.ok) {
+        result["compile"] = compile_failure("nvrtc", k.log);
+        write_json(result_file, result);
+        return 0;
+    }
+    std::shared_ptr<const ptx::Module> module;
+    try {
+        module = ptx::load(k.ptx);
+    } catch (const ptx::Error& e) {
+        // NVRTC compiled it, the engine cannot run it (an instruction or a construct it lacks, an
+        // external function no one defines): nothing of the submission can be judged here.
+        result["compile"] = compile_failure("load", std::string("the CPU backend cannot run this PTX: ") + e.what());
+        write_json(result_file, result);
+        return 0;
+    }
+    const ptx::EntryInfo* entry = ptx::find_entry(*module, k.kernel);
+    if (!entry) throw std::runtime_error("runner: the PTX has no entry " + k.kernel);
+    if (entry->static_shared_bytes > kMaxStaticSharedBytes) {
+        result["compile"] = compile_failure("limits", fmt::format(
+            "{}: the kernel declares {} bytes ({:.1f} KiB) of static __shared__ memory per block; "
+            "a GPU allows at most {} bytes (48 KiB): ptxas refuses it",
+            req.at("display_name").get<std::string>(), entry->static_shared_bytes,
+            entry->static_shared_bytes / 1024.0, kMaxStaticSharedBytes));
+        write_json(result_file, result);
+        return 0;
+    }
+    result["compile"] = {{"ok", true}, {"seconds", k.seconds}};
 
+    // ---- 2. the filter (a second wall: nothing native of the submission runs) ----------------
+    if (sandbox_supported())
+        if (const std::string why = install_sandbox(); !why.empty())
+            throw std::runtime_error("runner: cannot install the seccomp filter (" + why + ")");
+
+    // ---- 3. the runs --------------------------------------------------------------------------
+    const auto [count_case, count_run_index] = count_run(req);
     for (size_t c = 0; c < cases.size(); ++c) {
         const auto& cs = cases[c];
         const auto& runs = cs.at("runs");
+        const unsigned n = cs.at("n");
+        const long long g = cs.at("guard");
+        const size_t bytes = size_t(n) * n * n * sizeof(real);
+        const auto gr = cs.at("grid").get<std::vector<int>>();
+        const auto bl = cs.at("block").get<std::vector<int>>();
         for (size_t r = 0; r < runs.size(); ++r) {
             const std::string sched = runs[r].at("schedule");
-            progress("case " + std::to_string(c) + " N=" + std::to_string(cs.at("n").get<int>()) +
-                     " run " + std::to_string(r) + " " + sched);
+            progress("case " + std::to_string(c) + " N=" + std::to_string(n) + " run " +
+                     std::to_string(r) + " " + sched);
+            auto in = data[c].in0;
+            auto out = data[c].out0;
+            ptx::Launch L;
+            L.entry = k.kernel;
+            L.grid = {gr[0], gr[1], gr[2]};
+            L.block = {bl[0], bl[1], bl[2]};
+            // The N^3 cells only: every access beyond them is caught, even one into the guard
+            // zones the parent placed around them. in[] is read-only: a store through it is
+            // reported (input_write) even when the kernel restores the value later.
+            L.buffers = {{in.data() + g, bytes, 0, "in", true}, {out.data() + g, bytes, 1, "out", false}};
+            L.params = {ptx::buffer_address(0), ptx::buffer_address(1), n};
+            for (size_t i = 0; i < coef.size(); ++i) {
+                ptx::ConstantInit ci{k.weights[i], std::vector<unsigned char>(sizeof(real))};
+                std::memcpy(ci.bytes.data(), &coef[i], sizeof(real));
+                L.constants.push_back(std::move(ci));
+            }
+            L.block_instruction_budget = block_budget(cs);
             simt::ExecOptions opt;
             opt.schedule = schedule_of(sched);
-            set_block_order(opt, runs[r]);
+            opt.block_order = block_order_of(runs[r].value("block_order", std::string("in_order")));
             opt.seed = runs[r].value("seed", std::uint64_t{1});
             opt.workers = workers;
             opt.check_shared = true;
             opt.max_diagnostics = 4;
             opt.stop_on_error = true;
-            auto in = data[c].in0;
-            auto out = data[c].out0;
-            const simt::ExecReport rep = launch(cs, in, out, opt);
-            write_cells(data[c].out_files[r], out);
-            write_cells(data[c].in_files[r], in);
+            // The load count of a passing kernel comes from a checked run: the parent names which.
+            const bool counted = (long long)c == count_case && (long long)r == count_run_index;
+            opt.trace.count = counted;
+            const simt::ExecReport rep = ptx::run(*module, L, opt);
+            write_all(data[c].out_files[r], out.data(), out.size() * sizeof(real));
+            write_all(data[c].in_files[r], in.data(), in.size() * sizeof(real));
             json jr = {{"case", c}, {"run", r}, {"ok", rep.ok}, {"seconds", rep.seconds},
+                       {"instructions", rep.instructions},
                        {"race", rep.total(simt::DiagKind::race)},
                        {"uninitialized_shared_read", rep.total(simt::DiagKind::uninitialized_shared_read)}};
             jr["diagnostics"] = json::array();
             for (const auto& d : rep.diagnostics) jr["diagnostics"].push_back(diag_json(d));
             result["runs"].push_back(jr);
+            if (counted && rep.ok)
+                result["counts"] = {{"case", c}, {"run", r}, {"global_loads", rep.counts.global_loads},
+                                    {"global_stores", rep.counts.global_stores},
+                                    {"shared_loads", rep.counts.shared_loads},
+                                    {"shared_stores", rep.counts.shared_stores}};
+            // A timeout is the verdict whatever follows (only a compile error ranks higher): the
+            // remaining runs would each spend their own budget for nothing.
+            if (rep.total(simt::DiagKind::timeout) > 0) {
+                result["stopped"] = "a run reached its instruction budget";
+                write_json(result_file, result);
+                return 0;
+            }
         }
     }
-    if (req.contains("count_case")) {
-        const int c = req["count_case"];
-        const auto& cs = cases.at(static_cast<size_t>(c));
-        progress("counting global loads at N=" + std::to_string(cs.at("n").get<int>()));
-        auto in = data.at(static_cast<size_t>(c)).in0;
-        auto out = data.at(static_cast<size_t>(c)).out0;
-        simt::ExecOptions opt;
-        opt.workers = workers;
-        opt.trace.count = true;
-        const simt::ExecReport rep = launch(cs, in, out, opt);
-        if (rep.ok)
-            result["counts"] = {{"case", c}, {"global_loads", rep.counts.global_loads},
-                                {"global_stores", rep.counts.global_stores},
-                                {"shared_loads", rep.counts.shared_loads},
-                                {"shared_stores", rep.counts.shared_stores}};
-    }
-    const std::string text = result.dump(1);
-    write_all(result_file, text.data(), text.size());
+    write_json(result_file, result);
     return 0;
 }
 

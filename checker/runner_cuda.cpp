@@ -1,10 +1,9 @@
-// stencil-check-runner, CUDA half: NVRTC (the student's FILE.cu:line in errors), then
-// cudaLibraryLoadData / cudaLibraryGetKernel / cudaLaunchKernel, repeated runs; the global loads
+// stencil-check-runner, CUDA half: the PTX both backends run (runner_compile.cpp), assembled by the
+// driver (cudaLibraryLoadData), then cudaLibraryGetKernel / cudaLaunchKernel, repeated runs; the global loads
 // of the submission counted by the GPU's own counters (CUPTI); and timing against the lab's own
 // kernel of the exercise (kernels/*.cuh as the CUDA backend built them), interleaved, with CUDA
 // events.
 #include <cuda_runtime.h>
-#include <nvrtc.h>
 
 #include <algorithm>
 #include <cmath>
@@ -27,74 +26,34 @@ void ck(cudaError_t e, const char* what) {
         throw CudaFailure(std::string("CUDA error: ") + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
 }
 
-struct Compiled {
-    bool ok = false;
-    std::string log;
-    std::vector<char> cubin;
-    std::string lowered;
-};
-
-Compiled nvrtc_compile(const std::string& source, const std::string& name, int major, int minor) {
-    Compiled c;
-    nvrtcProgram prog;
-    if (nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS) {
-        c.log = "NVRTC could not create the program";
-        return c;
-    }
-    nvrtcAddNameExpression(prog, "stencil_kernel");
-    const std::string arch = "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
-    const char* opts[] = {arch.c_str(), "-lineinfo", "--std=c++17", "-w"};
-    const nvrtcResult res = nvrtcCompileProgram(prog, 4, opts);
-    size_t log_size = 0;
-    nvrtcGetProgramLogSize(prog, &log_size);
-    c.log.resize(log_size);
-    if (log_size) nvrtcGetProgramLog(prog, c.log.data());
-    while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
-    if (res == NVRTC_SUCCESS) {
-        size_t n = 0;
-        nvrtcGetCUBINSize(prog, &n);
-        c.cubin.resize(n);
-        nvrtcGetCUBIN(prog, c.cubin.data());
-        const char* lowered = nullptr;
-        if (nvrtcGetLoweredName(prog, "stencil_kernel", &lowered) == NVRTC_SUCCESS && lowered) {
-            c.lowered = lowered;
-            c.ok = true;
-        } else {
-            c.log += "\nthe kernel stencil_kernel was not found after compilation";
-        }
-    }
-    nvrtcDestroyProgram(&prog);
-    return c;
-}
-
 struct Loaded {
     cudaLibrary_t lib = nullptr;
     cudaKernel_t kernel = nullptr;
 };
 
-// "c0", "c1", ...: the weights' names in the harness's prelude. (Appended, not "c" + to_string():
-// GCC 12 warns falsely about that one, -Wrestrict.)
-std::string fmt_weight_name(size_t i) {
-    std::string name(1, 'c');
-    name += std::to_string(i);
-    return name;
-}
-
+// The driver assembles the PTX for this GPU (its JIT: ptxas). It refuses what the GPU cannot run,
+// e.g. more than 48 KiB of static shared memory: then `log` says why and nothing is loaded.
 template <class real>
-Loaded load(const Compiled& c, const std::vector<real>& coef) {
-    Loaded l;
-    ck(cudaLibraryLoadData(&l.lib, c.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-       "cudaLibraryLoadData");
-    ck(cudaLibraryGetKernel(&l.kernel, l.lib, c.lowered.c_str()), "cudaLibraryGetKernel");
-    for (size_t i = 0; i < coef.size(); ++i) {  // c0 .. c{6r}
+bool load(const Compiled& c, const std::vector<real>& coef, Loaded& l, std::string& log) {
+    char error_log[8192] = {};
+    cudaJitOption opts[] = {cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes};
+    void* values[] = {error_log, reinterpret_cast<void*>(sizeof error_log)};
+    const cudaError_t e =
+        cudaLibraryLoadData(&l.lib, c.ptx.c_str(), opts, values, 2, nullptr, nullptr, 0);
+    if (e != cudaSuccess) {
+        log = std::string("the GPU's driver cannot assemble the PTX (cudaLibraryLoadData: ") +
+              cudaGetErrorName(e) + ")" + (error_log[0] ? std::string(":\n") + error_log : "");
+        return false;
+    }
+    ck(cudaLibraryGetKernel(&l.kernel, l.lib, c.kernel.c_str()), "cudaLibraryGetKernel");
+    for (size_t i = 0; i < coef.size(); ++i) {  // c0 .. c{6r}, by their lowered names
         void* p = nullptr;
         size_t bytes = 0;
-        const std::string name = fmt_weight_name(i);
-        ck(cudaLibraryGetGlobal(&p, &bytes, l.lib, name.c_str()), "cudaLibraryGetGlobal (the weights)");
-        if (bytes != sizeof(real)) throw CudaFailure("the weight " + name + " has the wrong size");
+        ck(cudaLibraryGetGlobal(&p, &bytes, l.lib, c.weights[i].c_str()), "cudaLibraryGetGlobal (the weights)");
+        if (bytes != sizeof(real)) throw CudaFailure("the weight c" + std::to_string(i) + " has the wrong size");
         ck(cudaMemcpy(p, &coef[i], sizeof(real), cudaMemcpyHostToDevice), "set the weights");
     }
-    return l;
+    return true;
 }
 
 template <class real>
@@ -187,18 +146,20 @@ int run_cuda_as(const json& req) {
     ck(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     result["device"] = prop.name;
 
-    std::ifstream tf(req.at("source").get<std::string>());
-    const std::string tu((std::istreambuf_iterator<char>(tf)), std::istreambuf_iterator<char>());
-    const std::string name = req.at("display_name");
-    progress("compiling " + name + " with NVRTC");
-    const Compiled student = nvrtc_compile(tu, name, prop.major, prop.minor);
-    result["compile"] = {{"ok", student.ok}, {"log", student.log}};
+    const Compiled student = compile_submission(req);
     if (!student.ok) {
+        result["compile"] = compile_failure("nvrtc", student.log);
         write_result(result);
         return 0;
     }
     const auto coef = req.at("coefficients").get<std::vector<real>>();
-    const Loaded kern = load(student, coef);
+    Loaded kern;
+    if (std::string log; !load(student, coef, kern, log)) {
+        result["compile"] = compile_failure("load", log);
+        write_result(result);
+        return 0;
+    }
+    result["compile"] = {{"ok", true}, {"seconds", student.seconds}};
 
     const auto& cases = req.at("cases");
     std::vector<std::vector<real>> first_out(cases.size());
@@ -247,14 +208,14 @@ int run_cuda_as(const json& req) {
     }
 
     // ---- global loads per output, from the GPU's counters ------------------------------------
-    if (req.contains("count_case")) {
-        const auto& cs = cases.at(req["count_case"].get<size_t>());
+    if (req.contains("count")) {
+        const auto& cs = cases.at(req["count"].at("case").get<size_t>());
         progress("counting global loads at N=" + std::to_string(cs.at("n").get<int>()) + " (CUPTI)");
         // After the checked runs: a failure here (the counters, the lab's kernel) is no verdict on
         // the submission, only a missing extra.
         try {
             json counts = count_loads(req, cs, kern, coef);
-            counts["case"] = req["count_case"];
+            counts["case"] = req["count"]["case"];
             if (counts.contains("global_loads")) result["counts"] = counts;
             else result["counts_unavailable"] = counts.value("unavailable", std::string("unknown"));
         } catch (const std::exception& e) {

@@ -3,11 +3,11 @@
 //
 //   stencil-check-runner REQUEST.json      (run in the request's folder)
 //
-// CPU: dlopen()s the submission that the parent compiled against backends/cpu/simt.h and launches
-// it through simt::launch_body under each schedule the request lists (shared checks on).
-// CUDA: compiles the translation unit with NVRTC (errors name the student's FILE.cu:line),
-// loads it with cudaLibraryLoadData, launches it with cudaLaunchKernel, and times a kernel
-// against the lab's own (embedded reference source), interleaved, with CUDA events.
+// Both backends first compile the translation unit with NVRTC to PTX (runner_compile.cpp; errors
+// name the student's FILE.cu and line). CPU: the PTX engine interprets that PTX under each
+// schedule the request lists (shared checks on). CUDA: the driver loads the same PTX
+// (cudaLibraryLoadData), cudaLaunchKernel runs it; the GPU's counters count its loads and it is
+// timed against the lab's own kernel, interleaved, with CUDA events.
 //
 // For every (case, run) it writes case<c>.run<r>.out and .in: the whole buffers, guard zones
 // included, as the kernel left them. Progress goes to stderr one line per run, so that the
@@ -17,6 +17,7 @@
 #include <fstream>
 
 #include "checker/runner.h"
+#include "checker/sandbox.h"
 
 using namespace stencil::checker::runner;
 
@@ -29,9 +30,8 @@ int main(int argc, char** argv) {
         std::ifstream f(argv[1]);
         const json req = json::parse(f);
         const std::string backend = req.at("backend");
-#ifdef STENCIL_CHECKER_HAVE_CPU
         if (backend == "cpu") return run_cpu(req);
-#endif
+        if (backend == "probe-sandbox") return probe_sandbox();  // tests: the second wall holds
 #ifdef STENCIL_CHECKER_HAVE_CUDA
         if (backend == "cuda") {
             return run_cuda(req);

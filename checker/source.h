@@ -1,15 +1,16 @@
-// Reading and vetting a submission, and the translation units the two backends compile.
+// Reading and vetting a submission, and the translation unit both backends compile.
 //
 // The contract: one `.cu` file of device code only, defining exactly one kernel,
 //   __global__ void stencil_kernel(float* in, float* out, unsigned int N)   (const float* in too)
 // (`double` for the fp64 exercises). The harness provides `__constant__ float c0..c{6r}` (the
 // exercise's precision and radius r) and the macros IN_TILE_DIM, OUT_TILE_DIM (= T - 2r).
 //
-// Vetting runs on a copy with comments and literals blanked (positions and lines kept): no
-// #include or other directives than #define/#undef/#if*/#pragma unroll, no token pasting, no asm,
-// no extern, no host facilities (system, fork, fopen, ...). On the CPU backend the submission is
-// native code in a child process: the deny-list raises the bar, the child's limits contain what
-// gets past it (see the README's known holes).
+// Vetting runs on a copy with comments and literals blanked (positions and lines kept) and only
+// holds the contract, the same for both backends: the kernel and its signature (a clear message
+// instead of a compiler's), no #include (NVRTC would read the grading machine's files) and no
+// directives but #define/#undef/#if*/#pragma unroll (#line would misplace the evidence), no
+// redefinition of the harness's names, no inline PTX. No student code runs natively: both
+// backends compile the file with NVRTC to PTX (checker/README.md).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -34,7 +35,6 @@ struct VettedSource {
     KernelParam in, out;
     std::string element;       // "float" or "double": the pointers' element type
     std::string n_name;
-    std::size_t params_begin = 0, params_end = 0;  // the parameter list, between the parentheses
 };
 
 // Reads at most kMaxSourceBytes (+1 to notice a larger file). Throws UserError for a path that
@@ -44,25 +44,22 @@ std::string read_submission(const std::string& path);
 VettedSource read_and_vet(const std::string& path);
 VettedSource vet_source(std::string text, std::string display_name);
 
-// The text each compiler sees. Line numbers of the student's code are its own (#line 1 "FILE").
-// The exercise sets the weights' type and count and OUT_TILE_DIM; the source's element type must
-// be the exercise's (check_submission says so first).
-std::string gpu_translation_unit(const VettedSource& s, const Exercise& ex, int tile);
-std::string cpu_translation_unit(const VettedSource& s, const Exercise& ex, int tile);
+// The text NVRTC compiles, on both backends: the harness (the macros, the weights in the
+// exercise's precision) and then the student's code, whose lines keep their numbers (#line 1
+// "FILE"). The source's element type must be the exercise's (check_submission says so first).
+std::string translation_unit(const VettedSource& s, const Exercise& ex, int tile);
 // The student's code with comments and literals blanked (exposed for tests). Lexes identifiers,
 // pp-numbers (digit separators included) and raw strings as the compiler does.
 std::string blank_comments_and_literals(const std::string& text);
 // Translation phase 2 (backslash-newline splices removed), with the removed newlines appended
-// after each logical line so that line numbers hold up to the splice. Vetting and both
-// translation units use this text.
+// after each logical line so that line numbers hold up to the splice. Vetting and the
+// translation unit use this text.
 std::string splice_lines(const std::string& text);
 
-// Compiler output trimmed to what the student needs: lines of the harness's own code dropped,
-// include chains into the lab's headers shortened, at most `max_lines` lines.
+// NVRTC's log trimmed to what the student needs: FILE.cu(LINE) as FILE.cu:LINE, the harness's
+// own lines and the summary line dropped, at most `max_lines` lines.
 std::string tidy_compiler_output(const std::string& out, const std::string& display_name,
                                  int max_lines = 40);
-
-std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull);
 
 inline constexpr const char* kHarnessFileName = "<stencil-lab harness>";
 

@@ -92,10 +92,9 @@ const Command info_cmd("info", 10, [](CLI::App& app) -> std::function<int()> {
     app.description("the GPU, its copy bandwidth, and the backends this build can use here");
     auto a = std::make_shared<InfoArgs>();
     app.add_flag("--json", a->json, "print a JSON object");
-    app.add_option("--backend", a->backend, "auto (both), cuda (only the GPU) or cpu (only the CPU)")
+    add_backend_option(app, a->backend, "auto (both), cuda (only the GPU) or cpu (only the CPU)");
+    add_int_option(app, "--copy-mib", a->copy_mib, 1, 1 << 16, "array size of the copy measurement, MiB")
         ->capture_default_str();
-    app.add_option("--copy-mib", a->copy_mib, "array size of the copy measurement, MiB")->capture_default_str()
-        ->check(CLI::Range(1, 1 << 16));
     return [a] { return info_command(*a); };
 });
 

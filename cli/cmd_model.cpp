@@ -1,9 +1,11 @@
 // `stencil-lab model --kernel K [--tile T] [--radius R] [--precision P] [--size N] [--json]
-//  [--explain-invalid]`: the textbook's arithmetic-intensity model of one configuration
+//  [--explain-invalid] [--backend B]`: the textbook's arithmetic-intensity model of one configuration
 // (analysis/model.h), as readable text with the formulas or as JSON. The curriculum's tables:
 // `--bounds` (points/2 upper bounds, 003), `--registers` (registers per thread, 000),
 // `--derivatives` (central difference order, 8th-order weights and dx^8, 000/001/004),
-// `--ghost [T]` (2D halo / ghost ring, 002/003). Computes nothing itself.
+// `--ghost [T]` (2D halo / ghost ring, 002/003). Computes nothing itself and runs nothing: --backend
+// is accepted (every command takes it) and the output says that the limits are CUDA's block rules,
+// the same on both backends. --explain-invalid stops at T = 64 (its work grows with T^3).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -30,8 +32,20 @@ struct ModelArgs {
     bool tile_given = false;
     bool explain_invalid = false;
     bool bounds = false, registers = false, derivatives = false;
-    int ghost = 0;  // > 0: the 2D ghost-ring / halo table for a T x T tile
+    int ghost = 0;  // the 2D ghost-ring / halo table for a T x T tile (when given)
+    bool ghost_given = false;
+    std::string backend = "auto";  // accepted like every command's; the model runs nothing
+    bool backend_given = false;
 };
+
+// The model runs nothing: its tile rules are CUDA's per-block limits, which the CPU backend
+// enforces too, so every --backend gives the same figures. Said in the output.
+std::string limits_line(const std::string& backend) {
+    const DeviceLimits lim;
+    return fmt::format("tile limits of CUDA blocks ({} threads, {} KiB static shared memory), the same on "
+                       "both backends; the model runs nothing, so --backend {} needs no device",
+                       lim.max_threads_per_block, lim.max_static_smem_per_block / 1024, backend);
+}
 
 // ---- the curriculum's tables (no kernel needed) ----
 
@@ -105,7 +119,6 @@ int derivatives_table(bool json) {
 
 int ghost_table(int T, bool json) {
     using namespace analysis;
-    if (T < 3) throw UserError(fmt::format("--ghost {}: the tile must be at least 3 cells wide", T));
     const long long ring = ghost_ring_cells(T);
     const Halo h2 = halo_2d(T, 1);
     nlohmann::json j = {{"tile", T}, {"ghost_ring_cells", ring}, {"interior_cells", h2.output_cells},
@@ -129,21 +142,30 @@ nlohmann::json loads_json(const std::vector<analysis::WarpLoad>& v) {
 
 int model_command(const ModelArgs& a) {
     using namespace analysis;
-    if (a.bounds) return bounds_table(a.json);
-    if (a.registers) return registers_table(a.json);
-    if (a.derivatives) return derivatives_table(a.json);
-    if (a.ghost) return ghost_table(a.ghost, a.json);
+    // The tables need no kernel and no backend (their options exclude the kernel's: main says so).
+    const auto table = [&](int rc) {
+        if (a.backend_given && !a.json)
+            std::cout << fmt::format("(--backend {}: this table needs no backend)\n", a.backend);
+        return rc;
+    };
+    if (a.bounds) return table(bounds_table(a.json));
+    if (a.registers) return table(registers_table(a.json));
+    if (a.derivatives) return table(derivatives_table(a.json));
+    if (a.ghost_given) return table(ghost_table(a.ghost, a.json));
     if (a.kernel.empty())
         throw UserError("--kernel is required (or one of --bounds, --registers, --derivatives, --ghost)");
     const KernelVersion* v = find_version(a.kernel);
     if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", a.kernel, version_names()));
     const auto p = parse_precision(a.precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
-    if (a.radius < 1 || a.radius > kMaxRadius)
-        throw UserError(fmt::format("radius {} is outside 1..{}", a.radius, kMaxRadius));
-    if (a.tile_given && a.tile < 1) throw UserError(fmt::format("--tile {} must be at least 1", a.tile));
-    if (a.size < 1) throw UserError(fmt::format("--size {} must be positive", a.size));
+    // (--tile, --radius and --size are range-checked by the parser.)
     const int T = a.tile_given ? a.tile : v->default_tile;
+    // The model of a tile that cannot run grows with T (T^2 and more per block): a cap keeps the
+    // answer instant, well above any tile a kernel can run (T <= 32).
+    if (a.explain_invalid && T > kMaxExplainTile)
+        throw UserError(fmt::format("--tile with --explain-invalid must be between 1 and {} (got '{}'): no kernel "
+                                    "runs a tile over 32",
+                                    kMaxExplainTile, T));
     const GridDims g{a.size, a.size, a.size};
     if (auto e = grid_error(g, a.radius)) throw UserError(*e);
 
@@ -187,6 +209,10 @@ int model_command(const ModelArgs& a) {
         j["cannot_run"] = bool(m.tile_error);
         j["grid"] = {{"n", a.size}, {"blocks", gt.blocks}, {"load_bytes", gt.load_bytes},
                      {"store_bytes", gt.store_bytes}, {"flops", gt.flops}, {"opb", gt.opb}};
+        j["backend"] = a.backend;
+        j["limits"] = {{"max_threads_per_block", DeviceLimits{}.max_threads_per_block},
+                       {"max_static_smem_per_block", DeviceLimits{}.max_static_smem_per_block},
+                       {"note", limits_line(a.backend)}};
         j["warp_pattern"] = {{"rows_per_warp", wp.rows_per_warp},
                              {"interior_sectors_per_request", wp.interior_sectors_per_request},
                              {"interior_lines_per_request", wp.interior_lines_per_request},
@@ -214,6 +240,7 @@ int model_command(const ModelArgs& a) {
             std::cout << fmt::format("    {:<22} {:5.2f} {:6.2f} {:6.2f} {:5.0f}%\n", l.name, l.rows,
                                      l.sectors, l.lines, 100 * l.efficiency);
     std::cout << "  " << wp.explanation << "\n";
+    std::cout << "  limits    " << limits_line(a.backend) << "\n";
     return 0;
 }
 
@@ -221,22 +248,40 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
     app.description("the textbook's model of one kernel: FLOPs, loads, OP/B, halo, shared memory, "
                     "valid tiles, warp access pattern");
     auto a = std::make_shared<ModelArgs>();
-    app.add_option("--kernel,-k", a->kernel, "which version: " + version_names());
-    auto* tile = app.add_option("--tile,-t", a->tile,
-                                "T: IN_TILE_DIM (block edge for naive); default: the version table's");
-    app.add_option("--radius,-r", a->radius, "stencil radius r (6r + 1 points), 1..4")->capture_default_str();
-    app.add_option("--precision,-p", a->precision, "f32 or f64")->capture_default_str();
-    app.add_option("--size,-n", a->size, "N of the N^3 grid for whole-grid figures")->capture_default_str();
+    auto* kernel = app.add_option("--kernel,-k", a->kernel, "which version: " + version_names());
+    auto* tile = add_int_option(app, "--tile,-t", a->tile, 1, kMaxTile,
+                                "T: IN_TILE_DIM (block edge for naive); default: the version table's",
+                                "a CUDA block has at most 1024 threads");
+    auto* radius = add_int_option(app, "--radius,-r", a->radius, 1, kMaxRadius, "stencil radius r (6r + 1 points), 1..4")
+                       ->capture_default_str();
+    auto* precision = app.add_option("--precision,-p", a->precision, "f32 or f64")->capture_default_str();
+    auto* size = add_int_option(app, "--size,-n", a->size, 1, kMaxSide, "N of the N^3 grid for whole-grid figures")
+                     ->capture_default_str();
     app.add_flag("--json", a->json, "JSON instead of text");
-    app.add_flag("--explain-invalid", a->explain_invalid,
-                 "print the model of a tile that cannot run (marked 'cannot run: ...') instead of failing");
-    app.add_flag("--bounds", a->bounds, "the points/2 upper-bound table of text 003, points from each shape");
-    app.add_flag("--registers", a->registers, "registers per thread for the 3D 7-, 9- and 27-point stencils (000)");
-    app.add_flag("--derivatives", a->derivatives,
-                 "central difference order 2; 8th-order weights solved from Taylor; dx^8 convergence (004)");
-    app.add_option("--ghost", a->ghost, "the 2D ghost ring of a T x T block (text 002: T = 16 -> 60)");
-    return [a, tile] {
+    auto* explain = app.add_flag("--explain-invalid", a->explain_invalid,
+                                 fmt::format("print the model of a tile that cannot run (marked 'cannot run: ...') "
+                                             "instead of failing; T <= {}",
+                                             kMaxExplainTile));
+    auto* backend = add_backend_option(app, a->backend,
+                                       "accepted as by every command; the model runs nothing (CUDA's block limits, "
+                                       "which both backends enforce)");
+    std::vector<CLI::Option*> tables{
+        app.add_flag("--bounds", a->bounds, "the points/2 upper-bound table of text 003, points from each shape"),
+        app.add_flag("--registers", a->registers, "registers per thread for the 3D 7-, 9- and 27-point stencils (000)"),
+        app.add_flag("--derivatives", a->derivatives,
+                     "central difference order 2; 8th-order weights solved from Taylor; dx^8 convergence (004)"),
+        add_int_option(app, "--ghost", a->ghost, 3, 1024, "the 2D ghost ring of a T x T block (text 002: T = 16 -> 60)",
+                       "a block with a one-cell ghost ring and an interior has T >= 3; a block side is at most "
+                       "1024 threads")};
+    // One table at a time, and no kernel options with a table (they would be ignored).
+    for (size_t i = 0; i < tables.size(); ++i) {
+        for (size_t k = i + 1; k < tables.size(); ++k) tables[i]->excludes(tables[k]);
+        for (CLI::Option* o : {kernel, tile, radius, precision, size, explain}) tables[i]->excludes(o);
+    }
+    return [a, tile, backend, tables] {
         a->tile_given = tile->count() > 0;
+        a->ghost_given = tables[3]->count() > 0;
+        a->backend_given = backend->count() > 0;
         return model_command(*a);
     };
 });

@@ -3,7 +3,10 @@
 // [--check-races]`: check one kernel against the fp64 reference, then time it (core/run.h does
 // both). On the CPU backend it also traces one interior block for the shared-memory bank
 // conflicts, and --check-races runs the kernel under several schedules and block orders with the
-// race checks on instead of timing it.
+// race checks on instead of timing it (on the CPU backend, which `auto` then means).
+// Numbers are range-checked by the parser (--tile 1..1024, --radius 1..4, sizes 1..1048576, --reps
+// 1..10000, --warmup 0..1000; cli/command.h), and the kernel, tile and grid rules are said before
+// a backend is made. --json: null for figures the backend does not know, the seed as a string.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -28,18 +31,19 @@ namespace {
 
 struct RunArgs {
     std::string kernel;
-    int tile = -1;  // -1: the version table's default
+    int tile = 0;  // 0 (not given): the version table's default
     int radius = 1;
     std::string precision = "f32";
-    int size = 0;  // 0: the backend's default
+    int size = 0;  // 0 (not given): the backend's default; given: 1..kMaxSide (0 is an error)
     int nx = 0, ny = 0, nz = 0;
-    int reps = -1, warmup = -1;  // -1: the backend's default
+    int reps = 0, warmup = -1;  // not given: the backend's default
     std::uint64_t seed = 1;
     std::string backend = "auto";
     bool json = false;
     bool no_time = false;
     bool counters = false;
     bool check_races = false;
+    bool tile_given = false, size_given = false, reps_given = false, warmup_given = false;
 };
 
 // The CPU backend traces one interior block: bank-conflict degree of its shared loads (max and
@@ -100,12 +104,18 @@ int check_races(const LaunchRequest& req, std::uint64_t seed, bool json) {
                            d.x, d.y, d.z, d.value_a, d.value_b);
     }
     if (json) {
-        nlohmann::json j{{"ok", chk.ok}, {"runs", chk.runs.size()}, {"differing_cells", chk.differing_cells},
-                         {"seconds", chk.seconds}, {"summary", line}};
+        const auto known = [](long long v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
+        nlohmann::json j{{"ok", chk.ok},           {"seed", std::to_string(seed)},
+                         {"runs", chk.runs.size()}, {"differing_cells", chk.differing_cells},
+                         {"seconds", chk.seconds},  {"summary", line}};
         if (first)
-            j["first"] = {{"kind", simt::to_string(first->kind)}, {"block", {first->block.x, first->block.y, first->block.z}},
-                          {"interval", first->interval}, {"array", first->array},
-                          {"element", first->elem_size > 0 ? first->offset / first->elem_size : -1}};
+            j["first"] = {{"kind", simt::to_string(first->kind)},
+                          {"block", {first->block.x, first->block.y, first->block.z}},
+                          {"interval", known(first->interval)},
+                          {"array", first->array},
+                          {"element", first->elem_size > 0 && first->offset >= 0
+                                          ? nlohmann::json(first->offset / first->elem_size)
+                                          : nlohmann::json(nullptr)}};
         std::cout << j.dump() << "\n";
     } else {
         std::cout << line << "\n";
@@ -157,41 +167,58 @@ void add_counters(const RunReport& rep, nlohmann::json& j, std::string& text) {
 // finishes in seconds.
 constexpr int kGpuDefaultSize = 512, kCpuDefaultSize = 64;
 
+// The report's JSON for scripts: null where a figure is unknown (the CPU backend has no
+// registers, occupancy or compute capability), never -1; the 64-bit seed as a decimal string
+// (`--seed` takes it back as it is).
+void json_unknowns_as_null(nlohmann::json& j, bool gpu) {
+    for (const char* key : {"registers", "static_smem_bytes", "active_blocks_per_sm", "occupancy"})
+        if (j.contains(key) && j[key].is_number() && j[key].get<double>() < 0) j[key] = nullptr;
+    j["seed"] = std::to_string(j["seed"].get<std::uint64_t>());
+    if (!gpu && j.contains("device_info")) {
+        auto& d = j["device_info"];
+        d["compute_capability"] = nullptr;
+        d["smem_per_sm"] = nullptr;
+        if (d["l2_bytes"].get<long long>() <= 0) d["l2_bytes"] = nullptr;
+    }
+}
+
 int run_command(const RunArgs& a) {
+    // Everything the user typed is checked before a backend is made (a GPU context costs time).
     const KernelVersion* v = find_version(a.kernel);
     if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", a.kernel, version_names()));
     const auto precision = parse_precision(a.precision);
     if (!precision) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
-    if (a.size < 0 || a.nx < 0 || a.ny < 0 || a.nz < 0) throw UserError("grid sizes must be positive");
-
-    std::string why;
-    std::unique_ptr<Backend> backend = make_backend(a.backend, &why);
-    if (!backend) throw UserError(fmt::format("--backend {}: {}", a.backend, why));
-    const bool gpu = backend->kind() == BackendKind::cuda;
-
-    if (a.check_races && gpu) {
-        fmt::print(stderr, "stencil-lab: --check-races needs --backend cpu (the GPU runs blocks in its own order)\n");
-        return 2;
-    }
+    if (a.check_races && a.backend == "cuda")
+        throw UserError("--check-races needs --backend cpu (the GPU runs blocks in its own order)");
 
     RunOptions opt;
     LaunchRequest& req = opt.request;
     req.kernel = v->id;
-    // -1 (not given): the version table's default; 0 and below are errors, not the default.
-    if (a.tile != -1 && a.tile < 1) {
-        fmt::print(stderr, "stencil-lab: tile {} must be at least 1\n", a.tile);
-        return 2;
-    }
-    req.tile = a.tile > 0 ? a.tile : v->default_tile;
+    req.tile = a.tile_given ? a.tile : v->default_tile;
     req.radius = a.radius;
     req.precision = *precision;
-    const int n = a.size > 0 ? a.size : (gpu ? kGpuDefaultSize : kCpuDefaultSize);
+    // The hardware rules are the same on both backends (CUDA's per-block limits): said now.
+    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
+    if (a.size_given || (a.nx && a.ny && a.nz)) {  // (--size excludes --nx, --ny, --nz)
+        const GridDims g = a.size_given ? GridDims{a.size, a.size, a.size} : GridDims{a.nx, a.ny, a.nz};
+        if (auto e = grid_error(g, req.radius)) throw UserError(*e);
+    }
+
+    std::string why;
+    // --check-races is the CPU backend's; `auto` means it.
+    const std::string backend_name = a.check_races ? std::string("cpu") : a.backend;
+    std::unique_ptr<Backend> backend = make_backend(backend_name, &why);
+    if (!backend) throw UserError(fmt::format("--backend {}: {}", a.backend, why));
+    const bool gpu = backend->kind() == BackendKind::cuda;
+
+    const int n = a.size_given ? a.size : (gpu ? kGpuDefaultSize : kCpuDefaultSize);
     req.dims = {a.nx > 0 ? a.nx : n, a.ny > 0 ? a.ny : n, a.nz > 0 ? a.nz : n};
     opt.seed = a.seed;
-    opt.reps = a.reps >= 0 ? a.reps : (gpu ? 20 : 3);
-    opt.warmup = a.warmup >= 0 ? a.warmup : (gpu ? 3 : 0);
+    opt.reps = a.reps_given ? a.reps : (gpu ? 20 : 3);
+    opt.warmup = a.warmup_given ? a.warmup : (gpu ? 3 : 0);
     opt.time = !a.no_time;
     if (a.check_races) {
+        if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
         if (auto e = backend->cannot_run(req)) throw UserError(*e);
         return check_races(req, a.seed, a.json);
     }
@@ -201,6 +228,7 @@ int run_command(const RunArgs& a) {
     std::string text = format_run_report(rep);
     if (a.counters && rep.ok) add_counters(rep, j, text);
     if (!gpu && rep.ok) add_bank_conflicts(rep, j, text);
+    json_unknowns_as_null(j, gpu);
     if (a.json)
         std::cout << j.dump() << "\n";
     else
@@ -217,30 +245,45 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
     app.description("check one kernel against the fp64 reference, then time it (GB/s, copy ratio)");
     auto a = std::make_shared<RunArgs>();
     app.add_option("--kernel,-k", a->kernel, "which version: " + version_names())->required();
-    app.add_option("--tile,-t", a->tile,
-                   "T: IN_TILE_DIM (block edge for naive); default: the version table's (8, 8, 32, 32)");
-    app.add_option("--radius,-r", a->radius, "stencil radius r (6r + 1 points), 1..4")->capture_default_str();
+    auto* tile = add_int_option(app, "--tile,-t", a->tile, 1, kMaxTile,
+                                "T: IN_TILE_DIM (block edge for naive); default: the version table's (8, 8, 32, 32)",
+                                "a CUDA block has at most 1024 threads");
+    add_int_option(app, "--radius,-r", a->radius, 1, kMaxRadius, "stencil radius r (6r + 1 points), 1..4")
+        ->capture_default_str();
     app.add_option("--precision,-p", a->precision, "f32 or f64")->capture_default_str();
-    auto* size = app.add_option("--size,-n", a->size,
+    auto* size = add_int_option(app, "--size,-n", a->size, 1, kMaxSide,
                                 fmt::format("grid N x N x N (default {} on the GPU, {} on the CPU backend)",
                                             kGpuDefaultSize, kCpuDefaultSize));
-    auto* nx = app.add_option("--nx", a->nx, "grid cells along x (fastest in memory)");
-    auto* ny = app.add_option("--ny", a->ny, "grid cells along y");
-    auto* nz = app.add_option("--nz", a->nz, "grid cells along z");
+    auto* nx = add_int_option(app, "--nx", a->nx, 1, kMaxSide, "grid cells along x (fastest in memory)");
+    auto* ny = add_int_option(app, "--ny", a->ny, 1, kMaxSide, "grid cells along y");
+    auto* nz = add_int_option(app, "--nz", a->nz, 1, kMaxSide, "grid cells along z");
     size->excludes(nx)->excludes(ny)->excludes(nz);
-    app.add_option("--reps", a->reps, "timed launches (default 20 on the GPU, 3 on the CPU)");
-    app.add_option("--warmup", a->warmup, "untimed launches first (default 3 on the GPU, 0 on the CPU)");
-    app.add_option("--seed", a->seed, "input and weights are drawn from this seed")->capture_default_str();
-    app.add_flag("--no-time", a->no_time, "check only, do not time");
-    app.add_flag("--counters", a->counters,
-                 "GPU: also read hardware counters of one launch through CUPTI (DRAM and L2 bytes, "
-                 "sectors per request, FLOPs)");
+    auto* reps = add_int_option(app, "--reps", a->reps, 1, kMaxReps,
+                                "timed launches (default 20 on the GPU, 3 on the CPU)");
+    auto* warmup = add_int_option(app, "--warmup", a->warmup, 0, kMaxWarmup,
+                                  "untimed launches first (default 3 on the GPU, 0 on the CPU)");
+    add_seed_option(app, a->seed, "input and weights are drawn from this seed (decimal or 0x hex)");
+    auto* no_time = app.add_flag("--no-time", a->no_time, "check only, do not time");
+    no_time->excludes(reps)->excludes(warmup);
+    auto* counters = app.add_flag("--counters", a->counters,
+                                  "GPU: also read hardware counters of one launch through CUPTI (DRAM and L2 "
+                                  "bytes, sectors per request, FLOPs)");
     add_backend_option(app, a->backend);
     app.add_flag("--check-races", a->check_races,
                  "CPU backend: run the kernel under 3 thread schedules and block orders with shared and "
-                 "global race checks on, instead of timing it; rc 1 names the first diagnostic");
+                 "global race checks on, instead of timing it; rc 1 names the first diagnostic")
+        ->excludes(counters)
+        ->excludes(reps)
+        ->excludes(warmup)
+        ->excludes(no_time);
     app.add_flag("--json", a->json, "print one JSON object (one line) instead of the report");
-    return [a] { return run_command(*a); };
+    return [a, tile, size, reps, warmup] {
+        a->tile_given = tile->count() > 0;
+        a->size_given = size->count() > 0;
+        a->reps_given = reps->count() > 0;
+        a->warmup_given = warmup->count() > 0;
+        return run_command(*a);
+    };
 });
 
 }  // namespace

@@ -47,22 +47,16 @@ int sweep_command(const SweepArgs& a) {
         if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", k, version_names()));
         o.kernels.push_back(v->id);
     }
-    for (int t : a.tiles)
-        if (t < 1) throw UserError(fmt::format("tile {} must be at least 1", t));
-    o.tiles = a.tiles;
+    o.tiles = a.tiles;  // each in 1..kMaxTile (parsed below)
     const auto p = parse_precision(a.precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
     o.precision = *p;
-    if (a.radius < 1 || a.radius > kMaxRadius)
-        throw UserError(fmt::format("radius {} is outside 1..{}", a.radius, kMaxRadius));
-    o.radius = a.radius;
-    if (a.out.empty()) throw UserError("--out DIR is required");
-    if (a.size_given && a.size < 1) throw UserError(fmt::format("--size {} must be positive", a.size));
+    o.radius = a.radius;  // (--radius, --size and --reps are range-checked by the parser)
+    if (a.out.empty()) throw UserError("--out needs a folder name");
     if (a.size_given) {
         if (auto e = grid_error({a.size, a.size, a.size}, a.radius)) throw UserError(*e);
     }
-    if (a.reps_given && a.reps < 1) throw UserError("--reps must be at least 1");
-    analysis::check_output_dir(a.out);
+    analysis::check_output_dir(a.out);  // before any work: a folder that cannot be written fails now
 
     std::string why;
     auto backend = make_backend(a.backend, &why);
@@ -172,11 +166,13 @@ const Command sweep_cmd("sweep", 40, [](CLI::App& app) -> std::function<int()> {
     auto tiles = std::make_shared<std::string>();
     app.add_option("--kernels", *kernels, "comma-separated versions (default: all): " + version_names());
     app.add_option("--tiles", *tiles, "comma-separated T (default: a spread per kernel)");
-    app.add_option("--radius,-r", a->radius, "stencil radius r, 1..4")->capture_default_str();
+    add_int_option(app, "--radius,-r", a->radius, 1, kMaxRadius, "stencil radius r, 1..4")->capture_default_str();
     app.add_option("--precision,-p", a->precision, "f32 or f64")->capture_default_str();
-    auto* size_opt = app.add_option("--size,-n", a->size, "N of the N^3 grid (default 256 on the GPU, 16 on the CPU)");
-    auto* reps_opt = app.add_option("--reps", a->reps, "timed launches per configuration (default 20 GPU, 1 CPU)");
-    app.add_option("--out,-o", a->out, "output folder")->required();
+    auto* size_opt = add_int_option(app, "--size,-n", a->size, 1, kMaxSide,
+                                    "N of the N^3 grid (default 256 on the GPU, 16 on the CPU)");
+    auto* reps_opt = add_int_option(app, "--reps", a->reps, 1, kMaxReps,
+                                    "timed launches per configuration (default 20 GPU, 1 CPU)");
+    app.add_option("--out,-o", a->out, "output folder (checked before anything runs)")->required();
     app.add_flag("--no-plots", a->no_plots, "write CSV and JSON only");
     add_backend_option(app, a->backend);
     return [a, kernels, tiles, size_opt, reps_opt] {
@@ -185,13 +181,10 @@ const Command sweep_cmd("sweep", 40, [](CLI::App& app) -> std::function<int()> {
         a->kernels = split(*kernels, "--kernels");
         a->tiles.clear();
         for (const auto& t : split(*tiles, "--tiles")) {
-            try {
-                size_t used = 0;
-                a->tiles.push_back(std::stoi(t, &used));
-                if (used != t.size()) throw std::invalid_argument(t);
-            } catch (const std::exception&) {
-                throw UserError(fmt::format("--tiles: '{}' is not a whole number", t));
-            }
+            if (auto e = int_range_error("each of --tiles", t, 1, kMaxTile, "a CUDA block has at most 1024 threads");
+                !e.empty())
+                throw UserError(e);
+            a->tiles.push_back(std::stoi(t));
         }
         return sweep_command(*a);
     };

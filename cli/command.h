@@ -1,8 +1,14 @@
 // Each subcommand of `stencil-lab` lives in its own cli/cmd_<name>.cpp and registers itself here
 // with a static Command object; main.cpp only builds the CLI11 app from the registry.
+//
+// The contract of every command (README, "The command line"): a usage error (unknown option or
+// command, a missing or malformed value, options that conflict, a number out of its range) is one
+// line `stencil-lab: <the rule>` on stderr and exit 2, before any work starts. The helpers below
+// give every numeric option its range at parse time, with the cap in the message.
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,7 +31,34 @@ struct RegisteredCommand {
 };
 std::vector<RegisteredCommand>& command_registry();
 
-// --backend auto|cuda|cpu, shared by every command that runs kernels.
-void add_backend_option(CLI::App& cmd, std::string& backend);
+// --backend auto|cuda|cpu, shared by every command ("gpu" is accepted for cuda).
+CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend,
+                                const std::string& help = "where kernels run: auto (the GPU if usable), cuda, cpu");
+
+// ---- numbers: parsed and range-checked by the parser ----------------------------------------
+
+// The caps (run-away inputs are refused with the cap in the message).
+inline constexpr int kMaxReps = 10000;      // timed launches
+inline constexpr int kMaxWarmup = 1000;     // untimed launches
+inline constexpr int kMaxTile = 1024;       // a CUDA block has at most 1024 threads: no T above
+inline constexpr int kMaxExplainTile = 64;  // model --explain-invalid: twice the largest tile any kernel runs
+inline constexpr int kMaxSide = 1 << 20;    // a grid side (kernels/versions.h, grid_error)
+
+// A whole number in [lo, hi] (decimal; no fraction, no trailing text). Out of range or malformed:
+// "NAME must be between LO and HI (got 'TEXT')" (+ `why` when given), a usage error.
+std::string int_range_error(const std::string& name, const std::string& text, long long lo, long long hi,
+                            const std::string& why = "");
+CLI::Option* add_int_option(CLI::App& cmd, const std::string& names, int& value, int lo, int hi,
+                            const std::string& help, const std::string& why = "");
+
+// 64-bit seeds: decimal or 0x hex, 0 .. 2^64 - 1 (JSON prints them as decimal strings, which
+// are accepted back as they are). Returns false for anything else (a sign, text, overflow).
+bool parse_seed(const std::string& text, std::uint64_t& seed);
+CLI::Option* add_seed_option(CLI::App& cmd, std::uint64_t& seed, const std::string& help);
+
+// An output file the command writes at the end: checked before the work starts (an existing
+// regular file that may be written, or a new name in a writable folder); nothing is created or
+// truncated. Throws UserError naming `option`.
+void check_output_file(const std::string& path, const std::string& option);
 
 }  // namespace stencil::cli

@@ -26,13 +26,13 @@ std::string corpus(const std::string& f) {
     return std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/submissions/" + f;
 }
 
-// `stencil-lab check ARGS...` with the test cache, stdout and stderr together.
+const std::string kStencilLab = std::string(STENCIL_LAB_BINARY_DIR) + "/stencil-lab";
+
+// `stencil-lab check ARGS...`, stdout and stderr together.
 ChildResult check(std::vector<std::string> args) {
-    const std::string bin = std::string(STENCIL_LAB_BINARY_DIR) + "/stencil-lab";
-    args.insert(args.begin(), {bin, "check"});
+    args.insert(args.begin(), {kStencilLab, "check"});
     ChildLimits lim;
     lim.wall_seconds = 300;
-    setenv("XDG_CACHE_HOME", (std::string(STENCIL_LAB_BINARY_DIR) + "/checker-cache-cli").c_str(), 1);
     return run_child(args, lim);
 }
 
@@ -61,6 +61,18 @@ TEST_CASE("check: exit 0 only for pass", "[exercise][cli]") {
     const ChildResult r = check({corpus(c.file), "--exercise", "naive", "--backend", "cpu"});
     CAPTURE(c.file, r.output);
     REQUIRE(r.exit_code == c.code);
+}
+
+// No student code runs natively: the CPU path compiles with NVRTC (a library) inside the runner
+// and interprets the PTX. No compiler on PATH, no HOME, no CUDA_PATH, nothing of the environment.
+TEST_CASE("check: the CPU backend needs no compiler on PATH and no environment", "[exercise][cli]") {
+    ChildLimits lim;
+    lim.wall_seconds = 300;
+    const ChildResult r = run_child({"/usr/bin/env", "-i", "PATH=/nonexistent", kStencilLab, "check",
+                                     corpus("tiled_ok.cu"), "--exercise", "tiled", "--backend", "cpu"},
+                                    lim);
+    CAPTURE(r.output);
+    REQUIRE((r.exit_code == 0 && r.output.find(": pass (tiled exercise") != std::string::npos));
 }
 
 TEST_CASE("check: bad flags are a one-line error with exit code 2", "[exercise][cli]") {
@@ -109,7 +121,7 @@ TEST_CASE("check --batch --csv: one row per file, errors included, exit 1 unless
     TempDir d;
     fs::copy_file(corpus("naive_ok.cu"), d.path + "/a_ok.cu");
     fs::copy_file(corpus("naive_zeros.cu"), d.path + "/b_zeros.cu");
-    fs::copy_file(corpus("escape_write.cu"), d.path + "/c_escape.cu");
+    fs::copy_file(corpus("naive_null_deref.cu"), d.path + "/c_null.cu");
     std::ofstream(d.path + "/d_empty.cu") << "";
     std::ofstream(d.path + "/notes.txt") << "not graded";
     const ChildResult r = check({"--batch", d.path, "--csv", d.path + "/grades.csv", "-e", "naive",
@@ -119,7 +131,7 @@ TEST_CASE("check --batch --csv: one row per file, errors included, exit 1 unless
     REQUIRE((r.exit_code == 1 && csv.rfind("file,verdict,score,", 0) == 0 &&
              csv.find("\"a_ok.cu\",pass,1,") != std::string::npos &&
              csv.find("\"b_zeros.cu\",wrong_result,0,") != std::string::npos &&
-             csv.find("\"c_escape.cu\",crash,0,") != std::string::npos &&
+             csv.find("\"c_null.cu\",crash,0,") != std::string::npos &&
              csv.find("\"d_empty.cu\",compile_error,0,") != std::string::npos &&
              csv.find("notes.txt") == std::string::npos &&
              r.output.find("1 of 4 passed") != std::string::npos));

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@ namespace fs = std::filesystem;
 struct Result {
     int code = -1;
     std::string out, err;
+    double seconds = 0;  // wall-clock time of the whole run
     // The lines of stderr that are not empty.
     int err_lines() const {
         std::istringstream is(err);
@@ -55,8 +57,10 @@ inline Result run(const std::string& args) {
     fs::create_directories(dir);
     const std::string cmd = binary().string() + " " + args + " >" + (dir / "out").string() + " 2>" +
                             (dir / "err").string();
+    const auto t0 = std::chrono::steady_clock::now();
     const int status = std::system(cmd.c_str());
     Result r;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     r.out = slurp(dir / "out");
     r.err = slurp(dir / "err");

@@ -25,19 +25,19 @@ TEST_CASE("baseline without a GPU exits non-zero with one line", "[cli][baseline
     }
     const Result r = run("baseline --size 64 --reps 2");
     CAPTURE(r.code, r.out, r.err);
-    REQUIRE((r.code != 0 && r.err_lines() == 1 && r.err.rfind("stencil-lab: no GPU: ", 0) == 0 && r.out.empty()));
+    REQUIRE((r.code == 2 && r.err_lines() == 1 && r.err.rfind("stencil-lab: no GPU: ", 0) == 0 && r.out.empty()));
 }
 
-TEST_CASE("baseline: argument errors give one line and a non-zero exit", "[cli][baseline]") {
+TEST_CASE("baseline: argument errors give one line and exit 2", "[cli][baseline]") {
     const auto [args, says] = GENERATE(table<std::string, std::string>({
-        {"baseline --size 2", "--size 2"},
+        {"baseline --size 2", "--size must be between 3 and 1625 (got '2')"},
         {"baseline --size 1626", "2^32"},
-        {"baseline --reps 0", "--reps 0"},
-        {"baseline --warmup -1", "--warmup -1"},
+        {"baseline --reps 0", "--reps must be between 1 and 10000 (got '0')"},
+        {"baseline --warmup -1", "--warmup must be between 0 and 1000 (got '-1')"},
     }));
     const Result r = run(args);
     CAPTURE(args, r.code, r.err);
-    REQUIRE((r.code != 0 && r.err_lines() == 1 && contains(r.err, says)));
+    REQUIRE((r.code == 2 && r.err_lines() == 1 && contains(r.err, says)));
 }
 
 TEST_CASE("baseline on a GPU checks every configuration and prints one JSON object", "[cli][baseline]") {

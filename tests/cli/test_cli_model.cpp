@@ -13,13 +13,14 @@ TEST_CASE("model: bad input is one line and exit 2", "[cli]") {
         const char* args;
         const char* message;
     };
-    const Case c = GENERATE(Case{"model --kernel tiled --tile 0", "--tile 0 must be at least 1"},
+    const Case c = GENERATE(Case{"model --kernel tiled --tile 0", "--tile must be between 1 and 1024 (got '0')"},
                             Case{"model --kernel tiled --tile 11", "cannot run"},
-                            Case{"model --kernel tiled --tile 100000", "cannot run"},
-                            Case{"model --kernel naive --tile 2000 --size 3", "cannot run"},
+                            Case{"model --kernel tiled --tile 1024", "cannot run"},
+                            Case{"model --kernel tiled --tile 100000", "--tile must be between 1 and 1024"},
+                            Case{"model --kernel naive --tile 1000 --size 3", "cannot run"},
                             Case{"model --kernel naive --size 2", "too small"},
                             Case{"model --kernel naive --size 2000", "too large"},
-                            Case{"model --kernel naive --radius 7", "outside"},
+                            Case{"model --kernel naive --radius 7", "--radius must be between 1 and 4 (got '7')"},
                             Case{"model", "--kernel is required"});
     CAPTURE(c.args);
     const auto t0 = std::chrono::steady_clock::now();

@@ -16,10 +16,10 @@ TEST_CASE("sweep: bad options fail at once with one line", "[cli]") {
         Case{"sweep --kernels tiled --tiles 11 --size 12" + o, "nothing can run"},
         Case{"sweep --kernels naive --tiles 4 --size 12 --backend cpu --out /proc/stencil-x", "--out"},
         Case{"sweep --kernels naive --tiles 4 --size 12 --backend cpu --out /etc/passwd", "not a folder"},
-        Case{"sweep --kernels naive --tiles 4 --size 12 --reps 0" + o, "--reps must be at least 1"},
+        Case{"sweep --kernels naive --tiles 4 --size 12 --reps 0" + o, "--reps must be between 1 and 10000 (got '0')"},
         Case{"sweep --kernels , --size 12" + o, "empty item"},
         Case{"sweep --kernels naive --tiles 4, --size 12" + o, "empty item"},
-        Case{"sweep --kernels naive --size 0" + o, "must be positive"});
+        Case{"sweep --kernels naive --size 0" + o, "--size must be between 1 and 1048576 (got '0')"});
     CAPTURE(c.args);
     fs::remove_all(out);
     const Result r = run(c.args);

@@ -1,7 +1,9 @@
 // The checker's corpus on the GPU (label `gpu`: the device machine only). Every submission of
-// tests/checker/submissions gets its expected GPU verdict (tests/checker/checker_corpus.h);
-// NVRTC errors name the student's file and line; a passing kernel is timed against the lab's and
-// its loads are counted; --sanitize finds the out-of-bounds read the GPU otherwise tolerates.
+// tests/checker/submissions gets its expected GPU verdict (tests/checker/checker_corpus.h), and
+// the same verdict as the CPU backend's check of it on this machine, except where the table
+// says the CPU is stricter; NVRTC errors name the student's file and line; a passing kernel is
+// timed against the lab's and its loads are counted; --sanitize finds the out-of-bounds read the
+// GPU otherwise tolerates.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -23,24 +25,38 @@ CheckOptions gpu_options(const CorpusEntry& e) {
     o.tile = e.tile;
     o.backend = "cuda";
     o.time_limit_s = e.time_limit;
-    o.cache_dir = std::string(STENCIL_LAB_BINARY_DIR) + "/checker-cache";
     o.count_loads = false;  // the CPU tests cover the count; here the GPU path alone
     return o;
 }
 
+bool one_of(const char* alternatives, Verdict v) {
+    return (std::string("|") + alternatives + "|").find(std::string("|") + to_string(v) + "|") !=
+           std::string::npos;
+}
+
 }  // namespace
 
-TEST_CASE("checker corpus: every submission gets its expected verdict on the GPU", "[exercise][gpu]") {
+// Backend by backend: the CPU verdict of each entry (checked here too, same seed) against the
+// GPU's. They must be equal unless the entry names why the CPU is stricter (checker_corpus.h).
+TEST_CASE("checker corpus: the GPU's verdict, and the CPU's beside it", "[exercise][gpu]") {
     const CorpusEntry e = GENERATE(from_range(corpus_entries()));
     if (e.gpu_verdict == nullptr) return;
-    CAPTURE(e.file, e.exercise, e.tile, e.gpu_verdict);
+    CAPTURE(e.file, e.exercise, e.tile, e.cpu_verdict, e.gpu_verdict);
     CheckOptions o = gpu_options(e);
     o.timing = false;
     o.sanitize = e.gpu_sanitize;
-    const CheckResult r = check_submission(corpus(e.file), o);
-    CAPTURE(to_text(r));
-    const std::string accepted = std::string("|") + e.gpu_verdict + "|";
-    REQUIRE(accepted.find(std::string("|") + to_string(r.verdict) + "|") != std::string::npos);
+    o.seed = 0x5eed0c0ffeeull;
+    const CheckResult gpu = check_submission(corpus(e.file), o);
+    CheckOptions c = o;
+    c.backend = "cpu";
+    c.sanitize = false;
+    c.quick = true;
+    const CheckResult cpu = check_submission(corpus(e.file), c);
+    CAPTURE(to_text(gpu), to_text(cpu));
+    REQUIRE(one_of(e.gpu_verdict, gpu.verdict));
+    REQUIRE(std::string(to_string(cpu.verdict)) == e.cpu_verdict);
+    if (e.cpu_stricter == Stricter::no) REQUIRE(gpu.verdict == cpu.verdict);
+    else REQUIRE(one_of(gpu_may_show(e.cpu_stricter), gpu.verdict));
 }
 
 TEST_CASE("checker on the GPU: NVRTC errors name the student's line", "[exercise][gpu]") {
@@ -48,7 +64,17 @@ TEST_CASE("checker on the GPU: NVRTC errors name the student's line", "[exercise
                                            gpu_options({"naive_syntax_error.cu", "naive", 0, "compile_error"}));
     REQUIRE(r.verdict == Verdict::compile_error);
     CAPTURE(r.evidence.compiler_output);
-    CHECK(r.evidence.compiler_output.find("naive_syntax_error.cu(") != std::string::npos);
+    CHECK(r.evidence.compiler_output.find("naive_syntax_error.cu:6: error") != std::string::npos);
+}
+
+// The driver assembles the PTX (ptxas): more than 48 KiB of static shared memory is refused
+// there, as the CPU engine refuses it, before anything runs.
+TEST_CASE("checker on the GPU: the driver's refusal of the PTX is a compile error", "[exercise][gpu]") {
+    const CheckResult r = check_submission(corpus("tiled_too_much_shared.cu"),
+                                           gpu_options({"tiled_too_much_shared.cu", "tiled", 0, "compile_error"}));
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::compile_error);
+    CHECK(r.evidence.message.find("cudaLibraryLoadData") != std::string::npos);
 }
 
 // Timing is against the lab's own kernel of the exercise (kernels/*.cuh, as the CUDA backend

@@ -1,0 +1,42 @@
+// The CPU engine's diagnostics (one entry of a run's "diagnostics" in the runner's result) as a
+// verdict and evidence in the student's terms: the cell by the name the student declared
+// (`tile[2][2][3]`, `in[] at (x, y, z)`), the threads, the block, the barrier interval, and the
+// line of the student's file the faulting instruction came from (the PTX's line info).
+// Internal to stencil_checker (evaluate.cpp calls it run by run).
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "checker/checker.h"
+#include "checker/exercises.h"
+#include "checker/shared_arrays.h"
+
+namespace stencil::checker {
+
+struct DiagnosisContext {
+    const Exercise& ex;
+    int tile = 0;
+    int n = 0;                    // the run's grid size
+    const SharedArrays& arrays;   // the submission's __shared__ declarations
+};
+
+struct Diagnosis {
+    Verdict verdict = Verdict::pass;  // pass: no verdict (an uninitialized shared read warns)
+    bool fatal = false;               // the engine abandoned the run: its outputs tell nothing
+    Evidence evidence;                // `base` with the message, the race, the cell and the line
+};
+
+// Which verdict each kind is (checker/README.md's table):
+//   out_of_bounds        a store to in[], out[] or a shared array: out_of_bounds_write; a load,
+//                        or a store to an address in no buffer (a null or wild pointer): crash
+//   race                 race (shared: one block's barrier interval; global: also between blocks)
+//   divergent_barrier,
+//   exit_before_barrier  race (a synchronization error)
+//   input_write          input_modified (a store through in[], even one undone later)
+//   timeout              timeout (the block's instruction budget)
+//   uninitialized_shared_read   no verdict (a warning; the NaN poison shows if an output uses it)
+//   anything else        crash
+Diagnosis diagnose(const nlohmann::json& d, const Evidence& base, const DiagnosisContext& ctx);
+
+}  // namespace stencil::checker

@@ -1,0 +1,14 @@
+// Calls a host facility declared as an extern __device__ function: NVRTC compiles it to a call of
+// an external function that nothing defines. The GPU's driver cannot link it and the CPU engine
+// refuses it when it loads the PTX: compile_error on both, nothing runs.
+extern "C" __device__ int system(const char*);
+
+__global__ void stencil_kernel(float* in, float* out, unsigned int N) {
+    unsigned int i = blockIdx.z * blockDim.z + threadIdx.z;
+    unsigned int j = blockIdx.y * blockDim.y + threadIdx.y;
+    unsigned int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i + j + k == 0) system("touch /tmp/stencil-lab-escape-extern.marker");
+    if (i >= 1 && i < N - 1 && j >= 1 && j < N - 1 && k >= 1 && k < N - 1) {
+        out[i*N*N + j*N + k] = c0 * in[i*N*N + j*N + k] + c1 * in[i*N*N + j*N + (k - 1)] + c2 * in[i*N*N + j*N + (k + 1)] + c3 * in[i*N*N + (j - 1)*N + k] + c4 * in[i*N*N + (j + 1)*N + k] + c5 * in[(i - 1)*N*N + j*N + k] + c6 * in[(i + 1)*N*N + j*N + k];
+    }
+}
