@@ -88,7 +88,9 @@ std::vector<int> test_sizes(const Exercise& ex, int T, bool quick) {
     } else {
         // smaller than a tile, one tile, not a multiple of OUT_TILE_DIM, primes
         n = {s, s + 2, std::max(s, out - 1), out + 3, 2 * out + 1, 2 * out + 5, 37};
-        if (T >= 16) n = {s, s + 2, 13, T - 1, T + 1, out * 2 + 1, 61};
+        // (2 * out + 1 is left out here: the load-count size 2 * out + 2 below also ends in a
+        // partial tile and costs the same)
+        if (T >= 16) n = {s, s + 2, 13, T - 1, T + 1};
         if (quick) n = {s, out + 3, 2 * out + 1};
     }
     n.push_back(load_count_size(ex, T));
@@ -123,9 +125,10 @@ std::vector<int> random_sizes(const Exercise& ex, int, std::uint64_t seed, const
     };
     draw(7, 47, prime);                            // an odd prime
     draw(6, 46, [](int n) { return n % 2 == 0; });  // an even size
-    // Above 64. The quick mode (the checker's own tests) keeps it for naive only: a tiled
-    // kernel at N = 80 with every shared access traced costs seconds per schedule.
-    if (!quick || !ex.grid_by_out_tile) draw(65, 80, [](int) { return true; });
+    // Above 64 (a kernel that hard-codes a size or a block count up to 64 fails it), drawn from
+    // 65..72: at N = 80 the radius-2 tiled kernel alone cost 3.5 s per checked schedule. The quick
+    // mode (the checker's own tests) keeps it for naive only.
+    if (!quick || !ex.grid_by_out_tile) draw(65, 72, [](int) { return true; });
     return picked;
 }
 

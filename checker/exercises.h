@@ -49,7 +49,7 @@ std::string tile_problem(const Exercise& ex, int T);
 std::vector<int> test_sizes(const Exercise& ex, int T, bool quick);
 // Extra sizes drawn from the check's seed (which the submission cannot predict), added to the
 // fixed ones so that a kernel cannot special-case the sizes it knows are tested: an odd prime
-// and an even size (neither already tested) and one in 65..80 (past the fixed sizes, still quick
+// and an even size (neither already tested) and one in 65..72 (past the fixed sizes, still quick
 // on the CPU backend; naive only when `quick`). Deterministic for a seed: `--seed` reproduces them.
 std::vector<int> random_sizes(const Exercise& ex, int T, std::uint64_t seed,
                               const std::vector<int>& fixed, bool quick = false);

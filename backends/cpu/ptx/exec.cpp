@@ -160,13 +160,17 @@ private:
 
     // -- diagnostics
     void add_diag(simt::Diagnostic d) {
-        auto& total = report.totals[static_cast<int>(d.kind)];
-        ++total;
-        int kept = 0;
-        for (const auto& e : report.diagnostics) kept += e.kind == d.kind;
-        if (kept < L_.opt.max_diagnostics) report.diagnostics.push_back(std::move(d));
-        if (simt::is_fatal(report.diagnostics.empty() ? DiagKind::race : report.diagnostics.back().kind)) {}
+        ++report.totals[static_cast<int>(d.kind)];
+        if (kept_[static_cast<int>(d.kind)]++ < L_.opt.max_diagnostics) report.diagnostics.push_back(std::move(d));
     }
+    // Past the cap of its kind a diagnostic is only counted: a kernel that reads unwritten shared
+    // memory in every block must not pay for a message each time. Returns whether to build one.
+    bool wants(DiagKind k) {
+        if (kept_[static_cast<int>(k)] < L_.opt.max_diagnostics) return true;
+        ++report.totals[static_cast<int>(k)];
+        return false;
+    }
+    std::array<int, simt::kDiagKinds> kept_{};
     void locate(simt::Diagnostic& d, const Thread& t, const Instr* in) {
         d.block = block_idx_;
         d.thread_a = t.linear;
@@ -208,6 +212,7 @@ private:
     void fatal(DiagKind kind, const Thread& t, const Instr* in, std::string message) {
         simt::Diagnostic d;
         d.kind = kind;
+        d.space = simt::Space::global;  // faults outside shared memory (shared ones build their own)
         locate(d, t, in);
         d.message = std::move(message);
         add_diag(std::move(d));
@@ -351,9 +356,10 @@ void BlockRunner::on_shared(Thread& t, const Instr& in, long long off, int size,
     const auto [var, inner] = shared_var(off);
     record(t, in, simt::Space::shared, op, size, var, inner);
     if (!L_.checks || op == simt::Op::atomic) return;
-    const std::string name = shared_var_name(var, off);
     const int elem = std::max(1, bytes_of(in.type));
     auto race = [&](int other, int other_site, simt::Op other_op) {
+        if (!wants(DiagKind::race)) return;
+        const std::string name = shared_var_name(var, off);
         simt::Diagnostic d;
         d.kind = DiagKind::race;
         locate(d, t, &in);
@@ -387,7 +393,10 @@ void BlockRunner::on_shared(Thread& t, const Instr& in, long long off, int size,
     for (long long b = off; b < off + size; ++b) {
         auto& c = shadow_.cells[(size_t)b];
         if (op == simt::Op::load) {
-            if (!shadow_.written[(size_t)b] && !reported) {
+            if (!shadow_.written[(size_t)b] && !reported && !wants(DiagKind::uninitialized_shared_read)) {
+                reported = true;
+            } else if (!shadow_.written[(size_t)b] && !reported) {
+                const std::string name = shared_var_name(var, off);
                 simt::Diagnostic d;
                 d.kind = DiagKind::uninitialized_shared_read;
                 locate(d, t, &in);
@@ -479,6 +488,7 @@ void BlockRunner::on_global(Thread& t, const Instr& in, const BufferSlot& b, lon
             }
         }
         if (!conflict) continue;
+        if (!wants(DiagKind::race)) break;
         simt::Diagnostic d;
         d.kind = DiagKind::race;
         locate(d, t, &in);
@@ -1117,7 +1127,8 @@ void BlockRunner::run_thread(Thread& t) {
                         return;
                     case Op::trap: case Op::brkpt:
                         fatal(DiagKind::kernel_exception, t, &in,
-                              fmt::format("{} executed {} at {} (an assert that failed?)", thread_text(t),
+                              fmt::format("{} executed {} at {} (a store through a null pointer, which the compiler turns "
+                                          "into a trap, or an assert that failed?)", thread_text(t),
                                           in.op == Op::trap ? "trap" : "brkpt", where(t, &in)));
                         return;
                     case Op::bar: case Op::bar_red: {

@@ -94,18 +94,18 @@ enum class Sub : std::uint8_t {
     finite, infinite, number, notanumber, normal, subnormal,
 };
 
+// 16 bytes: the executor reads several of these per instruction.
 struct Operand {
     enum Kind : std::uint8_t { kNone, kReg, kImm, kSpecial, kMem, kLabel, kVec, kPair, kSymAddr };
-    Kind kind = kNone;
-    bool negate = false;    // !%p
-    bool dyn_shared = false; // the address of .extern .shared memory: rebased at the module's end
-    bool frame_rel = false;  // a .local / .param symbol of the function: relative to the frame
-    std::int32_t var = -1;   // a .shared variable's index: its offset is added at the module's end
-    Sp space = Sp::generic; // mem: the instruction's space; sym_addr: the symbol's space
-    std::int32_t reg = -1;  // reg / mem base (-1: absolute) / vec first index in Function::vec_regs
-                            // / pair: first register (second in reg2) / special: Special id
-    std::int32_t reg2 = -1; // pair: the second register; vec: count
     std::int64_t imm = 0;   // imm: bits; mem: byte offset (plus the symbol's address); label: target
+    std::int32_t reg = -1;  // reg / mem base (-1: absolute) / vec first index in Function::vec_regs
+                            // / pair: first register / special: Special id
+    std::int16_t reg2 = -1; // pair: the second register; vec: count
+    Kind kind = kNone;
+    Sp space : 3 = Sp::generic;  // mem: the instruction's space; sym_addr: the symbol's space
+    bool negate : 1 = false;     // !%p
+    bool dyn_shared : 1 = false; // the address of .extern .shared memory: rebased at the module's end
+    bool frame_rel : 1 = false;  // a .local / .param symbol of the function: relative to the frame
 };
 
 enum class Special : std::uint8_t {
@@ -118,6 +118,7 @@ enum class Special : std::uint8_t {
 
 struct Instr {
     Op op = Op::nop;
+    std::uint8_t fast = 0;      // a Fast form (below) for the executor's hot path; 0: none
     Ty type = Ty::none;   // the instruction's (first) type
     Ty type2 = Ty::none;  // cvt/set/slct: the source type; setp/selp: unused
     Sp space = Sp::generic;
@@ -135,7 +136,6 @@ struct Instr {
     std::int32_t ptx_line = 0;  // line in the PTX text
     std::int32_t callee = -1;   // call: function index (-2: vprintf)
     std::int32_t call_args = -1;  // call: index into Function::call_lists
-    std::uint8_t fast = 0;        // a Fast form (below) for the executor's hot path; 0: none
 };
 
 // The forms that dominate NVRTC's output for stencil kernels, with register or immediate

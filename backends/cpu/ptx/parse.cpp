@@ -167,6 +167,11 @@ private:
     std::vector<PendingLabel> pending_labels_;
     std::vector<PendingCall> pending_calls_;
     std::vector<std::vector<std::string>> opcode_text_;
+    // Operands that name a .shared variable: its offset is added once the entries' layouts exist.
+    struct VarRef {
+        int function, instr, operand, var;
+    };
+    std::vector<VarRef> var_refs_;
 
     // -- token helpers
     const Tok& peek(size_t k = 0) {
@@ -604,7 +609,7 @@ private:
                     o.imm += addr.offset;
                     o.frame_rel = addr.frame_rel;
                     o.dyn_shared = addr.dyn;
-                    if (!addr.dyn) o.var = addr.var;
+                    if (!addr.dyn && addr.var >= 0) var_refs_.push_back({fn_index_, (int)fn_->code.size(), in.nops, addr.var});
                     if (in.space == Sp::generic) {
                         if (addr.frame_rel || addr.var >= 0 || addr.dyn)
                             fail(a.line, "a generic access to the symbol " + a.text + " (use cvta)");
@@ -701,7 +706,7 @@ private:
             o.imm = addr.offset;
             o.frame_rel = addr.frame_rel;
             o.dyn_shared = addr.dyn;
-            if (!addr.dyn) o.var = addr.var;
+            if (!addr.dyn && addr.var >= 0) var_refs_.push_back({fn_index_, (int)fn_->code.size(), in.nops, addr.var});
             if (accept("+")) o.imm += (std::int64_t)parse_imm_text(next().text, n.line);
             return o;
         }
@@ -1078,10 +1083,11 @@ void Parser::layout_shared() {
         for (auto& in : fn.code)
             for (int k = 0; k < in.nops; ++k) {
                 Operand& o = in.o[k];
-                if (o.var >= 0) o.imm += m_->variables[o.var].offset;
                 if (o.dyn_shared) o.imm += fn.dynamic_shared_offset;
             }
     }
+    for (const VarRef& r : var_refs_)
+        m_->functions[r.function].code[r.instr].o[r.operand].imm += m_->variables[r.var].offset;
 }
 
 }  // namespace
