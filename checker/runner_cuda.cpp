@@ -40,16 +40,22 @@ bool load(const Compiled& c, const std::vector<real>& coef, Loaded& l, std::stri
     void* values[] = {error_log, reinterpret_cast<void*>(sizeof error_log)};
     const cudaError_t e =
         cudaLibraryLoadData(&l.lib, c.ptx.c_str(), opts, values, 2, nullptr, nullptr, 0);
-    if (e != cudaSuccess) {
-        log = std::string("the GPU's driver cannot assemble the PTX (cudaLibraryLoadData: ") +
-              cudaGetErrorName(e) + ")" + (error_log[0] ? std::string(":\n") + error_log : "");
+    // The driver may assemble lazily: a PTX it refuses (too much shared memory, say) can surface
+    // at cudaLibraryLoadData or only when the kernel or a global is first asked for. Either way it
+    // is the submission's compile error, not a fault of the runner.
+    auto refused = [&](cudaError_t err, const char* where) {
+        log = std::string("the GPU's driver cannot assemble the PTX (") + where + ": " + cudaGetErrorName(err) +
+              ": " + cudaGetErrorString(err) + ")" + (error_log[0] ? std::string(":\n") + error_log : "");
         return false;
-    }
-    ck(cudaLibraryGetKernel(&l.kernel, l.lib, c.kernel.c_str()), "cudaLibraryGetKernel");
+    };
+    if (e != cudaSuccess) return refused(e, "cudaLibraryLoadData");
+    if (const cudaError_t k = cudaLibraryGetKernel(&l.kernel, l.lib, c.kernel.c_str()); k != cudaSuccess)
+        return refused(k, "cudaLibraryGetKernel");
     for (size_t i = 0; i < coef.size(); ++i) {  // c0 .. c{6r}, by their lowered names
         void* p = nullptr;
         size_t bytes = 0;
-        ck(cudaLibraryGetGlobal(&p, &bytes, l.lib, c.weights[i].c_str()), "cudaLibraryGetGlobal (the weights)");
+        if (const cudaError_t g = cudaLibraryGetGlobal(&p, &bytes, l.lib, c.weights[i].c_str()); g != cudaSuccess)
+            return refused(g, "cudaLibraryGetGlobal (the weights)");
         if (bytes != sizeof(real)) throw CudaFailure("the weight c" + std::to_string(i) + " has the wrong size");
         ck(cudaMemcpy(p, &coef[i], sizeof(real), cudaMemcpyHostToDevice), "set the weights");
     }

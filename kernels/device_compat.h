@@ -1,16 +1,15 @@
-// The one seam between the kernel sources and the two backends.
+// The one seam between the kernel sources and the compilers that build them.
 //
-// The kernels in this folder are plain CUDA C++. nvcc and NVRTC compile them as they are. The CPU
-// backend compiles the very same files with the host compiler: backends/cpu/simt.h then supplies
-// what CUDA would (__global__, __shared__, __constant__, __syncthreads(), threadIdx, blockIdx,
-// blockDim, gridDim), running each block's threads as fibers with a real barrier.
+// The kernels in this folder are plain CUDA C++. nvcc (the GPU backend's launches) and NVRTC
+// (everything the CPU backend runs: backends/cpu/ptx/lab_ptx.cpp) compile them as they are; the
+// CPU backend executes NVRTC's PTX. Only the retired fiber engine, which the CPU benchmark keeps as
+// the PTX engine's peer, compiles these files with the host compiler: backends/cpu/simt.h then
+// supplies what CUDA would (__global__, __shared__, threadIdx, __syncthreads(), ...).
 //
-// Two names are ours, not CUDA's, and both are the identity on the GPU:
-//   Shared<T>  the element type of a __shared__ array. On the GPU it is T. On the CPU it is a
-//              cell that records every load and store, which is how the CPU backend counts shared
-//              traffic and bank conflicts and catches races and reads of unwritten shared memory.
-//   In / Out   kernels take their global pointers as template parameters. On the GPU they are
-//              `const real*` and `real*`; on the CPU they are traced pointers with the same syntax.
+// Two names are ours, not CUDA's, and both are the identity under nvcc and NVRTC:
+//   Shared<T>  the element type of a __shared__ array: T; in the fiber engine a traced cell.
+//   In / Out   kernels take their global pointers as template parameters: `const real*` and
+//              `real*`; in the fiber engine traced pointers with the same syntax.
 #pragma once
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)

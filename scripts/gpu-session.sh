@@ -66,7 +66,7 @@ fi
 
 if want ctest; then
   step "ctest -L gpu"
-  ( cd "$BUILD" && timeout 300 ctest -L gpu --output-on-failure --timeout 240 ) > "$RES/ctest.log" 2>&1 || fail "ctest -L gpu"
+  ( cd "$BUILD" && timeout 560 ctest -L gpu --output-on-failure --timeout 500 ) > "$RES/ctest.log" 2>&1 || fail "ctest -L gpu"
   tail -n 8 "$RES/ctest.log"
 fi
 

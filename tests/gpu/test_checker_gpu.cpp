@@ -74,7 +74,9 @@ TEST_CASE("checker on the GPU: the driver's refusal of the PTX is a compile erro
                                            gpu_options({"tiled_too_much_shared.cu", "tiled", 0, "compile_error"}));
     CAPTURE(to_text(r));
     REQUIRE(r.verdict == Verdict::compile_error);
-    CHECK(r.evidence.message.find("cudaLibraryLoadData") != std::string::npos);
+    // the driver may assemble lazily: the refusal surfaces at cudaLibraryLoadData or at the
+    // first cudaLibraryGetKernel (on the H100's driver 580, 2026-11-23: the latter)
+    CHECK(r.evidence.message.find("cannot assemble the PTX") != std::string::npos);
 }
 
 // Timing is against the lab's own kernel of the exercise (kernels/*.cuh, as the CUDA backend

@@ -148,18 +148,25 @@ double as_double(Ty t, u64 v) {
     return 0;
 }
 
+// The integer nearest x in the direction r asks (.rzi/.rmi/.rpi/.rni, or their float-rounding
+// spellings); any other r leaves x as it is.
+template <class Float>
+Float to_integral(Float x, Rnd r) {
+    switch (r) {
+        case Rnd::rzi: case Rnd::rz: return std::trunc(x);
+        case Rnd::rmi: case Rnd::rm: return std::floor(x);
+        case Rnd::rpi: case Rnd::rp: return std::ceil(x);
+        case Rnd::rni: case Rnd::rn: return std::nearbyint(x);
+        default: return x;
+    }
+}
+
 // float -> integer: round as asked, NaN -> 0, saturate to the destination's range.
 template <class Float>
 u64 float_to_int(Float x, Rnd r, Ty dst) {
     // NaN: 0 from f32 to a 32-bit integer, the top bit alone otherwise (what the H100 gives)
     if (std::isnan(x)) return (sizeof(Float) == 4 && width(dst) <= 32) ? 0 : u64(1) << (width(dst) - 1);
-    Float y;
-    switch (r) {
-        case Rnd::rzi: case Rnd::rz: y = std::trunc(x); break;
-        case Rnd::rmi: case Rnd::rm: y = std::floor(x); break;
-        case Rnd::rpi: case Rnd::rp: y = std::ceil(x); break;
-        default: y = std::nearbyint(x); break;
-    }
+    const Float y = to_integral(x, r == Rnd::none ? Rnd::rni : r);
     const int w = width(dst);
     if (is_signed(dst)) {
         const long double lo = -std::ldexp(1.0L, w - 1), hi = std::ldexp(1.0L, w - 1) - 1;
@@ -214,26 +221,10 @@ u64 cvt(const Instr& in, u64 a) {
     }
     if (dfl && sfl) {
         if (dst == Ty::f32 && src == Ty::f32) {  // round to integral (cvt.rni.f32.f32)
-            float x = in32(a, in.flags);
-            switch (in.rnd) {
-                case Rnd::rzi: x = std::trunc(x); break;
-                case Rnd::rmi: x = std::floor(x); break;
-                case Rnd::rpi: x = std::ceil(x); break;
-                case Rnd::rni: x = std::nearbyint(x); break;
-                default: break;
-            }
-            return out32(x, in.flags);
+            return out32(to_integral(in32(a, in.flags), in.rnd), in.flags);
         }
         if (dst == Ty::f64 && src == Ty::f64) {
-            double x = f64(a);
-            switch (in.rnd) {
-                case Rnd::rzi: x = std::trunc(x); break;
-                case Rnd::rmi: x = std::floor(x); break;
-                case Rnd::rpi: x = std::ceil(x); break;
-                case Rnd::rni: x = std::nearbyint(x); break;
-                default: break;
-            }
-            return out64(x, in.flags, std::isnan(x));
+            return out64(to_integral(f64(a), in.rnd), in.flags);
         }
         if (dst == Ty::f64 && src == Ty::f32) {
             const float x = in32(a, in.flags);

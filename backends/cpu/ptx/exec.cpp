@@ -578,42 +578,33 @@ bool BlockRunner::access(Thread& t, const Instr& in, Sp space, u64 addr, int siz
             }
             const long long off = (long long)(addr - buffer_address(int(index)));
             const int elem = std::max(1, bytes_of(in.type));
-            if (off < 0 || off + size > (long long)b->bytes) {
+            // A fault on a buffer: the diagnostic names the buffer and the element; the block stops.
+            auto buffer_fault = [&](DiagKind kind, std::string message) {
                 simt::Diagnostic d;
-                d.kind = DiagKind::out_of_bounds;
+                d.kind = kind;
                 locate(d, t, &in);
                 d.space = simt::Space::global;
                 d.array = b->name;
                 d.offset = off;
                 d.elem_size = elem;
                 d.op_a = op;
-                d.message = fmt::format("out-of-bounds {}: {} {} {}[{}] at {}, but {} has {} elements", kStore ? "store" : "load",
-                                        thread_text(t), kStore ? "stores" : "loads", b->name,
-                                        off >= 0 ? off / elem : -((-off + elem - 1) / elem), where(t, &in), b->name,
-                                        (long long)b->bytes / elem);
+                d.message = std::move(message);
                 add_diag(std::move(d));
                 abort_ = true;
                 report.ok = false;
                 if (L_.opt.stop_on_error) L_.stop = true;
                 return false;
-            }
-            if (kStore && b->read_only) {
-                simt::Diagnostic d;
-                d.kind = DiagKind::input_write;
-                locate(d, t, &in);
-                d.space = simt::Space::global;
-                d.array = b->name;
-                d.offset = off;
-                d.elem_size = elem;
-                d.op_a = simt::Op::store;
-                d.message = fmt::format("{} stores to the read-only input {}[{}] at {}", thread_text(t), b->name, off / elem,
-                                        where(t, &in));
-                add_diag(std::move(d));
-                abort_ = true;
-                report.ok = false;
-                if (L_.opt.stop_on_error) L_.stop = true;
-                return false;
-            }
+            };
+            if (off < 0 || off + size > (long long)b->bytes)
+                return buffer_fault(DiagKind::out_of_bounds,
+                                    fmt::format("out-of-bounds {}: {} {} {}[{}] at {}, but {} has {} elements",
+                                                kStore ? "store" : "load", thread_text(t), kStore ? "stores" : "loads",
+                                                b->name, off >= 0 ? off / elem : -((-off + elem - 1) / elem),
+                                                where(t, &in), b->name, (long long)b->bytes / elem));
+            if (kStore && b->read_only)
+                return buffer_fault(DiagKind::input_write,
+                                    fmt::format("{} stores to the read-only input {}[{}] at {}", thread_text(t),
+                                                b->name, off / elem, where(t, &in)));
             p = b->data + off;
             if (L_.counting || record_block_ || L_.checks) on_global(t, in, *b, off, size, op);
             break;
