@@ -284,7 +284,7 @@ nlohmann::json to_json(const SweepResult& s) {
     j["fma_note"] = s.fma_note;
     j["plots"] = s.plots_note;
     if (s.backend == "cpu")
-        j["note"] = "CPU backend: times are the SIMT emulator's, not a GPU's; L2/DRAM levels need "
+        j["note"] = "CPU backend: times are the PTX engine's, not a GPU's; L2/DRAM levels need "
                     "the GPU's counters";
     j["results"] = nlohmann::json::array();
     for (const auto& r : s.rows) j["results"].push_back(to_json(r));

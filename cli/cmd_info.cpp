@@ -73,11 +73,12 @@ int info_command(const InfoArgs& a) {
         const DeviceInfo c = cpu->device();
         j["cpu"] = {{"available", true}, {"name", c.name}, {"cores", c.multiprocessors}};
         if (want_gpu)
-            text += fmt::format("backends: cuda {}, cpu yes ({}, {} cores; the SIMT emulator)\n",
+            text += fmt::format("backends: cuda {}, cpu yes ({}, {} cores; the PTX engine)\n",
                                 gpu ? "yes" : "no (see above)", c.name, c.multiprocessors);
         else
-            text += fmt::format("CPU backend: {}, {} cores; the SIMT emulator runs every thread of every block "
-                                "(fibers, real barriers; race and schedule checks with run --check-races)\n",
+            text += fmt::format("CPU backend: {}, {} cores; the PTX engine runs NVRTC's PTX of every thread of every "
+                                "block (real barriers and warp rendezvous; race and schedule checks with "
+                                "run --check-races)\n",
                                 c.name, c.multiprocessors);
     }
 

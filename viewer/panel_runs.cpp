@@ -50,7 +50,7 @@ void draw_runs_panel(App& app) {
     ImGui::SameLine();
     if (ImGui::Button("Sweep T")) app.start_runs(true);
     HelpMarker("Sweep T runs every T this build can run for the kernel (naive: 4 and 8). On the CPU backend keep "
-               "grids small: the emulator runs each thread as a fiber.");
+               "grids small: the PTX engine interprets every instruction of every thread.");
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(!busy);
@@ -87,7 +87,7 @@ void draw_runs_panel(App& app) {
         {"r", 0.6f, "stencil radius"},
         {"prec", 0.9f, "f32 or f64"},
         {"grid", 2.6f, "nx x ny x nz cells"},
-        {"backend", 1.4f, "cpu (the SIMT emulator: its times are no GPU's) or cuda; hover a row for the device"},
+        {"backend", 1.4f, "cpu (the PTX engine: its times are no GPU's) or cuda; hover a row for the device"},
         {"median ms", 1.7f, "median of the timed launches (hover: min / median / max)"},
         {"GB/s", 1.3f, "effective bandwidth = 2 x cells x sizeof(real) / median time (one read and one write "
                        "per cell: the traffic an ideal cache would leave)"},

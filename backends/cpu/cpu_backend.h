@@ -1,6 +1,7 @@
-// The CPU backend at the stencil level: run one of the four kernels (unmodified sources) through
-// the SIMT emulator of simt.h, with diagnostics, counts and traces; check a kernel under several
-// schedules; and the stencil::Backend that make_backend("cpu") returns.
+// The CPU backend at the stencil level: run one of the four kernels (NVRTC's PTX of the unmodified
+// sources) on the PTX engine (backends/cpu/ptx/engine.h), with diagnostics, counts and traces;
+// check a kernel under several schedules; and the stencil::Backend that make_backend("cpu")
+// returns. run_cpu_native keeps the retired fiber engine (simt.h) as the benchmark's peer.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-// The coarsened kernel (kernels/coarsened.cuh, unmodified) on the SIMT emulator, every built (T, r, precision).
+// The coarsened kernel (kernels/coarsened.cuh, unmodified) on the retired fiber engine (the CPU benchmark's peer only), every built (T, r, precision).
 #include "backends/cpu/launch_common.h"
 #include "kernels/coarsened.cuh"
 

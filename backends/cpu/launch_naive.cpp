@@ -1,4 +1,4 @@
-// The naive kernel (kernels/naive.cuh, unmodified) on the SIMT emulator, every built (T, r, precision).
+// The naive kernel (kernels/naive.cuh, unmodified) on the retired fiber engine (the CPU benchmark's peer only), every built (T, r, precision).
 #include "backends/cpu/launch_common.h"
 #include "kernels/naive.cuh"
 

@@ -1,4 +1,4 @@
-// The register_tiled kernel (kernels/register_tiled.cuh, unmodified) on the SIMT emulator, every built (T, r, precision).
+// The register_tiled kernel (kernels/register_tiled.cuh, unmodified) on the retired fiber engine (the CPU benchmark's peer only), every built (T, r, precision).
 #include "backends/cpu/launch_common.h"
 #include "kernels/register_tiled.cuh"
 
