@@ -96,9 +96,12 @@ StencilWeights weights_of(const std::vector<real>& coef, int radius) {
 
 // Global loads of one launch of the submission at case `cs`, and of the lab's kernel there, from
 // the GPU's counters: bytes that global load instructions requested (every active lane's element
-// counted), divided by the element size.
+// counted), divided by the element size. CUPTI needs a launch of its own; its output must equal,
+// bit for bit, the first checked run's at that case (`checked`), or the count is not used: the
+// count always belongs to a launch whose output was checked.
 template <class real>
-json count_loads(const json& req, const json& cs, const Loaded& kern, const std::vector<real>& coef) {
+json count_loads(const json& req, const json& cs, const Loaded& kern, const std::vector<real>& coef,
+                 const std::vector<real>& checked) {
     const auto in0 = read_cells<real>(cs.at("input"));
     const auto out0 = read_cells<real>(cs.at("output"));
     const long long g = cs.at("guard");
@@ -117,8 +120,13 @@ json count_loads(const json& req, const json& cs, const Loaded& kern, const std:
             ck(cudaDeviceSynchronize(), "kernel (load count)");
         },
         {metric}, &why);
+    std::vector<real> counted(out0.size());
+    if (student) ck(cudaMemcpy(counted.data(), d_out, bytes, cudaMemcpyDeviceToHost), "copy back (load count)");
     if (!student) {
         counts["unavailable"] = why;
+    } else if (checked.size() != counted.size() ||
+               std::memcmp(checked.data(), counted.data(), bytes) != 0) {
+        counts["unavailable"] = "the counting launch's output differs from the checked run's, so its count is not used";
     } else {
         counts["global_load_bytes"] = (*student)[0];
         counts["global_loads"] = std::llround((*student)[0] / sizeof(real));
@@ -220,7 +228,7 @@ int run_cuda_as(const json& req) {
         // After the checked runs: a failure here (the counters, the lab's kernel) is no verdict on
         // the submission, only a missing extra.
         try {
-            json counts = count_loads(req, cs, kern, coef);
+            json counts = count_loads(req, cs, kern, coef, first_out.at(req["count"].at("case").get<size_t>()));
             counts["case"] = req["count"]["case"];
             if (counts.contains("global_loads")) result["counts"] = counts;
             else result["counts_unavailable"] = counts.value("unavailable", std::string("unknown"));
