@@ -2,24 +2,23 @@
 // exact trace of every global and shared load/store, plus the helpers the analysis and the viewer
 // use to turn a trace into warp-level requests (sectors, lines, bank conflicts).
 //
-// Plain C++ (std only): student code compiled for the CPU checker includes this through simt.h.
+// Plain C++ (std only), shared by the PTX engine (backends/cpu/ptx/, the CPU backend) and the
+// retired fiber engine (simt.h, the CPU benchmark's peer).
 //
 // ---- What an Access record identifies ------------------------------------------------------
 //   block     linear block index  (bz * gridDim.y + by) * gridDim.x + bx
 //   thread    linear thread index (tz * blockDim.y + ty) * blockDim.x + tx; warp = thread / 32,
 //             lane = thread % 32 (CUDA's numbering)
 //   interval  barrier interval: 0 before the block's first __syncthreads(), +1 after each
-//   site      the access instruction: an id (index into ExecReport::sites) for the code address
-//             of the traced call (every load/store of a GlobalPtr or Shared cell is force-inlined
-//             into the kernel and calls one out-of-line recorder, so each source-level access,
-//             per instantiation, has its own return address)
+//   site      the access instruction: an index into ExecReport::sites. On the PTX engine one
+//             site is one PTX load/store/atomic instruction, and ExecReport::site_source gives its
+//             file, line and opcode; on the fiber engine it is the code address of a traced call
 //   occurrence how many times this thread already executed `site` in this interval (loops that
 //             the compiler did not unroll run one site many times)
 // The lanes of one warp that share (interval, site, occurrence) executed the same instruction:
-// that is one warp-level request. Limits: the compiler may merge two identical access sequences
-// into one code address (then they are told apart only by occurrence), and a thread that runs a
-// loop a different number of times than its neighbours pairs its k-th iteration with theirs,
-// which is what SIMT reconvergence does too for a uniform loop but not for a divergent one.
+// that is one warp-level request. Limit: a thread that runs a loop a different number of times
+// than its neighbours pairs its k-th iteration with theirs, which is what SIMT reconvergence does
+// too for a uniform loop but not for a divergent one.
 #pragma once
 #include <atomic>
 #include <array>
