@@ -139,6 +139,9 @@ int run_check(const CheckArgs& a) {
     if (!a.batch.empty() && !a.gradescope.empty())
         throw UserError("check: --gradescope writes one file's results; not with --batch (use --csv)");
     if (a.batch.empty() && a.file.empty()) throw UserError("check: give a FILE.cu (or --batch DIR)");
+    // Where the results go is checked before anything is graded: a bad path costs no grading time.
+    if (!a.gradescope.empty()) check_output_file(a.gradescope, "--gradescope");
+    if (!a.csv.empty()) check_output_file(a.csv, "--csv");
     const checker::CheckOptions opt = options_of(a);
     if (!a.batch.empty()) return run_batch(a, opt);
 

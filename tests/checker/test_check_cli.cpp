@@ -117,6 +117,23 @@ TEST_CASE("check: hostile paths are a one-line error with exit code 2, never a h
     REQUIRE((!r.timed_out && r.exit_code == 2 && r.output.find(p.says) != std::string::npos));
 }
 
+TEST_CASE("check: an unwritable --gradescope or --csv path is refused before any grading", "[exercise][cli]") {
+    TempDir d;
+    fs::create_directories(d.path + "/folder");
+    fs::copy_file(corpus("naive_ok.cu"), d.path + "/a_ok.cu");
+    const bool csv = GENERATE(false, true);
+    const std::vector<std::string> args =
+        csv ? std::vector<std::string>{"--batch", d.path, "--csv", d.path + "/folder", "-e", "naive", "--backend", "cpu"}
+            : std::vector<std::string>{d.path + "/a_ok.cu", "--gradescope", d.path + "/no/such/dir/results.json",
+                                       "-e", "naive", "--backend", "cpu"};
+    const ChildResult r = check(args);
+    CAPTURE(args, r.output);
+    // exit 2 and one line naming the option, and no grading happened: a graded naive_ok would have
+    // printed its verdict (pass) before the file was written
+    REQUIRE((r.exit_code == 2 && r.output.find(csv ? "--csv" : "--gradescope") != std::string::npos &&
+             r.output.find("pass") == std::string::npos));
+}
+
 TEST_CASE("check --batch --csv: one row per file, errors included, exit 1 unless all pass", "[exercise][cli]") {
     TempDir d;
     fs::copy_file(corpus("naive_ok.cu"), d.path + "/a_ok.cu");
