@@ -51,7 +51,7 @@ json to_json(const CheckResult& r) {
     j["exercise"] = r.exercise;
     j["tile"] = r.tile;
     j["backend"] = r.backend;
-    j["seed"] = r.seed;
+    j["seed"] = std::to_string(r.seed);  // a string: JavaScript readers would round a 64-bit number
     j["sizes"] = r.sizes;
     j["seconds"] = r.seconds;
     const Evidence& e = r.evidence;

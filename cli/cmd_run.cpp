@@ -167,21 +167,6 @@ void add_counters(const RunReport& rep, nlohmann::json& j, std::string& text) {
 // finishes in seconds.
 constexpr int kGpuDefaultSize = 512, kCpuDefaultSize = 64;
 
-// The report's JSON for scripts: null where a figure is unknown (the CPU backend has no
-// registers, occupancy or compute capability), never -1; the 64-bit seed as a decimal string
-// (`--seed` takes it back as it is).
-void json_unknowns_as_null(nlohmann::json& j, bool gpu) {
-    for (const char* key : {"registers", "static_smem_bytes", "active_blocks_per_sm", "occupancy"})
-        if (j.contains(key) && j[key].is_number() && j[key].get<double>() < 0) j[key] = nullptr;
-    j["seed"] = std::to_string(j["seed"].get<std::uint64_t>());
-    if (!gpu && j.contains("device_info")) {
-        auto& d = j["device_info"];
-        d["compute_capability"] = nullptr;
-        d["smem_per_sm"] = nullptr;
-        if (d["l2_bytes"].get<long long>() <= 0) d["l2_bytes"] = nullptr;
-    }
-}
-
 int run_command(const RunArgs& a) {
     // Everything the user typed is checked before a backend is made (a GPU context costs time).
     const KernelVersion* v = find_version(a.kernel);
@@ -228,7 +213,6 @@ int run_command(const RunArgs& a) {
     std::string text = format_run_report(rep);
     if (a.counters && rep.ok) add_counters(rep, j, text);
     if (!gpu && rep.ok) add_bank_conflicts(rep, j, text);
-    json_unknowns_as_null(j, gpu);
     if (a.json)
         std::cout << j.dump() << "\n";
     else

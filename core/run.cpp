@@ -139,7 +139,7 @@ nlohmann::json RunReport::to_json() const {
     // (to_string(BackendKind) lives in stencil_backends, which links after stencil_core.)
     j["backend"] = backend == BackendKind::cuda ? "cuda" : "cpu";
     j["device"] = device.name;
-    j["seed"] = seed;
+    j["seed"] = std::to_string(seed);  // a string: JavaScript readers would round a 64-bit number
     j["ok"] = ok;
     if (cancelled) j["cancelled"] = true;
     j["cells"] = check.cells;
@@ -173,16 +173,20 @@ nlohmann::json RunReport::to_json() const {
     j["grid"] = {geometry.grid.x, geometry.grid.y, geometry.grid.z};
     j["out_tile"] = geometry.out_tile;
     j["smem_bytes"] = geometry.smem_bytes;
-    j["registers"] = attributes.registers_per_thread;
-    j["static_smem_bytes"] = attributes.static_smem_bytes;
-    j["active_blocks_per_sm"] = attributes.active_blocks_per_sm;
-    j["occupancy"] = attributes.occupancy;
+    // Unknown is null, never -1 (the CPU backend has no registers, occupancy or compute capability).
+    auto known = [](auto v) -> nlohmann::json { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };
+    j["registers"] = known(attributes.registers_per_thread);
+    j["static_smem_bytes"] = known(attributes.static_smem_bytes);
+    j["active_blocks_per_sm"] = known(attributes.active_blocks_per_sm);
+    j["occupancy"] = known(attributes.occupancy);
+    const bool gpu = backend == BackendKind::cuda;
     j["device_info"] = {{"name", device.name},
                         {"multiprocessors", device.multiprocessors},
-                        {"l2_bytes", device.l2_bytes},
+                        {"l2_bytes", device.l2_bytes > 0 ? nlohmann::json(device.l2_bytes) : nlohmann::json(nullptr)},
                         {"smem_per_block", device.smem_per_block},
-                        {"smem_per_sm", device.smem_per_sm},
-                        {"compute_capability", fmt::format("{}.{}", device.cc_major, device.cc_minor)},
+                        {"smem_per_sm", gpu ? nlohmann::json(device.smem_per_sm) : nlohmann::json(nullptr)},
+                        {"compute_capability",
+                         gpu ? nlohmann::json(fmt::format("{}.{}", device.cc_major, device.cc_minor)) : nlohmann::json(nullptr)},
                         {"global_mem_bytes", device.global_mem_bytes}};
     return j;
 }

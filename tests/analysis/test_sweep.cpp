@@ -99,6 +99,12 @@ TEST_CASE("sweep on the CPU backend writes well-formed CSV and JSON", "[analysis
         REQUIRE(r["time_ms"]["median"].get<double>() > 0);
         REQUIRE(lv[0]["measured"] == true);
         REQUIRE(lv[0]["model_read_bytes"].get<double>() == r["model"]["grid_load_bytes"].get<double>());
+        // the run's own report: unknown is null on the CPU backend (never -1), the seed a string
+        REQUIRE(r.contains("run"));
+        REQUIRE(r["run"]["registers"].is_null());
+        REQUIRE(r["run"]["occupancy"].is_null());
+        REQUIRE(r["run"]["device_info"]["compute_capability"].is_null());
+        REQUIRE(r["run"]["seed"].is_string());
     }
     REQUIRE_FALSE(j["fma_note"].get<std::string>().empty());
     // Plots: the scripts and data always; images when gnuplot ran.
