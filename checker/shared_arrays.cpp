@@ -14,18 +14,15 @@ namespace stencil::checker {
 
 namespace {
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 std::vector<std::string> tokenize(const std::string& s) {
     std::vector<std::string> t;
     for (size_t i = 0; i < s.size();) {
         const char c = s[i];
         if (std::isspace(static_cast<unsigned char>(c))) {
             ++i;
-        } else if (ident_char(c)) {  // identifiers and numbers (with their suffixes)
+        } else if (is_ident(c)) {  // identifiers and numbers (with their suffixes)
             size_t e = i;
-            while (e < s.size() && ident_char(s[e])) ++e;
+            while (e < s.size() && is_ident(s[e])) ++e;
             t.push_back(s.substr(i, e - i));
             i = e;
         } else {
@@ -67,7 +64,7 @@ private:
     bool expand(const std::vector<std::string>& toks, int depth) {
         if (depth > 16) return false;
         for (const auto& s : toks) {
-            if (ident_start(s[0])) {
+            if (is_ident_start(s[0])) {
                 const auto it = macros_.find(s);
                 if (it == macros_.end() || !expand(it->second, depth + 1)) return false;
             } else {
@@ -175,7 +172,7 @@ SharedArrays find_shared_arrays(const std::string& source, const Exercise& ex, i
         const int bytes = type_bytes(type);
         if (bytes == 0) continue;  // a typedef'd or struct type: named by its flat element
         // Declarators: NAME [e] [e] ... separated by commas, up to the `;`.
-        while (k < t.size() && ident_start(t[k][0])) {
+        while (k < t.size() && is_ident_start(t[k][0])) {
             SharedArray a{t[k], bytes, {}};
             ++k;
             bool ok = true;

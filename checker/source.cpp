@@ -19,9 +19,10 @@
 
 namespace stencil::checker {
 
-namespace {
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+namespace {
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 // The end of the pp-number starting at i ([lex.ppnumber]): digits, letters, `_`, `.`, an

@@ -48,6 +48,10 @@ VettedSource vet_source(std::string text, std::string display_name);
 // exercise's precision) and then the student's code, whose lines keep their numbers (#line 1
 // "FILE"). The source's element type must be the exercise's (check_submission says so first).
 std::string translation_unit(const VettedSource& s, const Exercise& ex, int tile);
+// C identifiers: a first character, and any other.
+bool is_ident_start(char c);
+bool is_ident(char c);
+
 // The student's code with comments and literals blanked (exposed for tests). Lexes identifiers,
 // pp-numbers (digit separators included) and raw strings as the compiler does.
 std::string blank_comments_and_literals(const std::string& text);

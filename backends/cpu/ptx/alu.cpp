@@ -64,7 +64,7 @@ u64 out32(float x, std::uint32_t flags) {
 // f64 NaNs are the host's: an operand's payload survives (quieted), and a NaN made from numbers
 // (0 * inf) is 0xfff8000000000000, both as on the H100. Which payload wins when both operands
 // are NaN is unspecified (the GPU's compiler may swap operands): tests/ptx compares NaN-ness.
-u64 out64(double x, std::uint32_t flags, bool /*operand_nan*/ = true) {
+u64 out64(double x, std::uint32_t flags) {
     if (flags & kSat) x = sat01(x);
     return bits(x);
 }
@@ -228,7 +228,7 @@ u64 cvt(const Instr& in, u64 a) {
         }
         if (dst == Ty::f64 && src == Ty::f32) {
             const float x = in32(a, in.flags);
-            return out64(double(x), in.flags, std::isnan(x));
+            return out64(double(x), in.flags);
         }
         if (dst == Ty::f32 && src == Ty::f64)
             return out32(rounded(in.rnd, [&] { volatile double x = f64(a); return float(x); }), in.flags);
@@ -250,7 +250,7 @@ u64 cvt(const Instr& in, u64 a) {
     }
     // integer -> float
     if (dst == Ty::f32) return out32(int_to_float<float>(a, src, in.rnd), in.flags);
-    if (dst == Ty::f64) return out64(int_to_float<double>(a, src, in.rnd), in.flags, false);
+    if (dst == Ty::f64) return out64(int_to_float<double>(a, src, in.rnd), in.flags);
     if (dst == Ty::bf16) return bf16_from_float(int_to_float<float>(a, src, in.rnd), in.rnd);
     // integer -> half: through double (exact for 32-bit integers), rounded once
     return half_from_double(is_signed(src) ? double(i64(sext(a, width(src)))) : double(zext(a, width(src))), in.rnd);
@@ -603,25 +603,24 @@ u64 float64_op(const Instr& in, const u64* s, int n) {
     const std::uint32_t fl = in.flags;
     const double a = f64(s[0]), b = n > 1 ? f64(s[1]) : 0.0, c = n > 2 ? f64(s[2]) : 0.0;
     const Rnd r = in.rnd;
-    const bool nan_in = std::isnan(a) || (n > 1 && std::isnan(b)) || (n > 2 && std::isnan(c));
     // rcp/rsqrt.approx.f64 come from the GPU's 32-bit-high-word units: the low word is zero.
     auto high_word = [](double x) { return bits(x) & 0xffffffff00000000ull; };
     switch (in.op) {
-        case Op::add: return out64(rounded(r, [&] { volatile double x = a; return x + b; }), fl, nan_in);
-        case Op::sub: return out64(rounded(r, [&] { volatile double x = a; return x - b; }), fl, nan_in);
-        case Op::mul: return out64(rounded(r, [&] { volatile double x = a; return x * b; }), fl, nan_in);
-        case Op::fma: case Op::mad: return out64(rounded(r, [&] { return std::fma(a, b, c); }), fl, nan_in);
-        case Op::div: return out64(rounded(r, [&] { volatile double x = a; return x / b; }), fl, nan_in);
+        case Op::add: return out64(rounded(r, [&] { volatile double x = a; return x + b; }), fl);
+        case Op::sub: return out64(rounded(r, [&] { volatile double x = a; return x - b; }), fl);
+        case Op::mul: return out64(rounded(r, [&] { volatile double x = a; return x * b; }), fl);
+        case Op::fma: case Op::mad: return out64(rounded(r, [&] { return std::fma(a, b, c); }), fl);
+        case Op::div: return out64(rounded(r, [&] { volatile double x = a; return x / b; }), fl);
         case Op::rcp:
             if (fl & kApprox) return std::isnan(a) ? bits(a) : high_word(1.0 / ftz(a));
-            return out64(rounded(r, [&] { volatile double x = 1.0; return x / a; }), fl, nan_in);
-        case Op::sqrt: return out64(rounded(r, [&] { return std::sqrt(a); }), fl, nan_in);
+            return out64(rounded(r, [&] { volatile double x = 1.0; return x / a; }), fl);
+        case Op::sqrt: return out64(rounded(r, [&] { return std::sqrt(a); }), fl);
         case Op::rsqrt:
             if (std::isnan(a)) return bits(a);
             return (fl & kFtz) ? high_word(1.0 / std::sqrt(ftz(a))) : bits(1.0 / std::sqrt(a));
         case Op::abs: return std::isnan(a) ? (s[0] | 0x0008000000000000ull) : bits(std::fabs(a));  // NaN: quieted, sign kept
         case Op::neg: return bits(-a);
-        case Op::min: case Op::max: return out64(fminmax(a, b, in.op == Op::max, fl & kNaN), 0, false);
+        case Op::min: case Op::max: return out64(fminmax(a, b, in.op == Op::max, fl & kNaN), 0);
         case Op::copysign: return bits(std::copysign(b, a));
         default: return 0;
     }

@@ -1602,24 +1602,10 @@ simt::ExecReport run(const Module& m, const Launch& launch, const simt::ExecOpti
     L.counting = opt.trace.count || opt.trace.per_block_counts;
     L.start = t0;
     L.deadline = opt.deadline_seconds < 0 ? (opt.check_shared ? simt::kDefaultCheckedDeadline : 0) : opt.deadline_seconds;
-    // the entry's shared variables (for names): those named by a function the entry reaches (the
-    // variables of other entries share their offsets)
-    std::vector<char> reach(m.functions.size(), 0);
-    for (std::vector<int> todo{it->second}; !todo.empty();) {
-        const int f = todo.back();
-        todo.pop_back();
-        if (reach[(size_t)f]) continue;
-        reach[(size_t)f] = 1;
-        for (int c : m.functions[(size_t)f].callees) todo.push_back(c);
-    }
-    for (size_t v = 0; v < m.variables.size(); ++v) {
-        const Variable& var = m.variables[v];
-        if (var.space != Sp::shared || var.dynamic_shared) continue;
-        bool reached = false;
-        for (size_t f = 0; f < m.functions.size() && !reached; ++f)
-            reached = reach[f] && std::find(m.functions[f].shared_vars.begin(), m.functions[f].shared_vars.end(),
-                                            (int)v) != m.functions[f].shared_vars.end();
-        if (reached && var.offset + var.bytes <= L.shared_total) L.shared_vars.push_back({var.offset, (int)v});
+    // the entry's shared variables (for names), from its layout (other entries' share offsets)
+    for (int v : entry.entry_shared_vars) {
+        const Variable& var = m.variables[(size_t)v];
+        if (var.offset + var.bytes <= L.shared_total) L.shared_vars.push_back({var.offset, v});
     }
     // buffers
     for (const auto& buf : launch.buffers) {

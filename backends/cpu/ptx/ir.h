@@ -180,6 +180,7 @@ struct Function {
     long long static_shared_bytes = 0;  // entries: the .shared variables they reach, laid out
     long long dynamic_shared_offset = 0; // where .extern .shared starts for this function
     std::vector<int> shared_vars;        // .shared variables this function names
+    std::vector<int> entry_shared_vars;  // entries: the .shared variables they reach (their layout)
     std::vector<int> callees;
 };
 
@@ -216,8 +217,7 @@ public:
     std::vector<unsigned char> const_image, global_image;
     int vprintf_index = -1;
 
-    std::string where(const Function& f, const Instr& in) const;  // "file.cu:42" or "PTX line 7"
-    std::string instruction_text(const Instr& in) const;          // "ld.global.f32"
+    std::vector<EntryInfo> entry_infos;       // the defined entries, for entries() / find_entry()
     std::vector<std::vector<std::string>> opcode_text;  // [function][instr] as written
 };
 

@@ -1009,6 +1009,9 @@ void Parser::finish() {
     }
     m_->opcode_text = std::move(opcode_text_);
     for (auto& v : m_->variables) v.display = demangled_variable_name(v.name);
+    for (const auto& f : m_->functions)
+        if (f.is_entry && f.defined)
+            m_->entry_infos.push_back({f.name, f.params, f.static_shared_bytes, f.local_bytes, (int)f.code.size()});
 }
 
 // Shared memory is laid out per entry: each entry's .shared variables (its own and its callees')
@@ -1071,6 +1074,9 @@ void Parser::layout_shared() {
     }
     m_->shared_bytes = 0;
     for (size_t k = 0; k < entry_ids.size(); ++k) {
+        Function& e = m_->functions[entry_ids[k]];
+        for (int v = 0; v < nv; ++v)
+            if (var_entries[v][k] && !m_->variables[v].dynamic_shared) e.entry_shared_vars.push_back(v);
         m_->functions[entry_ids[k]].static_shared_bytes = entry_bytes[k];
         m_->shared_bytes = std::max(m_->shared_bytes, entry_bytes[k]);
     }
@@ -1165,18 +1171,10 @@ std::uint8_t fast_form(const Instr& in) {
 
 std::shared_ptr<const Module> load(std::string_view ptx_text) { return Parser(ptx_text).run(); }
 
-std::vector<EntryInfo> entries(const Module& m) {
-    std::vector<EntryInfo> out;
-    for (const auto& f : m.functions)
-        if (f.is_entry && f.defined)
-            out.push_back({f.name, f.params, f.static_shared_bytes, f.local_bytes, (int)f.code.size()});
-    return out;
-}
+std::vector<EntryInfo> entries(const Module& m) { return m.entry_infos; }
 
 const EntryInfo* find_entry(const Module& m, std::string_view name) {
-    thread_local std::vector<EntryInfo> cache;
-    cache = entries(m);
-    for (const auto& e : cache)
+    for (const auto& e : m.entry_infos)
         if (e.name == name) return &e;
     return nullptr;
 }
@@ -1208,13 +1206,5 @@ std::string demangled_variable_name(const std::string& mangled) {
     return pos == std::string::npos ? d : d.substr(pos + 2);
 }
 
-std::string Module::where(const Function& f, const Instr& in) const {
-    (void)f;
-    if (in.loc >= 0 && in.loc < (int)locs.size()) {
-        const SourceLoc& l = locs[in.loc];
-        if (l.file >= 0 && l.file < (int)files.size() && l.line > 0) return fmt::format("{}:{}", files[l.file], l.line);
-    }
-    return fmt::format("PTX line {}", in.ptx_line);
-}
 
 }  // namespace ptx
