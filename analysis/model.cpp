@@ -1,5 +1,9 @@
 // The model: see model.h. Pure arithmetic; the only loops are the exact enumerations of a
 // launch's warps (warp_pattern) and blocks (exact_grid_traffic).
+//
+// Sections: small formulas; halos (3D tile, 2D plane, ghost rings); registers; warp access pattern
+// (load instructions per kernel, axis classes, warp_pattern); traffic (interior block, exact whole
+// grid); valid tiles (tile table, bounds in words); the model (kernel_model and its readable text).
 #include "analysis/model.h"
 
 #include <fmt/format.h>
@@ -24,7 +28,7 @@ void check_arguments(KernelId k, int T, int radius) {
     if (radius < 1 || radius > kMaxRadius)
         throw UserError(fmt::format("radius {} is outside 1..{}", radius, kMaxRadius));
     if (T < 1) throw UserError(fmt::format("tile {} must be at least 1", T));
-    if (k != KernelId::naive && T <= 2 * radius)
+    if (version(k).halo_in_tile && T <= 2 * radius)
         throw UserError(fmt::format("{}: tile T={} leaves no output cells: T must exceed 2r = {}",
                                     version(k).name, T, 2 * radius));
 }
@@ -203,13 +207,18 @@ struct Offset3 {
 
 // The global load instructions of each kernel: a name and, for the naive kernel, the neighbour's
 // offset; for the z-marching kernels a plane index (see the loop in warp_pattern).
+constexpr int kMarchPlane = -1;    // plane i + r of each step
+constexpr int kCurrentPlane = -2;  // plane i of each step (the streaming kernel's ring)
 struct LoadInstr {
     std::string name;
     Offset3 off;
-    int plane = 0;  // z-marching: prologue p (0..2r-1) or -1 = the march load
+    int plane = 0;  // z-marching: prologue p (0..2r-1), kMarchPlane or kCurrentPlane
+    // The streaming kernel's ring loads: along x (1) or y (2), the low (-1) or high (+1) side,
+    // and the iteration m of the loop `for (s = t; s < r; s += T)` (m > 0 only when T < r).
+    int ring_axis = 0, ring_side = 0, ring_iter = 0;
 };
 
-std::vector<LoadInstr> load_instructions(KernelId k, int radius) {
+std::vector<LoadInstr> load_instructions(KernelId k, int T, int radius) {
     std::vector<LoadInstr> v;
     switch (k) {
         case KernelId::naive: {
@@ -227,10 +236,34 @@ std::vector<LoadInstr> load_instructions(KernelId k, int radius) {
         case KernelId::register_tiled:
             for (int p = 0; p < 2 * radius; ++p)
                 v.push_back({fmt::format("prologue plane z{:+d}", p - radius), {}, p});
-            v.push_back({fmt::format("march plane z+{}", radius), {}, -1});
+            v.push_back({fmt::format("march plane z+{}", radius), {}, kMarchPlane});
+            break;
+        case KernelId::streaming:
+            for (int p = 0; p < 2 * radius; ++p)
+                v.push_back({fmt::format("prologue plane z{:+d}", p - radius), {}, p});
+            v.push_back({fmt::format("march plane z+{}", radius), {}, kMarchPlane});
+            // The ring: lanes t < r load cell t - r (low side) and T + t (high side) of the row.
+            for (int m = 0; m * T < radius; ++m)
+                for (int axis : {1, 2})
+                    for (int side : {-1, 1}) {
+                        const int d = side < 0 ? -radius + m * T : T + m * T;
+                        LoadInstr l{fmt::format("ring {}{}{}", axis == 1 ? 'x' : 'y', side < 0 ? '-' : '+',
+                                                m ? fmt::format(" (pass {})", m + 1) : std::string()),
+                                    {axis == 1 ? d : 0, axis == 2 ? d : 0, 0}, kCurrentPlane};
+                        l.ring_axis = axis;
+                        l.ring_side = side;
+                        l.ring_iter = m;
+                        v.push_back(l);
+                    }
             break;
     }
     return v;
+}
+
+// The interior planes [begin, end) of z-block b of the streaming kernel (empty: begin >= end), as
+// kernels/streaming.cuh computes them from its z-chunk Z.
+std::pair<int, int> streaming_planes(int b, int Z, int nz, int r) {
+    return {std::max(b * Z, r), std::min(b * Z + Z, nz - r)};
 }
 
 struct Acc {
@@ -306,10 +339,11 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
     const int warps = int((threads + 31) / 32);
     const int OUT = geo.out_tile;
     const int r = radius;
-    const auto instrs = load_instructions(k, radius);
+    const auto instrs = load_instructions(k, T, radius);
     const int n_instr = int(instrs.size());
-    const bool naive = k == KernelId::naive;
-    const bool zmarch = k == KernelId::coarsened || k == KernelId::register_tiled;
+    const bool naive = !version(k).halo_in_tile;  // blocks of outputs, no halo in the tile
+    const bool zmarch = marches_in_z(k);
+    const bool streaming = version(k).z_chunk > 0;  // a z-chunk per block, a ring per plane
 
     // Enumerating every warp of the launch costs O(N^3) (a 1000^3 grid: 3 x 10^7 warps). Instead,
     // warps are grouped by what decides their counts: which lanes are active (the block's active
@@ -321,15 +355,33 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
     const long long plane = (long long)g.nx * g.ny;
     // Along x and y: blocks b with first cell b S + shift (naive: S = T, shift 0; the tiled
     // kernels: S = OUT, shift -r) and lanes active where the cell is interior (naive) or inside.
-    auto interval = [&](int n, int b) -> std::pair<int, int> {
+    // The streaming kernel: every lane inside the grid loads (its own column), and its ring loads
+    // are the lanes t < r - mT on the instruction's axis, clipped at the grid's faces.
+    auto interval = [&](int n, int b, const LoadInstr& ins, int axis) -> std::pair<int, int> {
+        if (streaming) {
+            const int b0 = b * T;
+            if (ins.ring_axis != axis) return {0, std::min(T, n - b0)};
+            const int m = ins.ring_iter * T;
+            if (ins.ring_side < 0) return {std::max(0, r - b0 - m), std::min(T, r - m)};
+            return {0, std::min({T, r - m, n - b0 - T - m})};
+        }
         if (naive) return {std::max(0, r - b * T), std::min(T, n - r - b * T)};
         return {std::max(0, r - b * OUT), std::min(T, n + r - b * OUT)};
     };
     auto first = [&](int b) -> long long { return naive ? (long long)b * T : (long long)b * OUT - r; };
-    const auto xcls = axis_classes(geo.grid.x, L, [&](int b) { return first(b); },
-                                   [&](int b) { return interval(g.nx, b); });
-    const auto ycls = axis_classes(geo.grid.y, L, [&](int b) { return first(b) * g.nx; },
-                                   [&](int b) { return interval(g.ny, b); });
+    // Per instruction: only the streaming kernel's ring loads differ in their active lanes.
+    std::vector<std::vector<AxisClass>> xcls(n_instr), ycls(n_instr);
+    for (int ins = 0; ins < n_instr; ++ins) {
+        if (ins > 0 && !streaming) {
+            xcls[ins] = xcls[0];
+            ycls[ins] = ycls[0];
+            continue;
+        }
+        xcls[ins] = axis_classes(geo.grid.x, L, [&](int b) { return first(b); },
+                                 [&](int b) { return interval(g.nx, b, instrs[ins], 1); });
+        ycls[ins] = axis_classes(geo.grid.y, L, [&](int b) { return first(b) * g.nx; },
+                                 [&](int b) { return interval(g.ny, b, instrs[ins], 2); });
+    }
     // Along z: blocks for naive and tiled; for the z-marching kernels each load instruction
     // issues one request per plane it loads (prologue: one per block; march: OUT per block), and
     // a plane outside the grid issues nothing.
@@ -338,17 +390,22 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
         if (!zmarch) {
             if (ins == 0)
                 zcls[0] = axis_classes(geo.grid.z, L, [&](int b) { return first(b) * plane; },
-                                       [&](int b) { return interval(g.nz, b); });
+                                       [&](int b) { return interval(g.nz, b, instrs[0], 3); });
             else
                 zcls[ins] = zcls[0];
             continue;
         }
         std::vector<int> planes;
         for (int bz = 0; bz < geo.grid.z; ++bz) {
-            const int iStart = bz * OUT;
-            if (instrs[ins].plane >= 0) planes.push_back(iStart - r + instrs[ins].plane);
+            // The planes a block computes: OUT_TILE_DIM from iStart, or the streaming kernel's
+            // interior part of its z-chunk (it loads nothing when that is empty).
+            auto [iBegin, iEnd] = streaming ? streaming_planes(bz, geo.out_planes, g.nz, r)
+                                            : std::pair<int, int>{bz * OUT, bz * OUT + OUT};
+            if (iBegin >= iEnd) continue;
+            const int shift = instrs[ins].plane == kCurrentPlane ? 0 : r;
+            if (instrs[ins].plane >= 0) planes.push_back(iBegin - r + instrs[ins].plane);
             else
-                for (int i = iStart; i < iStart + OUT; ++i) planes.push_back(i + r);
+                for (int i = iBegin; i < iEnd; ++i) planes.push_back(i + shift);
         }
         zcls[ins] = axis_classes(int(planes.size()), L, [&](int i) { return planes[i] * plane; },
                                  [&](int i) {
@@ -363,14 +420,14 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
     // a whole number of lines, so the counts do not change.
     const long long lift = (long long)L * ((long long)(r + 2) * (1 + g.nx + plane) / L + 1);
     std::vector<long long> xy(L), hist(L);
-    for (const auto& xc : xcls)
-        for (const auto& yc : ycls) {
-            // residue histograms combine by convolution mod L: x first, then y, then z
-            std::fill(xy.begin(), xy.end(), 0);
-            for (int a = 0; a < L; ++a)
-                if (xc.residues[a])
-                    for (int b = 0; b < L; ++b) xy[(a + b) % L] += xc.residues[a] * yc.residues[b];
-            for (int ins = 0; ins < n_instr; ++ins) {
+    for (int ins = 0; ins < n_instr; ++ins)
+        for (const auto& xc : xcls[ins])
+            for (const auto& yc : ycls[ins]) {
+                // residue histograms combine by convolution mod L: x first, then y, then z
+                std::fill(xy.begin(), xy.end(), 0);
+                for (int a = 0; a < L; ++a)
+                    if (xc.residues[a])
+                        for (int b = 0; b < L; ++b) xy[(a + b) % L] += xc.residues[a] * yc.residues[b];
                 const Offset3 off = instrs[ins].off;
                 for (const auto& zc : zcls[ins]) {
                     std::fill(hist.begin(), hist.end(), 0);
@@ -409,7 +466,6 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
                     }
                 }
             }
-        }
 
     WarpPattern wp;
     wp.grid = g;
@@ -515,6 +571,17 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p) 
                 b.shared_loads = OUT * (4LL * radius * sq(OUT));
             }
             break;
+        case KernelId::streaming: {
+            // Z planes of T^2 outputs. Global: the queue loads T^2 values for each of 2r + Z
+            // planes, the ring 4rT per plane. Shared: each plane's T^2 + 4rT values stored once,
+            // and each output reads its 4r in-plane neighbours.
+            const long long Z = version(k).z_chunk, ring = 4LL * radius * T;
+            b.outputs = sq(T) * Z;
+            b.loads = sq(T) * (Z + 2 * radius) + ring * Z;
+            b.shared_stores = (sq(T) + ring) * Z;
+            b.shared_loads = 4LL * radius * sq(T) * Z;
+            break;
+        }
     }
     b.load_bytes = b.loads * bytes;
     b.store_bytes = b.outputs * bytes;
@@ -544,7 +611,21 @@ GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridD
     t.blocks = geo.grid.count();
     const long long interior_cells =
         (long long)(g.nx - 2 * r) * (g.ny - 2 * r) * (g.nz - 2 * r);
-    if (k == KernelId::naive) {
+    if (version(k).z_chunk > 0) {  // streaming: the queue per column, the ring per plane
+        long long queue_planes = 0;
+        for (int bz = 0; bz < geo.grid.z; ++bz) {
+            auto [b, e] = streaming_planes(bz, geo.out_planes, g.nz, r);
+            if (b < e) queue_planes += e - b + 2 * r;
+        }
+        // In-grid ring cells of each block along an axis: r each side, clipped at the faces.
+        auto ring = [&](int n) {
+            long long s = 0;
+            for (int b0 = 0; b0 < n; b0 += T) s += std::min(r, b0) + std::clamp(n - b0 - T, 0, r);
+            return s;
+        };
+        t.load_values = (long long)g.nx * g.ny * queue_planes +
+                        (long long)(g.nz - 2 * r) * (ring(g.nx) * g.ny + g.nx * ring(g.ny));
+    } else if (!version(k).halo_in_tile) {  // every output loads its own points
         t.load_values = interior_cells * point_count(r);
     } else {
         const int OUT = T - 2 * r;
@@ -592,21 +673,18 @@ std::string bounds_text(KernelId k, int radius, Precision p, DeviceLimits lim) {
         if (threads_per_block(k, T) <= lim.max_threads_per_block) max_threads_T = T;
         if (smem_bytes(k, T, radius, bytes) <= lim.max_static_smem_per_block) max_smem_T = T;
     }
-    const bool cubic = k == KernelId::naive || k == KernelId::tiled;
+    const auto& v = version(k);
     std::string s;
-    if (k != KernelId::naive)
+    if (v.halo_in_tile)
         s += fmt::format("lower: T > 2r = {} (OUT_TILE_DIM = T - 2r must be at least 1); ",
                          2 * radius);
-    s += fmt::format("threads: {} <= {} per block, so T <= {}; ", cubic ? "T^3" : "T^2",
+    s += fmt::format("threads: {} <= {} per block, so T <= {}; ", threads_formula(k),
                      lim.max_threads_per_block, max_threads_T);
-    if (k == KernelId::naive)
+    if (v.shared == SharedTile::none)
         s += "shared memory: none. ";
     else
         s += fmt::format("static shared memory: {} x {} B <= {} B, so T <= {}{}. ",
-                         k == KernelId::tiled          ? std::string("T^3")
-                         : k == KernelId::coarsened    ? fmt::format("{} T^2", 2 * radius + 1)
-                                                       : std::string("T^2"),
-                         bytes, lim.max_static_smem_per_block, max_smem_T,
+                         smem_formula(k, radius), bytes, lim.max_static_smem_per_block, max_smem_T,
                          max_smem_T >= max_threads_T ? " (not the binding limit)" : " (binding)");
     if (k == KernelId::tiled && max_threads_T > 2 * radius) {
         // The largest legal T by the thread rule, and the largest whose T^3 is a power of two
@@ -628,7 +706,7 @@ std::string bounds_text(KernelId k, int radius, Precision p, DeviceLimits lim) {
                              Tp, Tp, cube(Tp));
         s += ". ";
     }
-    if (k != KernelId::naive) {
+    if (v.tile_is_template) {
         s += "built tiles: ";
         bool first = true;
         for (int t : kBuiltTiles) {
@@ -655,7 +733,7 @@ Model model(KernelId k, int T, int radius, Precision p) {
     m.points = point_count(radius);
     m.flops_per_point = flops_per_point(radius);
     m.out_tile = out_tile(k, T, radius);
-    m.out_planes = m.out_tile;
+    m.out_planes = version(k).z_chunk > 0 ? version(k).z_chunk : m.out_tile;
     m.threads_per_block = threads_per_block(k, T);
     m.smem_bytes = smem_bytes(k, T, radius, m.bytes);
     m.block = interior_block_traffic(k, T, radius, p);
@@ -663,6 +741,8 @@ Model model(KernelId k, int T, int radius, Precision p) {
     m.outputs_per_block = m.block.outputs;
     m.opb = m.block.opb;
     m.opb_textbook = m.opb;
+    m.requested_per_output = double(m.block.loads) / m.block.outputs;
+    m.halo_reread_share = 1.0 - double(m.block.outputs) / m.block.loads;
     m.tile_error = tile_error(k, T, radius, p);
     m.valid_tiles = runnable_tiles(k, radius, p);
     m.largest_fitting_tile = largest_fitting_tile(k, radius, p);
@@ -741,6 +821,28 @@ Model model(KernelId k, int T, int radius, Precision p) {
             if (k == KernelId::register_tiled) m.queue_registers = 2 * r + 1;
             break;
         }
+        case KernelId::streaming: {
+            const int Z = m.out_planes;
+            m.active_threads = m.threads_per_block;
+            m.halo_plane = halo_2d(T + 2 * r, r);
+            m.opb_limit = double(F) / B;
+            m.queue_registers = 2 * r + 1;
+            m.opb_formula = fmt::format(
+                "{} T^2 Z / ({} (T^2 (Z + {}) + {} T Z)) with Z = {} planes: {} x {}^2 x {} / ({} x "
+                "({}^2 x {} + {} x {} x {})) = {:.4g}",
+                F, B, 2 * r, 4 * r, Z, F, T, Z, B, T, Z + 2 * r, 4 * r, T, Z, m.opb);
+            m.opb_note = fmt::format(
+                "every thread computes (T counts outputs, not the halo) and a block marches a "
+                "z-chunk of Z = {} planes, so a block requests {:.3f} values per output: 1 of its "
+                "own, 2r/Z = {:.3f} for the {} planes below its chunk and 4r/T = {:.3f} for the "
+                "ring of each plane ({:.1f}% of its loads re-read a value another block loads too). "
+                "The ring is the neighbouring blocks' interior, read at about the same time, so it "
+                "is mostly served by L2: DRAM sees close to one read and one write per cell, the "
+                "copy's traffic. As T and Z grow the OP/B tends to {}/{} = {:.4g}.",
+                Z, m.requested_per_output, 2.0 * r / Z, 2 * r, 4.0 * r / T,
+                100 * m.halo_reread_share, F, B, double(F) / B);
+            break;
+        }
     }
 
     // ---- readable text ----
@@ -751,30 +853,30 @@ Model model(KernelId k, int T, int radius, Precision p) {
     s += fmt::format("  idea: {}\n", v.idea);
     s += fmt::format("  FLOP per output      12r + 1 = {} ({} mul + {} add)\n", F, m.points,
                      m.points - 1);
-    s += fmt::format("  threads per block    {} = {}\n",
-                     k == KernelId::naive || k == KernelId::tiled ? "T^3" : "T^2",
-                     m.threads_per_block);
-    if (k != KernelId::naive)
+    s += fmt::format("  threads per block    {} = {}\n", threads_formula(k), m.threads_per_block);
+    if (v.halo_in_tile)
         s += fmt::format("  OUT_TILE_DIM         T - 2r = {}; computing threads {}\n", OUT,
                          m.active_threads);
+    if (v.z_chunk > 0)
+        s += fmt::format("  z-chunk              {} planes per block (every thread computes)\n",
+                         m.out_planes);
     s += fmt::format("  shared memory        {} B{}\n", m.smem_bytes,
-                     k == KernelId::tiled       ? " (T^3 values)"
-                     : k == KernelId::coarsened ? fmt::format(" ((2r+1) T^2 = {} values)",
-                                                              (2 * r + 1) * sq(T))
-                     : k == KernelId::register_tiled
-                         ? fmt::format(" (T^2 values; coarsened needs (2r+1) T^2 = {} B)",
-                                       smem_bytes(KernelId::coarsened, T, r, B))
-                         : std::string());
+                     v.shared == SharedTile::none
+                         ? std::string()
+                         : fmt::format(" ({} = {} values)", smem_formula(k, r),
+                                       shared_cells(k, T, r)));
     s += fmt::format("  per interior block   {} loads ({} B), {} outputs ({} B), {} FLOP\n",
                      m.loads_per_block, m.block.load_bytes, m.outputs_per_block,
                      m.block.store_bytes, m.block.flops);
     s += fmt::format("  OP/B                 {}\n", m.opb_formula);
-    if (k == KernelId::coarsened || k == KernelId::register_tiled)
+    if (marches_in_z(k) && v.halo_in_tile)
         s += fmt::format("  OP/B (text's form)   {} (T-{})^3 / ({} T^3) = {:.4g}\n", F, 2 * r, B,
                          m.opb_textbook);
     s += fmt::format("  OP/B limit (T -> oo) {:.4g}\n", m.opb_limit);
+    s += fmt::format("  requested per output {:.3f} values (a copy: 1); halo re-reads {:.1f}% of loads\n",
+                     m.requested_per_output, 100 * m.halo_reread_share);
     s += fmt::format("  note                 {}\n", m.opb_note);
-    if (k != KernelId::naive) {
+    if (v.halo_in_tile) {
         s += fmt::format("  halo (3D tile)       {} of {} cells = {:.1f}% (output {})\n",
                          m.halo.halo_cells, m.halo.tile_cells, 100 * m.halo.fraction,
                          m.halo.output_cells);

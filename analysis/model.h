@@ -26,18 +26,18 @@ namespace stencil::analysis {
 
 // ---- small formulas --------------------------------------------------------------------------
 
-// 12r + 1: 6r + 1 multiplies and 6r adds (13 for the 7-point stencil: 7 mul + 6 add).
-constexpr int flops_per_point(int radius) { return 12 * radius + 1; }
-
-// OUT_TILE_DIM for the tiled kernels (T - 2r); for naive the block edge itself.
-constexpr int out_tile(KernelId k, int T, int radius) {
-    return k == KernelId::naive ? T : T - 2 * radius;
-}
+// flops_per_point (12r + 1) and out_tile (OUT_TILE_DIM) come from kernels/: the stencil's shape
+// and the versions table.
 
 // The textbook's "upper bound OP/B ~ points / 2": every grid value loaded once (4 B) and every
 // point costing one multiply and one add (2 ops), so 2p / 4 = p / 2. With the exact count of
 // 2p - 1 ops (p multiplies, p - 1 adds) the bound is (2p - 1) / 4: 13/4 = 3.25 for 7 points.
 constexpr double points_upper_bound_opb(int points) { return points / 2.0; }
+// What a tile's OP/B tends to as T grows (every value loaded once per block, the halo's share
+// gone): (12r + 1) FLOP per bytes of one value. The limit the OP/B chart draws at every r.
+constexpr double opb_limit_at_infinity(int radius, Precision p) {
+    return double(flops_per_point(radius)) / bytes_of(p);
+}
 constexpr double exact_upper_bound_opb(int points, int bytes = 4) {
     return (2.0 * points - 1) / bytes;
 }
@@ -180,6 +180,9 @@ struct BlockTraffic {
 };
 BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p);
 
+// The streaming kernel's interior block marches the row's z-chunk Z: T^2 (Z + 2r) queue loads and
+// 4rTZ ring loads (the current plane's halo) for T^2 Z outputs.
+//
 // Exact global traffic of one launch on a whole grid: what the CPU backend's trace counts. Blocks
 // at the faces load only the in-grid part of their tile, and cells within r of a face are not
 // computed. Closed forms:
@@ -187,6 +190,9 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p);
 //   others:  loads = Sx Sy Sz, S(n) = sum over blocks b of |[b OUT - r, b OUT - r + T) n [0, n)|
 //            (the z-marching kernels load the T planes iStart - r .. iStart + OUT - 1 + r, the
 //            same interval as the tiled kernel's z extent)
+//   streaming: nx ny sum_b (L_b + 2r) + (nz - 2r)(Rx ny + nx Ry), L_b the interior planes of
+//            z-block b (sum over blocks with L_b > 0), Rx = sum over x-blocks of their in-grid
+//            ring cells along x (r each side, clipped), Ry the same along y
 //   stores:  (nx - 2r)(ny - 2r)(nz - 2r), one per interior cell
 struct GridTraffic {
     long long blocks = 0;
@@ -221,7 +227,7 @@ struct Model {
     int points = 7;            // 6r + 1
     int flops_per_point = 13;  // 12r + 1
     int out_tile = 6;          // OUT_TILE_DIM (x, y); naive: T
-    int out_planes = 6;        // output planes per block along z
+    int out_planes = 6;        // output planes per block along z (streaming: its z-chunk)
 
     long long threads_per_block = 0;
     long long active_threads = 0;     // threads that compute an output in an interior block
@@ -230,6 +236,11 @@ struct Model {
     long long loads_per_block = 0;    // = block.loads
     long long outputs_per_block = 0;  // = block.outputs
     double opb = 0;                   // flops x outputs / bytes loaded, interior block
+    // Requested values per output of an interior block (loads / outputs; a copy's is 1) and the
+    // share of its loads that re-read a value another block or thread also loads (the halo):
+    // 1 - outputs / loads, since every kernel loads each output's own value exactly once.
+    double requested_per_output = 0;
+    double halo_reread_share = 0;
     double opb_limit = 0;             // as T grows (naive: no T, the same figure)
     std::string opb_formula;          // "13 (T-2)^3 / (4 T^3)"
     // The textbook's figure for this kernel when it differs in form from the exact count (the
@@ -243,7 +254,7 @@ struct Model {
     std::vector<int> valid_tiles;     // runnable_tiles(k, r, p)
     int largest_fitting_tile = 0;
     std::string tile_bounds;          // the reason for each bound of T, in words
-    int queue_registers = 0;          // register-tiled: 2r + 1 (z-queue); others 0
+    int queue_registers = 0;          // register-tiled, streaming: 2r + 1 (z-queue); others 0
     std::string summary;              // readable text with the formulas (the `model` command)
 };
 

@@ -1,8 +1,7 @@
 #include "core/backend.h"
+#include "core/backend_choice.h"
 
 namespace stencil {
-
-std::string_view to_string(BackendKind k) { return k == BackendKind::cuda ? "cuda" : "cpu"; }
 
 #ifndef STENCIL_LAB_HAVE_CUDA
 std::unique_ptr<Backend> make_cuda_backend(std::string* why) {
@@ -15,15 +14,19 @@ std::optional<std::string> cuda_unavailable_reason() {
 #endif
 
 std::unique_ptr<Backend> make_backend(std::string_view choice, std::string* why) {
-    if (choice == "cpu") return make_cpu_backend();
-    if (choice == "cuda" || choice == "gpu") return make_cuda_backend(why);
-    if (choice == "auto") {
-        std::string ignored;
-        if (auto gpu = make_cuda_backend(&ignored)) return gpu;
-        return make_cpu_backend();
+    const auto parsed = parse_backend_choice(choice);
+    if (!parsed) {
+        if (why) *why = "unknown backend '" + std::string(choice) + "' (choose " + std::string(kBackendChoices) + ")";
+        return nullptr;
     }
-    if (why) *why = "unknown backend '" + std::string(choice) + "' (choose auto, cuda or cpu)";
-    return nullptr;
+    switch (*parsed) {
+        case BackendChoice::cpu: return make_cpu_backend();
+        case BackendChoice::cuda: return make_cuda_backend(why);
+        case BackendChoice::automatic: break;
+    }
+    std::string ignored;
+    if (auto gpu = make_cuda_backend(&ignored)) return gpu;
+    return make_cpu_backend();
 }
 
 }  // namespace stencil

@@ -5,9 +5,12 @@
 //   inputs from a seed the submission cannot predict, and judges what comes back.
 //
 // Verdicts, in the order they are decided (the first that applies wins):
-//   compile_error        the file is empty, binary, too large, breaks the contract (no or two
-//                        kernels, wrong signature, #include, asm, ...), does not compile, or its
-//                        PTX cannot be assembled (more than 48 KiB of static shared memory, ...)
+//   internal_error       the checker itself failed, not the submission: its runner is from another
+//                        build (protocol.h's schema version), or was given a request it cannot read
+//   compile_error        the file is empty, binary, not UTF-8 text, too large, breaks the contract
+//                        (no or two kernels, wrong signature, #include, asm, ...), does not compile
+//                        (NVRTC's time or memory bound included), or its PTX cannot be assembled
+//                        (more than 48 KiB of static shared memory, ...)
 //   timeout              the runs went past the time limit, or (CPU) a block past its instruction
 //                        budget (an endless loop, a deadlock)
 //   crash                the child died (signal, illegal address, a CUDA launch error), or the
@@ -39,6 +42,7 @@
 namespace stencil::checker {
 
 enum class Verdict {
+    internal_error,
     pass,
     compile_error,
     wrong_result,
@@ -135,10 +139,12 @@ struct CheckResult {
 struct CheckOptions {
     std::string exercise = "naive";  // naive, tiled, coarsened, register-tiled, ...
     int tile = 0;                    // 0: the exercise's default
-    std::string backend = "auto";    // auto | cuda | cpu
+    std::string backend = "auto";    // auto | cuda | cpu (core/backend_choice.h)
     bool sanitize = false;           // GPU: compute-sanitizer on a pass (memcheck, racecheck,
                                      // synccheck) and on a crash (memcheck); CPU: a warning
     double time_limit_s = 60;        // the kernel's runs, in all (NVRTC's compile has its own)
+    double compile_seconds = 30;     // NVRTC's clock (protocol.h: kCompileSeconds)
+    long long compile_memory_mb = 2048;  // NVRTC's memory (protocol.h: kCompileMemoryBytes)
     long long memory_limit_mb = 4096;  // RLIMIT_AS of CPU children (not set for CUDA children)
     bool timing = true;              // GPU: time a passing kernel against the lab's kernel
     bool count_loads = true;         // global loads per output (GPU counters or CPU trace)

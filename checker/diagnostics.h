@@ -1,4 +1,4 @@
-// The CPU engine's diagnostics (one entry of a run's "diagnostics" in the runner's result) as a
+// The CPU engine's diagnostics (protocol.h's EngineDiagnostic, from a run of the runner's result) as a
 // verdict and evidence in the student's terms: the cell by the name the student declared
 // (`tile[2][2][3]`, `in[] at (x, y, z)`), the threads, the block, the barrier interval, and the
 // line of the student's file the faulting instruction came from (the PTX's line info).
@@ -6,10 +6,9 @@
 #pragma once
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "checker/checker.h"
 #include "checker/exercises.h"
+#include "checker/protocol.h"
 #include "checker/shared_arrays.h"
 
 namespace stencil::checker {
@@ -37,6 +36,6 @@ struct Diagnosis {
 //   timeout              timeout (the block's instruction budget)
 //   uninitialized_shared_read   no verdict (a warning; the NaN poison shows if an output uses it)
 //   anything else        crash
-Diagnosis diagnose(const nlohmann::json& d, const Evidence& base, const DiagnosisContext& ctx);
+Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const DiagnosisContext& ctx);
 
 }  // namespace stencil::checker

@@ -1,3 +1,10 @@
+// The parent's judgement of one check: the test cases it writes (inputs, poison, guard zones),
+// then what the runner leaves behind, the child's end first, then run by run.
+//
+// Sections: verdict priority; test cases (make_case, case_spec); cell classes; one run's
+// assessment (guard zones, in[], the output against the reference); the child's end
+// (judge_child); the cases' runs (CaseJudge: engine diagnostics, files, runs against each
+// other); judge_runs.
 #include "checker/evaluate.h"
 
 #include <fmt/format.h>
@@ -19,6 +26,7 @@ using json = nlohmann::json;
 
 int priority(Verdict v) {
     switch (v) {
+        case Verdict::internal_error: return -1;
         case Verdict::compile_error: return 0;
         case Verdict::timeout: return 1;
         case Verdict::crash: return 2;
@@ -111,20 +119,21 @@ TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed) {
                                           : make_case_as<float>(ex, n, tile, seed);
 }
 
-json case_json(const TestCase& c, int index) {
-    json j;
-    j["n"] = c.n;
-    j["guard"] = c.guard;
-    j["input"] = fmt::format("case{}.in", index);
-    j["output"] = fmt::format("case{}.out", index);
-    j["grid"] = {c.launch.grid[0], c.launch.grid[1], c.launch.grid[2]};
-    j["block"] = {c.launch.block[0], c.launch.block[1], c.launch.block[2]};
-    j["runs"] = json::array();
+CaseSpec case_spec(const TestCase& c, int index) {
+    CaseSpec cs;
+    cs.n = c.n;
+    cs.guard = c.guard;
+    cs.input = fmt::format("case{}.in", index);
+    cs.output = fmt::format("case{}.out", index);
+    cs.grid = {c.launch.grid[0], c.launch.grid[1], c.launch.grid[2]};
+    cs.block = {c.launch.block[0], c.launch.block[1], c.launch.block[2]};
     // CPU runs order the blocks as they order the threads (in order, reversed, random from the
     // same seed) where the backend supports it: a race between blocks then makes runs differ.
-    for (size_t r = 0; r < c.runs.size(); ++r)
-        j["runs"].push_back({{"schedule", c.runs[r]}, {"block_order", c.runs[r]}, {"seed", c.run_seeds[r]}});
-    return j;
+    for (size_t r = 0; r < c.runs.size(); ++r) {
+        const Schedule blocks = c.runs[r] == Schedule::repeat ? Schedule::in_order : c.runs[r];
+        cs.runs.push_back({c.runs[r], blocks, c.run_seeds[r]});
+    }
+    return cs;
 }
 
 namespace {
@@ -146,13 +155,13 @@ CellClass classify_cell(const Exercise& ex, int tile, int n, int x, int y, int z
     if (is_boundary({n, n, n}, r, x, y, z)) return CellClass::boundary;
     for (int c : {x, y, z})  // its stencil reaches a boundary cell
         if (c < 2 * r || c >= n - 2 * r) return CellClass::next_to_boundary;
-    const int step = ex.grid_by_out_tile ? out_tile_dim(ex, tile) : tile;
+    const int step = out_tile_dim(ex, tile);
     // Block b computes cells b*step .. b*step + step - 1 along each axis (step = OUT_TILE_DIM
     // for the tiled exercises, T for naive). The coarsened kernels march along z with the
     // neighbouring planes in shared memory or registers: their z edges read a halo plane too.
     for (int c : {x, y, z}) {
         const int p = c % step;
-        if (p < r || p >= step - r) return ex.grid_by_out_tile ? CellClass::halo : CellClass::tile_edge;
+        if (p < r || p >= step - r) return tile_has_halo(ex) ? CellClass::halo : CellClass::tile_edge;
     }
     return CellClass::tile_interior;
 }
@@ -166,9 +175,9 @@ Evidence message_only(std::string message) {
 }
 
 std::string run_label(const TestCase& c, size_t r) {
-    if (c.runs[r] == "random") return fmt::format("random schedule (seed {})", c.run_seeds[r]);
-    if (c.runs[r] == "repeat") return fmt::format("GPU run {}", r + 1);
-    return fmt::format("{} schedule", c.runs[r]);
+    if (c.runs[r] == Schedule::random) return fmt::format("random schedule (seed {})", c.run_seeds[r]);
+    if (c.runs[r] == Schedule::repeat) return fmt::format("GPU run {}", r + 1);
+    return fmt::format("{} schedule", to_string(c.runs[r]));
 }
 
 template <class real>
@@ -211,20 +220,13 @@ std::string slice_map(const std::vector<char>& marks, int n, int x0, int y0, int
     return s;
 }
 
+// Step 1 of a run's assessment: a guard zone changed (a store outside out[] / in[]).
 template <class real>
-Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Reference& ref,
-                   const std::vector<real>& out, const std::vector<real>& in) {
-    constexpr int digits = kDigits<real>;
-    const auto& c_output = c.output.as<real>();
-    const auto& c_input = c.input.as<real>();
-    Finding f;
+bool guard_zone_written(const TestCase& c, const std::vector<real>& out, const std::vector<real>& in, Finding& f) {
     const int n = c.n;
     const long long cells = (long long)n * n * n, g = c.guard;
-    f.ev.n = n;
-    f.ev.tile = tile;
-    // 1. guard zones
     for (const auto* buf : {&out, &in}) {
-        const auto& orig = buf == &out ? c_output : c_input;
+        const auto& orig = buf == &out ? c.output.as<real>() : c.input.as<real>();
         const char* name = buf == &out ? "out" : "in";
         for (long long i = 0; i < (long long)orig.size(); ++i) {
             if (i >= g && i < g + cells) continue;
@@ -236,10 +238,19 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
                 idx < 0 ? "before" : "after", n, cells, name, idx < 0 ? -idx : idx - cells + 1,
                 (idx < 0 ? -idx : idx - cells + 1) == 1 ? "cell" : "cells",
                 idx < 0 ? "before its start" : "past its end");
-            return f;
+            return true;
         }
     }
-    // 2. the input
+    return false;
+}
+
+// Step 2: in[] changed.
+template <class real>
+bool input_changed(const Exercise& ex, int tile, const TestCase& c, const std::vector<real>& in, Finding& f) {
+    constexpr int digits = kDigits<real>;
+    const auto& c_input = c.input.as<real>();
+    const int n = c.n;
+    const long long cells = (long long)n * n * n, g = c.guard;
     for (long long i = 0; i < cells; ++i) {
         if (bits_of(in[g + i]) == bits_of(c_input[g + i])) continue;
         f.verdict = Verdict::input_modified;
@@ -253,9 +264,19 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
                                    "(x={}, y={}, z={}): was {:.{}g}, now {:.{}g}",
                                    changed, x, y, z, double(c_input[g + i]), digits,
                                    double(in[g + i]), digits);
-        return f;
+        return true;
     }
-    // 3. the output, cell by cell
+    return false;
+}
+
+// Step 3: the output, cell by cell, against the reference and its rounding bound.
+template <class real>
+void assess_output(const Exercise& ex, int tile, const TestCase& c, const Reference& ref,
+                   const std::vector<real>& out, Finding& f) {
+    constexpr int digits = kDigits<real>;
+    const auto& c_input = c.input.as<real>();
+    const int n = c.n;
+    const long long cells = (long long)n * n * n, g = c.guard;
     std::vector<char> marks(static_cast<size_t>(cells), '.');
     long long n_boundary = 0, n_unwritten = 0, n_nan = 0, n_wrong = 0;
     long long first[3] = {-1, -1, -1};  // boundary, unwritten, wrong (NaN included)
@@ -291,7 +312,7 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
         }
     }
     int kind = n_boundary ? 0 : n_unwritten ? 1 : (n_wrong + n_nan) ? 2 : -1;
-    if (kind < 0) return f;
+    if (kind < 0) return;
     const long long i = first[kind];
     const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
     const real got = out[g + i];
@@ -320,6 +341,16 @@ Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Refere
         f.ev.message += fmt::format(" (|error| {:.3g} > bound {:.3g})", std::fabs(double(got) - b.expected), b.bound);
     f.ev.first_bad = b;
     f.ev.slice_map = slice_map(marks, n, x, y, z);
+}
+
+template <class real>
+Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Reference& ref,
+                   const std::vector<real>& out, const std::vector<real>& in) {
+    Finding f;
+    f.ev.n = c.n;
+    f.ev.tile = tile;
+    if (guard_zone_written(c, out, in, f) || input_changed(ex, tile, c, in, f)) return f;
+    assess_output(ex, tile, c, ref, out, f);
     return f;
 }
 
@@ -349,275 +380,247 @@ std::string last_progress(const std::string& out) {
     return out.substr(p + key.size() - 5, e == std::string::npos ? std::string::npos : e - p - key.size() + 5);
 }
 
-// The crash's one line: the forbidden system call (the CPU runner's second wall), the signal or
-// exit code, or the malformed result of a run that exited 0.
-std::string crash_message(const ChildResult& child, const json& result, const std::string& during) {
+// The crash's one line: the forbidden system call (the CPU runner's second wall: its exit code),
+// the signal or exit code, or the result that does not parse.
+std::string crash_message(const ChildResult& child, const ResultFile& result, const std::string& during) {
     const std::string at = during.empty() ? "" : " during " + during;
-    const size_t p = child.output.find("forbidden system call");
-    if (p != std::string::npos) {
-        const size_t e = child.output.find(':', p);
-        const std::string call = child.output.substr(p + 22, e == std::string::npos ? 40 : e - p - 22);
-        return fmt::format("the runner made a forbidden system call ({}){} and was stopped by its "
-                           "seccomp filter (checker/sandbox.h)", call, at);
-    }
-    if (child.ok() && result.is_null()) return fmt::format("{} (no result.json){}", kMalformedResult, at);
-    if (child.ok()) return fmt::format("{} ({}){}", kMalformedResult, result_problem(result), at);
+    if (child.started && child.signal == 0 && child.exit_code == kForbiddenCallExit)
+        return fmt::format("the runner made a forbidden system call{} and was stopped by its seccomp "
+                           "filter (checker/sandbox.h; the call is named in the output below)", at);
+    if (child.ok() && result.status == ResultFile::Status::missing)
+        return fmt::format("{} (no result.json){}", kMalformedResult, at);
+    if (child.ok()) return fmt::format("{} ({}){}", kMalformedResult, result.problem, at);
     return fmt::format("the run ended abnormally ({}){}", child.describe(), at);
-}
-
-bool is_int3(const json& a) {
-    if (!a.is_array() || a.size() != 3) return false;
-    for (const auto& v : a)
-        if (!v.is_number_integer()) return false;
-    return true;
-}
-
-// "" when `o[key]` is absent or satisfies `ok`.
-template <class Ok>
-std::string optional_field(const json& o, const char* key, Ok ok, const char* what) {
-    if (!o.contains(key) || ok(o[key])) return {};
-    return fmt::format("`{}` is not {}", key, what);
-}
-
-std::string diagnostic_problem(const json& d) {
-    if (!d.is_object()) return "a diagnostic is not an object";
-    if (!d.contains("kind") || !d["kind"].is_string()) return "a diagnostic has no `kind` string";
-    auto is_str = [](const json& v) { return v.is_string(); };
-    auto is_int = [](const json& v) { return v.is_number_integer(); };
-    for (const char* k : {"message", "op_a", "op_b", "space", "array", "file", "instruction"})
-        if (auto p = optional_field(d, k, is_str, "a string"); !p.empty()) return p;
-    for (const char* k : {"interval", "element", "offset", "elem_size", "line"})
-        if (auto p = optional_field(d, k, is_int, "an integer"); !p.empty()) return p;
-    // diagnose() reads these for every kind: require them for all kinds.
-    for (const char* k : {"block", "thread_a", "thread_b"})
-        if (!d.contains(k) || !is_int3(d[k])) return fmt::format("a diagnostic's `{}` is not 3 integers", k);
-    if (d.contains("block_b") && !is_int3(d["block_b"])) return "a diagnostic's `block_b` is not 3 integers";
-    return {};
-}
-
-std::string run_problem(const json& jr) {
-    if (!jr.is_object()) return "a run is not an object";
-    auto is_str = [](const json& v) { return v.is_string(); };
-    auto is_int = [](const json& v) { return v.is_number_integer(); };
-    for (auto p : {optional_field(jr, "error", is_str, "a string"),
-                   optional_field(jr, "uninitialized_shared_read", is_int, "an integer"),
-                   optional_field(jr, "race", is_int, "an integer"),
-                   optional_field(jr, "diagnostics", [](const json& v) { return v.is_array(); }, "an array")})
-        if (!p.empty()) return p;
-    for (const auto& d : jr.value("diagnostics", json::array()))
-        if (auto p = diagnostic_problem(d); !p.empty()) return p;
-    return {};
 }
 
 }  // namespace
 
-std::string result_problem(const json& result) {
-    if (!result.is_object()) return "not a JSON object";
-    if (!result.contains("runs") || !result["runs"].is_array()) return "no `runs` array";
-    for (const auto& jr : result["runs"])
-        if (auto p = run_problem(jr); !p.empty()) return p;
-    auto is_num = [](const json& v) { return v.is_number(); };
-    if (result.contains("counts")) {
-        const json& c = result["counts"];
-        if (!c.is_object() || !c.contains("global_loads") || !c["global_loads"].is_number_integer())
-            return "`counts` has no integer `global_loads`";
-        auto is_int = [](const json& v) { return v.is_number_integer(); };
-        auto is_str = [](const json& v) { return v.is_string(); };
-        for (auto p : {optional_field(c, "lab_global_loads", is_int, "an integer"),
-                       optional_field(c, "source", is_str, "a string")})
-            if (!p.empty()) return "counts: " + p;
+std::optional<Judgement> judge_child(const ChildResult& child, const ResultFile& result) {
+    const bool exited = child.started && !child.timed_out && child.signal == 0;
+    Judgement j;
+    Evidence& ev = j.evidence;
+    ev.run = last_progress(child.output);
+    ev.child_output = tail_lines(child.output, 12);
+    // The checker's own failure first: nothing of the submission was judged.
+    if ((exited && (child.exit_code == kProtocolMismatchExit || child.exit_code == kBadRequestExit)) ||
+        result.status == ResultFile::Status::wrong_version) {
+        j.verdict = Verdict::internal_error;
+        ev.message = result.status == ResultFile::Status::wrong_version
+                         ? "the checker's runner answered in another protocol: " + result.problem
+                     : child.exit_code == kProtocolMismatchExit
+                         ? fmt::format("the checker's runner speaks another protocol than this stencil-lab "
+                                       "(schema version {}): stencil-lab and stencil-check-runner come from "
+                                       "different builds", kSchemaVersion)
+                         : "the checker's runner could not read its request (a bug of the checker, not "
+                           "of the submission)";
+        return j;
     }
-    for (const char* k : {"counts_unavailable", "timing_unavailable", "stopped"})
-        if (auto p = optional_field(result, k, [](const json& v) { return v.is_string(); }, "a string"); !p.empty())
-            return p;
-    if (result.contains("timing")) {
-        const json& t = result["timing"];
-        if (!t.is_object()) return "`timing` is not an object";
-        for (const char* k : {"reps", "student_ms", "reference_ms", "mismatched_reps"})
-            if (auto p = optional_field(t, k, is_num, "a number"); !p.empty()) return "timing: " + p;
+    // (The runner's own clock ends the runs at the time limit; the parent's wall clock backs it.)
+    if (child.timed_out || (exited && child.exit_code == kRunTimeLimitExit)) {
+        j.verdict = Verdict::timeout;
+        ev.message = fmt::format("the kernel's runs did not finish within the time limit (an endless "
+                                 "loop, or a barrier some threads never reach){}",
+                                 ev.run.empty() ? "" : "; running: " + ev.run);
+        return j;
     }
-    if (result.contains("compile")) {
-        const json& c = result["compile"];
-        if (!c.is_object() || !c.contains("ok") || !c["ok"].is_boolean() ||
-            (c.contains("log") && !c["log"].is_string()) || (c.contains("stage") && !c["stage"].is_string()))
-            return "`compile` lacks a boolean `ok`, or its `log` or `stage` is not a string";
+    if (!child.ok() || !result.ok()) {
+        j.verdict = Verdict::crash;
+        ev.message = crash_message(child, result, ev.run);
+        return j;
     }
-    return {};
+    return std::nullopt;
 }
 
 namespace {
 
-template <class real>
-Judgement judge_runs_as(const Exercise& ex, int tile, const StencilWeights& weights,
-                        const std::vector<TestCase>& cases, const json& result,
-                        const ChildResult& child, const std::string& dir, const SharedArrays& arrays) {
-    constexpr int digits = kDigits<real>;
-    Judgement j;
-    auto consider = [&](Verdict v, Evidence ev) {
+// The verdict so far: the highest-priority finding wins, with its evidence.
+struct Findings {
+    Judgement& j;
+    void consider(Verdict v, Evidence ev) {
         if (priority(v) < priority(j.verdict)) {
             j.verdict = v;
             j.evidence = std::move(ev);
         }
-    };
-    // ---- the child itself -----------------------------------------------------------------------
-    // (The runner's own clock ends the runs at the time limit; the parent's wall clock backs it.)
-    if (child.timed_out || (child.started && child.exit_code == kRunTimeLimitExit && child.signal == 0)) {
-        Evidence ev;
-        ev.run = last_progress(child.output);
-        ev.message = fmt::format("the kernel's runs did not finish within the time limit (an endless "
-                                 "loop, or a barrier some threads never reach){}",
-                                 ev.run.empty() ? "" : "; running: " + ev.run);
-        ev.child_output = tail_lines(child.output, 12);
-        consider(Verdict::timeout, ev);
-        return j;
     }
-    if (!child.ok() || result.is_null() || !result_problem(result).empty()) {
-        Evidence ev;
-        ev.run = last_progress(child.output);
-        ev.message = crash_message(child, result, ev.run);
-        ev.child_output = tail_lines(child.output, 12);
-        consider(Verdict::crash, ev);
-        return j;
+};
+
+// One case's line in the report: its worst finding.
+struct CaseLine {
+    Verdict verdict = Verdict::pass;
+    std::string line = "ok";
+    void note(Verdict v, const std::string& message) {
+        if (priority(v) < priority(verdict)) {
+            verdict = v;
+            line = message;
+        }
     }
-    // ---- run by run -------------------------------------------------------------------------------
-    const StencilWeights w = weights.rounded_to(ex.precision);
-    const auto& runs = result.at("runs");
-    size_t ri = 0;
-    for (size_t c = 0; c < cases.size(); ++c) {
-        const TestCase& tc = cases[c];
-        if (tc.runs.empty()) continue;
+};
+
+// Runs of one case must agree bit for bit: a difference is a race (or other nondeterminism) even
+// when each output alone happens to be right.
+template <class real>
+std::optional<Evidence> runs_differ(const Exercise& ex, int tile, const TestCase& tc, const Evidence& base,
+                                    const std::vector<real>& first_out, const std::string& first_label,
+                                    const std::vector<real>& out) {
+    constexpr int digits = kDigits<real>;
+    const int n = tc.n;
+    const long long cells = (long long)n * n * n;
+    for (long long i = 0; i < (long long)first_out.size(); ++i) {
+        if (bits_of(first_out[i]) == bits_of(out[i])) continue;
+        const long long k = i - tc.guard;
+        Evidence ev = base;
+        long long diff = 0;
+        for (long long m = i; m < (long long)first_out.size(); ++m) diff += bits_of(first_out[m]) != bits_of(out[m]);
+        ev.bad_cells = diff;
+        if (k >= 0 && k < cells) {
+            const int x = int(k % n), y = int((k / n) % n), z = int(k / ((long long)n * n));
+            ev.first_bad = BadCellEvidence{x, y, z, double(first_out[i]), double(out[i]), 0,
+                                           classify_cell(ex, tile, n, x, y, z), "differs between runs"};
+            ev.message = fmt::format(
+                "N={}: the output differs between the {} and the {} ({} cells), first at (x={}, y={}, "
+                "z={}): {:.{}g} vs {:.{}g}. The result depends on the order threads run in (a missing "
+                "__syncthreads()?) or on shared memory that no thread wrote (a tile cell never "
+                "loaded?); the CPU backend (--backend cpu) tells the two apart",
+                n, first_label, base.run, diff, x, y, z, double(first_out[i]), digits, double(out[i]), digits);
+        } else {
+            ev.message = fmt::format("N={}: the output differs between the {} and the {}", n, first_label, base.run);
+        }
+        return ev;
+    }
+    return std::nullopt;
+}
+
+template <class real>
+struct CaseJudge {
+    const Exercise& ex;
+    int tile;
+    const StencilWeights& weights;
+    const Result& result;
+    const std::string& dir;
+    const SharedArrays& arrays;
+    Judgement& j;
+    Findings findings{j};
+
+    // The runs of case `c`, starting at result.runs[ri]; returns the index after them.
+    size_t judge(size_t c, const TestCase& tc, size_t ri) {
         const int n = tc.n;
         const long long cells = (long long)n * n * n;
         const auto& input = tc.input.as<real>();
         Field<real> field({n, n, n});
         std::copy(input.begin() + tc.guard, input.begin() + tc.guard + cells, field.data.begin());
-        const Reference ref = reference_stencil(field, w);
+        const Reference ref = reference_stencil(field, weights.rounded_to(ex.precision));
         std::vector<real> first_out;
         std::string first_label;
-        Verdict case_verdict = Verdict::pass;
-        std::string case_line = "ok";
+        CaseLine line;
         for (size_t r = 0; r < tc.runs.size(); ++r, ++ri) {
             const std::string label = run_label(tc, r);
-            if (ri >= runs.size()) {
+            if (ri >= result.runs.size()) {
                 // After a timeout the runner stops (the verdict is decided); otherwise a run is
                 // missing for no reason the runner gave.
-                if (result.contains("stopped") && j.verdict == Verdict::timeout) {
-                    case_line = "not run: " + result["stopped"].get<std::string>();
+                if (result.stopped && j.verdict == Verdict::timeout) {
+                    line.line = "not run: a run reached its instruction budget";
                 } else {
-                    consider(Verdict::crash, message_only("the runner stopped before N=" +
-                                                                 std::to_string(n) + " " + label));
-                    case_line = "the runner stopped before this run";
+                    findings.consider(Verdict::crash, message_only(fmt::format("the runner stopped before N={} {}", n, label)));
+                    line.line = "the runner stopped before this run";
                 }
-                case_verdict = Verdict::crash;
+                line.verdict = Verdict::crash;
                 break;
             }
-            const json& jr = runs[ri];
+            const RunOutcome& run = result.runs[ri];
             Evidence base;
             base.n = n;
             base.tile = tile;
             base.run = label;
-            // CUDA launch errors and CPU backend diagnostics
-            if (jr.contains("error")) {
-                base.message = fmt::format("N={} {}: {} (rerun with --sanitize for the line that "
-                                           "faulted)", n, label, jr["error"].get<std::string>());
-                consider(Verdict::crash, base);
-                case_verdict = Verdict::crash;
-                case_line = base.message;
-                ri += tc.runs.size() - r;  // the runner stopped here
+            if (run.launch_error) {  // a CUDA launch error: the runner stopped here
+                base.message = fmt::format("N={} {}: {} (rerun with --sanitize for the line that faulted)",
+                                           n, label, *run.launch_error);
+                findings.consider(Verdict::crash, base);
+                line.verdict = Verdict::crash;
+                line.line = base.message;
+                ri += tc.runs.size() - r;
                 break;
             }
-            bool fatal = false;
-            for (const auto& d : jr.value("diagnostics", json::array())) {
-                Evidence prefixed = base;
-                prefixed.message = fmt::format("N={} {}: ", n, label);
-                Diagnosis g = diagnose(d, prefixed, DiagnosisContext{ex, tile, n, arrays});
-                fatal = fatal || g.fatal;
-                if (g.verdict == Verdict::pass) continue;
-                if (priority(g.verdict) < priority(case_verdict)) {
-                    case_verdict = g.verdict;
-                    case_line = g.evidence.message;
-                }
-                consider(g.verdict, std::move(g.evidence));
-            }
-            if (jr.value("uninitialized_shared_read", 0LL) > 0 && j.warnings.empty())
-                j.warnings.push_back(fmt::format(
-                    "N={} {}: {} loads of shared cells no thread had stored (harmless if no output "
-                    "uses them, as in the textbook's coarsened kernel; the poison would show "
-                    "otherwise)", n, label, jr["uninitialized_shared_read"].get<long long>()));
-            if (fatal) continue;
+            if (engine_diagnostics(run, base, n, line)) continue;  // the outputs tell nothing
             std::vector<real> out, in;
             if (!read_run(fmt::format("{}/case{}.run{}.out", dir, c, r), out, tc.output.size()) ||
                 !read_run(fmt::format("{}/case{}.run{}.in", dir, c, r), in, tc.input.size())) {
-                consider(Verdict::crash, message_only("the runner's output for N=" +
-                                                             std::to_string(n) + " is missing"));
+                findings.consider(Verdict::crash, message_only(fmt::format("the runner's output for N={} is missing", n)));
                 continue;
             }
             Finding f = assess_run(ex, tile, tc, ref, out, in);
             f.ev.run = label;
             if (f.verdict != Verdict::pass) {
                 f.ev.message = fmt::format("N={} {}: {}", n, label, f.ev.message);
-                if (priority(f.verdict) < priority(case_verdict)) {
-                    case_verdict = f.verdict;
-                    case_line = f.ev.message;
-                }
-                consider(f.verdict, f.ev);
+                line.note(f.verdict, f.ev.message);
+                findings.consider(f.verdict, f.ev);
             }
-            // Runs of one case must agree bit for bit: a difference is a race (or other
-            // nondeterminism) even when each output alone happens to be right.
             if (r == 0) {
                 first_out = std::move(out);
                 first_label = label;
             } else if (!first_out.empty()) {
-                for (long long i = 0; i < (long long)first_out.size(); ++i) {
-                    if (bits_of(first_out[i]) == bits_of(out[i])) continue;
-                    const long long k = i - tc.guard;
-                    Evidence ev = base;
-                    long long diff = 0;
-                    for (long long m = i; m < (long long)first_out.size(); ++m)
-                        diff += bits_of(first_out[m]) != bits_of(out[m]);
-                    ev.bad_cells = diff;
-                    if (k >= 0 && k < cells) {
-                        const int x = int(k % n), y = int((k / n) % n), z = int(k / ((long long)n * n));
-                        ev.first_bad = BadCellEvidence{x, y, z, double(first_out[i]), double(out[i]), 0,
-                                                       classify_cell(ex, tile, n, x, y, z),
-                                                       "differs between runs"};
-                        ev.message = fmt::format(
-                            "N={}: the output differs between the {} and the {} ({} cells), first "
-                            "at (x={}, y={}, z={}): {:.{}g} vs {:.{}g}. The result depends on the "
-                            "order threads run in (a missing __syncthreads()?) or on shared memory "
-                            "that no thread wrote (a tile cell never loaded?); the CPU backend "
-                            "(--backend cpu) tells the two apart",
-                            n, first_label, label, diff, x, y, z, double(first_out[i]), digits,
-                            double(out[i]), digits);
-                    } else {
-                        ev.message = fmt::format("N={}: the output differs between the {} and the {}",
-                                                 n, first_label, label);
-                    }
-                    if (priority(Verdict::race) < priority(case_verdict)) {
-                        case_verdict = Verdict::race;
-                        case_line = ev.message;
-                    }
-                    consider(Verdict::race, ev);
-                    break;
+                if (auto ev = runs_differ(ex, tile, tc, base, first_out, first_label, out)) {
+                    line.note(Verdict::race, ev->message);
+                    findings.consider(Verdict::race, std::move(*ev));
                 }
             }
         }
         std::string runs_desc;
         for (size_t r = 0; r < tc.runs.size(); ++r) runs_desc += (r ? ", " : "") + run_label(tc, r);
-        j.tests.push_back({fmt::format("N={} ({}^3 cells; {})", n, n, runs_desc),
-                           case_verdict == Verdict::pass, case_line});
+        j.tests.push_back({fmt::format("N={} ({}^3 cells; {})", n, n, runs_desc), line.verdict == Verdict::pass, line.line});
+        return ri;
     }
-    return j;
+
+    // The CPU engine's diagnostics of one run (and its warnings); true when the engine abandoned
+    // the run (its outputs tell nothing).
+    bool engine_diagnostics(const RunOutcome& run, const Evidence& base, int n, CaseLine& line) {
+        bool fatal = false;
+        for (const EngineDiagnostic& d : run.diagnostics) {
+            Evidence prefixed = base;
+            prefixed.message = fmt::format("N={} {}: ", n, base.run);
+            Diagnosis g = diagnose(d, prefixed, DiagnosisContext{ex, tile, n, arrays});
+            fatal = fatal || g.fatal;
+            if (g.verdict == Verdict::pass) continue;
+            line.note(g.verdict, g.evidence.message);
+            findings.consider(g.verdict, std::move(g.evidence));
+        }
+        if (run.uninitialized_shared_reads > 0 && j.warnings.empty())
+            j.warnings.push_back(fmt::format(
+                "N={} {}: {} loads of shared cells no thread had stored (harmless if no output uses "
+                "them, as in the textbook's coarsened kernel; the poison would show otherwise)",
+                n, base.run, run.uninitialized_shared_reads));
+        return fatal;
+    }
+};
+
+// One warning for device printf that went past its cap (the first such run).
+void printf_warning(const Result& result, std::vector<std::string>& warnings) {
+    for (const RunOutcome& r : result.runs)
+        if (r.printf_truncated) {
+            warnings.push_back(fmt::format(
+                "device printf: the output of case {} run {} ({} bytes) reached the cap of {} KiB per "
+                "run; the rest was dropped", r.case_index, r.run, r.printf_bytes, kPrintfCapBytes / 1024));
+            return;
+        }
 }
 
 }  // namespace
 
 Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
-                     const std::vector<TestCase>& cases, const json& result,
+                     const std::vector<TestCase>& cases, const ResultFile& result,
                      const ChildResult& child, const std::string& dir, const SharedArrays& arrays) {
-    return ex.precision == Precision::f64
-               ? judge_runs_as<double>(ex, tile, weights, cases, result, child, dir, arrays)
-               : judge_runs_as<float>(ex, tile, weights, cases, result, child, dir, arrays);
+    if (auto j = judge_child(child, result)) return *j;
+    Judgement j;
+    size_t ri = 0;
+    auto judge_all = [&](auto judge) {
+        for (size_t c = 0; c < cases.size(); ++c)
+            if (!cases[c].runs.empty()) ri = judge.judge(c, cases[c], ri);
+    };
+    if (ex.precision == Precision::f64)
+        judge_all(CaseJudge<double>{ex, tile, weights, result.result, dir, arrays, j});
+    else
+        judge_all(CaseJudge<float>{ex, tile, weights, result.result, dir, arrays, j});
+    printf_warning(result.result, j.warnings);
+    return j;
 }
 
 }  // namespace stencil::checker

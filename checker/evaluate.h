@@ -2,6 +2,7 @@
 // what the runner leaves behind. Internal to stencil_checker (tests use it through checker.h).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "checker/checker.h"
 #include "checker/exercises.h"
 #include "checker/process.h"
+#include "checker/protocol.h"
 #include "checker/shared_arrays.h"
 #include "core/field.h"
 #include "core/weights.h"
@@ -47,13 +49,13 @@ struct TestCase {
     std::uint64_t poison = 0;    // bit pattern of the NaN the interior starts as (f32: low 32 bits)
     Cells input;                 // guard + n^3 + guard, as given to the kernel
     Cells output;                // guard + n^3 + guard, poisoned
-    std::vector<std::string> runs;  // "in_order", "reversed", "random", "repeat"
+    std::vector<Schedule> runs;     // CPU: in_order, reversed, random; GPU: repeat
     std::vector<std::uint64_t> run_seeds;
     Launch launch;
 };
 
 TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed);
-nlohmann::json case_json(const TestCase& c, int index);
+CaseSpec case_spec(const TestCase& c, int index);  // the request's view of it (files case<index>.*)
 
 struct Judgement {
     Verdict verdict = Verdict::pass;
@@ -62,21 +64,30 @@ struct Judgement {
     std::vector<std::string> warnings;
 };
 
-// `result` is the runner's result.json (null when it wrote none); `dir` holds its run files;
+// `result` is what the parent made of the runner's result.json; `dir` holds its run files;
 // `arrays` the submission's __shared__ declarations (evidence names their cells).
 Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
-                     const std::vector<TestCase>& cases, const nlohmann::json& result,
+                     const std::vector<TestCase>& cases, const ResultFile& result,
                      const ChildResult& child, const std::string& dir, const SharedArrays& arrays = {});
+
+// The verdict the child's end decides alone, before any run file is read: internal_error (the
+// runner is of another protocol, or could not read its request: its exit code, or a result of
+// another schema version), timeout (its run clock's exit code, or the wall), crash (a signal, an
+// exit code, the seccomp filter's exit code, a result that does not parse). nullopt: the runs
+// can be judged.
+std::optional<Judgement> judge_child(const ChildResult& child, const ResultFile& result);
 
 // Where cell (x, y, z) of an n^3 grid sits for the student (CellClass in checker.h).
 CellClass classify_cell(const Exercise& ex, int tile, int n, int x, int y, int z);
 
 int priority(Verdict v);  // lower wins
 
-// What is wrong with the runner's result.json ("" when every field the parent reads is there
-// with the right type). The parent never trusts the child it started: a malformed result is a
-// `crash`, never an exception or a pass.
-std::string result_problem(const nlohmann::json& result);
+// Why CUDA cannot run checks here, from the runner's probe (protocol.h's exit codes: a runner
+// built without CUDA, or no usable device); nullopt when the probe succeeded.
+std::optional<std::string> cuda_unavailable_from_probe(const ChildResult& probe);
+
+// The parent never trusts the child it started: a result that does not parse (protocol.h) is a
+// `crash` with this and the reason, never an exception or a pass.
 inline constexpr const char* kMalformedResult = "the runner's result is malformed";
 
 }  // namespace stencil::checker

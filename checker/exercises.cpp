@@ -1,5 +1,9 @@
 #include "checker/exercises.h"
 
+#include "analysis/model.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <random>
 
@@ -7,26 +11,25 @@ namespace stencil::checker {
 
 namespace {
 constexpr Exercise kExercises[] = {
-    {"naive", KernelId::naive, 1, Precision::f32, 8, 1, 10, BlockShape::cube, false,
-     "one thread per output, 7 global loads per output"},
-    {"tiled", KernelId::tiled, 1, Precision::f32, 8, 3, 10, BlockShape::cube, true,
+    {"naive", KernelId::naive, 1, Precision::f32, 1.0, "one thread per output, 7 global loads per output"},
+    {"tiled", KernelId::tiled, 1, Precision::f32, 1.0,
      "a T^3 input tile in shared memory, (T-2)^3 outputs per block"},
-    {"coarsened", KernelId::coarsened, 1, Precision::f32, 32, 3, 32, BlockShape::plane, true,
+    {"coarsened", KernelId::coarsened, 1, Precision::f32, 1.0,
      "a T x T block marching along z with three planes in shared memory"},
-    {"register-tiled", KernelId::register_tiled, 1, Precision::f32, 32, 3, 32, BlockShape::plane,
-     true, "the coarsened kernel with the z neighbours in registers"},
+    {"register-tiled", KernelId::register_tiled, 1, Precision::f32, 1.0,
+     "the coarsened kernel with the z neighbours in registers"},
     // Same contract as tiled: the skeleton is a tiled kernel with a bug to find.
-    {"find-the-race", KernelId::tiled, 1, Precision::f32, 8, 3, 10, BlockShape::cube, true,
+    {"find-the-race", KernelId::tiled, 1, Precision::f32, 1.0,
      "a tiled kernel that passes on some runs: find and fix its race"},
     // The 13-point (order 2) stencil: a halo two cells wide, OUT_TILE_DIM = T - 4. At T = 6 the
     // tile loads 27 values per output, more than the naive kernel's 13: the halo's price grows
     // with the radius.
-    {"tiled-r2", KernelId::tiled, 2, Precision::f32, 8, 5, 10, BlockShape::cube, true,
+    {"tiled-r2", KernelId::tiled, 2, Precision::f32, 1.0,
      "the tiled kernel for the 13-point stencil (radius 2): a two-cell halo"},
     // Double precision: twice the bytes per cell, half the OP/B, and a rounding bound a float
     // temporary cannot meet.
-    {"register-tiled-f64", KernelId::register_tiled, 1, Precision::f64, 32, 3, 32,
-     BlockShape::plane, true, "the register-tiled kernel in double precision"},
+    {"register-tiled-f64", KernelId::register_tiled, 1, Precision::f64, 1.0,
+     "the register-tiled kernel in double precision"},
 };
 
 unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
@@ -47,11 +50,15 @@ std::string exercise_names() {
     return s;
 }
 
-int out_tile_dim(const Exercise& ex, int T) { return T - 2 * ex.radius; }
+int default_tile(const Exercise& ex) { return version(ex.kernel).default_tile; }
+
+bool tile_has_halo(const Exercise& ex) { return version(ex.kernel).halo_in_tile; }
+
+int out_tile_dim(const Exercise& ex, int T) { return out_tile(ex.kernel, T, ex.radius); }
 
 const char* element_type(const Exercise& ex) { return ex.precision == Precision::f64 ? "double" : "float"; }
 
-int weight_count(const Exercise& ex) { return 6 * ex.radius + 1; }
+int weight_count(const Exercise& ex) { return coefficient_count(ex.radius); }
 
 std::string kernel_signature(const Exercise& ex) {
     const std::string t = element_type(ex);
@@ -61,28 +68,30 @@ std::string kernel_signature(const Exercise& ex) {
 std::string weight_names(const Exercise& ex) { return "c0..c" + std::to_string(weight_count(ex) - 1); }
 
 Launch launch_for(const Exercise& ex, int n, int T) {
+    const LaunchGeometry g = launch_geometry(ex.kernel, T, ex.radius, ex.precision, {n, n, n});
     Launch l;
-    const int step = ex.grid_by_out_tile ? out_tile_dim(ex, T) : T;
-    for (int a = 0; a < 3; ++a) l.grid[a] = ceil_div(n, step);
-    l.block[0] = l.block[1] = static_cast<unsigned>(T);
-    l.block[2] = ex.shape == BlockShape::cube ? static_cast<unsigned>(T) : 1u;
+    l.grid[0] = unsigned(g.grid.x), l.grid[1] = unsigned(g.grid.y), l.grid[2] = unsigned(g.grid.z);
+    l.block[0] = unsigned(g.block.x), l.block[1] = unsigned(g.block.y), l.block[2] = unsigned(g.block.z);
     return l;
 }
 
+// A student's kernel is compiled at run time with its own IN_TILE_DIM, so any T the hardware
+// rules allow is fine: tile_fits, not the lab's built tiles.
 std::string tile_problem(const Exercise& ex, int T) {
-    if (T < ex.min_tile || T > ex.max_tile)
-        return "--tile for " + std::string(ex.name) + " must be from " + std::to_string(ex.min_tile) +
-               " to " + std::to_string(ex.max_tile) +
-               (ex.shape == BlockShape::cube ? " (T^3 threads per block, at most 1024" : " (T^2 threads per block, at most 1024") +
-               (ex.grid_by_out_tile ? "; a tile wider than its two halos of " + std::to_string(ex.radius) + ")" : ")");
-    return {};
+    if (tile_fits(ex.kernel, T, ex.radius, bytes_of(ex.precision))) return {};
+    if (T >= 1 && T <= 1024) {
+        if (auto why = tile_error(ex.kernel, T, ex.radius, ex.precision)) return "--tile: " + *why;
+    }
+    return fmt::format("--tile {} for {} cannot run: T must be at least {} and {} threads at most 1024",
+                       T, ex.name, tile_has_halo(ex) ? 2 * ex.radius + 1 : 1,
+                       threads_formula(ex.kernel));
 }
 
 std::vector<int> test_sizes(const Exercise& ex, int T, bool quick) {
     const int out = out_tile_dim(ex, T);
     const int s = 2 * ex.radius + 1;  // the smallest grid: one interior cell
     std::vector<int> n;
-    if (ex.shape == BlockShape::cube && !ex.grid_by_out_tile) {  // naive
+    if (!tile_has_halo(ex)) {  // naive
         n = {s, s + 2, T + 1, 13, 2 * T + 1, 31};
         if (quick) n = {s, T + 1, 13};
     } else {
@@ -128,12 +137,12 @@ std::vector<int> random_sizes(const Exercise& ex, int, std::uint64_t seed, const
     // Above 64 (a kernel that hard-codes a size or a block count up to 64 fails it), drawn from
     // 65..72: at N = 80 the radius-2 tiled kernel alone cost 3.5 s per checked schedule. The quick
     // mode (the checker's own tests) keeps it for naive only.
-    if (!quick || !ex.grid_by_out_tile) draw(65, 72, [](int) { return true; });
+    if (!quick || !tile_has_halo(ex)) draw(65, 72, [](int) { return true; });
     return picked;
 }
 
 int load_count_size(const Exercise& ex, int T) {
-    if (!ex.grid_by_out_tile) return 2 * T + 2 * ex.radius;
+    if (!tile_has_halo(ex)) return 2 * T + 2 * ex.radius;
     const int out = out_tile_dim(ex, T);
     return (T >= 16 ? 2 : 3) * out + 2 * ex.radius;  // every tile full: the textbook's formula
 }
@@ -142,18 +151,10 @@ double load_budget(const Exercise& ex, int n, int T) {
     const int r = ex.radius;
     const double outputs = double(n - 2 * r) * (n - 2 * r) * (n - 2 * r);
     if (outputs <= 0) return 0;
-    if (!ex.grid_by_out_tile) return 6.0 * r + 1;
-    // The textbook's tiled, coarsened and register-tiled kernels all load each in-grid cell of
-    // a T-wide window per block and axis once (z: planes iStart-r .. iStart+OUT_TILE_DIM+r-1).
-    const int out = out_tile_dim(ex, T);
-    const int blocks = (n + out - 1) / out;
-    long long per_axis = 0;
-    for (int b = 0; b < blocks; ++b)
-        for (int t = 0; t < T; ++t) {
-            const int c = b * out + t - r;
-            if (c >= 0 && c < n) ++per_axis;
-        }
-    return double(per_axis) * per_axis * per_axis / outputs;
+    // The model's exact whole-grid count for the version: the textbook's kernels load each
+    // in-grid cell of a T-wide window per block and axis once (naive: 6r + 1 per output).
+    const auto t = analysis::exact_grid_traffic(ex.kernel, T, r, ex.precision, {n, n, n});
+    return ex.budget * double(t.load_values) / outputs;
 }
 
 }  // namespace stencil::checker

@@ -1,5 +1,6 @@
-// The exercises the checker knows: how each is launched (the textbook's contract), which sizes it
-// is tested on, and its budget of global loads per output.
+// The exercises the checker knows. An exercise is a version of the table (kernels/versions.h) at a
+// radius and a precision, with a budget: everything else (tiles, launch geometry, OUT_TILE_DIM, the
+// load count it is held to) follows from the version's row and the model, here and nowhere else.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -11,17 +12,12 @@
 
 namespace stencil::checker {
 
-enum class BlockShape { cube, plane };  // (T, T, T) or (T, T, 1)
-
 struct Exercise {
-    const char* name;            // CLI spelling
-    KernelId kernel;             // the lab kernel it mirrors (timing reference, load budget)
-    int radius;                  // r: 6r + 1 points, weights c0..c{6r}, boundary r cells wide
-    Precision precision;         // element type of in[], out[] and the weights
-    int default_tile;            // T
-    int min_tile, max_tile;      // valid T (threads per block <= 1024, a halo fits)
-    BlockShape shape;
-    bool grid_by_out_tile;       // blocks per axis: ceil(N / OUT_TILE_DIM) (else ceil(N / T))
+    const char* name;     // CLI spelling
+    KernelId kernel;      // the version it is: launch contract, timing reference, load count
+    int radius;           // r: 6r + 1 points, weights c0..c{6r}, boundary r cells wide
+    Precision precision;  // element type of in[], out[] and the weights
+    double budget;        // global loads per output allowed, as a multiple of the version's own
     const char* summary;
 };
 
@@ -33,7 +29,9 @@ struct Launch {
     unsigned grid[3] = {1, 1, 1};
     unsigned block[3] = {1, 1, 1};
 };
-int out_tile_dim(const Exercise& ex, int T);  // T - 2r (the harness's OUT_TILE_DIM macro)
+int default_tile(const Exercise& ex);          // the version's default T
+bool tile_has_halo(const Exercise& ex);        // blocks are tiles with an r-wide halo (not naive)
+int out_tile_dim(const Exercise& ex, int T);  // T - 2r (the harness's OUT_TILE_DIM macro); naive: T
 const char* element_type(const Exercise& ex);  // "float" or "double"
 int weight_count(const Exercise& ex);          // 6r + 1: c0 .. c{6r}
 // "__global__ void stencil_kernel(float* in, float* out, unsigned int N)"

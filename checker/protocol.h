@@ -1,20 +1,263 @@
-// What the parent (checker.cpp) and stencil-check-runner agree on beyond the request and result
-// files: the exit codes the runner ends with when one of its own limits is reached, and the
-// limits both backends hold a submission to.
+// The protocol between the parent (`stencil-lab check`: checker.cpp, evaluate.cpp) and its child
+// (stencil-check-runner): the request the parent writes (request.json), the result the child
+// writes back (result.json), the exit codes the child ends with when one of its own limits is
+// reached, and the limits both backends hold a submission to.
+//
+// Both files are JSON made from these structs only (to_json / from_json below): no side reads a
+// key by string. Each carries kSchemaVersion; a side that reads another version refuses it with
+// one line (the runner exits kProtocolMismatchExit, the parent gives the internal_error verdict),
+// so a runner left over from another build is never half-understood. The parent never trusts
+// the child: a result that does not parse into Result is a `crash` with the reason, never an
+// exception.
+//
+// Sections: [enums] the wire's enums, one name table each; [request]; [result]; [exit codes and
+// limits]; [reading and writing].
 #pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/versions.h"
 
 namespace stencil::checker {
 
-// NVRTC ran past the request's `compile_seconds`: a compile_error, as a compiler that gives up.
-inline constexpr int kCompileTimeLimitExit = 87;
-// The kernel's runs ran past the request's `time_limit` (compile excluded): a timeout.
-inline constexpr int kRunTimeLimitExit = 88;
+// Bump when a field is added, removed, renamed or changes meaning.
+inline constexpr int kSchemaVersion = 2;
+
+// A request or result that does not fit the structs below: one line, naming the field.
+struct ProtocolError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+// One of another schema version (its fields are not read).
+struct SchemaMismatch : ProtocolError {
+    using ProtocolError::ProtocolError;
+};
+
+// ---- [enums] ----------------------------------------------------------------------------------
+// Each enum's names live in one table (protocol.cpp); to_string and parse_* read it, and so does
+// the JSON conversion: a name is spelled once.
+
+// What the runner is asked to do: run the submission on a backend, or probe something.
+enum class RunnerMode { cpu, cuda, probe_cuda, probe_sandbox };
+// The order a CPU run gives the threads of a block (and the blocks); `repeat` is a GPU run.
+enum class Schedule { in_order, reversed, random, repeat };
+// Where a compile failed: NVRTC's log; the PTX could not be assembled or loaded (the GPU's
+// driver, the CPU engine); more static shared memory than a GPU allows; NVRTC ran out of the
+// memory the runner gives it (a macro or template bomb).
+enum class CompileStage { nvrtc, load, limits, memory };
+// The CPU engine's diagnostics, as the parent's diagnose() knows them (diagnostics.h).
+enum class DiagnosticKind {
+    race,
+    uninitialized_shared_read,
+    divergent_barrier,
+    exit_before_barrier,
+    out_of_bounds,
+    kernel_exception,
+    timeout,
+    input_write,
+};
+enum class AccessOp { load, store, atomic };
+enum class MemorySpace { global, shared };
+// Why the runner stopped before the last run (a verdict is decided; the rest would only cost).
+enum class StopReason { instruction_budget };
+
+std::string_view to_string(RunnerMode v);
+std::string_view to_string(Schedule v);
+std::string_view to_string(CompileStage v);
+std::string_view to_string(DiagnosticKind v);
+std::string_view to_string(AccessOp v);
+std::string_view to_string(MemorySpace v);
+std::string_view to_string(StopReason v);
+std::optional<RunnerMode> parse_runner_mode(std::string_view s);
+std::optional<Schedule> parse_schedule(std::string_view s);
+std::optional<CompileStage> parse_compile_stage(std::string_view s);
+std::optional<DiagnosticKind> parse_diagnostic_kind(std::string_view s);
+std::optional<AccessOp> parse_access_op(std::string_view s);
+std::optional<MemorySpace> parse_memory_space(std::string_view s);
+std::optional<StopReason> parse_stop_reason(std::string_view s);
+
+using Int3 = std::array<int, 3>;
+
+// ---- [request] --------------------------------------------------------------------------------
+struct RunSpec {
+    Schedule schedule = Schedule::in_order;
+    Schedule block_order = Schedule::in_order;  // CPU: blocks in this order too (never `repeat`)
+    std::uint64_t seed = 0;                     // the `random` schedule's
+    bool operator==(const RunSpec&) const = default;
+};
+
+// One grid size. The files (in the request's folder) hold guard + N^3 + guard cells of the
+// request's precision; the runner writes case<c>.run<r>.out and .in beside them.
+struct CaseSpec {
+    int n = 0;
+    long long guard = 0;
+    std::string input, output;  // file names
+    Int3 grid{1, 1, 1}, block{1, 1, 1};
+    std::vector<RunSpec> runs;
+    bool operator==(const CaseSpec&) const = default;
+};
+
+struct RunRef {
+    int case_index = 0;
+    int run = 0;
+    bool operator==(const RunRef&) const = default;
+};
+
+struct TimingSpec {
+    int case_index = 0;
+    int reps = 20;
+    bool operator==(const TimingSpec&) const = default;
+};
+
+struct Request {
+    int schema_version = kSchemaVersion;
+    RunnerMode mode = RunnerMode::cpu;
+    std::string exercise;
+    std::string lab_kernel;       // the GPU times and counts it beside the submission
+    Precision precision = Precision::f32;
+    int radius = 1;
+    int tile = 8;
+    std::string display_name;     // the student's file name, as diagnostics show it
+    std::string source;           // the translation unit's path
+    std::vector<double> coefficients;  // c0..c{6r}, already rounded to the precision
+    int workers = 1;              // CPU: worker threads
+    std::vector<CaseSpec> cases;
+    std::optional<RunRef> count;        // the run whose global loads are counted
+    std::optional<TimingSpec> timing;   // GPU: the case timed against the lab's kernel
+    double compile_seconds = 0;   // NVRTC's clock (then kCompileTimeLimitExit)
+    long long compile_memory_bytes = 0;  // NVRTC's memory beyond what the runner had (RLIMIT_AS)
+    double time_limit = 0;        // the runs' clock (then kRunTimeLimitExit)
+    long long printf_cap_bytes = 0;  // device printf kept per run (CPU) / the FIFO (GPU)
+    bool operator==(const Request&) const = default;
+};
+
+// ---- [result] ---------------------------------------------------------------------------------
+struct CompileOutcome {
+    bool ok = false;
+    std::optional<CompileStage> stage;  // when !ok
+    std::string log;                    // NVRTC's log, or why the PTX cannot be used
+    double seconds = 0;
+    bool operator==(const CompileOutcome&) const = default;
+};
+
+// One CPU engine diagnostic (backends/cpu/trace.h's Diagnostic, in the wire's terms).
+struct EngineDiagnostic {
+    DiagnosticKind kind = DiagnosticKind::kernel_exception;
+    std::string message;         // the engine's sentence
+    Int3 block{}, block_b{}, thread_a{}, thread_b{};
+    int interval = -1;           // barrier interval
+    AccessOp op_a = AccessOp::load, op_b = AccessOp::load;
+    MemorySpace space = MemorySpace::global;
+    std::string array;           // shared: "#N"; global: "in" / "out"
+    long long offset = -1;       // bytes into the array
+    int elem_size = 0;
+    long long element = -1;      // offset / elem_size, -1 when unknown
+    std::string site_a, site_b;  // barrier misuse: "file:line" of the barriers
+    std::string file;            // the student's line, from the PTX's line info
+    int line = -1;
+    std::string instruction;     // "st.shared.f32"
+    bool operator==(const EngineDiagnostic&) const = default;
+};
+
+struct RunOutcome {
+    int case_index = 0;
+    int run = 0;
+    bool ok = true;
+    double seconds = 0;
+    long long instructions = 0;
+    long long races = 0;
+    long long uninitialized_shared_reads = 0;
+    std::vector<EngineDiagnostic> diagnostics;
+    std::optional<std::string> launch_error;  // GPU: the CUDA error of the launch (the runner stops)
+    long long printf_bytes = 0;               // device printf output of this run
+    bool printf_truncated = false;            // more than printf_cap_bytes (CPU) or the FIFO (GPU)
+    bool operator==(const RunOutcome&) const = default;
+};
+
+struct LoadCounts {
+    int case_index = 0;
+    long long global_loads = 0;  // elements
+    std::string source;          // GPU: the counter's name; CPU: empty (the parent says)
+    std::optional<long long> lab_global_loads;  // GPU: the lab's kernel, same counter, same N
+    std::optional<std::string> lab_unavailable;
+    bool operator==(const LoadCounts&) const = default;
+};
+
+struct TimingOutcome {
+    int case_index = 0;
+    int reps = 0;
+    double student_ms = 0, reference_ms = 0;  // medians
+    std::vector<double> student_all, reference_all;
+    long long mismatched_reps = 0;  // timed launches whose output differs from the checked one
+    std::string reference;          // "the lab's kernel: kernels/tiled.cuh"
+    bool operator==(const TimingOutcome&) const = default;
+};
+
+struct Result {
+    int schema_version = kSchemaVersion;
+    std::string device;                     // GPU: its name
+    std::optional<CompileOutcome> compile;  // absent: the runner died before compiling
+    std::vector<RunOutcome> runs;
+    std::optional<LoadCounts> counts;
+    std::optional<std::string> counts_unavailable;
+    std::optional<TimingOutcome> timing;
+    std::optional<std::string> timing_unavailable;
+    std::optional<StopReason> stopped;
+    bool operator==(const Result&) const = default;
+};
+
+// ---- [exit codes and limits] ------------------------------------------------------------------
+// The runner's own exits; the parent decides on these numbers, never on the runner's words.
+inline constexpr int kBackendNotBuiltExit = 5;     // the request's mode is not in this runner
+inline constexpr int kProbeNoDeviceExit = 1;       // probe_cuda: no usable device
+inline constexpr int kForbiddenCallExit = 86;      // the seccomp filter trapped a call (sandbox.h)
+inline constexpr int kCompileTimeLimitExit = 87;   // NVRTC ran past compile_seconds: compile_error
+inline constexpr int kRunTimeLimitExit = 88;       // the runs ran past time_limit: timeout
+inline constexpr int kProtocolMismatchExit = 89;   // the request's schema_version is not ours
+inline constexpr int kBadRequestExit = 90;         // the request does not parse
+inline constexpr int kCompileCrashExit = 91;       // NVRTC died (out of its memory bound): compile_error
+inline constexpr int kSanitizerErrorExit = 92;     // compute-sanitizer --error-exitcode
 
 // Static __shared__ bytes per block: every CUDA GPU refuses more when it assembles the PTX
 // (ptxas: "uses too much shared data"); the CPU engine says the same before it runs anything.
 inline constexpr long long kMaxStaticSharedBytes = 48 * 1024;
 
-// NVRTC's own limit; a stencil kernel compiles in about a second.
-inline constexpr double kCompileSeconds = 60;
+// NVRTC's own limits. A stencil kernel compiles in about a second in well under 1 GiB; a macro
+// or template bomb reaches one of these instead of keeping a check busy or the machine short of
+// memory.
+inline constexpr double kCompileSeconds = 30;
+inline constexpr long long kCompileMemoryBytes = 2LL << 30;
+
+// Device printf kept per run on the CPU, and the GPU's printf FIFO: a kernel that prints in a
+// loop fills it and the rest is dropped, so it costs a moment, not minutes.
+inline constexpr long long kPrintfCapBytes = 64 * 1024;
+
+// ---- [reading and writing] --------------------------------------------------------------------
+void to_json(nlohmann::json& j, const Request& r);
+void from_json(const nlohmann::json& j, Request& r);
+void to_json(nlohmann::json& j, const Result& r);
+void from_json(const nlohmann::json& j, Result& r);
+
+// Parses a request or result, version first: ProtocolError with one line ("schema version 1,
+// this build speaks 2", "runs[0].diagnostics[1].block: ...") when it does not fit.
+Request parse_request(std::string_view text);
+Result parse_result(std::string_view text);
+
+// What the parent makes of result.json.
+struct ResultFile {
+    enum class Status { ok, missing, malformed, wrong_version };
+    Status status = Status::missing;
+    Result result;        // when ok
+    std::string problem;  // otherwise: one line
+    bool ok() const { return status == Status::ok; }
+};
+ResultFile read_result_file(const std::string& path);
+ResultFile result_file_from_text(std::string_view text);
 
 }  // namespace stencil::checker

@@ -11,6 +11,7 @@ using json = nlohmann::json;
 
 const char* to_string(Verdict v) {
     switch (v) {
+        case Verdict::internal_error: return "internal_error";
         case Verdict::pass: return "pass";
         case Verdict::compile_error: return "compile_error";
         case Verdict::wrong_result: return "wrong_result";
@@ -26,7 +27,7 @@ const char* to_string(Verdict v) {
 }
 
 std::optional<Verdict> parse_verdict(std::string_view s) {
-    for (Verdict v : {Verdict::pass, Verdict::compile_error, Verdict::wrong_result, Verdict::unwritten,
+    for (Verdict v : {Verdict::internal_error, Verdict::pass, Verdict::compile_error, Verdict::wrong_result, Verdict::unwritten,
                       Verdict::boundary_modified, Verdict::input_modified,
                       Verdict::out_of_bounds_write, Verdict::race, Verdict::timeout, Verdict::crash})
         if (s == to_string(v)) return v;

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checker/protocol.h"
+
 namespace stencil::checker::runner {
 
 using json = nlohmann::json;
@@ -34,8 +36,7 @@ void write_cells(const std::string& path, const std::vector<real>& v) {
     if (!f) throw std::runtime_error("runner: cannot write " + path);
 }
 
-// The request's precision: "f64" runs double cells and weights, anything else float.
-inline bool is_f64(const json& req) { return req.value("precision", std::string("f32")) == "f64"; }
+inline bool is_f64(const Request& req) { return req.precision == Precision::f64; }
 
 inline void progress(const std::string& s) {
     std::fprintf(stderr, "stencil-check-runner: %s\n", s.c_str());
@@ -46,9 +47,10 @@ inline std::string run_file(int c, int r, const char* ext) {
     return "case" + std::to_string(c) + ".run" + std::to_string(r) + "." + ext;
 }
 
-inline void write_result(const json& result) {
+// result.json, whole or not at all (written beside, then renamed).
+inline void write_result(const Result& result) {
     std::ofstream f("result.json.tmp", std::ios::trunc);
-    f << result.dump(1);
+    f << json(result).dump(1);
     f.close();
     std::rename("result.json.tmp", "result.json");
 }
@@ -57,6 +59,7 @@ inline void write_result(const json& result) {
 // names of the kernel and of the weights c0..c{6r}, in order.
 struct Compiled {
     bool ok = false;
+    CompileStage stage = CompileStage::nvrtc;  // when !ok
     std::string log;     // NVRTC's log (or why the PTX cannot be used)
     std::string ptx;
     std::string kernel;
@@ -64,12 +67,12 @@ struct Compiled {
     double seconds = 0;
 };
 // Compiles the request's translation unit (`source`, named `display_name`) in this process,
-// under the request's `compile_seconds` (see arm_time_limit).
-Compiled compile_submission(const json& req);
-// {"ok": false, "stage": ..., "log": ...} for result["compile"]: the parent's compile_error.
-// Stages: "nvrtc" (NVRTC's log), "load" (the PTX cannot be assembled or loaded: the GPU's driver,
-// the CPU engine), "limits" (more static shared memory than a GPU allows).
-json compile_failure(const std::string& stage, const std::string& log);
+// under the request's `compile_seconds` (see arm_time_limit) and `compile_memory_bytes` (an
+// address-space limit while NVRTC runs; should NVRTC die of it, the runner exits
+// kCompileCrashExit).
+Compiled compile_submission(const Request& req);
+// For result.compile: the parent's compile_error.
+CompileOutcome compile_failure(CompileStage stage, const std::string& log);
 
 // The runner's own clocks (SIGALRM; the parent's wall clock is the outer wall): while compiling,
 // `compile_seconds` (then exit kCompileTimeLimitExit), while running the request's `time_limit`
@@ -77,9 +80,8 @@ json compile_failure(const std::string& stage, const std::string& log);
 enum class Phase { compiling, running };
 void arm_time_limit(Phase phase, double seconds);
 
-
-int run_cpu(const json& req);   // runner_cpu.cpp
-int run_cuda(const json& req);  // runner_cuda.cpp
-int probe_cuda();               // 0 when a device is usable
+int run_cpu(const Request& req);   // runner_cpu.cpp
+int run_cuda(const Request& req);  // runner_cuda.cpp
+int probe_cuda();                  // 0 when a device is usable, else kProbeNoDeviceExit
 
 }  // namespace stencil::checker::runner

@@ -1,13 +1,26 @@
 // stencil-check-runner: the one compile both backends run (NVRTC to PTX), and the runner's own
-// time limits. The GPU's driver assembles this PTX, the CPU engine interprets it: a submission
-// cannot tell the two apart.
+// limits on it and on the runs. The GPU's driver assembles this PTX, the CPU engine interprets
+// it: a submission cannot tell the two apart.
+//
+// NVRTC runs in this process on text the student wrote, so a macro-expansion or template bomb
+// is NVRTC's problem to survive and ours to bound: a clock (SIGALRM: kCompileTimeLimitExit) and an
+// address-space limit while it runs (RLIMIT_AS, lowered to what the process has plus
+// compile_memory_bytes, restored after). NVRTC may answer an allocation that fails with an error,
+// a std::bad_alloc, or by aborting or faulting; the first two are a compile failure of stage
+// `memory`, the last two end the runner with kCompileCrashExit. Either way a compile_error.
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <new>
 
+#include <fmt/format.h>
+
+#include "backends/cpu/ptx/engine.h"
 #include "backends/cpu/ptx/nvrtc_ptx.h"
 #include "checker/protocol.h"
 #include "checker/runner.h"
@@ -29,6 +42,52 @@ void on_alarm(int) {
     _exit(compiling ? kCompileTimeLimitExit : kRunTimeLimitExit);
 }
 
+// Async-signal-safe: NVRTC died (usually of the memory limit). Installed for the compile only.
+void on_compile_fault(int) {
+    const char msg[] = "stencil-check-runner: NVRTC died while compiling (out of its memory limit?)\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    _exit(kCompileCrashExit);
+}
+
+long long address_space_in_use() {
+    long long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%lld", &pages) != 1) pages = 0;
+        std::fclose(f);
+    }
+    return pages * sysconf(_SC_PAGESIZE);
+}
+
+// While alive: the address space is bounded to what is in use now plus `extra` bytes, and a fault
+// or abort ends the runner with kCompileCrashExit. Both undone at the end of the scope.
+class CompileBounds {
+public:
+    explicit CompileBounds(long long extra) {
+        getrlimit(RLIMIT_AS, &saved_);
+        if (extra > 0) {
+            rlimit lowered = saved_;
+            const rlim_t want = static_cast<rlim_t>(address_space_in_use() + extra);
+            if (saved_.rlim_cur == RLIM_INFINITY || want < saved_.rlim_cur) lowered.rlim_cur = want;
+            setrlimit(RLIMIT_AS, &lowered);
+        }
+        struct sigaction sa {};
+        sa.sa_handler = on_compile_fault;
+        sigemptyset(&sa.sa_mask);
+        for (size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &sa, &saved_actions_[i]);
+    }
+    ~CompileBounds() {
+        setrlimit(RLIMIT_AS, &saved_);
+        for (size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &saved_actions_[i], nullptr);
+    }
+    CompileBounds(const CompileBounds&) = delete;
+    CompileBounds& operator=(const CompileBounds&) = delete;
+
+private:
+    static constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGABRT};
+    rlimit saved_{};
+    struct sigaction saved_actions_[std::size(kSignals)] {};
+};
+
 }  // namespace
 
 void arm_time_limit(Phase phase, double seconds) {
@@ -45,28 +104,47 @@ void arm_time_limit(Phase phase, double seconds) {
     setitimer(ITIMER_REAL, &t, nullptr);
 }
 
-json compile_failure(const std::string& stage, const std::string& log) {
-    return {{"ok", false}, {"stage", stage}, {"log", log}};
+CompileOutcome compile_failure(CompileStage stage, const std::string& log) {
+    CompileOutcome c;
+    c.ok = false;
+    c.stage = stage;
+    c.log = log;
+    return c;
 }
 
-Compiled compile_submission(const json& req) {
-    std::ifstream f(req.at("source").get<std::string>());
+Compiled compile_submission(const Request& req) {
+    std::ifstream f(req.source);
     if (!f) throw std::runtime_error("runner: cannot read the translation unit");
     ptx::CompileRequest cr;
     cr.source.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    cr.name = req.at("display_name").get<std::string>();
+    cr.name = req.display_name;
     // The weights by name expression: NVRTC says what each is called in the PTX.
-    const size_t weights = req.at("coefficients").size();
+    const size_t weights = req.coefficients.size();
     cr.name_expressions.push_back("stencil_kernel");
     for (size_t i = 0; i < weights; ++i) cr.name_expressions.push_back("&c" + std::to_string(i));
     cr.options = {"-w"};  // the log is for errors: a student reads it only when the file fails
 
     progress("compiling " + cr.name + " with NVRTC");
-    arm_time_limit(Phase::compiling, req.value("compile_seconds", kCompileSeconds));
-    const ptx::CompileResult r = ptx::compile_to_ptx(cr);
-    arm_time_limit(Phase::running, req.value("time_limit", 60.0));
-
     Compiled c;
+    ptx::CompileResult r;
+    std::string nvrtc_failure;  // NVRTC itself failed, not the source: under the bound, its memory
+    arm_time_limit(Phase::compiling, req.compile_seconds);
+    try {
+        const CompileBounds bounds(req.compile_memory_bytes);
+        r = ptx::compile_to_ptx(cr);
+    } catch (const std::bad_alloc&) {
+        nvrtc_failure = "out of memory";
+    } catch (const ptx::Error& e) {
+        nvrtc_failure = e.what();
+    }
+    arm_time_limit(Phase::running, req.time_limit);
+    if (!nvrtc_failure.empty()) {
+        c.stage = CompileStage::memory;
+        c.log = fmt::format("{}: NVRTC gave up ({}) within the {} MiB it may use for one compile (a "
+                            "macro or template that expands without end?)", req.display_name,
+                            nvrtc_failure, req.compile_memory_bytes >> 20);
+        return c;
+    }
     c.log = r.log;
     c.seconds = r.seconds;
     if (!r.ok) return c;

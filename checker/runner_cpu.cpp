@@ -14,6 +14,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -24,45 +25,56 @@
 
 namespace stencil::checker::runner {
 
-// Stable names for the parent (diagnostics.cpp), independent of the backend's wording.
-const char* kind_id(simt::DiagKind k) {
-    switch (k) {
-        case simt::DiagKind::race: return "race";
-        case simt::DiagKind::uninitialized_shared_read: return "uninitialized_shared_read";
-        case simt::DiagKind::divergent_barrier: return "divergent_barrier";
-        case simt::DiagKind::exit_before_barrier: return "exit_before_barrier";
-        case simt::DiagKind::out_of_bounds: return "out_of_bounds";
-        case simt::DiagKind::kernel_exception: return "kernel_exception";
-        case simt::DiagKind::timeout: return "timeout";
-        case simt::DiagKind::input_write: return "input_write";
-    }
-    return "kernel_exception";
-}
-
-json diag_json(const simt::Diagnostic& d) {
-    auto idx = [](simt::Idx3 i) { return json::array({i.x, i.y, i.z}); };
-    return {{"kind", kind_id(d.kind)},
-            {"message", d.message},
-            {"block", idx(d.block)},
-            {"block_b", idx(d.block_b)},
-            {"interval", d.interval},
-            {"thread_a", idx(d.thread_a_idx)},
-            {"thread_b", idx(d.thread_b_idx)},
-            {"op_a", simt::to_string(d.op_a)},
-            {"op_b", simt::to_string(d.op_b)},
-            {"space", simt::to_string(d.space)},
-            {"array", d.array},
-            {"offset", d.offset},
-            {"elem_size", d.elem_size},
-            {"element", d.elem_size > 0 && d.offset >= 0 ? d.offset / d.elem_size : -1},
-            {"site_a", d.site_a},
-            {"site_b", d.site_b},
-            {"file", d.file},
-            {"line", d.line},
-            {"instruction", d.instruction}};
-}
-
 namespace {
+
+DiagnosticKind kind_of(simt::DiagKind k) {
+    switch (k) {
+        case simt::DiagKind::race: return DiagnosticKind::race;
+        case simt::DiagKind::uninitialized_shared_read: return DiagnosticKind::uninitialized_shared_read;
+        case simt::DiagKind::divergent_barrier: return DiagnosticKind::divergent_barrier;
+        case simt::DiagKind::exit_before_barrier: return DiagnosticKind::exit_before_barrier;
+        case simt::DiagKind::out_of_bounds: return DiagnosticKind::out_of_bounds;
+        case simt::DiagKind::kernel_exception: return DiagnosticKind::kernel_exception;
+        case simt::DiagKind::timeout: return DiagnosticKind::timeout;
+        case simt::DiagKind::input_write: return DiagnosticKind::input_write;
+    }
+    return DiagnosticKind::kernel_exception;
+}
+
+AccessOp op_of(simt::Op o) {
+    switch (o) {
+        case simt::Op::load: return AccessOp::load;
+        case simt::Op::store: return AccessOp::store;
+        case simt::Op::atomic: return AccessOp::atomic;
+    }
+    return AccessOp::load;
+}
+
+Int3 int3(simt::Idx3 i) { return {int(i.x), int(i.y), int(i.z)}; }
+
+EngineDiagnostic diagnostic_of(const simt::Diagnostic& d) {
+    EngineDiagnostic e;
+    e.kind = kind_of(d.kind);
+    e.message = d.message;
+    e.block = int3(d.block);
+    e.block_b = int3(d.block_b);
+    e.thread_a = int3(d.thread_a_idx);
+    e.thread_b = int3(d.thread_b_idx);
+    e.interval = d.interval;
+    e.op_a = op_of(d.op_a);
+    e.op_b = op_of(d.op_b);
+    e.space = d.space == simt::Space::shared ? MemorySpace::shared : MemorySpace::global;
+    e.array = d.array;
+    e.offset = d.offset;
+    e.elem_size = d.elem_size;
+    e.element = d.elem_size > 0 && d.offset >= 0 ? d.offset / d.elem_size : -1;
+    e.site_a = d.site_a;
+    e.site_b = d.site_b;
+    e.file = d.file;
+    e.line = d.line;
+    e.instruction = d.instruction;
+    return e;
+}
 
 // A file opened for writing before the filter; written (once) after it.
 struct OutFile {
@@ -87,8 +99,8 @@ void write_all(const OutFile& f, const void* data, size_t bytes) {
     }
 }
 
-void write_json(const OutFile& f, const json& j) {
-    const std::string text = j.dump(1);
+void write_result_to(const OutFile& f, const Result& r) {
+    const std::string text = json(r).dump(1);
     write_all(f, text.data(), text.size());
 }
 
@@ -98,61 +110,49 @@ struct CaseData {
     std::vector<OutFile> out_files, in_files;  // one per run
 };
 
-simt::Schedule schedule_of(const std::string& s) {
-    return s == "reversed" ? simt::Schedule::reversed
-           : s == "random" ? simt::Schedule::random
-                           : simt::Schedule::in_order;
+simt::Schedule schedule_of(Schedule s) {
+    return s == Schedule::reversed ? simt::Schedule::reversed
+           : s == Schedule::random ? simt::Schedule::random
+                                   : simt::Schedule::in_order;
 }
 
-simt::BlockOrder block_order_of(const std::string& s) {
+simt::BlockOrder block_order_of(Schedule s) {
     // Blocks run in this order too: a race between blocks on global memory (one block writing a
     // cell another owns) then shows as outputs that differ between runs.
-    return s == "reversed" ? simt::BlockOrder::reversed
-           : s == "random" ? simt::BlockOrder::random
-                           : simt::BlockOrder::in_order;
+    return s == Schedule::reversed ? simt::BlockOrder::reversed
+           : s == Schedule::random ? simt::BlockOrder::random
+                                   : simt::BlockOrder::in_order;
 }
 
 // Instructions one block may execute before the run is a timeout: per thread 10000 + 500 N. A
 // correct kernel of any exercise executes well under a tenth of it (the coarsened kernels' march
 // along z is the longest: about 50 per plane); a loop that never ends reaches it in a fraction of
 // a second, at the first size, exactly and whatever the machine's speed.
-long long block_budget(const json& cs) {
-    const auto bl = cs.at("block").get<std::vector<long long>>();
-    const long long n = cs.at("n");
-    return bl[0] * bl[1] * bl[2] * (10000 + 500 * n);
+long long block_budget(const CaseSpec& cs) {
+    return (long long)cs.block[0] * cs.block[1] * cs.block[2] * (10000 + 500LL * cs.n);
 }
 
-// Where to find the request's designated count run (-1, -1: none).
-std::pair<long long, long long> count_run(const json& req) {
-    if (!req.contains("count")) return {-1, -1};
-    return {req["count"].at("case").get<long long>(), req["count"].at("run").get<long long>()};
-}
-
+// Step 1: every input read and every output file opened while the process may still open files.
 template <class real>
-int run_cpu_as(const json& req) {
-    // ---- 1. everything read, every output opened, the PTX compiled and loaded -----------------
-    const auto& cases = req.at("cases");
-    std::vector<CaseData<real>> data(cases.size());
-    for (size_t c = 0; c < cases.size(); ++c) {
-        data[c].in0 = read_cells<real>(cases[c].at("input"));
-        data[c].out0 = read_cells<real>(cases[c].at("output"));
-        for (size_t r = 0; r < cases[c].at("runs").size(); ++r) {
+std::vector<CaseData<real>> prepare_cases(const Request& req) {
+    std::vector<CaseData<real>> data(req.cases.size());
+    for (size_t c = 0; c < req.cases.size(); ++c) {
+        data[c].in0 = read_cells<real>(req.cases[c].input);
+        data[c].out0 = read_cells<real>(req.cases[c].output);
+        for (size_t r = 0; r < req.cases[c].runs.size(); ++r) {
             data[c].out_files.push_back(open_for_writing(run_file(int(c), int(r), "out")));
             data[c].in_files.push_back(open_for_writing(run_file(int(c), int(r), "in")));
         }
     }
-    const auto coef = req.at("coefficients").get<std::vector<real>>();
-    const int workers = req.value("workers", 0);
-    // Created empty now: if the run dies before the end, the parent finds no valid result.
-    const OutFile result_file = open_for_writing("result.json");
-    json result;
-    result["runs"] = json::array();
+    return data;
+}
 
-    const Compiled k = compile_submission(req);
+// Step 1 too: the PTX compiled and loaded, or why not (then `result.compile` says it).
+std::shared_ptr<const ptx::Module> compile_and_load(const Request& req, Compiled& k, Result& result) {
+    k = compile_submission(req);
     if (!k.ok) {
-        result["compile"] = compile_failure("nvrtc", k.log);
-        write_json(result_file, result);
-        return 0;
+        result.compile = compile_failure(k.stage, k.log);
+        return nullptr;
     }
     std::shared_ptr<const ptx::Module> module;
     try {
@@ -160,22 +160,105 @@ int run_cpu_as(const json& req) {
     } catch (const ptx::Error& e) {
         // NVRTC compiled it, the engine cannot run it (an instruction or a construct it lacks, an
         // external function no one defines): nothing of the submission can be judged here.
-        result["compile"] = compile_failure("load", std::string("the CPU backend cannot run this PTX: ") + e.what());
-        write_json(result_file, result);
-        return 0;
+        result.compile = compile_failure(CompileStage::load, std::string("the CPU backend cannot run this PTX: ") + e.what());
+        return nullptr;
     }
     const ptx::EntryInfo* entry = ptx::find_entry(*module, k.kernel);
     if (!entry) throw std::runtime_error("runner: the PTX has no entry " + k.kernel);
     if (entry->static_shared_bytes > kMaxStaticSharedBytes) {
-        result["compile"] = compile_failure("limits", fmt::format(
+        result.compile = compile_failure(CompileStage::limits, fmt::format(
             "{}: the kernel declares {} bytes ({:.1f} KiB) of static __shared__ memory per block; "
             "a GPU allows at most {} bytes (48 KiB): ptxas refuses it",
-            req.at("display_name").get<std::string>(), entry->static_shared_bytes,
-            entry->static_shared_bytes / 1024.0, kMaxStaticSharedBytes));
-        write_json(result_file, result);
+            req.display_name, entry->static_shared_bytes, entry->static_shared_bytes / 1024.0,
+            kMaxStaticSharedBytes));
+        return nullptr;
+    }
+    CompileOutcome ok;
+    ok.ok = true;
+    ok.seconds = k.seconds;
+    result.compile = ok;
+    return module;
+}
+
+struct EngineRun {
+    RunOutcome outcome;
+    simt::Counts counts;          // when counted
+    bool budget_reached = false;  // a block ran out of its instruction budget
+};
+
+// Step 3: one (case, run) on the engine; its buffers written to the run's files.
+template <class real>
+EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled& k,
+                   const std::vector<real>& coef, size_t c, size_t r, CaseData<real>& data, bool counted) {
+    const CaseSpec& cs = req.cases[c];
+    const RunSpec& run = cs.runs[r];
+    const unsigned n = static_cast<unsigned>(cs.n);
+    const size_t bytes = size_t(n) * n * n * sizeof(real);
+    auto in = data.in0;
+    auto out = data.out0;
+    ptx::Launch L;
+    L.entry = k.kernel;
+    L.grid = {cs.grid[0], cs.grid[1], cs.grid[2]};
+    L.block = {cs.block[0], cs.block[1], cs.block[2]};
+    // The N^3 cells only: every access beyond them is caught, even one into the guard zones the
+    // parent placed around them. in[] is read-only: a store through it is reported (input_write)
+    // even when the kernel restores the value later.
+    L.buffers = {{in.data() + cs.guard, bytes, 0, "in", true}, {out.data() + cs.guard, bytes, 1, "out", false}};
+    L.params = {ptx::buffer_address(0), ptx::buffer_address(1), n};
+    for (size_t i = 0; i < coef.size(); ++i) {
+        ptx::ConstantInit ci{k.weights[i], std::vector<unsigned char>(sizeof(real))};
+        std::memcpy(ci.bytes.data(), &coef[i], sizeof(real));
+        L.constants.push_back(std::move(ci));
+    }
+    L.block_instruction_budget = block_budget(cs);
+    // Device printf is kept (capped), so that a kernel printing in a loop costs its cap only.
+    std::string printed;
+    L.printf_output = &printed;
+    L.printf_cap = static_cast<size_t>(req.printf_cap_bytes);
+    simt::ExecOptions opt;
+    opt.schedule = schedule_of(run.schedule);
+    opt.block_order = block_order_of(run.block_order);
+    opt.seed = run.seed;
+    opt.workers = req.workers;
+    opt.check_shared = true;
+    opt.max_diagnostics = 4;
+    opt.stop_on_error = true;
+    opt.trace.count = counted;
+    const simt::ExecReport rep = ptx::run(module, L, opt);
+    write_all(data.out_files[r], out.data(), out.size() * sizeof(real));
+    write_all(data.in_files[r], in.data(), in.size() * sizeof(real));
+
+    EngineRun e;
+    e.counts = rep.counts;
+    e.budget_reached = rep.total(simt::DiagKind::timeout) > 0;
+    RunOutcome& o = e.outcome;
+    o.case_index = int(c);
+    o.run = int(r);
+    o.ok = rep.ok;
+    o.seconds = rep.seconds;
+    o.instructions = rep.instructions;
+    o.races = rep.total(simt::DiagKind::race);
+    o.uninitialized_shared_reads = rep.total(simt::DiagKind::uninitialized_shared_read);
+    for (const auto& d : rep.diagnostics) o.diagnostics.push_back(diagnostic_of(d));
+    o.printf_bytes = static_cast<long long>(printed.size());
+    o.printf_truncated = req.printf_cap_bytes > 0 && o.printf_bytes >= req.printf_cap_bytes;
+    return e;
+}
+
+template <class real>
+int run_cpu_as(const Request& req) {
+    // ---- 1. everything read, every output opened, the PTX compiled and loaded -----------------
+    std::vector<CaseData<real>> data = prepare_cases<real>(req);
+    const std::vector<real> coef(req.coefficients.begin(), req.coefficients.end());
+    // Created empty now: if the run dies before the end, the parent finds no valid result.
+    const OutFile result_file = open_for_writing("result.json");
+    Result result;
+    Compiled k;
+    const std::shared_ptr<const ptx::Module> module = compile_and_load(req, k, result);
+    if (!module) {
+        write_result_to(result_file, result);
         return 0;
     }
-    result["compile"] = {{"ok", true}, {"seconds", k.seconds}};
 
     // ---- 2. the filter (a second wall: nothing native of the submission runs) ----------------
     if (sandbox_supported())
@@ -183,77 +266,35 @@ int run_cpu_as(const json& req) {
             throw std::runtime_error("runner: cannot install the seccomp filter (" + why + ")");
 
     // ---- 3. the runs --------------------------------------------------------------------------
-    const auto [count_case, count_run_index] = count_run(req);
-    for (size_t c = 0; c < cases.size(); ++c) {
-        const auto& cs = cases[c];
-        const auto& runs = cs.at("runs");
-        const unsigned n = cs.at("n");
-        const long long g = cs.at("guard");
-        const size_t bytes = size_t(n) * n * n * sizeof(real);
-        const auto gr = cs.at("grid").get<std::vector<int>>();
-        const auto bl = cs.at("block").get<std::vector<int>>();
-        for (size_t r = 0; r < runs.size(); ++r) {
-            const std::string sched = runs[r].at("schedule");
-            progress("case " + std::to_string(c) + " N=" + std::to_string(n) + " run " +
-                     std::to_string(r) + " " + sched);
-            auto in = data[c].in0;
-            auto out = data[c].out0;
-            ptx::Launch L;
-            L.entry = k.kernel;
-            L.grid = {gr[0], gr[1], gr[2]};
-            L.block = {bl[0], bl[1], bl[2]};
-            // The N^3 cells only: every access beyond them is caught, even one into the guard
-            // zones the parent placed around them. in[] is read-only: a store through it is
-            // reported (input_write) even when the kernel restores the value later.
-            L.buffers = {{in.data() + g, bytes, 0, "in", true}, {out.data() + g, bytes, 1, "out", false}};
-            L.params = {ptx::buffer_address(0), ptx::buffer_address(1), n};
-            for (size_t i = 0; i < coef.size(); ++i) {
-                ptx::ConstantInit ci{k.weights[i], std::vector<unsigned char>(sizeof(real))};
-                std::memcpy(ci.bytes.data(), &coef[i], sizeof(real));
-                L.constants.push_back(std::move(ci));
-            }
-            L.block_instruction_budget = block_budget(cs);
-            simt::ExecOptions opt;
-            opt.schedule = schedule_of(sched);
-            opt.block_order = block_order_of(runs[r].value("block_order", std::string("in_order")));
-            opt.seed = runs[r].value("seed", std::uint64_t{1});
-            opt.workers = workers;
-            opt.check_shared = true;
-            opt.max_diagnostics = 4;
-            opt.stop_on_error = true;
+    for (size_t c = 0; c < req.cases.size(); ++c) {
+        for (size_t r = 0; r < req.cases[c].runs.size(); ++r) {
+            progress("case " + std::to_string(c) + " N=" + std::to_string(req.cases[c].n) + " run " +
+                     std::to_string(r) + " " + std::string(to_string(req.cases[c].runs[r].schedule)));
             // The load count of a passing kernel comes from a checked run: the parent names which.
-            const bool counted = (long long)c == count_case && (long long)r == count_run_index;
-            opt.trace.count = counted;
-            const simt::ExecReport rep = ptx::run(*module, L, opt);
-            write_all(data[c].out_files[r], out.data(), out.size() * sizeof(real));
-            write_all(data[c].in_files[r], in.data(), in.size() * sizeof(real));
-            json jr = {{"case", c}, {"run", r}, {"ok", rep.ok}, {"seconds", rep.seconds},
-                       {"instructions", rep.instructions},
-                       {"race", rep.total(simt::DiagKind::race)},
-                       {"uninitialized_shared_read", rep.total(simt::DiagKind::uninitialized_shared_read)}};
-            jr["diagnostics"] = json::array();
-            for (const auto& d : rep.diagnostics) jr["diagnostics"].push_back(diag_json(d));
-            result["runs"].push_back(jr);
-            if (counted && rep.ok)
-                result["counts"] = {{"case", c}, {"run", r}, {"global_loads", rep.counts.global_loads},
-                                    {"global_stores", rep.counts.global_stores},
-                                    {"shared_loads", rep.counts.shared_loads},
-                                    {"shared_stores", rep.counts.shared_stores}};
+            const bool counted = req.count && req.count->case_index == int(c) && req.count->run == int(r);
+            EngineRun e = run_once<real>(req, *module, k, coef, c, r, data[c], counted);
+            if (counted && e.outcome.ok) {
+                LoadCounts lc;
+                lc.case_index = int(c);
+                lc.global_loads = e.counts.global_loads;
+                result.counts = lc;
+            }
+            result.runs.push_back(std::move(e.outcome));
             // A timeout is the verdict whatever follows (only a compile error ranks higher): the
             // remaining runs would each spend their own budget for nothing.
-            if (rep.total(simt::DiagKind::timeout) > 0) {
-                result["stopped"] = "a run reached its instruction budget";
-                write_json(result_file, result);
+            if (e.budget_reached) {
+                result.stopped = StopReason::instruction_budget;
+                write_result_to(result_file, result);
                 return 0;
             }
         }
     }
-    write_json(result_file, result);
+    write_result_to(result_file, result);
     return 0;
 }
 
 }  // namespace
 
-int run_cpu(const json& req) { return is_f64(req) ? run_cpu_as<double>(req) : run_cpu_as<float>(req); }
+int run_cpu(const Request& req) { return is_f64(req) ? run_cpu_as<double>(req) : run_cpu_as<float>(req); }
 
 }  // namespace stencil::checker::runner

@@ -2,13 +2,20 @@
 // driver (cudaLibraryLoadData), then cudaLibraryGetKernel / cudaLaunchKernel, repeated runs; the global loads
 // of the submission counted by the GPU's own counters (CUPTI); and timing against the lab's own
 // kernel of the exercise (kernels/*.cuh as the CUDA backend built them), interleaved, with CUDA
-// events.
+// events. Device printf goes to a FIFO of the request's printf_cap_bytes (so that a kernel that
+// prints in a loop costs a moment, not minutes) and from there to printf.txt, not to the parent.
+//
+// Sections: loading the PTX; launches; the load count (CUPTI); timing; the whole run.
 #include <cuda_runtime.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <optional>
 
 #include "backends/cuda/counters.h"
 #include "backends/cuda/lab_kernel.h"
@@ -16,6 +23,8 @@
 #include "core/error.h"
 
 namespace stencil::checker::runner {
+
+namespace {
 
 struct CudaFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -31,6 +40,7 @@ struct Loaded {
     cudaKernel_t kernel = nullptr;
 };
 
+// ---- loading the PTX ------------------------------------------------------------------------
 // The driver assembles the PTX for this GPU (its JIT: ptxas). It refuses what the GPU cannot run,
 // e.g. more than 48 KiB of static shared memory: then `log` says why and nothing is loaded.
 template <class real>
@@ -62,29 +72,57 @@ bool load(const Compiled& c, const std::vector<real>& coef, Loaded& l, std::stri
     return true;
 }
 
+// ---- launches ---------------------------------------------------------------------------------
 template <class real>
-cudaError_t launch(const Loaded& l, const json& cs, real* in, real* out, cudaStream_t s) {
-    unsigned n = cs.at("n");
-    const auto gr = cs.at("grid").get<std::vector<unsigned>>();
-    const auto bl = cs.at("block").get<std::vector<unsigned>>();
+cudaError_t launch(const Loaded& l, const CaseSpec& cs, real* in, real* out, cudaStream_t s) {
+    unsigned n = static_cast<unsigned>(cs.n);
     void* args[] = {&in, &out, &n};
-    return cudaLaunchKernel(reinterpret_cast<const void*>(l.kernel), dim3(gr[0], gr[1], gr[2]),
-                            dim3(bl[0], bl[1], bl[2]), args, 0, s);
+    return cudaLaunchKernel(reinterpret_cast<const void*>(l.kernel),
+                            dim3(cs.grid[0], cs.grid[1], cs.grid[2]),
+                            dim3(cs.block[0], cs.block[1], cs.block[2]), args, 0, s);
 }
 
 // The lab's kernel of the exercise, at the size of case `cs`.
-LaunchRequest lab_request(const json& req, const json& cs) {
+LaunchRequest lab_request(const Request& req, const CaseSpec& cs) {
     LaunchRequest lr;
-    const KernelVersion* v = find_version(req.at("lab_kernel").get<std::string>());
+    const KernelVersion* v = find_version(req.lab_kernel);
     if (!v) throw std::runtime_error("runner: unknown lab kernel in the request");
     lr.kernel = v->id;
-    lr.tile = req.at("tile");
-    lr.radius = req.at("radius");
-    lr.precision = is_f64(req) ? Precision::f64 : Precision::f32;
-    const int n = cs.at("n");
-    lr.dims = {n, n, n};
+    lr.tile = req.tile;
+    lr.radius = req.radius;
+    lr.precision = req.precision;
+    lr.dims = {cs.n, cs.n, cs.n};
     return lr;
 }
+
+// Device printf: the FIFO the request allows, its output in printf.txt. The GPU drops what does
+// not fit and does not say so: a run whose text filled half the FIFO or more is reported as
+// (probably) truncated.
+class PrintfSink {
+public:
+    explicit PrintfSink(long long fifo_bytes) : fifo_(fifo_bytes) {
+        if (fifo_ > 0) ck(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, static_cast<size_t>(fifo_)), "printf FIFO size");
+        std::fflush(stdout);
+        const int fd = ::open("printf.txt", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            ::dup2(fd, 1);
+            ::close(fd);
+        }
+    }
+    // After a synchronize: what the runs since the last call printed.
+    void account(RunOutcome& o) {
+        std::fflush(stdout);
+        struct stat st {};
+        const long long size = ::fstat(1, &st) == 0 ? static_cast<long long>(st.st_size) : seen_;
+        o.printf_bytes = size - seen_;
+        o.printf_truncated = fifo_ > 0 && 2 * o.printf_bytes >= fifo_;
+        seen_ = size;
+    }
+
+private:
+    long long fifo_ = 0;
+    long long seen_ = 0;
+};
 
 template <class real>
 StencilWeights weights_of(const std::vector<real>& coef, int radius) {
@@ -99,12 +137,18 @@ StencilWeights weights_of(const std::vector<real>& coef, int radius) {
 // counted), divided by the element size. CUPTI needs a launch of its own; its output must equal,
 // bit for bit, the first checked run's at that case (`checked`), or the count is not used: the
 // count always belongs to a launch whose output was checked.
+// ---- the load count (CUPTI) -------------------------------------------------------------------
+struct CountOutcome {
+    std::optional<LoadCounts> counts;
+    std::string unavailable;  // when no counts
+};
+
 template <class real>
-json count_loads(const json& req, const json& cs, const Loaded& kern, const std::vector<real>& coef,
-                 const std::vector<real>& checked) {
-    const auto in0 = read_cells<real>(cs.at("input"));
-    const auto out0 = read_cells<real>(cs.at("output"));
-    const long long g = cs.at("guard");
+CountOutcome count_loads(const Request& req, const CaseSpec& cs, const Loaded& kern,
+                         const std::vector<real>& coef, const std::vector<real>& checked) {
+    const auto in0 = read_cells<real>(cs.input);
+    const auto out0 = read_cells<real>(cs.output);
+    const long long g = cs.guard;
     const size_t bytes = in0.size() * sizeof(real);
     real *d_in = nullptr, *d_out = nullptr;
     ck(cudaMalloc(&d_in, bytes), "cudaMalloc");
@@ -112,7 +156,7 @@ json count_loads(const json& req, const json& cs, const Loaded& kern, const std:
     ck(cudaMemcpy(d_in, in0.data(), bytes, cudaMemcpyHostToDevice), "copy in");
     ck(cudaMemcpy(d_out, out0.data(), bytes, cudaMemcpyHostToDevice), "copy out");
     const std::string metric = "smsp__sass_data_bytes_mem_global_op_ld.sum";
-    json counts;
+    CountOutcome result;
     std::string why;
     auto student = measure_launch_metrics(
         [&] {
@@ -123,17 +167,17 @@ json count_loads(const json& req, const json& cs, const Loaded& kern, const std:
     std::vector<real> counted(out0.size());
     if (student) ck(cudaMemcpy(counted.data(), d_out, bytes, cudaMemcpyDeviceToHost), "copy back (load count)");
     if (!student) {
-        counts["unavailable"] = why;
+        result.unavailable = why;
     } else if (checked.size() != counted.size() ||
                std::memcmp(checked.data(), counted.data(), bytes) != 0) {
-        counts["unavailable"] = "the counting launch's output differs from the checked run's, so its count is not used";
+        result.unavailable = "the counting launch's output differs from the checked run's, so its count is not used";
     } else {
-        counts["global_load_bytes"] = (*student)[0];
-        counts["global_loads"] = std::llround((*student)[0] / sizeof(real));
-        counts["source"] = "GPU counters (" + metric + ")";
+        LoadCounts counts;
+        counts.global_loads = std::llround((*student)[0] / sizeof(real));
+        counts.source = "GPU counters (" + metric + ")";
         const LaunchRequest lr = lab_request(req, cs);
         if (auto e = lab_kernel_unavailable(lr)) {
-            counts["lab_unavailable"] = *e;
+            counts.lab_unavailable = *e;
         } else {
             upload_lab_kernel_weights(lr, weights_of(coef, lr.radius));
             auto lab = measure_launch_metrics(
@@ -142,46 +186,27 @@ json count_loads(const json& req, const json& cs, const Loaded& kern, const std:
                     ck(cudaDeviceSynchronize(), "the lab's kernel (load count)");
                 },
                 {metric}, &why);
-            if (lab) counts["lab_global_loads"] = std::llround((*lab)[0] / sizeof(real));
-            else counts["lab_unavailable"] = why;
+            if (lab) counts.lab_global_loads = std::llround((*lab)[0] / sizeof(real));
+            else counts.lab_unavailable = why;
         }
+        result.counts = counts;
     }
     cudaFree(d_in);
     cudaFree(d_out);
-    return counts;
+    return result;
 }
 
+// ---- the checked runs ---------------------------------------------------------------------------
+// Each case's runs, their buffers written to the run files. Returns false when a launch failed
+// (a sticky error ends the context: the run says so and nothing more can run).
 template <class real>
-int run_cuda_as(const json& req) {
-    json result;
-    result["runs"] = json::array();
-    cudaDeviceProp prop{};
-    ck(cudaSetDevice(0), "cudaSetDevice");
-    ck(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    result["device"] = prop.name;
-
-    const Compiled student = compile_submission(req);
-    if (!student.ok) {
-        result["compile"] = compile_failure("nvrtc", student.log);
-        write_result(result);
-        return 0;
-    }
-    const auto coef = req.at("coefficients").get<std::vector<real>>();
-    Loaded kern;
-    if (std::string log; !load(student, coef, kern, log)) {
-        result["compile"] = compile_failure("load", log);
-        write_result(result);
-        return 0;
-    }
-    result["compile"] = {{"ok", true}, {"seconds", student.seconds}};
-
-    const auto& cases = req.at("cases");
-    std::vector<std::vector<real>> first_out(cases.size());
-    for (size_t c = 0; c < cases.size(); ++c) {
-        const auto& cs = cases[c];
-        const auto in0 = read_cells<real>(cs.at("input"));
-        const auto out0 = read_cells<real>(cs.at("output"));
-        const long long g = cs.at("guard");
+bool checked_runs(const Request& req, const Loaded& kern, PrintfSink& printed, Result& result,
+                  std::vector<std::vector<real>>& first_out) {
+    first_out.assign(req.cases.size(), {});
+    for (size_t c = 0; c < req.cases.size(); ++c) {
+        const CaseSpec& cs = req.cases[c];
+        const auto in0 = read_cells<real>(cs.input);
+        const auto out0 = read_cells<real>(cs.output);
         real *d_in = nullptr, *d_out = nullptr;
         void* fence = nullptr;
         // in[] last, after a freed gap of its own size: cudaMalloc may place buffers of one size
@@ -192,133 +217,177 @@ int run_cuda_as(const json& req) {
         ck(cudaMalloc(&fence, in0.size() * sizeof(real)), "cudaMalloc (fence)");
         ck(cudaMalloc(&d_in, in0.size() * sizeof(real)), "cudaMalloc");
         ck(cudaFree(fence), "cudaFree (fence)");
-        const int runs = static_cast<int>(cs.at("runs").size());
-        for (int r = 0; r < runs; ++r) {
-            progress("case " + std::to_string(c) + " N=" + std::to_string(cs.at("n").get<int>()) +
-                     " gpu repeat " + std::to_string(r));
-            json jr = {{"case", c}, {"run", r}, {"ok", true}};
+        for (size_t r = 0; r < cs.runs.size(); ++r) {
+            progress("case " + std::to_string(c) + " N=" + std::to_string(cs.n) + " gpu repeat " + std::to_string(r));
+            RunOutcome o;
+            o.case_index = int(c);
+            o.run = int(r);
             ck(cudaMemcpy(d_in, in0.data(), in0.size() * sizeof(real), cudaMemcpyHostToDevice), "copy in");
             ck(cudaMemcpy(d_out, out0.data(), out0.size() * sizeof(real), cudaMemcpyHostToDevice), "copy out");
-            cudaError_t e = launch(kern, cs, d_in + g, d_out + g, nullptr);
+            cudaError_t e = launch(kern, cs, d_in + cs.guard, d_out + cs.guard, nullptr);
             if (e == cudaSuccess) e = cudaDeviceSynchronize();
+            printed.account(o);
             if (e != cudaSuccess) {
-                // Sticky errors (an illegal address) end the context: report and stop.
-                jr["ok"] = false;
-                jr["error"] = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
-                result["runs"].push_back(jr);
-                write_result(result);
-                return 0;
+                o.ok = false;
+                o.launch_error = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+                result.runs.push_back(std::move(o));
+                return false;
             }
             std::vector<real> in(in0.size()), out(out0.size());
             ck(cudaMemcpy(in.data(), d_in, in.size() * sizeof(real), cudaMemcpyDeviceToHost), "copy back");
             ck(cudaMemcpy(out.data(), d_out, out.size() * sizeof(real), cudaMemcpyDeviceToHost), "copy back");
-            write_cells(run_file(int(c), r, "out"), out);
-            write_cells(run_file(int(c), r, "in"), in);
+            write_cells(run_file(int(c), int(r), "out"), out);
+            write_cells(run_file(int(c), int(r), "in"), in);
             if (r == 0) first_out[c] = std::move(out);
-            result["runs"].push_back(jr);
+            result.runs.push_back(std::move(o));
         }
         cudaFree(d_in);
         cudaFree(d_out);
     }
+    return true;
+}
 
-    // ---- global loads per output, from the GPU's counters ------------------------------------
-    if (req.contains("count")) {
-        const auto& cs = cases.at(req["count"].at("case").get<size_t>());
-        progress("counting global loads at N=" + std::to_string(cs.at("n").get<int>()) + " (CUPTI)");
-        // After the checked runs: a failure here (the counters, the lab's kernel) is no verdict on
-        // the submission, only a missing extra.
-        try {
-            json counts = count_loads(req, cs, kern, coef, first_out.at(req["count"].at("case").get<size_t>()));
-            counts["case"] = req["count"]["case"];
-            if (counts.contains("global_loads")) result["counts"] = counts;
-            else result["counts_unavailable"] = counts.value("unavailable", std::string("unknown"));
-        } catch (const std::exception& e) {
-            result["counts_unavailable"] = std::string(e.what());
-        }
-    }
-
-    // ---- timing: student vs the lab's kernel, interleaved, L2 flushed, outputs re-checked ------
-    // (A failure on the lab's side is "no timing", not a crash of a kernel that passed.)
-    if (req.contains("timing")) try {
-        const auto& tm = req["timing"];
-        const int c = tm.at("case");
-        const int reps = tm.value("reps", 20);
-        const auto& cs = cases.at(static_cast<size_t>(c));
-        const LaunchRequest lr = lab_request(req, cs);
-        if (auto e = lab_kernel_unavailable(lr)) {
-            result["timing_unavailable"] = "the lab's kernel: " + *e;
-            write_result(result);
-            return 0;
-        }
-        progress("timing against the lab's kernel at N=" + std::to_string(cs.at("n").get<int>()));
-        upload_lab_kernel_weights(lr, weights_of(coef, lr.radius));
-        const auto in0 = read_cells<real>(cs.at("input"));
-        const auto out0 = read_cells<real>(cs.at("output"));
-        const long long g = cs.at("guard");
-        const size_t bytes = in0.size() * sizeof(real);
-        real *d_in, *d_out, *d_ref, *d_poison;
-        char* d_flush;
-        const size_t flush_bytes = std::max<size_t>(2 * static_cast<size_t>(prop.l2CacheSize), 64 << 20);
-        ck(cudaMalloc(&d_in, bytes), "cudaMalloc");
-        ck(cudaMalloc(&d_out, bytes), "cudaMalloc");
-        ck(cudaMalloc(&d_ref, bytes), "cudaMalloc");
-        ck(cudaMalloc(&d_poison, bytes), "cudaMalloc");
-        ck(cudaMalloc(&d_flush, flush_bytes), "cudaMalloc");
-        ck(cudaMemcpy(d_in, in0.data(), bytes, cudaMemcpyHostToDevice), "copy");
-        ck(cudaMemcpy(d_poison, out0.data(), bytes, cudaMemcpyHostToDevice), "copy");
-        cudaEvent_t e0, e1;
-        ck(cudaEventCreate(&e0), "event");
-        ck(cudaEventCreate(&e1), "event");
-        std::vector<double> ts, tr;
-        long long mismatched_reps = 0;
-        std::vector<real> back(out0.size());
-        for (int rep = -2; rep < reps; ++rep) {  // two warm-up rounds
-            for (int which = 0; which < 2; ++which) {
-                // alternate who goes first, so neither always runs right after the flush
-                const bool student_turn = (which == 0) == (rep % 2 == 0);
-                real* dst = student_turn ? d_out : d_ref;
-                ck(cudaMemcpy(dst, d_poison, bytes, cudaMemcpyDeviceToDevice), "poison");
-                ck(cudaMemset(d_flush, rep & 0xff, flush_bytes), "flush L2");
-                ck(cudaEventRecord(e0), "event");
-                if (student_turn) ck(launch(kern, cs, d_in + g, dst + g, nullptr), "launch (timing)");
-                else launch_lab_kernel(lr, d_in + g, dst + g);
-                ck(cudaEventRecord(e1), "event");
-                ck(cudaEventSynchronize(e1), "kernel (timing)");
-                float ms = 0;
-                ck(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
-                if (student_turn) {
-                    // The timed launch must produce the checked output, bit for bit.
-                    ck(cudaMemcpy(back.data(), d_out, bytes, cudaMemcpyDeviceToHost), "copy back");
-                    if (!first_out[c].empty() &&
-                        std::memcmp(back.data(), first_out[c].data(), bytes) != 0)
-                        ++mismatched_reps;
-                }
-                if (rep >= 0) (student_turn ? ts : tr).push_back(ms);
+// ---- timing: student vs the lab's kernel, interleaved, L2 flushed, outputs re-checked ------------
+template <class real>
+TimingOutcome time_against_lab(const Request& req, const Loaded& kern, const LaunchRequest& lr,
+                               const cudaDeviceProp& prop, const std::vector<real>& checked) {
+    const TimingSpec& tm = *req.timing;
+    const CaseSpec& cs = req.cases.at(static_cast<size_t>(tm.case_index));
+    progress("timing against the lab's kernel at N=" + std::to_string(cs.n));
+    const auto in0 = read_cells<real>(cs.input);
+    const auto out0 = read_cells<real>(cs.output);
+    const long long g = cs.guard;
+    const size_t bytes = in0.size() * sizeof(real);
+    real *d_in, *d_out, *d_ref, *d_poison;
+    char* d_flush;
+    const size_t flush_bytes = std::max<size_t>(2 * static_cast<size_t>(prop.l2CacheSize), 64 << 20);
+    ck(cudaMalloc(&d_in, bytes), "cudaMalloc");
+    ck(cudaMalloc(&d_out, bytes), "cudaMalloc");
+    ck(cudaMalloc(&d_ref, bytes), "cudaMalloc");
+    ck(cudaMalloc(&d_poison, bytes), "cudaMalloc");
+    ck(cudaMalloc(&d_flush, flush_bytes), "cudaMalloc");
+    ck(cudaMemcpy(d_in, in0.data(), bytes, cudaMemcpyHostToDevice), "copy");
+    ck(cudaMemcpy(d_poison, out0.data(), bytes, cudaMemcpyHostToDevice), "copy");
+    cudaEvent_t e0, e1;
+    ck(cudaEventCreate(&e0), "event");
+    ck(cudaEventCreate(&e1), "event");
+    TimingOutcome t;
+    t.case_index = tm.case_index;
+    t.reps = tm.reps;
+    std::vector<real> back(out0.size());
+    for (int rep = -2; rep < tm.reps; ++rep) {  // two warm-up rounds
+        for (int which = 0; which < 2; ++which) {
+            // alternate who goes first, so neither always runs right after the flush
+            const bool student_turn = (which == 0) == (rep % 2 == 0);
+            real* dst = student_turn ? d_out : d_ref;
+            ck(cudaMemcpy(dst, d_poison, bytes, cudaMemcpyDeviceToDevice), "poison");
+            ck(cudaMemset(d_flush, rep & 0xff, flush_bytes), "flush L2");
+            ck(cudaEventRecord(e0), "event");
+            if (student_turn) ck(launch(kern, cs, d_in + g, dst + g, nullptr), "launch (timing)");
+            else launch_lab_kernel(lr, d_in + g, dst + g);
+            ck(cudaEventRecord(e1), "event");
+            ck(cudaEventSynchronize(e1), "kernel (timing)");
+            float ms = 0;
+            ck(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
+            if (student_turn) {
+                // The timed launch must produce the checked output, bit for bit.
+                ck(cudaMemcpy(back.data(), d_out, bytes, cudaMemcpyDeviceToHost), "copy back");
+                if (!checked.empty() && std::memcmp(back.data(), checked.data(), bytes) != 0) ++t.mismatched_reps;
             }
+            if (rep >= 0) (student_turn ? t.student_all : t.reference_all).push_back(ms);
         }
-        auto median = [](std::vector<double> v) {
-            std::sort(v.begin(), v.end());
-            const size_t m = v.size() / 2;
-            return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-        };
-        result["timing"] = {{"case", c}, {"reps", reps}, {"student_ms", median(ts)},
-                            {"reference_ms", median(tr)}, {"student_all", ts}, {"reference_all", tr},
-                            {"mismatched_reps", mismatched_reps},
-                            {"reference", "the lab's kernel: " + std::string(version(lr.kernel).source_file)}};
-        cudaFree(d_in);
-        cudaFree(d_out);
-        cudaFree(d_ref);
-        cudaFree(d_poison);
-        cudaFree(d_flush);
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        const size_t m = v.size() / 2;
+        return v.empty() ? 0.0 : v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+    };
+    t.student_ms = median(t.student_all);
+    t.reference_ms = median(t.reference_all);
+    t.reference = "the lab's kernel: " + std::string(version(lr.kernel).source_file);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFree(d_ref);
+    cudaFree(d_poison);
+    cudaFree(d_flush);
+    return t;
+}
+
+// ---- the whole run ------------------------------------------------------------------------------
+template <class real>
+int run_cuda_as(const Request& req) {
+    Result result;
+    // NVRTC first, before the CUDA runtime reserves its address space: the compile's memory bound
+    // (runner_compile.cpp) is then what NVRTC may use, not what the driver has mapped.
+    const Compiled student = compile_submission(req);
+    if (!student.ok) {
+        result.compile = compile_failure(student.stage, student.log);
+        write_result(result);
+        return 0;
+    }
+    cudaDeviceProp prop{};
+    ck(cudaSetDevice(0), "cudaSetDevice");
+    ck(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    result.device = prop.name;
+    PrintfSink printed(req.printf_cap_bytes);
+
+    const std::vector<real> coef(req.coefficients.begin(), req.coefficients.end());
+    Loaded kern;
+    if (std::string log; !load(student, coef, kern, log)) {
+        result.compile = compile_failure(CompileStage::load, log);
+        write_result(result);
+        return 0;
+    }
+    CompileOutcome compiled;
+    compiled.ok = true;
+    compiled.seconds = student.seconds;
+    result.compile = compiled;
+
+    std::vector<std::vector<real>> first_out;
+    if (!checked_runs(req, kern, printed, result, first_out)) {
+        write_result(result);
+        return 0;
+    }
+
+    // Global loads per output, from the GPU's counters. After the checked runs: a failure here
+    // (the counters, the lab's kernel) is no verdict on the submission, only a missing extra.
+    if (req.count) {
+        const size_t c = static_cast<size_t>(req.count->case_index);
+        progress("counting global loads at N=" + std::to_string(req.cases.at(c).n) + " (CUPTI)");
+        try {
+            CountOutcome counted = count_loads(req, req.cases.at(c), kern, coef, first_out.at(c));
+            if (counted.counts) {
+                counted.counts->case_index = int(c);
+                result.counts = counted.counts;
+            } else {
+                result.counts_unavailable = counted.unavailable;
+            }
+        } catch (const std::exception& e) {
+            result.counts_unavailable = std::string(e.what());
+        }
+    }
+
+    // (A failure on the lab's side is "no timing", not a crash of a kernel that passed.)
+    if (req.timing) try {
+        const size_t c = static_cast<size_t>(req.timing->case_index);
+        const LaunchRequest lr = lab_request(req, req.cases.at(c));
+        if (auto e = lab_kernel_unavailable(lr)) {
+            result.timing_unavailable = "the lab's kernel: " + *e;
+        } else {
+            upload_lab_kernel_weights(lr, weights_of(coef, lr.radius));
+            result.timing = time_against_lab(req, kern, lr, prop, first_out.at(c));
+        }
     } catch (const std::exception& e) {
-        result.erase("timing");
-        result["timing_unavailable"] = std::string(e.what());
+        result.timing.reset();
+        result.timing_unavailable = std::string(e.what());
     }
     write_result(result);
     return 0;
 }
 
-int run_cuda(const json& req) {
+}  // namespace
+
+int run_cuda(const Request& req) {
     try {
         return is_f64(req) ? run_cuda_as<double>(req) : run_cuda_as<float>(req);
     } catch (const UserError& e) {  // the lab's side (weights, launch): the runner's failure
@@ -331,7 +400,7 @@ int probe_cuda() {
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         std::printf("%s\n", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
-        return 1;
+        return kProbeNoDeviceExit;
     }
     return 0;
 }

@@ -1,89 +1,57 @@
-// The runner's seccomp-BPF filter: see sandbox.h for the policy and why.
+// The runner's seccomp filter, built with libseccomp: see sandbox.h for the policy and why.
+// libseccomp writes the BPF (the architecture check, x32 included, and each rule's argument
+// comparisons); this file only states the policy.
 #include "checker/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <sched.h>
+#include <seccomp.h>
 #include <signal.h>
-#include <stddef.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstring>
-#include <vector>
+#include <iterator>
+#include <string>
 
-#if defined(__x86_64__)
-#define STENCIL_SANDBOX_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define STENCIL_SANDBOX_ARCH AUDIT_ARCH_AARCH64
-#endif
+#include "checker/protocol.h"
 
 namespace stencil::checker::runner {
 
-#ifdef STENCIL_SANDBOX_ARCH
 namespace {
 
+// Trapped outright. Names an architecture lacks (aarch64 has no open, fork, unlink, ...: only
+// their *at forms) resolve to nothing and are left out.
+constexpr const char* kDenied[] = {
+    "execve", "execveat", "fork", "vfork", "kill", "tkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+    "pidfd_open", "pidfd_send_signal", "pidfd_getfd", "ptrace", "process_vm_readv",
+    "process_vm_writev", "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+    "setsid", "setpgid", "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir",
+    "mkdirat", "rmdir", "mknod", "mknodat", "symlink", "symlinkat", "link", "linkat", "chmod",
+    "fchmod", "fchmodat", "chown", "fchown", "fchownat", "lchown", "truncate", "ftruncate",
+    "fallocate", "mount", "umount2", "chroot", "pivot_root", "unshare", "setns", "chdir", "fchdir",
+    "io_uring_setup", "io_uring_enter", "io_uring_register", "name_to_handle_at",
+    "open_by_handle_at", "bpf", "perf_event_open", "userfaultfd", "creat"};
+
+// The SIGSYS handler's names, by number: filled before the filter, read in the handler (which
+// may not allocate).
 struct Named {
-    long nr;
-    const char* name;
+    int nr = -1;
+    const char* name = nullptr;
 };
+Named g_names[std::size(kDenied) + 16];
+size_t g_name_count = 0;
 
-// Denied outright (trapped). Calls an architecture lacks (aarch64 has no open, fork, unlink, ...:
-// only their *at forms) are left out by the #ifdefs.
-#define STENCIL_DENY(n) {__NR_##n, #n},
-const Named kDenied[] = {
-    STENCIL_DENY(execve) STENCIL_DENY(execveat)
-#ifdef __NR_fork
-    STENCIL_DENY(fork) STENCIL_DENY(vfork)
-#endif
-    STENCIL_DENY(kill) STENCIL_DENY(tkill) STENCIL_DENY(rt_sigqueueinfo)
-    STENCIL_DENY(rt_tgsigqueueinfo) STENCIL_DENY(pidfd_open) STENCIL_DENY(pidfd_send_signal)
-    STENCIL_DENY(pidfd_getfd) STENCIL_DENY(ptrace) STENCIL_DENY(process_vm_readv)
-    STENCIL_DENY(process_vm_writev)
-    STENCIL_DENY(socket) STENCIL_DENY(socketpair) STENCIL_DENY(connect) STENCIL_DENY(bind)
-    STENCIL_DENY(listen) STENCIL_DENY(accept) STENCIL_DENY(accept4)
-    STENCIL_DENY(setsid) STENCIL_DENY(setpgid)
-#ifdef __NR_unlink
-    STENCIL_DENY(unlink) STENCIL_DENY(rename) STENCIL_DENY(mkdir) STENCIL_DENY(rmdir)
-    STENCIL_DENY(mknod) STENCIL_DENY(symlink) STENCIL_DENY(link) STENCIL_DENY(chmod)
-    STENCIL_DENY(chown) STENCIL_DENY(lchown)
-#endif
-#ifdef __NR_renameat
-    STENCIL_DENY(renameat)
-#endif
-    STENCIL_DENY(unlinkat) STENCIL_DENY(renameat2) STENCIL_DENY(mkdirat) STENCIL_DENY(mknodat)
-    STENCIL_DENY(symlinkat) STENCIL_DENY(linkat) STENCIL_DENY(fchmod) STENCIL_DENY(fchmodat)
-    STENCIL_DENY(fchown) STENCIL_DENY(fchownat) STENCIL_DENY(truncate) STENCIL_DENY(ftruncate)
-    STENCIL_DENY(fallocate) STENCIL_DENY(mount) STENCIL_DENY(umount2) STENCIL_DENY(chroot)
-    STENCIL_DENY(pivot_root) STENCIL_DENY(unshare) STENCIL_DENY(setns) STENCIL_DENY(chdir)
-    STENCIL_DENY(fchdir) STENCIL_DENY(io_uring_setup) STENCIL_DENY(io_uring_enter)
-    STENCIL_DENY(io_uring_register) STENCIL_DENY(name_to_handle_at)
-    STENCIL_DENY(open_by_handle_at) STENCIL_DENY(bpf) STENCIL_DENY(perf_event_open)
-    STENCIL_DENY(userfaultfd)
-};
-#undef STENCIL_DENY
+void remember(int nr, const char* name) {
+    for (size_t i = 0; i < g_name_count; ++i)
+        if (g_names[i].nr == nr) return;
+    if (g_name_count < std::size(g_names)) g_names[g_name_count++] = {nr, name};
+}
 
-// Calls checked on an argument (named for the SIGSYS message too).
-const Named kChecked[] = {
-    {__NR_clone, "clone (of a process, not a thread)"},
-    {__NR_openat, "openat (for writing)"},
-#ifdef __NR_open
-    {__NR_open, "open (for writing)"},
-    {__NR_creat, "creat"},
-#endif
-    {__NR_tgkill, "tgkill (to another process)"},
-    {__NR_rt_sigaction, "rt_sigaction (on SIGSYS)"},
-};
-
-const char* name_of(long nr) {
-    for (const auto& d : kChecked)
-        if (d.nr == nr) return d.name;
-    for (const auto& d : kDenied)
-        if (d.nr == nr) return d.name;
+const char* name_of(int nr) {
+    for (size_t i = 0; i < g_name_count; ++i)
+        if (g_names[i].nr == nr) return g_names[i].name;
     return "(unnamed)";
 }
 
@@ -94,87 +62,67 @@ void on_sigsys(int, siginfo_t* info, void*) {
     auto put = [&](const char* s) {
         while (*s && n + 1 < sizeof buf) buf[n++] = *s++;
     };
-    put("stencil-check-runner: ");
-    put(kForbiddenMessage);
-    put(" ");
+    put("stencil-check-runner: forbidden system call ");
     put(name_of(info->si_syscall));
     put(": the runner may not run programs, fork, write files, open sockets or signal other "
         "processes while it runs a submission\n");
     (void)!write(2, buf, n);
-    syscall(SYS_exit_group, kForbiddenExitCode);
+    syscall(SYS_exit_group, kForbiddenCallExit);
 }
 
-constexpr unsigned kOpenWriteFlags = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
-constexpr unsigned kArg0 = offsetof(seccomp_data, args[0]);  // low 32 bits (little endian)
-constexpr unsigned kArg1 = offsetof(seccomp_data, args[1]);
-constexpr unsigned kArg2 = offsetof(seccomp_data, args[2]);
-
-struct Program {
-    std::vector<sock_filter> code;
-    void stmt(unsigned short op, unsigned k) { code.push_back(BPF_STMT(op, k)); }
-    void jump(unsigned short op, unsigned k, unsigned char jt, unsigned char jf) {
-        code.push_back(BPF_JUMP(op, k, jt, jf));
-    }
-    void load_nr() { stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)); }
-    // if (nr == k) { body } : the body ends in a return, so a miss skips over it.
-    void when_nr(long nr, const std::vector<sock_filter>& body) {
-        load_nr();
-        jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(nr), 0,
-             static_cast<unsigned char>(body.size()));
-        code.insert(code.end(), body.begin(), body.end());
+// A libseccomp context, released however the building ends.
+struct Filter {
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    ~Filter() {
+        if (ctx) seccomp_release(ctx);
     }
 };
 
-sock_filter ret(unsigned k) { return BPF_STMT(BPF_RET | BPF_K, k); }
-sock_filter load_arg(unsigned off) { return BPF_STMT(BPF_LD | BPF_W | BPF_ABS, off); }
-// Trap when (arg & mask) != 0, allow otherwise.
-std::vector<sock_filter> trap_if_any(unsigned arg, unsigned mask) {
-    return {load_arg(arg), BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, mask, 0, 1), ret(SECCOMP_RET_TRAP),
-            ret(SECCOMP_RET_ALLOW)};
-}
-// Allow when arg == value, trap otherwise (and the reverse).
-std::vector<sock_filter> allow_only_if(unsigned arg, unsigned value) {
-    return {load_arg(arg), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1), ret(SECCOMP_RET_ALLOW),
-            ret(SECCOMP_RET_TRAP)};
-}
-std::vector<sock_filter> trap_if(unsigned arg, unsigned value) {
-    return {load_arg(arg), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1), ret(SECCOMP_RET_TRAP),
-            ret(SECCOMP_RET_ALLOW)};
+// "" or what failed ("seccomp_rule_add(openat): Invalid argument").
+std::string failed(const char* what, const char* call, int rc) {
+    return std::string(what) + "(" + call + "): " + std::strerror(-rc);
 }
 
-std::vector<sock_filter> build_filter(pid_t self) {
-    Program p;
-    // A foreign architecture (e.g. int 0x80 on x86_64 would be i386 numbers): kill.
-    p.stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch));
-    p.jump(BPF_JMP | BPF_JEQ | BPF_K, STENCIL_SANDBOX_ARCH, 1, 0);
-    p.stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
-#if defined(__x86_64__)
-    // x32 system calls share the architecture value: numbers with bit 30 set. Kill.
-    p.load_nr();
-    p.jump(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1);
-    p.stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
-#endif
-    for (const auto& d : kDenied) p.when_nr(d.nr, {ret(SECCOMP_RET_TRAP)});
-    // Threads (std::thread, the backend's workers) are clone(CLONE_THREAD | ...); a process is not.
-    p.when_nr(__NR_clone, {load_arg(kArg0), BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1),
-                           ret(SECCOMP_RET_ALLOW), ret(SECCOMP_RET_TRAP)});
-    p.when_nr(__NR_clone3, {ret(SECCOMP_RET_ERRNO | ENOSYS)});
-    p.when_nr(__NR_openat2, {ret(SECCOMP_RET_ERRNO | ENOSYS)});
-    p.when_nr(__NR_openat, trap_if_any(kArg2, kOpenWriteFlags));
-#ifdef __NR_open
-    p.when_nr(__NR_open, trap_if_any(kArg1, kOpenWriteFlags));
-    p.when_nr(__NR_creat, {ret(SECCOMP_RET_TRAP)});
-#endif
+std::string add_rules(scmp_filter_ctx ctx, pid_t self) {
+    for (const char* name : kDenied) {
+        const int nr = seccomp_syscall_resolve_name(name);
+        if (nr == __NR_SCMP_ERROR || nr < 0) continue;  // not on this architecture
+        remember(nr, name);
+        if (int rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 0); rc < 0) return failed("seccomp_rule_add", name, rc);
+    }
+    auto rule = [&](uint32_t action, const char* call, const char* shown, unsigned count,
+                    const scmp_arg_cmp* cmp) -> std::string {
+        const int nr = seccomp_syscall_resolve_name(call);
+        if (nr == __NR_SCMP_ERROR || nr < 0) return {};
+        remember(nr, shown);
+        const int rc = seccomp_rule_add_array(ctx, action, nr, count, cmp);
+        return rc < 0 ? failed("seccomp_rule_add", call, rc) : std::string();
+    };
+    std::string why;
+    // Threads (std::thread, the engine's workers) are clone(CLONE_THREAD | ...); a process is not.
+    const scmp_arg_cmp not_thread[] = {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)};
+    if (!(why = rule(SCMP_ACT_TRAP, "clone", "clone (of a process, not a thread)", 1, not_thread)).empty()) return why;
+    // clone3 and openat2 keep their flags behind a pointer: ENOSYS, and glibc falls back.
+    if (!(why = rule(SCMP_ACT_ERRNO(ENOSYS), "clone3", "clone3", 0, nullptr)).empty()) return why;
+    if (!(why = rule(SCMP_ACT_ERRNO(ENOSYS), "openat2", "openat2", 0, nullptr)).empty()) return why;
+    // Opening for writing: one rule per flag (rules of one call are alternatives).
+    for (unsigned flag : {unsigned(O_WRONLY), unsigned(O_RDWR), unsigned(O_CREAT), unsigned(O_TRUNC), unsigned(O_APPEND)}) {
+        const scmp_arg_cmp openat_writes[] = {SCMP_A2(SCMP_CMP_MASKED_EQ, flag, flag)};
+        const scmp_arg_cmp open_writes[] = {SCMP_A1(SCMP_CMP_MASKED_EQ, flag, flag)};
+        if (!(why = rule(SCMP_ACT_TRAP, "openat", "openat (for writing)", 1, openat_writes)).empty()) return why;
+        if (!(why = rule(SCMP_ACT_TRAP, "open", "open (for writing)", 1, open_writes)).empty()) return why;
+    }
     // abort() and raise() signal their own process; nothing else may be signalled.
-    p.when_nr(__NR_tgkill, allow_only_if(kArg0, static_cast<unsigned>(self)));
-    p.when_nr(__NR_rt_sigaction, trap_if(kArg0, SIGSYS));
-    p.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-    return p.code;
+    const scmp_arg_cmp other_process[] = {SCMP_A0(SCMP_CMP_NE, static_cast<scmp_datum_t>(self))};
+    if (!(why = rule(SCMP_ACT_TRAP, "tgkill", "tgkill (to another process)", 1, other_process)).empty()) return why;
+    // The SIGSYS handler stays: changing it is itself trapped (the low 32 bits: an int).
+    const scmp_arg_cmp on_sigsys_cmp[] = {SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, SIGSYS)};
+    return rule(SCMP_ACT_TRAP, "rt_sigaction", "rt_sigaction (on SIGSYS)", 1, on_sigsys_cmp);
 }
 
 }  // namespace
 
-bool sandbox_supported() { return true; }
+bool sandbox_supported() { return seccomp_api_get() >= 1; }
 
 std::string install_sandbox() {
     struct sigaction sa;
@@ -189,14 +137,20 @@ std::string install_sandbox() {
     sigemptyset(&set);
     sigaddset(&set, SIGSYS);
     sigprocmask(SIG_UNBLOCK, &set, nullptr);
-    // Required for an unprivileged filter; also stops setuid binaries from gaining anything.
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-        return std::string("prctl(PR_SET_NO_NEW_PRIVS): ") + std::strerror(errno);
-    std::vector<sock_filter> code = build_filter(getpid());
-    sock_fprog prog{static_cast<unsigned short>(code.size()), code.data()};
-    // TSYNC: every thread of the process, should a library (NVRTC, loaded before) have left one.
-    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog) != 0)
-        return std::string("seccomp(SECCOMP_SET_MODE_FILTER, TSYNC): ") + std::strerror(errno);
+
+    Filter f;
+    if (!f.ctx) return "seccomp_init failed";
+    // Another architecture's calls (int 0x80 on x86_64, x32): kill. Every thread (TSYNC), should
+    // a library (NVRTC, loaded before) have left one. No new privileges: required unprivileged.
+    if (int rc = seccomp_attr_set(f.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS); rc < 0)
+        return failed("seccomp_attr_set", "ACT_BADARCH", rc);
+    if (int rc = seccomp_attr_set(f.ctx, SCMP_FLTATR_CTL_TSYNC, 1); rc < 0)
+        return failed("seccomp_attr_set", "CTL_TSYNC", rc);
+    if (int rc = seccomp_attr_set(f.ctx, SCMP_FLTATR_CTL_NNP, 1); rc < 0)
+        return failed("seccomp_attr_set", "CTL_NNP", rc);
+    g_name_count = 0;
+    if (std::string why = add_rules(f.ctx, getpid()); !why.empty()) return why;
+    if (int rc = seccomp_load(f.ctx); rc < 0) return failed("seccomp_load", "TSYNC", rc);
     return {};
 }
 
@@ -205,17 +159,5 @@ int probe_sandbox() {
     execl("/bin/true", "true", static_cast<char*>(nullptr));
     return 1;
 }
-
-#else  // no filter for this architecture
-
-int probe_sandbox() { return 2; }
-
-bool sandbox_supported() { return false; }
-std::string install_sandbox() {
-    return "the CPU checker's seccomp filter supports x86_64 and aarch64 only; this runner was "
-           "built for another architecture";
-}
-
-#endif
 
 }  // namespace stencil::checker::runner

@@ -1,3 +1,8 @@
+// Reading and vetting a submission (source.h says what the contract is), and the translation unit.
+//
+// Sections: lexing (splices, comments and literals blanked, pp-numbers, raw strings, tokens);
+// the kernel's parameters; read_submission / read_and_vet; vet_source (encoding, directives,
+// tokens, the kernel and its signature); vet_for_exercise; the translation unit; NVRTC's log.
 #include "checker/source.h"
 
 #include <fcntl.h>
@@ -12,9 +17,11 @@
 #include <cctype>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
+#include "checker/text_encoding.h"
 #include "core/error.h"
 
 namespace stencil::checker {
@@ -290,33 +297,17 @@ VettedSource read_and_vet(const std::string& path) {
     return vet_source(read_submission(path), display);
 }
 
-VettedSource vet_source(std::string text, std::string display) {
-    VettedSource s;
-    s.display_name = display;
-    auto fail = [&](std::string msg) {
-        s.ok = false;
-        s.problem = std::move(msg);
-        return s;
-    };
-    if (text.size() > kMaxSourceBytes)
-        return fail(fmt::format("{}: the file is larger than {} KiB; a stencil kernel is a page of "
-                                "code", display, kMaxSourceBytes / 1024));
-    for (size_t i = 0; i < text.size(); ++i) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v') ||
-            c == 0x7f)
-            return fail(fmt::format("{}: this is not a text file (byte {} at offset {}); submit "
-                                    "the .cu source", display, int(c), i));
-    }
-    text.erase(std::remove(text.begin(), text.end(), '\r'), text.end());
-    if (text.find_first_not_of(" \t\n\f\v") == std::string::npos)
-        return fail(fmt::format("{}: the file is empty; it must define __global__ void "
-                                "stencil_kernel(float* in, float* out, unsigned int N)", display));
-    text = splice_lines(text);
-    s.text = text;
-    const std::string code = blank_comments_and_literals(text);
+namespace {
 
-    // ---- preprocessor directives (logical lines: backslash-newline joins) --------------------
+// What vetting found, before it becomes the VettedSource's problem.
+struct Problem {
+    SourceProblem kind;
+    std::string message;
+};
+
+// The directives on logical lines (backslash-newline joins): only #define/#undef/#if*/#pragma
+// unroll, and no #define of a name the harness defines.
+std::optional<Problem> directive_problem(const std::string& code, const std::string& text, const std::string& display) {
     for (size_t i = 0; i < code.size();) {
         size_t eol = i;
         while (eol < code.size() && !(code[eol] == '\n' && (eol == 0 || code[eol - 1] != '\\'))) ++eol;
@@ -337,18 +328,18 @@ VettedSource vet_source(std::string text, std::string display) {
             static const std::set<std::string> ok = {"define", "undef", "if", "ifdef", "ifndef",
                                                      "elif", "else", "endif", "pragma", ""};
             if (!ok.count(dir))
-                return fail(fmt::format("{}: #{} is not allowed: a submission is device code only "
+                return Problem{SourceProblem::directive, fmt::format("{}: #{} is not allowed: a submission is device code only "
                                         "(the harness provides the weights c0, c1, ..., IN_TILE_DIM and "
                                         "OUT_TILE_DIM; nothing needs to be included)",
-                                        where(display, text, i), dir));
+                                        where(display, text, i), dir)};
             std::string rest = q == std::string::npos ? "" : joined.substr(q);
             if (dir == "pragma") {
                 std::istringstream in(rest);
                 std::string word;
                 in >> word;
                 if (word != "unroll" && word != "nounroll")
-                    return fail(fmt::format("{}: only #pragma unroll is allowed",
-                                            where(display, text, i)));
+                    return Problem{SourceProblem::directive, fmt::format("{}: only #pragma unroll is allowed",
+                                            where(display, text, i))};
             }
             if (dir == "define" || dir == "undef") {
                 std::istringstream in(rest);
@@ -359,48 +350,59 @@ VettedSource vet_source(std::string text, std::string display) {
                     (name.size() >= 2 && name.size() <= 3 && name[0] == 'c' &&
                      std::all_of(name.begin() + 1, name.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) ||
                     name.rfind("__", 0) == 0 || name == "stencil_kernel")
-                    return fail(fmt::format("{}: do not #{} {}: the harness defines it (IN_TILE_DIM "
-                                            "follows --tile)", where(display, text, i), dir, name));
+                    return Problem{SourceProblem::harness_name, fmt::format("{}: do not #{} {}: the harness defines it (IN_TILE_DIM "
+                                            "follows --tile)", where(display, text, i), dir, name)};
             }
         }
         i = eol + 1;
     }
 
-    // ---- tokens -------------------------------------------------------------------------------
-    const auto toks = tokens_of(code);
-    size_t global_count = 0, global_tok = 0;
+    return std::nullopt;
+}
+
+// The tokens the contract keeps out, and exactly one __global__ (its token index in `global_tok`).
+std::optional<Problem> token_problem(const std::vector<Token>& toks, const std::string& text,
+                                     const std::string& display, size_t& global_tok) {
+    size_t global_count = 0;
     for (size_t k = 0; k < toks.size(); ++k) {
         const auto& t = toks[k].text;
         // `%:` and `??=` spell `#`: a directive the line check above would not see.
         if (t == "%:" || t == "??")
-            return fail(fmt::format("{}: `{}` is not allowed in a submission (write `#` itself)",
-                                    where(display, text, toks[k].pos), t));
+            return Problem{SourceProblem::digraph, fmt::format("{}: `{}` is not allowed in a submission (write `#` itself)",
+                                    where(display, text, toks[k].pos), t)};
         if (t == "extern" && k + 1 < toks.size() && toks[k + 1].text == "__shared__")
-            return fail(fmt::format("{}: extern __shared__ (dynamic shared memory) is not part of "
+            return Problem{SourceProblem::dynamic_shared, fmt::format("{}: extern __shared__ (dynamic shared memory) is not part of "
                                     "this exercise: the harness launches with no dynamic shared "
                                     "memory; declare a static __shared__ array sized with "
-                                    "IN_TILE_DIM", where(display, text, toks[k].pos)));
+                                    "IN_TILE_DIM", where(display, text, toks[k].pos))};
         if (contract_identifiers().count(t))
-            return fail(fmt::format("{}: `{}` is not allowed: a submission is CUDA C++ for one "
+            return Problem{SourceProblem::contract_identifier, fmt::format("{}: `{}` is not allowed: a submission is CUDA C++ for one "
                                     "stencil kernel (no inline PTX, no pragmas but #pragma unroll)",
-                                    where(display, text, toks[k].pos), t));
+                                    where(display, text, toks[k].pos), t)};
         if (t == "__global__") {
             ++global_count;
             global_tok = k;
         }
     }
     if (global_count == 0)
-        return fail(fmt::format("{}: no kernel found: define __global__ void stencil_kernel(float* "
-                                "in, float* out, unsigned int N)", display));
+        return Problem{SourceProblem::no_kernel, fmt::format("{}: no kernel found: define __global__ void stencil_kernel(float* "
+                                "in, float* out, unsigned int N)", display)};
     if (global_count > 1)
-        return fail(fmt::format("{}: {} __global__ functions: define exactly one kernel, "
+        return Problem{SourceProblem::several_kernels, fmt::format("{}: {} __global__ functions: define exactly one kernel, "
                                 "stencil_kernel (use __device__ functions for helpers)",
-                                display, global_count));
+                                display, global_count)};
+    return std::nullopt;
+}
+
+// The kernel at token `global_tok`: `__global__ [__launch_bounds__(...)] void stencil_kernel(`
+// its three parameters `) {`; the parameters' names and element type go into `s`.
+std::optional<Problem> kernel_problem(const std::vector<Token>& toks, size_t global_tok, const std::string& text,
+                                      const std::string& display, VettedSource& s) {
     // __global__ [__launch_bounds__(...)] void stencil_kernel ( ... )
     size_t k = global_tok;
     if (k > 0 && toks[k - 1].text == ">")
-        return fail(fmt::format("{}: stencil_kernel must not be a template",
-                                where(display, text, toks[k].pos)));
+        return Problem{SourceProblem::template_kernel, fmt::format("{}: stencil_kernel must not be a template",
+                                where(display, text, toks[k].pos))};
     ++k;
     if (k < toks.size() && toks[k].text == "__launch_bounds__") {
         int depth = 0;
@@ -415,8 +417,8 @@ VettedSource vet_source(std::string text, std::string display) {
     const std::string expected = "__global__ void stencil_kernel(float* in, float* out, unsigned int N)";
     if (k + 2 >= toks.size() || toks[k].text != "void" || toks[k + 1].text != "stencil_kernel" ||
         toks[k + 2].text != "(")
-        return fail(fmt::format("{}: the kernel must be declared as `{}`",
-                                where(display, text, toks[global_tok].pos), expected));
+        return Problem{SourceProblem::declaration, fmt::format("{}: the kernel must be declared as `{}`",
+                                where(display, text, toks[global_tok].pos), expected)};
     const size_t open = k + 2;
     size_t close = open;
     std::vector<std::vector<Token>> params(1);
@@ -437,18 +439,64 @@ VettedSource vet_source(std::string text, std::string display) {
         params.back().push_back(toks[m]);
     }
     if (close == open || close + 1 >= toks.size() || toks[close + 1].text != "{")
-        return fail(fmt::format("{}: the kernel must be defined here as `{} {{ ... }}`",
-                                where(display, text, toks[global_tok].pos), expected));
+        return Problem{SourceProblem::definition, fmt::format("{}: the kernel must be defined here as `{} {{ ... }}`",
+                                where(display, text, toks[global_tok].pos), expected)};
     if (params.size() != 3 || !parse_pointer_param(params[0], s.in, s.element) ||
         !parse_pointer_param(params[1], s.out, s.element) || !parse_n_param(params[2], s.n_name) ||
         s.out.is_const)
-        return fail(fmt::format("{}: wrong signature: the kernel must be declared as `{}` "
+        return Problem{SourceProblem::signature, fmt::format("{}: wrong signature: the kernel must be declared as `{}` "
                                 "(`const float* in` is fine too; `double` for the fp64 exercises)",
-                                where(display, text, toks[global_tok].pos), expected));
+                                where(display, text, toks[global_tok].pos), expected)};
     // The kernel's name may appear once more at most (a forward declaration is fine); other
     // definitions of it (an overload) are caught by the __global__ count or the compiler.
+    return std::nullopt;
+}
+
+}  // namespace
+
+VettedSource vet_source(std::string text, std::string display) {
+    VettedSource s;
+    s.display_name = display;
+    auto fail = [&](SourceProblem kind, std::string msg) {
+        s.ok = false;
+        s.kind = kind;
+        s.problem = std::move(msg);
+        return s;
+    };
+    if (text.size() > kMaxSourceBytes)
+        return fail(SourceProblem::too_large, fmt::format("{}: the file is larger than {} KiB; a stencil kernel is a page of "
+                                "code", display, kMaxSourceBytes / 1024));
+    text = strip_utf8_bom(std::move(text));
+    if (auto p = encoding_problem(text, display)) return fail(SourceProblem::encoding, *p);
+    text.erase(std::remove(text.begin(), text.end(), '\r'), text.end());
+    if (text.find_first_not_of(" \t\n\f\v") == std::string::npos)
+        return fail(SourceProblem::empty, fmt::format("{}: the file is empty; it must define __global__ void "
+                                "stencil_kernel(float* in, float* out, unsigned int N)", display));
+    text = splice_lines(text);
+    s.text = text;
+    const std::string code = blank_comments_and_literals(text);
+
+    if (auto p = directive_problem(code, text, display)) return fail(p->kind, p->message);
+    const auto toks = tokens_of(code);
+    size_t global_tok = 0;
+    if (auto p = token_problem(toks, text, display, global_tok)) return fail(p->kind, p->message);
+    if (auto p = kernel_problem(toks, global_tok, text, display, s)) return fail(p->kind, p->message);
     s.ok = true;
     return s;
+}
+
+void vet_for_exercise(VettedSource& s, const Exercise& ex) {
+    if (s.ok && s.element != element_type(ex)) {
+        s.ok = false;
+        s.kind = SourceProblem::precision;
+        s.problem = fmt::format("{}: wrong precision: the {} exercise is {}; the kernel must be "
+                                "declared as `{}`, and the harness's weights {} are {}",
+                                s.display_name, ex.name,
+                                ex.precision == Precision::f64 ? "double precision" : "single precision",
+                                kernel_signature(ex), weight_names(ex), element_type(ex));
+    }
+    if (!s.ok && ex.precision != Precision::f32 && s.kind == SourceProblem::signature)
+        s.problem += fmt::format("\n{}: for the {} exercise: `{}`", s.display_name, ex.name, kernel_signature(ex));
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // Reading and vetting a submission, and the translation unit both backends compile.
 //
-// The contract: one `.cu` file of device code only, defining exactly one kernel,
+// The contract: one `.cu` file of UTF-8 text (a UTF-8 byte-order mark is dropped) of device code only, defining exactly one kernel,
 //   __global__ void stencil_kernel(float* in, float* out, unsigned int N)   (const float* in too)
 // (`double` for the fp64 exercises). The harness provides `__constant__ float c0..c{6r}` (the
 // exercise's precision and radius r) and the macros IN_TILE_DIM, OUT_TILE_DIM (= T - 2r).
@@ -27,8 +27,29 @@ struct KernelParam {
     bool is_const = false;  // `const float*`
 };
 
+// What vetting found wrong (callers decide on this, never on the problem's wording).
+enum class SourceProblem {
+    none,
+    too_large,
+    encoding,             // not UTF-8 text (text_encoding.h)
+    empty,
+    directive,            // #include, #line, ... or a #pragma other than unroll
+    harness_name,         // #define of a name the harness defines
+    digraph,              // `%:` or `??=` spelling `#`
+    dynamic_shared,       // extern __shared__
+    contract_identifier,  // asm, _Pragma, ...
+    no_kernel,
+    several_kernels,
+    template_kernel,
+    declaration,          // __global__ not followed by `void stencil_kernel(`
+    definition,           // no body where the kernel is declared
+    signature,            // the parameters are not (T* in, T* out, unsigned N)
+    precision,            // the element type is not the exercise's (check_submission decides it)
+};
+
 struct VettedSource {
     bool ok = false;
+    SourceProblem kind = SourceProblem::none;
     std::string problem;       // when !ok: "FILE.cu:LINE: what is wrong" (one or two lines)
     std::string display_name;  // the file's base name, as diagnostics show it
     std::string text;          // the file as read
@@ -43,6 +64,10 @@ std::string read_submission(const std::string& path);
 // read_submission, then vet_source.
 VettedSource read_and_vet(const std::string& path);
 VettedSource vet_source(std::string text, std::string display_name);
+// The exercise's side of the contract, after vet_source: the pointers' element type must be the
+// exercise's (else SourceProblem::precision), and a wrong signature in an fp64 exercise gets the
+// exercise's own signature as a second line.
+void vet_for_exercise(VettedSource& s, const Exercise& ex);
 
 // The text NVRTC compiles, on both backends: the harness (the macros, the weights in the
 // exercise's precision) and then the student's code, whose lines keep their numbers (#line 1

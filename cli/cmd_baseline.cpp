@@ -1,7 +1,7 @@
 // `stencil-lab baseline [--size 512] [--reps 20] [--warmup 3] [--seed 1] [--no-time] [--strict]
 // [--json | --json-file PATH] [--backend auto|cuda]`: the textbook's listings (bench/textbook/, as
 // printed) against the lab's kernels at the seed table's configurations, both checked against the
-// fp64 reference, then timed interleaved in one run (bench/baseline.h). GPU only.
+// fp64 reference, then timed interleaved in one run (experiments/baseline.h). GPU only.
 //
 // Exit: 0 when every output matches the reference; 1 when one does not; with --strict also 4
 // when a lab kernel is slower than the textbook's in every timed round; 2 (from main) for a usage
@@ -12,14 +12,16 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "core/error.h"
-#ifdef STENCIL_LAB_HAVE_BENCH
-#include "bench/baseline.h"
+#include "core/progress.h"
+#ifdef STENCIL_LAB_HAVE_BASELINE
 #include "bench/textbook/textbook.h"
+#include "experiments/baseline.h"
 #endif
 
 namespace stencil::cli {
@@ -27,7 +29,7 @@ namespace {
 
 // bench/textbook/textbook.h: the largest N with N^3 < 2^32.
 constexpr int kTextbookMaxN = 1625;
-#ifdef STENCIL_LAB_HAVE_BENCH
+#ifdef STENCIL_LAB_HAVE_BASELINE
 static_assert(kTextbookMaxN == static_cast<int>(stencil::textbook::kMaxN));
 #endif
 
@@ -63,14 +65,20 @@ int baseline_command(const BaselineArgs& a) {
                         "(use --backend auto or cuda)");
     // The output file is checked (not created) before minutes of GPU work; it is written at the end.
     if (!a.json_file.empty()) check_output_file(a.json_file, "--json-file");
-#ifdef STENCIL_LAB_HAVE_BENCH
-    bench::BaselineOptions o;
+#ifdef STENCIL_LAB_HAVE_BASELINE
+    experiments::BaselineOptions o;
     o.size = a.size;
     o.reps = a.reps;
     o.warmup = a.warmup;
     o.seed = a.seed;
     o.time = !a.no_time;
-    const bench::BaselineReport rep = bench::run_baseline(o);  // UserError: usage, "no GPU: ..."
+    std::optional<Progress> progress;
+    o.progress = [&progress](int done, int total, const std::string& what) {
+        if (!progress) progress.emplace("baseline", total);
+        progress->update(done, what);
+    };
+    const experiments::BaselineReport rep = experiments::run_baseline(o);  // UserError: usage, "no GPU: ..."
+    if (progress) progress->finish();
     const nlohmann::json j = json_unknowns_as_null(rep.to_json());
     if (!a.json_file.empty()) {
         std::ofstream json_out(a.json_file, std::ios::trunc);
@@ -104,7 +112,7 @@ const Command baseline_cmd("baseline", 45, [](CLI::App& app) -> std::function<in
     app.description("the textbook's listings against the lab's kernels at the same configurations: checked, "
                     "then timed interleaved (GPU only)");
     auto a = std::make_shared<BaselineArgs>();
-    // The caps are the baseline's own (bench/baseline.cpp, options_error), said here too so that a
+    // The caps are the baseline's own (experiments/baseline.cpp, options_error), said here too so that a
     // build without the CUDA backend gives the same usage errors.
     add_int_option(app, "--size,-n", a->size, 3, kTextbookMaxN, "grid N x N x N (fp32)",
                    "a boundary on each face and one interior cell need 3; the textbook's listings index with "
@@ -116,6 +124,7 @@ const Command baseline_cmd("baseline", 45, [](CLI::App& app) -> std::function<in
                        ->capture_default_str();
     add_seed_option(app, a->seed, "input and weights are drawn from this seed (decimal or 0x hex)");
     add_backend_option(app, a->backend, "auto or cuda: the baseline runs on the GPU only");
+    add_problem_option(app);
     auto* no_time = app.add_flag("--no-time", a->no_time, "check only, do not time");
     auto* strict = app.add_flag("--strict", a->strict,
                                 "exit 4 when a lab kernel is slower than the textbook listing in every timed round");

@@ -2,8 +2,12 @@
 // All the work is in checker/; this file only maps options and prints.
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <optional>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +18,7 @@
 #include "checker/exercises.h"
 #include "cli/command.h"
 #include "core/error.h"
+#include "core/progress.h"
 
 namespace stencil::cli {
 namespace {
@@ -93,43 +98,84 @@ std::string csv_row(const std::string& file, const std::string& verdict, const s
            (r && r->timing ? fmt::format("{:.3f}", r->timing->ratio) : "") + "\n";
 }
 
-// Every .cu file of the folder, one row each. A file that cannot be checked at all (unreadable,
-// swapped for a FIFO, ...) gets the row `error` and the batch goes on. Exit 0 only when all pass.
-int run_batch(const CheckArgs& a, const checker::CheckOptions& opt) {
+// One entry of the batch folder: a .cu file to grade, or why it cannot be graded.
+struct BatchEntry {
+    std::filesystem::path path;
+    std::string problem;  // "" when it is graded
+};
+
+// Every entry of the folder but hidden ones (and the CSV being written), sorted: what cannot be
+// graded (a folder, a FIFO, a dangling link, another extension, `.CU` included, an unreadable
+// file) is listed with the reason, never dropped silently.
+std::vector<BatchEntry> list_batch(const CheckArgs& a) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (!fs::is_directory(a.batch, ec))
-        throw UserError("--batch: " + a.batch + " is not a folder");
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(a.batch, ec))
-        if (e.is_regular_file(ec) && e.path().extension() == ".cu") files.push_back(e.path());
+    if (!fs::is_directory(a.batch, ec)) throw UserError("--batch: " + a.batch + " is not a folder");
+    std::vector<BatchEntry> entries;
+    fs::directory_iterator it(a.batch, ec);
     if (ec) throw UserError("--batch: cannot list " + a.batch + ": " + ec.message());
-    std::sort(files.begin(), files.end());
-    if (files.empty()) throw UserError("--batch: no .cu files in " + a.batch);
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+        if (ec) throw UserError("--batch: cannot list " + a.batch + ": " + ec.message());
+        const fs::path p = it->path();
+        if (p.filename().string().rfind('.', 0) == 0) continue;
+        if (!a.csv.empty() && fs::equivalent(p, a.csv, ec)) continue;
+        BatchEntry e{p, ""};
+        const fs::file_status st = fs::status(p, ec);  // follows links
+        if (p.extension() != ".cu")
+            e.problem = fmt::format("not a .cu file (the extension is '{}'; only .cu is graded)", p.extension().string());
+        else if (fs::is_symlink(fs::symlink_status(p, ec)) && !fs::exists(st))
+            e.problem = "a dangling symbolic link";
+        else if (fs::is_directory(st))
+            e.problem = "a folder, not a .cu file";
+        else if (!fs::is_regular_file(st))
+            e.problem = "not a regular file (a FIFO, device or socket)";
+        else if (access(p.c_str(), R_OK) != 0)
+            e.problem = std::string("cannot be read: ") + std::strerror(errno);
+        entries.push_back(std::move(e));
+    }
+    std::sort(entries.begin(), entries.end(), [](const BatchEntry& x, const BatchEntry& y) { return x.path < y.path; });
+    if (entries.empty()) throw UserError("--batch: " + a.batch + " is empty");
+    return entries;
+}
+
+// Every entry of the folder, one row each: a verdict, or `error` and the reason. Exit 0 only
+// when all pass.
+int run_batch(const CheckArgs& a, const checker::CheckOptions& opt) {
+    const std::vector<BatchEntry> entries = list_batch(a);
     std::ofstream csv;
     if (!a.csv.empty()) {
         csv.open(a.csv, std::ios::trunc);
         if (!csv) throw UserError("cannot write " + a.csv);
         csv << "file,verdict,score,message,loads_per_output,load_budget,time_ratio\n";
     }
-    int passed = 0;
-    for (const auto& f : files) {
-        const std::string name = f.filename().string();
-        std::string row;
+    int passed = 0, errors = 0;
+    std::optional<Progress> progress;
+    if (entries.size() > 1) progress.emplace("check --batch", static_cast<long long>(entries.size()));
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const std::string name = entries[i].path.filename().string();
+        if (progress) progress->update(static_cast<long long>(i), name);
+        std::string row, line;
         try {
+            if (!entries[i].problem.empty()) throw UserError(entries[i].problem);
             // Each file's compile and run happen in their own child processes.
-            const checker::CheckResult r = checker::check_submission(f.string(), opt);
+            const checker::CheckResult r = checker::check_submission(entries[i].path.string(), opt);
             passed += r.verdict == checker::Verdict::pass;
-            fmt::print("{:<40} {}\n", name, checker::to_string(r.verdict));
+            line = fmt::format("{:<40} {}", name, checker::to_string(r.verdict));
             row = csv_row(name, checker::to_string(r.verdict), r.evidence.message, &r);
         } catch (const std::exception& e) {
-            fmt::print("{:<40} error: {}\n", name, e.what());
+            ++errors;
+            line = fmt::format("{:<40} error: {}", name, e.what());
             row = csv_row(name, "error", e.what(), nullptr);
         }
+        if (progress) progress->update(static_cast<long long>(i + 1), name);
+        fmt::print("{}\n", line);
+        std::fflush(stdout);
         if (csv) csv << row << std::flush;
     }
-    fmt::print("{} of {} passed\n", passed, files.size());
-    return passed == static_cast<int>(files.size()) ? 0 : 1;
+    if (progress) progress->finish();
+    fmt::print("{} of {} passed{}\n", passed, entries.size(),
+               errors ? fmt::format("; {} could not be graded (verdict error)", errors) : "");
+    return passed == static_cast<int>(entries.size()) ? 0 : 1;
 }
 
 int run_check(const CheckArgs& a) {
@@ -166,6 +212,7 @@ const Command check_command("check", 60, [](CLI::App& app) -> std::function<int(
     app.add_option("--exercise,-e", a->exercise, "which exercise (required): " + checker::exercise_names());
     app.add_option("--tile,-t", a->tile, "T (IN_TILE_DIM); default: the exercise's (8 or 32)");
     add_backend_option(app, a->backend);
+    add_problem_option(app);
     app.add_flag("--json", a->json, "print the verdict and its evidence as JSON");
     app.add_option("--gradescope", a->gradescope, "also write a Gradescope results.json here");
     app.add_flag("--sanitize", a->sanitize, "GPU: also run compute-sanitizer memcheck/racecheck/synccheck");

@@ -94,6 +94,7 @@ const Command info_cmd("info", 10, [](CLI::App& app) -> std::function<int()> {
     auto a = std::make_shared<InfoArgs>();
     app.add_flag("--json", a->json, "print a JSON object");
     add_backend_option(app, a->backend, "auto (both), cuda (only the GPU) or cpu (only the CPU)");
+    add_problem_option(app);
     add_int_option(app, "--copy-mib", a->copy_mib, 1, 1 << 16, "array size of the copy measurement, MiB")
         ->capture_default_str();
     return [a] { return info_command(*a); };

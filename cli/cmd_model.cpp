@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/derivative_tiles.h"
 #include "analysis/finite_difference.h"
 #include "analysis/model.h"
 #include "cli/command.h"
@@ -36,6 +37,7 @@ struct ModelArgs {
     bool ghost_given = false;
     std::string backend = "auto";  // accepted like every command's; the model runs nothing
     bool backend_given = false;
+    std::string problem = "star3d";  // derivative: text 004's tile table (no kernels yet)
 };
 
 // The model runs nothing: its tile rules are CUDA's per-block limits, which the CPU backend
@@ -132,6 +134,35 @@ int ghost_table(int T, bool json) {
     return 0;
 }
 
+// Text 004's x-derivative tiles on its periodic 64^3 grid: values loaded, reloaded by another
+// block, and the warp's access (analysis/derivative_tiles.h).
+int derivative_tiles_table(const std::string& precision, bool json) {
+    using namespace analysis;
+    const auto p = parse_precision(precision);
+    if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", precision));
+    const int n = 64, bytes = *p == Precision::f64 ? 8 : 4;
+    nlohmann::json tiles = nlohmann::json::array();
+    std::string s = fmt::format("x-derivative tiles of text 004 on a periodic {}^3 grid, {}-wide halos, {}: outputs, "
+                                "values loaded, loaded by another block too, their share of the outputs, rows per "
+                                "warp, 128-B lines per warp load\n",
+                                n, kDerivativeHalo, to_string(*p));
+    for (const auto& r : derivative_tile_table(n, bytes)) {
+        const auto& t = r.shape;
+        tiles.push_back({{"tile", r.tile}, {"role", r.role}, {"halo", t.halo}, {"outputs", t.outputs},
+                         {"loaded", t.loaded}, {"reloaded", t.reloaded}, {"reload_share", t.reload_share},
+                         {"rows_per_warp", t.rows_per_warp}, {"lines_per_request", t.lines_per_request},
+                         {"fully_coalesced", t.fully_coalesced}});
+        s += fmt::format("  {:<6} outputs {:>4}  loaded {:>4}  reloaded {:>3} ({:.2f})  rows/warp {}  lines {}  {}\n"
+                         "         {}\n",
+                         r.tile, t.outputs, t.loaded, t.reloaded, t.reload_share, t.rows_per_warp,
+                         t.lines_per_request, t.fully_coalesced ? "coalesced" : "not coalesced", r.role);
+    }
+    const nlohmann::json j = {{"problem", "derivative"}, {"grid", n}, {"precision", std::string(to_string(*p))},
+                              {"tiles", tiles}};
+    std::cout << (json ? j.dump(2) + "\n" : s);
+    return 0;
+}
+
 nlohmann::json loads_json(const std::vector<analysis::WarpLoad>& v) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& l : v)
@@ -152,6 +183,12 @@ int model_command(const ModelArgs& a) {
     if (a.registers) return table(registers_table(a.json));
     if (a.derivatives) return table(derivatives_table(a.json));
     if (a.ghost_given) return table(ghost_table(a.ghost, a.json));
+    if (a.problem == "derivative") {
+        if (!a.kernel.empty())
+            throw UserError("--problem derivative has no kernels in the model yet: its figures are the tile table "
+                            "(drop --kernel)");
+        return table(derivative_tiles_table(a.precision, a.json));
+    }
     if (a.kernel.empty())
         throw UserError("--kernel is required (or one of --bounds, --registers, --derivatives, --ghost)");
     const KernelVersion* v = find_version(a.kernel);
@@ -265,6 +302,15 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
     auto* backend = add_backend_option(app, a->backend,
                                        "accepted as by every command; the model runs nothing (CUDA's block limits, "
                                        "which both backends enforce)");
+    // derivative: text 004's tile table, ahead of its kernels joining the versions table.
+    app.add_option("--problem", a->problem, "star3d (the kernels' model) or derivative (text 004's tiles)")
+        ->check(CLI::Validator(
+            [](std::string& s) -> std::string {
+                if (s == "derivative" || parse_problem(s)) return {};
+                return fmt::format("--problem must be one of {}, derivative (got '{}')", problem_names(), s);
+            },
+            "PROBLEM"))
+        ->capture_default_str();
     std::vector<CLI::Option*> tables{
         app.add_flag("--bounds", a->bounds, "the points/2 upper-bound table of text 003, points from each shape"),
         app.add_flag("--registers", a->registers, "registers per thread for the 3D 7-, 9- and 27-point stencils (000)"),

@@ -13,12 +13,14 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/report_run.h"
 #include "backends/cpu/cpu_backend.h"
 #include "core/error.h"
 #include "core/field.h"
+#include "core/progress.h"
 #include "core/run.h"
 #include "core/weights.h"
 
@@ -167,6 +169,17 @@ void add_counters(const RunReport& rep, nlohmann::json& j, std::string& text) {
 // finishes in seconds.
 constexpr int kGpuDefaultSize = 512, kCpuDefaultSize = 64;
 
+// Progress is shown in hundredths of the run (RunProgress gives a fraction per stage).
+constexpr long long kProgressSteps = 100;
+
+// Long enough to deserve a progress display: the CPU engine interprets every thread, so a grid of
+// 64^3 cells or more (a few seconds per launch) with its launches, or 1000+ launches on a GPU.
+bool run_is_long(const RunOptions& opt, bool gpu) {
+    const long long launches = 1 + (opt.time ? opt.warmup + opt.reps : 0);
+    if (gpu) return launches >= 1000;
+    return opt.request.dims.cells() * launches >= 64LL * 64 * 64;
+}
+
 int run_command(const RunArgs& a) {
     // Everything the user typed is checked before a backend is made (a GPU context costs time).
     const KernelVersion* v = find_version(a.kernel);
@@ -208,7 +221,18 @@ int run_command(const RunArgs& a) {
         return check_races(req, a.seed, a.json);
     }
 
+    // A run that takes a while shows its stages (core/progress.h): the CPU engine on a big grid,
+    // or many timed launches anywhere. A short run stays quiet.
+    std::optional<Progress> progress;
+    if (run_is_long(opt, gpu)) {
+        progress.emplace("run", kProgressSteps);
+        opt.progress = [&progress](RunStage stage, double fraction) {
+            progress->update(static_cast<long long>(fraction * kProgressSteps), to_string(stage));
+            return true;
+        };
+    }
     const RunReport rep = run_kernel(*backend, opt);
+    if (progress) progress->finish();
     nlohmann::json j = rep.to_json();
     std::string text = format_run_report(rep);
     if (a.counters && rep.ok) add_counters(rep, j, text);
@@ -253,6 +277,7 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
                                   "GPU: also read hardware counters of one launch through CUPTI (DRAM and L2 "
                                   "bytes, sectors per request, FLOPs)");
     add_backend_option(app, a->backend);
+    add_problem_option(app);
     app.add_flag("--check-races", a->check_races,
                  "CPU backend: run the kernel under 3 thread schedules and block orders with shared and "
                  "global race checks on, instead of timing it; rc 1 names the first diagnostic")

@@ -1,14 +1,19 @@
 // `stencil-lab sweep [--kernels a,b] [--tiles t1,t2] [--radius R] [--precision P] [--size N]
 // [--backend auto|cuda|cpu] [--reps K] [--no-plots] --out DIR`: every configuration checked,
-// timed and placed next to the model (analysis/sweep.h), with CSV, JSON and gnuplot plots.
+// timed and placed next to the model (experiments/sweep.h), with CSV, JSON and gnuplot plots.
+// `stencil-lab sweep --replot DIR`: redraws DIR/plots/ from DIR/results.json with the current
+// scripts (experiments/sweep_plots.h), running nothing.
 #include <fmt/format.h>
 
 #include <iostream>
 #include <memory>
-#include <unistd.h>
+#include <optional>
 
-#include "analysis/sweep.h"
 #include "cli/command.h"
+#include "core/progress.h"
+#include "experiments/sweep.h"
+#include "experiments/sweep_output.h"
+#include "experiments/sweep_plots.h"
 #if STENCIL_LAB_HAVE_CUDA
 #include "backends/cuda/counters.h"
 #endif
@@ -27,89 +32,49 @@ struct SweepArgs {
     bool size_given = false, reps_given = false;
     std::string backend = "auto";
     std::string out;
+    std::string replot;
     bool no_plots = false;
 };
 
-void progress_bar(int done, int total, const std::string& what) {
-    const int width = 30;
-    const int filled = total ? done * width / total : width;
-    fmt::print(stderr, "\r[{}{}] {}/{} {:<40}", std::string(filled, '#'), std::string(width - filled, ' '),
-               done, total, what);
-    if (done == total) fmt::print(stderr, "\n");
-    std::fflush(stderr);
+// Hardware counters (CUPTI) and the FMA ceiling (a microbenchmark) come from the CUDA backend.
+void add_gpu_measurements(experiments::SweepOptions& o) {
+#if STENCIL_LAB_HAVE_CUDA
+    // One extra launch per configuration under CUPTI's range profiler (kernel replay).
+    o.counters = [](const LaunchRequest& req) {
+        std::string why;
+        const auto w = random_weights(req.radius, 7).rounded_to(req.precision);
+        const auto c = measure_counters(req, w, &why);
+        if (!c) return analysis::counters_unavailable(why);
+        analysis::HardwareCounters h;
+        h.l1_global_load_requests = c->l1_global_load_requests;
+        h.l1_global_load_sectors = c->l1_global_load_sectors;
+        h.l2_read_bytes = 32.0 * c->l2_read_sectors;
+        h.l2_write_bytes = 32.0 * c->l2_write_sectors;
+        h.dram_read_bytes = c->dram_bytes_read;
+        h.dram_write_bytes = c->dram_bytes_write;
+        h.flops = c->flops();
+        // Level 1 measured: thread-level global ld/st instructions x sizeof(real).
+        h.requested_read_bytes = c->requested_read_bytes();
+        h.requested_write_bytes = c->requested_write_bytes();
+        if (!h.requested_read_bytes)
+            h.requested_unavailable = !c->requested_unavailable.empty()
+                                          ? c->requested_unavailable
+                                          : "smsp__sass_data_bytes_mem_global_op_ld.sum was not collected";
+        return h;
+    };
+    std::string fma_why;
+    o.fma_gflops = measure_fma_gflops(o.precision, &fma_why);
+    o.fma_note = o.fma_gflops ? "FMA peak: a kernel of independent FMA chains, this run"
+                              : "FMA peak not measured: " + fma_why;
+#else
+    o.counters_unavailable_reason = "this build has no CUDA backend, so no hardware counters";
+    o.fma_note = "FMA peak not measured: this build has no CUDA backend";
+#endif
 }
 
-int sweep_command(const SweepArgs& a) {
-    // Every option is checked before anything runs (a backend is made, a kernel launched).
-    analysis::SweepOptions o;
-    for (const auto& k : a.kernels) {
-        const KernelVersion* v = find_version(k);
-        if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", k, version_names()));
-        o.kernels.push_back(v->id);
-    }
-    o.tiles = a.tiles;  // each in 1..kMaxTile (parsed below)
-    const auto p = parse_precision(a.precision);
-    if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
-    o.precision = *p;
-    o.radius = a.radius;  // (--radius, --size and --reps are range-checked by the parser)
-    if (a.out.empty()) throw UserError("--out needs a folder name");
-    if (a.size_given) {
-        if (auto e = grid_error({a.size, a.size, a.size}, a.radius)) throw UserError(*e);
-    }
-    analysis::check_output_dir(a.out);  // before any work: a folder that cannot be written fails now
-
-    std::string why;
-    auto backend = make_backend(a.backend, &why);
-    if (!backend) throw UserError(fmt::format("--backend {}: {}", a.backend, why));
-    const bool gpu = backend->kind() == BackendKind::cuda;
-    o.size = a.size_given ? a.size : (gpu ? 256 : 16);
-    o.reps = a.reps_given ? a.reps : (gpu ? 20 : 1);
-    o.warmup = gpu ? 3 : 0;
-    o.out_dir = a.out;
-    o.plots = !a.no_plots;
-    // Hardware counters (CUPTI) and the FMA ceiling (a microbenchmark) come from the CUDA backend.
-    if (gpu) {
-#if STENCIL_LAB_HAVE_CUDA
-        // One extra launch per configuration under CUPTI's range profiler (kernel replay).
-        o.counters = [](const LaunchRequest& req) {
-            std::string why;
-            const auto w = random_weights(req.radius, 7).rounded_to(req.precision);
-            const auto c = measure_counters(req, w, &why);
-            if (!c) return analysis::counters_unavailable(why);
-            analysis::HardwareCounters h;
-            h.l1_global_load_requests = c->l1_global_load_requests;
-            h.l1_global_load_sectors = c->l1_global_load_sectors;
-            h.l2_read_bytes = 32.0 * c->l2_read_sectors;
-            h.l2_write_bytes = 32.0 * c->l2_write_sectors;
-            h.dram_read_bytes = c->dram_bytes_read;
-            h.dram_write_bytes = c->dram_bytes_write;
-            h.flops = c->flops();
-            // Level 1 measured: thread-level global ld/st instructions x sizeof(real).
-            h.requested_read_bytes = c->requested_read_bytes();
-            h.requested_write_bytes = c->requested_write_bytes();
-            if (!h.requested_read_bytes)
-                h.requested_unavailable = !c->requested_unavailable.empty()
-                                              ? c->requested_unavailable
-                                              : "smsp__sass_data_bytes_mem_global_op_ld.sum was not collected";
-            return h;
-        };
-        std::string fma_why;
-        o.fma_gflops = measure_fma_gflops(o.precision, &fma_why);
-        o.fma_note = o.fma_gflops ? "FMA peak: a kernel of independent FMA chains, this run"
-                                  : "FMA peak not measured: " + fma_why;
-#else
-        o.counters_unavailable_reason = "this build has no CUDA backend, so no hardware counters";
-        o.fma_note = "FMA peak not measured: this build has no CUDA backend";
-#endif
-    }
-    if (isatty(fileno(stderr))) o.progress = progress_bar;
-    else o.progress = [](int done, int total, const std::string& what) {
-        if (done < total) fmt::print(stderr, "sweep {}/{}: {}\n", done + 1, total, what);
-    };
-
-    auto result = analysis::run_sweep(*backend, o);
-    analysis::write_sweep_outputs(result, o.out_dir, o.plots);
-
+// The summary on stdout (failures and skips on stderr); the exit code: non-zero when nothing ran,
+// a check failed or a plot could not be drawn.
+int print_summary(const experiments::SweepResult& result, const experiments::SweepOptions& o) {
     int failed = 0, skipped = 0;
     for (const auto& r : result.rows) {
         if (!r.skipped.empty()) {
@@ -143,6 +108,57 @@ int sweep_command(const SweepArgs& a) {
     return failed || !result.plot_failures.empty() ? 1 : 0;
 }
 
+// Redraws a sweep folder's figures from its results.json; runs no kernel.
+int replot_command(const std::string& dir) {
+    const auto p = experiments::replot_sweep(dir);
+    fmt::print("redrew {}/plots from results.json: {} files; {}\n", dir, p.files.size(), p.note);
+    for (const auto& f : p.failures) fmt::print(stderr, "plot {}\n", f);
+    return p.failures.empty() ? 0 : 1;
+}
+
+int sweep_command(const SweepArgs& a) {
+    // Every option is checked before anything runs (a backend is made, a kernel launched).
+    experiments::SweepOptions o;
+    for (const auto& k : a.kernels) {
+        const KernelVersion* v = find_version(k);
+        if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", k, version_names()));
+        o.kernels.push_back(v->id);
+    }
+    o.tiles = a.tiles;  // each in 1..kMaxTile (parsed below)
+    const auto p = parse_precision(a.precision);
+    if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
+    o.precision = *p;
+    o.radius = a.radius;  // (--radius, --size and --reps are range-checked by the parser)
+    if (a.out.empty()) throw UserError("sweep needs --out DIR (where the results go) or --replot DIR");
+    if (a.size_given) {
+        if (auto e = grid_error({a.size, a.size, a.size}, a.radius)) throw UserError(*e);
+    }
+    experiments::check_output_dir(a.out);  // before any work: a folder that cannot be written fails now
+
+    std::string why;
+    auto backend = make_backend(a.backend, &why);
+    if (!backend) throw UserError(fmt::format("--backend {}: {}", a.backend, why));
+    const bool gpu = backend->kind() == BackendKind::cuda;
+    o.size = a.size_given ? a.size : (gpu ? 256 : 16);
+    o.reps = a.reps_given ? a.reps : (gpu ? 20 : 1);
+    o.warmup = gpu ? 3 : 0;
+    o.out_dir = a.out;
+    const bool plots = !a.no_plots;
+    if (gpu) add_gpu_measurements(o);
+    // The total is known once the sweep has planned its configurations: the display starts then.
+    std::optional<Progress> progress;
+    o.progress = [&progress](int done, int total, const std::string& what) {
+        if (!progress) progress.emplace("sweep", total);
+        progress->update(done, what);
+    };
+
+    auto result = experiments::run_sweep(*backend, o);
+    if (progress) progress->finish();
+    experiments::write_sweep_outputs(result, o.out_dir, plots);
+
+    return print_summary(result, o);
+}
+
 // A comma-separated list; an empty item (",", "a,,b", a trailing comma) is a mistake, not "all".
 std::vector<std::string> split(const std::string& s, const char* option) {
     std::vector<std::string> out;
@@ -172,10 +188,17 @@ const Command sweep_cmd("sweep", 40, [](CLI::App& app) -> std::function<int()> {
                                     "N of the N^3 grid (default 256 on the GPU, 16 on the CPU)");
     auto* reps_opt = add_int_option(app, "--reps", a->reps, 1, kMaxReps,
                                     "timed launches per configuration (default 20 GPU, 1 CPU)");
-    app.add_option("--out,-o", a->out, "output folder (checked before anything runs)")->required();
-    app.add_flag("--no-plots", a->no_plots, "write CSV and JSON only");
+    auto* out_opt = app.add_option("--out,-o", a->out, "output folder (checked before anything runs)");
+    auto* no_plots_opt = app.add_flag("--no-plots", a->no_plots, "write CSV and JSON only");
     add_backend_option(app, a->backend);
+    add_problem_option(app);
+    auto* replot_opt = app.add_option("--replot", a->replot,
+                                      "redraw DIR/plots from DIR/results.json with the current scripts (runs nothing)");
+    for (const char* other : {"--kernels", "--tiles", "--radius", "--precision", "--size", "--reps", "--backend"})
+        replot_opt->excludes(app.get_option(other));
+    replot_opt->excludes(out_opt)->excludes(no_plots_opt);
     return [a, kernels, tiles, size_opt, reps_opt] {
+        if (!a->replot.empty()) return replot_command(a->replot);
         a->size_given = size_opt->count() > 0;
         a->reps_given = reps_opt->count() > 0;
         a->kernels = split(*kernels, "--kernels");

@@ -35,6 +35,12 @@ std::vector<RegisteredCommand>& command_registry();
 CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend,
                                 const std::string& help = "where kernels run: auto (the GPU if usable), cuda, cpu");
 
+// --problem P (default star3d), shared by every command: which problem of the versions table.
+// Without `problem`, the value is checked and kept by the option itself (commands whose work is
+// the same for every problem the table has today).
+CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem);
+CLI::Option* add_problem_option(CLI::App& cmd);
+
 // ---- numbers: parsed and range-checked by the parser ----------------------------------------
 
 // The caps (run-away inputs are refused with the cap in the message).

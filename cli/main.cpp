@@ -13,12 +13,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <filesystem>
 #include <sstream>
 
 #include "cli/command.h"
+#include "core/backend_choice.h"
 #include "core/error.h"
+#include "kernels/versions.h"
 
 namespace stencil::cli {
 
@@ -31,16 +34,31 @@ Command::Command(const char* name, int order, Setup setup) {
     command_registry().push_back({name, order, std::move(setup)});
 }
 
+CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem) {
+    return cmd.add_option("--problem", problem, "which problem: " + problem_names())
+        ->check(CLI::Validator(
+            [](std::string& s) -> std::string {
+                if (parse_problem(s)) return {};
+                return fmt::format("--problem must be one of {} (got '{}')", problem_names(), s);
+            },
+            "PROBLEM"))
+        ->capture_default_str();
+}
+
+CLI::Option* add_problem_option(CLI::App& cmd) {
+    static std::deque<std::string> storage;  // one per command, alive as long as the app
+    storage.emplace_back(to_string(Problem::star3d));
+    return add_problem_option(cmd, storage.back());
+}
+
 CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend, const std::string& help) {
     return cmd.add_option("--backend", backend, help)
         ->transform(CLI::Validator(
             [](std::string& s) -> std::string {
-                if (s == "auto" || s == "cuda" || s == "cpu") return {};
-                if (s == "gpu") {
-                    s = "cuda";
-                    return {};
-                }
-                return fmt::format("--backend must be auto, cuda or cpu (got '{}')", s);
+                const auto choice = parse_backend_choice(s);
+                if (!choice) return fmt::format("--backend must be {} (got '{}')", kBackendChoices, s);
+                s = to_string(*choice);  // "gpu" becomes "cuda"
+                return {};
             },
             "auto|cuda|cpu"))
         ->capture_default_str();

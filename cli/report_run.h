@@ -18,8 +18,8 @@ inline std::string bytes_text(double b) {
 
 inline std::string request_title(const LaunchRequest& r) {
     const auto& v = version(r.kernel);
-    const std::string tile = r.kernel == KernelId::naive ? fmt::format("block {0}x{0}x{0}", r.tile)
-                                                          : fmt::format("T={}", r.tile);
+    const std::string tile = v.tile_is_template ? fmt::format("T={}", r.tile)
+                                                : fmt::format("block {0}x{0}x{0}", r.tile);
     return fmt::format("{} ({}), {}, r={}, {}, grid {}x{}x{}", v.name, v.title, tile, r.radius,
                        to_string(r.precision), r.dims.nx, r.dims.ny, r.dims.nz);
 }

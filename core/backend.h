@@ -13,7 +13,7 @@
 namespace stencil {
 
 enum class BackendKind { cuda, cpu };
-std::string_view to_string(BackendKind k);
+constexpr std::string_view to_string(BackendKind k) { return k == BackendKind::cuda ? "cuda" : "cpu"; }
 
 struct LaunchRequest {
     KernelId kernel = KernelId::naive;

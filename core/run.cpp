@@ -136,8 +136,7 @@ nlohmann::json RunReport::to_json() const {
     j["nx"] = request.dims.nx;
     j["ny"] = request.dims.ny;
     j["nz"] = request.dims.nz;
-    // (to_string(BackendKind) lives in stencil_backends, which links after stencil_core.)
-    j["backend"] = backend == BackendKind::cuda ? "cuda" : "cpu";
+    j["backend"] = std::string(to_string(backend));
     j["device"] = device.name;
     j["seed"] = std::to_string(seed);  // a string: JavaScript readers would round a 64-bit number
     j["ok"] = ok;

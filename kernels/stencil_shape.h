@@ -23,5 +23,7 @@ inline constexpr int kMaxCoefficients = 1 + 6 * kMaxRadius;
 STENCIL_HD constexpr int coefficient_count(int radius) { return 1 + 6 * radius; }
 STENCIL_HD constexpr int coefficient_index(int d, Direction dir) { return 1 + 6 * (d - 1) + dir; }
 STENCIL_HD constexpr int point_count(int radius) { return 1 + 6 * radius; }
+// FLOPs per output: 6r + 1 multiplies and 6r adds (13 for the 7-point stencil: 7 mul + 6 add).
+STENCIL_HD constexpr int flops_per_point(int radius) { return 2 * point_count(radius) - 1; }
 
 }  // namespace stencil

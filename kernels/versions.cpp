@@ -8,21 +8,6 @@
 namespace stencil {
 
 namespace {
-constexpr std::array<KernelVersion, 4> kVersions{{
-    {KernelId::naive, "naive", "Naive",
-     "one thread per output; all 6r+1 neighbours straight from global memory",
-     "kernels/naive.cuh", 8, false},
-    {KernelId::tiled, "tiled", "Shared-memory tiled",
-     "a block loads a T^3 input tile into shared memory; (T-2r)^3 inner threads compute",
-     "kernels/tiled.cuh", 8, true},
-    {KernelId::coarsened, "coarsened", "Thread-coarsened",
-     "a T^2 block marches along z, keeping 2r+1 planes in shared memory",
-     "kernels/coarsened.cuh", 32, true},
-    {KernelId::register_tiled, "register-tiled", "Register-tiled",
-     "as coarsened, but only the current plane is shared; z-neighbours stay in registers",
-     "kernels/register_tiled.cuh", 32, true},
-}};
-
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 }  // namespace
 
@@ -34,12 +19,40 @@ std::optional<Precision> parse_precision(std::string_view s) {
     return std::nullopt;
 }
 
-std::span<const KernelVersion> kernel_versions() { return kVersions; }
+std::span<const KernelVersion> kernel_versions() { return kVersionTable; }
 
-const KernelVersion& version(KernelId id) { return kVersions[static_cast<int>(id)]; }
+std::string_view to_string(Problem p) {
+    switch (p) {
+        case Problem::star3d: return "star3d";
+    }
+    return "?";
+}
+
+std::optional<Problem> parse_problem(std::string_view s) {
+    for (Problem p : {Problem::star3d})
+        if (s == to_string(p)) return p;
+    return std::nullopt;
+}
+
+std::string problem_names() { return std::string(to_string(Problem::star3d)); }
+
+std::string threads_formula(KernelId k) {
+    return version(k).threads == ThreadShape::cube ? "T^3" : "T^2";
+}
+
+std::string smem_formula(KernelId k, int radius) {
+    switch (version(k).shared) {
+        case SharedTile::none: return "";
+        case SharedTile::whole_tile: return "T^3";
+        case SharedTile::stencil_planes: return fmt::format("(2r+1) T^2 = {} T^2", 2 * radius + 1);
+        case SharedTile::one_plane: return "T^2";
+        case SharedTile::halo_plane: return fmt::format("(T+2r)^2 = (T+{})^2", 2 * radius);
+    }
+    return "";
+}
 
 const KernelVersion* find_version(std::string_view name) {
-    for (const auto& v : kVersions)
+    for (const auto& v : kVersionTable)
         if (name == v.name) return &v;
     if (name == "register_tiled" || name == "register") return &version(KernelId::register_tiled);
     return nullptr;
@@ -47,7 +60,7 @@ const KernelVersion* find_version(std::string_view name) {
 
 std::string version_names() {
     std::string s;
-    for (const auto& v : kVersions) {
+    for (const auto& v : kVersionTable) {
         if (!s.empty()) s += ", ";
         s += v.name;
     }
@@ -61,14 +74,14 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
     if (radius < 1 || radius > kMaxRadius)
         return fmt::format("radius {} is outside 1..{}", radius, kMaxRadius);
     if (T < 1) return fmt::format("tile {} must be at least 1", T);
-    if (k != KernelId::naive && T <= 2 * radius)
+    if (v.halo_in_tile && T <= 2 * radius)
         return fmt::format("{}: tile T={} leaves no output cells: T must exceed 2r = {} "
                            "(OUT_TILE_DIM = T - 2r = {})",
                            v.name, T, 2 * radius, T - 2 * radius);
     if (long long t = threads_per_block(k, T); t > lim.max_threads_per_block)
         return fmt::format("{}: tile T={} needs {} threads per block ({}), more than the {} a "
                            "block may have",
-                           v.name, T, t, k == KernelId::naive || k == KernelId::tiled ? "T^3" : "T^2",
+                           v.name, T, t, threads_formula(k),
                            lim.max_threads_per_block);
     if (long long s = smem_bytes(k, T, radius, bytes); s > lim.max_static_smem_per_block)
         return fmt::format("{}: tile T={}, r={}, {} needs {} B of shared memory per block, more "
@@ -89,7 +102,7 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
 
 std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimits lim) {
     std::vector<int> out;
-    if (k == KernelId::naive) {
+    if (!version(k).tile_is_template) {
         for (int t = 1; t <= 32; ++t)
             if (tile_fits(k, t, radius, bytes_of(p), lim)) out.push_back(t);
         return out;
@@ -102,29 +115,23 @@ std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimit
 LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g) {
     LaunchGeometry geo;
     geo.smem_bytes = smem_bytes(k, T, radius, bytes_of(p));
-    switch (k) {
-        case KernelId::naive:
-            geo.block = {T, T, T};
-            geo.grid = {ceil_div(g.nx, T), ceil_div(g.ny, T), ceil_div(g.nz, T)};
-            geo.out_tile = geo.out_planes = T;
-            break;
-        case KernelId::tiled: {
-            const int out = T - 2 * radius;
-            geo.block = {T, T, T};
-            geo.grid = {ceil_div(g.nx, out), ceil_div(g.ny, out), ceil_div(g.nz, out)};
-            geo.out_tile = geo.out_planes = out;
-            break;
-        }
-        case KernelId::coarsened:
-        case KernelId::register_tiled: {
-            const int out = T - 2 * radius;
-            geo.block = {T, T, 1};
-            geo.grid = {ceil_div(g.nx, out), ceil_div(g.ny, out), ceil_div(g.nz, out)};
-            geo.out_tile = geo.out_planes = out;
-            break;
-        }
-    }
+    const int out = out_tile(k, T, radius);
+    geo.block = {T, T, version(k).threads == ThreadShape::cube ? T : 1};
+    // One block per OUT_TILE_DIM outputs along every axis; a z-marching block covers
+    // OUT_TILE_DIM planes with its loop, or the row's z-chunk when it has one (the last chunks
+    // evened out: the kernel takes ceil(nz / gridDim.z) planes per block).
+    const int chunk = version(k).z_chunk;
+    geo.grid = {ceil_div(g.nx, out), ceil_div(g.ny, out), ceil_div(g.nz, chunk > 0 ? chunk : out)};
+    geo.out_tile = out;
+    geo.out_planes = chunk > 0 ? z_planes_per_block(g.nz, geo.grid.z) : out;
     return geo;
+}
+
+std::vector<int> sweep_tiles(KernelId k, int radius, Precision p, DeviceLimits lim) {
+    std::vector<int> out;
+    for (int t : version(k).sweep)
+        if (t > 0 && !tile_error(k, t, radius, p, lim)) out.push_back(t);
+    return out;
 }
 
 std::optional<std::string> grid_error(GridDims g, int radius) {

@@ -1,6 +1,9 @@
-// The one table of kernel versions. CLI, tests, model, viewer and both backends read it; adding a
-// version is one kernel file plus one row here (and one dispatch line per backend).
+// The one table of kernel versions. CLI, tests, model, checker, viewer and both backends read it;
+// adding a version is one kernel file, one row here and one launcher per backend. Everything else
+// about a version (threads per block, OUT_TILE_DIM, shared memory, valid tiles, launch geometry,
+// the tile rules in words) follows from its row by the functions below.
 #pragma once
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -11,7 +14,7 @@
 
 namespace stencil {
 
-enum class KernelId { naive, tiled, coarsened, register_tiled };
+enum class KernelId { naive, tiled, coarsened, register_tiled, streaming };
 enum class Precision { f32, f64 };
 
 constexpr int bytes_of(Precision p) { return p == Precision::f32 ? 4 : 8; }
@@ -47,52 +50,134 @@ struct DeviceLimits {
     int max_grid_yz = 65535;
 };
 
+// How a version's block is shaped and what its T means. These few facts decide the launch
+// geometry, the tile rules, the traffic model's case and the stepper's pictures; they are written
+// here, in the table, and nowhere else (tests/kernels/test_versions.cpp greps the tree for copies).
+enum class ThreadShape {
+    cube,   // T x T x T threads: one output (or one input cell) per thread
+    plane,  // T x T x 1 threads marching along z: OUT_TILE_DIM output planes per block
+};
+enum class SharedTile {
+    none,            // no shared memory
+    whole_tile,      // the T^3 input tile
+    stencil_planes,  // the 2r + 1 planes a z-march needs: (2r + 1) T^2
+    one_plane,       // only the current plane: T^2 (z-neighbours in registers)
+    halo_plane,      // the current plane with its halo ring: (T + 2r)^2 (T counts outputs)
+};
+// The problems the lab teaches. Today the 3D star stencil of the chapter (issue 15 adds more).
+enum class Problem { star3d };
+std::string_view to_string(Problem p);
+std::optional<Problem> parse_problem(std::string_view s);
+std::string problem_names();  // "star3d"
+
 struct KernelVersion {
+    Problem problem;
     KernelId id;
-    const char* name;         // CLI spelling: naive, tiled, coarsened, register-tiled
-    const char* title;        // for people: "Shared-memory tiled"
-    const char* idea;         // the idea in one line
-    const char* source_file;  // path below the repository root, shown by the viewer
-    int default_tile;         // the exercises' default T
-    bool tile_is_template;    // T is a compile-time IN_TILE_DIM (else it is only the block edge)
+    const char* name;           // CLI spelling: naive, tiled, coarsened, register-tiled
+    const char* title;          // for people: "Shared-memory tiled"
+    const char* idea;           // the idea in one line
+    const char* source_file;    // path below the repository root, shown by the viewer
+    const char* textbook_file;  // the listing as printed (bench/textbook/), shown beside it
+    ThreadShape threads;
+    bool halo_in_tile;          // T counts the 2r halo: OUT_TILE_DIM = T - 2r outputs per block
+                                // edge (else T outputs: the block is only a block of outputs)
+    SharedTile shared;
+    bool tile_is_template;      // T is a compile-time IN_TILE_DIM (else it is only the block edge)
+    int default_tile;           // the exercises' and the reports' T
+    int small_tile;             // a small T that still shows the idea (tests, the stepper)
+    std::array<int, 8> sweep;   // tiles a sweep tries by default (0: unused slot); those that
+                                // cannot run for (r, precision) are dropped
+    int z_chunk = 0;            // planes a z-marching block covers; 0: OUT_TILE_DIM (the
+                                // textbook's kernels). The kernel reads it back from gridDim.z.
 };
 
+inline constexpr std::array<KernelVersion, 5> kVersionTable{{
+    {Problem::star3d, KernelId::naive, "naive", "Naive",
+     "one thread per output; all 6r+1 neighbours straight from global memory",
+     "kernels/naive.cuh", "bench/textbook/naive.cuh", ThreadShape::cube, false, SharedTile::none,
+     false, 8, 4, {8}},
+    {Problem::star3d, KernelId::tiled, "tiled", "Shared-memory tiled",
+     "a block loads a T^3 input tile into shared memory; (T-2r)^3 inner threads compute",
+     "kernels/tiled.cuh", "bench/textbook/tiled.cuh", ThreadShape::cube, true,
+     SharedTile::whole_tile, true, 8, 6, {3, 4, 5, 6, 7, 8, 9, 10}},
+    {Problem::star3d, KernelId::coarsened, "coarsened", "Thread-coarsened",
+     "a T^2 block marches along z, keeping 2r+1 planes in shared memory",
+     "kernels/coarsened.cuh", "bench/textbook/coarsened.cuh", ThreadShape::plane, true,
+     SharedTile::stencil_planes, true, 32, 8, {8, 16, 32}},
+    {Problem::star3d, KernelId::register_tiled, "register-tiled", "Register-tiled",
+     "as coarsened, but only the current plane is shared; z-neighbours stay in registers",
+     "kernels/register_tiled.cuh", "bench/textbook/register_tiled.cuh", ThreadShape::plane, true,
+     SharedTile::one_plane, true, 32, 8, {8, 16, 32}},
+    // T = 16 by default: 256 threads, so an SM holds several blocks (a 1024-thread block leaves
+    // it one or two), and rows of 16 values still fill whole sectors. A z-chunk of 128 planes
+    // re-reads 2r / 128 of the grid in z (6% at r = 4) and still makes 4096 blocks at 512^3
+    // (about four waves of 132 SMs x 8 blocks).
+    {Problem::star3d, KernelId::streaming, "streaming", "Streaming (2.5D)",
+     "a T^2 block of output columns marches a long z-chunk: z-values in registers, x/y from a "
+     "shared plane with its halo ring",
+     // No printed listing: shown beside the one it departs from (register tiling).
+     "kernels/streaming.cuh", "bench/textbook/register_tiled.cuh", ThreadShape::plane, false, SharedTile::halo_plane, true, 16, 8,
+     {8, 16, 32}, 128},
+}};
+
 std::span<const KernelVersion> kernel_versions();
-const KernelVersion& version(KernelId id);
+constexpr const KernelVersion& version(KernelId id) { return kVersionTable[static_cast<int>(id)]; }
 const KernelVersion* find_version(std::string_view name);
 std::string version_names();  // "naive, tiled, coarsened, register-tiled"
 
-// ---- tile rules: constexpr, so the backends instantiate exactly the valid (T, r, precision) ----
+// ---- facts that follow from a row --------------------------------------------------------------
 
 // The tile sizes the backends instantiate for the templated kernels. Every valid T from 3 to 10
 // (all the tiled kernel can have), then a spread up to 32 for the z-marching kernels: compile time
 // grows with every instantiation, on two backends.
 inline constexpr int kBuiltTiles[] = {3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 24, 28, 32};
 
-constexpr long long smem_bytes(KernelId k, int T, int radius, int bytes) {
-    switch (k) {
-        case KernelId::naive: return 0;
-        case KernelId::tiled: return (long long)T * T * T * bytes;
-        case KernelId::coarsened: return (long long)(2 * radius + 1) * T * T * bytes;
-        case KernelId::register_tiled: return (long long)T * T * bytes;
+constexpr bool marches_in_z(KernelId k) { return version(k).threads == ThreadShape::plane; }
+
+// Output cells per block edge: OUT_TILE_DIM = T - 2r when the tile holds its halo, else T.
+constexpr int out_tile(KernelId k, int T, int radius) {
+    return version(k).halo_in_tile ? T - 2 * radius : T;
+}
+
+constexpr long long threads_per_block(KernelId k, int T) {
+    return version(k).threads == ThreadShape::cube ? (long long)T * T * T : (long long)T * T;
+}
+
+// Values in shared memory per block.
+constexpr long long shared_cells(KernelId k, int T, int radius) {
+    const long long plane = (long long)T * T;
+    switch (version(k).shared) {
+        case SharedTile::none: return 0;
+        case SharedTile::whole_tile: return T * plane;
+        case SharedTile::stencil_planes: return (2 * radius + 1) * plane;
+        case SharedTile::one_plane: return plane;
+        case SharedTile::halo_plane: return (long long)(T + 2 * radius) * (T + 2 * radius);
     }
     return 0;
 }
 
-constexpr long long threads_per_block(KernelId k, int T) {
-    return (k == KernelId::naive || k == KernelId::tiled) ? (long long)T * T * T : (long long)T * T;
+constexpr long long smem_bytes(KernelId k, int T, int radius, int bytes) {
+    return shared_cells(k, T, radius) * bytes;
 }
+
+// Planes a z-marching block covers on a grid of nz planes launched as `blocks_z` blocks along z:
+// ceil(nz / blocks_z) (the kernels with no z-chunk: OUT_TILE_DIM, and blocks_z follows from it).
+constexpr int z_planes_per_block(int nz, int blocks_z) { return (nz + blocks_z - 1) / blocks_z; }
+
+// The same rules as words, for explanations: "T^3" / "T^2" threads; "T^3", "(2r+1) T^2" = "3 T^2"...
+std::string threads_formula(KernelId k);
+std::string smem_formula(KernelId k, int radius);  // "" when the version uses no shared memory
 
 // True when (k, T, r, precision) obeys every hardware rule (with the default limits).
 constexpr bool tile_fits(KernelId k, int T, int radius, int bytes, DeviceLimits lim = {}) {
     if (T < 1 || radius < 1 || radius > kMaxRadius) return false;
-    if (k != KernelId::naive && T <= 2 * radius) return false;
+    if (version(k).halo_in_tile && T <= 2 * radius) return false;
     if (threads_per_block(k, T) > lim.max_threads_per_block) return false;
     return smem_bytes(k, T, radius, bytes) <= lim.max_static_smem_per_block;
 }
 
 constexpr bool tile_is_built(KernelId k, int T) {
-    if (k == KernelId::naive) return true;
+    if (!version(k).tile_is_template) return true;
     for (int t : kBuiltTiles)
         if (t == T) return true;
     return false;
@@ -103,6 +188,8 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
                                       DeviceLimits lim = {});
 // The T that can run for (k, r, precision): valid and built.
 std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimits lim = {});
+// The row's sweep tiles that can run for (r, precision): what `sweep` and the viewer try.
+std::vector<int> sweep_tiles(KernelId k, int radius, Precision p, DeviceLimits lim = {});
 
 LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g);
 

@@ -2,6 +2,8 @@
 # Draws the plots of a sweep folder from the data and gnuplot scripts `stencil-lab sweep` left in
 # DIR/plots/ (it writes them even where gnuplot is missing, as on the GPU device machine).
 #   scripts/draw-plots.sh docs/results/h100-sweep-256-f32
+# To rewrite the scripts themselves with the lab's current ones (from DIR/results.json) and draw
+# them, use `stencil-lab sweep --replot DIR` instead.
 set -euo pipefail
 dir=${1:?usage: scripts/draw-plots.sh SWEEP_DIR}
 [ -d "$dir/plots" ] || { echo "draw-plots: no $dir/plots (run stencil-lab sweep --out $dir first)"; exit 2; }

@@ -162,7 +162,7 @@ void App::finish_check() {
     }
 }
 
-void App::rebuild_halos() { halo.view = halo_figure(halo.tile, halo.radius, halo.dims); }
+void App::rebuild_halos() { halo.view = halo_figure(halo.tile, halo.radius, halo.dims, halo.slice); }
 
 void App::start_runs(bool sweep) {
     auto& r = runs;

@@ -29,14 +29,15 @@ const char* panel_title(PanelId p);  // window titles
 
 // The user's UI options (Tracy's ViewData): font, scale, which panels are open.
 struct UiOptions {
-    float font_px = 20.0f;       // at 96 dpi; multiplied by the monitor's content scale
+    float font_px = 20.0f;       // --font, 14..40 at 96 dpi; multiplied by the monitor's content scale
     float content_scale = 1.0f;  // from glfwGetWindowContentScale (high-DPI)
     bool font_dirty = true;      // rebuild the font atlas before the next frame
     // The check panel starts closed (View menu, or --panel check / --check FILE): the other five
     // are what goes on the projector.
     bool open[kPanels] = {true, true, true, true, true, false};
     bool relayout = true;        // place the open windows on the next frame
-    int solo = -1;               // a single panel filling the window (--panel)
+    int solo = -1;               // presentation: this panel fills the window (--present)
+    bool focus_pending = false;  // focus the presented panel on the next frame (Page Down / Up)
 };
 
 // The stepper's block, shared with the coalescing panel (same trace).
@@ -73,6 +74,7 @@ struct OpbData {
 
 struct HaloData {
     int tile = 8, radius = 1, dims = 3;
+    int slice = -1;   // z of the 3D tile shown (< 0: the middle)
     HaloFigure view;  // rebuilt by App::rebuild_halos on a change only
 };
 

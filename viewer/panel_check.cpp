@@ -7,6 +7,7 @@
 
 #include "checker/exercises.h"
 #include "viewer/core/colormap.h"
+#include "viewer/fit.h"
 #include "viewer/panels.h"
 
 namespace stencil::viewer {
@@ -53,7 +54,7 @@ void draw_check_panel(App& app) {
     const bool busy = c.checking.valid();
     const auto exs = checker::exercises();
     ImGui::BeginDisabled(busy);
-    ImGui::SetNextItemWidth(fs * 22);
+    ImGui::SetNextItemWidth(std::min(fs * 22, ImGui::GetContentRegionAvail().x - fit::TextWidth("file") - fs * 2));
     ImGui::InputText("file", c.path, sizeof c.path);
     HelpMarker("A .cu file with one __global__ void stencil_kernel(...): the contract is in "
                "exercises/README.md. A relative path is relative to the folder the viewer was started in.");
@@ -64,55 +65,58 @@ void draw_check_panel(App& app) {
             if (ImGui::Selectable(exs[i].name, i == c.exercise)) c.exercise = i, c.tile = 0;
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
+    fit::SameLineIfFits(fit::LabeledWidth(fs * 6, "T (0: default)"));
     ImGui::SetNextItemWidth(fs * 6);
     ImGui::InputInt("T (0: default)", &c.tile);
     c.tile = std::max(0, c.tile);
-    ImGui::SameLine();
     const char* backends[] = {"auto", "cuda", "cpu"};
+    fit::SameLineIfFits(fit::LabeledWidth(fs * 5, "backend"));
     ImGui::SetNextItemWidth(fs * 5);
     ImGui::Combo("backend##check", &c.backend, backends, 3);
-    ImGui::SameLine();
+    fit::SameLineIfFits(fit::ButtonWidth("Check"));
     if (ImGui::Button("Check")) app.start_check();
     ImGui::EndDisabled();
-    ImGui::TextWrapped("%s", exs[c.exercise].summary);
+    fit::Wrapped(exs[c.exercise].summary);
     if (busy) {
-        ImGui::TextDisabled("checking %s: compiled and run in a child process, several sizes and schedules...",
-                            c.checked_path.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        fit::Wrapped("checking " + c.checked_path + ": compiled and run in a child process, several sizes and schedules...");
+        ImGui::PopStyleColor();
         return;
     }
     if (!c.error.empty()) {
-        ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.2f, 1.0f), "%s", c.error.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.45f, 0.2f, 1.0f));
+        fit::Wrapped(c.error);
+        ImGui::PopStyleColor();
         if (app.recording) app.drawn["check"] = {{"verdict", "error"}, {"error", c.error}};
         return;
     }
     if (!c.result) {
-        ImGui::TextDisabled("No check yet: pick a file and an exercise, then Check.");
+        fit::Disabled("No check yet: pick a file and an exercise, then Check.");
         return;
     }
     const checker::CheckResult& r = *c.result;
     ImGui::Separator();
-    ImGui::TextColored(verdict_colour(r.verdict), "%s", checker::to_string(r.verdict));
-    ImGui::SameLine();
-    ImGui::Text(" %s: %s exercise, T = %d, %s backend, %.1f s, seed %#llx", r.file.c_str(), r.exercise.c_str(),
-                r.tile, r.backend.c_str(), r.seconds, static_cast<unsigned long long>(r.seed));
+    fit::Colored(verdict_colour(r.verdict), checker::to_string(r.verdict));
+    const std::string about = fmt::format(" {}: {} exercise, T = {}, {} backend, {:.1f} s, seed {:#x}", r.file, r.exercise,
+                                          r.tile, r.backend, r.seconds, static_cast<unsigned long long>(r.seed));
+    fit::SameLineIfFits(fit::TextWidth(about));
+    fit::Wrapped(about);
     const checker::Evidence& e = r.evidence;
-    if (!e.message.empty()) ImGui::TextWrapped("%s", e.message.c_str());
+    if (!e.message.empty()) fit::Wrapped(e.message);
     if (e.race)
-        ImGui::TextWrapped("race: block (%d, %d, %d), barrier interval %d, threads (%d, %d, %d) and (%d, %d, %d)",
-                           e.race->block[0], e.race->block[1], e.race->block[2], e.race->interval,
-                           e.race->thread_a[0], e.race->thread_a[1], e.race->thread_a[2], e.race->thread_b[0],
-                           e.race->thread_b[1], e.race->thread_b[2]);
+        fit::Wrapped(fmt::format("race: block ({}, {}, {}), barrier interval {}, threads ({}, {}, {}) and ({}, {}, {})",
+                                 e.race->block[0], e.race->block[1], e.race->block[2], e.race->interval,
+                                 e.race->thread_a[0], e.race->thread_a[1], e.race->thread_a[2], e.race->thread_b[0],
+                                 e.race->thread_b[1], e.race->thread_b[2]));
     if (!e.compiler_output.empty() && e.compiler_output != e.message + "\n")
-        ImGui::TextUnformatted(e.compiler_output.c_str());
+        fit::Wrapped(e.compiler_output);
     const auto rows = slice_rows(e.slice_map);
     if (!rows.empty()) {
         const int nx = (int)std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
                            return a.size() < b.size();
                        })->size();
         const int ny = (int)rows.size();
-        ImGui::TextUnformatted(e.slice_map.substr(0, e.slice_map.find(" (")).c_str());
-        ImGui::SameLine();
+        fit::Wrapped(e.slice_map.substr(0, e.slice_map.find(" (")));
         // The map's header counts y downwards (text rows); the squares put y = 0 at the bottom.
         std::string header = e.slice_map.substr(0, e.slice_map.find('\n'));
         if (auto d = header.find(" down;"); d != std::string::npos) header.replace(d, 6, " up;");
@@ -122,7 +126,7 @@ void draw_check_panel(App& app) {
             const std::string& row = rows[(size_t)y];
             return cell_colour(x < (int)row.size() ? row[(size_t)x] : ' ');
         });
-        ImGui::SameLine();
+        fit::SameLineIfFits(SwatchWidth("boundary changed"));
         ImGui::BeginGroup();
         Swatch(cell_colour('.'), "right");
         Swatch(cell_colour('#'), "boundary");
@@ -131,28 +135,34 @@ void draw_check_panel(App& app) {
         Swatch(cell_colour('N'), "NaN / Inf");
         Swatch(cell_colour('U'), "unwritten");
         Swatch(cell_colour('B'), "boundary changed");
-        ImGui::TextDisabled("y grows upward");
+        fit::Disabled("y grows upward");
         ImGui::EndGroup();
     }
     if (r.loads)
-        ImGui::Text("global loads per output: %.3f at N = %d (budget %.3f: %s; %s)", r.loads->loads_per_output,
-                    r.loads->n, r.loads->budget, r.loads->within_budget ? "within" : "over", r.loads->source.c_str());
+        fit::Wrapped(fmt::format("global loads per output: {:.3f} at N = {} (budget {:.3f}: {}; {})",
+                                 r.loads->loads_per_output, r.loads->n, r.loads->budget,
+                                 r.loads->within_budget ? "within" : "over", r.loads->source));
     if (r.timing)
-        ImGui::Text("time at N = %d: %.3f ms vs the lab's %.3f ms (ratio %.2f)", r.timing->n, r.timing->student_ms,
-                    r.timing->reference_ms, r.timing->ratio);
-    for (const auto& w : r.warnings) ImGui::TextDisabled("warning: %s", w.c_str());
+        fit::Wrapped(fmt::format("time at N = {}: {:.3f} ms vs the lab's {:.3f} ms (ratio {:.2f})", r.timing->n,
+                                 r.timing->student_ms, r.timing->reference_ms, r.timing->ratio));
+    for (const auto& w : r.warnings) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        fit::Wrapped("warning: " + w);
+        ImGui::PopStyleColor();
+    }
     ImGui::Separator();
-    ImGui::TextUnformatted("tests");
+    fit::Text("tests");
     int failed = 0;
     if (ImGui::BeginChild("##tests", ImVec2(0, 0), false)) {
         for (const auto& t : r.tests) {
             failed += !t.passed;
-            ImGui::TextColored(t.passed ? ImVec4(0.0f, 0.75f, 0.5f, 1.0f) : ImVec4(0.95f, 0.45f, 0.2f, 1.0f), "%s",
-                               t.passed ? "ok  " : "FAIL");
+            fit::Colored(t.passed ? ImVec4(0.0f, 0.75f, 0.5f, 1.0f) : ImVec4(0.95f, 0.45f, 0.2f, 1.0f),
+                         t.passed ? "ok  " : "FAIL");
             ImGui::SameLine();
-            ImGui::TextWrapped("%s%s", t.name.c_str(), t.passed ? "" : (": " + t.output).c_str());
+            fit::Wrapped(t.name + (t.passed ? "" : ": " + t.output));
         }
     }
+    fit::CheckWindow("tests");
     ImGui::EndChild();
     if (app.recording)
         app.drawn["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "viewer/core/colormap.h"
+#include "viewer/fit.h"
 #include "viewer/panels.h"
 
 namespace stencil::viewer {
@@ -14,7 +15,7 @@ namespace {
 void lane_strip(const WarpLoad& w, float width) {
     // 32 lanes in a row, each coloured by the grid row it reads; sector boundaries marked below.
     const float fs = ImGui::GetFontSize();
-    const float cell = std::max(6.0f, std::min(fs * 1.4f, width / 33.0f));
+    const float cell = std::max(4.0f, std::min(fs * 1.4f, width / 33.0f));
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (int lane = 0; lane < 32; ++lane) {
@@ -43,25 +44,20 @@ void draw_coalescing_panel(App& app) {
     auto& e = app.exp;
     const auto& t = e.trace;
     if (!t.ok()) {
-        ImGui::TextWrapped("No trace: %s", t.error.c_str());
+        fit::Wrapped("No trace: " + t.error);
         return;
     }
-    ImGui::Text("%s, T = %d, block (%d, %d, %d) of the stepper", version(t.cfg.kernel).name, t.cfg.tile, t.cfg.block.x,
-                t.cfg.block.y, t.cfg.block.z);
+    fit::Wrapped(fmt::format("{}, T = {}, block ({}, {}, {}) of the stepper", version(t.cfg.kernel).name, t.cfg.tile,
+                             t.cfg.block.x, t.cfg.block.y, t.cfg.block.z));
     HelpMarker("The block the stepper recorded; change kernel, T or block there.");
     int warp = e.warp;
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 10, ImGui::GetContentRegionAvail().x - fit::TextWidth("warp") - ImGui::GetFontSize()));
     if (ImGui::SliderInt("warp", &warp, 0, warps_in_block(t.geo.block) - 1)) app.set_warp(warp);
     HelpMarker("Warp w holds threads 32w .. 32w+31 in CUDA's numbering (x fastest, then y, then z).");
 
     // Predicted against measured.
     // Stretch: fixed-fit columns shrank the headers to a letter at projector font sizes.
-    if (ImGui::BeginTable("cmp", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("");
-        ImGui::TableSetupColumn("model (first load)");
-        ImGui::TableSetupColumn("trace: this warp");
-        ImGui::TableSetupColumn("GPU counters");
-        ImGui::TableHeadersRow();
+    {
         const auto& p = e.prediction;
         const auto& m = e.warp_summary;
         // A GPU run of this very configuration: kernel, T, r, precision and grid.
@@ -73,29 +69,27 @@ void draw_coalescing_panel(App& app) {
                 r.radius == t.cfg.radius && r.precision == to_string(t.cfg.precision) && r.dims == t.cfg.dims)
                 gpu = &r;
         }
+        // Columns sized to their contents (the table wraps into bands when the panel is narrow).
+        const ImVec4 muted = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+        const std::vector<fit::Column> cols = {
+            {"", ""}, {"model (first load)", ""}, {"trace: this warp", ""}, {"GPU counters", ""}};
         auto row = [&](const char* name, std::string model, std::string trace, std::string counters, const char* f) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(name);
-            HelpMarker(f);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(model.c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(trace.c_str());
-            ImGui::TableNextColumn();
-            if (counters.empty()) ImGui::TextDisabled("n/a");
-            else ImGui::TextUnformatted(counters.c_str());
+            return std::vector<fit::Cell>{{name, {}, f},
+                                          {std::move(model)},
+                                          {std::move(trace)},
+                                          counters.empty() ? fit::Cell{"n/a", muted} : fit::Cell{std::move(counters)}};
         };
-        row("rows per request", fmt::format("{}", p.rows), fmt::format("{:.2f}", m.rows_per_request), "",
-            "Distinct x-rows (y, z) of the grid one warp's load touches: ceil(32 / block.x) for a block narrower "
-            "than a warp (8 wide: 4 rows).");
-        row("sectors per request", fmt::format("{:g}", p.sectors), fmt::format("{:.2f}", m.sectors_per_request),
-            gpu ? fmt::format("{:.2f}", *gpu->sectors_per_request) : "",
-            "Distinct 32-byte sectors per warp-level load request (ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld "
-            "/ ..._requests). 4 for 32 lanes x 4 B, aligned, in one row.");
-        row("efficiency", fmt::format("{:.0f}%", 100 * p.efficiency), fmt::format("{:.0f}%", 100 * m.efficiency), "",
-            "Bytes the lanes asked for / (sectors x 32 B).");
-        ImGui::EndTable();
+        const std::vector<std::vector<fit::Cell>> rows = {
+            row("rows per request", fmt::format("{}", p.rows), fmt::format("{:.2f}", m.rows_per_request), "",
+                "Distinct x-rows (y, z) of the grid one warp's load touches: ceil(32 / block.x) for a block narrower "
+                "than a warp (8 wide: 4 rows)."),
+            row("sectors per request", fmt::format("{:g}", p.sectors), fmt::format("{:.2f}", m.sectors_per_request),
+                gpu ? fmt::format("{:.2f}", *gpu->sectors_per_request) : "",
+                "Distinct 32-byte sectors per warp-level load request (ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld "
+                "/ ..._requests). 4 for 32 lanes x 4 B, aligned, in one row."),
+            row("efficiency", fmt::format("{:.0f}%", 100 * p.efficiency), fmt::format("{:.0f}%", 100 * m.efficiency), "",
+                "Bytes the lanes asked for / (sectors x 32 B).")};
+        fit::Table("cmp", cols, rows, 1);
         if (!gpu)
             Greyed("GPU counters:",
                    any_counters ? fmt::format("the loaded runs have counters, but none for {} T={} r={} {} {}^3 (the "
@@ -110,39 +104,49 @@ void draw_coalescing_panel(App& app) {
             app.drawn["coalescing"] = {{"warp", e.warp}, {"requests", e.warp_loads.size()},
                                        {"model_sectors", p.sectors}, {"trace_sectors", m.sectors_per_request},
                                        {"gpu", gpu != nullptr}};
-        ImGui::TextWrapped("Model: %s", p.explanation.c_str());
-        ImGui::Text("Whole block (trace): %.2f sectors per load request, %.0f%% efficiency, %d requests",
-                    e.block_summary.sectors_per_request, 100 * e.block_summary.efficiency, e.block_summary.requests);
+        fit::Wrapped("Model: " + p.explanation);
+        fit::Wrapped(fmt::format("Whole block (trace): {:.2f} sectors per load request, {:.0f}% efficiency, {} requests",
+                                 e.block_summary.sectors_per_request, 100 * e.block_summary.efficiency,
+                                 e.block_summary.requests));
     }
 
     ImGui::Separator();
     const float fs = ImGui::GetFontSize();
     ImGui::BeginGroup();
-    ImGui::Text("Requests of warp %d", e.warp);
-    ImGui::BeginChild("reqs", ImVec2(fs * 22, fs * 12), true);
+    fit::Text(fmt::format("Requests of warp {}", e.warp));
+    // As wide as its longest label (or the panel), so no request's label is cut.
+    float reqs_w = fs * 8;
+    for (const auto& l : e.request_labels) reqs_w = std::max(reqs_w, fit::TextWidth(l) + fs * 1.5f);
+    const float full = ImGui::GetContentRegionAvail().x;
+    reqs_w = std::min(reqs_w, full);
+    ImGui::BeginChild("reqs", ImVec2(reqs_w, fs * 8), true, ImGuiWindowFlags_HorizontalScrollbar);
     // The labels are formatted once per warp change (App::set_warp), not per frame.
     for (int i = 0; i < (int)e.request_labels.size(); ++i)
         if (ImGui::Selectable(e.request_labels[i].c_str(), e.request == i)) e.request = i;
     ImGui::EndChild();
     ImGui::EndGroup();
-    ImGui::SameLine();
+    // The lanes beside the list when both fit, else below it.
+    const float strip_w = fs * 20;
+    fit::SameLineIfFits(strip_w);
     ImGui::BeginGroup();
     if (e.request < (int)e.warp_loads.size()) {
         const auto& w = e.warp_loads[e.request];
-        ImGui::Text("%s: %d lanes, %d rows, %d sectors, %d lines, %.0f%% efficient", w.label.c_str(), w.lanes, w.rows,
-                    w.sectors, w.lines, 100 * w.efficiency);
-        ImGui::TextDisabled("lanes 0..31 coloured by grid row; bars below alternate per 32-byte sector");
+        fit::Wrapped(fmt::format("{}: {} lanes, {} rows, {} sectors, {} lines, {:.0f}% efficient", w.label, w.lanes,
+                                 w.rows, w.sectors, w.lines, 100 * w.efficiency));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        fit::Wrapped("lanes 0..31 coloured by grid row; bars below alternate per 32-byte sector");
+        ImGui::PopStyleColor();
         lane_strip(w, ImGui::GetContentRegionAvail().x);
     }
     ImGui::EndGroup();
 
     ImGui::Separator();
     const Dim3 bd = t.geo.block;
-    ImGui::Text("Warps over the block (%d warps)", warps_in_block(bd));
+    fit::Text(fmt::format("Warps over the block ({} warps)", warps_in_block(bd)));
     HelpMarker("Each thread coloured by its warp; the chosen warp is bright, the others dimmed. In an 8 x 8 x 8 "
                "block a warp covers 4 rows of 8 threads: 4 separate rows of memory.");
     if (bd.z > 1) {
-        ImGui::SameLine();
+        fit::SameLineIfFits(fit::LabeledWidth(fs * 8, "tz"));
         ImGui::SetNextItemWidth(fs * 8);
         ImGui::SliderInt("tz", &e.slice, 0, bd.z - 1);
     }

@@ -1,9 +1,10 @@
 // [SECTION] OP/B panel: the model's OP/B against T for each kernel, points measured from CPU
 // traces (requested bytes), L2- and DRAM-level points from GPU counters when a GPU run or a loaded
-// sweep has them, and the seeds' figures (1.37 at T = 8, the 3.25 limit) marked. The content is
-// opb_figure() (viewer/core/figures.h), rebuilt on a change only.
+// sweep has them, the textbook's figures (1.37 at T = 8) and the T -> infinity limit marked. The
+// content is opb_figure() (viewer/core/figures.h), rebuilt on a change only.
 #include <fmt/format.h>
 
+#include "viewer/fit.h"
 #include "viewer/panels.h"
 #include "viewer/plot_widget.h"
 
@@ -13,37 +14,45 @@ void draw_opb_panel(App& app) {
     auto& o = app.opb;
     const OpbFigure& f = o.fig;
     bool changed = false;
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    const float fs = ImGui::GetFontSize();
+    ImGui::SetNextItemWidth(fs * 5);
     changed |= ImGui::SliderInt("r##opb", &o.radius, 1, kMaxRadius);
-    ImGui::SameLine();
     int prec = o.precision == Precision::f32 ? 0 : 1;
+    fit::SameLineIfFits(fit::CheckWidth("f32"));
     bool pc = ImGui::RadioButton("f32##opb", &prec, 0);
-    ImGui::SameLine();
+    fit::SameLineIfFits(fit::CheckWidth("f64"));
     pc |= ImGui::RadioButton("f64##opb", &prec, 1);
     if (pc) o.precision = prec == 0 ? Precision::f32 : Precision::f64, changed = true;
-    ImGui::SameLine();
+    fit::SameLineIfFits(fit::CheckWidth("log y"));
     changed |= ImGui::Checkbox("log y", &o.log_y);
-    ImGui::SameLine();
+    fit::SameLineIfFits(fit::CheckWidth("legend"));
     changed |= ImGui::Checkbox("legend", &o.legend);
-    ImGui::SameLine();
     if (o.measuring.valid()) {
-        ImGui::TextDisabled("measuring on the CPU backend...");
-    } else if (ImGui::Button("Measure from CPU traces")) {
-        app.start_trace_measurement();
+        fit::SameLineIfFits(fit::TextWidth("measuring on the CPU backend..."));
+        fit::Disabled("measuring on the CPU backend...");
+    } else {
+        fit::SameLineIfFits(fit::ButtonWidth("Measure from CPU traces"));
+        if (ImGui::Button("Measure from CPU traces")) app.start_trace_measurement();
+        fit::CheckItem("Measure from CPU traces");
     }
     HelpMarker("Runs every kernel at T up to 16 on a 48^3 grid on the CPU backend with access counting, at this "
                "chart's r and precision: OP/B = stores x (12r+1) / bytes of global loads requested. Face blocks "
                "load less and compute less, so the whole-grid figure sits below the interior-block model.");
     if (changed) app.rebuild_opb();
 
-    ImGui::TextUnformatted("Model:");
+    fit::Text("Model:");
     HelpMarker(o.help.c_str());
     for (const auto& m : f.table) {
-        ImGui::SameLine();
-        ImGui::Text(" %s T=%d: %.2f ", version(m.kernel).name, m.tile, m.opb);
+        const std::string t = fmt::format(" {} T={}: {:.2f} ", version(m.kernel).name, m.tile, m.opb);
+        fit::SameLineIfFits(fit::TextWidth(t));
+        fit::Text(t);
     }
     // Greyed GPU series: the reason as visible text, not only on hover.
-    if (!f.counters_why.empty()) ImGui::TextDisabled("GPU counters (L2, DRAM) not shown: %s", f.counters_why.c_str());
+    if (!f.counters_why.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        fit::Wrapped("GPU counters (L2, DRAM) not shown: " + f.counters_why);
+        ImGui::PopStyleColor();
+    }
 
     const float h = ImGui::GetContentRegionAvail().y;
     PlotSpec spec;
@@ -54,7 +63,7 @@ void draw_opb_panel(App& app) {
     spec.refs = &f.refs;
     spec.points = &f.points;
     spec.legend = o.legend;
-    spec.size = ImVec2(0, std::max(h, ImGui::GetFontSize() * 10));
+    spec.size = ImVec2(0, std::max(h, fs * 10));
     spec.hover_text = [&](int s, int i) {
         const Series& S = f.series[s];
         return fmt::format("{}\nT = {:g}: OP/B = {:.3f}", S.name, S.x[i], S.y[i]);
@@ -69,7 +78,7 @@ void draw_opb_panel(App& app) {
             if (s.name.rfind("L2", 0) == 0) l2 = s.x.size();
         }
         app.drawn["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
-                            {"seeds", f.points.size()}, {"dram_points", dram}, {"l2_points", l2}, {"counters_why", f.counters_why}};
+                            {"seeds", f.points.size()}, {"limit", f.refs.empty() ? 0.0 : f.refs[0].value}, {"dram_points", dram}, {"l2_points", l2}, {"counters_why", f.counters_why}};
     }
 }
 

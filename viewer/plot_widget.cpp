@@ -6,6 +6,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "viewer/fit.h"
+
 namespace stencil::viewer {
 
 namespace {
@@ -70,25 +72,49 @@ void Plot(const PlotSpec& spec) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (size.x <= 0) size.x = avail.x;
     if (size.y <= 0) size.y = std::max(8 * fs, std::min(avail.y, size.x * 0.6f));
+    // Margins: room for tick labels on the left, the x label below, the title above.
+    // The legend goes right of the plot when that leaves the plot 22 font heights of width, so it
+    // covers no data; else below the x label, its entries flowing in rows (never over the data).
+    const float lh = fs * 1.25f;
+    std::vector<float> entry_w;
+    float legend_w = 0;
+    if (spec.legend)
+        for (const Series& s : series) {
+            entry_w.push_back(ImGui::CalcTextSize(s.name.c_str()).x + fs * 2.4f);
+            legend_w = std::max(legend_w, entry_w.back());
+        }
+    const bool legend_outside = spec.legend && size.x - legend_w - fs * 5 > fs * 22;
+    // Below: rows of entries as wide as the canvas allows.
+    std::vector<ImVec2> below_at;  // offsets of each entry from the legend's top-left
+    float legend_h = 0;
+    if (spec.legend && !legend_outside && !series.empty()) {
+        float x = 0, y = 0;
+        for (float w : entry_w) {
+            if (x > 0 && x + w > size.x - fs) x = 0, y += lh;
+            below_at.push_back(ImVec2(x, y));
+            x += w + fs;
+        }
+        legend_h = y + lh + fs * 0.3f;
+        size.y = std::max(size.y, fs * 12.6f + legend_h);
+    }
+    // Axis labels wrap to the canvas when it is narrower than they are (margins grow to hold them).
+    const float label_wrap = std::max(fs * 4, size.x - fs * 0.4f);
+    const std::string yl = ay.label + (ay.scale == AxisScale::log10 ? "  [log scale]" : "");
+    const ImVec2 xs = ImGui::CalcTextSize(ax.label.c_str(), nullptr, false, label_wrap);
+    const ImVec2 ys = ImGui::CalcTextSize(yl.c_str(), nullptr, false, label_wrap);
+    const float x_label_h = xs.y + fs * 0.4f;
+    const float left = fs * 4.2f, bottom = fs * 1.6f + x_label_h + legend_h, top = ys.y + fs * 0.6f,
+                right = legend_outside ? legend_w + fs * 0.8f : fs * 0.8f;
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##canvas", size);
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     const ImU32 grid = IM_COL32(255, 255, 255, 28), axis = IM_COL32(200, 200, 200, 255);
-
-    // Margins: room for tick labels on the left, the x label below, the title above.
-    // The legend goes right of the plot when that leaves the plot 22 font heights of width, so it
-    // covers no data; else inside the top-right corner.
-    float legend_w = 0;
-    if (spec.legend)
-        for (const Series& s : series) legend_w = std::max(legend_w, ImGui::CalcTextSize(s.name.c_str()).x + fs * 2.4f);
-    const bool legend_outside = spec.legend && size.x - legend_w - fs * 5 > fs * 22;
-    const float left = fs * 4.2f, bottom = fs * 3.0f, top = fs * 1.6f,
-                right = legend_outside ? legend_w + fs * 0.8f : fs * 0.8f;
+    const ImVec2 lo = p0, hi(p0.x + size.x, p0.y + size.y);  // every text stays in the canvas
     PlotRect r{p0.x + left, p0.y + top, p0.x + size.x - right, p0.y + size.y - bottom};
     dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), IM_COL32(20, 22, 28, 255));
-    if (spec.title) dl->AddText(ImVec2(r.x0, p0.y + fs * 0.2f), text, spec.title);
+    if (spec.title) fit::DrawText(dl, ImVec2(r.x0, p0.y + fs * 0.2f), text, spec.title, lo, hi);
 
     // Ticks and grid.
     const int xt = std::max(2, (int)((r.x1 - r.x0) / (fs * 5))), yt = std::max(2, (int)((r.y1 - r.y0) / (fs * 2.5f)));
@@ -100,7 +126,7 @@ void Plot(const PlotSpec& spec) {
         if (p.x < r.x0 - 0.5f || p.x > r.x1 + 0.5f) continue;
         dl->AddLine(ImVec2(p.x, r.y0), ImVec2(p.x, r.y1), t.major ? grid : IM_COL32(255, 255, 255, 12));
         dl->AddLine(ImVec2(p.x, r.y1), ImVec2(p.x, r.y1 + fs * (t.major ? 0.35f : 0.2f)), axis, 1.5f);
-        if (!t.label.empty()) dl->AddText(ImVec2(p.x - xc.widths[i] / 2, r.y1 + fs * 0.4f), text, t.label.c_str());
+        if (!t.label.empty()) fit::DrawText(dl, ImVec2(p.x - xc.widths[i] / 2, r.y1 + fs * 0.4f), text, t.label, lo, hi);
     }
     for (size_t i = 0; i < yc.ticks.size(); ++i) {
         const Tick& t = yc.ticks[i];
@@ -108,17 +134,16 @@ void Plot(const PlotSpec& spec) {
         if (p.y < r.y0 - 0.5f || p.y > r.y1 + 0.5f) continue;
         dl->AddLine(ImVec2(r.x0, p.y), ImVec2(r.x1, p.y), t.major ? grid : IM_COL32(255, 255, 255, 12));
         dl->AddLine(ImVec2(r.x0 - fs * (t.major ? 0.35f : 0.2f), p.y), ImVec2(r.x0, p.y), axis, 1.5f);
-        if (!t.label.empty()) dl->AddText(ImVec2(r.x0 - fs * 0.5f - yc.widths[i], p.y - fs / 2), text, t.label.c_str());
+        if (!t.label.empty())
+            fit::DrawText(dl, ImVec2(r.x0 - fs * 0.5f - yc.widths[i], p.y - fs / 2), text, t.label, lo, hi);
     }
     dl->AddRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), axis, 0, 0, 1.5f);
     {  // axis labels: x centred below, y written above the axis (ImGui draws no rotated text)
-        const ImVec2 ts = ImGui::CalcTextSize(ax.label.c_str());
-        dl->AddText(ImVec2((r.x0 + r.x1 - ts.x) / 2, r.y1 + fs * 1.6f), text, ax.label.c_str());
-        const std::string yl = ay.label + (ay.scale == AxisScale::log10 ? "  [log scale]" : "");
-        const ImVec2 ys = ImGui::CalcTextSize(yl.c_str());
-        const float yx = spec.title ? r.x1 - ys.x : r.x0;
-        dl->AddText(ImVec2(std::max(p0.x, yx), p0.y + fs * 0.2f), IM_COL32(190, 190, 190, 255),
-                    yl.c_str());
+        fit::DrawText(dl, ImVec2(std::clamp((r.x0 + r.x1 - xs.x) / 2, p0.x, std::max(p0.x, p0.x + size.x - xs.x)),
+                                 r.y1 + fs * 1.6f),
+                      text, ax.label, lo, hi, label_wrap);
+        const float yx = std::clamp(spec.title ? r.x1 - ys.x : r.x0, p0.x, std::max(p0.x, p0.x + size.x - ys.x));
+        fit::DrawText(dl, ImVec2(yx, p0.y + fs * 0.2f), IM_COL32(190, 190, 190, 255), yl, lo, hi, label_wrap);
     }
 
     dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), true);
@@ -129,13 +154,14 @@ void Plot(const PlotSpec& spec) {
             if (l.horizontal) {
                 dashed_line(dl, ImVec2(r.x0, p.y), ImVec2(r.x1, p.y), l.colour, 1.5f, fs * 0.4f);
                 const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-                // At the left end: the top-right corner may hold the legend.
-                dl->AddRectFilled(ImVec2(r.x0 + fs * 0.3f, p.y - ts.y - 2), ImVec2(r.x0 + fs * 0.3f + ts.x, p.y - 2),
+                // At the left end, above the line (below it when the line is at the top).
+                const float ly = p.y - ts.y - 2 >= r.y0 ? p.y - ts.y - 2 : p.y + 2;
+                dl->AddRectFilled(ImVec2(r.x0 + fs * 0.3f, ly), ImVec2(r.x0 + fs * 0.3f + ts.x, ly + ts.y),
                                   IM_COL32(20, 22, 28, 200));
-                dl->AddText(ImVec2(r.x0 + fs * 0.3f, p.y - ts.y - 2), l.colour, l.label.c_str());
+                fit::DrawText(dl, ImVec2(r.x0 + fs * 0.3f, ly), l.colour, l.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
             } else {
                 dashed_line(dl, ImVec2(p.x, r.y0), ImVec2(p.x, r.y1), l.colour, 1.5f, fs * 0.4f);
-                dl->AddText(ImVec2(p.x + 3, r.y0 + 2), l.colour, l.label.c_str());
+                fit::DrawText(dl, ImVec2(p.x + 3, r.y0 + 2), l.colour, l.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
             }
         }
     // Series.
@@ -161,22 +187,31 @@ void Plot(const PlotSpec& spec) {
         for (const RefPoint& q : *spec.points) {
             const Point2 a = to_screen(ax, ay, r, q.x, q.y);
             dl->AddCircle(ImVec2(a.x, a.y), marker * 2.2f, q.colour, 0, 2.5f);
-            const ImVec2 ts = ImGui::CalcTextSize(q.label.c_str());
+            // Wrapped to the plot's width when wider; right of the ring, else left of it, else
+            // shifted inside the plot.
+            const float wrap = r.x1 - r.x0 - 4;
+            const ImVec2 ts = ImGui::CalcTextSize(q.label.c_str(), nullptr, false, wrap);
             float lx = a.x + marker * 2.8f, ly = a.y + marker * 1.5f;
             if (lx + ts.x > r.x1) lx = a.x - marker * 2.8f - ts.x;
+            lx = std::clamp(lx, r.x0 + 2, std::max(r.x0 + 2, r.x1 - ts.x - 2));
             if (ly + ts.y > r.y1) ly = a.y - marker * 2.5f - ts.y;
+            ly = std::max(ly, r.y0);
             dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + ts.x + 2, ly + ts.y), IM_COL32(20, 22, 28, 200));
-            dl->AddText(ImVec2(lx, ly), q.colour, q.label.c_str());
+            fit::DrawText(dl, ImVec2(lx, ly), q.colour, q.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), wrap);
         }
     dl->PopClipRect();
 
-    // Legend: right of the plot, or compact in its top-right corner.
+    // Legend: right of the plot, or in rows below the x label.
     if (spec.legend && !series.empty()) {
-        const float lh = fs * 1.15f;
-        const float x = legend_outside ? r.x1 + fs * 0.6f : r.x1 - legend_w - fs * 0.4f;
-        float y = r.y0 + fs * 0.3f;
-        dl->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + legend_w, y + series.size() * lh + 2), IM_COL32(12, 14, 18, 220));
-        for (const Series& s : series) {
+        const float lx = legend_outside ? r.x1 + fs * 0.6f : p0.x + fs * 0.5f;
+        const float ly = legend_outside ? r.y0 + fs * 0.3f : r.y1 + fs * 1.6f + x_label_h;
+        if (legend_outside)
+            dl->AddRectFilled(ImVec2(lx - 4, ly - 2), ImVec2(lx + legend_w, ly + series.size() * lh + 2),
+                              IM_COL32(12, 14, 18, 220));
+        for (size_t i = 0; i < series.size(); ++i) {
+            const Series& s = series[i];
+            const float x = legend_outside ? lx : lx + below_at[i].x;
+            const float y = legend_outside ? ly + i * lh : ly + below_at[i].y;
             const ImU32 c = s.greyed ? IM_COL32(110, 110, 110, 255) : s.colour;
             if (s.line) {
                 if (s.dashed) dashed_line(dl, ImVec2(x, y + fs * 0.55f), ImVec2(x + fs * 1.4f, y + fs * 0.55f), c, thick, fs * 0.3f);
@@ -185,8 +220,7 @@ void Plot(const PlotSpec& spec) {
             if (s.markers)
                 stencil::viewer::marker(dl, s.marker, ImVec2(x + fs * 0.7f, y + fs * 0.55f),
                                         s.marker == MarkerShape::circle ? marker : marker * 1.1f, c, 2.0f);
-            dl->AddText(ImVec2(x + fs * 1.8f, y), s.greyed ? IM_COL32(140, 140, 140, 255) : text, s.name.c_str());
-            y += lh;
+            fit::DrawText(dl, ImVec2(x + fs * 1.8f, y), s.greyed ? IM_COL32(140, 140, 140, 255) : text, s.name, lo, hi);
         }
     }
 

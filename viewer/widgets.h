@@ -1,10 +1,12 @@
-// Small ImGui helpers every panel uses: the HelpMarker of imgui_demo.cpp, a value with its formula,
+// Small ImGui helpers every panel uses (their text goes through viewer/fit.h): the HelpMarker of imgui_demo.cpp, a value with its formula,
 // a greyed-out line with its reason, colour conversion.
 #pragma once
 #include <imgui.h>
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace stencil::viewer {
 
@@ -17,5 +19,8 @@ void Greyed(const char* text, const std::string& why);
 inline ImU32 col(std::uint32_t packed) { return (ImU32)packed; }
 // A filled square of the colour, then a label (legends of cell maps).
 void Swatch(std::uint32_t colour, const char* label);
+float SwatchWidth(const char* label);
+// A legend of swatches that flows onto the next line when the panel is narrow.
+void Swatches(const std::vector<std::pair<std::uint32_t, const char*>>& items);
 
 }  // namespace stencil::viewer

@@ -24,6 +24,7 @@ cpu_detail::Launcher launcher_for(KernelId k) {
         case KernelId::tiled: return cpu_detail::launch_tiled;
         case KernelId::coarsened: return cpu_detail::launch_coarsened;
         case KernelId::register_tiled: return cpu_detail::launch_register_tiled;
+        case KernelId::streaming: return cpu_detail::launch_streaming;
     }
     return nullptr;
 }

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/simt.h"  // before any kernel source: the host compiler's CUDA
 #include "kernels/dispatch.h"
 #include "kernels/stencil_coefficients.cuh"
 
@@ -23,6 +24,8 @@ simt::ExecReport launch_coarsened(const LaunchRequest&, const StencilWeights&, c
                                   const simt::ExecOptions&, const LaunchGeometry&);
 simt::ExecReport launch_register_tiled(const LaunchRequest&, const StencilWeights&, const void*, void*,
                                        const simt::ExecOptions&, const LaunchGeometry&);
+simt::ExecReport launch_streaming(const LaunchRequest&, const StencilWeights&, const void*, void*,
+                                  const simt::ExecOptions&, const LaunchGeometry&);
 
 // Instantiates `kernel.template operator()<real, T, R>(in, out, nx, ny, nz)` through dispatch<K>,
 // uploads the weights into this TU's constant arrays and launches it. The TU's mutex serialises

@@ -46,6 +46,10 @@
 // diagnostics, blocks_run and the trace count only blocks up to that one, so they do not depend
 // on timing. Each worker caps its own trace; the merge keeps the first max_records in queue order
 // and numbers sites by code address.
+//
+// Sections: how a block runs; shared memory; global memory (checks on); determinism (the design,
+// in the comment below), then: stacks; shared ranges; the launch and its workers; global shadow
+// marks; fiber stack overflow; out-of-line pieces of simt.h; one block.
 #include "backends/cpu/simt.h"
 
 #include <cstring>

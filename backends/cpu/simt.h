@@ -25,7 +25,12 @@
 // Shared memory is poisoned at block start: a float/double cell no thread of the block stored
 // reads as NaN (other types as 0xCD bytes) and is reported as an uninitialized shared read when
 // shared checks are on. Launch a grid with simt::launch (below); see trace.h for the report.
+//
+// Sections: CUDA keywords; the launch; global memory (GlobalPtr, GlobalRef); shared memory
+// (Shared<T>); built-in variables and functions.
 #pragma once
+// kernels/device_compat.h takes this header's definitions instead of CUDA's.
+#define STENCIL_HOST_SIMT 1
 #include <atomic>
 #include <cmath>
 #include <cstddef>

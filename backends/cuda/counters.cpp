@@ -8,6 +8,10 @@
 //
 // libcupti is dlopen()ed on first use (it is part of the CUDA toolkit, not of the driver), and the
 // CUcontext comes from the runtime's driver entry point: nothing here links libcuda or libcupti.
+//
+// Sections: the CUPTI functions (dlopen and lookup); the session (initialise, config image,
+// counter image, one profiled launch, decode, evaluate); the metrics the lab reads and what to do
+// when a metric is missing on this GPU.
 // ---------------------------------------------------------------------------------------------
 #include "backends/cuda/counters.h"
 
@@ -195,9 +199,7 @@ std::vector<double> profile_launch(const std::function<void()>& launch, std::vec
     const Cupti& c = cupti();
     if (!c.error.empty()) throw CuptiFailure{c.error};
     check(cudaFree(nullptr), "cudaFree (context creation)");
-    int l2 = 0;
-    check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), "cudaDeviceGetAttribute (L2 size)");
-    DeviceBuffer flush(std::max<std::size_t>(2u * static_cast<std::size_t>(l2), 64u << 20), "L2 flush buffer");
+    DeviceBuffer flush(l2_flush_bytes(), "L2 flush buffer");
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (before profiling)");
 
     using CtxGetCurrent = CUresult (*)(CUcontext*);

@@ -32,6 +32,7 @@ namespace {
 
 using cuda_detail::check;
 using cuda_detail::DeviceBuffer;
+using cuda_detail::EventPair;
 using cuda_detail::request_text;
 
 std::string version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
@@ -95,35 +96,6 @@ const std::optional<std::string>& probe_once() {
     std::call_once(once, [] { reason = probe(); });
     return reason;
 }
-
-// A pair of events around one timed operation.
-class EventPair {
-public:
-    EventPair() {
-        check(cudaEventCreate(&start_), "cudaEventCreate");
-        const cudaError_t e = cudaEventCreate(&stop_);
-        if (e != cudaSuccess) {
-            (void)cudaEventDestroy(start_);
-            check(e, "cudaEventCreate");
-        }
-    }
-    ~EventPair() {
-        (void)cudaEventDestroy(start_);
-        (void)cudaEventDestroy(stop_);
-    }
-    EventPair(const EventPair&) = delete;
-    EventPair& operator=(const EventPair&) = delete;
-    void start(cudaStream_t s) { check(cudaEventRecord(start_, s), "cudaEventRecord"); }
-    void stop(cudaStream_t s) { check(cudaEventRecord(stop_, s), "cudaEventRecord"); }
-    double ms() const {
-        float t = 0;
-        check(cudaEventElapsedTime(&t, start_, stop_), "cudaEventElapsedTime");
-        return t;
-    }
-
-private:
-    cudaEvent_t start_{}, stop_{};
-};
 
 class CudaBackend final : public Backend {
 public:
@@ -266,13 +238,8 @@ private:
     }
 
     // Twice the L2, so that whatever the timed launch reads was evicted by the flush.
-    long long flush_bytes() const { return std::max<long long>(2LL * prop_.l2CacheSize, 64LL << 20); }
-
-    void flush_l2() {
-        if (!flush_.get()) flush_ = DeviceBuffer(static_cast<std::size_t>(flush_bytes()), "L2 flush buffer");
-        check(cudaMemsetAsync(flush_.get(), ++flush_value_ & 0xff, flush_.bytes(), nullptr),
-              "cudaMemsetAsync (L2 flush)");
-    }
+    long long flush_bytes() const { return static_cast<long long>(cuda_detail::l2_flush_bytes()); }
+    void flush_l2() { flush_.flush(nullptr); }
 
     const void* function_for(const LaunchRequest& req) const {
         if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision, limits())) throw UserError(*e);
@@ -297,8 +264,7 @@ private:
     }
 
     cudaDeviceProp prop_{};
-    DeviceBuffer flush_;
-    int flush_value_ = 0;
+    cuda_detail::L2Flush flush_;
 };
 
 }  // namespace

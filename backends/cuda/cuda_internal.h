@@ -1,5 +1,5 @@
-// What the CUDA backend's translation units share: the error check, device buffers, and the
-// per-version kernel tables that each launch_<name>.cu defines.
+// What the CUDA backend's translation units share: the per-version kernel tables that each
+// launch_<name>.cu defines (the error check, buffers, events and the L2 flush: cuda_util.h).
 //
 // Plain C++ over the CUDA runtime API (no kernel code here): cuda_backend.cpp is compiled by the
 // host compiler, the launch_*.cu files by nvcc.
@@ -9,42 +9,11 @@
 #include <cstddef>
 #include <string>
 
+#include "backends/cuda/cuda_util.h"
 #include "core/backend.h"
 #include "core/error.h"
 
 namespace stencil::cuda_detail {
-
-// "CUDA error in cudaMalloc (input, 512 MiB): out of memory [cudaErrorMemoryAllocation]"
-std::string cuda_error_text(cudaError_t e, const std::string& what);
-
-// Every CUDA call goes through this: a failure becomes a one-line UserError.
-inline void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw UserError(cuda_error_text(e, what));
-}
-inline void check(cudaError_t e, const std::string& what) {
-    if (e != cudaSuccess) throw UserError(cuda_error_text(e, what));
-}
-// After a launch: the launch's own error (bad configuration) now, and with `sync` also what the
-// kernel did (an illegal address shows up only at the next synchronisation).
-void check_launch(const char* what, bool sync);
-
-// cudaMalloc'ed memory that frees itself.
-class DeviceBuffer {
-public:
-    DeviceBuffer() = default;
-    DeviceBuffer(std::size_t bytes, const char* what);
-    ~DeviceBuffer();
-    DeviceBuffer(DeviceBuffer&& o) noexcept : p_(o.p_), bytes_(o.bytes_) { o.p_ = nullptr; o.bytes_ = 0; }
-    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    void* get() const { return p_; }
-    std::size_t bytes() const { return bytes_; }
-
-private:
-    void* p_ = nullptr;
-    std::size_t bytes_ = 0;
-};
 
 // One kernel version on the GPU. Each launch_<name>.cu fills one of these; its functions work on
 // that TU's own copy of c_coefficients_f32/f64.
@@ -59,6 +28,7 @@ const KernelTable& naive_table();
 const KernelTable& tiled_table();
 const KernelTable& coarsened_table();
 const KernelTable& register_tiled_table();
+const KernelTable& streaming_table();
 const KernelTable& kernel_table(KernelId k);
 
 // One launch of an instantiation on device pointers, on the default stream, with the geometry of

@@ -1,5 +1,8 @@
-// The CUDA backend's plumbing: error text, device buffers and the kernel-table switch.
+// The CUDA utilities (cuda_util.h: error text, device buffers, events, the L2 flush) and the
+// backend's kernel-table switch.
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "backends/cuda/cuda_internal.h"
 
@@ -38,6 +41,39 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
     return *this;
 }
 
+EventPair::EventPair() {
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    if (const cudaError_t e = cudaEventCreate(&stop_); e != cudaSuccess) {
+        (void)cudaEventDestroy(start_);
+        check(e, "cudaEventCreate");
+    }
+}
+
+EventPair::~EventPair() {
+    (void)cudaEventDestroy(start_);
+    (void)cudaEventDestroy(stop_);
+}
+
+void EventPair::start(cudaStream_t s) { check(cudaEventRecord(start_, s), "cudaEventRecord"); }
+void EventPair::stop(cudaStream_t s) { check(cudaEventRecord(stop_, s), "cudaEventRecord"); }
+
+double EventPair::ms() const {
+    float t = 0;
+    check(cudaEventElapsedTime(&t, start_, stop_), "cudaEventElapsedTime");
+    return t;
+}
+
+std::size_t l2_flush_bytes(int device) {
+    int l2 = 0;
+    check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute (L2 size)");
+    return std::max<std::size_t>(2u * static_cast<std::size_t>(l2), std::size_t(64) << 20);
+}
+
+void L2Flush::flush(cudaStream_t s) {
+    if (!buffer_.get()) buffer_ = DeviceBuffer(l2_flush_bytes(), "L2 flush buffer");
+    check(cudaMemsetAsync(buffer_.get(), ++value_ & 0xff, buffer_.bytes(), s), "cudaMemsetAsync (L2 flush)");
+}
+
 std::string request_text(const LaunchRequest& r) {
     const auto& v = version(r.kernel);
     if (r.kernel == KernelId::naive)
@@ -64,6 +100,7 @@ const KernelTable& kernel_table(KernelId k) {
         case KernelId::tiled: return tiled_table();
         case KernelId::coarsened: return coarsened_table();
         case KernelId::register_tiled: return register_tiled_table();
+        case KernelId::streaming: return streaming_table();
     }
     return naive_table();
 }

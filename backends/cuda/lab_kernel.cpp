@@ -24,4 +24,9 @@ void launch_lab_kernel(const LaunchRequest& req, const void* d_in, void* d_out) 
     cuda_detail::launch_kernel(fn, req, d_in, d_out);
 }
 
+const void* lab_kernel_function(const LaunchRequest& req) {
+    if (tile_error(req.kernel, req.tile, req.radius, req.precision)) return nullptr;
+    return cuda_detail::kernel_table(req.kernel).function(req.precision, req.tile, req.radius);
+}
+
 }  // namespace stencil

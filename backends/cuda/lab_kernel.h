@@ -1,6 +1,7 @@
 // The lab's own kernels (kernels/*.cuh, as the CUDA backend built them) for a program that
 // launches them next to kernels of its own, on its own device buffers: the checker's runner times
-// a submission against the lab's kernel of the same exercise, in one process, launch by launch.
+// a submission against the lab's kernel of the same exercise, and the textbook baseline
+// (experiments/baseline.cpp) alternates them with the textbook's listings, launch by launch.
 // Plain C++: no CUDA headers.
 #pragma once
 #include <optional>
@@ -22,5 +23,8 @@ void upload_lab_kernel_weights(const LaunchRequest& req, const StencilWeights& w
 // launch_geometry() of kernels/versions.h), default stream, asynchronous. Throws UserError when
 // the launch itself fails.
 void launch_lab_kernel(const LaunchRequest& req, const void* d_in, void* d_out);
+
+// The instantiation's handle (for cudaFuncGetAttributes); nullptr when it is not built.
+const void* lab_kernel_function(const LaunchRequest& req);
 
 }  // namespace stencil

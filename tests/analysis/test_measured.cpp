@@ -49,10 +49,12 @@ TEST_CASE("requested bytes: an interior block's trace equals the model's block",
     const int T = v.id == KernelId::naive ? 8 : (v.id == KernelId::tiled ? 8 : 10);
     const int r = 1;
     const int n = 3 * T + 2;  // block (1, 1, 1) lies wholly inside
+    // A z-chunked block is interior when its whole chunk is: three chunks of exactly Z planes.
+    const GridDims g{n, n, v.z_chunk > 0 ? 3 * v.z_chunk : n};
     CAPTURE(v.name, T);
     simt::TraceOptions tr;
     tr.per_block_counts = true;
-    const auto run = traced({v.id, T, r, Precision::f32, {n, n, n}}, tr);
+    const auto run = traced({v.id, T, r, Precision::f32, g}, tr);
     REQUIRE(run.ok());
     const auto& geo = run.geometry;
     const int b = (1 * geo.grid.y + 1) * geo.grid.x + 1;
@@ -81,6 +83,36 @@ TEST_CASE("sectors per request: the CPU trace equals the model's warp pattern", 
     const WarpPattern wp = warp_pattern(v.id, T, 1, Precision::f32, g);
     REQUIRE(requests == wp.requests);
     REQUIRE(sectors == wp.sectors);
+}
+
+// The streaming kernel's own cases: several z-chunks, a radius wider than the tile (its ring loop
+// runs twice), fp64, against the trace's bytes and sectors.
+TEST_CASE("streaming: traced bytes and sectors equal the model across z-chunks", "[analysis]") {
+    const KernelId k = KernelId::streaming;
+    const int r = GENERATE(1, 4);
+    const int T = GENERATE(3, 8);
+    const Precision p = GENERATE(Precision::f32, Precision::f64);
+    const GridDims g{19, 13, 2 * version(k).z_chunk + 9};
+    CAPTURE(T, r, to_string(p));
+    simt::TraceOptions tr;
+    tr.records = simt::TraceMode::all;
+    tr.count = true;
+    const auto run = traced({k, T, r, p, g}, tr);
+    REQUIRE(run.ok());
+    REQUIRE_FALSE(run.report.trace_truncated);
+    const GridTraffic exact = exact_grid_traffic(k, T, r, p, g);
+    REQUIRE(run.report.counts.global_load_bytes == exact.load_bytes);
+    REQUIRE(run.report.counts.global_store_bytes == exact.store_bytes);
+    long long requests = 0, sectors = 0;
+    for (const auto& w : simt::warp_requests(run.report.trace))
+        if (w.space == simt::Space::global && w.op == simt::Op::load) {
+            ++requests;
+            sectors += (long long)w.sectors.size();
+        }
+    const WarpPattern wp = warp_pattern(k, T, r, p, g);
+    REQUIRE(requests == wp.requests);
+    REQUIRE(sectors == wp.sectors);
+    REQUIRE(wp.bytes_requested == exact.load_bytes);
 }
 
 TEST_CASE("measured metrics: unavailable counters carry their reason", "[analysis]") {

@@ -288,3 +288,54 @@ TEST_CASE("exact whole-grid traffic: interior cells and block sums", "[analysis]
             t.load_values);
     REQUIRE_THROWS_AS(exact_grid_traffic(KernelId::naive, 8, 1, Precision::f32, {2, 8, 8}), UserError);
 }
+
+// ---- streaming (issue 13): hand-derived from the kernel's loop, Z = 128 planes per block --------
+
+TEST_CASE("streaming: T^2 outputs per plane, the queue and the ring per interior block", "[analysis]") {
+    REQUIRE(version(KernelId::streaming).z_chunk == 128);  // the figures below assume it
+    // T = 16, r = 1, fp32: 256 x 128 = 32768 outputs; loads 256 x (128 + 2) queue values and
+    // 4 x 16 = 64 ring values per plane, x 128 planes: 33280 + 8192 = 41472.
+    const Model m = model(KernelId::streaming, 16, 1, Precision::f32);
+    REQUIRE(m.outputs_per_block == 32768);
+    REQUIRE(m.loads_per_block == 41472);
+    REQUIRE(m.active_threads == 256);  // every thread computes
+    REQUIRE(m.out_planes == 128);
+    REQUIRE(m.smem_bytes == 18 * 18 * 4);  // (T + 2r)^2 values
+    REQUIRE(m.queue_registers == 3);
+    REQUIRE(m.requested_per_output == Approx(1.265625));  // 1 + 2/128 + 4/16
+    REQUIRE(m.halo_reread_share == Approx(8704.0 / 41472));
+    REQUIRE(m.opb == Approx(13.0 * 32768 / (4.0 * 41472)));  // 2.568
+    REQUIRE(m.block.shared_stores == (256 + 64) * 128);
+    REQUIRE(m.block.shared_loads == 4 * 256 * 128);
+    // T = 32, r = 4, fp64: 1024 x 128 outputs; 1024 x 136 + 16 x 32 x 128 = 139264 + 65536 loads.
+    const Model w = model(KernelId::streaming, 32, 4, Precision::f64);
+    REQUIRE(w.loads_per_block == 204800);
+    REQUIRE(w.requested_per_output == Approx(1.5625));
+    REQUIRE(w.smem_bytes == 40 * 40 * 8);
+    REQUIRE(w.queue_registers == 9);
+    REQUIRE(w.opb_limit == Approx(49.0 / 8));
+    REQUIRE_FALSE(w.tile_error);
+    // Against register tiling at T = 32, r = 4: 24^2 of 32^2 threads compute there, and each of its
+    // blocks re-reads 2r = 8 planes for every 24 it computes.
+    const Model rt = model(KernelId::register_tiled, 32, 4, Precision::f64);
+    REQUIRE(rt.requested_per_output == Approx(32.0 * 32 * 32 / (24.0 * 24 * 24)));
+    REQUIRE(w.requested_per_output < rt.requested_per_output);
+}
+
+TEST_CASE("streaming: whole-grid traffic counts the queue per chunk and the ring per plane", "[analysis]") {
+    // 18^3, T = 8, r = 1: one z-block marching planes 1..16 (16 planes) loads 18 planes of 18^2;
+    // two block edges per axis inside the grid (x = 8, 16) give 2 ring cells each per row and
+    // plane: 4 x 18 rows x 2 axes x 16 planes = 2304.
+    const auto a = exact_grid_traffic(KernelId::streaming, 8, 1, Precision::f32, {18, 18, 18});
+    REQUIRE(a.load_values == 18LL * 18 * 18 + 2304);
+    REQUIRE(a.store_values == 16LL * 16 * 16);
+    // 18 x 18 x 300, r = 2: three chunks of 100 planes, each re-reading 2r = 4 planes: 308 queue
+    // planes; ring cells 2 + 4 + 2 = 8 per row along each axis, over 296 interior planes.
+    const auto b = exact_grid_traffic(KernelId::streaming, 8, 2, Precision::f32, {18, 18, 300});
+    REQUIRE(b.blocks == 3LL * 3 * 3);
+    REQUIRE(b.load_values == 324LL * 308 + 296LL * (8 * 18 + 18 * 8));
+    // A grid smaller than one tile: no ring at all, every plane loaded once.
+    const auto c = exact_grid_traffic(KernelId::streaming, 16, 1, Precision::f64, {13, 7, 11});
+    REQUIRE(c.load_values == 13LL * 7 * 11);
+    REQUIRE(c.load_bytes == 13LL * 7 * 11 * 8);
+}

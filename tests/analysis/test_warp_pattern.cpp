@@ -23,8 +23,13 @@ struct Counts {
 Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
     const int B = bytes_of(p);
     const bool naive = k == KernelId::naive, tiled = k == KernelId::tiled;
-    const int OUT = naive ? T : T - 2 * r;
-    const int bx_n = (g.nx + OUT - 1) / OUT, by_n = (g.ny + OUT - 1) / OUT, bz_n = (g.nz + OUT - 1) / OUT;
+    const bool streaming = k == KernelId::streaming;
+    const int OUT = naive || streaming ? T : T - 2 * r;
+    // streaming: the row's z-chunk, evened out to ceil(nz / blocks) as the kernel does
+    const int chunk = std::max(1, version(k).z_chunk);
+    const int bz_stream = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_stream - 1) / bz_stream;
+    const int bx_n = (g.nx + OUT - 1) / OUT, by_n = (g.ny + OUT - 1) / OUT,
+              bz_n = streaming ? bz_stream : (g.nz + OUT - 1) / OUT;
     const int tz_n = naive || tiled ? T : 1;
     const int threads = T * T * tz_n;
     // (dx, dy, dz) of each load instruction; for z-marching, dz is a plane selector handled below
@@ -85,6 +90,41 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
                             if (in_grid(x, y, z)) cells.push_back(idx(x, y, z));
                         }
                         issue(cells);
+                    } else if (streaming) {
+                        // the kernel's program order: prologue planes b - r .. b + r - 1, then per
+                        // plane i: the queue's top i + r, the x ring (low, high) and the y ring
+                        const int b = std::max(bz * Z, r), e = std::min(bz * Z + Z, g.nz - r);
+                        if (b >= e) continue;
+                        auto own = [&](int zp) {
+                            cells.clear();
+                            for (int t = w0; t < w1; ++t) {
+                                int tx, ty, tz;
+                                lane(t, tx, ty, tz);
+                                const int x = bx * T + tx, y = by * T + ty;
+                                if (x < g.nx && y < g.ny) cells.push_back(idx(x, y, zp));
+                            }
+                            issue(cells);
+                        };
+                        for (int zp = b - r; zp < b + r; ++zp) own(zp);
+                        for (int i = b; i < e; ++i) {
+                            own(i + r);
+                            for (int axis = 0; axis < 2; ++axis)
+                                for (int s0 = 0; s0 < r; s0 += T)
+                                    for (int side = 0; side < 2; ++side) {
+                                        cells.clear();
+                                        for (int t = w0; t < w1; ++t) {
+                                            int tx, ty, tz;
+                                            lane(t, tx, ty, tz);
+                                            const int s = (axis == 0 ? tx : ty) + s0;
+                                            if (s >= r) continue;
+                                            int x = bx * T + tx, y = by * T + ty;
+                                            int& a = axis == 0 ? x : y;
+                                            a = (axis == 0 ? bx : by) * T + (side == 0 ? s - r : T + s);
+                                            if (in_grid(x, y, i)) cells.push_back(idx(x, y, i));
+                                        }
+                                        issue(cells);
+                                    }
+                        }
                     } else {
                         // prologue: planes iStart - r .. iStart + r - 1; march: iStart + r .. + OUT - 1 + r
                         const int iStart = bz * OUT;
@@ -126,11 +166,17 @@ TEST_CASE("warp pattern: the class count equals lane-by-lane enumeration", "[ana
     const GridDims g = GENERATE(GridDims{19, 17, 23}, GridDims{33, 5, 9});
     if (g.ny < 2 * r + 1) return;
     for (int T : {3, 4, 5, 8, 10}) {
-        if (v.id != KernelId::naive && T <= 2 * r) continue;
+        if (v.halo_in_tile && T <= 2 * r) continue;
         if (threads_per_block(v.id, T) > 1024) continue;
         require_same(v.id, T, r, p, g);
     }
     if (v.id == KernelId::coarsened || v.id == KernelId::register_tiled) require_same(v.id, 16, r, p, g);
+}
+
+TEST_CASE("warp pattern: streaming across z-chunks, a radius wider than the tile", "[analysis]") {
+    const Precision p = GENERATE(Precision::f32, Precision::f64);
+    for (int r : {1, 3, 4})
+        for (int T : {3, 8, 16}) require_same(KernelId::streaming, T, r, p, {21, 11, 2 * version(KernelId::streaming).z_chunk + 11});
 }
 
 TEST_CASE("warp pattern: naive 8^3 at N = 64 and 67 against enumeration", "[analysis]") {

@@ -127,6 +127,20 @@ inline const std::vector<CorpusEntry>& corpus_entries() {
         {"forge_result.cu", "naive", 0, "compile_error", "compile_error"},
         {"hole_host_static_ctor.cu", "naive", 0, "compile_error", "compile_error"},
         {"hole_extern_device_call.cu", "naive", 0, "compile_error", "compile_error"},
+        // ---- encodings: a UTF-8 byte-order mark is dropped, UTF-8 comments are fine; other
+        //      encodings are a compile_error naming the first bad line (checker/text_encoding.h) ----
+        {"encoding_utf8_bom.cu", "naive", 0, "pass", "pass"},
+        {"encoding_utf8_comment.cu", "naive", 0, "pass", "pass"},
+        {"encoding_utf16.cu", "naive", 0, "compile_error", "compile_error"},
+        {"encoding_utf32.cu", "naive", 0, "compile_error", "compile_error"},
+        {"encoding_nul.cu", "naive", 0, "compile_error", "compile_error"},
+        {"encoding_latin1.cu", "naive", 0, "compile_error", "compile_error"},
+        // ---- run-away output and compiles: capped and bounded on both backends ----
+        // device printf in a loop in every thread: the cap (CPU) and the small FIFO (GPU) keep it
+        // prompt; a warning says the output was cut
+        {"naive_printf_flood.cu", "naive", 0, "pass", "pass"},
+        // (bomb_macro.cu and bomb_template.cu, NVRTC bombs, have tests of their own with shorter
+        // compile bounds: tests/checker/test_robustness.cpp, tests/gpu/test_checker_gpu.cpp)
         // ---- the old CPU path's holes: each gets its strict verdict now ----
         {"hole_host_device_split.cu", "naive", 0, "wrong_result", "wrong_result"},  // device path zeros
         {"hole_typedef_tile_race.cu", "tiled", 0, "race", "race|wrong_result", 120, true, S::race},

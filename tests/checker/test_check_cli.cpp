@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -140,7 +141,6 @@ TEST_CASE("check --batch --csv: one row per file, errors included, exit 1 unless
     fs::copy_file(corpus("naive_zeros.cu"), d.path + "/b_zeros.cu");
     fs::copy_file(corpus("naive_null_deref.cu"), d.path + "/c_null.cu");
     std::ofstream(d.path + "/d_empty.cu") << "";
-    std::ofstream(d.path + "/notes.txt") << "not graded";
     const ChildResult r = check({"--batch", d.path, "--csv", d.path + "/grades.csv", "-e", "naive",
                                  "--backend", "cpu"});
     const std::string csv = slurp(d.path + "/grades.csv");
@@ -150,8 +150,48 @@ TEST_CASE("check --batch --csv: one row per file, errors included, exit 1 unless
              csv.find("\"b_zeros.cu\",wrong_result,0,") != std::string::npos &&
              csv.find("\"c_null.cu\",crash,0,") != std::string::npos &&
              csv.find("\"d_empty.cu\",compile_error,0,") != std::string::npos &&
-             csv.find("notes.txt") == std::string::npos &&
-             r.output.find("1 of 4 passed") != std::string::npos));
+             csv.find("grades.csv\",") == std::string::npos &&  // its own output is no entry
+             r.output.find("1 of 4 passed\n") != std::string::npos));
+}
+
+// Issue 16: the batch used to drop what it could not grade and report "2 of 2 passed".
+TEST_CASE("check --batch: every entry it cannot grade is an `error` row with the reason, and counted", "[exercise][cli]") {
+    TempDir d;
+    fs::copy_file(corpus("naive_ok.cu"), d.path + "/a_ok.cu");
+    fs::copy_file(corpus("naive_ok.cu"), d.path + "/b_ok.cu");
+    struct Odd {
+        const char* name;
+        const char* reason;
+    };
+    std::vector<Odd> odd = {{"UPPER.CU", "not a .cu file"},
+                            {"notes.txt", "not a .cu file"},
+                            {"folder.cu", "a folder"},
+                            {"fifo.cu", "not a regular file"},
+                            {"dangling.cu", "dangling"}};
+    fs::copy_file(corpus("naive_ok.cu"), d.path + "/UPPER.CU");
+    std::ofstream(d.path + "/notes.txt") << "not graded";
+    fs::create_directory(d.path + "/folder.cu");
+    REQUIRE(mkfifo((d.path + "/fifo.cu").c_str(), 0600) == 0);
+    fs::create_symlink(d.path + "/nowhere.cu", d.path + "/dangling.cu");
+    if (geteuid() != 0) {  // root reads any file
+        fs::copy_file(corpus("naive_ok.cu"), d.path + "/locked.cu");
+        fs::permissions(d.path + "/locked.cu", fs::perms::none);
+        odd.push_back({"locked.cu", "cannot be read"});
+    }
+    const std::string out = d.path + "/../stencil-test-batch-" + std::to_string(getpid()) + ".csv";
+    const ChildResult r = check({"--batch", d.path, "--csv", out, "-e", "naive", "--backend", "cpu"});
+    const std::string csv = slurp(out);
+    std::remove(out.c_str());
+    CAPTURE(r.output, csv);
+    bool rows = true;
+    for (const Odd& o : odd) {
+        const size_t at = csv.find(std::string("\"") + o.name + "\",error,0,");
+        rows = rows && at != std::string::npos && csv.find(o.reason, at) < csv.find('\n', at);
+    }
+    const std::string summary = "2 of " + std::to_string(2 + odd.size()) + " passed; " +
+                                std::to_string(odd.size()) + " could not be graded";
+    REQUIRE((r.exit_code == 1 && rows && csv.find("\"a_ok.cu\",pass,1,") != std::string::npos &&
+             r.output.find(summary) != std::string::npos));
 }
 
 TEST_CASE("check --gradescope: the file holds the verdict and score", "[exercise][cli]") {

@@ -278,12 +278,12 @@ TEST_CASE("exercise table: launch geometry and the load budget", "[exercise]") {
     CHECK(load_budget(*find_exercise("naive"), 20, 8) == 7.0);
     // sizes include one smaller than a tile and ones that are not multiples of OUT_TILE_DIM
     for (const auto& ex : exercises()) {
-        const auto sizes = test_sizes(ex, ex.default_tile, false);
+        const auto sizes = test_sizes(ex, default_tile(ex), false);
         CAPTURE(ex.name);
-        CHECK(sizes.front() < ex.default_tile);
+        CHECK(sizes.front() < default_tile(ex));
         CHECK(std::any_of(sizes.begin(), sizes.end(),
-                          [&](int n) { return n % out_tile_dim(ex, ex.default_tile) != 0; }));
-        CHECK(tile_problem(ex, ex.default_tile).empty());
+                          [&](int n) { return n % out_tile_dim(ex, default_tile(ex)) != 0; }));
+        CHECK(tile_problem(ex, default_tile(ex)).empty());
     }
     CHECK_FALSE(tile_problem(*tiled, 11).empty());  // 1331 threads
     // radius 2: OUT_TILE_DIM = T - 4, a tile needs T >= 5, grids start at 5 (one interior cell)
@@ -303,7 +303,7 @@ TEST_CASE("exercise table: launch geometry and the load budget", "[exercise]") {
 // 13 of a naive 13-point kernel: the lesson of tiled-r2.
 TEST_CASE("the load budget is the lab kernel's own count, traced", "[exercise]") {
     const auto& ex = GENERATE(from_range(exercises().begin(), exercises().end()));
-    const int T = ex.default_tile;
+    const int T = default_tile(ex);
     const int n = load_count_size(ex, T);
     CAPTURE(ex.name, T, n);
     const stencil::LaunchRequest req{ex.kernel, T, ex.radius, ex.precision, {n, n, n}};
@@ -323,7 +323,7 @@ TEST_CASE("the load budget is the lab kernel's own count, traced", "[exercise]")
 }
 
 TEST_CASE("verdict names round-trip", "[exercise]") {
-    for (Verdict v : {Verdict::pass, Verdict::compile_error, Verdict::wrong_result, Verdict::unwritten,
+    for (Verdict v : {Verdict::internal_error, Verdict::pass, Verdict::compile_error, Verdict::wrong_result, Verdict::unwritten,
                       Verdict::boundary_modified, Verdict::input_modified, Verdict::out_of_bounds_write,
                       Verdict::race, Verdict::timeout, Verdict::crash})
         CHECK(parse_verdict(to_string(v)) == v);
@@ -383,13 +383,15 @@ TEST_CASE("host code that tries to get out does not compile and changes nothing"
 TEST_CASE("the CPU runner's seccomp filter traps an exec", "[exercise][sandbox]") {
     const std::string dir = (fs::temp_directory_path() / ("stencil-test-probe-" + std::to_string(getpid()))).string();
     fs::create_directories(dir);
-    std::ofstream(dir + "/probe.json") << R"({"backend": "probe-sandbox"})";
+    Request probe;
+    probe.mode = RunnerMode::probe_sandbox;
+    std::ofstream(dir + "/probe.json") << nlohmann::json(probe).dump();
     ChildLimits lim;
     lim.wall_seconds = 30;
     const ChildResult r = run_child({std::string(STENCIL_LAB_BINARY_DIR) + "/stencil-check-runner", "probe.json"}, lim, dir);
     fs::remove_all(dir);
     CAPTURE(r.describe(), r.output);
-    REQUIRE((r.exit_code == stencil::checker::runner::kForbiddenExitCode && r.output.find("forbidden system call execve") != std::string::npos));
+    REQUIRE((r.exit_code == kForbiddenCallExit && r.output.find("forbidden system call execve") != std::string::npos));
 }
 
 // NVRTC's compile is bounded by the runner's own clock: past it, the runner ends with the exit
@@ -398,9 +400,15 @@ TEST_CASE("the runner ends a compile that runs past its limit", "[exercise]") {
     const std::string dir = (fs::temp_directory_path() / ("stencil-test-clock-" + std::to_string(getpid()))).string();
     fs::create_directories(dir);
     std::ofstream(dir + "/tu.cu") << "__global__ void stencil_kernel(float* in, float* out, unsigned int N) { }\n";
-    std::ofstream(dir + "/request.json")
-        << R"({"backend": "cpu", "source": "tu.cu", "display_name": "tu.cu", "coefficients": [1],
-              "cases": [], "compile_seconds": 0.001, "time_limit": 10})";
+    Request req;
+    req.mode = RunnerMode::cpu;
+    req.source = "tu.cu";
+    req.display_name = "tu.cu";
+    req.coefficients = {1};
+    req.compile_seconds = 0.001;
+    req.compile_memory_bytes = kCompileMemoryBytes;
+    req.time_limit = 10;
+    std::ofstream(dir + "/request.json") << nlohmann::json(req).dump();
     ChildLimits lim;
     lim.wall_seconds = 60;
     const ChildResult r = run_child({std::string(STENCIL_LAB_BINARY_DIR) + "/stencil-check-runner", "request.json"}, lim, dir);
@@ -412,22 +420,31 @@ TEST_CASE("the runner ends a compile that runs past its limit", "[exercise]") {
 // ---- the runner's result is checked, never trusted ----------------------------------------------
 
 TEST_CASE("a malformed runner result is a crash with a clear message, not an exception", "[exercise]") {
-    const std::string forged = GENERATE(
-        std::string("{\"counts\": {\"global_loads\": 1}}"), std::string("{\"runs\": 3}"),
-        std::string("{\"runs\": [{\"diagnostics\": [{\"kind\": 5}]}]}"),
-        std::string("{\"runs\": [{\"error\": 17}]}"),
-        std::string("{\"runs\": [{\"diagnostics\": [{\"kind\": \"race\", \"block\": [1]}]}]}"),
-        std::string("{\"runs\": [], \"counts\": {\"global_loads\": \"many\"}}"), std::string("[1, 2]"));
+    // A well-formed result with one run and one diagnostic, then broken one field at a time.
+    Result good;
+    RunOutcome run;
+    run.diagnostics.push_back(EngineDiagnostic{});
+    good.runs.push_back(run);
+    const nlohmann::json base = good;
+    const std::string forged = GENERATE_COPY(
+        [&] { auto j = base; j.erase("runs"); return j.dump(); }(),
+        [&] { auto j = base; j["runs"] = 3; return j.dump(); }(),
+        [&] { auto j = base; j["runs"][0]["diagnostics"][0]["kind"] = 5; return j.dump(); }(),
+        [&] { auto j = base; j["runs"][0]["diagnostics"][0]["kind"] = "gremlin"; return j.dump(); }(),
+        [&] { auto j = base; j["runs"][0]["launch_error"] = 17; return j.dump(); }(),
+        [&] { auto j = base; j["runs"][0]["diagnostics"][0]["block"] = {1}; return j.dump(); }(),
+        [&] { auto j = base; j["counts"] = {{"case", 0}, {"global_loads", "many"}, {"source", ""}}; return j.dump(); }(),
+        std::string("[1, 2]"), std::string("{\"runs\": [}"));
     CAPTURE(forged);
     const Exercise& ex = *find_exercise("naive");
     std::vector<TestCase> cases = {make_case(ex, 5, 8, 1)};
-    cases[0].runs = {"in_order"};
+    cases[0].runs = {Schedule::in_order};
     cases[0].run_seeds = {0};
     ChildResult child;
     child.started = true;
     child.exit_code = 0;
     const Judgement j = judge_runs(ex, 8, stencil::random_weights(1, 1), cases,
-                                   nlohmann::json::parse(forged), child, "/nonexistent");
+                                   result_file_from_text(forged), child, "/nonexistent");
     CAPTURE(j.evidence.message);
     REQUIRE((j.verdict == Verdict::crash &&
              j.evidence.message.find(kMalformedResult) != std::string::npos));
@@ -483,8 +500,8 @@ TEST_CASE("vetting leaves tests of the compiler or platform to the compiler", "[
 TEST_CASE("each check adds an odd prime, an even size and one above 64, from its seed", "[exercise]") {
     const Exercise& ex = GENERATE(from_range(exercises()));
     const std::uint64_t seed = GENERATE(1ull, 2ull, 0xdeadbeefull, 12345678901ull);
-    const auto fixed = test_sizes(ex, ex.default_tile, false);
-    const auto extra = random_sizes(ex, ex.default_tile, seed, fixed);
+    const auto fixed = test_sizes(ex, default_tile(ex), false);
+    const auto extra = random_sizes(ex, default_tile(ex), seed, fixed);
     CAPTURE(ex.name, seed, extra);
     auto is_prime = [](int n) {
         for (int d = 2; d * d <= n; ++d)
@@ -494,7 +511,7 @@ TEST_CASE("each check adds an odd prime, an even size and one above 64, from its
     auto untested = [&](int n) { return std::find(fixed.begin(), fixed.end(), n) == fixed.end(); };
     REQUIRE((extra.size() == 3 && is_prime(extra[0]) && extra[1] % 2 == 0 && extra[2] > 64 &&
              extra[2] <= 80 && untested(extra[0]) && untested(extra[1]) && untested(extra[2]) &&
-             random_sizes(ex, ex.default_tile, seed, fixed) == extra));
+             random_sizes(ex, default_tile(ex), seed, fixed) == extra));
 }
 
 TEST_CASE("the report lists every size tested", "[exercise]") {

@@ -43,11 +43,11 @@ struct Case {
 }  // namespace
 
 TEST_CASE("contract: no command is a usage error", "[cli][contract]") {
-    require_usage_error("", "a command is required (one of info, run, model, sweep, baseline, check)");
+    require_usage_error("", "a command is required (one of info, versions, run, model, sweep, baseline, check, cache, lab)");
 }
 
 TEST_CASE("contract: an unknown command is a usage error", "[cli][contract]") {
-    require_usage_error("fly --kernel naive", "unknown command 'fly' (one of info, run, model");
+    require_usage_error("fly --kernel naive", "unknown command 'fly' (one of info, versions, run, model");
     require_usage_error("--frobnicate", "unknown option '--frobnicate': the command comes first");
 }
 
@@ -65,7 +65,7 @@ TEST_CASE("contract: a missing value is a usage error", "[cli][contract]") {
                             Case{"run --kernel naive --size", "--size needs a value"},
                             Case{"sweep --backend cpu --out", "--out needs a value"},
                             Case{"run", "--kernel is required (see stencil-lab run --help)"},
-                            Case{"sweep --backend cpu", "--out is required (see stencil-lab sweep --help)"});
+                            Case{"sweep --backend cpu", "--out DIR"});
     require_usage_error(c.args, c.says);
 }
 
@@ -105,6 +105,18 @@ TEST_CASE("contract: conflicting options are a usage error", "[cli][contract]") 
                             Case{"baseline --no-time --strict", "cannot be used together"},
                             Case{"baseline --json --json-file /tmp/x.json", "cannot be used together"});
     require_usage_error(c.args, c.says);
+}
+
+TEST_CASE("contract: cache takes info or clear, and nothing else", "[cli][contract]") {
+    const Case c = GENERATE(Case{"cache", "action is required: cache info or cache clear"},
+                            Case{"cache --json", "action is required: cache info or cache clear"},
+                            Case{"cache purge", "action must be info or clear (got 'purge')"},
+                            Case{"cache info clear", "unknown option or extra argument 'clear'"},
+                            Case{"cache info --frobnicate", "unknown option or extra argument '--frobnicate'"},
+                            Case{"cache clear --json=maybe", "--json is a flag and takes no value (got 'maybe')"});
+    require_usage_error(c.args, c.says);
+    // Listed among the commands when none is given.
+    require_usage_error("", ", cache");
 }
 
 // run --size 0 used to mean "the default" while -1 was an error; both are errors now.
@@ -173,7 +185,7 @@ TEST_CASE("contract: model --explain-invalid caps the tile and answers at once",
 
 TEST_CASE("contract: --help exits 0", "[cli][contract]") {
     for (const char* args : {"--help", "--help-all", "run --help", "model --help", "sweep --help", "baseline --help",
-                             "info --help", "check --help"}) {
+                             "info --help", "check --help", "cache --help"}) {
         CAPTURE(args);
         const Result r = run(args);
         CAPTURE(r.code, r.err);
@@ -184,10 +196,20 @@ TEST_CASE("contract: --help exits 0", "[cli][contract]") {
     CHECK(contains(run("--help").out, "2 a usage error"));
 }
 
+TEST_CASE("contract: every command takes --problem", "[cli][contract]") {
+    for (const char* cmd : {"info", "versions", "run --kernel naive", "sweep --out /tmp/x", "baseline",
+                            "check x.cu --exercise naive", "cache info", "lab key 1"}) {
+        require_usage_error(std::string(cmd) + " --problem nope", "--problem must be one of star3d");
+    }
+    require_usage_error("model --kernel tiled --problem nope", "--problem must be one of star3d");
+    CHECK(run("versions --problem star3d").code == 0);
+    CHECK(run("info --backend cpu --problem star3d").code == 0);
+}
+
 TEST_CASE("contract: every command takes --backend", "[cli][contract]") {
     // A bad value is the same usage error everywhere.
-    for (const char* cmd : {"info", "run --kernel naive", "model --kernel tiled", "sweep --out /tmp/x", "baseline",
-                            "check x.cu --exercise naive"}) {
+    for (const char* cmd : {"info", "versions", "run --kernel naive", "model --kernel tiled", "sweep --out /tmp/x",
+                            "baseline", "check x.cu --exercise naive", "cache info", "cache clear", "lab key 1"}) {
         require_usage_error(std::string(cmd) + " --backend fpga", "--backend must be auto, cuda or cpu (got 'fpga')");
     }
     // model runs nothing: it accepts every backend and says which limits it used.

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <vector>
 
 #include "backends/cpu/cpu_backend.h"
 #include "core/compare.h"
@@ -52,8 +53,28 @@ TEST_CASE("every kernel, tile, radius and precision matches the fp64 reference",
     req.tile = T;
     req.radius = r;
     req.precision = p;
-    req.dims = case_dims(shape, v.id == KernelId::naive ? T : T - 2 * r, r);
+    req.dims = case_dims(shape, out_tile(v.id, T, r), r);
     CAPTURE(v.name, to_string(p), r, T, req.dims.nx, req.dims.ny, req.dims.nz);
+    const CompareResult res = p == Precision::f32 ? run_case<float>(req) : run_case<double>(req);
+    CAPTURE(res.summary());
+    REQUIRE(res.ok);
+}
+
+// A kernel with a z-chunk (streaming) splits the march between blocks only on grids deeper than
+// the chunk: two chunks and a part, every radius and precision, a tile narrower than the radius.
+TEST_CASE("z-chunked kernels match the reference across several chunks", "[cpu][kernel]") {
+    std::vector<KernelId> chunked;
+    for (const auto& v : kernel_versions())
+        if (v.z_chunk > 0) chunked.push_back(v.id);
+    REQUIRE_FALSE(chunked.empty());
+    const KernelId k = GENERATE_COPY(from_range(chunked));
+    const Precision p = GENERATE(Precision::f32, Precision::f64);
+    const int r = GENERATE(1, 2, 3, 4);
+    const int T = GENERATE(3, 8);
+    LaunchRequest req{k, T, r, p, {11, 9, 2 * version(k).z_chunk + 2 * r + 3}};
+    const LaunchGeometry geo = launch_geometry(k, T, r, p, req.dims);
+    CAPTURE(version(k).name, to_string(p), r, T, req.dims.nz, geo.grid.z, geo.out_planes);
+    REQUIRE(geo.grid.z == 3);
     const CompareResult res = p == Precision::f32 ? run_case<float>(req) : run_case<double>(req);
     CAPTURE(res.summary());
     REQUIRE(res.ok);

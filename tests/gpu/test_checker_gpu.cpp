@@ -6,6 +6,7 @@
 // GPU otherwise tolerates.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <string>
 
 #include "checker/checker.h"
@@ -157,5 +158,35 @@ TEST_CASE("checker on the GPU: --sanitize passes a correct kernel with every ext
         CHECK(r.verdict == Verdict::pass);
         CHECK(r.loads.has_value());
         CHECK(r.timing.has_value());
+    }
+}
+
+// Device printf in a loop in every thread: the runner's small printf FIFO drops what does not fit,
+// so the check ends promptly (it once took as long as the host could print), passes, and says the
+// output was cut.
+TEST_CASE("checker on the GPU: a printf flood is prompt and reported as cut", "[exercise][gpu]") {
+    CheckOptions o = gpu_options({"naive_printf_flood.cu", "naive", 0, "pass"});
+    o.timing = false;
+    const auto t0 = std::chrono::steady_clock::now();
+    const CheckResult r = check_submission(corpus("naive_printf_flood.cu"), o);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    bool warned = false;
+    for (const auto& w : r.warnings) warned = warned || w.find("device printf") != std::string::npos;
+    CAPTURE(s, to_text(r));
+    REQUIRE((r.verdict == Verdict::pass && warned && s < 30));
+}
+
+// NVRTC bombs on the GPU path: the compile runs before the CUDA runtime maps its address space,
+// so the same memory bound holds; a compile_error within the bounds.
+TEST_CASE("checker on the GPU: NVRTC bombs end as compile_error within the compile's bounds", "[exercise][gpu]") {
+    for (const char* file : {"bomb_macro.cu", "bomb_template.cu"}) {
+        CheckOptions o = gpu_options({file, "naive", 0, "compile_error"});
+        o.compile_seconds = 20;
+        o.compile_memory_mb = 1024;
+        const auto t0 = std::chrono::steady_clock::now();
+        const CheckResult r = check_submission(corpus(file), o);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        CAPTURE(file, s, to_text(r));
+        CHECK((r.verdict == Verdict::compile_error && s < o.compile_seconds + 20));
     }
 }

@@ -2,7 +2,10 @@
 // the viewer reads it: what the panels draw, checked without a display.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
+
+#include <fmt/format.h>
 
 #include "core/error.h"
 #include "viewer/core/figures.h"
@@ -48,7 +51,7 @@ TEST_CASE("the stepper's keys: space / right = next interval, left, up / down, H
     REQUIRE(step_for_key(t, t.last_step(), StepKey::down) == t.last_step());
 }
 
-TEST_CASE("OP/B chart: a model curve per kernel, the seeds' points from the model", "[viewer][figures]") {
+TEST_CASE("OP/B chart: a model curve per kernel, the textbook's points from the model", "[viewer][figures]") {
     const OpbFigure f = opb_figure(1, Precision::f32, false, {}, {}, std::string("no CUDA device"));
     for (const char* k : {"naive (model)", "tiled (model)", "coarsened (model)", "register-tiled (model)"})
         REQUIRE(find(f, k));
@@ -58,7 +61,7 @@ TEST_CASE("OP/B chart: a model curve per kernel, the seeds' points from the mode
     REQUIRE(f.points.size() == 3);
     REQUIRE(f.points[0].x == 8);
     REQUIRE(f.points[0].y == Approx(13.0 * 216 / (4 * 512)));  // 1.371
-    REQUIRE(f.points[0].label == "seed: 1.37 at T = 8");
+    REQUIRE(f.points[0].label == "textbook: 1.37 at T = 8");
     REQUIRE(f.points[1].y == Approx(13.0 * 27000 / (4 * 32768)));  // 2.68
     REQUIRE(f.refs.at(0).value == Approx(3.25));
     const Series* tiled = find(f, "tiled (model)");
@@ -70,6 +73,21 @@ TEST_CASE("OP/B chart: a model curve per kernel, the seeds' points from the mode
     // f64: no seeds (they are fp32's), the limit halves.
     const OpbFigure d = opb_figure(1, Precision::f64, false, {}, {}, std::nullopt);
     REQUIRE((d.points.empty() && d.refs.at(0).value == Approx(13.0 / 8)));
+}
+
+TEST_CASE("OP/B chart: the limit is the T -> infinity figure at every r (r = 4 drew 0)", "[viewer][figures]") {
+    const int r = GENERATE(1, 2, 3, 4);
+    const auto p = GENERATE(Precision::f32, Precision::f64);
+    CAPTURE(r, to_string(p));
+    const OpbFigure f = opb_figure(r, p, false, {}, {}, std::nullopt);
+    const double want = double(12 * r + 1) / bytes_of(p);
+    // Above every finite-T point of the tiled curves, and the chart reaches it.
+    double highest = 0;
+    for (const auto& s : f.series)
+        if (s.name.find("(model)") != std::string::npos && s.name.find("naive") == std::string::npos)
+            for (double y : s.y) highest = std::max(highest, y);
+    REQUIRE((f.refs.at(0).value == Approx(want) && highest < want && f.y.hi >= want &&
+             f.refs.at(0).label.find(fmt::format("{:.2f}", want)) != std::string::npos));
 }
 
 TEST_CASE("OP/B chart: CPU-trace points only at the chart's r and precision, and inside the x range",
@@ -201,4 +219,15 @@ TEST_CASE("thread states come from the trace: a thread that accesses memory is n
         REQUIRE(seen_n == ever_active);
         REQUIRE(ever_active > 0);
     }
+}
+
+TEST_CASE("halo cells a star stencil never reads: the tile's edges and corners", "[viewer][figures]") {
+    const auto [T, r, dims, read, unread] = GENERATE(table<int, int, int, long long, long long>(
+        {{8, 1, 3, 6 * 36, 296 - 216}, {32, 1, 2, 4 * 30, 4}, {8, 2, 3, 6 * 2 * 16, 448 - 192}, {5, 2, 2, 4 * 2, 16}}));
+    CAPTURE(T, r, dims);
+    const HaloCounts c = halo_counts(T, r, dims);
+    const HaloFigures f = halo_figures(T, r, dims);
+    // Read + unread = the halo of the model; faces = 2 * dims * r * (T - 2r)^(dims - 1).
+    REQUIRE((c.halo_read == read && c.halo_unread == unread && c.halo_read + c.halo_unread == f.halo_cells &&
+             c.output == f.out_cells));
 }

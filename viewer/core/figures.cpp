@@ -109,20 +109,21 @@ OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vec
             if (s.greyed) s.greyed_why = o.counters_why;
     }
 
-    const KernelModel tiled8 = kernel_model(KernelId::tiled, 8, radius, precision);
-    o.formula = tiled8.opb_formula;
-    o.refs.push_back({true, tiled8.opb_limit,
-                      fmt::format("limit (12r+1)/{} = {:.2f}", bytes_of(precision), tiled8.opb_limit),
+    // The formula's text from the smallest T the tiled kernel runs at this r (T = 8 cannot at r = 4).
+    const auto tiled_tiles = model_tiles(KernelId::tiled, radius, precision);
+    o.formula = kernel_model(KernelId::tiled, tiled_tiles.empty() ? 8 : tiled_tiles.front(), radius, precision).opb_formula;
+    const double limit = opb_limit_at_infinity(radius, precision);
+    o.refs.push_back({true, limit, fmt::format("limit T -> inf: (12r+1)/{} = {:.2f}", bytes_of(precision), limit),
                       pack({0.9f, 0.9f, 0.9f}, 0.8f)});
-    ys.push_back(tiled8.opb_limit);
+    ys.push_back(limit);
     if (radius == 1 && precision == Precision::f32) {
         // The seeds' figures, from the model (they must agree with the docs: tests check both).
         const double t8 = kernel_model(KernelId::tiled, 8, 1, precision).opb;
         const double c32 = kernel_model(KernelId::coarsened, 32, 1, precision).opb;
         const double t4 = kernel_model(KernelId::tiled, 4, 1, precision).opb;
-        o.points.push_back({8, t8, fmt::format("seed: {:.2f} at T = 8", t8), pack({1, 1, 1})});
-        o.points.push_back({32, c32, fmt::format("seed: {:.2f} at T = 32 (coarsened)", c32), pack({1, 1, 1})});
-        o.points.push_back({4, t4, fmt::format("seed: {:.2f} at T = 4", t4), pack({1, 1, 1})});
+        o.points.push_back({8, t8, fmt::format("textbook: {:.2f} at T = 8", t8), pack({1, 1, 1})});
+        o.points.push_back({32, c32, fmt::format("textbook: {:.2f} at T = 32 (coarsened)", c32), pack({1, 1, 1})});
+        o.points.push_back({4, t4, fmt::format("textbook: {:.2f} at T = 4", t4), pack({1, 1, 1})});
         for (const auto& p : o.points) xs.push_back(p.x), ys.push_back(p.y);
     }
     const Range rx = fit_range(xs, AxisScale::linear, 0.03);
@@ -138,8 +139,10 @@ OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vec
     return o;
 }
 
-HaloFigure halo_figure(int tile, int radius, int dims) {
+HaloFigure halo_figure(int tile, int radius, int dims, int slice) {
     HaloFigure h;
+    h.slice = slice < 0 ? tile / 2 : std::min(slice, tile - 1);
+    h.counts = halo_counts(tile, radius, dims);
     h.fig = halo_figures(tile, radius, dims);
     for (int d : {3, 2}) {
         Series s;
@@ -155,10 +158,10 @@ HaloFigure halo_figure(int tile, int radius, int dims) {
     if (radius == 1) {
         const HaloFigures a = halo_figures(8, 1, 3), b = halo_figures(32, 1, 2);
         h.points.push_back({8, 100 * a.fraction,
-                            fmt::format("seed: 8^3 tile, {} of {} = {:.0f}%", a.halo_cells, a.in_cells, 100 * a.fraction),
+                            fmt::format("textbook: 8^3 tile, {} of {} = {:.0f}%", a.halo_cells, a.in_cells, 100 * a.fraction),
                             pack({1, 1, 1})});
         h.points.push_back({32, 100 * b.fraction,
-                            fmt::format("seed: 32x32 tile, {} of {} = {:.0f}%", b.halo_cells, b.in_cells, 100 * b.fraction),
+                            fmt::format("textbook: 32x32 tile, {} of {} = {:.0f}%", b.halo_cells, b.in_cells, 100 * b.fraction),
                             pack({1, 1, 1})});
     }
     h.points.push_back({(double)tile, 100 * h.fig.fraction, "", pack({1.0f, 0.85f, 0.2f})});  // this tile: a ring
@@ -167,9 +170,26 @@ HaloFigure halo_figure(int tile, int radius, int dims) {
     h.share_text = fmt::format("{} of {} cells = {:.1f}%  (output {})", h.fig.halo_cells, h.fig.in_cells,
                                100 * h.fig.fraction, h.fig.out_cells);
     // fmt's positional {0}, never printf's %N$ (glibc aborts on a format that mixes or skips them).
-    h.grid_label = dims == 3 ? fmt::format("slice z = {} of the {}^3 tile", tile / 2, tile)
+    h.grid_label = dims == 3 ? fmt::format("slice z = {} of the {}^3 tile", h.slice, tile)
                              : fmt::format("the {0}x{0} tile", tile);
     return h;
+}
+
+HaloCell halo_cell(int x, int y, int z, int T, int r, int dims) {
+    auto out = [&](int v) { return v < r || v >= T - r; };
+    const int axes_out = out(x) + out(y) + (dims == 3 ? out(z) : 0);
+    return axes_out == 0 ? HaloCell::output : axes_out == 1 ? HaloCell::halo_read : HaloCell::halo_unread;
+}
+
+HaloCounts halo_counts(int T, int r, int dims) {
+    HaloCounts c;
+    for (int z = 0; z < (dims == 3 ? T : 1); ++z)
+        for (int y = 0; y < T; ++y)
+            for (int x = 0; x < T; ++x) {
+                const HaloCell k = halo_cell(x, y, z, T, r, dims);
+                (k == HaloCell::output ? c.output : k == HaloCell::halo_read ? c.halo_read : c.halo_unread) += 1;
+            }
+    return c;
 }
 
 }  // namespace stencil::viewer

@@ -30,6 +30,16 @@ struct OpbFigure {
 OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vector<TraceOpb>& measured,
                      const std::vector<RunRecord>& runs, const std::optional<std::string>& gpu_unavailable);
 
+// One cell (x, y, z) of the T^dims input tile: an output, a halo cell the star stencil reads (out
+// of the output tile along one axis only: a face), or one it never reads (out along two or three
+// axes: the tile's edges and corners, loaded for nothing). z is ignored when dims = 2.
+enum class HaloCell { output, halo_read, halo_unread };
+HaloCell halo_cell(int x, int y, int z, int T, int r, int dims);
+struct HaloCounts {
+    long long output = 0, halo_read = 0, halo_unread = 0;
+};
+HaloCounts halo_counts(int T, int r, int dims);
+
 struct HaloFigure {
     HaloFigures fig;  // of the chosen tile
     Axis x, y;
@@ -37,7 +47,11 @@ struct HaloFigure {
     std::vector<RefPoint> points;
     std::string share_text;  // "296 of 512 cells = 57.8%  (output 216)"
     std::string grid_label;  // "slice z = 4 of the 8^3 tile" / "the 32x32 tile"
+    int slice = 0;           // the z shown (3D)
+    HaloCounts counts;       // output, halo read by the star stencil, halo never read
 };
-HaloFigure halo_figure(int tile, int radius, int dims);
+// slice: the z of the 3D tile the picture shows (< 0: the middle, T / 2).
+HaloFigure halo_figure(int tile, int radius, int dims, int slice = -1);
+
 
 }  // namespace stencil::viewer

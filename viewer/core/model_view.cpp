@@ -80,4 +80,5 @@ const char* model_provenance() {
     return "analysis/model.h";
 }
 
+
 }  // namespace stencil::viewer

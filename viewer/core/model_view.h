@@ -6,9 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/model.h"
 #include "kernels/versions.h"
 
 namespace stencil::viewer {
+
+using analysis::opb_limit_at_infinity;  // the OP/B line a tile approaches as T grows
 
 // The model of one (kernel, T, r, precision), for an interior block.
 struct KernelModel {

@@ -10,7 +10,7 @@ namespace stencil::viewer {
 
 std::string headless_report(int radius, Precision p) {
     std::string s = fmt::format("stencil-lab model, 3D star stencil r = {} ({} points), {}; model: {}\n",
-                                radius, 6 * radius + 1, to_string(p), model_provenance());
+                                radius, point_count(radius), to_string(p), model_provenance());
     s += fmt::format("{:<15} {:>4} {:>8} {:>7} {:>8} {:>10} {:>9}  {}\n", "kernel", "T", "threads", "OP/B",
                      "limit", "smem (B)", "halo", "idea");
     for (const auto& v : kernel_versions()) {

@@ -46,7 +46,7 @@ struct RunRecord {
 
 nlohmann::json to_json(const RunRecord& r);
 RunRecord record_from_json(const nlohmann::json& j);
-// The counters of one row of `stencil-lab sweep`'s results.json (analysis/sweep.cpp to_json(SweepRow)):
+// The counters of one row of `stencil-lab sweep`'s results.json (experiments/sweep.cpp to_json(SweepRow)):
 // "measured": {"flops", "levels": [{"level": "requested"|"L2"|"DRAM", "read_bytes", "write_bytes",
 // "opb_read"|"opb", "opb_read_write", "measured", "source", "note"}], "sectors_per_request",
 // "l1_global_load_sectors", "l1_global_load_requests"}, plus the older flat "counters" object.

@@ -20,6 +20,9 @@
 // missed, 0 otherwise. A difference between the two engines' bits is reported, not a failure.
 //
 //   stencil_cpu_bench [--size N] [--reps R] [--workers W] [--sweep-reps S] [--cold] [--json]
+//
+// Sections: arguments; clocks; one engine's measurement and the bit comparison between engines;
+// one kernel (both engines, the checked sweep); the summary and verdict; the tables and the JSON.
 #include <time.h>
 #include <unistd.h>
 

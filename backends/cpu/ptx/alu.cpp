@@ -1,4 +1,15 @@
 // The arithmetic of PTX's ALU instructions (alu.h).
+//
+// Sections (in order):
+//   rounding        host_mode / rounded: PTX's rounding modifiers through the host's fesetround
+//   conversions     out32/out64 (.ftz, .sat, canonical NaN), half and bf16, cvt (to/from integers
+//                   with saturation and NaN-to-0, float widths, integer widths)
+//   comparisons     compare (setp/set/slct), combine (the .and/.or/.xor with a predicate), fminmax
+//   integers        int_arith (add/sub/mul/mad with carries, div/rem, abs, min/max, shifts' clamps),
+//                   bitop (and/or/xor/not, popc, clz, brev, bfe, bfi, prmt, funnel shifts)
+//   floats          float32_op / float64_op (exact where PTX defines it; approximations inside
+//                   PTX's documented bounds), testp
+//   the entry       alu(): one instruction's result from its sources
 #include "backends/cpu/ptx/alu.h"
 
 #include <bit>

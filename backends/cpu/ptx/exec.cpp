@@ -7,6 +7,11 @@
 // complete warp groups first, then the block barrier (all live threads at one barrier), else
 // the block is stuck and the reason (divergent barrier, exit before a barrier, a warp group
 // that cannot complete) is a diagnostic. Blocks are spread over worker OS threads.
+//
+// Sections: the launch's shared state (LaunchState: buffers, shadows, printf sink); one worker
+// (BlockRunner: threads, memory access and its checks, shared and global shadows); printf; the
+// interpreter loop (run_thread); rendezvous (warp groups, the block barrier, a stuck block);
+// run_block, the workers, and run() (schedules, reports).
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -122,6 +127,9 @@ struct LaunchState {
     bool checks = false, counting = false, recording = false;
     std::atomic<bool> stop{false};
     std::mutex printf_mutex;
+    // Set once the sink is full (or there is none): later printfs only count their conversions,
+    // so a kernel that prints in every thread costs no formatting past the cap.
+    std::atomic<bool> printf_full{false};
     std::chrono::steady_clock::time_point start;
     double deadline = 0;
     std::vector<std::pair<long long, int>> shared_vars;  // (offset, variable) sorted, of this entry
@@ -792,6 +800,14 @@ void BlockRunner::do_printf(Thread& t, const Instr& in, u64* R) {
     u64 args = param_u64(1);
     std::string out;
     int converted = 0;  // device printf returns the number of arguments it read
+    if (!L_.launch.printf_output || L_.printf_full.load(std::memory_order_relaxed)) {
+        for (size_t i = 0; i + 1 < fmt_text.size(); ++i)
+            if (fmt_text[i] == '%') {
+                if (fmt_text[i + 1] == '%') ++i;
+                else ++converted;
+            }
+        fmt_text.clear();  // nothing to format: only the return value is written below
+    }
     for (size_t i = 0; i < fmt_text.size(); ++i) {
         if (fmt_text[i] != '%') {
             out.push_back(fmt_text[i]);
@@ -846,10 +862,11 @@ void BlockRunner::do_printf(Thread& t, const Instr& in, u64* R) {
     std::lock_guard lock(L_.printf_mutex);
     std::string& sink = *L_.launch.printf_output;
     const std::string kCut = "[printf output truncated]\n";
-    if (sink.size() >= L_.launch.printf_cap) return;
+    if (sink.size() >= L_.launch.printf_cap) return L_.printf_full.store(true);
     if (sink.size() + out.size() > L_.launch.printf_cap) {
         sink += out.substr(0, L_.launch.printf_cap - sink.size());
         sink += kCut;
+        L_.printf_full.store(true);
         return;
     }
     sink += out;

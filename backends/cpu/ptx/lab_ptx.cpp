@@ -14,27 +14,20 @@
 // Compiling everything at build time would save the suite only those ~4 s once, and would cost
 // every build that touches kernels/ the same.
 //
-// Disk cache: one file per family, named by a 64-bit FNV-1a hash of the key text (NVRTC version and
-// library file, every option, source, every header's text, name expressions). It holds the key and
-// is used only when it is byte-equal, so a collision or a stale entry is a miss, never wrong PTX.
-// Entries are written to a temporary file and renamed (two test processes may write one entry at
-// once), touched when used, and the least recently used go when the directory passes 256 MiB.
+// Disk cache (core/disk_cache.h: location, SHA-256 names, LRU bound): one entry per family. Its
+// key is everything NVRTC's output depends on: the libnvrtc and libnvrtc-builtins this process
+// loads (file, size, time: a toolkit's patch release keeps the version and the file names), every
+// option, the source, every header's name and text, the name expressions, and this file's own
+// payload format. The entry holds the key and is used only when it is byte-equal, so a stale
+// entry is a miss, never wrong PTX. Only successful compiles are stored.
 #include "backends/cpu/ptx/lab_ptx.h"
 
 #include <dlfcn.h>
 #include <nvrtc.h>  // nvrtcVersion: which libnvrtc this process runs
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,6 +35,7 @@
 #include <utility>
 
 #include "backends/cpu/ptx/engine.h"  // ptx::Error
+#include "core/disk_cache.h"
 #include "core/error.h"
 
 namespace stencil {
@@ -51,9 +45,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kMagic = "stencil-lab ptx cache 1\n";
-constexpr std::uintmax_t kCacheBytes = 256ull << 20;
-constexpr const char* kEntryExt = ".ptxc";
+// Bumped whenever encode_result's layout changes (it is part of the key).
+constexpr const char* kPayloadFormat = "lab_ptx family 2";
 
 const char* real_name(Precision p) { return p == Precision::f32 ? "float" : "double"; }
 
@@ -67,7 +60,7 @@ std::map<std::pair<int, int>, std::string> instantiations(KernelId k, Precision 
     const std::string pointers = ", const " + real + "*, " + real + "*>";
     std::map<std::pair<int, int>, std::string> out;
     for (int r = 1; r <= kMaxRadius; ++r) {
-        if (k == KernelId::naive) {
+        if (!version(k).tile_is_template) {  // T is only the block edge: one instantiation
             out[{0, r}] = "<" + real + ", " + std::to_string(r) + pointers;
             continue;
         }
@@ -88,52 +81,52 @@ std::string coefficients_expression(Precision p) {
 
 // ---- the disk cache ---------------------------------------------------------------------------
 
-// The libnvrtc this process runs: its file, size and time. nvrtcVersion says only "13.0", and a
-// patch release of the toolkit (same file name) may emit other PTX.
-std::string nvrtc_library() {
-    Dl_info info{};
+// A shared library's identity for the key: its file, size and modification time.
+std::string file_identity(const fs::path& p) {
+    std::error_code ec;
+    const fs::path real = fs::canonical(p, ec);
     struct stat st {};
-    if (!dladdr(reinterpret_cast<void*>(&nvrtcVersion), &info) || !info.dli_fname ||
-        stat(info.dli_fname, &st) != 0)
-        return "?";
-    return std::string(info.dli_fname) + " " + std::to_string(st.st_size) + " " +
-           std::to_string(st.st_mtime);
+    if (ec || stat(real.c_str(), &st) != 0) return "? " + p.string();
+    return real.string() + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec);
 }
 
-// Everything the compile's output depends on, each piece length-prefixed so that no two requests
-// share a key text.
-std::string key_text(const ptx::CompileRequest& req) {
-    static const std::string library = nvrtc_library();
-    std::string key;
-    auto put = [&](std::string_view tag, std::string_view text) {
-        key.append(tag).append(" ").append(std::to_string(text.size())).append("\n");
-        key.append(text).append("\n");
-    };
-    put("nvrtc", ptx::nvrtc_version());
-    put("library", library);
-    for (const auto& o : ptx::fixed_options()) put("option", o);
-    for (const auto& o : req.options) put("option", o);
-    put("name", req.name);
-    put("source", req.source);
-    for (const auto& h : req.headers) {
-        put("header", h.name);
-        put("text", h.text);
-    }
-    for (const auto& e : req.name_expressions) put("expression", e);
-    return key;
+// The libnvrtc this process runs and the libnvrtc-builtins it loads beside it (NVRTC dlopens
+// "libnvrtc-builtins.so.MAJOR.MINOR" when it compiles; the toolkit ships it next to libnvrtc).
+// nvrtcVersion says only "13.0", and a patch release of the toolkit (same file names) may emit
+// other PTX.
+std::string nvrtc_libraries() {
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&nvrtcVersion), &info) || !info.dli_fname) return "?";
+    const fs::path lib = info.dli_fname;
+    const fs::path builtins = lib.parent_path() / ("libnvrtc-builtins.so." + ptx::nvrtc_version());
+    return file_identity(lib) + "\n" + file_identity(builtins);
 }
 
-std::uint64_t fnv1a(std::string_view s) {
-    std::uint64_t h = 14695981039346656037ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
-// An entry: the magic line, then fields "<tag> <size>\n<bytes>\n": key, ptx, log, and one
-// expression/lowered pair per name expression, then "end 0\n\n".
+// Length-prefixed fields: "<tag> <size>\n<bytes>\n". Used for the key text (no two requests share
+// one) and for the payload.
 void put_field(std::string& out, std::string_view tag, std::string_view bytes) {
     out.append(tag).append(" ").append(std::to_string(bytes.size())).append("\n");
     out.append(bytes).append("\n");
+}
+
+// Everything the compile's output depends on.
+std::string key_text(const ptx::CompileRequest& req) {
+    static const std::string libraries = nvrtc_libraries();
+    std::string key;
+    put_field(key, "format", kPayloadFormat);
+    put_field(key, "nvrtc", ptx::nvrtc_version());
+    put_field(key, "libraries", libraries);
+    for (const auto& o : ptx::fixed_options()) put_field(key, "option", o);
+    for (const auto& o : req.options) put_field(key, "option", o);
+    put_field(key, "name", req.name);
+    put_field(key, "source", req.source);
+    for (const auto& h : req.headers) {
+        put_field(key, "header", h.name);
+        put_field(key, "text", h.text);
+    }
+    for (const auto& e : req.name_expressions) put_field(key, "expression", e);
+    return key;
 }
 
 struct Reader {
@@ -158,14 +151,22 @@ struct Reader {
     }
 };
 
-std::optional<ptx::CompileResult> read_entry(const std::string& path, const std::string& key) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return std::nullopt;
-    const std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (!std::string_view(data).starts_with(kMagic)) return std::nullopt;
-    Reader r{std::string_view(data).substr(std::string_view(kMagic).size())};
-    const auto k = r.get("key");
-    if (!k || *k != key) return std::nullopt;
+// A successful compile as a payload: ptx, log, then one expression/lowered pair per name
+// expression, then "end".
+std::string encode_result(const ptx::CompileResult& res) {
+    std::string data;
+    put_field(data, "ptx", res.ptx);
+    put_field(data, "log", res.log);
+    for (const auto& [e, lowered] : res.lowered) {
+        put_field(data, "expression", e);
+        put_field(data, "lowered", lowered);
+    }
+    put_field(data, "end", "");
+    return data;
+}
+
+std::optional<ptx::CompileResult> decode_result(std::string_view payload) {
+    Reader r{payload};
     const auto text = r.get("ptx");
     const auto log = r.get("log");
     if (!text || !log) return std::nullopt;
@@ -178,116 +179,39 @@ std::optional<ptx::CompileResult> read_entry(const std::string& path, const std:
         if (!lowered) return std::nullopt;
         res.lowered.emplace_back(std::string(*e), std::string(*lowered));
     }
-    if (!r.get("end") || !r.rest.empty()) return std::nullopt;  // short or trailing garbage
+    if (!r.get("end") || !r.rest.empty()) return std::nullopt;
     return res;
-}
-
-// Oldest-used entries go until the directory holds at most kCacheBytes; temporary files a killed
-// writer left behind go after an hour. Every failure is ignored: the cache is only a cache.
-void prune(const fs::path& dir) {
-    std::error_code ec;
-    struct Entry {
-        fs::path path;
-        fs::file_time_type used;
-        std::uintmax_t bytes;
-    };
-    std::vector<Entry> entries;
-    std::uintmax_t total = 0;
-    const auto now = fs::file_time_type::clock::now();
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        const fs::path& p = it->path();
-        std::error_code e1, e2;
-        const auto used = fs::last_write_time(p, e1);
-        const auto bytes = fs::file_size(p, e2);
-        if (e1 || e2) continue;
-        if (p.filename().string().find(".tmp.") != std::string::npos) {
-            if (now - used > std::chrono::hours(1)) fs::remove(p, ec);
-        } else if (p.extension() == kEntryExt) {
-            entries.push_back({p, used, bytes});
-            total += bytes;
-        }
-    }
-    std::sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.used < b.used; });
-    for (const auto& e : entries) {
-        if (total <= kCacheBytes) break;
-        if (fs::remove(e.path, ec)) total -= e.bytes;
-    }
-}
-
-void write_entry(const std::string& path, const std::string& key, const ptx::CompileResult& res) {
-    std::string data = kMagic;
-    put_field(data, "key", key);
-    put_field(data, "ptx", res.ptx);
-    put_field(data, "log", res.log);
-    for (const auto& [e, lowered] : res.lowered) {
-        put_field(data, "expression", e);
-        put_field(data, "lowered", lowered);
-    }
-    put_field(data, "end", "");
-
-    static std::atomic<int> counter{0};
-    const std::string tmp =
-        path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++);
-    std::error_code ec;
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f.write(data.data(), (std::streamsize)data.size());
-        f.close();
-        if (!f) {
-            fs::remove(tmp, ec);
-            return;
-        }
-    }
-    fs::rename(tmp, path, ec);  // atomic: a reader sees the old entry or the new one, never half
-    if (ec) {
-        fs::remove(tmp, ec);
-        return;
-    }
-    prune(fs::path(path).parent_path());
 }
 
 }  // namespace
 
 std::string cache_entry_path(const ptx::CompileRequest& req, const std::string& dir) {
-    char name[32];
-    std::snprintf(name, sizeof name, "%016llx", (unsigned long long)fnv1a(key_text(req)));
-    return (fs::path(dir) / (name + std::string(kEntryExt))).string();
+    return DiskCache(dir, cache_max_bytes()).entry_path(key_text(req));
 }
 
 ptx::CompileResult cached_compile(const ptx::CompileRequest& req, const std::string& dir,
                                   bool* from_cache) {
     if (from_cache) *from_cache = false;
-    if (dir.empty()) return ptx::compile_to_ptx(req);
+    const DiskCache cache(dir, cache_max_bytes());
+    if (!cache.enabled()) return ptx::compile_to_ptx(req);
     const std::string key = key_text(req);
-    const std::string path = cache_entry_path(req, dir);
-    if (auto hit = read_entry(path, key)) {
-        std::error_code ec;
-        fs::last_write_time(path, fs::file_time_type::clock::now(), ec);  // recently used
-        if (from_cache) *from_cache = true;
-        return *hit;
-    }
+    if (const auto payload = cache.get(key))
+        if (auto hit = decode_result(*payload)) {
+            if (from_cache) *from_cache = true;
+            return *hit;
+        }
     ptx::CompileResult res = ptx::compile_to_ptx(req);
-    if (res.ok) write_entry(path, key, res);
+    if (res.ok) cache.put(key, encode_result(res));
     return res;
 }
 
 std::string default_cache_dir() {
-    std::vector<fs::path> candidates;
-    if (const char* d = std::getenv("STENCIL_LAB_CACHE_DIR"); d && *d) {
-        candidates.emplace_back(d);  // set: the only place (an unwritable one turns the cache off)
-    } else {
-        // The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored.
-        if (const char* x = std::getenv("XDG_CACHE_HOME"); x && x[0] == '/')
-            candidates.push_back(fs::path(x) / "stencil-lab" / "ptx");
-        if (const char* h = std::getenv("HOME"); h && h[0] == '/')
-            candidates.push_back(fs::path(h) / ".cache" / "stencil-lab" / "ptx");
-    }
-    for (const auto& c : candidates) {
-        std::error_code ec;
-        fs::create_directories(c, ec);
-        if (!ec && access(c.c_str(), W_OK | X_OK) == 0) return c.string();
-    }
-    return "";
+    const DiskCache cache = DiskCache::for_kind("ptx");
+    // Once per process: the cache being off (or a malformed bound) is worth a line, not a failure.
+    static std::once_flag said;
+    if (!cache.note().empty())
+        std::call_once(said, [&] { std::fprintf(stderr, "stencil-lab: note: %s\n", cache.note().c_str()); });
+    return cache.enabled() ? cache.dir().string() : "";
 }
 
 ptx::CompileRequest family_request(KernelId k, Precision p) {
@@ -382,7 +306,7 @@ const LabPtx& lab_ptx(KernelId k, int tile, int radius, Precision p) {
         fam->seconds = from_cache ? 0 : fam->result.seconds;
         fam->compiled = true;
     }
-    const std::pair<int, int> key{k == KernelId::naive ? 0 : tile, radius};
+    const std::pair<int, int> key{version(k).tile_is_template ? tile : 0, radius};
     auto& made = fam->made[key];
     if (!made) {
         auto out = std::make_unique<LabPtx>();

@@ -44,16 +44,18 @@ extern const int kEmbeddedHeaderCount;
 // The NVRTC program of one (kernel, precision) family.
 ptx::CompileRequest family_request(KernelId k, Precision p);
 
-// compile_to_ptx through the disk cache in `dir` ("": no cache). An entry is used only when the
-// full key it stores (NVRTC version and library, options, source, headers, name expressions)
-// equals this request's byte for byte; a corrupt, short or foreign entry is ignored and rewritten.
-// Only successful compiles are stored. *from_cache: whether it came from the disk (seconds = 0).
+// compile_to_ptx through the disk cache in `dir` (core/disk_cache.h; "": no cache). An entry is
+// used only when the full key it stores (NVRTC version, the libnvrtc and libnvrtc-builtins files,
+// options, source, headers, name expressions) equals this request's byte for byte and its payload
+// is intact; anything else is a miss, compiled again and rewritten. Only successful compiles are
+// stored. *from_cache: whether it came from the disk (seconds = 0).
 ptx::CompileResult cached_compile(const ptx::CompileRequest& req, const std::string& dir,
                                   bool* from_cache = nullptr);
 // The file cached_compile uses for `req` in `dir`.
 std::string cache_entry_path(const ptx::CompileRequest& req, const std::string& dir);
-// $STENCIL_LAB_CACHE_DIR if set, else $XDG_CACHE_HOME/stencil-lab/ptx or ~/.cache/stencil-lab/ptx;
-// created if needed; "" when it cannot be written (lab_ptx then works without a disk cache).
+// The "ptx" folder of the cache root (DiskCache::for_kind: $STENCIL_LAB_CACHE_DIR, else
+// $XDG_CACHE_HOME/stencil-lab, else ~/.cache/stencil-lab), created if needed; "" when it cannot be
+// written (lab_ptx then works without a disk cache, after one note on stderr).
 std::string default_cache_dir();
 
 // `ptx` with every `.entry` definition other than `entry` left out (declarations, .file table and

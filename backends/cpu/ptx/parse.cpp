@@ -2,6 +2,17 @@
 // variables and functions and decodes each instruction into its fixed-size record. Labels and
 // callees are resolved when the function (or module) ends. Anything this engine does not run is
 // refused here, at load, with the PTX line and the source line it came from.
+//
+// Sections:
+//   tokens          Tok, tokenize, and the small parsers of integers, types, spaces and names
+//   the parser      class Parser: top-level directives (.version, .file, .loc), variables and
+//                   their initialisers, functions and their parameters, register declarations,
+//                   the body; operands (registers, immediates, addresses, special registers);
+//                   instructions (decode_opcode: the opcode and its dotted modifiers, instruction:
+//                   guard, operands, call sites); finish (labels and callees resolved) and
+//                   layout_shared (each entry's shared variables laid out)
+//   fast forms      fast_form: which records the executor may run inline
+//   queries         find_entry, symbol_bytes, find_symbol, demangled_variable_name
 #include <cxxabi.h>
 
 #include <algorithm>

@@ -7,10 +7,10 @@
 // (clocks, temperature and neighbours drift between them). Here both kernels read the same input
 // buffer and write the same output buffer, alternate launch by launch (textbook, lab, textbook,
 // lab, ...), each after the same L2 flush and between its own events: whatever drifts, drifts for
-// both. The lab's kernels are the backend's templates with the backend's arguments and flags
-// (lab_kernels.cu) on launch_geometry()'s shape, so only the caller differs.
+// both. The lab's kernels are the CUDA backend's own instantiations (backends/cuda/lab_kernel.h)
+// on launch_geometry()'s shape, so only the caller differs.
 // ---------------------------------------------------------------------------------------------
-#include "bench/baseline.h"
+#include "experiments/baseline.h"
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -19,8 +19,8 @@
 #include <algorithm>
 #include <array>
 
-#include "backends/cuda/cuda_internal.h"
-#include "bench/lab_kernels.h"
+#include "backends/cuda/cuda_util.h"
+#include "backends/cuda/lab_kernel.h"
 #include "bench/textbook/textbook.h"
 #include "core/backend.h"
 #include "core/error.h"
@@ -29,12 +29,13 @@
 #include "core/run.h"
 #include "core/weights.h"
 
-namespace stencil::bench {
+namespace stencil::experiments {
 
 using cuda_detail::check;
 using cuda_detail::DeviceBuffer;
+using cuda_detail::EventPair;
 
-// ---- the seed table ---------------------------------------------------------------------------
+// ---- the textbook's table -----------------------------------------------------------------------
 
 namespace {
 constexpr std::array kConfigs{
@@ -81,6 +82,11 @@ std::optional<std::string> options_error(const BaselineOptions& o) {
 
 namespace {
 
+// The lab's side of a configuration as the CUDA backend knows it: fp32, r = 1, the table's tile.
+LaunchRequest lab_request(const BaselineConfig& c, GridDims dims) {
+    return LaunchRequest{c.kernel, c.tile, 1, Precision::f32, dims};
+}
+
 // Where there is no usable GPU, one sentence starting "no GPU: ". The backend's probe says why
 // (no driver, no device, wrong architecture); then our own kernels must be loadable too.
 void require_gpu() {
@@ -103,33 +109,6 @@ int registers_of(const void* f) {
     return a.numRegs;
 }
 
-class Events {
-public:
-    Events() {
-        check(cudaEventCreate(&start_), "cudaEventCreate");
-        if (const cudaError_t e = cudaEventCreate(&stop_); e != cudaSuccess) {
-            (void)cudaEventDestroy(start_);
-            check(e, "cudaEventCreate");
-        }
-    }
-    ~Events() {
-        (void)cudaEventDestroy(start_);
-        (void)cudaEventDestroy(stop_);
-    }
-    Events(const Events&) = delete;
-    Events& operator=(const Events&) = delete;
-    void start() { check(cudaEventRecord(start_, nullptr), "cudaEventRecord"); }
-    void stop() { check(cudaEventRecord(stop_, nullptr), "cudaEventRecord"); }
-    double ms() const {
-        float t = 0;
-        check(cudaEventElapsedTime(&t, start_, stop_), "cudaEventElapsedTime");
-        return t;
-    }
-
-private:
-    cudaEvent_t start_{}, stop_{};
-};
-
 // The GPU side of a run: one input, one output (both kernels read and write the same buffers, so
 // neither gets luckier placement), the L2 flush buffer, the weights uploaded to both.
 class Bench {
@@ -138,9 +117,7 @@ public:
         : n_(in.dims.nx),
           dims_(in.dims),
           bytes_(static_cast<std::size_t>(in.dims.cells()) * sizeof(float)) {
-        cudaDeviceProp p{};
-        check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
-        flush_bytes_ = std::max<std::size_t>(2 * static_cast<std::size_t>(p.l2CacheSize), 64u << 20);
+        flush_bytes_ = cuda_detail::l2_flush_bytes();
         std::size_t free_b = 0, total_b = 0;
         check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
         const std::size_t need = 2 * bytes_ + flush_bytes_;
@@ -150,10 +127,11 @@ public:
                                         n_, need >> 20, free_b >> 20, total_b >> 20));
         in_ = DeviceBuffer(bytes_, "input");
         out_ = DeviceBuffer(bytes_, "output");
-        flush_ = DeviceBuffer(flush_bytes_, "L2 flush buffer");
         check(cudaMemcpy(in_.get(), in.data.data(), bytes_, cudaMemcpyHostToDevice), "cudaMemcpy (input to the GPU)");
         textbook::upload_weights(weights);
-        upload_lab_weights(weights);
+        // Each version's kernels read their own TU's constant memory: upload to every one used.
+        for (const BaselineConfig& c : kConfigs)
+            if (c.has_lab) upload_lab_kernel_weights(lab_request(c, dims_), weights);
     }
 
     // One launch of `side` on the poisoned output, read back.
@@ -173,20 +151,18 @@ public:
         if (side == Side::textbook)
             textbook::launch(c.kernel, c.tile, c.naive_block, in, out, static_cast<unsigned int>(n_));
         else
-            launch_lab(c.kernel, c.tile, dims_, in, out);
+            launch_lab_kernel(lab_request(c, dims_), in, out);
     }
 
     // Untimed: overwrites the whole flush buffer, so nothing the next launch reads is in L2.
-    void flush_l2() {
-        check(cudaMemsetAsync(flush_.get(), ++flush_value_ & 0xff, flush_bytes_, nullptr), "cudaMemsetAsync (L2 flush)");
-    }
+    void flush_l2() { flush_.flush(nullptr); }
 
     // Device-to-device copies of one array (in -> out), flushed and timed like the kernels; GB/s
     // counting the read and the write.
     std::vector<double> copy_gbps(int warmup, int reps) {
         for (int i = 0; i < std::max(warmup, 1); ++i)
             check(cudaMemcpyAsync(out_.get(), in_.get(), bytes_, cudaMemcpyDeviceToDevice, nullptr), "cudaMemcpyAsync");
-        std::vector<Events> ev(static_cast<std::size_t>(reps));
+        std::vector<EventPair> ev(static_cast<std::size_t>(reps));
         for (auto& e : ev) {
             flush_l2();
             e.start();
@@ -208,7 +184,7 @@ public:
             if (with_lab) launch(Side::lab, c);
         }
         cuda_detail::check_launch(c.label, true);
-        std::vector<Events> tb(static_cast<std::size_t>(reps)), lab(with_lab ? static_cast<std::size_t>(reps) : 0);
+        std::vector<EventPair> tb(static_cast<std::size_t>(reps)), lab(with_lab ? static_cast<std::size_t>(reps) : 0);
         for (int r = 0; r < reps; ++r) {
             flush_l2();
             tb[r].start();
@@ -235,12 +211,12 @@ private:
     int n_;
     GridDims dims_;
     std::size_t bytes_, flush_bytes_ = 0;
-    DeviceBuffer in_, out_, flush_;
-    int flush_value_ = 0;
+    DeviceBuffer in_, out_;
+    cuda_detail::L2Flush flush_;
 };
 
 const void* function_of(Side side, const BaselineConfig& c) {
-    return side == Side::textbook ? textbook::function(c.kernel, c.tile) : lab_function(c.kernel, c.tile);
+    return side == Side::textbook ? textbook::function(c.kernel, c.tile) : lab_kernel_function(lab_request(c, GridDims{8, 8, 8}));
 }
 
 void fill_launch(SideResult& s, Side side, const BaselineConfig& c, int n) {
@@ -287,7 +263,10 @@ BaselineReport run_baseline(const BaselineOptions& o) {
     Bench bench(in, weights);
     if (o.time) rep.copy_gbps = summarize(bench.copy_gbps(o.warmup, o.reps));
 
-    for (const BaselineConfig& c : kConfigs) {
+    const int total = static_cast<int>(kConfigs.size());
+    for (int i = 0; i < total; ++i) {
+        const BaselineConfig& c = kConfigs[i];
+        if (o.progress) o.progress(i, total, c.label);
         BaselineRow row;
         row.config = c;
         row.textbook.ran = true;
@@ -317,6 +296,7 @@ BaselineReport run_baseline(const BaselineOptions& o) {
         }
         rep.rows.push_back(std::move(row));
     }
+    if (o.progress) o.progress(total, total, "done");
     return rep;
 }
 
@@ -334,171 +314,4 @@ CompareResult check_one(Side side, const BaselineConfig& c, int n, std::uint64_t
     return compare_with_reference(bench.execute(side, c, poisoned_output(in, 1)), ref, Precision::f32);
 }
 
-// ---- the report -------------------------------------------------------------------------------
-
-bool BaselineReport::all_checks_ok() const {
-    return std::all_of(rows.begin(), rows.end(), [](const BaselineRow& r) { return r.checks_ok(); });
-}
-
-int BaselineReport::compared() const {
-    return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const BaselineRow& r) { return r.compared(); }));
-}
-
-int BaselineReport::at_least_as_fast() const {
-    return static_cast<int>(
-        std::count_if(rows.begin(), rows.end(), [](const BaselineRow& r) { return r.at_least_as_fast(); }));
-}
-
-std::vector<std::string> BaselineReport::within_noise() const {
-    std::vector<std::string> s;
-    for (const auto& r : rows)
-        if (r.within_noise()) s.push_back(fmt::format("{} ({:.3f})", r.config.label, r.lab_over_textbook));
-    return s;
-}
-
-std::vector<std::string> BaselineReport::slower() const {
-    std::vector<std::string> s;
-    for (const auto& r : rows)
-        if (r.slower()) s.push_back(fmt::format("{} ({:.3f})", r.config.label, r.lab_over_textbook));
-    return s;
-}
-
-std::string BaselineReport::verdict_line() const {
-    if (!options.time) return "not timed (--no-time): no verdict on speed";
-    std::string s = fmt::format(
-        "rule \"no kernel slower than the textbook listing\": the lab kernel's median time is at most the "
-        "textbook's in {} of {} configurations",
-        at_least_as_fast(), compared());
-    auto list = [&](const char* what, const std::vector<std::string>& names) {
-        s += fmt::format("; {}:", what);
-        if (names.empty()) s += " none";
-        for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", " : " ") + names[i];
-    };
-    list("slower median but faster in at least one round (noise)", within_noise());
-    list("slower in every round", slower());
-    int untimed = 0;
-    for (const auto& r : rows)
-        if (r.config.has_lab && !r.compared()) ++untimed;
-    if (untimed) s += fmt::format("; {} not compared (a check failed)", untimed);
-    return s;
-}
-
-namespace {
-std::string dim3_text(Dim3 d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
-
-std::string side_cells(const SideResult& s, bool timed) {
-    if (!s.ran) return fmt::format("{:>44}", "-");
-    if (!timed) return fmt::format("{:>44}", s.check.ok ? "(not timed)" : "(check FAILED)");
-    return fmt::format("{:7.3f} {:7.3f} {:7.3f}  {:6.0f}  {:5.2f}  {:>4}", s.ms.min, s.ms.median, s.ms.max, s.gbps,
-                       s.copy_ratio, s.registers);
-}
-
-nlohmann::json stats_json(const Stats& s) {
-    return {{"min", s.min}, {"median", s.median}, {"max", s.max}, {"count", s.count}};
-}
-
-nlohmann::json side_json(const SideResult& s, bool timed) {
-    if (!s.ran) return nullptr;
-    nlohmann::json j{{"check_ok", s.check.ok},
-                     {"check", s.check.summary()},
-                     {"grid", dim3_text(s.grid)},
-                     {"block", dim3_text(s.block)},
-                     {"registers", s.registers}};
-    if (timed) {
-        j["ms"] = stats_json(s.ms);
-        j["samples_ms"] = s.samples_ms;
-        j["gbps"] = s.gbps;
-        j["copy_ratio"] = s.copy_ratio;
-    }
-    return j;
-}
-}  // namespace
-
-std::string BaselineReport::text() const {
-    const int n = options.size;
-    std::string s;
-    s += "baseline: the textbook's listings (seed 000, as printed) against the lab's kernels, fp32, 7-point (r = 1)\n";
-    s += fmt::format("device: {} (compute capability {}.{}); grid {}^3, seed {}\n", device, cc_major, cc_minor, n,
-                     options.seed);
-    s += "checks: every output against the fp64 reference, launched on a poisoned output (NaN inside, the input on "
-         "the boundary)\n";
-    if (options.time) {
-        s += fmt::format("timing: {} warm-up launches each, then {} rounds of (L2 flush, textbook, L2 flush, lab), "
-                         "CUDA events; GB/s = 2 x N^3 x 4 B / median\n",
-                         options.warmup, options.reps);
-        s += "lab / textbook: median textbook ms / median lab ms (> 1: the lab is faster); paired: the same ratio "
-             "per round, min..max\n";
-        s += fmt::format("copy (cudaMemcpy device to device, same run): {:.0f} GB/s median (min {:.0f}, max {:.0f})\n",
-                         copy_gbps.median, copy_gbps.min, copy_gbps.max);
-    }
-    s += "\n";
-    s += fmt::format("{:<20} | {:^44} | {:^44} | {:^22}\n", "", "textbook listing", "lab kernel", "lab / textbook");
-    s += fmt::format("{:<20} | {:>7} {:>7} {:>7}  {:>6}  {:>5}  {:>4} | {:>7} {:>7} {:>7}  {:>6}  {:>5}  {:>4} | {:>6} {:>15}\n",
-                     "configuration", "ms min", "median", "max", "GB/s", "copy", "regs", "ms min", "median", "max",
-                     "GB/s", "copy", "regs", "median", "paired min..max");
-    for (const auto& r : rows) {
-        std::string ratio = fmt::format("{:>22}", "-");
-        if (r.compared())
-            ratio = fmt::format("{:>6.3f} {:>7.3f}..{:<6.3f}", r.lab_over_textbook, r.paired.min, r.paired.max);
-        s += fmt::format("{:<20} | {} | {} | {}{}\n", r.config.label, side_cells(r.textbook, r.timed),
-                         side_cells(r.lab, r.timed), ratio, r.slower() ? "  SLOWER" : r.within_noise() ? "  (noise)" : "");
-    }
-    s += "\n";
-    for (const auto& r : rows) {
-        if (!r.config.has_lab)
-            s += fmt::format("{}: textbook only: the lab's backend launches its naive kernel on T^3 blocks "
-                             "(LaunchRequest has no block shape)\n",
-                             r.config.label);
-        if (!r.textbook.check.ok)
-            s += fmt::format("{}: textbook check {}\n", r.config.label, r.textbook.check.summary());
-        if (r.lab.ran && !r.lab.check.ok) s += fmt::format("{}: lab check {}\n", r.config.label, r.lab.check.summary());
-    }
-    if (all_checks_ok()) s += fmt::format("checks: all {} outputs match the fp64 reference\n", [&] {
-        int k = 0;
-        for (const auto& r : rows) k += 1 + (r.lab.ran ? 1 : 0);
-        return k;
-    }());
-    s += verdict_line() + "\n";
-    return s;
-}
-
-nlohmann::json BaselineReport::to_json() const {
-    nlohmann::json rows_j = nlohmann::json::array();
-    for (const auto& r : rows) {
-        nlohmann::json j{{"label", r.config.label},
-                         {"kernel", version(r.config.kernel).name},
-                         {"tile", r.config.tile},
-                         {"textbook", side_json(r.textbook, r.timed)},
-                         {"lab", side_json(r.lab, r.timed)},
-                         {"timed", r.timed},
-                         {"checks_ok", r.checks_ok()}};
-        if (r.config.kernel == KernelId::naive) j["textbook_block"] = dim3_text(r.config.naive_block);
-        if (r.compared()) {
-            j["lab_over_textbook"] = r.lab_over_textbook;
-            j["paired"] = stats_json(r.paired);
-            j["slower"] = r.slower();
-        }
-        rows_j.push_back(std::move(j));
-    }
-    nlohmann::json j{{"device", device},
-                     {"compute_capability", fmt::format("{}.{}", cc_major, cc_minor)},
-                     {"size", options.size},
-                     {"precision", "f32"},
-                     {"radius", 1},
-                     {"seed", options.seed},
-                     {"warmup", options.warmup},
-                     {"reps", options.reps},
-                     {"timed", options.time},
-                     {"bytes_per_launch", bytes},
-                     {"all_checks_ok", all_checks_ok()},
-                     {"rows", std::move(rows_j)},
-                     {"compared", compared()},
-                     {"at_least_as_fast", at_least_as_fast()},
-                     {"within_noise", within_noise()},
-                     {"slower", slower()},
-                     {"verdict", verdict_line()}};
-    if (options.time) j["copy_gbps"] = stats_json(copy_gbps);
-    return j;
-}
-
-}  // namespace stencil::bench
+}  // namespace stencil::experiments

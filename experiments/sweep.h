@@ -1,11 +1,11 @@
 // `stencil-lab sweep`: every (kernel, T) configuration checked against the reference and timed
-// through core/run.h's run_kernel, placed next to the model, written as results.csv /
-// results.json, and drawn with gnuplot (each plot's data file and .gp script beside its PNG and
-// SVG, so a user can restyle it).
+// through core/run.h's run_kernel, and placed next to the model. This file is the run itself;
+// experiments/sweep_output.h writes results.csv / results.json, experiments/sweep_plots.h draws
+// them with gnuplot.
 //
-// Plain C++: the backend comes in as a stencil::Backend&; hardware counters and the FMA
-// microbenchmark, which only the CUDA backend can provide, come in through callbacks / values in
-// SweepOptions (empty: each level or ceiling carries the reason it was not measured).
+// The backend comes in as a stencil::Backend&; hardware counters and the FMA microbenchmark, which
+// only the CUDA backend can provide, come in through callbacks / values in SweepOptions (empty:
+// each level or ceiling carries the reason it was not measured).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -13,30 +13,27 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analysis/measured.h"
 #include "analysis/model.h"
 #include "core/backend.h"
 #include "core/run.h"
 
-namespace stencil::analysis {
+namespace stencil::experiments {
 
 struct SweepOptions {
     std::vector<KernelId> kernels;  // empty: all four versions
-    std::vector<int> tiles;         // empty: default_sweep_tiles per kernel
+    std::vector<int> tiles;         // empty: each version's sweep_tiles (kernels/versions.h)
     int radius = 1;
     Precision precision = Precision::f32;
     int size = 256;                 // an N^3 grid
     int reps = 10, warmup = 3;
     std::uint64_t seed = 1;
-    std::string out_dir;            // results.csv, results.json, plots/ (created)
-    bool plots = true;
+    std::string out_dir;            // checked before anything runs (when not empty)
     // On the CPU backend, count level 1 (requested bytes) from the trace of one more launch.
     bool trace_level1 = true;
 
     // Hardware counters for one request (CUDA backend; empty: not collected).
-    std::function<HardwareCounters(const LaunchRequest&)> counters;
+    std::function<analysis::HardwareCounters(const LaunchRequest&)> counters;
     std::string counters_unavailable_reason;  // used when `counters` is empty
     // The roofline's compute ceiling, from an FMA microbenchmark (GFLOP/s) when one ran.
     std::optional<double> fma_gflops;
@@ -48,9 +45,9 @@ struct SweepOptions {
 
 struct SweepRow {
     LaunchRequest request;
-    Model model;
-    GridTraffic exact;                    // the model's exact whole-grid counts
-    std::optional<MeasuredMetrics> measured;
+    analysis::Model model;
+    analysis::GridTraffic exact;          // the model's exact whole-grid counts
+    std::optional<analysis::MeasuredMetrics> measured;
     double model_sectors_per_request = 0; // warp_pattern over the whole grid
     long long model_requests = 0, model_sectors = 0;  // its raw counts (0: not computed)
     std::string skipped;                  // why this configuration did not run (empty: it ran)
@@ -72,9 +69,6 @@ struct SweepResult {
     std::vector<std::string> plot_failures;  // one line per plot gnuplot failed to draw
 };
 
-// The tiles a sweep tries by default: naive 8; tiled every runnable T up to 10; coarsened and
-// register-tiled 8, 16, 32 (those runnable).
-std::vector<int> default_sweep_tiles(KernelId k, int radius, Precision p);
 
 // Creates `dir` and checks that a file can be written there; UserError (one line) if not.
 void check_output_dir(const std::string& dir);
@@ -83,19 +77,4 @@ void check_output_dir(const std::string& dir);
 // that cannot be written, nothing to run, every configuration skipped) before running anything.
 SweepResult run_sweep(Backend& backend, const SweepOptions& options);
 
-nlohmann::json to_json(const SweepRow& row);
-nlohmann::json to_json(const SweepResult& result);
-std::string csv_header();
-std::string csv_line(const SweepRow& row);
-
-// Writes results.csv and results.json into dir (and, with plots, plots/*.{dat,gp,png,svg});
-// fills result.files and result.plots_note. Throws UserError if dir cannot be written.
-void write_sweep_outputs(SweepResult& result, const std::string& dir, bool plots);
-
-// The gnuplot scripts alone (data + .gp), without running gnuplot; returns the .gp paths.
-std::vector<std::string> write_plot_scripts(const SweepResult& result, const std::string& plot_dir,
-                                            const std::string& png_terminal);
-// Whether gnuplot can be run here, and its PNG terminal ("pngcairo" or "png"); nullopt + why.
-std::optional<std::string> gnuplot_png_terminal(std::string* why);
-
-}  // namespace stencil::analysis
+}  // namespace stencil::experiments

@@ -13,9 +13,11 @@
 //      lab/textbook = median textbook time / median lab time (> 1: the lab is faster), with the
 //      spread of the per-rep paired ratios.
 //
-// Plain C++ over the CUDA runtime API; the kernels are launched by textbook.cu / lab_kernels.cu.
+// Plain C++ over the CUDA runtime API; the textbook's kernels are launched by bench/textbook/, the
+// lab's through backends/cuda/lab_kernel.h (the CUDA backend's own instantiations).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,14 +29,14 @@
 #include "core/stats.h"
 #include "kernels/versions.h"
 
-namespace stencil::bench {
+namespace stencil::experiments {
 
 // The rule, with no tolerance: a lab kernel is "at least as fast" when its median time is at most
 // the textbook's (ratio >= 1). Below that, the rounds decide: the two kernels run interleaved, one
 // pair per round, so a lab kernel that is faster in at least one round is only "within noise", and
 // one that loses every round is "slower".
 
-// One row of the seed table.
+// One row of the textbook's table.
 struct BaselineConfig {
     const char* label;   // "naive 8x8x8", "tiled T=4", ...
     KernelId kernel;
@@ -78,6 +80,8 @@ struct BaselineOptions {
     int warmup = 3;          // untimed launches of each kernel first
     std::uint64_t seed = 1;  // input and weights
     bool time = true;        // false: the checks only
+    // Called before each configuration and once at the end (done == total).
+    std::function<void(int done, int total, const std::string& what)> progress;
 };
 
 struct BaselineReport {
@@ -109,4 +113,4 @@ BaselineReport run_baseline(const BaselineOptions& o);
 // compared with the fp64 reference: what the GPU test asserts for N = 64 and 67.
 CompareResult check_one(Side side, const BaselineConfig& config, int n, std::uint64_t seed);
 
-}  // namespace stencil::bench
+}  // namespace stencil::experiments

@@ -1,0 +1,28 @@
+// ---------------------------------------------------------------------------------------------
+// The streaming kernel (kernels/streaming.cuh) on the GPU: every runnable (precision, T, r) instantiated
+// through dispatch<KernelId::streaming> with plain `const real*` / `real*` pointers, and this
+// TU's own constant-memory weights. cuda_backend.cpp launches the handles with cudaLaunchKernel
+// on the geometry of launch_geometry() (kernels/versions.h), so the launch shape is written once.
+// ---------------------------------------------------------------------------------------------
+#include "kernels/streaming.cuh"
+#include "kernels/dispatch.h"
+#include "backends/cuda/kernel_table.cuh"
+
+namespace stencil::cuda_detail {
+
+namespace {
+const void* streaming_function(Precision p, int T, int radius) {
+    const void* f = nullptr;
+    dispatch<KernelId::streaming>(p, T, radius, [&]<class real, int TT, int RR>() {
+        f = reinterpret_cast<const void*>(&stencil_streaming_kernel<real, TT, RR, const real*, real*>);
+    });
+    return f;
+}
+}  // namespace
+
+const KernelTable& streaming_table() {
+    static const KernelTable table{streaming_function, upload_weights_here};
+    return table;
+}
+
+}  // namespace stencil::cuda_detail

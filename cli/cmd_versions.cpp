@@ -1,0 +1,87 @@
+// `stencil-lab versions [--problem P] [--json] [--radius R] [--precision P]`: the versions table,
+// as the CLI, the model, the checker, the tests and the viewer read it: problem, kernel, the tiles
+// that run for (r, precision), launch shape and the idea in one line.
+//
+//   {"versions": [{"problem": "star3d", "kernel": "tiled", "tiles": [3, 4, ...], "idea": ...}, ...]}
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <optional>
+
+#include "cli/command.h"
+#include "kernels/versions.h"
+
+namespace stencil::cli {
+namespace {
+
+struct VersionsArgs {
+    std::string problem;  // empty: every problem
+    std::string precision = "f32";
+    int radius = 1;
+    std::string backend = "auto";
+    bool json = false;
+};
+
+std::string join(const std::vector<int>& v) {
+    std::string s;
+    for (int t : v) s += (s.empty() ? "" : ",") + std::to_string(t);
+    return s;
+}
+
+int versions_command(const VersionsArgs& a) {
+    const Precision p = *parse_precision(a.precision);
+    const std::optional<Problem> only =
+        a.problem.empty() ? std::nullopt : parse_problem(a.problem);
+    nlohmann::json rows = nlohmann::json::array();
+    std::string text = fmt::format("{:<8} {:<15} {:<8} {:<7} {:<20} {}\n", "problem", "kernel",
+                                   "threads", "halo", "shared", "idea");
+    for (const auto& v : kernel_versions()) {
+        if (only && v.problem != *only) continue;
+        const auto tiles = runnable_tiles(v.id, a.radius, p);
+        const std::string smem = smem_formula(v.id, a.radius);
+        rows.push_back({{"problem", to_string(v.problem)},
+                        {"kernel", v.name},
+                        {"title", v.title},
+                        {"tiles", tiles},
+                        {"sweep_tiles", sweep_tiles(v.id, a.radius, p)},
+                        {"default_tile", v.default_tile},
+                        {"threads_per_block", threads_formula(v.id)},
+                        {"out_tile", v.halo_in_tile ? "T - 2r" : "T"},
+                        {"shared_memory", smem.empty() ? nlohmann::json() : nlohmann::json(smem)},
+                        {"tile_is_template", v.tile_is_template},
+                        {"source_file", v.source_file},
+                        {"textbook_file", v.textbook_file},
+                        {"idea", v.idea}});
+        text += fmt::format("{:<8} {:<15} {:<8} {:<7} {:<20} {}\n", to_string(v.problem), v.name,
+                            threads_formula(v.id), v.halo_in_tile ? "T-2r" : "none",
+                            smem.empty() ? "none" : smem, v.idea);
+        text += fmt::format("{:<8} {:<15} tiles (r={}, {}): {}\n", "", "", a.radius,
+                            to_string(p), join(tiles));
+    }
+    if (a.json)
+        std::cout << nlohmann::json{{"radius", a.radius}, {"precision", to_string(p)}, {"versions", rows}}.dump(2)
+                  << "\n";
+    else
+        std::cout << text;
+    return 0;
+}
+
+const Command versions_cmd("versions", 15, [](CLI::App& app) -> std::function<int()> {
+    app.description("the versions table: every kernel, the tiles that run, its idea in one line");
+    auto a = std::make_shared<VersionsArgs>();
+    add_problem_option(app, a->problem);
+    // The table is the same on every backend (tiles use the default limits every CUDA GPU since
+    // Volta has); the option is accepted as on every command.
+    add_backend_option(app, a->backend);
+    add_int_option(app, "--radius,-r", a->radius, 1, kMaxRadius, "stencil radius r: which tiles run")
+        ->capture_default_str();
+    app.add_option("--precision,-p", a->precision, "f32 or f64: which tiles run")
+        ->check(CLI::IsMember({"f32", "f64", "float", "double", "fp32", "fp64"}))
+        ->capture_default_str();
+    app.add_flag("--json", a->json, "one JSON object {\"versions\": [...]}");
+    return [a] { return versions_command(*a); };
+});
+
+}  // namespace
+}  // namespace stencil::cli

@@ -1,0 +1,118 @@
+// ---------------------------------------------------------------------------------------------
+// Streaming (2.5D) 3D star stencil: a T x T block of output columns marches along z.
+//
+// What changes against register-tiled, and why. The textbook's z-marching kernels spend their
+// tile on the halo: a T x T block computes only (T - 2r)^2 columns, so at T = 32, r = 4 a third of
+// the threads load and never compute, and each block marches only OUT_TILE_DIM = T - 2r planes, so
+// the 2r halo planes in z are re-read for every OUT planes. Here:
+//   - every thread owns an output column (T counts outputs, not the halo): the in-plane halo is a
+//     ring of 4rT cells around the block, loaded by the threads at the block's edges;
+//   - a block marches a long chunk of planes (the z-chunk of the versions table, about 128): the
+//     2r planes before the chunk are loaded once per chunk, not once per OUT planes;
+//   - the 2r + 1 z-values of the column live in registers (the textbook's inPrev / inCurr /
+//     inNext queue); the x/y neighbours come from one shared plane of (T + 2r)^2 cells.
+// Per output plane a block loads T^2 new values (plane i + r, into the queue) and the 4rT ring of
+// the current plane (mostly L2 hits: they are the interior of the neighbouring blocks), and
+// writes T^2 outputs. DRAM traffic tends to one read and one write per cell: the copy's.
+//
+// The block: T x T threads, x fastest. With T = 16 a warp is two 64-byte rows (fp32) on
+// whole 32-byte sectors when nx is a multiple of 8: fully used sectors, no vector loads needed.
+// float2/float4 loads would make each thread own 2-4 columns; they pay where a warp's row would
+// otherwise be narrower than a sector, which it is not here (left to the tuner to try).
+//
+// Which planes a block covers: the launch gives gridDim.z chunks; a block takes
+// zChunk = ceil(nz / gridDim.z) planes from blockIdx.z * zChunk and computes the ones that are
+// interior (r <= i < nz - r). It never loads a plane outside the grid: the march starts at an
+// interior plane, so the queue's lowest plane is >= 0, and stops before nz - r, so the highest
+// plane it loads is < nz.
+//
+// Launch: blocks of (T, T, 1), ceil(nx / T) x ceil(ny / T) x ceil(nz / z_chunk) blocks.
+// Boundary: cells within r of a face are never written (README, "The stencil and its conventions").
+// ---------------------------------------------------------------------------------------------
+#pragma once
+#include "kernels/stencil_coefficients.cuh"
+
+namespace stencil {
+
+template <typename real, int TILE_DIM, int R, typename In, typename Out>
+__global__ void stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz) {
+    // The current plane with its halo ring: inCurr_s[R + ty][R + tx] is this thread's column.
+    // The four corner squares are never read (a star stencil has no diagonal neighbours).
+    constexpr int PLANE_DIM = TILE_DIM + 2 * R;
+    __shared__ Shared<real> inCurr_s[PLANE_DIM][PLANE_DIM];
+    // z_reg[R + dz] holds this column's input at plane i + dz (as in register_tiled.cuh).
+    real z_reg[2 * R + 1];
+
+    const int ty = threadIdx.y, tx = threadIdx.x;
+    const int j0 = (int)blockIdx.y * TILE_DIM, k0 = (int)blockIdx.x * TILE_DIM;
+    const int j = j0 + ty, k = k0 + tx;
+    const bool inside_xy = j < ny && k < nx;
+    const bool interior_xy = j >= R && j < ny - R && k >= R && k < nx - R;
+    const int sy = nx, sz = nx * ny;  // 32-bit offsets: see naive.cuh
+    const int c_xy = j * sy + k;
+
+    // This block's planes: [iBegin, iEnd), the interior part of its chunk. Blocks whose chunk has
+    // no interior plane return at once (all threads of the block alike, so no barrier is skipped
+    // by only some of them).
+    const int zChunk = (nz + (int)gridDim.z - 1) / (int)gridDim.z;
+    const int zFirst = (int)blockIdx.z * zChunk;
+    const int iBegin = zFirst > R ? zFirst : R;
+    const int iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
+    if (iBegin >= iEnd) return;
+
+    // Prologue: the queue below its top, planes iBegin - R .. iBegin + R - 1, all inside the grid
+    // (the top, plane i + R, is loaded at the start of each step).
+#pragma unroll
+    for (int p = 0; p < 2 * R; ++p) z_reg[p] = inside_xy ? in[(iBegin - R + p) * sz + c_xy] : real(0);
+    z_reg[2 * R] = real(0);
+
+    for (int i = iBegin; i < iEnd; ++i) {
+        // The queue's top: plane i + R < nz. Issued first, so that its latency overlaps the
+        // ring loads and the barrier below.
+        if (inside_xy) z_reg[2 * R] = in[(i + R) * sz + c_xy];
+
+        // Publish the current plane: this thread's own value, then the ring. Threads within R of
+        // a block edge (tx < R or ty < R) load the ring on both sides; the loops cover T < R too.
+        if (inside_xy) inCurr_s[R + ty][R + tx] = z_reg[R];
+        const int plane = i * sz;
+        if (j < ny) {
+            for (int s = tx; s < R; s += TILE_DIM) {
+                const int kl = k0 - R + s, kr = k0 + TILE_DIM + s;
+                if (kl >= 0) inCurr_s[R + ty][s] = in[plane + j * sy + kl];
+                if (kr < nx) inCurr_s[R + ty][R + TILE_DIM + s] = in[plane + j * sy + kr];
+            }
+        }
+        if (k < nx) {
+            for (int s = ty; s < R; s += TILE_DIM) {
+                const int jl = j0 - R + s, jr = j0 + TILE_DIM + s;
+                if (jl >= 0) inCurr_s[s][R + tx] = in[plane + jl * sy + k];
+                if (jr < ny) inCurr_s[R + TILE_DIM + s][R + tx] = in[plane + jr * sy + k];
+            }
+        }
+        __syncthreads();  // the current plane and its ring are complete in shared memory
+
+        // An interior column reads only cells within R of itself: all were stored above (cells
+        // beyond the grid were not, and no interior column reaches them).
+        if (interior_xy) {
+            const int y = R + ty, x = R + tx;
+            real sum = coefficient<real>(0) * z_reg[R];
+#pragma unroll
+            for (int d = 1; d <= R; ++d) {
+                sum += coefficient<real>(coefficient_index(d, XM)) * inCurr_s[y][x - d];
+                sum += coefficient<real>(coefficient_index(d, XP)) * inCurr_s[y][x + d];
+                sum += coefficient<real>(coefficient_index(d, YM)) * inCurr_s[y - d][x];
+                sum += coefficient<real>(coefficient_index(d, YP)) * inCurr_s[y + d][x];
+                sum += coefficient<real>(coefficient_index(d, ZM)) * z_reg[R - d];
+                sum += coefficient<real>(coefficient_index(d, ZP)) * z_reg[R + d];
+            }
+            out[i * sz + c_xy] = sum;
+        }
+        __syncthreads();  // everyone is done with this plane before the next one overwrites it
+
+        // Shift the queue: inPrev = inCurr, inCurr = inNext.
+#pragma unroll
+        for (int p = 0; p < 2 * R; ++p) z_reg[p] = z_reg[p + 1];
+    }
+}
+
+}  // namespace stencil

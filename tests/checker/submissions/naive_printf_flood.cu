@@ -1,0 +1,19 @@
+// Correct, but every thread prints: megabytes of device printf at the larger sizes (N = 68: 314k
+// lines). The output is capped on both backends (the CPU engine's cap, the GPU's printf FIFO), so
+// the verdict (pass) comes promptly and the report says the output was cut. (One line a thread:
+// the CPU engine formats every printf, kept or not, so a loop of them costs its time there.)
+__global__ void stencil_kernel(float *in, float* out, unsigned int N) {
+    unsigned int i = blockIdx.z * blockDim.z + threadIdx.z;
+    unsigned int j = blockIdx.y * blockDim.y + threadIdx.y;
+    unsigned int k = blockIdx.x * blockDim.x + threadIdx.x;
+    printf("thread (%u, %u, %u) says hello, and so does every other thread\n", k, j, i);
+    if (i >= 1 && i < N - 1 && j >= 1 && j < N - 1 && k >= 1 && k < N - 1) {
+        out[i*N*N + j*N + k] = c0 * in[i*N*N + j*N + k]
+                             + c1 * in[i*N*N + j*N + (k - 1)]
+                             + c2 * in[i*N*N + j*N + (k + 1)]
+                             + c3 * in[i*N*N + (j - 1)*N + k]
+                             + c4 * in[i*N*N + (j + 1)*N + k]
+                             + c5 * in[(i - 1)*N*N + j*N + k]
+                             + c6 * in[(i + 1)*N*N + j*N + k];
+    }
+}

@@ -1,0 +1,112 @@
+// The versions table is the one place a kernel's facts are written: its rows agree with the launch
+// geometry and the tile rules derived from them, and no other source file restates a shape.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "kernels/versions.h"
+
+using namespace stencil;
+
+TEST_CASE("every row's launch geometry covers the grid with the row's block shape", "[versions]") {
+    for (const auto& v : kernel_versions()) {
+        for (int r = 1; r <= kMaxRadius; ++r) {
+            for (int T : runnable_tiles(v.id, r, Precision::f32)) {
+                const GridDims g{37, 29, 23};
+                const LaunchGeometry geo = launch_geometry(v.id, T, r, Precision::f32, g);
+                INFO(v.name << " T=" << T << " r=" << r);
+                CHECK(geo.block.count() == threads_per_block(v.id, T));
+                CHECK(geo.block.z == (v.threads == ThreadShape::cube ? T : 1));
+                const int out = v.halo_in_tile ? T - 2 * r : T;
+                CHECK(geo.out_tile == out);
+                // Enough blocks for every cell, and not one block more.
+                CHECK((long long)geo.grid.x * out >= g.nx);
+                CHECK((long long)(geo.grid.x - 1) * out < g.nx);
+                CHECK((long long)geo.grid.z * geo.out_planes >= g.nz);
+                CHECK(geo.smem_bytes <= DeviceLimits{}.max_static_smem_per_block);
+            }
+        }
+    }
+}
+
+TEST_CASE("the rows' tiles, sweeps and defaults are consistent", "[versions]") {
+    std::set<std::string> names;
+    for (const auto& v : kernel_versions()) {
+        INFO(v.name);
+        CHECK(names.insert(v.name).second);
+        CHECK(&version(v.id) == &v);
+        CHECK(find_version(v.name) == &v);
+        CHECK_FALSE(tile_error(v.id, v.default_tile, 1, Precision::f32));
+        CHECK_FALSE(tile_error(v.id, v.small_tile, 1, Precision::f32));
+        const auto sweep = sweep_tiles(v.id, 1, Precision::f32);
+        CHECK_FALSE(sweep.empty());
+        for (int T : sweep) CHECK_FALSE(tile_error(v.id, T, 1, Precision::f32));
+        CHECK(std::string(v.source_file).rfind("kernels/", 0) == 0);
+        CHECK(std::filesystem::exists(std::filesystem::path(STENCIL_LAB_SOURCE_DIR) / v.source_file));
+        CHECK(std::filesystem::exists(std::filesystem::path(STENCIL_LAB_SOURCE_DIR) / v.textbook_file));
+    }
+    // The rules in words follow the rows.
+    CHECK(threads_formula(KernelId::tiled) == "T^3");
+    CHECK(threads_formula(KernelId::coarsened) == "T^2");
+    CHECK(smem_formula(KernelId::coarsened, 2) == "(2r+1) T^2 = 5 T^2");
+    CHECK(smem_formula(KernelId::naive, 1).empty());
+    CHECK(smem_bytes(KernelId::register_tiled, 32, 4, 8) == 32 * 32 * 8);
+    // A tile that cannot hold its own halo is refused; naive has no halo.
+    CHECK(tile_error(KernelId::tiled, 4, 2, Precision::f32));
+    CHECK_FALSE(tile_error(KernelId::naive, 2, 4, Precision::f32));
+    CHECK(*parse_problem("star3d") == Problem::star3d);
+    CHECK_FALSE(parse_problem("star"));
+}
+
+// ---- the grep: no other source file restates a kernel's shape --------------------------------
+
+namespace {
+// What "restating a shape" looks like in this code base: kernel ids combined to pick a class of
+// kernels (`k == KernelId::naive || k == KernelId::tiled`), the thread-count and shared-memory
+// formulas as string literals, and the point / FLOP counts written as arithmetic.
+const std::regex kRestated[] = {
+    std::regex(R"(KernelId::\w+\s*(\|\||&&)\s*[\w.]+\s*[!=]=\s*KernelId::)"),  // a class of kernels
+    std::regex(R"(KernelId::.*\bT\s*[<>]=?\s*2\s*\*)"),  // the halo rule T > 2r, per kernel
+    std::regex(R"(\bT\s*[<>]=?\s*2\s*\*.*KernelId::)"),
+    std::regex(R"("T\^[23]")"),                              // threads per block, in words
+    std::regex(R"(\b(6|12)\s*\*\s*(r|radius|R|ex\.radius)\s*\+\s*1\b)"),  // points, FLOPs
+    std::regex(R"(\b1\s*\+\s*6\s*\*\s*(r|radius|R)\b)"),
+};
+// Where the facts live (and the model's own per-kernel cases, which are the model, not a shape).
+const std::set<std::string> kOwners = {"kernels/versions.h", "kernels/versions.cpp",
+                                       "kernels/stencil_shape.h"};
+}  // namespace
+
+TEST_CASE("the versions table is the only place a kernel's shape is written", "[versions]") {
+    namespace fs = std::filesystem;
+    const fs::path root = STENCIL_LAB_SOURCE_DIR;
+    std::string found;
+    int files = 0;
+    for (const char* dir : {"kernels", "core", "backends", "analysis", "experiments", "checker", "cli",
+                            "viewer", "bench"}) {
+        if (!fs::exists(root / dir)) continue;
+        for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
+            const auto ext = e.path().extension().string();
+            if (!e.is_regular_file() || (ext != ".cpp" && ext != ".h" && ext != ".cu" && ext != ".cuh"))
+                continue;
+            const std::string rel = fs::relative(e.path(), root).generic_string();
+            if (kOwners.count(rel) || rel.rfind("bench/textbook/", 0) == 0) continue;  // as printed
+            ++files;
+            std::ifstream in(e.path());
+            std::string line;
+            for (int n = 1; std::getline(in, line); ++n) {
+                const auto code = line.substr(0, line.find("//"));  // comments may explain
+                for (const auto& re : kRestated)
+                    if (std::regex_search(code, re)) found += rel + ":" + std::to_string(n) + ": " + line + "\n";
+            }
+        }
+    }
+    CHECK(files > 50);
+    INFO("restated outside kernels/versions.*:\n" << found);
+    CHECK(found.empty());
+}

@@ -1,0 +1,79 @@
+#include "viewer/options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "checker/exercises.h"
+#include "kernels/versions.h"
+#include "viewer/app.h"
+#include "viewer/core/layout.h"
+
+namespace stencil::viewer {
+
+std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
+    CLI::App cli{"stencil-lab-viewer: step through the four stencil kernels; OP/B, halos, coalescing, runs"};
+    std::string panel, window_text = "1600x1000";
+    cli.add_option("--screenshot", o.screenshot, "render, write the window to this PNG (and PNG.json) and exit");
+    cli.add_option("--present,--panel", panel,
+                   "presentation: this panel fills the window (stepper, opb, halos, coalescing, runs, check); "
+                   "Page Down / Page Up go to the next / previous panel");
+    auto* frames_opt =
+        cli.add_option("--frames", o.frames, "frames to render before the screenshot (needs --screenshot)")
+            ->check(CLI::Range(1, 10000));
+    cli.add_option("--window", window_text, "window size WxH, 1024x768 .. 3840x2160");
+    cli.add_option("--font", o.font_px, "font height in pixels, 14 .. 40 (every size follows it)")
+        ->check(CLI::Range(kMinFontPx, kMaxFontPx));
+    cli.add_flag("--headless-report", o.headless,
+                 "print the model of the four kernels and a checked run of each on the best backend, then exit "
+                 "(no display needed)");
+    cli.add_option("--kernel", o.kernel, "stepper kernel: naive, tiled, coarsened, register-tiled");
+    cli.add_option("--tile", o.tile, "stepper and halos tile edge T")->check(CLI::Range(1, 64));
+    cli.add_option("--radius", o.radius, "stencil radius r (stepper, OP/B, halos)")->check(CLI::Range(1, kMaxRadius));
+    cli.add_option("--precision", o.precision, "f32 or f64 (stepper and OP/B)")->check(CLI::IsMember({"f32", "f64"}));
+    cli.add_option("--grid", o.grid, "stepper grid N (N^3 cells)")->check(CLI::Range(3, 256));
+    cli.add_option("--block", o.block, "stepper block X,Y,Z (blockIdx)");
+    int step = 0;
+    auto* step_opt = cli.add_option("--step", step, "stepper step (negative: counted back from the last, -1 = last)");
+    cli.add_flag("--halo-2d", o.halo_2d, "halos panel in 2D");
+    cli.add_option("--halo-slice", o.halo_slice, "halos panel: the z slice of the 3D tile shown")->check(CLI::Range(0, 63));
+    cli.add_option("--load", o.load, "load a results.json (stencil-lab sweep) into the runs table");
+    cli.add_option("--check", o.check_path, "check this .cu submission in the check panel (opens it)");
+    cli.add_option("--exercise", o.check_exercise, "the exercise --check grades against")
+        ->check([](const std::string& e) {
+            return checker::find_exercise(e) ? std::string() : "one of: " + checker::exercise_names();
+        });
+    cli.add_option("--check-backend", o.check_backend, "auto, cuda or cpu (--check)")
+        ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = cli.exit(e);
+        return rc == 0 ? 0 : 2;
+    }
+    if (step_opt->count()) o.step = step;
+    if (frames_opt->count() && o.screenshot.empty()) {
+        std::fprintf(stderr, "stencil-lab-viewer: --frames needs --screenshot\n");
+        return 2;
+    }
+    std::string why;
+    const auto size = parse_window_size(window_text, &why);
+    if (!size) {
+        std::fprintf(stderr, "stencil-lab-viewer: %s\n", why.c_str());
+        return 2;
+    }
+    o.window_w = size->w;
+    o.window_h = size->h;
+    if (!panel.empty()) {
+        for (int p = 0; p < kPanels; ++p)
+            if (panel == panel_name((PanelId)p)) o.present = p;
+        if (o.present < 0) {
+            std::fprintf(stderr, "stencil-lab-viewer: unknown panel '%s' (stepper, opb, halos, coalescing, runs, check)\n",
+                         panel.c_str());
+            return 2;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace stencil::viewer
