@@ -4,6 +4,10 @@
 // bounds through casts and derived pointers, atomics, the cancel hook (fixtures/global_memory.cu).
 // Every diagnosis names its kind, block, threads, interval, array, element and source line; the
 // line comes from the fixture's marker comment. Each test case compiles one program.
+//
+// Sections: 1. shared races; 2. shared bounds; 3. __syncwarp; 4. bank conflicts; 5. global races,
+// block orders, the schedule comparison; 6. read-only inputs; 7. global bounds through casts and
+// derived pointers; 8. atomics; 9. cancel; 10. determinism.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -7,6 +7,9 @@
 //   - the comparison of one output word (check_value): bit for bit, NaN-ness, or within a rule.
 //
 // Header-only, plain C++17 (no CUDA, no engine): both executables include it.
+//
+// Sections: words; value types; approximate instructions; one column's comparison; the spec in a
+// .cu file.
 #pragma once
 #include <algorithm>
 #include <cfloat>

@@ -17,6 +17,8 @@
 // exit status 1; a --check-against mismatch is a report and exit status 2. Each source's GPU work
 // runs in a child process (with a timeout): a family that faults or hangs is named, the others are
 // still written, and the file then lists it under "incomplete" (the CPU test refuses such a file).
+//
+// Sections: inputs; sources and NVRTC; the GPU run; JSON; --check-against; one family at a time.
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 #include <sys/wait.h>
