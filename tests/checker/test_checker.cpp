@@ -2,9 +2,9 @@
 // on the CPU backend; hostile files never crash or hang the checker; the pieces (vetting, the
 // child-process runner, the exercise table, the output formats) do what they say.
 //
-// Sections: the corpus and its verdicts; host code: nothing of a submission runs natively; the runner's result is checked, never
-// trusted; vetting: what the compiler sees, the vetting sees; sizes from the seed; static shared
-// memory; hostile paths.
+// Sections: the corpus and its verdicts; host code: nothing of a submission runs natively; the
+// runner's result is checked, never trusted; vetting: what the compiler sees, the vetting sees;
+// sizes from the seed; static shared memory; hostile paths.
 #include <catch2/catch.hpp>
 
 #include <dirent.h>
