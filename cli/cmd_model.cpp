@@ -303,14 +303,7 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
                                        "accepted as by every command; the model runs nothing (CUDA's block limits, "
                                        "which both backends enforce)");
     // derivative: text 004's tile table, ahead of its kernels joining the versions table.
-    app.add_option("--problem", a->problem, "star3d (the kernels' model) or derivative (text 004's tiles)")
-        ->check(CLI::Validator(
-            [](std::string& s) -> std::string {
-                if (s == "derivative" || parse_problem(s)) return {};
-                return fmt::format("--problem must be one of {}, derivative (got '{}')", problem_names(), s);
-            },
-            "PROBLEM"))
-        ->capture_default_str();
+    add_problem_option(app, a->problem, {"derivative"});
     std::vector<CLI::Option*> tables{
         app.add_flag("--bounds", a->bounds, "the points/2 upper-bound table of text 003, points from each shape"),
         app.add_flag("--registers", a->registers, "registers per thread for the 3D 7-, 9- and 27-point stencils (000)"),

@@ -38,7 +38,9 @@ CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend,
 // --problem P (default star3d), shared by every command: which problem of the versions table.
 // Without `problem`, the value is checked and kept by the option itself (commands whose work is
 // the same for every problem the table has today).
-CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem);
+// `model_only`: problems a command knows before the versions table has kernels for them (model's
+// `derivative`: text 004's tile table).
+CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem, std::vector<std::string> model_only = {});
 CLI::Option* add_problem_option(CLI::App& cmd);
 
 // ---- numbers: parsed and range-checked by the parser ----------------------------------------

@@ -34,12 +34,15 @@ Command::Command(const char* name, int order, Setup setup) {
     command_registry().push_back({name, order, std::move(setup)});
 }
 
-CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem) {
-    return cmd.add_option("--problem", problem, "which problem: " + problem_names())
+CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem, std::vector<std::string> model_only) {
+    std::string names = problem_names();
+    for (const auto& m : model_only) names += ", " + m;
+    return cmd.add_option("--problem", problem, "which problem: " + names)
         ->check(CLI::Validator(
-            [](std::string& s) -> std::string {
-                if (parse_problem(s)) return {};
-                return fmt::format("--problem must be one of {} (got '{}')", problem_names(), s);
+            [names, model_only](std::string& s) -> std::string {
+                if (parse_problem(s) || std::find(model_only.begin(), model_only.end(), s) != model_only.end())
+                    return {};
+                return fmt::format("--problem must be one of {} (got '{}')", names, s);
             },
             "PROBLEM"))
         ->capture_default_str();
