@@ -302,8 +302,8 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
     auto* backend = add_backend_option(app, a->backend,
                                        "accepted as by every command; the model runs nothing (CUDA's block limits, "
                                        "which both backends enforce)");
-    // derivative: text 004's tile table, ahead of its kernels joining the versions table.
-    add_problem_option(app, a->problem, {"derivative"});
+    // derivative: text 004's tile table.
+    add_problem_option(app, a->problem, {Problem::star3d, Problem::derivative});
     std::vector<CLI::Option*> tables{
         app.add_flag("--bounds", a->bounds, "the points/2 upper-bound table of text 003, points from each shape"),
         app.add_flag("--registers", a->registers, "registers per thread for the 3D 7-, 9- and 27-point stencils (000)"),

@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "cli/command.h"
-#include "kernels/versions.h"
+#include "kernels/catalog.h"
 
 namespace stencil::cli {
 namespace {
@@ -23,9 +23,19 @@ struct VersionsArgs {
     bool json = false;
 };
 
-std::string join(const std::vector<int>& v) {
+// A star3d tile is a number (T); another problem's is a block or pencil shape ("16x16").
+nlohmann::json tiles_json(const std::vector<std::string>& tiles) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& t : tiles) {
+        const bool number = !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+        out.push_back(number ? nlohmann::json(std::stoi(t)) : nlohmann::json(t));
+    }
+    return out;
+}
+
+std::string join(const std::vector<std::string>& v) {
     std::string s;
-    for (int t : v) s += (s.empty() ? "" : ",") + std::to_string(t);
+    for (const auto& t : v) s += (s.empty() ? "" : ",") + t;
     return s;
 }
 
@@ -34,30 +44,29 @@ int versions_command(const VersionsArgs& a) {
     const std::optional<Problem> only =
         a.problem.empty() ? std::nullopt : parse_problem(a.problem);
     nlohmann::json rows = nlohmann::json::array();
-    std::string text = fmt::format("{:<8} {:<15} {:<8} {:<7} {:<20} {}\n", "problem", "kernel",
+    std::string text = fmt::format("{:<10} {:<15} {:<8} {:<7} {:<20} {}\n", "problem", "kernel",
                                    "threads", "halo", "shared", "idea");
-    for (const auto& v : kernel_versions()) {
-        if (only && v.problem != *only) continue;
-        const auto tiles = runnable_tiles(v.id, a.radius, p);
-        const std::string smem = smem_formula(v.id, a.radius);
-        rows.push_back({{"problem", to_string(v.problem)},
-                        {"kernel", v.name},
-                        {"title", v.title},
-                        {"tiles", tiles},
-                        {"sweep_tiles", sweep_tiles(v.id, a.radius, p)},
-                        {"default_tile", v.default_tile},
-                        {"threads_per_block", threads_formula(v.id)},
-                        {"out_tile", v.halo_in_tile ? "T - 2r" : "T"},
-                        {"shared_memory", smem.empty() ? nlohmann::json() : nlohmann::json(smem)},
-                        {"tile_is_template", v.tile_is_template},
-                        {"source_file", v.source_file},
-                        {"textbook_file", v.textbook_file},
-                        {"idea", v.idea}});
-        text += fmt::format("{:<8} {:<15} {:<8} {:<7} {:<20} {}\n", to_string(v.problem), v.name,
-                            threads_formula(v.id), v.halo_in_tile ? "T-2r" : "none",
-                            smem.empty() ? "none" : smem, v.idea);
-        text += fmt::format("{:<8} {:<15} tiles (r={}, {}): {}\n", "", "", a.radius,
-                            to_string(p), join(tiles));
+    for (const CatalogEntry& e : catalog(only, a.radius, p)) {
+        nlohmann::json row = {{"problem", to_string(e.problem)}, {"kernel", e.kernel}, {"title", e.title},
+                              {"tiles", tiles_json(e.tiles)}, {"threads_per_block", e.threads},
+                              {"source_file", e.source_file}, {"idea", e.idea}};
+        std::string halo = "-", shared = "-";
+        // star3d's rows carry the chapter's tile facts as well
+        if (const KernelVersion* v = e.problem == Problem::star3d ? find_version(e.kernel) : nullptr) {
+            const std::string smem = smem_formula(v->id, a.radius);
+            row["sweep_tiles"] = sweep_tiles(v->id, a.radius, p);
+            row["default_tile"] = v->default_tile;
+            row["out_tile"] = v->halo_in_tile ? "T - 2r" : "T";
+            row["shared_memory"] = smem.empty() ? nlohmann::json() : nlohmann::json(smem);
+            row["tile_is_template"] = v->tile_is_template;
+            row["textbook_file"] = v->textbook_file;
+            halo = v->halo_in_tile ? "T-2r" : "none";
+            shared = smem.empty() ? "none" : smem;
+        }
+        rows.push_back(std::move(row));
+        text += fmt::format("{:<10} {:<15} {:<8} {:<7} {:<20} {}\n", to_string(e.problem), e.kernel,
+                            e.threads, halo, shared, e.idea);
+        text += fmt::format("{:<10} {:<15} tiles (r={}, {}): {}\n", "", "", a.radius, to_string(p), join(e.tiles));
     }
     if (a.json)
         std::cout << nlohmann::json{{"radius", a.radius}, {"precision", to_string(p)}, {"versions", rows}}.dump(2)

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/versions.h"
+
 namespace stencil::cli {
 
 struct Command {
@@ -35,13 +37,13 @@ std::vector<RegisteredCommand>& command_registry();
 CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend,
                                 const std::string& help = "where kernels run: auto (the GPU if usable), cuda, cpu");
 
-// --problem P (default star3d), shared by every command: which problem of the versions table.
-// Without `problem`, the value is checked and kept by the option itself (commands whose work is
-// the same for every problem the table has today).
-// `model_only`: problems a command knows before the versions table has kernels for them (model's
-// `derivative`: text 004's tile table).
-CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem, std::vector<std::string> model_only = {});
-CLI::Option* add_problem_option(CLI::App& cmd);
+// --problem P (default star3d), shared by every command: which problem (kernels/catalog.h).
+// `handles`: the problems this command does something for; another problem's name is a usage
+// error naming what the command covers (never star3d's work under another problem's name).
+// Without `problem`, the value is checked and kept by the option itself.
+CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem,
+                                std::vector<Problem> handles = {std::begin(kProblems), std::end(kProblems)});
+CLI::Option* add_problem_option(CLI::App& cmd, std::vector<Problem> handles = {Problem::star3d});
 
 // ---- numbers: parsed and range-checked by the parser ----------------------------------------
 

@@ -34,24 +34,27 @@ Command::Command(const char* name, int order, Setup setup) {
     command_registry().push_back({name, order, std::move(setup)});
 }
 
-CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem, std::vector<std::string> model_only) {
-    std::string names = problem_names();
-    for (const auto& m : model_only) names += ", " + m;
+CLI::Option* add_problem_option(CLI::App& cmd, std::string& problem, std::vector<Problem> handles) {
+    std::string names;
+    for (Problem p : handles) names += (names.empty() ? "" : ", ") + std::string(to_string(p));
+    const std::string command = cmd.get_name();
     return cmd.add_option("--problem", problem, "which problem: " + names)
         ->check(CLI::Validator(
-            [names, model_only](std::string& s) -> std::string {
-                if (parse_problem(s) || std::find(model_only.begin(), model_only.end(), s) != model_only.end())
-                    return {};
-                return fmt::format("--problem must be one of {} (got '{}')", names, s);
+            [names, handles, command](std::string& s) -> std::string {
+                const auto p = parse_problem(s);
+                if (!p) return fmt::format("--problem must be one of {} (got '{}')", problem_names(), s);
+                if (std::find(handles.begin(), handles.end(), *p) == handles.end())
+                    return fmt::format("--problem {}: `{}` covers {} only", s, command, names);
+                return {};
             },
             "PROBLEM"))
         ->capture_default_str();
 }
 
-CLI::Option* add_problem_option(CLI::App& cmd) {
+CLI::Option* add_problem_option(CLI::App& cmd, std::vector<Problem> handles) {
     static std::deque<std::string> storage;  // one per command, alive as long as the app
     storage.emplace_back(to_string(Problem::star3d));
-    return add_problem_option(cmd, storage.back());
+    return add_problem_option(cmd, storage.back(), std::move(handles));
 }
 
 CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend, const std::string& help) {

@@ -24,17 +24,23 @@ std::span<const KernelVersion> kernel_versions() { return kVersionTable; }
 std::string_view to_string(Problem p) {
     switch (p) {
         case Problem::star3d: return "star3d";
+        case Problem::cardiac2d: return "cardiac2d";
+        case Problem::derivative: return "derivative";
     }
     return "?";
 }
 
 std::optional<Problem> parse_problem(std::string_view s) {
-    for (Problem p : {Problem::star3d})
+    for (Problem p : kProblems)
         if (s == to_string(p)) return p;
     return std::nullopt;
 }
 
-std::string problem_names() { return std::string(to_string(Problem::star3d)); }
+std::string problem_names() {
+    std::string s;
+    for (Problem p : kProblems) s += (s.empty() ? "" : ", ") + std::string(to_string(p));
+    return s;
+}
 
 std::string threads_formula(KernelId k) {
     return version(k).threads == ThreadShape::cube ? "T^3" : "T^2";

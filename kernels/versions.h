@@ -64,12 +64,16 @@ enum class SharedTile {
     one_plane,       // only the current plane: T^2 (z-neighbours in registers)
     halo_plane,      // the current plane with its halo ring: (T + 2r)^2 (T counts outputs)
 };
-// The problems the lab teaches. Today the 3D star stencil of the chapter (issue 15 adds more).
-enum class Problem { star3d };
+// The problems the lab teaches: the chapter's 3D star stencil (this table), text 002's 2D cardiac
+// simulation and text 004's derivative pencils (tables of their own, kernels/cardiac2d/ and
+// kernels/derivative/: their kernels have other shapes). kernels/catalog.h lists all of them.
+enum class Problem { star3d, cardiac2d, derivative };
+inline constexpr Problem kProblems[] = {Problem::star3d, Problem::cardiac2d, Problem::derivative};
 std::string_view to_string(Problem p);
 std::optional<Problem> parse_problem(std::string_view s);
-std::string problem_names();  // "star3d"
+std::string problem_names();  // "star3d, cardiac2d, derivative"
 
+// One row of the star3d table (the chapter's kernels).
 struct KernelVersion {
     Problem problem;
     KernelId id;

@@ -204,6 +204,10 @@ TEST_CASE("contract: every command takes --problem", "[cli][contract]") {
     require_usage_error("model --kernel tiled --problem nope", "--problem must be one of star3d");
     CHECK(run("versions --problem star3d").code == 0);
     CHECK(run("info --backend cpu --problem star3d").code == 0);
+    // A command that does star3d's work only refuses another problem's name instead of doing
+    // star3d's work under it.
+    require_usage_error("sweep --out /tmp/x --problem derivative", "--problem derivative: `sweep` covers star3d only");
+    require_usage_error("baseline --problem cardiac2d", "--problem cardiac2d: `baseline` covers star3d only");
 }
 
 TEST_CASE("contract: every command takes --backend", "[cli][contract]") {
