@@ -9,16 +9,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "checker/diagnostics.h"
 #include "checker/protocol.h"
 #include "core/compare.h"
-#include "core/reference.h"
 
 namespace stencil::checker {
 
@@ -270,6 +271,79 @@ bool input_changed(const Exercise& ex, int tile, const TestCase& c, const std::v
 }
 
 // Step 3: the output, cell by cell, against the reference and its rounding bound.
+// What one slab of z-planes holds: counts, and the first cell of each kind (boundary, unwritten,
+// wrong with NaN included) in memory order.
+struct OutputTally {
+    long long boundary = 0, unwritten = 0, nan = 0, wrong = 0;
+    long long first[3] = {-1, -1, -1};
+    void merge(const OutputTally& o) {
+        boundary += o.boundary;
+        unwritten += o.unwritten;
+        nan += o.nan;
+        wrong += o.wrong;
+        for (int k = 0; k < 3; ++k)
+            if (first[k] < 0 || (o.first[k] >= 0 && o.first[k] < first[k])) first[k] = o.first[k];
+    }
+};
+
+// Planes [z0, z1) of the output, row by row (a 256^3 grid is 16.7 M cells, judged three times a
+// check: no division per cell), marks written for the slice map.
+template <class real>
+OutputTally tally_planes(int radius, double gamma, const TestCase& c, const Reference& ref,
+                         const std::vector<real>& out, std::vector<char>& marks, int z0, int z1) {
+    const auto& input = c.input.as<real>();
+    const int n = c.n, r = radius;
+    const long long g = c.guard;
+    OutputTally t;
+    auto note = [&t](int kind, long long i) {
+        if (t.first[kind] < 0) t.first[kind] = i;
+    };
+    for (int z = z0; z < z1; ++z)
+        for (int y = 0; y < n; ++y) {
+            const bool edge_row = z < r || z >= n - r || y < r || y >= n - r;
+            const long long row = ((long long)z * n + y) * n;
+            for (int x = 0; x < n; ++x) {
+                const long long i = row + x;
+                const real got = out[g + i];
+                if (edge_row || x < r || x >= n - r) {
+                    const bool kept = bits_of(got) == bits_of(input[g + i]);
+                    marks[i] = kept ? '#' : 'B';
+                    if (!kept) ++t.boundary, note(0, i);
+                    continue;
+                }
+                if (bits_of(got) == c.poison) {
+                    marks[i] = 'U';
+                    ++t.unwritten, note(1, i);
+                } else if (!std::isfinite(got)) {
+                    marks[i] = 'N';
+                    ++t.nan, note(2, i);
+                } else if (std::fabs(double(got) - ref.value[i]) > gamma * ref.magnitude[i]) {
+                    marks[i] = 'X';
+                    ++t.wrong, note(2, i);
+                }
+            }
+        }
+    return t;
+}
+
+// The slabs judged at once: one per core up to 16, none thinner than 8 planes.
+template <class real>
+OutputTally tally_output(int radius, double gamma, const TestCase& c, const Reference& ref,
+                         const std::vector<real>& out, std::vector<char>& marks) {
+    const int n = c.n;
+    const int slabs = std::clamp(std::min<int>(int(std::thread::hardware_concurrency()), n / 8), 1, 16);
+    std::vector<OutputTally> part(static_cast<size_t>(slabs));
+    std::vector<std::thread> workers;
+    for (int s = 1; s < slabs; ++s)
+        workers.emplace_back([&, s] {
+            part[s] = tally_planes(radius, gamma, c, ref, out, marks, n * s / slabs, n * (s + 1) / slabs);
+        });
+    part[0] = tally_planes(radius, gamma, c, ref, out, marks, 0, n / slabs);
+    for (auto& w : workers) w.join();
+    for (int s = 1; s < slabs; ++s) part[0].merge(part[s]);
+    return part[0];
+}
+
 template <class real>
 void assess_output(const Exercise& ex, int tile, const TestCase& c, const Reference& ref,
                    const std::vector<real>& out, Finding& f) {
@@ -278,39 +352,10 @@ void assess_output(const Exercise& ex, int tile, const TestCase& c, const Refere
     const int n = c.n;
     const long long cells = (long long)n * n * n, g = c.guard;
     std::vector<char> marks(static_cast<size_t>(cells), '.');
-    long long n_boundary = 0, n_unwritten = 0, n_nan = 0, n_wrong = 0;
-    long long first[3] = {-1, -1, -1};  // boundary, unwritten, wrong (NaN included)
     const double gamma = rounding_gamma(ex.precision, ex.radius);
-    for (long long i = 0; i < cells; ++i) {
-        const real got = out[g + i];
-        const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
-        if (is_boundary({n, n, n}, ex.radius, x, y, z)) {
-            if (bits_of(got) != bits_of(c_input[g + i])) {
-                marks[i] = 'B';
-                ++n_boundary;
-                if (first[0] < 0) first[0] = i;
-            } else {
-                marks[i] = '#';
-            }
-            continue;
-        }
-        if (bits_of(got) == c.poison) {
-            marks[i] = 'U';
-            ++n_unwritten;
-            if (first[1] < 0) first[1] = i;
-            continue;
-        }
-        const double e = ref.value[i];
-        if (!std::isfinite(got)) {
-            marks[i] = 'N';
-            ++n_nan;
-            if (first[2] < 0) first[2] = i;
-        } else if (std::fabs(double(got) - e) > gamma * ref.magnitude[i]) {
-            marks[i] = 'X';
-            ++n_wrong;
-            if (first[2] < 0) first[2] = i;
-        }
-    }
+    const OutputTally t = tally_output(ex.radius, gamma, c, ref, out, marks);
+    const long long n_boundary = t.boundary, n_unwritten = t.unwritten, n_nan = t.nan, n_wrong = t.wrong;
+    const long long* first = t.first;
     int kind = n_boundary ? 0 : n_unwritten ? 1 : (n_wrong + n_nan) ? 2 : -1;
     if (kind < 0) return;
     const long long i = first[kind];
@@ -498,17 +543,16 @@ struct CaseJudge {
     const Result& result;
     const std::string& dir;
     const SharedArrays& arrays;
+    const CaseReferences* refs;
     Judgement& j;
     Findings findings{j};
 
     // The runs of case `c`, starting at result.runs[ri]; returns the index after them.
     size_t judge(size_t c, const TestCase& tc, size_t ri) {
         const int n = tc.n;
-        const long long cells = (long long)n * n * n;
-        const auto& input = tc.input.as<real>();
-        Field<real> field({n, n, n});
-        std::copy(input.begin() + tc.guard, input.begin() + tc.guard + cells, field.data.begin());
-        const Reference ref = reference_stencil(field, weights.rounded_to(ex.precision));
+        std::optional<Reference> own;
+        if (!refs) own = case_reference(ex, weights, tc);
+        const Reference& ref = refs ? (*refs)[c].get() : *own;
         std::vector<real> first_out;
         std::string first_label;
         CaseLine line;
@@ -597,17 +641,38 @@ void printf_warning(const Result& result, std::vector<std::string>& warnings) {
     for (const RunOutcome& r : result.runs)
         if (r.printf_truncated) {
             warnings.push_back(fmt::format(
-                "device printf: the output of case {} run {} ({} bytes) reached the cap of {} KiB per "
-                "run; the rest was dropped", r.case_index, r.run, r.printf_bytes, kPrintfCapBytes / 1024));
+                "device printf: case {} run {} printed past the cap ({} bytes kept, at most {} KiB per run); "
+                "the rest was dropped", r.case_index, r.run, r.printf_bytes, kPrintfCapBytes / 1024));
             return;
         }
 }
 
 }  // namespace
 
+Reference case_reference(const Exercise& ex, const StencilWeights& weights, const TestCase& c) {
+    auto as = [&](auto zero) {
+        using real = decltype(zero);
+        const long long cells = (long long)c.n * c.n * c.n;
+        const auto& input = c.input.as<real>();
+        Field<real> field({c.n, c.n, c.n});
+        std::copy(input.begin() + c.guard, input.begin() + c.guard + cells, field.data.begin());
+        return reference_stencil(field, weights.rounded_to(ex.precision));
+    };
+    return ex.precision == Precision::f64 ? as(0.0) : as(0.0f);
+}
+
+CaseReferences start_case_references(const Exercise& ex, const StencilWeights& weights,
+                                     const std::vector<TestCase>& cases) {
+    CaseReferences refs;
+    for (const TestCase& c : cases)
+        refs.push_back(std::async(std::launch::async, [&ex, weights, &c] { return case_reference(ex, weights, c); }).share());
+    return refs;
+}
+
 Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
                      const std::vector<TestCase>& cases, const ResultFile& result,
-                     const ChildResult& child, const std::string& dir, const SharedArrays& arrays) {
+                     const ChildResult& child, const std::string& dir, const SharedArrays& arrays,
+                     const CaseReferences* refs) {
     if (auto j = judge_child(child, result)) return *j;
     Judgement j;
     size_t ri = 0;
@@ -616,9 +681,9 @@ Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights
             if (!cases[c].runs.empty()) ri = judge.judge(c, cases[c], ri);
     };
     if (ex.precision == Precision::f64)
-        judge_all(CaseJudge<double>{ex, tile, weights, result.result, dir, arrays, j});
+        judge_all(CaseJudge<double>{ex, tile, weights, result.result, dir, arrays, refs, j});
     else
-        judge_all(CaseJudge<float>{ex, tile, weights, result.result, dir, arrays, j});
+        judge_all(CaseJudge<float>{ex, tile, weights, result.result, dir, arrays, refs, j});
     printf_warning(result.result, j.warnings);
     return j;
 }

@@ -2,6 +2,7 @@
 // what the runner leaves behind. Internal to stencil_checker (tests use it through checker.h).
 #pragma once
 #include <cstdint>
+#include <future>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -15,6 +16,7 @@
 #include "checker/protocol.h"
 #include "checker/shared_arrays.h"
 #include "core/field.h"
+#include "core/reference.h"
 #include "core/weights.h"
 
 namespace stencil::checker {
@@ -64,11 +66,20 @@ struct Judgement {
     std::vector<std::string> warnings;
 };
 
+// The fp64 reference of case `c` (core/reference.h), with the exercise's weights.
+Reference case_reference(const Exercise& ex, const StencilWeights& weights, const TestCase& c);
+// Every case's reference, computed on threads of their own while the runner runs.
+using CaseReferences = std::vector<std::shared_future<Reference>>;
+CaseReferences start_case_references(const Exercise& ex, const StencilWeights& weights,
+                                     const std::vector<TestCase>& cases);
+
 // `result` is what the parent made of the runner's result.json; `dir` holds its run files;
-// `arrays` the submission's __shared__ declarations (evidence names their cells).
+// `arrays` the submission's __shared__ declarations (evidence names their cells); `refs` the
+// cases' references when they were started before (else each is computed when its case is judged).
 Judgement judge_runs(const Exercise& ex, int tile, const StencilWeights& weights,
                      const std::vector<TestCase>& cases, const ResultFile& result,
-                     const ChildResult& child, const std::string& dir, const SharedArrays& arrays = {});
+                     const ChildResult& child, const std::string& dir, const SharedArrays& arrays = {},
+                     const CaseReferences* refs = nullptr);
 
 // The verdict the child's end decides alone, before any run file is read: internal_error (the
 // runner is of another protocol, or could not read its request: its exit code, or a result of

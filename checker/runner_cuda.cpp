@@ -2,10 +2,12 @@
 // driver (cudaLibraryLoadData), then cudaLibraryGetKernel / cudaLaunchKernel, repeated runs; the global loads
 // of the submission counted by the GPU's own counters (CUPTI); and timing against the lab's own
 // kernel of the exercise (kernels/*.cuh as the CUDA backend built them), interleaved, with CUDA
-// events. Device printf goes to a FIFO of the request's printf_cap_bytes (so that a kernel that
-// prints in a loop costs a moment, not minutes) and from there to printf.txt, not to the parent.
+// events. Device printf is gated in the PTX (printf_gate.h: the first calls of a launch print, the
+// rest cost one atomic each), into a FIFO that holds them, and from there to printf.txt, not to the
+// parent. CUDA calls, buffers, event pairs and the L2 flush are the project's (cuda_util.h).
 //
-// Sections: loading the PTX; launches; the load count (CUPTI); timing; the whole run.
+// Sections: loading the PTX; launches; device printf; the load count (CUPTI); the checked runs;
+// timing; the whole run.
 #include <cuda_runtime.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -18,7 +20,9 @@
 #include <optional>
 
 #include "backends/cuda/counters.h"
+#include "backends/cuda/cuda_util.h"
 #include "backends/cuda/lab_kernel.h"
+#include "checker/printf_gate.h"
 #include "checker/runner.h"
 #include "core/error.h"
 
@@ -26,14 +30,15 @@ namespace stencil::checker::runner {
 
 namespace {
 
-struct CudaFailure : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using cuda_detail::DeviceBuffer;
+using cuda_detail::EventPair;
+using cuda_detail::L2Flush;
+// A failed CUDA call on the runner's side: one line (a UserError, made the runner's failure by
+// run_cuda below).
+constexpr auto ck = [](cudaError_t e, const char* what) { cuda_detail::check(e, what); };
 
-void ck(cudaError_t e, const char* what) {
-    if (e != cudaSuccess)
-        throw CudaFailure(std::string("CUDA error: ") + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
-}
+template <class real>
+real* cells(const DeviceBuffer& b) { return static_cast<real*>(b.get()); }
 
 struct Loaded {
     cudaLibrary_t lib = nullptr;
@@ -66,7 +71,7 @@ bool load(const Compiled& c, const std::vector<real>& coef, Loaded& l, std::stri
         size_t bytes = 0;
         if (const cudaError_t g = cudaLibraryGetGlobal(&p, &bytes, l.lib, c.weights[i].c_str()); g != cudaSuccess)
             return refused(g, "cudaLibraryGetGlobal (the weights)");
-        if (bytes != sizeof(real)) throw CudaFailure("the weight c" + std::to_string(i) + " has the wrong size");
+        if (bytes != sizeof(real)) throw UserError("the weight c" + std::to_string(i) + " has the wrong size");
         ck(cudaMemcpy(p, &coef[i], sizeof(real), cudaMemcpyHostToDevice), "set the weights");
     }
     return true;
@@ -95,13 +100,15 @@ LaunchRequest lab_request(const Request& req, const CaseSpec& cs) {
     return lr;
 }
 
-// Device printf: the FIFO the request allows, its output in printf.txt. The GPU drops what does
-// not fit and does not say so: a run whose text filled half the FIFO or more is reported as
-// (probably) truncated.
+// ---- device printf ----------------------------------------------------------------------------
+// The gate lets the first kMaxCalls calls of a launch through (the counter is reset before each
+// checked launch); the FIFO holds that many records of up to 128 bytes (a format and 15 arguments),
+// so nothing is overwritten; the driver writes what they print to printf.txt at the
+// synchronisation. A launch that made more calls is reported as cut.
 class PrintfSink {
 public:
-    explicit PrintfSink(long long fifo_bytes) : fifo_(fifo_bytes) {
-        if (fifo_ > 0) ck(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, static_cast<size_t>(fifo_)), "printf FIFO size");
+    explicit PrintfSink(long long cap_bytes) : max_calls_(static_cast<unsigned>(std::max(1LL, cap_bytes / 128))) {
+        if (cap_bytes > 0) ck(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, static_cast<size_t>(cap_bytes)), "printf FIFO size");
         std::fflush(stdout);
         const int fd = ::open("printf.txt", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         if (fd >= 0) {
@@ -109,18 +116,30 @@ public:
             ::close(fd);
         }
     }
-    // After a synchronize: what the runs since the last call printed.
+    unsigned max_calls() const { return max_calls_; }
+    // After loading: the gate's counter (none when the PTX has no printf).
+    void attach(cudaLibrary_t lib, bool gated) {
+        size_t bytes = 0;
+        if (gated) ck(cudaLibraryGetGlobal(&counter_, &bytes, lib, kPrintfCounterSymbol), "the printf gate's counter");
+    }
+    void reset() {
+        if (counter_) ck(cudaMemset(counter_, 0, sizeof(unsigned)), "reset the printf gate");
+    }
+    // After a synchronize: what the launch since reset() printed.
     void account(RunOutcome& o) {
         std::fflush(stdout);
         struct stat st {};
         const long long size = ::fstat(1, &st) == 0 ? static_cast<long long>(st.st_size) : seen_;
         o.printf_bytes = size - seen_;
-        o.printf_truncated = fifo_ > 0 && 2 * o.printf_bytes >= fifo_;
         seen_ = size;
+        unsigned calls = 0;
+        if (counter_ && cudaMemcpy(&calls, counter_, sizeof calls, cudaMemcpyDeviceToHost) == cudaSuccess)
+            o.printf_truncated = calls > max_calls_;
     }
 
 private:
-    long long fifo_ = 0;
+    unsigned max_calls_;
+    void* counter_ = nullptr;
     long long seen_ = 0;
 };
 
@@ -150,9 +169,9 @@ CountOutcome count_loads(const Request& req, const CaseSpec& cs, const Loaded& k
     const auto out0 = read_cells<real>(cs.output);
     const long long g = cs.guard;
     const size_t bytes = in0.size() * sizeof(real);
-    real *d_in = nullptr, *d_out = nullptr;
-    ck(cudaMalloc(&d_in, bytes), "cudaMalloc");
-    ck(cudaMalloc(&d_out, bytes), "cudaMalloc");
+    const DeviceBuffer in_buf(bytes, "in (load count)"), out_buf(bytes, "out (load count)");
+    real* d_in = cells<real>(in_buf);
+    real* d_out = cells<real>(out_buf);
     ck(cudaMemcpy(d_in, in0.data(), bytes, cudaMemcpyHostToDevice), "copy in");
     ck(cudaMemcpy(d_out, out0.data(), bytes, cudaMemcpyHostToDevice), "copy out");
     const std::string metric = "smsp__sass_data_bytes_mem_global_op_ld.sum";
@@ -191,8 +210,6 @@ CountOutcome count_loads(const Request& req, const CaseSpec& cs, const Loaded& k
         }
         result.counts = counts;
     }
-    cudaFree(d_in);
-    cudaFree(d_out);
     return result;
 }
 
@@ -207,16 +224,17 @@ bool checked_runs(const Request& req, const Loaded& kern, PrintfSink& printed, R
         const CaseSpec& cs = req.cases[c];
         const auto in0 = read_cells<real>(cs.input);
         const auto out0 = read_cells<real>(cs.output);
-        real *d_in = nullptr, *d_out = nullptr;
-        void* fence = nullptr;
+
         // in[] last, after a freed gap of its own size: cudaMalloc may place buffers of one size
         // back to back, and then a read past in[] (beyond its guard zone) would be a valid access
         // to the next buffer for compute-sanitizer memcheck, and a read before it one to out[].
         // Memory that no allocation owns is reported (seen on an H100 at N = 16, 2026-11-22).
-        ck(cudaMalloc(&d_out, out0.size() * sizeof(real)), "cudaMalloc");
-        ck(cudaMalloc(&fence, in0.size() * sizeof(real)), "cudaMalloc (fence)");
-        ck(cudaMalloc(&d_in, in0.size() * sizeof(real)), "cudaMalloc");
-        ck(cudaFree(fence), "cudaFree (fence)");
+        const DeviceBuffer out_buf(out0.size() * sizeof(real), "out");
+        std::optional<DeviceBuffer> fence(std::in_place, in0.size() * sizeof(real), "fence");
+        const DeviceBuffer in_buf(in0.size() * sizeof(real), "in");
+        fence.reset();
+        real* d_in = cells<real>(in_buf);
+        real* d_out = cells<real>(out_buf);
         for (size_t r = 0; r < cs.runs.size(); ++r) {
             progress("case " + std::to_string(c) + " N=" + std::to_string(cs.n) + " gpu repeat " + std::to_string(r));
             RunOutcome o;
@@ -224,6 +242,7 @@ bool checked_runs(const Request& req, const Loaded& kern, PrintfSink& printed, R
             o.run = int(r);
             ck(cudaMemcpy(d_in, in0.data(), in0.size() * sizeof(real), cudaMemcpyHostToDevice), "copy in");
             ck(cudaMemcpy(d_out, out0.data(), out0.size() * sizeof(real), cudaMemcpyHostToDevice), "copy out");
+            printed.reset();
             cudaError_t e = launch(kern, cs, d_in + cs.guard, d_out + cs.guard, nullptr);
             if (e == cudaSuccess) e = cudaDeviceSynchronize();
             printed.account(o);
@@ -241,8 +260,6 @@ bool checked_runs(const Request& req, const Loaded& kern, PrintfSink& printed, R
             if (r == 0) first_out[c] = std::move(out);
             result.runs.push_back(std::move(o));
         }
-        cudaFree(d_in);
-        cudaFree(d_out);
     }
     return true;
 }
@@ -250,7 +267,7 @@ bool checked_runs(const Request& req, const Loaded& kern, PrintfSink& printed, R
 // ---- timing: student vs the lab's kernel, interleaved, L2 flushed, outputs re-checked ------------
 template <class real>
 TimingOutcome time_against_lab(const Request& req, const Loaded& kern, const LaunchRequest& lr,
-                               const cudaDeviceProp& prop, const std::vector<real>& checked) {
+                               const std::vector<real>& checked) {
     const TimingSpec& tm = *req.timing;
     const CaseSpec& cs = req.cases.at(static_cast<size_t>(tm.case_index));
     progress("timing against the lab's kernel at N=" + std::to_string(cs.n));
@@ -258,19 +275,16 @@ TimingOutcome time_against_lab(const Request& req, const Loaded& kern, const Lau
     const auto out0 = read_cells<real>(cs.output);
     const long long g = cs.guard;
     const size_t bytes = in0.size() * sizeof(real);
-    real *d_in, *d_out, *d_ref, *d_poison;
-    char* d_flush;
-    const size_t flush_bytes = std::max<size_t>(2 * static_cast<size_t>(prop.l2CacheSize), 64 << 20);
-    ck(cudaMalloc(&d_in, bytes), "cudaMalloc");
-    ck(cudaMalloc(&d_out, bytes), "cudaMalloc");
-    ck(cudaMalloc(&d_ref, bytes), "cudaMalloc");
-    ck(cudaMalloc(&d_poison, bytes), "cudaMalloc");
-    ck(cudaMalloc(&d_flush, flush_bytes), "cudaMalloc");
+    const DeviceBuffer in_buf(bytes, "in"), out_buf(bytes, "out"), ref_buf(bytes, "the lab's out"),
+        poison_buf(bytes, "poison");
+    real* d_in = cells<real>(in_buf);
+    real* d_out = cells<real>(out_buf);
+    real* d_ref = cells<real>(ref_buf);
+    real* d_poison = cells<real>(poison_buf);
     ck(cudaMemcpy(d_in, in0.data(), bytes, cudaMemcpyHostToDevice), "copy");
     ck(cudaMemcpy(d_poison, out0.data(), bytes, cudaMemcpyHostToDevice), "copy");
-    cudaEvent_t e0, e1;
-    ck(cudaEventCreate(&e0), "event");
-    ck(cudaEventCreate(&e1), "event");
+    L2Flush l2;
+    EventPair timer;
     TimingOutcome t;
     t.case_index = tm.case_index;
     t.reps = tm.reps;
@@ -281,14 +295,13 @@ TimingOutcome time_against_lab(const Request& req, const Loaded& kern, const Lau
             const bool student_turn = (which == 0) == (rep % 2 == 0);
             real* dst = student_turn ? d_out : d_ref;
             ck(cudaMemcpy(dst, d_poison, bytes, cudaMemcpyDeviceToDevice), "poison");
-            ck(cudaMemset(d_flush, rep & 0xff, flush_bytes), "flush L2");
-            ck(cudaEventRecord(e0), "event");
+            l2.flush();
+            timer.start();
             if (student_turn) ck(launch(kern, cs, d_in + g, dst + g, nullptr), "launch (timing)");
             else launch_lab_kernel(lr, d_in + g, dst + g);
-            ck(cudaEventRecord(e1), "event");
-            ck(cudaEventSynchronize(e1), "kernel (timing)");
-            float ms = 0;
-            ck(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
+            timer.stop();
+            ck(cudaDeviceSynchronize(), "kernel (timing)");
+            const double ms = timer.ms();
             if (student_turn) {
                 // The timed launch must produce the checked output, bit for bit.
                 ck(cudaMemcpy(back.data(), d_out, bytes, cudaMemcpyDeviceToHost), "copy back");
@@ -305,11 +318,6 @@ TimingOutcome time_against_lab(const Request& req, const Loaded& kern, const Lau
     t.student_ms = median(t.student_all);
     t.reference_ms = median(t.reference_all);
     t.reference = "the lab's kernel: " + std::string(version(lr.kernel).source_file);
-    cudaFree(d_in);
-    cudaFree(d_out);
-    cudaFree(d_ref);
-    cudaFree(d_poison);
-    cudaFree(d_flush);
     return t;
 }
 
@@ -319,7 +327,7 @@ int run_cuda_as(const Request& req) {
     Result result;
     // NVRTC first, before the CUDA runtime reserves its address space: the compile's memory bound
     // (runner_compile.cpp) is then what NVRTC may use, not what the driver has mapped.
-    const Compiled student = compile_submission(req);
+    Compiled student = compile_submission(req);
     if (!student.ok) {
         result.compile = compile_failure(student.stage, student.log);
         write_result(result);
@@ -330,6 +338,8 @@ int run_cuda_as(const Request& req) {
     ck(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     result.device = prop.name;
     PrintfSink printed(req.printf_cap_bytes);
+    const auto gated = gate_device_printf(student.ptx, printed.max_calls());
+    if (gated) student.ptx = *gated;
 
     const std::vector<real> coef(req.coefficients.begin(), req.coefficients.end());
     Loaded kern;
@@ -338,6 +348,7 @@ int run_cuda_as(const Request& req) {
         write_result(result);
         return 0;
     }
+    printed.attach(kern.lib, gated.has_value());
     CompileOutcome compiled;
     compiled.ok = true;
     compiled.seconds = student.seconds;
@@ -375,7 +386,7 @@ int run_cuda_as(const Request& req) {
             result.timing_unavailable = "the lab's kernel: " + *e;
         } else {
             upload_lab_kernel_weights(lr, weights_of(coef, lr.radius));
-            result.timing = time_against_lab(req, kern, lr, prop, first_out.at(c));
+            result.timing = time_against_lab(req, kern, lr, first_out.at(c));
         }
     } catch (const std::exception& e) {
         result.timing.reset();
