@@ -9,6 +9,7 @@
 
 #include "backends/cuda/counters.h"
 #include "backends/cuda/cuda_internal.h"
+#include "backends/cuda/cuda_util.h"
 
 namespace stencil {
 namespace {
@@ -31,29 +32,20 @@ __global__ void fma_peak_kernel(real* out, real a, real b, int iters) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
+// Best of five timed launches after a warm-up. A failed CUDA call is the caller's "no figure".
 template <class real>
 double fma_gflops(int sms) {
     const int threads = 256, blocks = sms * 16, iters = 4096;
-    real* out = nullptr;
-    if (cudaMalloc(&out, sizeof(real) * threads * blocks) != cudaSuccess) return 0;
-    cudaEvent_t t0, t1;
-    cudaEventCreate(&t0);
-    cudaEventCreate(&t1);
-    std::vector<float> ms;
+    const cuda_detail::DeviceBuffer out(sizeof(real) * threads * blocks, "FMA peak output");
+    cuda_detail::EventPair timer;
+    std::vector<double> ms;
     for (int rep = 0; rep < 6; ++rep) {
-        cudaEventRecord(t0);
-        fma_peak_kernel<real><<<blocks, threads>>>(out, real(0.999), real(0.001), iters);
-        cudaEventRecord(t1);
-        cudaEventSynchronize(t1);
-        float m = 0;
-        cudaEventElapsedTime(&m, t0, t1);
-        if (rep > 0) ms.push_back(m);  // the first launch is a warm-up
+        timer.start();
+        fma_peak_kernel<real><<<blocks, threads>>>(static_cast<real*>(out.get()), real(0.999), real(0.001), iters);
+        timer.stop();
+        cuda_detail::check_launch("the FMA peak kernel", true);
+        if (rep > 0) ms.push_back(timer.ms());  // the first launch is a warm-up
     }
-    const bool ok = cudaGetLastError() == cudaSuccess;
-    cudaEventDestroy(t0);
-    cudaEventDestroy(t1);
-    cudaFree(out);
-    if (!ok || ms.empty()) return 0;
     const double best = *std::min_element(ms.begin(), ms.end());
     const double flops = 2.0 * kChains * double(iters) * threads * blocks;
     return flops / (best * 1e-3) / 1e9;
@@ -69,12 +61,12 @@ std::optional<double> measure_fma_gflops(Precision p, std::string* why) {
     int dev = 0, sms = 0;
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    const double g = p == Precision::f32 ? fma_gflops<float>(sms) : fma_gflops<double>(sms);
-    if (g <= 0) {
-        if (why) *why = "the FMA microbenchmark failed to launch";
+    try {
+        return p == Precision::f32 ? fma_gflops<float>(sms) : fma_gflops<double>(sms);
+    } catch (const UserError& e) {
+        if (why) *why = std::string("the FMA microbenchmark failed: ") + e.what();
         return std::nullopt;
     }
-    return g;
 }
 
 }  // namespace stencil
