@@ -193,8 +193,10 @@ CounterValues to_values(const std::vector<std::string>& names, const std::vector
 // it once per pass) for `names`. Metrics in `optional` are dropped, and the rest still read,
 // where CUPTI refuses the set: `names` then lists what was read and `optional_refused` says why.
 // The L2 is flushed before the profiled range.
-std::vector<double> profile_launch(const std::function<void()>& launch, std::vector<std::string>& names,
-                                   const std::vector<std::string>& optional, std::string& optional_refused) {
+std::vector<std::vector<double>> profile_launches(const std::vector<std::function<void()>>& launches,
+                                                 std::vector<std::string>& names,
+                                                 const std::vector<std::string>& optional,
+                                                 std::string& optional_refused) {
     using namespace cuda_detail;
     const Cupti& c = cupti();
     if (!c.error.empty()) throw CuptiFailure{c.error};
@@ -301,60 +303,67 @@ std::vector<double> profile_launch(const std::function<void()>& launch, std::vec
     data_size.maxNumRangeTreeNodes = 1;
     CK(cuptiRangeProfilerGetCounterDataSize(&data_size));
     std::vector<uint8_t> data(data_size.counterDataSize);
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params data_init{
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    data_init.pRangeProfilerObject = rp;
-    data_init.counterDataSize = data.size();
-    data_init.pCounterData = data.data();
-    CK(cuptiRangeProfilerCounterDataImageInitialize(&data_init));
-    CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    set.pRangeProfilerObject = rp;
-    set.configSize = config.size();
-    set.pConfig = config.data();
-    set.counterDataImageSize = data.size();
-    set.pCounterDataImage = data.data();
-    set.range = CUPTI_AutoRange;
-    set.replayMode = CUPTI_KernelReplay;
-    set.maxRangesPerPass = 1;
-    set.numNestingLevels = 1;
-    set.minNestingLevel = 1;
-    set.passIndex = 0;
-    set.targetNestingLevel = 1;
-    CK(cuptiRangeProfilerSetConfig(&set));
 
-    // The launch: L2 flushed first (before Start, so outside the profiled range), then one launch
-    // that CUPTI replays once per pass the metrics need.
-    check(cudaMemset(flush.get(), 1, flush.bytes()), "cudaMemset (L2 flush)");
-    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after the L2 flush)");
-    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    start.pRangeProfilerObject = rp;
-    CK(cuptiRangeProfilerStart(&start));
-    launch();
-    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    stop.pRangeProfilerObject = rp;
-    CK(cuptiRangeProfilerStop(&stop));
-    if (!stop.isAllPassSubmitted)
-        throw CuptiFailure{"CUPTI kernel replay did not finish every pass in one launch"};
-    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    decode.pRangeProfilerObject = rp;
-    CK(cuptiRangeProfilerDecodeData(&decode));
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage = data.data();
-    info.counterDataImageSize = data.size();
-    CK(cuptiRangeProfilerGetCounterDataInfo(&info));
-    if (info.numTotalRanges < 1) throw CuptiFailure{"CUPTI recorded no range for the launch"};
+    // One pass of the profiler per launch, all in this one session (setting CUPTI up costs more
+    // than a small launch's replays): a fresh counter-data image and the config each time, the L2
+    // flushed before Start (outside the profiled range), then the launch, replayed by CUPTI once
+    // per pass the metrics need.
+    std::vector<std::vector<double>> all;
+    for (const auto& launch : launches) {
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params data_init{
+            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+        data_init.pRangeProfilerObject = rp;
+        data_init.counterDataSize = data.size();
+        data_init.pCounterData = data.data();
+        CK(cuptiRangeProfilerCounterDataImageInitialize(&data_init));
+        CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+        set.pRangeProfilerObject = rp;
+        set.configSize = config.size();
+        set.pConfig = config.data();
+        set.counterDataImageSize = data.size();
+        set.pCounterDataImage = data.data();
+        set.range = CUPTI_AutoRange;
+        set.replayMode = CUPTI_KernelReplay;
+        set.maxRangesPerPass = 1;
+        set.numNestingLevels = 1;
+        set.minNestingLevel = 1;
+        set.passIndex = 0;
+        set.targetNestingLevel = 1;
+        CK(cuptiRangeProfilerSetConfig(&set));
 
-    std::vector<double> values(metrics.size(), 0.0);
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    eval.pHostObject = host.pHostObject;
-    eval.pCounterDataImage = data.data();
-    eval.counterDataImageSize = data.size();
-    eval.rangeIndex = 0;
-    eval.ppMetricNames = metrics.data();
-    eval.numMetrics = metrics.size();
-    eval.pMetricValues = values.data();
-    CK(cuptiProfilerHostEvaluateToGpuValues(&eval));
-    return values;
+        check(cudaMemset(flush.get(), 1, flush.bytes()), "cudaMemset (L2 flush)");
+        check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after the L2 flush)");
+        CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+        start.pRangeProfilerObject = rp;
+        CK(cuptiRangeProfilerStart(&start));
+        launch();
+        CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+        stop.pRangeProfilerObject = rp;
+        CK(cuptiRangeProfilerStop(&stop));
+        if (!stop.isAllPassSubmitted)
+            throw CuptiFailure{"CUPTI kernel replay did not finish every pass in one launch"};
+        CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+        decode.pRangeProfilerObject = rp;
+        CK(cuptiRangeProfilerDecodeData(&decode));
+        CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+        info.pCounterDataImage = data.data();
+        info.counterDataImageSize = data.size();
+        CK(cuptiRangeProfilerGetCounterDataInfo(&info));
+        if (info.numTotalRanges < 1) throw CuptiFailure{"CUPTI recorded no range for the launch"};
+
+        std::vector<double> values(metrics.size(), 0.0);
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        eval.pHostObject = host.pHostObject;
+        eval.pCounterDataImage = data.data();
+        eval.counterDataImageSize = data.size();
+        eval.rangeIndex = 0;
+        eval.ppMetricNames = metrics.data();
+        eval.numMetrics = metrics.size();
+        eval.pMetricValues = values.data();
+        CK(cuptiProfilerHostEvaluateToGpuValues(&eval));
+        all.push_back(std::move(values));
+    }
+    return all;
 }
 
 
@@ -375,12 +384,12 @@ CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (before profiling)");
     std::string optional_refused;
     std::vector<std::string> names = counter_metric_names();
-    const std::vector<double> values = profile_launch(
-        [&] {
+    const std::vector<double> values = profile_launches(
+        {[&] {
             launch_kernel(fn, req, d_in.get(), d_out.get());
             check_launch(request_text(req).c_str(), true);
-        },
-        names, counter_optional_metric_names(), optional_refused);
+        }},
+        names, counter_optional_metric_names(), optional_refused).at(0);
     CounterValues out = to_values(names, values);
     out.requested_unavailable = optional_refused;
     return out;
@@ -418,9 +427,8 @@ const std::vector<std::string>& counter_optional_metric_names() {
     return names;
 }
 
-std::optional<std::vector<double>> measure_launch_metrics(const std::function<void()>& launch,
-                                                          const std::vector<std::string>& metrics,
-                                                          std::string* why) {
+std::optional<std::vector<std::vector<double>>> measure_launches_metrics(
+    const std::vector<std::function<void()>>& launches, const std::vector<std::string>& metrics, std::string* why) {
     if (auto reason = cuda_unavailable_reason()) {
         if (why) *why = *reason;
         return std::nullopt;
@@ -428,7 +436,7 @@ std::optional<std::vector<double>> measure_launch_metrics(const std::function<vo
     try {
         std::vector<std::string> names = metrics;
         std::string refused;
-        return profile_launch(launch, names, {}, refused);
+        return profile_launches(launches, names, {}, refused);
     } catch (const CuptiFailure& f) {
         if (why) *why = f.what;
     } catch (const UserError& e) {

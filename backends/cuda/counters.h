@@ -62,13 +62,13 @@ std::optional<CounterValues> measure_counters(const LaunchRequest& req, const St
 
 namespace stencil {
 // The `metrics` (ncu names, e.g. smsp__sass_data_bytes_mem_global_op_ld.sum) of the one launch that
-// `launch` makes on the current device, in order: for kernels the lab did not build (the checker's
-// runner counts a submission's global loads with it). The L2 is flushed first; kernel replay
-// re-runs the launch once per pass, so it must be repeatable. nullopt, with `why` in one sentence,
-// when counters cannot be read here.
-std::optional<std::vector<double>> measure_launch_metrics(const std::function<void()>& launch,
-                                                          const std::vector<std::string>& metrics,
-                                                          std::string* why);
+// each of `launches` makes on the current device, in order, all in one profiler session: for
+// kernels the lab did not build (the checker's runner counts a submission's global loads, and the
+// lab kernel's beside it). The L2 is flushed before each; kernel replay re-runs a launch once per
+// pass, so it must be repeatable. nullopt, with `why` in one sentence, when counters cannot be
+// read here.
+std::optional<std::vector<std::vector<double>>> measure_launches_metrics(
+    const std::vector<std::function<void()>>& launches, const std::vector<std::string>& metrics, std::string* why);
 
 // The FMA throughput the GPU reaches (GFLOP/s, an FMA counted as 2), measured by a small kernel
 // of independent FMA chains: the compute roof of the sweep's roofline.
