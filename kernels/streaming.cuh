@@ -11,8 +11,8 @@
 //     2r planes before the chunk are loaded once per chunk, not once per OUT planes;
 //   - the 2r + 1 z-values of the column live in registers (the textbook's inPrev / inCurr /
 //     inNext queue); the x/y neighbours come from one shared plane of (T + 2r)^2 cells.
-// Per output plane a block loads T^2 new values (plane i + r, into the queue) and the 4rT ring of
-// the current plane (mostly L2 hits: they are the interior of the neighbouring blocks), and
+// Per output plane a block loads T^2 new values (plane i + 1 + r into the queue, one step ahead)
+// and the 4rT ring of plane i + 1 (mostly L2 hits: the interior of the neighbouring blocks), and
 // writes T^2 outputs. DRAM traffic tends to one read and one write per cell: the copy's.
 //
 // The block: T x T threads, x fastest. With T = 16 a warp is two 64-byte rows (fp32) on
@@ -60,39 +60,63 @@ __global__ void stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz)
     const int iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
     if (iBegin >= iEnd) return;
 
-    // Prologue: the queue below its top, planes iBegin - R .. iBegin + R - 1, all inside the grid
-    // (the top, plane i + R, is loaded at the start of each step).
-#pragma unroll
-    for (int p = 0; p < 2 * R; ++p) z_reg[p] = inside_xy ? in[(iBegin - R + p) * sz + c_xy] : real(0);
-    z_reg[2 * R] = real(0);
-
-    for (int i = iBegin; i < iEnd; ++i) {
-        // The queue's top: plane i + R < nz. Issued first, so that its latency overlaps the
-        // ring loads and the barrier below.
-        if (inside_xy) z_reg[2 * R] = in[(i + R) * sz + c_xy];
-
-        // Publish the current plane: this thread's own value, then the ring. Threads within R of
-        // a block edge (tx < R or ty < R) load the ring on both sides; the loops cover T < R too.
-        if (inside_xy) inCurr_s[R + ty][R + tx] = z_reg[R];
+    // This thread's share of a plane's ring (threads within R of a block edge: tx < R or ty < R;
+    // the index m covers T < R too), held in registers from the step before the plane is needed:
+    // plane i + 1's ring and plane i + 1 + R's column are in flight while plane i is computed, so
+    // a step does not wait for memory at its barrier (the kernel would otherwise stall on the
+    // latency of each plane, once per plane of the march).
+    real ringW[R], ringE[R], ringS[R], ringN[R];  // x - side, x + side, y - side, y + side
+    auto load_ring = [&](int i) {
         const int plane = i * sz;
-        if (j < ny) {
-            for (int s = tx; s < R; s += TILE_DIM) {
-                const int kl = k0 - R + s, kr = k0 + TILE_DIM + s;
-                if (kl >= 0) inCurr_s[R + ty][s] = in[plane + j * sy + kl];
-                if (kr < nx) inCurr_s[R + ty][R + TILE_DIM + s] = in[plane + j * sy + kr];
+#pragma unroll
+        for (int m = 0; m < R; ++m) {
+            const int sx = tx + m * TILE_DIM, sy_ = ty + m * TILE_DIM;
+            if (j < ny && sx < R) {
+                const int kl = k0 - R + sx, kr = k0 + TILE_DIM + sx;
+                ringW[m] = kl >= 0 ? in[plane + j * sy + kl] : real(0);
+                ringE[m] = kr < nx ? in[plane + j * sy + kr] : real(0);
+            }
+            if (k < nx && sy_ < R) {
+                const int jl = j0 - R + sy_, jr = j0 + TILE_DIM + sy_;
+                ringS[m] = jl >= 0 ? in[plane + jl * sy + k] : real(0);
+                ringN[m] = jr < ny ? in[plane + jr * sy + k] : real(0);
             }
         }
-        if (k < nx) {
-            for (int s = ty; s < R; s += TILE_DIM) {
-                const int jl = j0 - R + s, jr = j0 + TILE_DIM + s;
-                if (jl >= 0) inCurr_s[s][R + tx] = in[plane + jl * sy + k];
-                if (jr < ny) inCurr_s[R + TILE_DIM + s][R + tx] = in[plane + jr * sy + k];
+    };
+    auto store_ring = [&]() {
+#pragma unroll
+        for (int m = 0; m < R; ++m) {
+            const int sx = tx + m * TILE_DIM, sy_ = ty + m * TILE_DIM;
+            if (j < ny && sx < R) {
+                inCurr_s[R + ty][sx] = ringW[m];
+                inCurr_s[R + ty][R + TILE_DIM + sx] = ringE[m];
             }
+            if (k < nx && sy_ < R) {
+                inCurr_s[sy_][R + tx] = ringS[m];
+                inCurr_s[R + TILE_DIM + sy_][R + tx] = ringN[m];
+            }
+        }
+    };
+
+    // Prologue: the queue, planes iBegin - R .. iBegin + R, all inside the grid, and the first
+    // plane's ring.
+#pragma unroll
+    for (int p = 0; p <= 2 * R; ++p) z_reg[p] = inside_xy ? in[(iBegin - R + p) * sz + c_xy] : real(0);
+    load_ring(iBegin);
+
+    for (int i = iBegin; i < iEnd; ++i) {
+        // Publish the current plane: this thread's own value, then its share of the ring.
+        if (inside_xy) inCurr_s[R + ty][R + tx] = z_reg[R];
+        store_ring();
+        // The next step's loads, issued now: its queue top (plane i + 1 + R < nz) and its ring.
+        real top = real(0);
+        if (i + 1 < iEnd) {
+            if (inside_xy) top = in[(i + 1 + R) * sz + c_xy];
+            load_ring(i + 1);
         }
         __syncthreads();  // the current plane and its ring are complete in shared memory
 
-        // An interior column reads only cells within R of itself: all were stored above (cells
-        // beyond the grid were not, and no interior column reaches them).
+        // An interior column reads only cells within R of itself: all were stored above.
         if (interior_xy) {
             const int y = R + ty, x = R + tx;
             real sum = coefficient<real>(0) * z_reg[R];
@@ -109,9 +133,10 @@ __global__ void stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz)
         }
         __syncthreads();  // everyone is done with this plane before the next one overwrites it
 
-        // Shift the queue: inPrev = inCurr, inCurr = inNext.
+        // Shift the queue: inPrev = inCurr, inCurr = inNext, and the prefetched top joins it.
 #pragma unroll
         for (int p = 0; p < 2 * R; ++p) z_reg[p] = z_reg[p + 1];
+        z_reg[2 * R] = top;
     }
 }
 
