@@ -34,8 +34,12 @@
 
 namespace stencil {
 
+// __launch_bounds__: the block is TILE_DIM^2 threads, so the compiler keeps registers within what
+// such a block may have (at T = 32 in fp64 and r >= 3 it would otherwise ask for more than 64
+// registers a thread, and a 1024-thread block could not launch).
 template <typename real, int TILE_DIM, int R, typename In, typename Out>
-__global__ void stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz) {
+__global__ void __launch_bounds__(TILE_DIM * TILE_DIM)
+stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz) {
     // The current plane with its halo ring: inCurr_s[R + ty][R + tx] is this thread's column.
     // The four corner squares are never read (a star stencil has no diagonal neighbours).
     constexpr int PLANE_DIM = TILE_DIM + 2 * R;
