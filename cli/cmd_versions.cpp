@@ -66,7 +66,10 @@ int versions_command(const VersionsArgs& a) {
         rows.push_back(std::move(row));
         text += fmt::format("{:<10} {:<15} {:<8} {:<7} {:<20} {}\n", to_string(e.problem), e.kernel,
                             e.threads, halo, shared, e.idea);
-        text += fmt::format("{:<10} {:<15} tiles (r={}, {}): {}\n", "", "", a.radius, to_string(p), join(e.tiles));
+        // star3d's tiles depend on r and the precision, the others' on the precision only
+        const std::string given = e.problem == Problem::star3d ? fmt::format("r={}, {}", a.radius, to_string(p))
+                                                               : std::string(to_string(p));
+        text += fmt::format("{:<10} {:<15} tiles ({}): {}\n", "", "", given, join(e.tiles));
     }
     if (a.json)
         std::cout << nlohmann::json{{"radius", a.radius}, {"precision", to_string(p)}, {"versions", rows}}.dump(2)
