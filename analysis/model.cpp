@@ -327,37 +327,30 @@ std::vector<AxisClass> axis_classes(int items, int L, Origin origin, Interval in
     return out;
 }
 
-}  // namespace
+// What every step of warp_pattern reads: the launch's shape and the kernel's load instructions.
+struct WarpLaunch {
+    WarpLaunch(KernelId k, int T_, int radius, Precision p, GridDims g_)
+        : geo(launch_geometry(k, T_, radius, p, g_)), g(g_), T(T_), r(radius), OUT(geo.out_tile),
+          bytes(bytes_of(p)), L(128 / bytes), plane((long long)g_.nx * g_.ny), threads(geo.block.count()),
+          warps(int((threads + 31) / 32)), instrs(load_instructions(k, T_, radius)),
+          naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), streaming(version(k).z_chunk > 0) {}
+    LaunchGeometry geo;
+    GridDims g;
+    int T, r, OUT, bytes;
+    int L;                   // values per 128-byte line
+    long long plane;         // cells per z-plane
+    long long threads;       // per block
+    int warps;               // per block
+    std::vector<LoadInstr> instrs;
+    bool naive;      // blocks of outputs, no halo in the tile
+    bool zmarch;
+    bool streaming;  // a z-chunk per block, a ring per plane
 
-WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g) {
-    check_arguments(k, T, radius);
-    if (auto e = grid_error(g, radius)) throw UserError(*e);
-    const LaunchGeometry geo = launch_geometry(k, T, radius, p, g);
-    const int bytes = bytes_of(p);
-    const int Bx = geo.block.x, By = geo.block.y;
-    const long long threads = geo.block.count();
-    const int warps = int((threads + 31) / 32);
-    const int OUT = geo.out_tile;
-    const int r = radius;
-    const auto instrs = load_instructions(k, T, radius);
-    const int n_instr = int(instrs.size());
-    const bool naive = !version(k).halo_in_tile;  // blocks of outputs, no halo in the tile
-    const bool zmarch = marches_in_z(k);
-    const bool streaming = version(k).z_chunk > 0;  // a z-chunk per block, a ring per plane
-
-    // Enumerating every warp of the launch costs O(N^3) (a 1000^3 grid: 3 x 10^7 warps). Instead,
-    // warps are grouped by what decides their counts: which lanes are active (the block's active
-    // interval along each axis: the first, interior and last blocks differ) and where the block's
-    // first cell falls within a 128-byte line (its linear index mod L). Two warps that agree on
-    // both touch the same pattern of sectors and lines, shifted by whole lines, so one of each
-    // class is evaluated and weighted by how many there are. Exact, not an estimate.
-    const int L = 128 / bytes;
-    const long long plane = (long long)g.nx * g.ny;
     // Along x and y: blocks b with first cell b S + shift (naive: S = T, shift 0; the tiled
     // kernels: S = OUT, shift -r) and lanes active where the cell is interior (naive) or inside.
     // The streaming kernel: every lane inside the grid loads (its own column), and its ring loads
     // are the lanes t < r - mT on the instruction's axis, clipped at the grid's faces.
-    auto interval = [&](int n, int b, const LoadInstr& ins, int axis) -> std::pair<int, int> {
+    std::pair<int, int> interval(int n, int b, const LoadInstr& ins, int axis) const {
         if (streaming) {
             const int b0 = b * T;
             if (ins.ring_axis != axis) return {0, std::min(T, n - b0)};
@@ -367,60 +360,109 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
         }
         if (naive) return {std::max(0, r - b * T), std::min(T, n - r - b * T)};
         return {std::max(0, r - b * OUT), std::min(T, n + r - b * OUT)};
-    };
-    auto first = [&](int b) -> long long { return naive ? (long long)b * T : (long long)b * OUT - r; };
-    // Per instruction: only the streaming kernel's ring loads differ in their active lanes.
-    std::vector<std::vector<AxisClass>> xcls(n_instr), ycls(n_instr);
+    }
+    long long first(int b) const { return naive ? (long long)b * T : (long long)b * OUT - r; }
+};
+
+using ClassesPerInstr = std::vector<std::vector<AxisClass>>;
+
+// The x (or y) classes of each instruction: only the streaming kernel's ring loads differ in
+// their active lanes, the other instructions share the first one's.
+ClassesPerInstr xy_classes(const WarpLaunch& w, int axis) {
+    const int n_instr = int(w.instrs.size());
+    const int blocks = axis == 1 ? w.geo.grid.x : w.geo.grid.y;
+    const int n = axis == 1 ? w.g.nx : w.g.ny;
+    const long long stride = axis == 1 ? 1 : w.g.nx;
+    ClassesPerInstr cls(n_instr);
     for (int ins = 0; ins < n_instr; ++ins) {
-        if (ins > 0 && !streaming) {
-            xcls[ins] = xcls[0];
-            ycls[ins] = ycls[0];
+        if (ins > 0 && !w.streaming) {
+            cls[ins] = cls[0];
             continue;
         }
-        xcls[ins] = axis_classes(geo.grid.x, L, [&](int b) { return first(b); },
-                                 [&](int b) { return interval(g.nx, b, instrs[ins], 1); });
-        ycls[ins] = axis_classes(geo.grid.y, L, [&](int b) { return first(b) * g.nx; },
-                                 [&](int b) { return interval(g.ny, b, instrs[ins], 2); });
+        cls[ins] = axis_classes(blocks, w.L, [&](int b) { return axis == 1 ? w.first(b) : w.first(b) * stride; },
+                                [&](int b) { return w.interval(n, b, w.instrs[ins], axis); });
     }
-    // Along z: blocks for naive and tiled; for the z-marching kernels each load instruction
-    // issues one request per plane it loads (prologue: one per block; march: OUT per block), and
-    // a plane outside the grid issues nothing.
-    std::vector<std::vector<AxisClass>> zcls(n_instr);
+    return cls;
+}
+
+// Along z: blocks for naive and tiled; for the z-marching kernels each load instruction issues
+// one request per plane it loads (prologue: one per block; march: OUT per block), and a plane
+// outside the grid issues nothing.
+ClassesPerInstr z_classes(const WarpLaunch& w) {
+    const int n_instr = int(w.instrs.size());
+    const GridDims& g = w.g;
+    const int r = w.r;
+    ClassesPerInstr zcls(n_instr);
     for (int ins = 0; ins < n_instr; ++ins) {
-        if (!zmarch) {
+        if (!w.zmarch) {
             if (ins == 0)
-                zcls[0] = axis_classes(geo.grid.z, L, [&](int b) { return first(b) * plane; },
-                                       [&](int b) { return interval(g.nz, b, instrs[0], 3); });
+                zcls[0] = axis_classes(w.geo.grid.z, w.L, [&](int b) { return w.first(b) * w.plane; },
+                                       [&](int b) { return w.interval(g.nz, b, w.instrs[0], 3); });
             else
                 zcls[ins] = zcls[0];
             continue;
         }
         std::vector<int> planes;
-        for (int bz = 0; bz < geo.grid.z; ++bz) {
+        for (int bz = 0; bz < w.geo.grid.z; ++bz) {
             // The planes a block computes: OUT_TILE_DIM from iStart, or the streaming kernel's
             // interior part of its z-chunk (it loads nothing when that is empty).
-            auto [iBegin, iEnd] = streaming ? streaming_planes(bz, geo.out_planes, g.nz, r)
-                                            : std::pair<int, int>{bz * OUT, bz * OUT + OUT};
+            auto [iBegin, iEnd] = w.streaming ? streaming_planes(bz, w.geo.out_planes, g.nz, r)
+                                              : std::pair<int, int>{bz * w.OUT, bz * w.OUT + w.OUT};
             if (iBegin >= iEnd) continue;
-            const int shift = instrs[ins].plane == kCurrentPlane ? 0 : r;
-            if (instrs[ins].plane >= 0) planes.push_back(iBegin - r + instrs[ins].plane);
+            const int shift = w.instrs[ins].plane == kCurrentPlane ? 0 : r;
+            if (w.instrs[ins].plane >= 0) planes.push_back(iBegin - r + w.instrs[ins].plane);
             else
                 for (int i = iBegin; i < iEnd; ++i) planes.push_back(i + shift);
         }
-        zcls[ins] = axis_classes(int(planes.size()), L, [&](int i) { return planes[i] * plane; },
+        zcls[ins] = axis_classes(int(planes.size()), w.L, [&](int i) { return planes[i] * w.plane; },
                                  [&](int i) {
                                      const bool in = planes[i] >= 0 && planes[i] < g.nz;
                                      return std::pair<int, int>{0, in ? 1 : 0};
                                  });
     }
+    return zcls;
+}
 
-    std::vector<Acc> acc_all(n_instr), acc_full(n_instr);
+// One warp's request of one instruction, for the blocks of one class whose first cell is at
+// residue `res` (`m` of them): the active lanes' sectors, lines and rows, and how many lanes are
+// active (0: the whole warp skips the load).
+Acc warp_request(const WarpLaunch& w, int warp, const AxisClass& xc, const AxisClass& yc, const AxisClass& zc,
+                 Offset3 off, long long lift, int res, long long m, int& active) {
+    const GridDims& g = w.g;
+    const int Bx = w.geo.block.x, By = w.geo.block.y;
     long long sec[32], lin[32], row[32];
+    const int n_threads = int(std::min<long long>(32, w.threads - 32LL * warp));
+    active = 0;
+    for (int l = 0; l < n_threads; ++l) {
+        const int t = 32 * warp + l;
+        const int tx = t % Bx, ty = (t / Bx) % By, tz = t / (Bx * By);
+        if (tx < xc.lo || tx >= xc.hi || ty < yc.lo || ty >= yc.hi || tz < zc.lo || tz >= zc.hi) continue;
+        const long long rel_row = (long long)(tz + off.dz) * g.ny + ty + off.dy;
+        const long long cell = lift + res + tx + off.dx + rel_row * g.nx;
+        sec[active] = cell * w.bytes / 32;
+        lin[active] = cell * w.bytes / 128;
+        row[active] = rel_row;
+        ++active;
+    }
+    Acc a;
+    if (!active) return a;
+    a.requests = m;
+    a.bytes = m * active * w.bytes;
+    a.sectors = m * distinct(sec, active);
+    a.lines = m * distinct(lin, active);
+    a.rows = m * distinct(row, active);
+    return a;
+}
+
+// Every warp of every class, per instruction: all requests, and those of full warps.
+void count_requests(const WarpLaunch& w, const ClassesPerInstr& xcls, const ClassesPerInstr& ycls,
+                    const ClassesPerInstr& zcls, std::vector<Acc>& acc_all, std::vector<Acc>& acc_full) {
+    const int L = w.L;
     // Keeps every relative address non-negative so that / 32 and / 128 are floor divisions;
     // a whole number of lines, so the counts do not change.
-    const long long lift = (long long)L * ((long long)(r + 2) * (1 + g.nx + plane) / L + 1);
+    const long long lift = (long long)L * ((long long)(w.r + 2) * (1 + w.g.nx + w.plane) / L + 1);
     std::vector<long long> xy(L), hist(L);
-    for (int ins = 0; ins < n_instr; ++ins)
+    for (int ins = 0; ins < int(w.instrs.size()); ++ins)
         for (const auto& xc : xcls[ins])
             for (const auto& yc : ycls[ins]) {
                 // residue histograms combine by convolution mod L: x first, then y, then z
@@ -428,7 +470,6 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
                 for (int a = 0; a < L; ++a)
                     if (xc.residues[a])
                         for (int b = 0; b < L; ++b) xy[(a + b) % L] += xc.residues[a] * yc.residues[b];
-                const Offset3 off = instrs[ins].off;
                 for (const auto& zc : zcls[ins]) {
                     std::fill(hist.begin(), hist.end(), 0);
                     for (int a = 0; a < L; ++a)
@@ -436,47 +477,31 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
                             for (int c = 0; c < L; ++c) hist[(a + c) % L] += xy[a] * zc.residues[c];
                     for (int res = 0; res < L; ++res) {
                         if (!hist[res]) continue;
-                        for (int w = 0; w < warps; ++w) {
-                            const int n_threads = int(std::min<long long>(32, threads - 32LL * w));
+                        for (int warp = 0; warp < w.warps; ++warp) {
                             int active = 0;
-                            for (int l = 0; l < n_threads; ++l) {
-                                const int t = 32 * w + l;
-                                const int tx = t % Bx, ty = (t / Bx) % By, tz = t / (Bx * By);
-                                if (tx < xc.lo || tx >= xc.hi || ty < yc.lo || ty >= yc.hi ||
-                                    tz < zc.lo || tz >= zc.hi)
-                                    continue;
-                                const long long rel_row = (long long)(tz + off.dz) * g.ny + ty + off.dy;
-                                const long long cell = lift + res + tx + off.dx + rel_row * g.nx;
-                                sec[active] = cell * bytes / 32;
-                                lin[active] = cell * bytes / 128;
-                                row[active] = rel_row;
-                                ++active;
-                            }
+                            const Acc a =
+                                warp_request(w, warp, xc, yc, zc, w.instrs[ins].off, lift, res, hist[res], active);
                             if (!active) continue;  // the whole warp skips the load: no request
-                            const long long m = hist[res];
-                            Acc a;
-                            a.requests = m;
-                            a.bytes = m * active * bytes;
-                            a.sectors = m * distinct(sec, active);
-                            a.lines = m * distinct(lin, active);
-                            a.rows = m * distinct(row, active);
                             acc_all[ins].add(a);
                             if (active == 32) acc_full[ins].add(a);
                         }
                     }
                 }
             }
+}
 
+// The per-instruction and total figures, from the counts of all requests and of full warps.
+WarpPattern summarize_warp_loads(const WarpLaunch& w, const std::vector<Acc>& acc_all, const std::vector<Acc>& acc_full) {
     WarpPattern wp;
-    wp.grid = g;
-    wp.block_x = Bx;
+    wp.grid = w.g;
+    wp.block_x = w.geo.block.x;
     // The rows one warp covers: 32 lanes over rows of Bx threads, but never more rows than the
     // block has (a 3x3x3 block is one warp of 27 threads in 9 rows).
-    wp.rows_per_warp = ceil_div(int(std::min<long long>(32, threads)), Bx);
+    wp.rows_per_warp = ceil_div(int(std::min<long long>(32, w.threads)), wp.block_x);
     Acc tot_all, tot_full;
-    for (int i = 0; i < n_instr; ++i) {
-        wp.all.push_back(acc_all[i].finish(instrs[i].name));
-        wp.interior.push_back(acc_full[i].finish(instrs[i].name));
+    for (size_t i = 0; i < w.instrs.size(); ++i) {
+        wp.all.push_back(acc_all[i].finish(w.instrs[i].name));
+        wp.interior.push_back(acc_full[i].finish(w.instrs[i].name));
         tot_all.add(acc_all[i]);
         tot_full.add(acc_full[i]);
     }
@@ -491,31 +516,37 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
     wp.interior_lines_per_request = f.lines;
     wp.interior_efficiency = f.efficiency;
     wp.full_warp_requests = tot_full.requests;
+    return wp;
+}
 
-    // Why the figures are what they are. The text (003) says a warp of an 8x8x8 block "loads 4
-    // rows of 8 values": 4 separate places, hence 4 sectors if each row were one aligned 32-byte
-    // sector. That holds for the centre, y and z loads; the x-1 and x+1 loads are the same rows
-    // shifted by one value, so each row straddles two sectors: 8. An interior warp therefore
-    // averages (5 x 4 + 2 x 8) / 7 = 36/7 = 5.14 sectors per request, not 4. ncu reports 5.07 on
-    // the whole N = 256 grid because boundary warps have inactive lanes: a warp holding the row
-    // y = 0 or y = N-1 has 3 active rows (27 sectors for its 7 requests), a warp at x = 0 or
-    // x = N-1 saves a sector per row on x-1 or x+1, and warps in the planes z = 0 and z = N-1
-    // have no active lane and issue no request at all. Averaging every request gives 5.07.
+// Why the figures are what they are. The text (003) says a warp of an 8x8x8 block "loads 4
+// rows of 8 values": 4 separate places, hence 4 sectors if each row were one aligned 32-byte
+// sector. That holds for the centre, y and z loads; the x-1 and x+1 loads are the same rows
+// shifted by one value, so each row straddles two sectors: 8. An interior warp therefore
+// averages (5 x 4 + 2 x 8) / 7 = 36/7 = 5.14 sectors per request, not 4. ncu reports 5.07 on
+// the whole N = 256 grid because boundary warps have inactive lanes: a warp holding the row
+// y = 0 or y = N-1 has 3 active rows (27 sectors for its 7 requests), a warp at x = 0 or
+// x = N-1 saves a sector per row on x-1 or x+1, and warps in the planes z = 0 and z = N-1
+// have no active lane and issue no request at all. Averaging every request gives 5.07.
+std::string warp_pattern_explanation(KernelId k, int T, int radius, Precision p, const WarpLaunch& w,
+                                     const WarpPattern& wp) {
+    const GridDims& g = w.g;
     std::string text = fmt::format(
         "{} T={}, r={}, {}: a block of {} threads ({} wide) is {} warp(s); the first spans {} "
         "row(s) of the block. ",
-        version(k).name, T, radius, to_string(p), threads, Bx, warps, wp.rows_per_warp);
-    if (tot_full.requests)
+        version(k).name, T, radius, to_string(p), w.threads, wp.block_x, w.warps, wp.rows_per_warp);
+    if (wp.full_warp_requests)
         text += fmt::format("Interior (full) warps: {:.2f} sectors and {:.2f} lines of 128 B per "
                             "request, {:.0f}% of each fetched sector used. ",
-                            f.sectors, f.lines, 100 * f.efficiency);
+                            wp.interior_sectors_per_request, wp.interior_lines_per_request,
+                            100 * wp.interior_efficiency);
     else
         text += fmt::format("Interior (full) warps: none (no warp of this launch has all 32 lanes "
                             "active{}). ",
-                            threads < 32 ? ": the block is smaller than a warp" : "");
+                            w.threads < 32 ? ": the block is smaller than a warp" : "");
     text += fmt::format("Over every request of the {}x{}x{} grid, boundary warps included: {:.3f} "
                         "sectors per request.",
-                        g.nx, g.ny, g.nz, a.sectors);
+                        g.nx, g.ny, g.nz, wp.sectors_per_request);
     if (k == KernelId::naive && T == 8 && radius == 1 && p == Precision::f32)
         text +=
             " The text's '4 rows of 8 values' is 4 sectors for the centre, y and z loads (each "
@@ -528,8 +559,26 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g)
     else if (k == KernelId::tiled)
         text += fmt::format(
             " Tile rows start at x = b*{} - {}: not a multiple of 8 values, so most rows straddle "
-            "two sectors.", OUT, radius);
-    wp.explanation = text;
+            "two sectors.", w.OUT, radius);
+    return text;
+}
+
+}  // namespace
+
+WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g) {
+    check_arguments(k, T, radius);
+    if (auto e = grid_error(g, radius)) throw UserError(*e);
+    const WarpLaunch w(k, T, radius, p, g);
+    // Enumerating every warp of the launch costs O(N^3) (a 1000^3 grid: 3 x 10^7 warps). Instead,
+    // warps are grouped by what decides their counts: which lanes are active (the block's active
+    // interval along each axis: the first, interior and last blocks differ) and where the block's
+    // first cell falls within a 128-byte line (its linear index mod L). Two warps that agree on
+    // both touch the same pattern of sectors and lines, shifted by whole lines, so one of each
+    // class is evaluated and weighted by how many there are. Exact, not an estimate.
+    std::vector<Acc> acc_all(w.instrs.size()), acc_full(w.instrs.size());
+    count_requests(w, xy_classes(w, 1), xy_classes(w, 2), z_classes(w), acc_all, acc_full);
+    WarpPattern wp = summarize_warp_loads(w, acc_all, acc_full);
+    wp.explanation = warp_pattern_explanation(k, T, radius, p, w, wp);
     return wp;
 }
 
@@ -722,130 +771,122 @@ std::string bounds_text(KernelId k, int radius, Precision p, DeviceLimits lim) {
 
 // ---- the model -------------------------------------------------------------------------------
 
-Model model(KernelId k, int T, int radius, Precision p) {
-    check_arguments(k, T, radius);
-    Model m;
-    m.kernel = k;
-    m.tile = T;
-    m.radius = radius;
-    m.precision = p;
-    m.bytes = bytes_of(p);
-    m.points = point_count(radius);
-    m.flops_per_point = flops_per_point(radius);
-    m.out_tile = out_tile(k, T, radius);
-    m.out_planes = version(k).z_chunk > 0 ? version(k).z_chunk : m.out_tile;
-    m.threads_per_block = threads_per_block(k, T);
-    m.smem_bytes = smem_bytes(k, T, radius, m.bytes);
-    m.block = interior_block_traffic(k, T, radius, p);
-    m.loads_per_block = m.block.loads;
-    m.outputs_per_block = m.block.outputs;
-    m.opb = m.block.opb;
-    m.opb_textbook = m.opb;
-    m.requested_per_output = double(m.block.loads) / m.block.outputs;
-    m.halo_reread_share = 1.0 - double(m.block.outputs) / m.block.loads;
-    m.tile_error = tile_error(k, T, radius, p);
-    m.valid_tiles = runnable_tiles(k, radius, p);
-    m.largest_fitting_tile = largest_fitting_tile(k, radius, p);
-    m.tile_bounds = bounds_text(k, radius, p, {});
-    const int F = m.flops_per_point, B = m.bytes, r = radius, OUT = m.out_tile;
+namespace {
 
-    switch (k) {
-        case KernelId::naive:
-            m.active_threads = m.threads_per_block;
-            m.opb_limit = m.opb;
-            m.opb_formula = fmt::format("(12r+1) / ((6r+1) x {} B) = {} / ({} x {}) = {:.4g}", B,
-                                        F, m.points, B, m.opb);
-            m.opb_note = "no reuse through shared memory: every output loads its 6r+1 inputs "
-                         "itself, so T does not enter. The caches catch most of that reuse; the "
-                         "DRAM-level OP/B is several times this figure (lab 1).";
-            break;
-        case KernelId::tiled:
-            m.active_threads = cube(OUT);
-            m.halo = halo_3d(T, r);
-            m.halo_plane = halo_2d(T, r);
-            m.opb_limit = double(F) / B;
-            m.opb_formula = fmt::format("{} (T-{})^3 / ({} T^3) = {} x {}^3 / ({} x {}^3) = {:.4g}",
-                                        F, 2 * r, B, F, OUT, B, T, m.opb);
-            // The text's points/2 is 2 ops per point over 4-byte values: 2p / 4. In this precision
-            // the same reasoning gives 2p / B; the exact count has one addition fewer: (2p - 1) / B.
-            m.opb_note = fmt::format(
-                "the limit as T grows is {}/{} = {:.4g}, not 2 x {} points / {} B = {:.4g} (the "
-                "text's points/2 bound, in {} B values): that bound counts 2 ops per point, but "
-                "{} values need only {} additions ({} mul + {} add = {} FLOP).",
-                F, B, double(F) / B, m.points, B, 2.0 * m.points / B, B, m.points, m.points - 1,
-                m.points, m.points - 1, F);
-            break;
-        case KernelId::coarsened:
-        case KernelId::register_tiled: {
-            m.active_threads = sq(OUT);
-            m.halo = halo_3d(T, r);
-            m.halo_plane = halo_2d(T, r);
-            m.opb_limit = double(F) / B;
-            // The text's figure: a block is charged T^3 loads for (T-2r)^3 outputs, the tiled
-            // formula at the larger T. The exact count: T^2 values per plane for 2r + OUT planes.
-            m.opb_textbook = double(F) * cube(T - 2 * r) / (double(B) * cube(T));
-            m.opb_formula = fmt::format(
-                "{} OUT^3 / ({} T^2 (OUT + {})) with OUT = T - {} = {}: {} x {}^3 / ({} x {}^2 x "
-                "{}) = {:.4g}",
-                F, B, 2 * r, 2 * r, OUT, F, OUT, B, T, OUT + 2 * r, m.opb);
-            const double zinf = double(F) * sq(OUT) / (double(B) * sq(T));
-            m.opb_note = fmt::format(
-                "the text's {} (T-{})^3 / ({} T^3) = {:.4g} charges each block T^3 loads. Exactly, a "
-                "block loads T^2 = {} values for each of 2r + OUT = {} planes ({} before the "
-                "z-march, then one per output plane) and writes OUT^2 x OUT = {} outputs. Because the "
-                "kernel marches exactly OUT_TILE_DIM planes, 2r + OUT = T and the two agree for an "
-                "interior block; they part ways (a) over a whole grid, where blocks at the faces "
-                "load less (exact_grid_traffic), and (b) if a block marched Z planes instead: "
-                "{} OUT^2 Z / ({} T^2 (Z + {})), which tends to {} (T-{})^2 / ({} T^2) = {:.4g} as Z "
-                "grows.",
-                F, 2 * r, B, m.opb_textbook, sq(T), T, 2 * r, cube(OUT), F, B, 2 * r, F, 2 * r, B,
-                zinf);
-            // Against the tiled kernel of the same r and precision at the text's T = 8 (or, where
-            // 8 cannot run for this r, the tiled kernel's largest legal T).
-            int Tt = tile_fits(KernelId::tiled, 8, r, B) && 8 > 2 * r
-                         ? 8
-                         : largest_fitting_tile(KernelId::tiled, r, p);
-            if (Tt > 2 * r) {
-                const double tiled = interior_block_traffic(KernelId::tiled, Tt, r, p).opb;
-                const double ratio = m.opb / tiled;
-                m.opb_note += fmt::format(
-                    " Against the tiled kernel at T = {} ({:.4g}, same r and precision) the ratio is "
-                    "x{:.2f}{}",
-                    Tt, tiled, ratio,
-                    ratio > 1.01 ? "" : ratio < 0.99 ? ": coarsening at this T loses" : ": no gain");
-                // The text's claim is about one configuration: r = 1, fp32, T = 32 vs tiled T = 8.
-                if (r == 1 && p == Precision::f32 && T == 32 && Tt == 8)
-                    m.opb_note += ", the text's 'almost doubled'";
-                m.opb_note += ".";
-            }
-            if (k == KernelId::register_tiled) m.queue_registers = 2 * r + 1;
-            break;
-        }
-        case KernelId::streaming: {
-            const int Z = m.out_planes;
-            m.active_threads = m.threads_per_block;
-            m.halo_plane = halo_2d(T + 2 * r, r);
-            m.opb_limit = double(F) / B;
-            m.queue_registers = 2 * r + 1;
-            m.opb_formula = fmt::format(
-                "{} T^2 Z / ({} (T^2 (Z + {}) + {} T Z)) with Z = {} planes: {} x {}^2 x {} / ({} x "
-                "({}^2 x {} + {} x {} x {})) = {:.4g}",
-                F, B, 2 * r, 4 * r, Z, F, T, Z, B, T, Z + 2 * r, 4 * r, T, Z, m.opb);
-            m.opb_note = fmt::format(
-                "every thread computes (T counts outputs, not the halo) and a block marches a "
-                "z-chunk of Z = {} planes, so a block requests {:.3f} values per output: 1 of its "
-                "own, 2r/Z = {:.3f} for the {} planes below its chunk and 4r/T = {:.3f} for the "
-                "ring of each plane ({:.1f}% of its loads re-read a value another block loads too). "
-                "The ring is the neighbouring blocks' interior, read at about the same time, so it "
-                "is mostly served by L2: DRAM sees close to one read and one write per cell, the "
-                "copy's traffic. As T and Z grow the OP/B tends to {}/{} = {:.4g}.",
-                Z, m.requested_per_output, 2.0 * r / Z, 2 * r, 4.0 * r / T,
-                100 * m.halo_reread_share, F, B, double(F) / B);
-            break;
-        }
+// The naive kernel: no reuse, so T does not enter.
+void model_naive(Model& m) {
+    const int F = m.flops_per_point, B = m.bytes;
+    m.active_threads = m.threads_per_block;
+    m.opb_limit = m.opb;
+    m.opb_formula = fmt::format("(12r+1) / ((6r+1) x {} B) = {} / ({} x {}) = {:.4g}", B,
+                                F, m.points, B, m.opb);
+    m.opb_note = "no reuse through shared memory: every output loads its 6r+1 inputs "
+                 "itself, so T does not enter. The caches catch most of that reuse; the "
+                 "DRAM-level OP/B is several times this figure (lab 1).";
+}
+
+// The tiled kernel: a T^3 tile for (T - 2r)^3 outputs.
+void model_tiled(Model& m) {
+    const int T = m.tile, r = m.radius, F = m.flops_per_point, B = m.bytes, OUT = m.out_tile;
+    m.active_threads = cube(OUT);
+    m.halo = halo_3d(T, r);
+    m.halo_plane = halo_2d(T, r);
+    m.opb_limit = double(F) / B;
+    m.opb_formula = fmt::format("{} (T-{})^3 / ({} T^3) = {} x {}^3 / ({} x {}^3) = {:.4g}",
+                                F, 2 * r, B, F, OUT, B, T, m.opb);
+    // The text's points/2 is 2 ops per point over 4-byte values: 2p / 4. In this precision
+    // the same reasoning gives 2p / B; the exact count has one addition fewer: (2p - 1) / B.
+    m.opb_note = fmt::format(
+        "the limit as T grows is {}/{} = {:.4g}, not 2 x {} points / {} B = {:.4g} (the "
+        "text's points/2 bound, in {} B values): that bound counts 2 ops per point, but "
+        "{} values need only {} additions ({} mul + {} add = {} FLOP).",
+        F, B, double(F) / B, m.points, B, 2.0 * m.points / B, B, m.points, m.points - 1,
+        m.points, m.points - 1, F);
+}
+
+// The coarsened kernels' note: against the tiled kernel of the same r and precision at the
+// text's T = 8 (or, where 8 cannot run for this r, the tiled kernel's largest legal T).
+void compare_with_tiled(Model& m) {
+    const int T = m.tile, r = m.radius, B = m.bytes;
+    const Precision p = m.precision;
+    int Tt = tile_fits(KernelId::tiled, 8, r, B) && 8 > 2 * r
+                 ? 8
+                 : largest_fitting_tile(KernelId::tiled, r, p);
+    if (Tt > 2 * r) {
+        const double tiled = interior_block_traffic(KernelId::tiled, Tt, r, p).opb;
+        const double ratio = m.opb / tiled;
+        m.opb_note += fmt::format(
+            " Against the tiled kernel at T = {} ({:.4g}, same r and precision) the ratio is "
+            "x{:.2f}{}",
+            Tt, tiled, ratio,
+            ratio > 1.01 ? "" : ratio < 0.99 ? ": coarsening at this T loses" : ": no gain");
+        // The text's claim is about one configuration: r = 1, fp32, T = 32 vs tiled T = 8.
+        if (r == 1 && p == Precision::f32 && T == 32 && Tt == 8)
+            m.opb_note += ", the text's 'almost doubled'";
+        m.opb_note += ".";
     }
+}
 
-    // ---- readable text ----
+// The z-marching kernels (coarsened, register-tiled): T^2 values per plane for 2r + OUT planes.
+void model_z_marching(Model& m) {
+    const int T = m.tile, r = m.radius, F = m.flops_per_point, B = m.bytes, OUT = m.out_tile;
+    const KernelId k = m.kernel;
+    m.active_threads = sq(OUT);
+    m.halo = halo_3d(T, r);
+    m.halo_plane = halo_2d(T, r);
+    m.opb_limit = double(F) / B;
+    // The text's figure: a block is charged T^3 loads for (T-2r)^3 outputs, the tiled
+    // formula at the larger T. The exact count: T^2 values per plane for 2r + OUT planes.
+    m.opb_textbook = double(F) * cube(T - 2 * r) / (double(B) * cube(T));
+    m.opb_formula = fmt::format(
+        "{} OUT^3 / ({} T^2 (OUT + {})) with OUT = T - {} = {}: {} x {}^3 / ({} x {}^2 x "
+        "{}) = {:.4g}",
+        F, B, 2 * r, 2 * r, OUT, F, OUT, B, T, OUT + 2 * r, m.opb);
+    const double zinf = double(F) * sq(OUT) / (double(B) * sq(T));
+    m.opb_note = fmt::format(
+        "the text's {} (T-{})^3 / ({} T^3) = {:.4g} charges each block T^3 loads. Exactly, a "
+        "block loads T^2 = {} values for each of 2r + OUT = {} planes ({} before the "
+        "z-march, then one per output plane) and writes OUT^2 x OUT = {} outputs. Because the "
+        "kernel marches exactly OUT_TILE_DIM planes, 2r + OUT = T and the two agree for an "
+        "interior block; they part ways (a) over a whole grid, where blocks at the faces "
+        "load less (exact_grid_traffic), and (b) if a block marched Z planes instead: "
+        "{} OUT^2 Z / ({} T^2 (Z + {})), which tends to {} (T-{})^2 / ({} T^2) = {:.4g} as Z "
+        "grows.",
+        F, 2 * r, B, m.opb_textbook, sq(T), T, 2 * r, cube(OUT), F, B, 2 * r, F, 2 * r, B,
+        zinf);
+    compare_with_tiled(m);
+    if (k == KernelId::register_tiled) m.queue_registers = 2 * r + 1;
+}
+
+// The streaming kernel: a z-chunk of Z planes per block, a ring per plane.
+void model_streaming(Model& m) {
+    const int T = m.tile, r = m.radius, F = m.flops_per_point, B = m.bytes;
+    const int Z = m.out_planes;
+    m.active_threads = m.threads_per_block;
+    m.halo_plane = halo_2d(T + 2 * r, r);
+    m.opb_limit = double(F) / B;
+    m.queue_registers = 2 * r + 1;
+    m.opb_formula = fmt::format(
+        "{} T^2 Z / ({} (T^2 (Z + {}) + {} T Z)) with Z = {} planes: {} x {}^2 x {} / ({} x "
+        "({}^2 x {} + {} x {} x {})) = {:.4g}",
+        F, B, 2 * r, 4 * r, Z, F, T, Z, B, T, Z + 2 * r, 4 * r, T, Z, m.opb);
+    m.opb_note = fmt::format(
+        "every thread computes (T counts outputs, not the halo) and a block marches a "
+        "z-chunk of Z = {} planes, so a block requests {:.3f} values per output: 1 of its "
+        "own, 2r/Z = {:.3f} for the {} planes below its chunk and 4r/T = {:.3f} for the "
+        "ring of each plane ({:.1f}% of its loads re-read a value another block loads too). "
+        "The ring is the neighbouring blocks' interior, read at about the same time, so it "
+        "is mostly served by L2: DRAM sees close to one read and one write per cell, the "
+        "copy's traffic. As T and Z grow the OP/B tends to {}/{} = {:.4g}.",
+        Z, m.requested_per_output, 2.0 * r / Z, 2 * r, 4.0 * r / T,
+        100 * m.halo_reread_share, F, B, double(F) / B);
+}
+
+// The model in words: the summary `stencil-lab model` prints.
+std::string model_summary(const Model& m) {
+    const KernelId k = m.kernel;
+    const Precision p = m.precision;
+    const int T = m.tile, r = m.radius, F = m.flops_per_point, B = m.bytes, OUT = m.out_tile;
     const auto& v = version(k);
     std::string s;
     s += fmt::format("{} ({}): T = {}, r = {} ({}-point star), {}\n", v.title, v.name, T, r,
@@ -890,7 +931,44 @@ Model model(KernelId k, int T, int radius, Precision p) {
     for (int t : m.valid_tiles) vt += fmt::format("{}{}", vt.empty() ? "" : ",", t);
     s += fmt::format("  runnable T here      {}\n", vt);
     s += fmt::format("  this T               {}\n", m.tile_error ? *m.tile_error : "runs");
-    m.summary = s;
+    return s;
+}
+
+}  // namespace
+
+Model model(KernelId k, int T, int radius, Precision p) {
+    check_arguments(k, T, radius);
+    Model m;
+    m.kernel = k;
+    m.tile = T;
+    m.radius = radius;
+    m.precision = p;
+    m.bytes = bytes_of(p);
+    m.points = point_count(radius);
+    m.flops_per_point = flops_per_point(radius);
+    m.out_tile = out_tile(k, T, radius);
+    m.out_planes = version(k).z_chunk > 0 ? version(k).z_chunk : m.out_tile;
+    m.threads_per_block = threads_per_block(k, T);
+    m.smem_bytes = smem_bytes(k, T, radius, m.bytes);
+    m.block = interior_block_traffic(k, T, radius, p);
+    m.loads_per_block = m.block.loads;
+    m.outputs_per_block = m.block.outputs;
+    m.opb = m.block.opb;
+    m.opb_textbook = m.opb;
+    m.requested_per_output = double(m.block.loads) / m.block.outputs;
+    m.halo_reread_share = 1.0 - double(m.block.outputs) / m.block.loads;
+    m.tile_error = tile_error(k, T, radius, p);
+    m.valid_tiles = runnable_tiles(k, radius, p);
+    m.largest_fitting_tile = largest_fitting_tile(k, radius, p);
+    m.tile_bounds = bounds_text(k, radius, p, {});
+    switch (k) {
+        case KernelId::naive: model_naive(m); break;
+        case KernelId::tiled: model_tiled(m); break;
+        case KernelId::coarsened:
+        case KernelId::register_tiled: model_z_marching(m); break;
+        case KernelId::streaming: model_streaming(m); break;
+    }
+    m.summary = model_summary(m);
     return m;
 }
 

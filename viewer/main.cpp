@@ -107,22 +107,12 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     return std::nullopt;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    // 1. Options ---------------------------------------------------------------------------------
-    ViewerOptions opt;
-    if (auto rc = parse_options(argc, argv, opt)) return *rc;
-    const bool shot = !opt.screenshot.empty();
-
-    // 2. Without a window: the headless report ------------------------------------------------------
-    if (opt.headless) return run_headless_report();
-
-    // 3. GLFW window with an OpenGL 3.3 core context -----------------------------------------------
+// 3. A GLFW window with an OpenGL 3.3 core context; nullptr (the reason printed) when there is none.
+GLFWwindow* open_window(const ViewerOptions& opt, bool shot) {
     if (!glfwInit()) {
         std::fprintf(stderr, "stencil-lab-viewer: no display (glfwInit failed); run with --headless-report for the "
                              "text report\n");
-        return 1;
+        return nullptr;
     }
     glfwSetErrorCallback(glfw_error);  // after init: without a display the message above is the one line
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -134,12 +124,15 @@ int main(int argc, char** argv) {
     if (!window) {
         std::fprintf(stderr, "stencil-lab-viewer: cannot create an OpenGL 3.3 window\n");
         glfwTerminate();
-        return 1;
+        return nullptr;
     }
     glfwMakeContextCurrent(window);
     glfwSwapInterval(shot ? 0 : 1);                      // vsync: 60 fps, no busy loop
+    return window;
+}
 
-    // 4. Dear ImGui: context and backends -----------------------------------------------------------
+// 4. Dear ImGui: context and backends.
+void start_imgui(GLFWwindow* window) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
@@ -147,11 +140,11 @@ int main(int argc, char** argv) {
     io.IniFilename = nullptr;                            // the layout is computed; nothing to remember
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
+}
 
-    // 5. State: the stepper's first trace, the model's curves (computed once, here) ---------------
-    App app;
-    std::error_code ec;
-    app.init(std::filesystem::canonical("/proc/self/exe", ec).parent_path().string());
+// 5. The App's view of the window: its content scale, the font, a presented panel, and the
+// callbacks that keep fonts and layout following the window.
+void attach_app(App& app, GLFWwindow* window, const ViewerOptions& opt) {
     float sx = 1, sy = 1;
     glfwGetWindowContentScale(window, &sx, &sy);
     app.ui.content_scale = std::max(1.0f, sx);
@@ -170,10 +163,123 @@ int main(int argc, char** argv) {
     glfwSetWindowSizeCallback(window, [](GLFWwindow* w, int, int) {  // the layout follows the window
         static_cast<App*>(glfwGetWindowUserPointer(w))->ui.relayout = true;
     });
+}
+
+// Idle: wait for an event instead of redrawing at 60 fps (a run or trace in flight keeps polling
+// for its progress; a screenshot renders its frames back to back). `settle`: frames to draw after
+// an event before waiting again (ImGui settles in 1-2).
+void wait_for_events(const App& app, bool shot, int& settle) {
+    if (shot || app.busy() || settle > 0) {
+        glfwPollEvents();
+        if (settle > 0) --settle;
+    } else {
+        const double t0 = glfwGetTime();
+        glfwWaitEventsTimeout(1.0);
+        if (glfwGetTime() - t0 < 0.99) settle = 3;  // woken by an event: let ImGui settle
+    }
+}
+
+struct FrameTimes {
+    double frame_ms_sum = 0, work_ms_sum = 0;
+};
+
+// One frame: the panels into ImGui's draw lists, then onto the framebuffer (its size in fw, fh).
+void draw_one_frame(GLFWwindow* window, App& app, bool shot, int frame, bool& quit, FrameTimes& times, int& fw,
+                    int& fh) {
+    const auto wall0 = std::chrono::steady_clock::now();
+    const double cpu0 = thread_cpu_ms();
+    if (app.recording) app.drawn = nlohmann::json::object();
+    fit::begin_frame();
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    // --screenshot: no pointer (Xvfb parks it mid-screen, where it raised tooltips in the PNGs).
+    if (shot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    ImGui::NewFrame();
+    if (ImGui::GetIO().KeyCtrl && glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS) quit = true;
+    draw_frame(app, frame == 0, &quit);
+    ImGui::Render();
+
+    const double work_ms = thread_cpu_ms() - cpu0;
+    glfwGetFramebufferSize(window, &fw, &fh);
+    glViewport(0, 0, fw, fh);
+    glClearColor(0.08f, 0.09f, 0.11f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (shot) glFinish();  // --screenshot: count the rasterising in the frame time
+    times.frame_ms_sum += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+    times.work_ms_sum += work_ms;
+}
+
+// --screenshot's end: the frame times, the sidecar JSON and the PNG. Returns the exit code.
+int finish_screenshot(App& app, const ViewerOptions& opt, int frame, const FrameTimes& times, int fw, int fh) {
+    std::printf("frames %d, mean frame ms %.2f (CPU time of the viewer's own work %.2f ms: NewFrame to Render)\n",
+                frame, times.frame_ms_sum / frame, times.work_ms_sum / frame);
+    // The last frame's facts: what each panel drew, and the text items that did not fit.
+    app.drawn["clipped_items"] = fit::clipped_count();
+    nlohmann::json clips = nlohmann::json::array();
+    for (const auto& c : fit::clipped())
+        clips.push_back({{"text", c.text}, {"where", c.where}, {"overflow_px", c.overflow_px}});
+    app.drawn["clipped"] = clips;
+    app.drawn["font_px"] = (int)std::lround(ImGui::GetFontSize());
+    app.drawn["window"] = {fw, fh};
+    std::ofstream side(opt.screenshot + ".json");
+    side << app.drawn.dump(1) << "\n";
+    std::string why;
+    if (!save_framebuffer_png(opt.screenshot, fw, fh, &why)) {
+        std::fprintf(stderr, "stencil-lab-viewer: %s\n", why.c_str());
+        return 1;
+    }
+    std::printf("wrote %s (%dx%d), %d clipped text items\n", opt.screenshot.c_str(), fw, fh, fit::clipped_count());
+    return 0;
+}
+
+// 7. Cleanup. Returns the exit code, or leaves at once when a check is still running: its future
+// would block here until the child's time limit. The checker's child dies with this process
+// (PR_SET_PDEATHSIG); its temporary folder in /tmp stays.
+int clean_up(App& app, GLFWwindow* window, int rc) {
+    app.runs.runner.cancel();
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    if (app.check.checking.valid() &&
+        app.check.checking.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        std::fprintf(stderr, "stencil-lab-viewer: quit while a check was running; it was stopped\n");
+        std::fflush(nullptr);
+        std::_Exit(rc);
+    }
+    return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // 1. Options ---------------------------------------------------------------------------------
+    ViewerOptions opt;
+    if (auto rc = parse_options(argc, argv, opt)) return *rc;
+    const bool shot = !opt.screenshot.empty();
+
+    // 2. Without a window: the headless report ------------------------------------------------------
+    if (opt.headless) return run_headless_report();
+
+    // 3. GLFW window with an OpenGL 3.3 core context -----------------------------------------------
+    GLFWwindow* window = open_window(opt, shot);
+    if (!window) return 1;
+
+    // 4. Dear ImGui: context and backends -----------------------------------------------------------
+    start_imgui(window);
+
+    // 5. State: the stepper's first trace, the model's curves (computed once, here) ---------------
+    App app;
+    std::error_code ec;
+    app.init(std::filesystem::canonical("/proc/self/exe", ec).parent_path().string());
+    attach_app(app, window, opt);
     if (auto rc = apply_state(app, opt)) return *rc;
     app.recording = shot;
-    double frame_ms_sum = 0, work_ms_sum = 0;
-    int settle = 3;  // frames to draw after an event before waiting again (ImGui settles in 1-2)
+    FrameTimes times;
+    int settle = 3;  // frames to draw after an event before waiting again
 
     // 6. Main loop ----------------------------------------------------------------------------------
     bool quit = false;
@@ -183,16 +289,7 @@ int main(int argc, char** argv) {
             glfwWaitEvents();
             continue;
         }
-        // Idle: wait for an event instead of redrawing at 60 fps (a run or trace in flight keeps
-        // polling for its progress; a screenshot renders its frames back to back).
-        if (shot || app.busy() || settle > 0) {
-            glfwPollEvents();
-            if (settle > 0) --settle;
-        } else {
-            const double t0 = glfwGetTime();
-            glfwWaitEventsTimeout(1.0);
-            if (glfwGetTime() - t0 < 0.99) settle = 3;  // woken by an event: let ImGui settle
-        }
+        wait_for_events(app, shot, settle);
         app.poll();  // finished background work only
         if (app.ui.font_dirty) {
             build_fonts(app.ui);
@@ -200,52 +297,10 @@ int main(int argc, char** argv) {
             settle = 3;
         }
         if (frame == 1) app.ui.relayout = true;  // frame 0 ran before the menu bar set WorkPos
-        const auto wall0 = std::chrono::steady_clock::now();
-        const double cpu0 = thread_cpu_ms();
-        if (app.recording) app.drawn = nlohmann::json::object();
-        fit::begin_frame();
-
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        // --screenshot: no pointer (Xvfb parks it mid-screen, where it raised tooltips in the PNGs).
-        if (shot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-        ImGui::NewFrame();
-        if (ImGui::GetIO().KeyCtrl && glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS) quit = true;
-        draw_frame(app, frame == 0, &quit);
-        ImGui::Render();
-
-        const double work_ms = thread_cpu_ms() - cpu0;
-        int fw, fh;
-        glfwGetFramebufferSize(window, &fw, &fh);
-        glViewport(0, 0, fw, fh);
-        glClearColor(0.08f, 0.09f, 0.11f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        if (shot) glFinish();  // --screenshot: count the rasterising in the frame time
-        frame_ms_sum += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
-        work_ms_sum += work_ms;
-
+        int fw = 0, fh = 0;
+        draw_one_frame(window, app, shot, frame, quit, times, fw, fh);
         if (shot && ++frame >= opt.frames) {
-            std::printf("frames %d, mean frame ms %.2f (CPU time of the viewer's own work %.2f ms: NewFrame to Render)\n",
-                        frame, frame_ms_sum / frame, work_ms_sum / frame);
-            // The last frame's facts: what each panel drew, and the text items that did not fit.
-            app.drawn["clipped_items"] = fit::clipped_count();
-            nlohmann::json clips = nlohmann::json::array();
-            for (const auto& c : fit::clipped())
-                clips.push_back({{"text", c.text}, {"where", c.where}, {"overflow_px", c.overflow_px}});
-            app.drawn["clipped"] = clips;
-            app.drawn["font_px"] = (int)std::lround(ImGui::GetFontSize());
-            app.drawn["window"] = {fw, fh};
-            std::ofstream side(opt.screenshot + ".json");
-            side << app.drawn.dump(1) << "\n";
-            std::string why;
-            if (!save_framebuffer_png(opt.screenshot, fw, fh, &why)) {
-                std::fprintf(stderr, "stencil-lab-viewer: %s\n", why.c_str());
-                rc = 1;
-            } else {
-                std::printf("wrote %s (%dx%d), %d clipped text items\n", opt.screenshot.c_str(), fw, fh,
-                            fit::clipped_count());
-            }
+            rc = finish_screenshot(app, opt, frame, times, fw, fh);
             break;
         }
         if (!shot) ++frame;
@@ -253,20 +308,5 @@ int main(int argc, char** argv) {
     }
 
     // 7. Cleanup ------------------------------------------------------------------------------------
-    app.runs.runner.cancel();
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
-    glfwDestroyWindow(window);
-    glfwTerminate();
-    // A check still running (the check panel): its future would block here until the child's time
-    // limit. Leave at once instead: the checker's child dies with this process (PR_SET_PDEATHSIG);
-    // its temporary folder in /tmp stays.
-    if (app.check.checking.valid() &&
-        app.check.checking.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-        std::fprintf(stderr, "stencil-lab-viewer: quit while a check was running; it was stopped\n");
-        std::fflush(nullptr);
-        std::_Exit(rc);
-    }
-    return rc;
+    return clean_up(app, window, rc);
 }

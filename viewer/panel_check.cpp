@@ -46,13 +46,10 @@ ImVec4 verdict_colour(checker::Verdict v) {
     return v == checker::Verdict::pass ? ImVec4(0.0f, 0.75f, 0.5f, 1.0f) : ImVec4(0.95f, 0.45f, 0.2f, 1.0f);
 }
 
-}  // namespace
-
-void draw_check_panel(App& app) {
+// The file, the exercise, T and the backend, and the Check button (all disabled while checking).
+void draw_check_controls(App& app, std::span<const checker::Exercise> exs, bool busy) {
     auto& c = app.check;
     const float fs = ImGui::GetFontSize();
-    const bool busy = c.checking.valid();
-    const auto exs = checker::exercises();
     ImGui::BeginDisabled(busy);
     ImGui::SetNextItemWidth(std::min(fs * 22, ImGui::GetContentRegionAvail().x - fit::TextWidth("file") - fs * 2));
     ImGui::InputText("file", c.path, sizeof c.path);
@@ -76,6 +73,98 @@ void draw_check_panel(App& app) {
     fit::SameLineIfFits(fit::ButtonWidth("Check"));
     if (ImGui::Button("Check")) app.start_check();
     ImGui::EndDisabled();
+}
+
+// The verdict, what was checked, and the evidence's words (message, race, compiler output).
+void draw_verdict(const checker::CheckResult& r) {
+    fit::Colored(verdict_colour(r.verdict), checker::to_string(r.verdict));
+    const std::string about = fmt::format(" {}: {} exercise, T = {}, {} backend, {:.1f} s, seed {:#x}", r.file, r.exercise,
+                                          r.tile, r.backend, r.seconds, static_cast<unsigned long long>(r.seed));
+    fit::SameLineIfFits(fit::TextWidth(about));
+    fit::Wrapped(about);
+    const checker::Evidence& e = r.evidence;
+    if (!e.message.empty()) fit::Wrapped(e.message);
+    if (e.race)
+        fit::Wrapped(fmt::format("race: block ({}, {}, {}), barrier interval {}, threads ({}, {}, {}) and ({}, {}, {})",
+                                 e.race->block[0], e.race->block[1], e.race->block[2], e.race->interval,
+                                 e.race->thread_a[0], e.race->thread_a[1], e.race->thread_a[2], e.race->thread_b[0],
+                                 e.race->thread_b[1], e.race->thread_b[2]));
+    if (!e.compiler_output.empty() && e.compiler_output != e.message + "\n")
+        fit::Wrapped(e.compiler_output);
+}
+
+// The evidence's slice map as coloured squares with their key; `rows` are its rows, first y first.
+void draw_slice_map(const checker::Evidence& e, const std::vector<std::string>& rows) {
+    if (rows.empty()) return;
+    const float fs = ImGui::GetFontSize();
+    const int nx = (int)std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+                       return a.size() < b.size();
+                   })->size();
+    const int ny = (int)rows.size();
+    fit::Wrapped(e.slice_map.substr(0, e.slice_map.find(" (")));
+    // The map's header counts y downwards (text rows); the squares put y = 0 at the bottom.
+    std::string header = e.slice_map.substr(0, e.slice_map.find('\n'));
+    if (auto d = header.find(" down;"); d != std::string::npos) header.replace(d, 6, " up;");
+    HelpMarker(header.c_str());
+    const float cell = std::clamp(fs * 10 / std::max(nx, ny), 4.0f, fs);
+    DrawCellGrid("##slice", nx, ny, cell, [&](int x, int y) {
+        const std::string& row = rows[(size_t)y];
+        return cell_colour(x < (int)row.size() ? row[(size_t)x] : ' ');
+    });
+    fit::SameLineIfFits(SwatchWidth("boundary changed"));
+    ImGui::BeginGroup();
+    Swatch(cell_colour('.'), "right");
+    Swatch(cell_colour('#'), "boundary");
+    Swatch(cell_colour('*'), "first bad cell");
+    Swatch(cell_colour('X'), "wrong");
+    Swatch(cell_colour('N'), "NaN / Inf");
+    Swatch(cell_colour('U'), "unwritten");
+    Swatch(cell_colour('B'), "boundary changed");
+    fit::Disabled("y grows upward");
+    ImGui::EndGroup();
+}
+
+// Loads per output against the budget, the time against the lab's kernel, and the warnings.
+void draw_loads_time_warnings(const checker::CheckResult& r) {
+    if (r.loads)
+        fit::Wrapped(fmt::format("global loads per output: {:.3f} at N = {} (budget {:.3f}: {}; {})",
+                                 r.loads->loads_per_output, r.loads->n, r.loads->budget,
+                                 r.loads->within_budget ? "within" : "over", r.loads->source));
+    if (r.timing)
+        fit::Wrapped(fmt::format("time at N = {}: {:.3f} ms vs the lab's {:.3f} ms (ratio {:.2f})", r.timing->n,
+                                 r.timing->student_ms, r.timing->reference_ms, r.timing->ratio));
+    for (const auto& w : r.warnings) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        fit::Wrapped("warning: " + w);
+        ImGui::PopStyleColor();
+    }
+}
+
+// Every test, ok or FAIL with its output, in a scrolled child. Returns how many failed.
+int draw_tests(const checker::CheckResult& r) {
+    fit::Text("tests");
+    int failed = 0;
+    if (ImGui::BeginChild("##tests", ImVec2(0, 0), false)) {
+        for (const auto& t : r.tests) {
+            failed += !t.passed;
+            fit::Colored(t.passed ? ImVec4(0.0f, 0.75f, 0.5f, 1.0f) : ImVec4(0.95f, 0.45f, 0.2f, 1.0f),
+                         t.passed ? "ok  " : "FAIL");
+            ImGui::SameLine();
+            fit::Wrapped(t.name + (t.passed ? "" : ": " + t.output));
+        }
+    }
+    fit::CheckWindow("tests");
+    ImGui::EndChild();
+    return failed;
+}
+
+}  // namespace
+
+void draw_check_panel(App& app) {
+    auto& c = app.check;
+    const bool busy = c.checking.valid();
+    const auto exs = checker::exercises();
+    draw_check_controls(app, exs, busy);
     fit::Wrapped(exs[c.exercise].summary);
     if (busy) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -96,74 +185,13 @@ void draw_check_panel(App& app) {
     }
     const checker::CheckResult& r = *c.result;
     ImGui::Separator();
-    fit::Colored(verdict_colour(r.verdict), checker::to_string(r.verdict));
-    const std::string about = fmt::format(" {}: {} exercise, T = {}, {} backend, {:.1f} s, seed {:#x}", r.file, r.exercise,
-                                          r.tile, r.backend, r.seconds, static_cast<unsigned long long>(r.seed));
-    fit::SameLineIfFits(fit::TextWidth(about));
-    fit::Wrapped(about);
+    draw_verdict(r);
     const checker::Evidence& e = r.evidence;
-    if (!e.message.empty()) fit::Wrapped(e.message);
-    if (e.race)
-        fit::Wrapped(fmt::format("race: block ({}, {}, {}), barrier interval {}, threads ({}, {}, {}) and ({}, {}, {})",
-                                 e.race->block[0], e.race->block[1], e.race->block[2], e.race->interval,
-                                 e.race->thread_a[0], e.race->thread_a[1], e.race->thread_a[2], e.race->thread_b[0],
-                                 e.race->thread_b[1], e.race->thread_b[2]));
-    if (!e.compiler_output.empty() && e.compiler_output != e.message + "\n")
-        fit::Wrapped(e.compiler_output);
     const auto rows = slice_rows(e.slice_map);
-    if (!rows.empty()) {
-        const int nx = (int)std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-                           return a.size() < b.size();
-                       })->size();
-        const int ny = (int)rows.size();
-        fit::Wrapped(e.slice_map.substr(0, e.slice_map.find(" (")));
-        // The map's header counts y downwards (text rows); the squares put y = 0 at the bottom.
-        std::string header = e.slice_map.substr(0, e.slice_map.find('\n'));
-        if (auto d = header.find(" down;"); d != std::string::npos) header.replace(d, 6, " up;");
-        HelpMarker(header.c_str());
-        const float cell = std::clamp(fs * 10 / std::max(nx, ny), 4.0f, fs);
-        DrawCellGrid("##slice", nx, ny, cell, [&](int x, int y) {
-            const std::string& row = rows[(size_t)y];
-            return cell_colour(x < (int)row.size() ? row[(size_t)x] : ' ');
-        });
-        fit::SameLineIfFits(SwatchWidth("boundary changed"));
-        ImGui::BeginGroup();
-        Swatch(cell_colour('.'), "right");
-        Swatch(cell_colour('#'), "boundary");
-        Swatch(cell_colour('*'), "first bad cell");
-        Swatch(cell_colour('X'), "wrong");
-        Swatch(cell_colour('N'), "NaN / Inf");
-        Swatch(cell_colour('U'), "unwritten");
-        Swatch(cell_colour('B'), "boundary changed");
-        fit::Disabled("y grows upward");
-        ImGui::EndGroup();
-    }
-    if (r.loads)
-        fit::Wrapped(fmt::format("global loads per output: {:.3f} at N = {} (budget {:.3f}: {}; {})",
-                                 r.loads->loads_per_output, r.loads->n, r.loads->budget,
-                                 r.loads->within_budget ? "within" : "over", r.loads->source));
-    if (r.timing)
-        fit::Wrapped(fmt::format("time at N = {}: {:.3f} ms vs the lab's {:.3f} ms (ratio {:.2f})", r.timing->n,
-                                 r.timing->student_ms, r.timing->reference_ms, r.timing->ratio));
-    for (const auto& w : r.warnings) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        fit::Wrapped("warning: " + w);
-        ImGui::PopStyleColor();
-    }
+    draw_slice_map(e, rows);
+    draw_loads_time_warnings(r);
     ImGui::Separator();
-    fit::Text("tests");
-    int failed = 0;
-    if (ImGui::BeginChild("##tests", ImVec2(0, 0), false)) {
-        for (const auto& t : r.tests) {
-            failed += !t.passed;
-            fit::Colored(t.passed ? ImVec4(0.0f, 0.75f, 0.5f, 1.0f) : ImVec4(0.95f, 0.45f, 0.2f, 1.0f),
-                         t.passed ? "ok  " : "FAIL");
-            ImGui::SameLine();
-            fit::Wrapped(t.name + (t.passed ? "" : ": " + t.output));
-        }
-    }
-    fit::CheckWindow("tests");
-    ImGui::EndChild();
+    const int failed = draw_tests(r);
     if (app.recording)
         app.drawn["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},
                               {"failed", failed}, {"map_rows", rows.size()}, {"message", e.message}};

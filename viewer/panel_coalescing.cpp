@@ -37,80 +37,67 @@ void lane_strip(const WarpLoad& w, float width) {
     }
 }
 
-}  // namespace
-
-void draw_coalescing_panel(App& app) {
-    if (trace_status(app)) return;
+// Predicted against measured: the model's first load, the trace's warp and, when a loaded GPU run
+// has them for this very configuration, its counters. Stretch: fixed-fit columns shrank the
+// headers to a letter at projector font sizes.
+void draw_prediction_table(App& app) {
     auto& e = app.exp;
     const auto& t = e.trace;
-    if (!t.ok()) {
-        fit::Wrapped("No trace: " + t.error);
-        return;
+    const auto& p = e.prediction;
+    const auto& m = e.warp_summary;
+    // A GPU run of this very configuration: kernel, T, r, precision and grid.
+    const RunRecord* gpu = nullptr;
+    bool any_counters = false;
+    for (const auto& r : app.runs.records) {
+        any_counters = any_counters || r.sectors_per_request.has_value();
+        if (r.sectors_per_request && r.kernel == version(t.cfg.kernel).name && r.tile == t.cfg.tile &&
+            r.radius == t.cfg.radius && r.precision == to_string(t.cfg.precision) && r.dims == t.cfg.dims)
+            gpu = &r;
     }
-    fit::Wrapped(fmt::format("{}, T = {}, block ({}, {}, {}) of the stepper", version(t.cfg.kernel).name, t.cfg.tile,
-                             t.cfg.block.x, t.cfg.block.y, t.cfg.block.z));
-    HelpMarker("The block the stepper recorded; change kernel, T or block there.");
-    int warp = e.warp;
-    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 10, ImGui::GetContentRegionAvail().x - fit::TextWidth("warp") - ImGui::GetFontSize()));
-    if (ImGui::SliderInt("warp", &warp, 0, warps_in_block(t.geo.block) - 1)) app.set_warp(warp);
-    HelpMarker("Warp w holds threads 32w .. 32w+31 in CUDA's numbering (x fastest, then y, then z).");
+    // Columns sized to their contents (the table wraps into bands when the panel is narrow).
+    const ImVec4 muted = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    const std::vector<fit::Column> cols = {
+        {"", ""}, {"model (first load)", ""}, {"trace: this warp", ""}, {"GPU counters", ""}};
+    auto row = [&](const char* name, std::string model, std::string trace, std::string counters, const char* f) {
+        return std::vector<fit::Cell>{{name, {}, f},
+                                      {std::move(model)},
+                                      {std::move(trace)},
+                                      counters.empty() ? fit::Cell{"n/a", muted} : fit::Cell{std::move(counters)}};
+    };
+    const std::vector<std::vector<fit::Cell>> rows = {
+        row("rows per request", fmt::format("{}", p.rows), fmt::format("{:.2f}", m.rows_per_request), "",
+            "Distinct x-rows (y, z) of the grid one warp's load touches: ceil(32 / block.x) for a block narrower "
+            "than a warp (8 wide: 4 rows)."),
+        row("sectors per request", fmt::format("{:g}", p.sectors), fmt::format("{:.2f}", m.sectors_per_request),
+            gpu ? fmt::format("{:.2f}", *gpu->sectors_per_request) : "",
+            "Distinct 32-byte sectors per warp-level load request (ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld "
+            "/ ..._requests). 4 for 32 lanes x 4 B, aligned, in one row."),
+        row("efficiency", fmt::format("{:.0f}%", 100 * p.efficiency), fmt::format("{:.0f}%", 100 * m.efficiency), "",
+            "Bytes the lanes asked for / (sectors x 32 B).")};
+    fit::Table("cmp", cols, rows, 1);
+    if (!gpu)
+        Greyed("GPU counters:",
+               any_counters ? fmt::format("the loaded runs have counters, but none for {} T={} r={} {} {}^3 (the "
+                                          "stepper's grid)",
+                                          version(t.cfg.kernel).name, t.cfg.tile, t.cfg.radius,
+                                          to_string(t.cfg.precision), t.cfg.dims.nx)
+               : app.gpu_unavailable ? "no GPU here (" + *app.gpu_unavailable +
+                                           "): load a GPU sweep's results.json in the runs panel"
+                                     : "run this configuration on the GPU in the runs panel, or load a GPU sweep's "
+                                       "results.json");
+    if (app.recording)
+        app.drawn["coalescing"] = {{"warp", e.warp}, {"requests", e.warp_loads.size()},
+                                   {"model_sectors", p.sectors}, {"trace_sectors", m.sectors_per_request},
+                                   {"gpu", gpu != nullptr}};
+    fit::Wrapped("Model: " + p.explanation);
+    fit::Wrapped(fmt::format("Whole block (trace): {:.2f} sectors per load request, {:.0f}% efficiency, {} requests",
+                             e.block_summary.sectors_per_request, 100 * e.block_summary.efficiency,
+                             e.block_summary.requests));
+}
 
-    // Predicted against measured.
-    // Stretch: fixed-fit columns shrank the headers to a letter at projector font sizes.
-    {
-        const auto& p = e.prediction;
-        const auto& m = e.warp_summary;
-        // A GPU run of this very configuration: kernel, T, r, precision and grid.
-        const RunRecord* gpu = nullptr;
-        bool any_counters = false;
-        for (const auto& r : app.runs.records) {
-            any_counters = any_counters || r.sectors_per_request.has_value();
-            if (r.sectors_per_request && r.kernel == version(t.cfg.kernel).name && r.tile == t.cfg.tile &&
-                r.radius == t.cfg.radius && r.precision == to_string(t.cfg.precision) && r.dims == t.cfg.dims)
-                gpu = &r;
-        }
-        // Columns sized to their contents (the table wraps into bands when the panel is narrow).
-        const ImVec4 muted = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
-        const std::vector<fit::Column> cols = {
-            {"", ""}, {"model (first load)", ""}, {"trace: this warp", ""}, {"GPU counters", ""}};
-        auto row = [&](const char* name, std::string model, std::string trace, std::string counters, const char* f) {
-            return std::vector<fit::Cell>{{name, {}, f},
-                                          {std::move(model)},
-                                          {std::move(trace)},
-                                          counters.empty() ? fit::Cell{"n/a", muted} : fit::Cell{std::move(counters)}};
-        };
-        const std::vector<std::vector<fit::Cell>> rows = {
-            row("rows per request", fmt::format("{}", p.rows), fmt::format("{:.2f}", m.rows_per_request), "",
-                "Distinct x-rows (y, z) of the grid one warp's load touches: ceil(32 / block.x) for a block narrower "
-                "than a warp (8 wide: 4 rows)."),
-            row("sectors per request", fmt::format("{:g}", p.sectors), fmt::format("{:.2f}", m.sectors_per_request),
-                gpu ? fmt::format("{:.2f}", *gpu->sectors_per_request) : "",
-                "Distinct 32-byte sectors per warp-level load request (ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld "
-                "/ ..._requests). 4 for 32 lanes x 4 B, aligned, in one row."),
-            row("efficiency", fmt::format("{:.0f}%", 100 * p.efficiency), fmt::format("{:.0f}%", 100 * m.efficiency), "",
-                "Bytes the lanes asked for / (sectors x 32 B).")};
-        fit::Table("cmp", cols, rows, 1);
-        if (!gpu)
-            Greyed("GPU counters:",
-                   any_counters ? fmt::format("the loaded runs have counters, but none for {} T={} r={} {} {}^3 (the "
-                                              "stepper's grid)",
-                                              version(t.cfg.kernel).name, t.cfg.tile, t.cfg.radius,
-                                              to_string(t.cfg.precision), t.cfg.dims.nx)
-                   : app.gpu_unavailable ? "no GPU here (" + *app.gpu_unavailable +
-                                               "): load a GPU sweep's results.json in the runs panel"
-                                         : "run this configuration on the GPU in the runs panel, or load a GPU sweep's "
-                                           "results.json");
-        if (app.recording)
-            app.drawn["coalescing"] = {{"warp", e.warp}, {"requests", e.warp_loads.size()},
-                                       {"model_sectors", p.sectors}, {"trace_sectors", m.sectors_per_request},
-                                       {"gpu", gpu != nullptr}};
-        fit::Wrapped("Model: " + p.explanation);
-        fit::Wrapped(fmt::format("Whole block (trace): {:.2f} sectors per load request, {:.0f}% efficiency, {} requests",
-                                 e.block_summary.sectors_per_request, 100 * e.block_summary.efficiency,
-                                 e.block_summary.requests));
-    }
-
-    ImGui::Separator();
+// The chosen warp's requests, and the lanes of the selected one beside the list (or below it).
+void draw_requests_of_warp(App& app) {
+    auto& e = app.exp;
     const float fs = ImGui::GetFontSize();
     ImGui::BeginGroup();
     fit::Text(fmt::format("Requests of warp {}", e.warp));
@@ -139,8 +126,13 @@ void draw_coalescing_panel(App& app) {
         lane_strip(w, ImGui::GetContentRegionAvail().x);
     }
     ImGui::EndGroup();
+}
 
-    ImGui::Separator();
+// The block's threads coloured by warp, one z-slice at a time; a click picks the warp.
+void draw_warps_over_block(App& app) {
+    auto& e = app.exp;
+    const auto& t = e.trace;
+    const float fs = ImGui::GetFontSize();
     const Dim3 bd = t.geo.block;
     fit::Text(fmt::format("Warps over the block ({} warps)", warps_in_block(bd)));
     HelpMarker("Each thread coloured by its warp; the chosen warp is bright, the others dimmed. In an 8 x 8 x 8 "
@@ -163,6 +155,31 @@ void draw_coalescing_panel(App& app) {
         ImGui::SetTooltip("thread (%d, %d, %d) = %d: warp %d, lane %d", hit.hx, hit.hy, tz, th, th / 32, th % 32);
         if (ImGui::IsMouseClicked(0)) app.set_warp(th / 32);
     }
+}
+
+}  // namespace
+
+void draw_coalescing_panel(App& app) {
+    if (trace_status(app)) return;
+    auto& e = app.exp;
+    const auto& t = e.trace;
+    if (!t.ok()) {
+        fit::Wrapped("No trace: " + t.error);
+        return;
+    }
+    fit::Wrapped(fmt::format("{}, T = {}, block ({}, {}, {}) of the stepper", version(t.cfg.kernel).name, t.cfg.tile,
+                             t.cfg.block.x, t.cfg.block.y, t.cfg.block.z));
+    HelpMarker("The block the stepper recorded; change kernel, T or block there.");
+    int warp = e.warp;
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 10, ImGui::GetContentRegionAvail().x - fit::TextWidth("warp") - ImGui::GetFontSize()));
+    if (ImGui::SliderInt("warp", &warp, 0, warps_in_block(t.geo.block) - 1)) app.set_warp(warp);
+    HelpMarker("Warp w holds threads 32w .. 32w+31 in CUDA's numbering (x fastest, then y, then z).");
+
+    draw_prediction_table(app);
+    ImGui::Separator();
+    draw_requests_of_warp(app);
+    ImGui::Separator();
+    draw_warps_over_block(app);
 }
 
 }  // namespace stencil::viewer

@@ -9,11 +9,12 @@
 
 namespace stencil::viewer {
 
-void draw_runs_panel(App& app) {
+namespace {
+
+// What to run: backend, kernel, T, r, precision, grid and repetitions.
+void draw_run_choices(App& app) {
     auto& r = app.runs;
     const float fs = ImGui::GetFontSize();
-    const bool busy = r.runner.running();
-    ImGui::BeginDisabled(busy);
     const char* backends[] = {"auto", "cuda", "cpu"};
     ImGui::SetNextItemWidth(fs * 5);
     ImGui::Combo("backend", &r.backend, backends, 3);
@@ -48,13 +49,22 @@ void draw_runs_panel(App& app) {
     fit::SameLineIfFits(fit::LabeledWidth(fs * 5, "reps"));
     ImGui::SetNextItemWidth(fs * 5);
     ImGui::SliderInt("reps", &r.reps, 1, 20);
+}
+
+// Run and Sweep T.
+void draw_run_buttons(App& app) {
     fit::SameLineIfFits(fit::ButtonWidth("Run"));
     if (ImGui::Button("Run")) app.start_runs(false);
     fit::SameLineIfFits(fit::ButtonWidth("Sweep T"));
     if (ImGui::Button("Sweep T")) app.start_runs(true);
     HelpMarker("Sweep T runs every T this build can run for the kernel (naive: 4 and 8). On the CPU backend keep "
                "grids small: the PTX engine interprets every instruction of every thread.");
-    ImGui::EndDisabled();
+}
+
+// Cancel (only while busy), the progress bar and the runner's status.
+void draw_progress(App& app, bool busy) {
+    auto& r = app.runs;
+    const float fs = ImGui::GetFontSize();
     fit::SameLineIfFits(fit::ButtonWidth("Cancel"));
     ImGui::BeginDisabled(!busy);
     if (ImGui::Button("Cancel")) r.runner.cancel();
@@ -66,7 +76,12 @@ void draw_runs_panel(App& app) {
         fit::SameLineIfFits(fit::TextWidth(status));
         fit::Wrapped(status);
     }
+}
 
+// The results file: its path, load, save and clear.
+void draw_results_file(App& app) {
+    auto& r = app.runs;
+    const float fs = ImGui::GetFontSize();
     const float path_w = std::min(fs * 18, ImGui::GetContentRegionAvail().x);
     ImGui::SetNextItemWidth(path_w);
     ImGui::InputText("##path", r.path, sizeof r.path);
@@ -79,7 +94,11 @@ void draw_runs_panel(App& app) {
     fit::SameLineIfFits(fit::ButtonWidth("Clear"));
     if (ImGui::Button("Clear")) r.records.clear(), app.rebuild_opb();
     if (!r.message.empty()) fit::Wrapped(r.message);
+}
 
+// The runs so far, one row each.
+void draw_results_table(App& app) {
+    auto& r = app.runs;
     // Columns sized to their contents; a table wider than the panel wraps into bands of columns.
     std::vector<fit::Column> columns;
     for (const auto& c : run_columns()) columns.push_back({c.header, c.help});
@@ -104,6 +123,19 @@ void draw_runs_panel(App& app) {
         for (const auto& x : r.records) counters += x.dram.measured() || x.l2.measured();
         app.drawn["runs"] = {{"rows", r.records.size()}, {"rows_with_counters", counters}, {"message", r.message}};
     }
+}
+
+}  // namespace
+
+void draw_runs_panel(App& app) {
+    const bool busy = app.runs.runner.running();
+    ImGui::BeginDisabled(busy);
+    draw_run_choices(app);
+    draw_run_buttons(app);
+    ImGui::EndDisabled();
+    draw_progress(app, busy);
+    draw_results_file(app);
+    draw_results_table(app);
 }
 
 }  // namespace stencil::viewer

@@ -431,6 +431,13 @@ struct Worker {
     bool resume(int t);
     int release_warps();
     void run_block(long long linear, long long pos);
+    unsigned begin_block(long long linear, long long pos);
+    void start_fibers();
+    void run_kernel_body(Fib& me);
+    bool run_interval(long long linear);
+    void diagnose_exit_before_barrier(const std::vector<int>& waiting, int first_exited);
+    bool diagnose_divergent_barrier(const std::vector<int>& waiting);
+    void end_block(long long linear, long long pos, unsigned flags);
     void run();
 };
 
@@ -940,6 +947,37 @@ int Worker::release_warps() {
 }
 
 void Worker::run_block(long long linear, long long pos) {
+    const unsigned flags = begin_block(linear, pos);
+    start_fibers();
+    live.resize(L->nthreads);
+    std::iota(live.begin(), live.end(), 0);
+    bool any_exited = false;
+    int first_exited = -1;
+    for (interval = 0;; ++interval) {
+        if (!run_interval(linear)) break;
+        // Everyone has returned or waits at a barrier.
+        std::vector<int> waiting;
+        for (int t : live) {
+            if (fibs[t].state == FibState::at_barrier) waiting.push_back(t);
+            else if (!any_exited || t < first_exited) {
+                first_exited = t;
+                any_exited = true;
+            }
+        }
+        if (waiting.empty()) break;  // the block is done
+        if (any_exited) {
+            diagnose_exit_before_barrier(waiting, first_exited);
+            break;
+        }
+        if (diagnose_divergent_barrier(waiting)) break;
+        live.swap(waiting);
+    }
+    end_block(linear, pos, flags);
+}
+
+// The block's coordinates, its tag, and what this block checks, counts, records and times
+// (the flags tls carries to the kernel's memory hooks). Returns the flags.
+unsigned Worker::begin_block(long long linear, long long pos) {
     LaunchState& Ls = *L;
     const ExecOptions& opt = Ls.opt;
     block_linear = linear;
@@ -967,9 +1005,13 @@ void Worker::run_block(long long linear, long long pos) {
     tls.flags = flags;
     block_cnt = Counts{};
     fatal_in_block = false;
+    return flags;
+}
 
-    const int n = Ls.nthreads;
-    const unsigned bx = Ls.block.x, by = Ls.block.y;
+// One fiber per thread of the block, each on a pooled stack, ready to run the kernel's body.
+void Worker::start_fibers() {
+    const int n = L->nthreads;
+    const unsigned bx = L->block.x, by = L->block.y;
     fibs.resize(n);
     warp_epoch.assign((n + 31) / 32, 0);
     for (int t = 0; t < n; ++t) {
@@ -982,138 +1024,138 @@ void Worker::run_block(long long linear, long long pos) {
         f.fault.clear();
         f.f = ctx::fiber(std::allocator_arg, PooledStack{&stacks}, [this, t](ctx::fiber&& s) -> ctx::fiber {
             sched = std::move(s);
-            Fib& me = fibs[t];
-            try {
-                L->body.call(L->body.ctx);
-                me.state = FibState::done;
-            } catch (const ctx::detail::forced_unwind&) {
-                throw;
-            } catch (const KernelFault& e) {
-                me.state = FibState::faulted;
-                me.fault_kind = e.kind;
-                me.fault = e.what;
-                me.fault_space = e.space;
-                me.fault_array = e.array ? e.array : "";
-                me.fault_offset = e.offset;
-                me.fault_elem = e.elem_size;
-            } catch (const std::exception& e) {
-                me.state = FibState::faulted;
-                me.fault_kind = DiagKind::kernel_exception;
-                me.fault = std::string("exception thrown by kernel code: ") + e.what();
-            } catch (...) {
-                me.state = FibState::faulted;
-                me.fault_kind = DiagKind::kernel_exception;
-                me.fault = "unknown exception thrown by kernel code";
-            }
+            run_kernel_body(fibs[t]);
             return std::move(sched);
         });
         f.stack_hi = reinterpret_cast<std::uintptr_t>(stacks.last.sp);
         f.stack_lo = f.stack_hi - stacks.last.size;
     }
+}
 
-    live.resize(n);
-    std::iota(live.begin(), live.end(), 0);
-    bool any_exited = false;
-    int first_exited = -1;
-    for (interval = 0;; ++interval) {
-        interval_tag = ++t_tag_counter;
-        std::fill(warp_epoch.begin(), warp_epoch.end(), 0);
-        order = live;
-        if (opt.schedule == Schedule::reversed) {
-            std::reverse(order.begin(), order.end());
-        } else if (opt.schedule == Schedule::random) {
-            std::uint64_t s = splitmix(opt.seed ^ splitmix(static_cast<std::uint64_t>(linear) * 0x100000001b3ull + interval));
-            for (std::size_t i = order.size(); i > 1; --i) {
-                s = splitmix(s);
-                std::swap(order[i - 1], order[s % i]);
-            }
-        }
-        bool faulted = false;
-        for (int t : order)
-            if (resume(t)) {
-                faulted = true;
-                break;
-            }
-        for (int r = faulted ? 0 : 1; r == 1;) {
-            r = release_warps();
-            faulted = r == 2;
-        }
-        if (faulted) break;
-
-        // Everyone has returned or waits at a barrier.
-        std::vector<int> waiting;
-        for (int t : live) {
-            if (fibs[t].state == FibState::at_barrier) waiting.push_back(t);
-            else if (!any_exited || t < first_exited) {
-                first_exited = t;
-                any_exited = true;
-            }
-        }
-        if (waiting.empty()) break;  // the block is done
-        if (any_exited) {
-            const Fib& wf = fibs[waiting.front()];
-            Diagnostic d;
-            d.kind = DiagKind::exit_before_barrier;
-            d.block = d.block_b = block_coord();
-            d.interval = interval;
-            d.thread_a = waiting.front();
-            d.thread_a_idx = thread_coord(d.thread_a);
-            d.thread_b = first_exited;
-            d.thread_b_idx = thread_coord(first_exited);
-            d.site_a = site_str(wf.file, wf.line);
-            const long long exited = n - (long long)waiting.size();
-            d.message = "barrier misuse in block " + idx_str(d.block) + ", barrier interval " +
-                        std::to_string(interval) + ": " + std::to_string(waiting.size()) +
-                        " threads wait at __syncthreads() at " + d.site_a + " (first: " +
-                        thread_str(*this, d.thread_a) + ") but " + std::to_string(exited) +
-                        " threads already returned (first: " + thread_str(*this, first_exited) +
-                        "); they would never arrive";
-            diagnose(std::move(d));
-            break;
-        }
-        const Fib& w0 = fibs[waiting.front()];
-        int other = -1;
-        long long at_first = 0;
-        for (int t : waiting) {
-            if (fibs[t].same_site(w0)) ++at_first;
-            else if (other < 0) other = t;
-        }
-        if (other >= 0) {
-            const Fib& wo = fibs[other];
-            Diagnostic d;
-            d.kind = DiagKind::divergent_barrier;
-            d.block = d.block_b = block_coord();
-            d.interval = interval;
-            d.thread_a = waiting.front();
-            d.thread_a_idx = thread_coord(d.thread_a);
-            d.thread_b = other;
-            d.thread_b_idx = thread_coord(other);
-            d.site_a = site_str(w0.file, w0.line);
-            d.site_b = site_str(wo.file, wo.line);
-            const bool one_line = d.site_a == d.site_b;
-            d.message = "divergent __syncthreads() in block " + idx_str(d.block) + ", barrier interval " +
-                        std::to_string(interval) + ": " + std::to_string(at_first) + " threads wait at " +
-                        d.site_a + " (first: " + thread_str(*this, d.thread_a) + ") and " +
-                        std::to_string(waiting.size() - at_first) + " at another barrier " + d.site_b +
-                        (one_line ? " (another __syncthreads() call on the same line, or the same helper "
-                                    "called from another place)"
-                                  : "") +
-                        " (first: " + thread_str(*this, other) + ")";
-            diagnose(std::move(d));
-            break;
-        }
-        live.swap(waiting);
+// Inside a fiber: the kernel's body, and how it ended (returned, or the fault it raised).
+void Worker::run_kernel_body(Fib& me) {
+    try {
+        L->body.call(L->body.ctx);
+        me.state = FibState::done;
+    } catch (const ctx::detail::forced_unwind&) {
+        throw;
+    } catch (const KernelFault& e) {
+        me.state = FibState::faulted;
+        me.fault_kind = e.kind;
+        me.fault = e.what;
+        me.fault_space = e.space;
+        me.fault_array = e.array ? e.array : "";
+        me.fault_offset = e.offset;
+        me.fault_elem = e.elem_size;
+    } catch (const std::exception& e) {
+        me.state = FibState::faulted;
+        me.fault_kind = DiagKind::kernel_exception;
+        me.fault = std::string("exception thrown by kernel code: ") + e.what();
+    } catch (...) {
+        me.state = FibState::faulted;
+        me.fault_kind = DiagKind::kernel_exception;
+        me.fault = "unknown exception thrown by kernel code";
     }
+}
+
+// One barrier interval: the live threads resumed in the schedule's order, then the warps'
+// __syncwarp()s released. False: a thread faulted or a warp diverged (the block ends).
+bool Worker::run_interval(long long linear) {
+    const ExecOptions& opt = L->opt;
+    interval_tag = ++t_tag_counter;
+    std::fill(warp_epoch.begin(), warp_epoch.end(), 0);
+    order = live;
+    if (opt.schedule == Schedule::reversed) {
+        std::reverse(order.begin(), order.end());
+    } else if (opt.schedule == Schedule::random) {
+        std::uint64_t s = splitmix(opt.seed ^ splitmix(static_cast<std::uint64_t>(linear) * 0x100000001b3ull + interval));
+        for (std::size_t i = order.size(); i > 1; --i) {
+            s = splitmix(s);
+            std::swap(order[i - 1], order[s % i]);
+        }
+    }
+    bool faulted = false;
+    for (int t : order)
+        if (resume(t)) {
+            faulted = true;
+            break;
+        }
+    for (int r = faulted ? 0 : 1; r == 1;) {
+        r = release_warps();
+        faulted = r == 2;
+    }
+    return !faulted;
+}
+
+// Threads wait at a barrier that threads which already returned will never reach.
+void Worker::diagnose_exit_before_barrier(const std::vector<int>& waiting, int first_exited) {
+    const Fib& wf = fibs[waiting.front()];
+    Diagnostic d;
+    d.kind = DiagKind::exit_before_barrier;
+    d.block = d.block_b = block_coord();
+    d.interval = interval;
+    d.thread_a = waiting.front();
+    d.thread_a_idx = thread_coord(d.thread_a);
+    d.thread_b = first_exited;
+    d.thread_b_idx = thread_coord(first_exited);
+    d.site_a = site_str(wf.file, wf.line);
+    const long long exited = L->nthreads - (long long)waiting.size();
+    d.message = "barrier misuse in block " + idx_str(d.block) + ", barrier interval " +
+                std::to_string(interval) + ": " + std::to_string(waiting.size()) +
+                " threads wait at __syncthreads() at " + d.site_a + " (first: " +
+                thread_str(*this, d.thread_a) + ") but " + std::to_string(exited) +
+                " threads already returned (first: " + thread_str(*this, first_exited) +
+                "); they would never arrive";
+    diagnose(std::move(d));
+}
+
+// The waiting threads are at more than one barrier: diagnosed (true), or all at one (false).
+bool Worker::diagnose_divergent_barrier(const std::vector<int>& waiting) {
+    const Fib& w0 = fibs[waiting.front()];
+    int other = -1;
+    long long at_first = 0;
+    for (int t : waiting) {
+        if (fibs[t].same_site(w0)) ++at_first;
+        else if (other < 0) other = t;
+    }
+    if (other < 0) return false;
+    const Fib& wo = fibs[other];
+    Diagnostic d;
+    d.kind = DiagKind::divergent_barrier;
+    d.block = d.block_b = block_coord();
+    d.interval = interval;
+    d.thread_a = waiting.front();
+    d.thread_a_idx = thread_coord(d.thread_a);
+    d.thread_b = other;
+    d.thread_b_idx = thread_coord(other);
+    d.site_a = site_str(w0.file, w0.line);
+    d.site_b = site_str(wo.file, wo.line);
+    const bool one_line = d.site_a == d.site_b;
+    d.message = "divergent __syncthreads() in block " + idx_str(d.block) + ", barrier interval " +
+                std::to_string(interval) + ": " + std::to_string(at_first) + " threads wait at " +
+                d.site_a + " (first: " + thread_str(*this, d.thread_a) + ") and " +
+                std::to_string(waiting.size() - at_first) + " at another barrier " + d.site_b +
+                (one_line ? " (another __syncthreads() call on the same line, or the same helper "
+                            "called from another place)"
+                          : "") +
+                " (first: " + thread_str(*this, other) + ")";
+    diagnose(std::move(d));
+    return true;
+}
+
+// The block's fibers destroyed, its log and counts kept, and a fatal diagnostic noted.
+void Worker::end_block(long long linear, long long pos, unsigned flags) {
+    const ExecOptions& opt = L->opt;
     // Finished fibers are empty already; destroying suspended ones unwinds their stacks.
-    for (int t = 0; t < n; ++t) fibs[t].f = ctx::fiber{};
+    for (int t = 0; t < L->nthreads; ++t) fibs[t].f = ctx::fiber{};
     log.push_back(cur_log);
     if (flags & kCount) {
         counts += block_cnt;
-        if (opt.trace.per_block_counts) Ls.block_counts[linear] = block_cnt;
+        if (opt.trace.per_block_counts) L->block_counts[linear] = block_cnt;
     }
     if (fatal_in_block) {
         if (first_fatal_pos < 0 || pos < first_fatal_pos) first_fatal_pos = pos;
-        if (opt.stop_on_error) Ls.stop.store(true, std::memory_order_relaxed);
+        if (opt.stop_on_error) L->stop.store(true, std::memory_order_relaxed);
     }
 }
 
@@ -1166,6 +1208,119 @@ std::string invalid_launch(dim3 grid, dim3 block) {
     return {};
 }
 
+// The launch's shared state before any block runs: the per-block deadline, whether globals are
+// checked, the random block order (and its inverse), the traced block and the per-block counts.
+void prepare_launch(detail::LaunchState& L, const ExecOptions& opt) {
+    using namespace detail;
+    const dim3 grid = L.grid, block = L.block;
+    L.nthreads = static_cast<int>((long long)block.x * block.y * block.z);
+    L.deadline = opt.deadline_seconds > 0 ? opt.deadline_seconds
+                 : opt.deadline_seconds < 0 && opt.check_shared ? kDefaultCheckedDeadline
+                                                                : 0.0;
+    L.check_global = opt.check_shared && L.nblocks < (1ll << 32) - 1;
+    if (opt.block_order == BlockOrder::random) {
+        L.perm.resize(static_cast<std::size_t>(L.nblocks));
+        std::iota(L.perm.begin(), L.perm.end(), 0LL);
+        std::uint64_t s = splitmix(opt.seed ^ 0x5bd1e995ull);
+        for (std::size_t i = L.perm.size(); i > 1; --i) {
+            s = splitmix(s);
+            std::swap(L.perm[i - 1], L.perm[s % i]);
+        }
+        L.inverse.resize(L.perm.size());
+        for (std::size_t i = 0; i < L.perm.size(); ++i) L.inverse[L.perm[i]] = static_cast<long long>(i);
+    }
+    if (opt.trace.records == TraceMode::block) {
+        const Idx3 b = opt.trace.block;
+        if (b.x >= 0 && b.y >= 0 && b.z >= 0 && b.x < (int)grid.x && b.y < (int)grid.y && b.z < (int)grid.z)
+            L.record_block = static_cast<int>(((long long)b.z * grid.y + b.y) * grid.x + b.x);
+    }
+    if (opt.trace.per_block_counts) L.block_counts.assign(static_cast<std::size_t>(L.nblocks), Counts{});
+}
+
+// The blocks spread over worker OS threads (this thread is the first), each with its stacks.
+std::vector<std::unique_ptr<detail::Worker>> run_workers(detail::LaunchState& L, const ExecOptions& opt) {
+    using namespace detail;
+    int nw = opt.workers > 0 ? opt.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    nw = static_cast<int>(std::min<long long>(nw, L.nblocks));
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int i = 0; i < nw; ++i) {
+        auto w = std::make_unique<Worker>();
+        w->L = &L;
+        w->stacks.size = (std::max<std::size_t>(opt.stack_bytes, 16384) + page_size() - 1) / page_size() * page_size();
+        workers.push_back(std::move(w));
+    }
+    std::vector<std::thread> threads;
+    for (int i = 1; i < nw; ++i) threads.emplace_back([&, i] { workers[i]->run(); });
+    workers[0]->run();
+    for (auto& t : threads) t.join();
+    return workers;
+}
+
+// Blocks run, totals and diagnostics of the workers into the report. Blocks after the first
+// failing one (queue order) ran or not depending on timing: with stop_on_error, nothing of theirs
+// is reported (see the header comment). Returns that cut-off position.
+long long merge_blocks(ExecReport& rep, const std::vector<std::unique_ptr<detail::Worker>>& workers,
+                       const ExecOptions& opt) {
+    using namespace detail;
+    long long cutoff = std::numeric_limits<long long>::max();
+    if (opt.stop_on_error)
+        for (auto& w : workers)
+            if (w->first_fatal_pos >= 0) cutoff = std::min(cutoff, w->first_fatal_pos);
+    for (auto& w : workers)
+        for (const BlockLog& b : w->log) {
+            if (b.pos > cutoff) continue;
+            ++rep.blocks_run;
+            rep.threads_run += b.threads;
+            if (b.any_diag)
+                for (int k = 0; k < kDiagKinds; ++k) rep.totals[k] += b.totals[k];
+        }
+    // Per kind, each worker kept its first diagnostics in its own (increasing) queue order, so
+    // the first ones of the launch are among them.
+    for (int k = 0; k < kDiagKinds; ++k) {
+        std::vector<std::pair<long long, Diagnostic>> all;
+        for (auto& w : workers)
+            for (auto& d : w->kept[k])
+                if (d.first <= cutoff) all.push_back(std::move(d));
+        std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t i = 0; i < all.size() && (int)i < opt.max_diagnostics; ++i)
+            rep.diagnostics.push_back(std::move(all[i].second));
+    }
+    for (int k = 0; k < kDiagKinds; ++k)
+        if (is_fatal(static_cast<DiagKind>(k)) && rep.totals[k] > 0) rep.ok = false;
+    return cutoff;
+}
+
+// The trace: queue order, cut at the failing block and at max_records, sites by code address.
+void merge_trace(ExecReport& rep, const std::vector<std::unique_ptr<detail::Worker>>& workers,
+                 const detail::LaunchState& L, const ExecOptions& opt, long long cutoff) {
+    using namespace detail;
+    bool capped = false;
+    for (auto& w : workers) {
+        rep.counts += w->counts;
+        capped = capped || w->trace_capped;
+        for (const Access& a : w->trace)
+            if (L.pos_of(a.block) <= cutoff) rep.trace.push_back(a);
+    }
+    if (workers.size() > 1 || opt.block_order != BlockOrder::in_order)
+        std::stable_sort(rep.trace.begin(), rep.trace.end(),
+                         [&](const Access& a, const Access& b) { return L.pos_of(a.block) < L.pos_of(b.block); });
+    if (rep.trace.size() > opt.trace.max_records) rep.trace.resize(opt.trace.max_records), capped = true;
+    rep.trace_truncated = capped;
+    if (rep.trace.empty()) return;
+    std::vector<int> used;
+    for (const Access& a : rep.trace)
+        if (used.empty() || used.back() != a.site) used.push_back(a.site);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    std::sort(used.begin(), used.end(), [&](int a, int b) { return L.sites[a] < L.sites[b]; });
+    std::vector<int> renum(L.sites.size(), -1);
+    for (std::size_t i = 0; i < used.size(); ++i) {
+        renum[used[i]] = static_cast<int>(i);
+        rep.sites.push_back(L.sites[used[i]]);
+    }
+    for (Access& a : rep.trace) a.site = renum[a.site];
+}
+
 }  // namespace
 
 ExecReport launch_body(dim3 grid, dim3 block, const ExecOptions& opt, KernelBody body) {
@@ -1192,104 +1347,14 @@ ExecReport launch_body(dim3 grid, dim3 block, const ExecOptions& opt, KernelBody
         rep.diagnostics.push_back(std::move(d));
         return rep;
     }
-    L.nthreads = static_cast<int>((long long)block.x * block.y * block.z);
-    L.deadline = opt.deadline_seconds > 0 ? opt.deadline_seconds
-                 : opt.deadline_seconds < 0 && opt.check_shared ? kDefaultCheckedDeadline
-                                                                : 0.0;
-    L.check_global = opt.check_shared && L.nblocks < (1ll << 32) - 1;
-    if (opt.block_order == BlockOrder::random) {
-        L.perm.resize(static_cast<std::size_t>(L.nblocks));
-        std::iota(L.perm.begin(), L.perm.end(), 0LL);
-        std::uint64_t s = splitmix(opt.seed ^ 0x5bd1e995ull);
-        for (std::size_t i = L.perm.size(); i > 1; --i) {
-            s = splitmix(s);
-            std::swap(L.perm[i - 1], L.perm[s % i]);
-        }
-        L.inverse.resize(L.perm.size());
-        for (std::size_t i = 0; i < L.perm.size(); ++i) L.inverse[L.perm[i]] = static_cast<long long>(i);
-    }
-    if (opt.trace.records == TraceMode::block) {
-        const Idx3 b = opt.trace.block;
-        if (b.x >= 0 && b.y >= 0 && b.z >= 0 && b.x < (int)grid.x && b.y < (int)grid.y && b.z < (int)grid.z)
-            L.record_block = static_cast<int>(((long long)b.z * grid.y + b.y) * grid.x + b.x);
-    }
-    if (opt.trace.per_block_counts) L.block_counts.assign(static_cast<std::size_t>(L.nblocks), Counts{});
+    prepare_launch(L, opt);
     install_overflow_handler();
-
-    int nw = opt.workers > 0 ? opt.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    nw = static_cast<int>(std::min<long long>(nw, L.nblocks));
-    std::vector<std::unique_ptr<Worker>> workers;
-    for (int i = 0; i < nw; ++i) {
-        auto w = std::make_unique<Worker>();
-        w->L = &L;
-        w->stacks.size = (std::max<std::size_t>(opt.stack_bytes, 16384) + page_size() - 1) / page_size() * page_size();
-        workers.push_back(std::move(w));
-    }
-    {
-        std::vector<std::thread> threads;
-        for (int i = 1; i < nw; ++i) threads.emplace_back([&, i] { workers[i]->run(); });
-        workers[0]->run();
-        for (auto& t : threads) t.join();
-    }
-
-    // Blocks after the first failing one (queue order) ran or not depending on timing: with
-    // stop_on_error, nothing of theirs is reported (see the header comment).
-    long long cutoff = std::numeric_limits<long long>::max();
-    if (opt.stop_on_error)
-        for (auto& w : workers)
-            if (w->first_fatal_pos >= 0) cutoff = std::min(cutoff, w->first_fatal_pos);
-    for (auto& w : workers)
-        for (const BlockLog& b : w->log) {
-            if (b.pos > cutoff) continue;
-            ++rep.blocks_run;
-            rep.threads_run += b.threads;
-            if (b.any_diag)
-                for (int k = 0; k < kDiagKinds; ++k) rep.totals[k] += b.totals[k];
-        }
-    // Per kind, each worker kept its first diagnostics in its own (increasing) queue order, so
-    // the first ones of the launch are among them.
-    for (int k = 0; k < kDiagKinds; ++k) {
-        std::vector<std::pair<long long, Diagnostic>> all;
-        for (auto& w : workers)
-            for (auto& d : w->kept[k])
-                if (d.first <= cutoff) all.push_back(std::move(d));
-        std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (std::size_t i = 0; i < all.size() && (int)i < opt.max_diagnostics; ++i)
-            rep.diagnostics.push_back(std::move(all[i].second));
-    }
-    for (int k = 0; k < kDiagKinds; ++k)
-        if (is_fatal(static_cast<DiagKind>(k)) && rep.totals[k] > 0) rep.ok = false;
+    const auto workers = run_workers(L, opt);
+    const long long cutoff = merge_blocks(rep, workers, opt);
     if (L.cancelled.load()) rep.cancelled = true, rep.ok = false;
-
-    // The trace: queue order, cut at the failing block and at max_records, sites by code address.
-    bool capped = false;
-    for (auto& w : workers) {
-        rep.counts += w->counts;
-        capped = capped || w->trace_capped;
-        for (const Access& a : w->trace)
-            if (L.pos_of(a.block) <= cutoff) rep.trace.push_back(a);
-    }
-    if (nw > 1 || opt.block_order != BlockOrder::in_order)
-        std::stable_sort(rep.trace.begin(), rep.trace.end(),
-                         [&](const Access& a, const Access& b) { return L.pos_of(a.block) < L.pos_of(b.block); });
-    if (rep.trace.size() > opt.trace.max_records) rep.trace.resize(opt.trace.max_records), capped = true;
-    rep.trace_truncated = capped;
-    if (!rep.trace.empty()) {
-        std::vector<int> used;
-        for (const Access& a : rep.trace)
-            if (used.empty() || used.back() != a.site) used.push_back(a.site);
-        std::sort(used.begin(), used.end());
-        used.erase(std::unique(used.begin(), used.end()), used.end());
-        std::sort(used.begin(), used.end(), [&](int a, int b) { return L.sites[a] < L.sites[b]; });
-        std::vector<int> renum(L.sites.size(), -1);
-        for (std::size_t i = 0; i < used.size(); ++i) {
-            renum[used[i]] = static_cast<int>(i);
-            rep.sites.push_back(L.sites[used[i]]);
-        }
-        for (Access& a : rep.trace) a.site = renum[a.site];
-    }
+    merge_trace(rep, workers, L, opt, cutoff);
     rep.block_counts = std::move(L.block_counts);
-    rep.workers = nw;
+    rep.workers = (int)workers.size();
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return rep;
 }

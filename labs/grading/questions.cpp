@@ -4,10 +4,10 @@
 // the compiler's register count). Hints are the wrong answers that known slips produce, computed
 // the same way (the fp64 figure where fp32 was asked, the 2D share where 3D was asked, ...).
 //
-// Sections: helpers (tolerances, hints, the model's calls); then one block of rows per lab: 1 the
-// naive kernel and the model, 2 tiling and halos, 3 coarsening and register tiling (with text 000's
-// registers and convolution questions), 4 the cardiac simulation (text 002), 5 the derivative
-// pencils (text 004).
+// Sections: helpers (tolerances, hints, the model's calls); then one function of rows per lab
+// handout, build_bank calling them in order: 1 the naive kernel and the model, 2 tiling and halos,
+// 3 coarsening and register tiling in two halves (the second with text 000's registers and
+// convolution questions), 4 the cardiac simulation (text 002), 5 the derivative pencils (text 004).
 #include "labs/grading/questions.h"
 
 #include <fmt/format.h>
@@ -59,13 +59,12 @@ Key from_run(const GpuResults* gpu, const std::string& kernel, int tile, Pick pi
 // reads and the code's edge threads never load (4T; 64 at 16x16).
 long long ghost_cells_loaded_by_edge_threads(int T) { return ghost_ring_cells(T + 2) - 4; }
 
-std::vector<Question> build_bank() {
-    std::vector<Question> q;
+// Lab 1: the naive kernel and the model.
+void add_lab1_naive_and_model(std::vector<Question>& q) {
     const auto add = [&](Question x) { q.push_back(std::move(x)); };
     const double f32_naive = opb(KernelId::naive, 8);
     const double f64_naive = opb(KernelId::naive, 8, 1, Precision::f64);
 
-    // ---- lab 1: the naive kernel and the model -------------------------------------------------
     add({"l1.flops", 1, "FLOP per output of the 7-point stencil", AnswerKind::number, 0, 0, {}, false,
          "model: naive, r = 1 (12r + 1)", [](const GpuResults*) {
              return number(model(KernelId::naive, 8, 1, Precision::f32).flops_per_point,
@@ -125,8 +124,13 @@ std::vector<Question> build_bank() {
                  return pending(g->path + " has no FMA or copy figure (a sweep records both); " + kRunHint);
              return word(f32_naive < *g->fma_gflops / *g->copy_gbps ? "memory" : "compute");
          }});
+}
 
-    // ---- lab 2: tiling and halos ---------------------------------------------------------------
+// Lab 2: tiling and halos.
+void add_lab2_tiling_and_halos(std::vector<Question>& q) {
+    const auto add = [&](Question x) { q.push_back(std::move(x)); };
+    const double f32_naive = opb(KernelId::naive, 8);
+
     for (int T : {4, 6, 8, 10}) {
         add({fmt::format("l2.opb-t{}", T), 2, fmt::format("OP/B of the tiled kernel at T = {} (fp32, r = 1)", T),
              AnswerKind::number, 0.01, 0, {}, false, fmt::format("model: tiled T={}, r = 1, fp32", T),
@@ -190,10 +194,14 @@ std::vector<Question> build_bank() {
          AnswerKind::number, 0.05, 0, {}, true, "results file: tiled T=8, copy_ratio", [](const GpuResults* g) {
              return from_run(g, "tiled", 8, [](const GpuRun& r) { return std::optional(r.copy_ratio); }, "copy ratio");
          }});
+}
 
-    // ---- lab 3: coarsening and register tiling -------------------------------------------------
+// Lab 3, first half: coarsening, its loads and outputs, and the tile bounds.
+void add_lab3_coarsening(std::vector<Question>& q) {
+    const auto add = [&](Question x) { q.push_back(std::move(x)); };
     const double coarse32 = opb(KernelId::coarsened, 32);
     const double tiled8 = opb(KernelId::tiled, 8);
+
     add({"l3.opb-coarsened-32", 3, "OP/B of the coarsened kernel at T = 32 (fp32, r = 1)", AnswerKind::number,
          0.01, 0, {}, false, "model: coarsened T=32", [=](const GpuResults*) {
              return number(coarse32, {{tiled8, "that is the tiled kernel at T = 8"}});
@@ -243,6 +251,14 @@ std::vector<Question> build_bank() {
              const auto why = tile_error(KernelId::coarsened, T + 1, 4, Precision::f64);
              return word(why && why->find("shared") != std::string::npos ? "shared-memory" : "threads");
          }});
+}
+
+// Lab 3, second half: text 000's register queues, the convolution, and the GPU's figures.
+void add_lab3_registers_and_convolution(std::vector<Question>& q) {
+    const auto add = [&](Question x) { q.push_back(std::move(x)); };
+    const double coarse32 = opb(KernelId::coarsened, 32);
+    const double tiled8 = opb(KernelId::tiled, 8);
+
     const auto registers_note = " (the model's queue; a test checks it against the compiler's count)";
     add({"l3.registers-7pt", 3, std::string("registers per thread for the 3D 7-point stencil's z-queue") + registers_note,
          AnswerKind::number, 0, 0, {}, false, "model: registers_star(1)", [](const GpuResults*) {
@@ -289,8 +305,11 @@ std::vector<Question> build_bank() {
                  [](const GpuRun& r) { return r.registers ? std::optional<double>(*r.registers) : std::nullopt; },
                  "register count", {{3, "3 is the z-queue only: addresses, indices and the sum live in registers too"}});
          }});
+}
 
-    // ---- lab 4: the cardiac simulation (text 002) ----------------------------------------------
+// Lab 4: the cardiac simulation (text 002).
+void add_lab4_cardiac_simulation(std::vector<Question>& q) {
+    const auto add = [&](Question x) { q.push_back(std::move(x)); };
     add({"l4.laplacian-points", 4, "points of the 2D Laplacian stencil of the PDE step", AnswerKind::number, 0, 0, {},
          false, "model: pattern_points(star, 2D, 1)", [](const GpuResults*) {
              return number(pattern_points(PatternShape::star, 2, 1), {{9, "the 3x3 window; the 5-point star has no "
@@ -327,8 +346,11 @@ std::vector<Question> build_bank() {
              return number(points_upper_bound_opb(p),
                            {{exact_upper_bound_opb(p), "that is the exact (2p - 1) / 4; the text's bound is p / 2"}});
          }});
+}
 
-    // ---- lab 5: the derivative pencils (text 004) ----------------------------------------------
+// Lab 5: the derivative pencils (text 004).
+void add_lab5_derivative_pencils(std::vector<Question>& q) {
+    const auto add = [&](Question x) { q.push_back(std::move(x)); };
     const char* names[] = {"a", "b", "c", "d"};
     for (int i = 0; i < 4; ++i) {
         add({fmt::format("l5.weight-{}", names[i]), 5,
@@ -389,6 +411,17 @@ std::vector<Question> build_bank() {
     add({"l5.coalesced-64x4", 5, "is a warp's load of the 64x4 pencil fully coalesced (yes or no)?",
          AnswerKind::choice, 0, 0, {"yes", "no"}, false, "model: derivative_tile_table(64), 64x4",
          [pencil](const GpuResults*) { return word(pencil.fully_coalesced ? "yes" : "no"); }});
+}
+
+// The rows in the order the handouts ask them: one function per lab handout.
+std::vector<Question> build_bank() {
+    std::vector<Question> q;
+    add_lab1_naive_and_model(q);
+    add_lab2_tiling_and_halos(q);
+    add_lab3_coarsening(q);
+    add_lab3_registers_and_convolution(q);
+    add_lab4_cardiac_simulation(q);
+    add_lab5_derivative_pencils(q);
     return q;
 }
 

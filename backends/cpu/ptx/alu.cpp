@@ -5,11 +5,13 @@
 //   conversions     out32/out64 (.ftz, .sat, canonical NaN), half and bf16, cvt (to/from integers
 //                   with saturation and NaN-to-0, float widths, integer widths)
 //   comparisons     compare (setp/set/slct), combine (the .and/.or/.xor with a predicate), fminmax
-//   integers        int_arith (add/sub/mul/mad with carries, div/rem, abs, min/max, shifts' clamps),
-//                   bitop (and/or/xor/not, popc, clz, brev, bfe, bfi, prmt, funnel shifts)
+//   integers        int_arith: add_sub (carries, .sat), mul_mad (.hi/.wide/24-bit, sad),
+//                   div_rem_and_unary (div/rem, abs, neg, min/max); bitop (and/or/xor/not, popc,
+//                   clz, brev, shifts' clamps) with bit_field (bfe, bfi), permute_bytes, lop3
 //   floats          float32_op / float64_op (exact where PTX defines it; approximations inside
 //                   PTX's documented bounds), testp
-//   the entry       alu(): one instruction's result from its sources
+//   the entry       convert, compare_or_select, funnel_shift, which float ops exist; alu(): one
+//                   instruction's result from its sources
 #include "backends/cpu/ptx/alu.h"
 
 #include <bit>
@@ -337,18 +339,18 @@ u64 mul_hi_s(u64 a, u64 b, int w) {
     return u64((i64(sext(a, w)) * i64(sext(b, w))) >> w);
 }
 
-u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
-    const Ty t = in.type;
-    const int w = width(t);
-    const bool sgn = is_signed(t);
+// i32 saturation (add.sat, sub.sat, mad.lo.sat): the exact sum clamped to [INT32_MIN, INT32_MAX].
+u64 saturate_s32(i64 r) { return sext(u64(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r), 32); }
+
+// add/addc/sub/subc: .sat, and the carry (borrow) in and out of .cc.
+u64 add_sub(const Instr& in, const u64* s, std::uint32_t& carry) {
+    const int w = width(in.type);
+    const bool sgn = is_signed(in.type);
     auto fit = [&](u64 v) { return sgn ? sext(v, w) : zext(v, w); };
     const u64 a = s[0], b = s[1];
     switch (in.op) {
         case Op::add:
-            if (in.flags & kSat) {  // add.sat.s32
-                const i64 r = i64(sext(a, 32)) + i64(sext(b, 32));
-                return sext(u64(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r), 32);
-            }
+            if (in.flags & kSat) return saturate_s32(i64(sext(a, 32)) + i64(sext(b, 32)));  // add.sat.s32
             if (in.flags & kCc) {
                 const unsigned __int128 r = (unsigned __int128)zext(a, w) + zext(b, w);
                 carry = u32((r >> w) & 1);
@@ -361,10 +363,7 @@ u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
             return fit(u64(r));
         }
         case Op::sub:
-            if (in.flags & kSat) {
-                const i64 r = i64(sext(a, 32)) - i64(sext(b, 32));
-                return sext(u64(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r), 32);
-            }
+            if (in.flags & kSat) return saturate_s32(i64(sext(a, 32)) - i64(sext(b, 32)));
             if (in.flags & kCc) {
                 carry = zext(a, w) < zext(b, w) ? 1 : 0;  // borrow
                 return fit(a - b);
@@ -375,6 +374,17 @@ u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
             if (in.flags & kCc) carry = ((unsigned __int128)zext(a, w) < (unsigned __int128)zext(b, w) + carry) ? 1 : 0;
             return fit(r);
         }
+        default: return 0;
+    }
+}
+
+// mul/mad (.lo, .hi, .wide, .sat, .cc), madc, mul24/mad24, sad.
+u64 mul_mad(const Instr& in, const u64* s, std::uint32_t& carry) {
+    const int w = width(in.type);
+    const bool sgn = is_signed(in.type);
+    auto fit = [&](u64 v) { return sgn ? sext(v, w) : zext(v, w); };
+    const u64 a = s[0], b = s[1];
+    switch (in.op) {
         case Op::mul: case Op::mad: {
             u64 r;
             if (in.flags & kWide) {
@@ -392,10 +402,7 @@ u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
             if (in.op == Op::mad) {
                 // .sat saturates mad.lo; the H100 computes mad.hi.sat.s32 as a plain mad.hi (it
                 // wraps: tests/ptx pins it)
-                if ((in.flags & kSat) && sgn && !(in.flags & kHi)) {
-                    const i64 x = i64(sext(r, 32)) + i64(sext(s[2], 32));
-                    return sext(u64(x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : x), 32);
-                }
+                if ((in.flags & kSat) && sgn && !(in.flags & kHi)) return saturate_s32(i64(sext(r, 32)) + i64(sext(s[2], 32)));
                 r += s[2];
             }
             return fit(r);
@@ -417,6 +424,17 @@ u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
                               : (zext(a, w) > zext(b, w) ? a - b : b - a);
             return fit(d + s[2]);
         }
+        default: return 0;
+    }
+}
+
+// div/rem (PTX defines division by 0 and INT_MIN / -1), abs, neg, min/max.
+u64 div_rem_and_unary(const Instr& in, const u64* s) {
+    const int w = width(in.type);
+    const bool sgn = is_signed(in.type);
+    auto fit = [&](u64 v) { return sgn ? sext(v, w) : zext(v, w); };
+    const u64 a = s[0], b = s[1];
+    switch (in.op) {
         case Op::div:
             if (sgn) {
                 const i64 x = i64(sext(a, w)), y = i64(sext(b, w));
@@ -455,6 +473,89 @@ u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
     }
 }
 
+u64 int_arith(const Instr& in, const u64* s, std::uint32_t& carry) {
+    switch (in.op) {
+        case Op::add: case Op::addc: case Op::sub: case Op::subc: return add_sub(in, s, carry);
+        case Op::mul: case Op::mad: case Op::madc: case Op::mul24: case Op::mad24: case Op::sad:
+            return mul_mad(in, s, carry);
+        default: return div_rem_and_unary(in, s);
+    }
+}
+
+// bfe and bfi: bit fields at a position and a length (the 64-bit forms clamp both to 255).
+u64 bit_field(const Instr& in, const u64* s, int w) {
+    const Ty t = in.type;
+    const u64 a = s[0], b = s[1];
+    if (in.op == Op::bfe) {
+        // position and length: bits 7:0 for .b32; the 64-bit forms clamp the 32-bit value
+        // to 255 instead (what the H100 computes)
+        const u32 pos = w == 64 ? u32(std::min<u64>(zext(b, 32), 255)) : u32(b & 0xff);
+        const u32 len = w == 64 ? u32(std::min<u64>(zext(s[2], 32), 255)) : u32(s[2] & 0xff);
+        const u64 x = zext(a, w);
+        const bool sgn = is_signed(t);
+        if (len == 0) return 0;
+        u64 r = 0;
+        const u32 msb = pos + len - 1;
+        const u64 sbit = sgn ? (msb >= u32(w) ? (x >> (w - 1)) & 1 : (x >> msb) & 1) : 0;
+        for (u32 i = 0; i < u32(w); ++i) {
+            const u64 bit = (i < len && pos + i < u32(w)) ? (x >> (pos + i)) & 1 : sbit;
+            r |= bit << i;
+        }
+        return r;
+    }
+    // bfi d, a (field), b (base), c (pos), e (len)
+    const u32 pos = w == 64 ? u32(std::min<u64>(zext(s[2], 32), 255)) : u32(s[2] & 0xff);
+    const u32 len = w == 64 ? u32(std::min<u64>(zext(s[3], 32), 255)) : u32(s[3] & 0xff);
+    u64 r = zext(b, w);
+    for (u32 i = 0; i < len && pos + i < u32(w); ++i) {
+        const u64 bit = (a >> i) & 1;
+        r = (r & ~(u64(1) << (pos + i))) | (bit << (pos + i));
+    }
+    return r;
+}
+
+// prmt: each result byte picked from the 8 source bytes by a selector, or by one of the modes.
+u64 permute_bytes(const Instr& in, const u64* s) {
+    const u64 bytes = zext(s[0], 32) | (zext(s[1], 32) << 32);
+    const u32 sel = u32(s[2]);
+    u32 r = 0;
+    const std::uint32_t mode = in.flags & (kPrmtF4e | kPrmtB4e | kPrmtRc8 | kPrmtEcl | kPrmtEcr | kPrmtRc16);
+    if (mode) {  // the special modes: byte i of the result is source byte pick(i), c = sel[1:0]
+        const u32 c = sel & 3;
+        for (u32 i = 0; i < 4; ++i) {
+            u32 pick = 0;
+            if (mode == kPrmtF4e) pick = c + i;
+            else if (mode == kPrmtB4e) pick = (c - i) & 7;
+            else if (mode == kPrmtRc8) pick = c;
+            else if (mode == kPrmtEcl) pick = std::max(i, c);
+            else if (mode == kPrmtEcr) pick = std::min(i, c);
+            else pick = 2 * (c & 1) + (i & 1);
+            r |= u32((bytes >> (8 * pick)) & 0xff) << (8 * i);
+        }
+        return r;
+    }
+    for (int i = 0; i < 4; ++i) {
+        const u32 sl = (sel >> (4 * i)) & 0xf;
+        u32 byte = u32((bytes >> (8 * (sl & 7))) & 0xff);
+        if (sl & 8) byte = (byte & 0x80) ? 0xff : 0;
+        r |= byte << (8 * i);
+    }
+    return r;
+}
+
+// lop3: any function of three inputs, bit by bit, given by its truth table.
+u64 lop3(const u64* s, int w) {
+    const u32 lut = u32(s[3]);
+    const u64 x = s[0], y = s[1], z = s[2];
+    u64 r = 0;
+    for (int i = 0; i < 8; ++i)
+        if ((lut >> i) & 1) {
+            const u64 ma = (i & 4) ? x : ~x, mb = (i & 2) ? y : ~y, mc = (i & 1) ? z : ~z;
+            r |= ma & mb & mc;
+        }
+    return zext(r, w);
+}
+
 u64 bitop(const Instr& in, const u64* s) {
     const Ty t = in.type;
     const int w = t == Ty::pred ? 1 : width(t);
@@ -491,72 +592,9 @@ u64 bitop(const Instr& in, const u64* s) {
             }
             return n >= u64(w) ? 0 : zext(a, w) >> n;
         }
-        case Op::bfe: {
-            // position and length: bits 7:0 for .b32; the 64-bit forms clamp the 32-bit value
-            // to 255 instead (what the H100 computes)
-            const u32 pos = w == 64 ? u32(std::min<u64>(zext(b, 32), 255)) : u32(b & 0xff);
-            const u32 len = w == 64 ? u32(std::min<u64>(zext(s[2], 32), 255)) : u32(s[2] & 0xff);
-            const u64 x = zext(a, w);
-            const bool sgn = is_signed(t);
-            if (len == 0) return 0;
-            u64 r = 0;
-            const u32 msb = pos + len - 1;
-            const u64 sbit = sgn ? (msb >= u32(w) ? (x >> (w - 1)) & 1 : (x >> msb) & 1) : 0;
-            for (u32 i = 0; i < u32(w); ++i) {
-                const u64 bit = (i < len && pos + i < u32(w)) ? (x >> (pos + i)) & 1 : sbit;
-                r |= bit << i;
-            }
-            return r;
-        }
-        case Op::bfi: {
-            // bfi d, a (field), b (base), c (pos), e (len)
-            const u32 pos = w == 64 ? u32(std::min<u64>(zext(s[2], 32), 255)) : u32(s[2] & 0xff);
-            const u32 len = w == 64 ? u32(std::min<u64>(zext(s[3], 32), 255)) : u32(s[3] & 0xff);
-            u64 r = zext(b, w);
-            for (u32 i = 0; i < len && pos + i < u32(w); ++i) {
-                const u64 bit = (a >> i) & 1;
-                r = (r & ~(u64(1) << (pos + i))) | (bit << (pos + i));
-            }
-            return r;
-        }
-        case Op::prmt: {
-            const u64 bytes = zext(a, 32) | (zext(b, 32) << 32);
-            const u32 sel = u32(s[2]);
-            u32 r = 0;
-            const std::uint32_t mode = in.flags & (kPrmtF4e | kPrmtB4e | kPrmtRc8 | kPrmtEcl | kPrmtEcr | kPrmtRc16);
-            if (mode) {  // the special modes: byte i of the result is source byte pick(i), c = sel[1:0]
-                const u32 c = sel & 3;
-                for (u32 i = 0; i < 4; ++i) {
-                    u32 pick = 0;
-                    if (mode == kPrmtF4e) pick = c + i;
-                    else if (mode == kPrmtB4e) pick = (c - i) & 7;
-                    else if (mode == kPrmtRc8) pick = c;
-                    else if (mode == kPrmtEcl) pick = std::max(i, c);
-                    else if (mode == kPrmtEcr) pick = std::min(i, c);
-                    else pick = 2 * (c & 1) + (i & 1);
-                    r |= u32((bytes >> (8 * pick)) & 0xff) << (8 * i);
-                }
-                return r;
-            }
-            for (int i = 0; i < 4; ++i) {
-                const u32 sl = (sel >> (4 * i)) & 0xf;
-                u32 byte = u32((bytes >> (8 * (sl & 7))) & 0xff);
-                if (sl & 8) byte = (byte & 0x80) ? 0xff : 0;
-                r |= byte << (8 * i);
-            }
-            return r;
-        }
-        case Op::lop3: {
-            const u32 lut = u32(s[3]);
-            const u64 x = a, y = b, z = s[2];
-            u64 r = 0;
-            for (int i = 0; i < 8; ++i)
-                if ((lut >> i) & 1) {
-                    const u64 ma = (i & 4) ? x : ~x, mb = (i & 2) ? y : ~y, mc = (i & 1) ? z : ~z;
-                    r |= ma & mb & mc;
-                }
-            return zext(r, w);
-        }
+        case Op::bfe: case Op::bfi: return bit_field(in, s, w);
+        case Op::prmt: return permute_bytes(in, s);
+        case Op::lop3: return lop3(s, w);
         default: return 0;
     }
 }
@@ -651,6 +689,79 @@ u64 testp(const Instr& in, u64 a) {
     }
 }
 
+// cvt: one value, or two f32 packed into f16x2 / bf16x2. False: a form the engine does not run.
+bool convert(const Instr& in, const u64* s, int n, AluResult& out) {
+    if (in.type == Ty::f16x2 || in.type == Ty::bf16x2) {
+        // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half, b into the lower
+        if (n < 2 || in.type2 != Ty::f32) return false;
+        Instr one = in;
+        one.type = in.type == Ty::f16x2 ? Ty::f16 : Ty::bf16;
+        out.d = (cvt(one, s[0]) << 16) | (cvt(one, s[1]) & 0xffff);
+        return true;
+    }
+    out.d = cvt(in, s[0]);
+    return true;
+}
+
+// setp, set, selp, slct, testp: comparisons and the selections they drive.
+void compare_or_select(const Instr& in, const u64* s, int n, AluResult& out) {
+    switch (in.op) {
+        case Op::setp: {
+            const bool r = compare(in, s[0], s[1]);
+            const u64 c = n > 2 ? s[2] : 0;
+            out.d = combine(in.flags, r, c);
+            out.d2 = combine(in.flags, !r, c);
+            out.has_d2 = true;
+            return;
+        }
+        case Op::set: {
+            // set.cmp.dtype.stype d, a, b[, c]: all ones (or 1.0f) when true
+            Instr cmp = in;
+            cmp.type = in.type2;
+            const bool r = combine(in.flags, compare(cmp, s[0], s[1]), n > 2 ? s[2] : 0);
+            if (in.type == Ty::f32) out.d = r ? bits(1.0f) : 0;
+            else out.d = r ? zext(~u64(0), width(in.type)) : 0;
+            return;
+        }
+        case Op::selp: out.d = (s[2] & 1) ? s[0] : s[1]; return;
+        case Op::slct: {
+            // slct.dtype.stype d, a, b, c: c >= 0 ? a : b
+            const bool take_a = in.type2 == Ty::f32 ? in32(s[2], in.flags) >= 0.0f : i64(sext(s[2], 32)) >= 0;
+            out.d = take_a ? s[0] : s[1];
+            return;
+        }
+        default: out.d = testp(in, s[0]); return;  // testp
+    }
+}
+
+// shf.l / shf.r: the 64-bit pair hi:lo shifted, clamped at 32 or (.wrap) modulo 32.
+u64 funnel_shift(const Instr& in, const u64* s) {
+    const u32 lo = u32(s[0]), hi = u32(s[1]);
+    u32 sh = u32(s[2]);
+    sh = (in.flags & kWrap) ? (sh & 31) : (sh > 32 ? 32 : sh);
+    const u64 both = (u64(hi) << 32) | lo;
+    if (in.sub == Sub::up) return u32((both << sh) >> 32);  // .l (decoded as Sub::up)
+    return u32(both >> sh);
+}
+
+// The instructions float32_op and float64_op compute (f64 has no approximate transcendentals).
+bool is_float32_op(Op op) {
+    switch (op) {
+        case Op::add: case Op::sub: case Op::mul: case Op::fma: case Op::mad: case Op::div: case Op::rcp:
+        case Op::sqrt: case Op::rsqrt: case Op::sin: case Op::cos: case Op::ex2: case Op::lg2: case Op::tanh:
+        case Op::abs: case Op::neg: case Op::min: case Op::max: case Op::copysign: return true;
+        default: return false;
+    }
+}
+bool is_float64_op(Op op) {
+    switch (op) {
+        case Op::add: case Op::sub: case Op::mul: case Op::fma: case Op::mad: case Op::div: case Op::rcp:
+        case Op::sqrt: case Op::rsqrt: case Op::abs: case Op::neg: case Op::min: case Op::max:
+        case Op::copysign: return true;
+        default: return false;
+    }
+}
+
 }  // namespace
 
 std::uint64_t truncate_to(Ty t, std::uint64_t v) {
@@ -662,72 +773,20 @@ std::uint64_t truncate_to(Ty t, std::uint64_t v) {
 bool alu(const Instr& in, const std::uint64_t* s, int n, AluResult& out, std::uint32_t& carry) {
     const Ty t = in.type;
     switch (in.op) {
-        case Op::cvt:
-            if (in.type == Ty::f16x2 || in.type == Ty::bf16x2) {
-                // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half, b into the lower
-                if (n < 2 || in.type2 != Ty::f32) return false;
-                Instr one = in;
-                one.type = in.type == Ty::f16x2 ? Ty::f16 : Ty::bf16;
-                out.d = (cvt(one, s[0]) << 16) | (cvt(one, s[1]) & 0xffff);
-                return true;
-            }
-            out.d = cvt(in, s[0]);
+        case Op::cvt: return convert(in, s, n, out);
+        case Op::setp: case Op::set: case Op::selp: case Op::slct: case Op::testp:
+            compare_or_select(in, s, n, out);
             return true;
-        case Op::setp: {
-            const bool r = compare(in, s[0], s[1]);
-            const u64 c = n > 2 ? s[2] : 0;
-            out.d = combine(in.flags, r, c);
-            out.d2 = combine(in.flags, !r, c);
-            out.has_d2 = true;
+        case Op::shf:
+            out.d = funnel_shift(in, s);
             return true;
-        }
-        case Op::set: {
-            // set.cmp.dtype.stype d, a, b[, c]: all ones (or 1.0f) when true
-            Instr cmp = in;
-            cmp.type = in.type2;
-            const bool r = combine(in.flags, compare(cmp, s[0], s[1]), n > 2 ? s[2] : 0);
-            if (in.type == Ty::f32) out.d = r ? bits(1.0f) : 0;
-            else out.d = r ? zext(~u64(0), width(in.type)) : 0;
-            return true;
-        }
-        case Op::selp:
-            out.d = (s[2] & 1) ? s[0] : s[1];
-            return true;
-        case Op::slct: {
-            // slct.dtype.stype d, a, b, c: c >= 0 ? a : b
-            const bool take_a = in.type2 == Ty::f32 ? in32(s[2], in.flags) >= 0.0f : i64(sext(s[2], 32)) >= 0;
-            out.d = take_a ? s[0] : s[1];
-            return true;
-        }
-        case Op::testp:
-            out.d = testp(in, s[0]);
-            return true;
-        case Op::shf: {
-            const u32 lo = u32(s[0]), hi = u32(s[1]);
-            u32 sh = u32(s[2]);
-            sh = (in.flags & kWrap) ? (sh & 31) : (sh > 32 ? 32 : sh);
-            const u64 both = (u64(hi) << 32) | lo;
-            if (in.sub == Sub::up) {  // .l (decoded as Sub::up)
-                out.d = u32((both << sh) >> 32);
-            } else {
-                out.d = u32(both >> sh);
-            }
-            return true;
-        }
         default: break;
     }
-    if (t == Ty::f32 && (in.op == Op::add || in.op == Op::sub || in.op == Op::mul || in.op == Op::fma ||
-                         in.op == Op::mad || in.op == Op::div || in.op == Op::rcp || in.op == Op::sqrt ||
-                         in.op == Op::rsqrt || in.op == Op::sin || in.op == Op::cos || in.op == Op::ex2 ||
-                         in.op == Op::lg2 || in.op == Op::tanh || in.op == Op::abs || in.op == Op::neg ||
-                         in.op == Op::min || in.op == Op::max || in.op == Op::copysign)) {
+    if (t == Ty::f32 && is_float32_op(in.op)) {
         out.d = float32_op(in, s, n);
         return true;
     }
-    if (t == Ty::f64 && (in.op == Op::add || in.op == Op::sub || in.op == Op::mul || in.op == Op::fma ||
-                         in.op == Op::mad || in.op == Op::div || in.op == Op::rcp || in.op == Op::sqrt ||
-                         in.op == Op::rsqrt || in.op == Op::abs || in.op == Op::neg || in.op == Op::min ||
-                         in.op == Op::max || in.op == Op::copysign)) {
+    if (t == Ty::f64 && is_float64_op(in.op)) {
         out.d = float64_op(in, s, n);
         return true;
     }
