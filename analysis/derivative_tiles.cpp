@@ -4,16 +4,19 @@
 
 #include <stdexcept>
 
+#include "kernels/derivative/versions.h"
+
 namespace stencil::analysis {
 
 std::vector<DerivativeTileRow> derivative_tile_table(int n, int bytes) {
-    const auto row = [&](int tx, int ty, const char* role) {
-        return DerivativeTileRow{fmt::format("{}x{}", tx, ty), role,
-                                 x_derivative_tile(tx, ty, kDerivativeHalo, n, bytes)};
-    };
-    return {row(16, 16, "a square tile with 4-wide halos on both x sides (the post's starting point)"),
-            row(n, 4, "an x pencil, sPencils = 4 rows of the whole x extent (the post's x-derivative)"),
-            row(n, 32, "an x pencil, lPencils = 32 rows (the post's y and z derivatives use such pencils)")};
+    std::vector<DerivativeTileRow> rows;
+    for (const DerivativeVersion& v : derivative_versions()) {
+        if (v.axis != Axis::x) continue;
+        const int tx = tile_along(v.id, n), ty = v.tile_across;
+        rows.push_back({fmt::format("{}x{}", tx, ty), v.name, fmt::format("{}: {}", v.title, v.idea),
+                        x_derivative_tile(tx, ty, kDerivativeHalo, n, bytes)});
+    }
+    return rows;
 }
 
 const DerivativeTileRow& derivative_tile(const std::vector<DerivativeTileRow>& table, const std::string& tile) {

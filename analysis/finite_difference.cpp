@@ -1,9 +1,12 @@
 #include "analysis/finite_difference.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+
+#include "core/derivative.h"
 
 namespace stencil::analysis {
 
@@ -88,20 +91,11 @@ ConvergenceStudy central_difference_study(const std::function<double(double)>& f
 
 std::vector<double> eighth_order_x_derivative(const std::vector<double>& f, int nx, int ny, int nz,
                                               double dx) {
+    // core's reference (the kernels' summation order) with the solver's weights over dx, x only.
     const auto& k = eighth_order_coefficients();
-    std::vector<double> df(f.size());
-    auto wrap = [nx](int i) { return ((i % nx) + nx) % nx; };
-    for (int z = 0; z < nz; ++z)
-        for (int y = 0; y < ny; ++y) {
-            const double* row = &f[((size_t)z * ny + y) * nx];
-            double* out = &df[((size_t)z * ny + y) * nx];
-            for (int i = 0; i < nx; ++i) {
-                auto at = [&](int d) { return row[wrap(i + d)]; };
-                out[i] = (k.a * (at(1) - at(-1)) + k.b * (at(2) - at(-2)) + k.c * (at(3) - at(-3)) +
-                          k.d * (at(4) - at(-4))) / dx;
-            }
-        }
-    return df;
+    std::array<double, 12> c{};
+    c[0] = k.a / dx, c[1] = k.b / dx, c[2] = k.c / dx, c[3] = k.d / dx;
+    return derivative_reference(f, {nx, ny, nz}, Axis::x, c);
 }
 
 double eighth_order_error(int n) {

@@ -17,6 +17,7 @@
 #include "analysis/derivative_tiles.h"
 #include "analysis/finite_difference.h"
 #include "analysis/model.h"
+#include "cli/cardiac2d.h"
 #include "cli/command.h"
 #include "core/error.h"
 
@@ -148,14 +149,14 @@ int derivative_tiles_table(const std::string& precision, bool json) {
                                 n, kDerivativeHalo, to_string(*p));
     for (const auto& r : derivative_tile_table(n, bytes)) {
         const auto& t = r.shape;
-        tiles.push_back({{"tile", r.tile}, {"role", r.role}, {"halo", t.halo}, {"outputs", t.outputs},
+        tiles.push_back({{"tile", r.tile}, {"kernel", r.kernel}, {"role", r.role}, {"halo", t.halo}, {"outputs", t.outputs},
                          {"loaded", t.loaded}, {"reloaded", t.reloaded}, {"reload_share", t.reload_share},
                          {"rows_per_warp", t.rows_per_warp}, {"lines_per_request", t.lines_per_request},
                          {"fully_coalesced", t.fully_coalesced}});
         s += fmt::format("  {:<6} outputs {:>4}  loaded {:>4}  reloaded {:>3} ({:.2f})  rows/warp {}  lines {}  {}\n"
-                         "         {}\n",
+                         "         {} (kernel {})\n",
                          r.tile, t.outputs, t.loaded, t.reloaded, t.reload_share, t.rows_per_warp,
-                         t.lines_per_request, t.fully_coalesced ? "coalesced" : "not coalesced", r.role);
+                         t.lines_per_request, t.fully_coalesced ? "coalesced" : "not coalesced", r.role, r.kernel);
     }
     const nlohmann::json j = {{"problem", "derivative"}, {"grid", n}, {"precision", std::string(to_string(*p))},
                               {"tiles", tiles}};
@@ -171,24 +172,80 @@ nlohmann::json loads_json(const std::vector<analysis::WarpLoad>& v) {
     return a;
 }
 
-int model_command(const ModelArgs& a) {
+// The model of one star3d kernel as JSON: the block's figures, the whole grid's, the warp pattern.
+nlohmann::json kernel_model_json(const ModelArgs& a, const KernelVersion* v, int T, Precision p, const analysis::Model& m,
+                                 const analysis::GridTraffic& gt, const analysis::WarpPattern& wp) {
+    nlohmann::json j;
+    j["kernel"] = v->name;
+    j["tile"] = T;
+    j["radius"] = a.radius;
+    j["precision"] = std::string(to_string(p));
+    j["points"] = m.points;
+    j["flops_per_point"] = m.flops_per_point;
+    j["out_tile"] = m.out_tile;
+    j["threads_per_block"] = m.threads_per_block;
+    j["active_threads"] = m.active_threads;
+    j["smem_bytes"] = m.smem_bytes;
+    j["loads_per_block"] = m.loads_per_block;
+    j["outputs_per_block"] = m.outputs_per_block;
+    j["load_bytes_per_block"] = m.block.load_bytes;
+    j["opb"] = m.opb;
+    j["opb_textbook"] = m.opb_textbook;
+    j["opb_limit"] = m.opb_limit;
+    j["opb_formula"] = m.opb_formula;
+    j["opb_note"] = m.opb_note;
+    j["halo_fraction"] = m.halo.fraction;
+    j["halo"] = {{"tile_cells", m.halo.tile_cells}, {"output_cells", m.halo.output_cells},
+                 {"halo_cells", m.halo.halo_cells}, {"fraction", m.halo.fraction},
+                 {"plane_fraction", m.halo_plane.fraction}};
+    j["queue_registers"] = m.queue_registers;
+    j["valid_tiles"] = m.valid_tiles;
+    j["largest_fitting_tile"] = m.largest_fitting_tile;
+    j["tile_bounds"] = m.tile_bounds;
+    j["tile_error"] = m.tile_error ? nlohmann::json(*m.tile_error) : nlohmann::json(nullptr);
+    j["cannot_run"] = bool(m.tile_error);
+    j["grid"] = {{"n", a.size}, {"blocks", gt.blocks}, {"load_bytes", gt.load_bytes},
+                 {"store_bytes", gt.store_bytes}, {"flops", gt.flops}, {"opb", gt.opb}};
+    j["backend"] = a.backend;
+    j["limits"] = {{"max_threads_per_block", DeviceLimits{}.max_threads_per_block},
+                   {"max_static_smem_per_block", DeviceLimits{}.max_static_smem_per_block},
+                   {"note", limits_line(a.backend)}};
+    j["warp_pattern"] = {{"rows_per_warp", wp.rows_per_warp},
+                         {"interior_sectors_per_request", wp.interior_sectors_per_request},
+                         {"interior_lines_per_request", wp.interior_lines_per_request},
+                         {"interior_efficiency", wp.interior_efficiency},
+                         {"sectors_per_request", wp.sectors_per_request},
+                         {"lines_per_request", wp.lines_per_request},
+                         {"efficiency", wp.efficiency},
+                         {"requests", wp.requests},
+                         {"sectors", wp.sectors},
+                         {"full_warp_requests", wp.full_warp_requests},
+                         {"interior_loads", loads_json(wp.interior)},
+                         {"all_loads", loads_json(wp.all)},
+                         {"explanation", wp.explanation}};
+    return j;
+}
+
+// The same as text.
+void print_kernel_model(const ModelArgs& a, const analysis::Model& m, const analysis::GridTraffic& gt,
+                        const analysis::WarpPattern& wp) {
+    if (m.tile_error) std::cout << "cannot run: " << *m.tile_error << " (model shown on request)\n";
+    std::cout << m.summary;
+    std::cout << fmt::format("  whole {}^3 grid      {} blocks, {} B loaded, {} B stored, OP/B {:.4g} "
+                             "(faces load and compute less than interior blocks)\n",
+                             a.size, gt.blocks, gt.load_bytes, gt.store_bytes, gt.opb);
+    std::cout << "  warp loads (full warps): name, rows, 32-B sectors, 128-B lines, efficiency\n";
+    for (const auto& l : wp.interior)
+        if (l.requests)
+            std::cout << fmt::format("    {:<22} {:5.2f} {:6.2f} {:6.2f} {:5.0f}%\n", l.name, l.rows,
+                                     l.sectors, l.lines, 100 * l.efficiency);
+    std::cout << "  " << wp.explanation << "\n";
+    std::cout << "  limits    " << limits_line(a.backend) << "\n";
+}
+
+// One star3d kernel's model (`--kernel K [--tile T] ...`).
+int kernel_model(const ModelArgs& a) {
     using namespace analysis;
-    // The tables need no kernel and no backend (their options exclude the kernel's: main says so).
-    const auto table = [&](int rc) {
-        if (a.backend_given && !a.json)
-            std::cout << fmt::format("(--backend {}: this table needs no backend)\n", a.backend);
-        return rc;
-    };
-    if (a.bounds) return table(bounds_table(a.json));
-    if (a.registers) return table(registers_table(a.json));
-    if (a.derivatives) return table(derivatives_table(a.json));
-    if (a.ghost_given) return table(ghost_table(a.ghost, a.json));
-    if (a.problem == "derivative") {
-        if (!a.kernel.empty())
-            throw UserError("--problem derivative has no kernels in the model yet: its figures are the tile table "
-                            "(drop --kernel)");
-        return table(derivative_tiles_table(a.precision, a.json));
-    }
     if (a.kernel.empty())
         throw UserError("--kernel is required (or one of --bounds, --registers, --derivatives, --ghost)");
     const KernelVersion* v = find_version(a.kernel);
@@ -213,72 +270,31 @@ int model_command(const ModelArgs& a) {
                                     v->name, T, *m.tile_error));
     const GridTraffic gt = exact_grid_traffic(v->id, T, a.radius, *p, g);
     const WarpPattern wp = warp_pattern(v->id, T, a.radius, *p, g);
-
-    if (a.json) {
-        nlohmann::json j;
-        j["kernel"] = v->name;
-        j["tile"] = T;
-        j["radius"] = a.radius;
-        j["precision"] = std::string(to_string(*p));
-        j["points"] = m.points;
-        j["flops_per_point"] = m.flops_per_point;
-        j["out_tile"] = m.out_tile;
-        j["threads_per_block"] = m.threads_per_block;
-        j["active_threads"] = m.active_threads;
-        j["smem_bytes"] = m.smem_bytes;
-        j["loads_per_block"] = m.loads_per_block;
-        j["outputs_per_block"] = m.outputs_per_block;
-        j["load_bytes_per_block"] = m.block.load_bytes;
-        j["opb"] = m.opb;
-        j["opb_textbook"] = m.opb_textbook;
-        j["opb_limit"] = m.opb_limit;
-        j["opb_formula"] = m.opb_formula;
-        j["opb_note"] = m.opb_note;
-        j["halo_fraction"] = m.halo.fraction;
-        j["halo"] = {{"tile_cells", m.halo.tile_cells}, {"output_cells", m.halo.output_cells},
-                     {"halo_cells", m.halo.halo_cells}, {"fraction", m.halo.fraction},
-                     {"plane_fraction", m.halo_plane.fraction}};
-        j["queue_registers"] = m.queue_registers;
-        j["valid_tiles"] = m.valid_tiles;
-        j["largest_fitting_tile"] = m.largest_fitting_tile;
-        j["tile_bounds"] = m.tile_bounds;
-        j["tile_error"] = m.tile_error ? nlohmann::json(*m.tile_error) : nlohmann::json(nullptr);
-        j["cannot_run"] = bool(m.tile_error);
-        j["grid"] = {{"n", a.size}, {"blocks", gt.blocks}, {"load_bytes", gt.load_bytes},
-                     {"store_bytes", gt.store_bytes}, {"flops", gt.flops}, {"opb", gt.opb}};
-        j["backend"] = a.backend;
-        j["limits"] = {{"max_threads_per_block", DeviceLimits{}.max_threads_per_block},
-                       {"max_static_smem_per_block", DeviceLimits{}.max_static_smem_per_block},
-                       {"note", limits_line(a.backend)}};
-        j["warp_pattern"] = {{"rows_per_warp", wp.rows_per_warp},
-                             {"interior_sectors_per_request", wp.interior_sectors_per_request},
-                             {"interior_lines_per_request", wp.interior_lines_per_request},
-                             {"interior_efficiency", wp.interior_efficiency},
-                             {"sectors_per_request", wp.sectors_per_request},
-                             {"lines_per_request", wp.lines_per_request},
-                             {"efficiency", wp.efficiency},
-                             {"requests", wp.requests},
-                             {"sectors", wp.sectors},
-                             {"full_warp_requests", wp.full_warp_requests},
-                             {"interior_loads", loads_json(wp.interior)},
-                             {"all_loads", loads_json(wp.all)},
-                             {"explanation", wp.explanation}};
-        std::cout << j.dump(2) << "\n";
-        return 0;
-    }
-    if (m.tile_error) std::cout << "cannot run: " << *m.tile_error << " (model shown on request)\n";
-    std::cout << m.summary;
-    std::cout << fmt::format("  whole {}^3 grid      {} blocks, {} B loaded, {} B stored, OP/B {:.4g} "
-                             "(faces load and compute less than interior blocks)\n",
-                             a.size, gt.blocks, gt.load_bytes, gt.store_bytes, gt.opb);
-    std::cout << "  warp loads (full warps): name, rows, 32-B sectors, 128-B lines, efficiency\n";
-    for (const auto& l : wp.interior)
-        if (l.requests)
-            std::cout << fmt::format("    {:<22} {:5.2f} {:6.2f} {:6.2f} {:5.0f}%\n", l.name, l.rows,
-                                     l.sectors, l.lines, 100 * l.efficiency);
-    std::cout << "  " << wp.explanation << "\n";
-    std::cout << "  limits    " << limits_line(a.backend) << "\n";
+    if (a.json)
+        std::cout << kernel_model_json(a, v, T, *p, m, gt, wp).dump(2) << "\n";
+    else
+        print_kernel_model(a, m, gt, wp);
     return 0;
+}
+
+int model_command(const ModelArgs& a) {
+    // The tables need no kernel and no backend (their options exclude the kernel's: main says so).
+    const auto table = [&](int rc) {
+        if (a.backend_given && !a.json)
+            std::cout << fmt::format("(--backend {}: this table needs no backend)\n", a.backend);
+        return rc;
+    };
+    if (a.bounds) return table(bounds_table(a.json));
+    if (a.registers) return table(registers_table(a.json));
+    if (a.derivatives) return table(derivatives_table(a.json));
+    if (a.ghost_given) return table(ghost_table(a.ghost, a.json));
+    if (a.problem != "star3d" && !a.kernel.empty())
+        throw UserError(fmt::format("--kernel does not apply to model --problem {}: its model is a table of tile "
+                                    "shapes for all its kernels (drop --kernel)",
+                                    a.problem));
+    if (a.problem == "cardiac2d") return table(model_cardiac2d(a.tile_given ? a.tile : 0, a.json));
+    if (a.problem == "derivative") return table(derivative_tiles_table(a.precision, a.json));
+    return kernel_model(a);
 }
 
 const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
@@ -303,7 +319,7 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
                                        "accepted as by every command; the model runs nothing (CUDA's block limits, "
                                        "which both backends enforce)");
     // derivative: text 004's tile table.
-    add_problem_option(app, a->problem, {Problem::star3d, Problem::derivative});
+    add_problem_option(app, a->problem, {Problem::star3d, Problem::cardiac2d, Problem::derivative});
     std::vector<CLI::Option*> tables{
         app.add_flag("--bounds", a->bounds, "the points/2 upper-bound table of text 003, points from each shape"),
         app.add_flag("--registers", a->registers, "registers per thread for the 3D 7-, 9- and 27-point stencils (000)"),

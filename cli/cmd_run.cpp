@@ -15,7 +15,9 @@
 #include <memory>
 #include <optional>
 
+#include "cli/cardiac2d.h"
 #include "cli/command.h"
+#include "cli/run_derivative.h"
 #include "cli/report_run.h"
 #include "backends/cpu/cpu_backend.h"
 #include "core/error.h"
@@ -46,6 +48,8 @@ struct RunArgs {
     bool counters = false;
     bool check_races = false;
     bool tile_given = false, size_given = false, reps_given = false, warmup_given = false;
+    std::string problem = "star3d";
+    int steps = 0;  // cardiac2d: time steps (0: the backend's default)
 };
 
 // The CPU backend traces one interior block: bank-conflict degree of its shared loads (max and
@@ -181,6 +185,8 @@ bool run_is_long(const RunOptions& opt, bool gpu) {
 }
 
 int run_command(const RunArgs& a) {
+    if (a.problem == "cardiac2d")
+        return run_cardiac2d({a.kernel, a.size_given ? a.size : 0, a.steps, a.reps_given ? a.reps : 0, a.precision, a.backend, a.json});
     // Everything the user typed is checked before a backend is made (a GPU context costs time).
     const KernelVersion* v = find_version(a.kernel);
     if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", a.kernel, version_names()));
@@ -277,7 +283,9 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
                                   "GPU: also read hardware counters of one launch through CUPTI (DRAM and L2 "
                                   "bytes, sectors per request, FLOPs)");
     add_backend_option(app, a->backend);
-    add_problem_option(app);
+    add_problem_option(app, a->problem, {Problem::star3d, Problem::cardiac2d, Problem::derivative});
+    add_derivative_run_options(app);
+    add_int_option(app, "--steps", a->steps, 1, 100000, "cardiac2d: time steps to check (and time on the GPU)");
     app.add_flag("--check-races", a->check_races,
                  "CPU backend: run the kernel under 3 thread schedules and block orders with shared and "
                  "global race checks on, instead of timing it; rc 1 names the first diagnostic")
@@ -286,7 +294,19 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
         ->excludes(warmup)
         ->excludes(no_time);
     app.add_flag("--json", a->json, "print one JSON object (one line) instead of the report");
-    return [a, tile, size, reps, warmup] {
+    return [a, tile, size, reps, warmup, &app] {
+        // An option that means nothing for the problem is refused by name, never ignored
+        // (derivative's own list is in run_derivative.cpp).
+        auto refuse = [&](std::initializer_list<const char*> names) {
+            for (const char* n : names)
+                if (app.get_option(n)->count())
+                    throw UserError(fmt::format("{} does not apply to --problem {}", n, a->problem));
+        };
+        if (a->problem == "star3d") refuse({"--steps", "--convergence"});
+        if (a->problem == "cardiac2d")
+            refuse({"--tile", "--radius", "--nx", "--ny", "--nz", "--counters", "--check-races", "--convergence",
+                    "--warmup", "--seed", "--no-time"});
+        if (a->problem == "derivative") return run_derivative(app);
         a->tile_given = tile->count() > 0;
         a->size_given = size->count() > 0;
         a->reps_given = reps->count() > 0;

@@ -1,4 +1,6 @@
 #include "kernels/catalog.h"
+#include "kernels/cardiac2d/versions.h"
+#include "kernels/derivative/versions.h"
 
 namespace stencil {
 
@@ -18,8 +20,8 @@ std::vector<CatalogEntry> star3d_catalog(int radius, Precision p) {
 std::vector<CatalogEntry> problem_catalog(Problem problem, int radius, Precision p) {
     switch (problem) {
         case Problem::star3d: return star3d_catalog(radius, p);
-        case Problem::cardiac2d: return {};
-        case Problem::derivative: return {};
+        case Problem::cardiac2d: return cardiac2d::catalog_entries(p);
+        case Problem::derivative: return derivative_catalog(p);
     }
     return {};
 }

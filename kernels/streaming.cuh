@@ -69,7 +69,7 @@ stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz) {
     // plane i + 1's ring and plane i + 1 + R's column are in flight while plane i is computed, so
     // a step does not wait for memory at its barrier (the kernel would otherwise stall on the
     // latency of each plane, once per plane of the march).
-    real ringW[R], ringE[R], ringS[R], ringN[R];  // x - side, x + side, y - side, y + side
+    real ringW[R] = {}, ringE[R] = {}, ringS[R] = {}, ringN[R] = {};  // x -, x +, y -, y + sides
     auto load_ring = [&](int i) {
         const int plane = i * sz;
 #pragma unroll

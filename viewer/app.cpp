@@ -14,13 +14,14 @@
 namespace stencil::viewer {
 
 const char* panel_name(PanelId p) {
-    static const char* n[] = {"stepper", "opb", "halos", "coalescing", "runs", "check"};
+    static const char* n[] = {"stepper", "opb", "halos", "coalescing", "runs", "check", "cardiac"};
     return n[(int)p];
 }
 const char* panel_title(PanelId p) {
     static const char* n[] = {"Stepper: one block, barrier by barrier", "OP/B against T",
                               "Halos: input tile vs output tile", "Coalescing: one warp's loads",
-                              "Runs: time, GB/s, error", "Check a submission"};
+                              "Runs: time, GB/s, error", "Check a submission",
+                              "Cardiac: the spiral wave of text 002"};
     return n[(int)p];
 }
 

@@ -22,8 +22,8 @@
 
 namespace stencil::viewer {
 
-enum class PanelId { stepper, opb, halos, coalescing, runs, check };
-inline constexpr int kPanels = 6;
+enum class PanelId { stepper, opb, halos, coalescing, runs, check, cardiac };
+inline constexpr int kPanels = 7;
 const char* panel_name(PanelId p);   // "stepper", "opb", ... (the --panel spelling)
 const char* panel_title(PanelId p);  // window titles
 
@@ -34,7 +34,7 @@ struct UiOptions {
     bool font_dirty = true;      // rebuild the font atlas before the next frame
     // The check panel starts closed (View menu, or --panel check / --check FILE): the other five
     // are what goes on the projector.
-    bool open[kPanels] = {true, true, true, true, true, false};
+    bool open[kPanels] = {true, true, true, true, true, false, false};
     bool relayout = true;        // place the open windows on the next frame
     int solo = -1;               // presentation: this panel fills the window (--present)
     bool focus_pending = false;  // focus the presented panel on the next frame (Page Down / Up)

@@ -16,7 +16,8 @@ namespace {
 
 using DrawFn = void (*)(App&);
 const DrawFn kDraw[kPanels] = {draw_stepper_panel, draw_opb_panel,  draw_halos_panel,
-                               draw_coalescing_panel, draw_runs_panel, draw_check_panel};
+                               draw_coalescing_panel, draw_runs_panel, draw_check_panel,
+                               draw_cardiac_panel};
 
 void main_menu(App& app, bool* quit) {
     if (!ImGui::BeginMainMenuBar()) return;

@@ -1,0 +1,32 @@
+// The cardiac2d kernels on the CPU backend: kernels/cardiac2d/*.cuh compiled by NVRTC to PTX (one
+// program per precision, every version's kernels and the ghost filler, through the lab's disk
+// cache: backends/cpu/ptx/lab_ptx.h) and run by the PTX engine (backends/cpu/ptx/engine.h), so the
+// CPU runs the very instructions the GPU's driver would assemble.
+#pragma once
+#include <memory>
+
+#include "backends/cpu/trace.h"
+#include "core/cardiac2d_check.h"
+
+namespace stencil::cardiac2d {
+
+class CpuStepper : public Stepper {
+public:
+    // `exec`: the engine's options for every launch (checks, schedules, workers).
+    explicit CpuStepper(simt::ExecOptions exec = {});
+    std::string backend_name() const override { return "cpu"; }
+    // Throws UserError when a launch faults or, with checks on, races or reads unset shared memory:
+    // the first diagnostic, with its source line.
+    void advance(KernelId k, Precision p, State& s, int steps) override;
+
+    // Totals over every launch since construction: interpreted instructions and wall seconds.
+    long long instructions() const { return instructions_; }
+    double seconds() const { return seconds_; }
+
+private:
+    simt::ExecOptions exec_;
+    long long instructions_ = 0;
+    double seconds_ = 0;
+};
+
+}  // namespace stencil::cardiac2d

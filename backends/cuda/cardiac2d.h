@@ -1,0 +1,24 @@
+// The cardiac2d kernels on the GPU: kernels/cardiac2d/*.cuh compiled by nvcc (cardiac2d.cu), one
+// launcher per row of the versions table, each for float and double, launched on the geometry of
+// kernels/cardiac2d/versions.h. Plain C++ header: the CLI, the viewer and the GPU tests include it.
+#pragma once
+#include <vector>
+
+#include "core/cardiac2d_check.h"
+
+namespace stencil::cardiac2d {
+
+class CudaStepper : public Stepper {
+public:
+    std::string backend_name() const override { return "cuda"; }
+    // Copies the state in, runs `steps` steps (ghost filling, then the version's kernel or kernels,
+    // then a swap of E and E_prev), copies it back. Throws UserError on any CUDA error.
+    void advance(KernelId k, Precision p, State& s, int steps) override;
+
+    // Milliseconds per step: `reps` samples, each the mean over `steps` steps from the spiral's
+    // start on an n x n mesh, timed with CUDA events after one untimed run of the same steps. The
+    // steps follow each other as in a simulation (no cache flush between them).
+    std::vector<double> time_step_ms(KernelId k, Precision p, int n, int steps, int reps);
+};
+
+}  // namespace stencil::cardiac2d
