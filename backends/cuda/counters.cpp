@@ -26,9 +26,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
+#include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
+#include <thread>
 
 #include "backends/cuda/cuda_internal.h"
 #include "core/error.h"
@@ -127,6 +129,7 @@ const Cupti& cupti() {
 // A CUPTI failure as a sentence; the privilege error gets the administrator's fix.
 struct CuptiFailure {
     std::string what;
+    bool busy = false;  // another process holds the GPU's counters: worth waiting for
 };
 
 std::string privilege_sentence() {
@@ -151,7 +154,22 @@ void ck(CUptiResult r, const char* call) {
     if (r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES) throw CuptiFailure{vgpu_privilege_sentence()};
     const char* s = nullptr;
     if (cupti().cuptiGetResultString) cupti().cuptiGetResultString(r, &s);
-    throw CuptiFailure{fmt::format("CUPTI failed in {}: {} (error {})", call, s ? s : "unknown", static_cast<int>(r))};
+    throw CuptiFailure{fmt::format("CUPTI failed in {}: {} (error {})", call, s ? s : "unknown", static_cast<int>(r)),
+                       r == CUPTI_ERROR_HARDWARE_BUSY};
+}
+
+// The counters serve one process at a time (another profiler, or a second check graded beside this
+// one, gets CUPTI_ERROR_HARDWARE_BUSY): wait for them, up to about 10 s, before giving up.
+template <class F>
+auto when_counters_free(F&& profile) {
+    for (int attempt = 0;; ++attempt) {
+        try {
+            return profile();
+        } catch (const CuptiFailure& f) {
+            if (!f.busy || attempt >= 50) throw;
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+    }
 }
 #define CK(call) ck(c.call, #call)
 
@@ -436,7 +454,7 @@ std::optional<std::vector<std::vector<double>>> measure_launches_metrics(
     try {
         std::vector<std::string> names = metrics;
         std::string refused;
-        return profile_launches(launches, names, {}, refused);
+        return when_counters_free([&] { return profile_launches(launches, names, {}, refused); });
     } catch (const CuptiFailure& f) {
         if (why) *why = f.what;
     } catch (const UserError& e) {
@@ -452,7 +470,7 @@ std::optional<CounterValues> measure_counters(const LaunchRequest& req, const St
         return std::nullopt;
     }
     try {
-        return measure(req, weights);
+        return when_counters_free([&] { return measure(req, weights); });
     } catch (const CuptiFailure& f) {
         if (why) *why = f.what;
     } catch (const UserError& e) {
