@@ -207,21 +207,9 @@ CounterValues to_values(const std::vector<std::string>& names, const std::vector
     return out;
 }
 
-// Profiles one launch (made by `launch` on the current device, repeatable: kernel replay re-runs
-// it once per pass) for `names`. Metrics in `optional` are dropped, and the rest still read,
-// where CUPTI refuses the set: `names` then lists what was read and `optional_refused` says why.
-// The L2 is flushed before the profiled range.
-std::vector<std::vector<double>> profile_launches(const std::vector<std::function<void()>>& launches,
-                                                 std::vector<std::string>& names,
-                                                 const std::vector<std::string>& optional,
-                                                 std::string& optional_refused) {
+// The current context as the driver knows it (CUPTI wants a CUcontext; the runtime made it).
+CUcontext current_context() {
     using namespace cuda_detail;
-    const Cupti& c = cupti();
-    if (!c.error.empty()) throw CuptiFailure{c.error};
-    check(cudaFree(nullptr), "cudaFree (context creation)");
-    DeviceBuffer flush(l2_flush_bytes(), "L2 flush buffer");
-    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (before profiling)");
-
     using CtxGetCurrent = CUresult (*)(CUcontext*);
     void* entry = nullptr;
     cudaDriverEntryPointQueryResult found{};
@@ -231,37 +219,26 @@ std::vector<std::vector<double>> profile_launches(const std::vector<std::functio
     CUcontext ctx = nullptr;
     if (reinterpret_cast<CtxGetCurrent>(entry)(&ctx) != CUDA_SUCCESS || !ctx)
         throw CuptiFailure{"no current CUDA context to profile"};
-    int device = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice");
+    return ctx;
+}
 
-    // Host side: metric names -> config image, for this chip and the counters available now.
-    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
-    CK(cuptiProfilerInitialize(&init));
-    Finally init_done{[&] {
-        CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, nullptr};
-        c.cuptiProfilerDeInitialize(&p);
-    }};
-    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE, nullptr, 0, nullptr};
-    chip.deviceIndex = static_cast<size_t>(device);
-    CK(cuptiDeviceGetChipName(&chip));
+// Which counters this context can read now.
+std::vector<uint8_t> counter_availability(const Cupti& c, CUcontext ctx) {
     CUpti_Profiler_GetCounterAvailability_Params avail{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     avail.ctx = ctx;
     CK(cuptiProfilerGetCounterAvailability(&avail));
     std::vector<uint8_t> availability(avail.counterAvailabilityImageSize);
     avail.pCounterAvailabilityImage = availability.data();
     CK(cuptiProfilerGetCounterAvailability(&avail));
+    return availability;
+}
 
-    CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    host.pChipName = chip.pChipName;
-    host.pCounterAvailabilityImage = availability.data();
-    CK(cuptiProfilerHostInitialize(&host));
-    Finally host_done{[&] {
-        CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-        p.pHostObject = host.pHostObject;
-        c.cuptiProfilerHostDeinitialize(&p);
-    }};
-
+// The host object's config image for `names`. Metrics in `optional` are dropped, and the rest
+// still read, where CUPTI refuses the set (`names` then lists what is read, `optional_refused`
+// says why); `host` may be re-initialised on the way.
+std::vector<uint8_t> config_image(const Cupti& c, CUpti_Profiler_Host_Initialize_Params& host,
+                                  std::vector<std::string>& names, const std::vector<std::string>& optional,
+                                  std::string& optional_refused) {
     // The optional metrics (bytes requested by global ld/st) go in with the rest; where this
     // chip's CUPTI refuses the set, it is asked again without them and the reason is kept, so the
     // other levels are still measured and the requested level says it fell back.
@@ -291,8 +268,6 @@ std::vector<std::vector<double>> profile_launches(const std::vector<std::functio
         CK(cuptiProfilerHostInitialize(&host));
         ck(add_metrics(names), "cuptiProfilerHostConfigAddMetrics");
     }
-    std::vector<const char*> metrics;
-    for (const auto& n : names) metrics.push_back(n.c_str());
     CUpti_Profiler_Host_GetConfigImageSize_Params cfg_size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     cfg_size.pHostObject = host.pHostObject;
     CK(cuptiProfilerHostGetConfigImageSize(&cfg_size));
@@ -302,8 +277,115 @@ std::vector<std::vector<double>> profile_launches(const std::vector<std::functio
     cfg.configImageSize = config.size();
     cfg.pConfigImage = config.data();
     CK(cuptiProfilerHostGetConfigImage(&cfg));
+    return config;
+}
 
-    // Target side: the range profiler on this context, one auto range (the launch), kernel replay.
+// One launch under the range profiler: a fresh counter-data image and the config, the L2 flushed
+// before Start (outside the profiled range), the launch (replayed by CUPTI once per pass the
+// metrics need), and the metrics' values.
+std::vector<double> profile_one(const Cupti& c, CUpti_RangeProfiler_Object* rp, CUpti_Profiler_Host_Object* host_object,
+                                std::vector<uint8_t>& config, std::vector<uint8_t>& data,
+                                std::vector<const char*>& metrics, const cuda_detail::DeviceBuffer& flush,
+                                const std::function<void()>& launch) {
+    using namespace cuda_detail;
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params data_init{
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    data_init.pRangeProfilerObject = rp;
+    data_init.counterDataSize = data.size();
+    data_init.pCounterData = data.data();
+    CK(cuptiRangeProfilerCounterDataImageInitialize(&data_init));
+    CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    set.pRangeProfilerObject = rp;
+    set.configSize = config.size();
+    set.pConfig = config.data();
+    set.counterDataImageSize = data.size();
+    set.pCounterDataImage = data.data();
+    set.range = CUPTI_AutoRange;
+    set.replayMode = CUPTI_KernelReplay;
+    set.maxRangesPerPass = 1;
+    set.numNestingLevels = 1;
+    set.minNestingLevel = 1;
+    set.passIndex = 0;
+    set.targetNestingLevel = 1;
+    CK(cuptiRangeProfilerSetConfig(&set));
+
+    check(cudaMemset(flush.get(), 1, flush.bytes()), "cudaMemset (L2 flush)");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after the L2 flush)");
+    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = rp;
+    CK(cuptiRangeProfilerStart(&start));
+    launch();
+    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    stop.pRangeProfilerObject = rp;
+    CK(cuptiRangeProfilerStop(&stop));
+    if (!stop.isAllPassSubmitted)
+        throw CuptiFailure{"CUPTI kernel replay did not finish every pass in one launch"};
+    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    decode.pRangeProfilerObject = rp;
+    CK(cuptiRangeProfilerDecodeData(&decode));
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = data.data();
+    info.counterDataImageSize = data.size();
+    CK(cuptiRangeProfilerGetCounterDataInfo(&info));
+    if (info.numTotalRanges < 1) throw CuptiFailure{"CUPTI recorded no range for the launch"};
+
+    std::vector<double> values(metrics.size(), 0.0);
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+    eval.pHostObject = host_object;
+    eval.pCounterDataImage = data.data();
+    eval.counterDataImageSize = data.size();
+    eval.rangeIndex = 0;
+    eval.ppMetricNames = metrics.data();
+    eval.numMetrics = metrics.size();
+    eval.pMetricValues = values.data();
+    CK(cuptiProfilerHostEvaluateToGpuValues(&eval));
+    return values;
+}
+
+// Profiles each launch (made by `launch` on the current device, repeatable: kernel replay re-runs
+// it once per pass) for `names`, all in one profiler session (setting CUPTI up costs more than a
+// small launch's replays). Metrics in `optional` are dropped where CUPTI refuses them (see
+// config_image).
+std::vector<std::vector<double>> profile_launches(const std::vector<std::function<void()>>& launches,
+                                                 std::vector<std::string>& names,
+                                                 const std::vector<std::string>& optional,
+                                                 std::string& optional_refused) {
+    using namespace cuda_detail;
+    const Cupti& c = cupti();
+    if (!c.error.empty()) throw CuptiFailure{c.error};
+    check(cudaFree(nullptr), "cudaFree (context creation)");
+    DeviceBuffer flush(l2_flush_bytes(), "L2 flush buffer");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (before profiling)");
+    const CUcontext ctx = current_context();
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+
+    // Host side: metric names -> config image, for this chip and the counters available now.
+    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
+    CK(cuptiProfilerInitialize(&init));
+    Finally init_done{[&] {
+        CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, nullptr};
+        c.cuptiProfilerDeInitialize(&p);
+    }};
+    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE, nullptr, 0, nullptr};
+    chip.deviceIndex = static_cast<size_t>(device);
+    CK(cuptiDeviceGetChipName(&chip));
+    std::vector<uint8_t> availability = counter_availability(c, ctx);
+    CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    host.pChipName = chip.pChipName;
+    host.pCounterAvailabilityImage = availability.data();
+    CK(cuptiProfilerHostInitialize(&host));
+    Finally host_done{[&] {
+        CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        p.pHostObject = host.pHostObject;
+        c.cuptiProfilerHostDeinitialize(&p);
+    }};
+    std::vector<uint8_t> config = config_image(c, host, names, optional, optional_refused);
+    std::vector<const char*> metrics;
+    for (const auto& n : names) metrics.push_back(n.c_str());
+
+    // Target side: the range profiler on this context, one auto range per launch, kernel replay.
     CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     enable.ctx = ctx;
     CK(cuptiRangeProfilerEnable(&enable));
@@ -321,66 +403,9 @@ std::vector<std::vector<double>> profile_launches(const std::vector<std::functio
     data_size.maxNumRangeTreeNodes = 1;
     CK(cuptiRangeProfilerGetCounterDataSize(&data_size));
     std::vector<uint8_t> data(data_size.counterDataSize);
-
-    // One pass of the profiler per launch, all in this one session (setting CUPTI up costs more
-    // than a small launch's replays): a fresh counter-data image and the config each time, the L2
-    // flushed before Start (outside the profiled range), then the launch, replayed by CUPTI once
-    // per pass the metrics need.
     std::vector<std::vector<double>> all;
-    for (const auto& launch : launches) {
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params data_init{
-            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-        data_init.pRangeProfilerObject = rp;
-        data_init.counterDataSize = data.size();
-        data_init.pCounterData = data.data();
-        CK(cuptiRangeProfilerCounterDataImageInitialize(&data_init));
-        CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-        set.pRangeProfilerObject = rp;
-        set.configSize = config.size();
-        set.pConfig = config.data();
-        set.counterDataImageSize = data.size();
-        set.pCounterDataImage = data.data();
-        set.range = CUPTI_AutoRange;
-        set.replayMode = CUPTI_KernelReplay;
-        set.maxRangesPerPass = 1;
-        set.numNestingLevels = 1;
-        set.minNestingLevel = 1;
-        set.passIndex = 0;
-        set.targetNestingLevel = 1;
-        CK(cuptiRangeProfilerSetConfig(&set));
-
-        check(cudaMemset(flush.get(), 1, flush.bytes()), "cudaMemset (L2 flush)");
-        check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after the L2 flush)");
-        CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-        start.pRangeProfilerObject = rp;
-        CK(cuptiRangeProfilerStart(&start));
-        launch();
-        CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-        stop.pRangeProfilerObject = rp;
-        CK(cuptiRangeProfilerStop(&stop));
-        if (!stop.isAllPassSubmitted)
-            throw CuptiFailure{"CUPTI kernel replay did not finish every pass in one launch"};
-        CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-        decode.pRangeProfilerObject = rp;
-        CK(cuptiRangeProfilerDecodeData(&decode));
-        CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-        info.pCounterDataImage = data.data();
-        info.counterDataImageSize = data.size();
-        CK(cuptiRangeProfilerGetCounterDataInfo(&info));
-        if (info.numTotalRanges < 1) throw CuptiFailure{"CUPTI recorded no range for the launch"};
-
-        std::vector<double> values(metrics.size(), 0.0);
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-        eval.pHostObject = host.pHostObject;
-        eval.pCounterDataImage = data.data();
-        eval.counterDataImageSize = data.size();
-        eval.rangeIndex = 0;
-        eval.ppMetricNames = metrics.data();
-        eval.numMetrics = metrics.size();
-        eval.pMetricValues = values.data();
-        CK(cuptiProfilerHostEvaluateToGpuValues(&eval));
-        all.push_back(std::move(values));
-    }
+    for (const auto& launch : launches)
+        all.push_back(profile_one(c, rp, host.pHostObject, config, data, metrics, flush, launch));
     return all;
 }
 
