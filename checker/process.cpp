@@ -22,6 +22,100 @@ std::string ChildResult::describe() const {
     return fmt::format("exit code {}", exit_code);
 }
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+// In fractional seconds, as wall_seconds is: a deadline rounded to whole ticks would differ.
+using Deadline = std::chrono::time_point<Clock, std::chrono::duration<double>>;
+
+// ---- child: these two run between fork and exec, so only async-signal-safe calls ----
+void set_child_rlimits(const ChildLimits& lim) {
+    struct rlimit rl;
+    rl.rlim_cur = rl.rlim_max = 0;
+    setrlimit(RLIMIT_CORE, &rl);
+    if (lim.address_space_bytes > 0) {
+        rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(lim.address_space_bytes);
+        setrlimit(RLIMIT_AS, &rl);
+    }
+    if (lim.file_bytes > 0) {
+        rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(lim.file_bytes);
+        setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    // CPU time: a backstop behind the wall clock (threads add up, so allow for 2 of them).
+    rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(2 * lim.wall_seconds + 5);
+    setrlimit(RLIMIT_CPU, &rl);
+}
+
+[[noreturn]] void exec_in_child(char* const* args, int write_fd, pid_t parent, const ChildLimits& lim,
+                                const std::string& cwd) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    dup2(write_fd, 1);
+    dup2(write_fd, 2);
+    const int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    set_child_rlimits(lim);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+    execvp(args[0], args);
+    const char msg[] = "stencil-lab: cannot start the child program\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    _exit(127);
+}
+
+// ---- parent: reads the pipe until the child exits or the wall clock runs out ----
+struct ChildWait {
+    int status = 0;
+    bool reaped = false;
+};
+
+// Reads the child's output into r.output (keeping about the last max_output_bytes) until it
+// exits or the deadline passes (then r.timed_out).
+ChildWait collect_output(pid_t pid, int read_fd, Deadline deadline, const ChildLimits& lim,
+                         ChildResult& r) {
+    ChildWait w;
+    char buf[8192];
+    bool open_pipe = true;
+    while (true) {
+        const auto now = Clock::now();
+        if (now >= deadline) {
+            r.timed_out = true;
+            break;
+        }
+        if (!open_pipe) {
+            // The pipe closed (or the child closed its ends): wait for the exit, still bounded.
+            if (waitpid(pid, &w.status, WNOHANG) == pid) {
+                w.reaped = true;
+                break;
+            }
+            usleep(2000);
+            continue;
+        }
+        const int ms = static_cast<int>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count());
+        pollfd p{read_fd, POLLIN, 0};
+        const int pr = poll(&p, 1, std::min(ms + 1, 200));
+        if (pr > 0) {
+            const ssize_t n = read(read_fd, buf, sizeof buf);
+            if (n > 0) {
+                r.output.append(buf, static_cast<size_t>(n));
+                if (r.output.size() > 2 * lim.max_output_bytes)
+                    r.output.erase(0, r.output.size() - lim.max_output_bytes);
+            } else {
+                open_pipe = false;
+            }
+        } else if (pr < 0 && errno != EINTR) {
+            open_pipe = false;
+        } else if (pr == 0 && waitpid(pid, &w.status, WNOHANG) == pid) {
+            w.reaped = true;  // exited while something else of its group holds the pipe
+            break;
+        }
+    }
+    return w;
+}
+
+}  // namespace
+
 ChildResult run_child(const std::vector<std::string>& argv, const ChildLimits& lim,
                       const std::string& cwd) {
     ChildResult r;
@@ -32,7 +126,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildLimits& l
 
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return r;
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = Clock::now();
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) {
@@ -40,89 +134,21 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildLimits& l
         close(fds[1]);
         return r;
     }
-    if (pid == 0) {
-        // ---- child: only async-signal-safe calls until exec ----
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(127);
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        const int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) dup2(devnull, 0);
-        struct rlimit rl;
-        rl.rlim_cur = rl.rlim_max = 0;
-        setrlimit(RLIMIT_CORE, &rl);
-        if (lim.address_space_bytes > 0) {
-            rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(lim.address_space_bytes);
-            setrlimit(RLIMIT_AS, &rl);
-        }
-        if (lim.file_bytes > 0) {
-            rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(lim.file_bytes);
-            setrlimit(RLIMIT_FSIZE, &rl);
-        }
-        // CPU time: a backstop behind the wall clock (threads add up, so allow for 2 of them).
-        rl.rlim_cur = rl.rlim_max = static_cast<rlim_t>(2 * lim.wall_seconds + 5);
-        setrlimit(RLIMIT_CPU, &rl);
-        if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-        execvp(args[0], args.data());
-        const char msg[] = "stencil-lab: cannot start the child program\n";
-        (void)!write(2, msg, sizeof msg - 1);
-        _exit(127);
-    }
-    // ---- parent ----
+    if (pid == 0) exec_in_child(args.data(), fds[1], parent, lim, cwd);
     setpgid(pid, pid);  // also here, so the group exists before any kill below
     close(fds[1]);
     r.started = true;
-    const auto deadline = t0 + std::chrono::duration<double>(lim.wall_seconds);
-    char buf[8192];
-    bool open_pipe = true;
-    int status = 0;
-    bool reaped = false;
-    while (true) {
-        const auto now = std::chrono::steady_clock::now();
-        if (now >= deadline) {
-            r.timed_out = true;
-            break;
-        }
-        if (!open_pipe) {
-            // The pipe closed (or the child closed its ends): wait for the exit, still bounded.
-            const pid_t w = waitpid(pid, &status, WNOHANG);
-            if (w == pid) {
-                reaped = true;
-                break;
-            }
-            usleep(2000);
-            continue;
-        }
-        const int ms = static_cast<int>(
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count());
-        pollfd p{fds[0], POLLIN, 0};
-        const int pr = poll(&p, 1, std::min(ms + 1, 200));
-        if (pr > 0) {
-            const ssize_t n = read(fds[0], buf, sizeof buf);
-            if (n > 0) {
-                r.output.append(buf, static_cast<size_t>(n));
-                if (r.output.size() > 2 * lim.max_output_bytes)
-                    r.output.erase(0, r.output.size() - lim.max_output_bytes);
-            } else {
-                open_pipe = false;
-            }
-        } else if (pr < 0 && errno != EINTR) {
-            open_pipe = false;
-        } else if (pr == 0 && waitpid(pid, &status, WNOHANG) == pid) {
-            reaped = true;  // exited while something else of its group holds the pipe
-            break;
-        }
-    }
+    const Deadline deadline = t0 + std::chrono::duration<double>(lim.wall_seconds);
+    ChildWait w = collect_output(pid, fds[0], deadline, lim, r);
     // Kill the whole group (grandchildren included) whatever happened, then reap.
     kill(-pid, SIGKILL);
-    if (!reaped) waitpid(pid, &status, 0);
+    if (!w.reaped) waitpid(pid, &w.status, 0);
     close(fds[0]);
     if (r.output.size() > lim.max_output_bytes)
         r.output.erase(0, r.output.size() - lim.max_output_bytes);
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (WIFEXITED(w.status)) r.exit_code = WEXITSTATUS(w.status);
+    if (WIFSIGNALED(w.status)) r.signal = WTERMSIG(w.status);
     if (r.timed_out) r.signal = 0;
     return r;
 }

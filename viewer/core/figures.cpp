@@ -8,31 +8,43 @@
 
 namespace stencil::viewer {
 
-OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vector<TraceOpb>& measured,
-                     const std::vector<RunRecord>& runs, const std::optional<std::string>& gpu_unavailable) {
-    OpbFigure o;
-    std::vector<double> ys, xs;
-    std::vector<std::vector<double>> model_y;  // per kernel, to name coinciding curves
+namespace {
+
+// Every plotted x and y, in the order added, for fitting the axes to all of them.
+struct PlottedValues {
+    std::vector<double> xs, ys;
+    void add(const Series& s) {
+        xs.insert(xs.end(), s.x.begin(), s.x.end());
+        ys.insert(ys.end(), s.y.begin(), s.y.end());
+    }
+};
+
+Series model_series(const KernelVersion& v, int radius, Precision precision) {
+    Series s;
+    s.name = std::string(v.name) + " (model)";
+    s.colour = pack(category((int)v.id));
+    s.dashed = v.id == KernelId::naive;
+    const auto tiles = v.id == KernelId::naive ? model_tiles(KernelId::tiled, radius, precision)
+                                               : model_tiles(v.id, radius, precision);
+    for (int T : tiles) {
+        const KernelModel m = kernel_model(v.id, T, radius, precision);
+        s.x.push_back(T);
+        s.y.push_back(m.opb);
+    }
+    if (v.id == KernelId::naive && !tiles.empty()) {  // flat: no T in its model, draw across
+        const auto all = model_tiles(KernelId::coarsened, radius, precision);
+        if (!all.empty()) {
+            s.x = {(double)tiles.front(), (double)all.back()};
+            s.y = {s.y.front(), s.y.front()};
+        }
+    }
+    s.markers = v.id != KernelId::naive;
+    return s;
+}
+
+void add_model_series(OpbFigure& o, PlottedValues& plotted, int radius, Precision precision) {
     for (const auto& v : kernel_versions()) {
-        Series s;
-        s.name = std::string(v.name) + " (model)";
-        s.colour = pack(category((int)v.id));
-        s.dashed = v.id == KernelId::naive;
-        const auto tiles = v.id == KernelId::naive ? model_tiles(KernelId::tiled, radius, precision)
-                                                   : model_tiles(v.id, radius, precision);
-        for (int T : tiles) {
-            const KernelModel m = kernel_model(v.id, T, radius, precision);
-            s.x.push_back(T);
-            s.y.push_back(m.opb);
-        }
-        if (v.id == KernelId::naive && !tiles.empty()) {  // flat: no T in its model, draw across
-            const auto all = model_tiles(KernelId::coarsened, radius, precision);
-            if (!all.empty()) {
-                s.x = {(double)tiles.front(), (double)all.back()};
-                s.y = {s.y.front(), s.y.front()};
-            }
-        }
-        s.markers = v.id != KernelId::naive;
+        Series s = model_series(v, radius, precision);
         // register-tiled has coarsened's formula: the same curve. Drawn as hollow squares over
         // coarsened's dots (so both show) and the legend says so.
         if (v.id == KernelId::register_tiled) {
@@ -43,14 +55,17 @@ OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vec
                 s.marker = MarkerShape::square;
             }
         }
-        xs.insert(xs.end(), s.x.begin(), s.x.end());
-        ys.insert(ys.end(), s.y.begin(), s.y.end());
+        plotted.add(s);
         o.series.push_back(std::move(s));
         o.table.push_back(kernel_model(v.id, v.default_tile, radius, precision));
     }
     // Draw the tiled curve after coarsened (it coincides with it up to T = 10).
     std::swap(o.series[1], o.series[2]);
-    // Measured from CPU traces (requested bytes), at this chart's r and precision only.
+}
+
+// Measured from CPU traces (requested bytes), at this chart's r and precision only.
+void add_trace_series(OpbFigure& o, PlottedValues& plotted, int radius, Precision precision,
+                      const std::vector<TraceOpb>& measured) {
     for (const auto& v : kernel_versions()) {
         Series s;
         s.name = std::string(v.name) + " (CPU trace, requested bytes)";
@@ -64,13 +79,17 @@ OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vec
                 s.y.push_back(m.opb);
             }
         if (s.x.empty()) continue;
-        xs.insert(xs.end(), s.x.begin(), s.x.end());
-        ys.insert(ys.end(), s.y.begin(), s.y.end());
+        plotted.add(s);
         o.series.push_back(std::move(s));
     }
-    // GPU counters, L2 and DRAM, FLOP per byte read: the model's convention, so that a point
-    // above the model line is reuse the caches caught. From runs of this r and precision.
-    std::string note;  // the file's own reason, when rows say why a level is missing
+}
+
+// GPU counters, L2 and DRAM, FLOP per byte read: the model's convention, so that a point
+// above the model line is reuse the caches caught. From runs of this r and precision.
+// Returns the file's own reason, when rows say why a level is missing.
+std::string add_counter_series(OpbFigure& o, PlottedValues& plotted, int radius, Precision precision,
+                               const std::vector<RunRecord>& runs) {
+    std::string note;
     for (int level = 0; level < 2; ++level) {
         Series s;
         s.name = level == 0 ? "L2 FLOP/B read (GPU counters)" : "DRAM FLOP/B read (GPU counters)";
@@ -88,54 +107,73 @@ OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vec
                 note = l.note;
             }
         }
-        if (s.x.empty()) {
-            s.greyed = true;
-        } else {
-            xs.insert(xs.end(), s.x.begin(), s.x.end());
-            ys.insert(ys.end(), s.y.begin(), s.y.end());
-        }
+        if (s.x.empty()) s.greyed = true;
+        else plotted.add(s);
         o.series.push_back(std::move(s));
     }
-    if (o.series.back().greyed || o.series[o.series.size() - 2].greyed) {
-        const bool any_counters = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) {
-            return r.dram.measured() || r.l2.measured();
-        });
-        const std::string here = fmt::format("r = {}, {}", radius, to_string(precision));
-        if (any_counters) o.counters_why = "the loaded runs have counters, but none at " + here;
-        else if (!note.empty()) o.counters_why = "the runs say: " + note;
-        else if (gpu_unavailable) o.counters_why = "no GPU here (" + *gpu_unavailable + "): load a GPU sweep's results.json";
-        else o.counters_why = "run on the GPU (runs panel), or load a GPU sweep's results.json";
-        for (auto& s : o.series)
-            if (s.greyed) s.greyed_why = o.counters_why;
-    }
+    return note;
+}
 
+void explain_missing_counters(OpbFigure& o, int radius, Precision precision, const std::vector<RunRecord>& runs,
+                              const std::string& note, const std::optional<std::string>& gpu_unavailable) {
+    if (!o.series.back().greyed && !o.series[o.series.size() - 2].greyed) return;
+    const bool any_counters = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) {
+        return r.dram.measured() || r.l2.measured();
+    });
+    const std::string here = fmt::format("r = {}, {}", radius, to_string(precision));
+    if (any_counters) o.counters_why = "the loaded runs have counters, but none at " + here;
+    else if (!note.empty()) o.counters_why = "the runs say: " + note;
+    else if (gpu_unavailable) o.counters_why = "no GPU here (" + *gpu_unavailable + "): load a GPU sweep's results.json";
+    else o.counters_why = "run on the GPU (runs panel), or load a GPU sweep's results.json";
+    for (auto& s : o.series)
+        if (s.greyed) s.greyed_why = o.counters_why;
+}
+
+// The formula's text, the T -> infinity limit and (at r = 1, f32) the textbook's figures.
+void add_references(OpbFigure& o, PlottedValues& plotted, int radius, Precision precision) {
     // The formula's text from the smallest T the tiled kernel runs at this r (T = 8 cannot at r = 4).
     const auto tiled_tiles = model_tiles(KernelId::tiled, radius, precision);
     o.formula = kernel_model(KernelId::tiled, tiled_tiles.empty() ? 8 : tiled_tiles.front(), radius, precision).opb_formula;
     const double limit = opb_limit_at_infinity(radius, precision);
     o.refs.push_back({true, limit, fmt::format("limit T -> inf: (12r+1)/{} = {:.2f}", bytes_of(precision), limit),
                       pack({0.9f, 0.9f, 0.9f}, 0.8f)});
-    ys.push_back(limit);
-    if (radius == 1 && precision == Precision::f32) {
-        // The seeds' figures, from the model (they must agree with the docs: tests check both).
-        const double t8 = kernel_model(KernelId::tiled, 8, 1, precision).opb;
-        const double c32 = kernel_model(KernelId::coarsened, 32, 1, precision).opb;
-        const double t4 = kernel_model(KernelId::tiled, 4, 1, precision).opb;
-        o.points.push_back({8, t8, fmt::format("textbook: {:.2f} at T = 8", t8), pack({1, 1, 1})});
-        o.points.push_back({32, c32, fmt::format("textbook: {:.2f} at T = 32 (coarsened)", c32), pack({1, 1, 1})});
-        o.points.push_back({4, t4, fmt::format("textbook: {:.2f} at T = 4", t4), pack({1, 1, 1})});
-        for (const auto& p : o.points) xs.push_back(p.x), ys.push_back(p.y);
-    }
-    const Range rx = fit_range(xs, AxisScale::linear, 0.03);
+    plotted.ys.push_back(limit);
+    if (radius != 1 || precision != Precision::f32) return;
+    // The seeds' figures, from the model (they must agree with the docs: tests check both).
+    const double t8 = kernel_model(KernelId::tiled, 8, 1, precision).opb;
+    const double c32 = kernel_model(KernelId::coarsened, 32, 1, precision).opb;
+    const double t4 = kernel_model(KernelId::tiled, 4, 1, precision).opb;
+    o.points.push_back({8, t8, fmt::format("textbook: {:.2f} at T = 8", t8), pack({1, 1, 1})});
+    o.points.push_back({32, c32, fmt::format("textbook: {:.2f} at T = 32 (coarsened)", c32), pack({1, 1, 1})});
+    o.points.push_back({4, t4, fmt::format("textbook: {:.2f} at T = 4", t4), pack({1, 1, 1})});
+    for (const auto& p : o.points) plotted.xs.push_back(p.x), plotted.ys.push_back(p.y);
+}
+
+void fit_opb_axes(OpbFigure& o, const PlottedValues& plotted, bool log_y) {
+    const Range rx = fit_range(plotted.xs, AxisScale::linear, 0.03);
     o.x = {std::max(0.0, rx.lo), rx.hi, AxisScale::linear, "tile edge T (input cells per side)"};
     if (log_y) {
-        const Range ry = fit_range(ys, AxisScale::log10, 0.05);
+        const Range ry = fit_range(plotted.ys, AxisScale::log10, 0.05);
         o.y = {ry.lo, ry.hi, AxisScale::log10, "OP/B (FLOP per byte)"};
     } else {
         double hi = 0;
-        for (double v : ys) hi = std::max(hi, v);
+        for (double v : plotted.ys) hi = std::max(hi, v);
         o.y = {0, hi * 1.12, AxisScale::linear, "OP/B (FLOP per byte)"};
     }
+}
+
+}  // namespace
+
+OpbFigure opb_figure(int radius, Precision precision, bool log_y, const std::vector<TraceOpb>& measured,
+                     const std::vector<RunRecord>& runs, const std::optional<std::string>& gpu_unavailable) {
+    OpbFigure o;
+    PlottedValues plotted;
+    add_model_series(o, plotted, radius, precision);
+    add_trace_series(o, plotted, radius, precision, measured);
+    const std::string note = add_counter_series(o, plotted, radius, precision, runs);
+    explain_missing_counters(o, radius, precision, runs, note, gpu_unavailable);
+    add_references(o, plotted, radius, precision);
+    fit_opb_axes(o, plotted, log_y);
     return o;
 }
 

@@ -459,8 +459,8 @@ std::string verdict_line(const Args& a, const Summary& s, bool any_sweep) {
     return v;
 }
 
-void print_tables(const Args& a, const std::vector<KernelResult>& ks, const std::string& date,
-                  const std::string& load0, const std::string& load1, const std::string& cache_dir) {
+void print_header(const Args& a, const std::string& date, const std::string& load0, const std::string& load1,
+                  const std::string& cache_dir) {
     const int n = a.size;
     std::printf("stencil_cpu_bench: %dx%dx%d fp32, r = 1, each kernel at its default tile; best of %d plain "
                 "launches per engine, after one warm-up launch each\n", n, n, n, a.reps);
@@ -469,10 +469,9 @@ void print_tables(const Args& a, const std::vector<KernelResult>& ks, const std:
                 load0.c_str(), load1.c_str());
     std::printf("date: %s; PTX cache: %s%s\n\n", date.c_str(), cache_dir.empty() ? "(none)" : cache_dir.c_str(),
                 a.cold ? " (--cold: empty, NVRTC compiles)" : "");
+}
 
-    for (const auto& k : ks)
-        if (!k.error.empty()) std::printf("%s: ERROR: %s\n\n", k.v->name, k.error.c_str());
-
+void print_launch_table(const std::vector<KernelResult>& ks) {
     std::printf("Plain launch, wall seconds (ratio = PTX time / native time)\n");
     std::printf("%-15s %3s %10s %9s %9s %10s %9s %9s\n", "kernel", "T", "block", "threads", "PTX s", "native s",
                 "ratio", "workers");
@@ -483,7 +482,9 @@ void print_tables(const Args& a, const std::vector<KernelResult>& ks, const std:
         std::printf("%-15s %3d %10s %9lld %9.4f %10.4f %8.1fx %5d/%d\n", k.v->name, k.req.tile, block, k.ptx.threads,
                     k.ptx.best_s, k.native.best_s, k.ratio(), k.ptx.workers, k.native.workers);
     }
+}
 
+void print_rate_table(const std::vector<KernelResult>& ks) {
     std::printf("\nPTX engine rates (instr = PTX instructions interpreted, all threads; per worker = instr/s "
                 "divided by the workers, W; per CPU-s = over the process's CPU time)\n");
     std::printf("%-15s %10s %10s %9s %13s %10s %11s %11s\n", "kernel", "instr", "instr/thr", "instr/s",
@@ -499,7 +500,10 @@ void print_tables(const Args& a, const std::vector<KernelResult>& ks, const std:
                     si(k.ptx.best_cpu_s > 0 ? k.ptx.instructions / k.ptx.best_cpu_s : kInf).c_str(),
                     si(k.ptx.threads / k.ptx.best_s).c_str(), si(k.native.threads / k.native.best_s).c_str());
     }
+}
 
+// Per-kernel match against the reference and between engines, then the details of every mismatch.
+void print_output_table(const std::vector<KernelResult>& ks) {
     std::printf("\nOutputs (fp64 reference: core/compare.h's bound; bits: PTX output vs native output)\n");
     std::printf("%-15s %-21s %-21s %s\n", "kernel", "PTX vs reference", "native vs reference", "PTX vs native bits");
     for (const auto& k : ks) {
@@ -522,6 +526,10 @@ void print_tables(const Args& a, const std::vector<KernelResult>& ks, const std:
                                          : "",
                         k.fma_instructions, k.static_instructions);
     }
+}
+
+// Whether each engine's output equals the fma chain or the rounded mul+add, cell by cell.
+void print_rounding_table(const std::vector<KernelResult>& ks) {
     std::printf("Why (each interior cell recomputed on the host in the kernels' term order c0..c6; fma = NVRTC's "
                 "contraction fma(c0, x0, c1 * x1) then 5 fma, mul+add = every product rounded, then added):\n");
     std::printf("%-15s %9s %14s %14s %14s %14s\n", "kernel", "interior", "PTX = fma", "PTX = mul+add",
@@ -532,7 +540,9 @@ void print_tables(const Args& a, const std::vector<KernelResult>& ks, const std:
         std::printf("%-15s %9lld %14lld %14lld %14lld %14lld\n", k.v->name, e.interior, e.ptx_fused, e.ptx_unfused,
                     e.native_fused, e.native_unfused);
     }
+}
 
+void print_compile_table(const std::vector<KernelResult>& ks) {
     std::printf("\nPTX compile (first lab_ptx: NVRTC or the disk cache), decode, first launch; checked sweep on "
                 "the PTX engine\n");
     std::printf("%-15s %16s %9s %8s %11s %9s %9s  %s\n", "kernel", "compile s", "decode s", "PTX ins", "1st launch",
@@ -549,7 +559,9 @@ void print_tables(const Args& a, const std::vector<KernelResult>& ks, const std:
                     k.static_instructions, k.ptx.first_s, k.sweep_s, k.sweep_s / k.ptx.best_s, sweep.c_str());
         if (!k.sweep_failure.empty()) std::printf("  %s sweep: %s\n", k.v->name, k.sweep_failure.c_str());
     }
+}
 
+void print_summary(const Args& a, const std::vector<KernelResult>& ks) {
     const Summary s = summarize(ks);
     bool any_sweep = false;
     for (const auto& k : ks) any_sweep = any_sweep || k.sweep_run;
@@ -561,35 +573,47 @@ void print_tables(const Args& a, const std::vector<KernelResult>& ks, const std:
     std::printf("%s\n", verdict_line(a, s, any_sweep).c_str());
 }
 
-void print_json(const Args& a, const std::vector<KernelResult>& ks, const std::string& date, const std::string& load0,
-                const std::string& load1, const std::string& cache_dir) {
-    const Summary s = summarize(ks);
-    bool any_sweep = false;
-    for (const auto& k : ks) any_sweep = any_sweep || k.sweep_run;
-    auto engine = [](const EngineResult& e, bool ptx) {
-        std::string o = "{";
-        o += "\"best_s\":" + json_number(e.best_s);
-        o += ",\"best_cpu_s\":" + json_number(e.best_cpu_s);
-        o += ",\"first_launch_s\":" + json_number(e.first_s);
-        o += ",\"threads\":" + std::to_string(e.threads);
-        o += ",\"threads_per_s\":" + json_number(e.threads / e.best_s);
-        o += ",\"workers\":" + std::to_string(e.workers);
-        if (ptx) {
-            o += ",\"instructions\":" + std::to_string(e.instructions);
-            o += ",\"instructions_per_s\":" + json_number(e.instructions / e.best_s);
-            o += ",\"instructions_per_s_per_worker\":" + json_number(e.instructions / e.best_s / std::max(1, e.workers));
-            o += ",\"instructions_per_cpu_s\":" + json_number(e.best_cpu_s > 0 ? e.instructions / e.best_cpu_s : kInf);
-        }
-        o += std::string(",\"launches_ok\":") + (e.launches_ok ? "true" : "false");
-        o += std::string(",\"repeatable\":") + (e.repeatable ? "true" : "false");
-        o += std::string(",\"matches_reference\":") + (e.ref_ok ? "true" : "false");
-        o += ",\"reference\":{\"bad_cells\":" + std::to_string(e.ref.bad_cells) +
-             ",\"max_abs_err\":" + json_number(e.ref.max_abs_err) + ",\"max_rel_err\":" + json_number(e.ref.max_rel_err) +
-             ",\"summary\":" + json_string(e.ref.summary()) + "}";
-        if (!e.failure.empty()) o += ",\"failure\":" + json_string(e.failure);
-        return o + "}";
-    };
+void print_tables(const Args& a, const std::vector<KernelResult>& ks, const std::string& date,
+                  const std::string& load0, const std::string& load1, const std::string& cache_dir) {
+    print_header(a, date, load0, load1, cache_dir);
+    for (const auto& k : ks)
+        if (!k.error.empty()) std::printf("%s: ERROR: %s\n\n", k.v->name, k.error.c_str());
+
+    print_launch_table(ks);
+    print_rate_table(ks);
+    print_output_table(ks);
+    print_rounding_table(ks);
+    print_compile_table(ks);
+    print_summary(a, ks);
+}
+
+std::string engine_json(const EngineResult& e, bool ptx) {
     std::string o = "{";
+    o += "\"best_s\":" + json_number(e.best_s);
+    o += ",\"best_cpu_s\":" + json_number(e.best_cpu_s);
+    o += ",\"first_launch_s\":" + json_number(e.first_s);
+    o += ",\"threads\":" + std::to_string(e.threads);
+    o += ",\"threads_per_s\":" + json_number(e.threads / e.best_s);
+    o += ",\"workers\":" + std::to_string(e.workers);
+    if (ptx) {
+        o += ",\"instructions\":" + std::to_string(e.instructions);
+        o += ",\"instructions_per_s\":" + json_number(e.instructions / e.best_s);
+        o += ",\"instructions_per_s_per_worker\":" + json_number(e.instructions / e.best_s / std::max(1, e.workers));
+        o += ",\"instructions_per_cpu_s\":" + json_number(e.best_cpu_s > 0 ? e.instructions / e.best_cpu_s : kInf);
+    }
+    o += std::string(",\"launches_ok\":") + (e.launches_ok ? "true" : "false");
+    o += std::string(",\"repeatable\":") + (e.repeatable ? "true" : "false");
+    o += std::string(",\"matches_reference\":") + (e.ref_ok ? "true" : "false");
+    o += ",\"reference\":{\"bad_cells\":" + std::to_string(e.ref.bad_cells) +
+         ",\"max_abs_err\":" + json_number(e.ref.max_abs_err) + ",\"max_rel_err\":" + json_number(e.ref.max_rel_err) +
+         ",\"summary\":" + json_string(e.ref.summary()) + "}";
+    if (!e.failure.empty()) o += ",\"failure\":" + json_string(e.failure);
+    return o + "}";
+}
+
+std::string run_json(const Args& a, const std::string& date, const std::string& load0, const std::string& load1,
+                     const std::string& cache_dir) {
+    std::string o;
     o += "\"benchmark\":\"stencil_cpu_bench\",\"date\":" + json_string(date);
     o += ",\"machine\":{\"cpu\":" + json_string(cpu_model_name()) + ",\"hardware_threads\":" +
          std::to_string(cpu_cores()) + ",\"load_average_start\":" + json_string(load0) +
@@ -600,45 +624,48 @@ void print_json(const Args& a, const std::vector<KernelResult>& ks, const std::s
          ",\"ptx_cache_dir\":" + json_string(cache_dir);
     o += ",\"targets\":{\"launch_s\":" + json_number(kLaunchTarget) + ",\"sweep_s\":" + json_number(kSweepTarget) +
          ",\"size\":" + std::to_string(kTargetSize) + "}";
-    o += ",\"kernels\":[";
-    for (std::size_t i = 0; i < ks.size(); ++i) {
-        const auto& k = ks[i];
-        if (i) o += ",";
-        o += "{\"kernel\":" + json_string(k.v->name) + ",\"tile\":" + std::to_string(k.req.tile);
-        if (!k.error.empty()) {
-            o += ",\"error\":" + json_string(k.error) + "}";
-            continue;
-        }
-        o += ",\"block\":[" + std::to_string(k.geo.block.x) + "," + std::to_string(k.geo.block.y) + "," +
-             std::to_string(k.geo.block.z) + "],\"grid\":[" + std::to_string(k.geo.grid.x) + "," +
-             std::to_string(k.geo.grid.y) + "," + std::to_string(k.geo.grid.z) + "]";
-        o += ",\"compile_s\":" + json_number(k.compile_s) + ",\"nvrtc_s\":" + json_number(k.nvrtc_s) +
-             ",\"compile_from\":" + (k.nvrtc_s > 0 ? "\"nvrtc\"" : "\"disk_cache\"") +
-             ",\"decode_s\":" + json_number(k.decode_s) +
-             ",\"ptx_static_instructions\":" + std::to_string(k.static_instructions) +
-             ",\"ptx_fma_instructions\":" + std::to_string(k.fma_instructions);
-        o += ",\"ptx\":" + engine(k.ptx, true) + ",\"native\":" + engine(k.native, false);
-        o += ",\"ratio_ptx_over_native\":" + json_number(k.ratio());
-        o += std::string(",\"bit_identical\":") + (k.diff.cells == 0 ? "true" : "false");
-        o += ",\"bit_diff\":{\"cells\":" + std::to_string(k.diff.cells) + ",\"nan_cells\":" +
-             std::to_string(k.diff.nan_cells) + ",\"max_abs\":" + json_number(k.diff.max_abs) +
-             ",\"max_ulp\":" + std::to_string(k.diff.max_ulp);
-        if (k.diff.cells > 0)
-            o += ",\"first\":{\"x\":" + std::to_string(k.diff.x) + ",\"y\":" + std::to_string(k.diff.y) +
-                 ",\"z\":" + std::to_string(k.diff.z) + ",\"ptx\":" + json_number(k.diff.a) +
-                 ",\"native\":" + json_number(k.diff.b) + "}";
-        o += "}";
-        o += ",\"explain\":{\"interior_cells\":" + std::to_string(k.why.interior) +
-             ",\"ptx_equals_fma_chain\":" + std::to_string(k.why.ptx_fused) +
-             ",\"ptx_equals_mul_add\":" + std::to_string(k.why.ptx_unfused) +
-             ",\"native_equals_fma_chain\":" + std::to_string(k.why.native_fused) +
-             ",\"native_equals_mul_add\":" + std::to_string(k.why.native_unfused) + "}";
-        o += ",\"sweep\":{\"run\":" + std::string(k.sweep_run ? "true" : "false") +
-             ",\"seconds\":" + json_number(k.sweep_s) + ",\"ok\":" + (k.sweep_ok ? "true" : "false");
-        if (!k.sweep_failure.empty()) o += ",\"failure\":" + json_string(k.sweep_failure);
-        o += "}}";
+    return o;
+}
+
+std::string kernel_json(const KernelResult& k) {
+    std::string o;
+    o += "{\"kernel\":" + json_string(k.v->name) + ",\"tile\":" + std::to_string(k.req.tile);
+    if (!k.error.empty()) {
+        o += ",\"error\":" + json_string(k.error) + "}";
+        return o;
     }
-    o += "]";
+    o += ",\"block\":[" + std::to_string(k.geo.block.x) + "," + std::to_string(k.geo.block.y) + "," +
+         std::to_string(k.geo.block.z) + "],\"grid\":[" + std::to_string(k.geo.grid.x) + "," +
+         std::to_string(k.geo.grid.y) + "," + std::to_string(k.geo.grid.z) + "]";
+    o += ",\"compile_s\":" + json_number(k.compile_s) + ",\"nvrtc_s\":" + json_number(k.nvrtc_s) +
+         ",\"compile_from\":" + (k.nvrtc_s > 0 ? "\"nvrtc\"" : "\"disk_cache\"") +
+         ",\"decode_s\":" + json_number(k.decode_s) +
+         ",\"ptx_static_instructions\":" + std::to_string(k.static_instructions) +
+         ",\"ptx_fma_instructions\":" + std::to_string(k.fma_instructions);
+    o += ",\"ptx\":" + engine_json(k.ptx, true) + ",\"native\":" + engine_json(k.native, false);
+    o += ",\"ratio_ptx_over_native\":" + json_number(k.ratio());
+    o += std::string(",\"bit_identical\":") + (k.diff.cells == 0 ? "true" : "false");
+    o += ",\"bit_diff\":{\"cells\":" + std::to_string(k.diff.cells) + ",\"nan_cells\":" +
+         std::to_string(k.diff.nan_cells) + ",\"max_abs\":" + json_number(k.diff.max_abs) +
+         ",\"max_ulp\":" + std::to_string(k.diff.max_ulp);
+    if (k.diff.cells > 0)
+        o += ",\"first\":{\"x\":" + std::to_string(k.diff.x) + ",\"y\":" + std::to_string(k.diff.y) +
+             ",\"z\":" + std::to_string(k.diff.z) + ",\"ptx\":" + json_number(k.diff.a) +
+             ",\"native\":" + json_number(k.diff.b) + "}";
+    o += "}";
+    o += ",\"explain\":{\"interior_cells\":" + std::to_string(k.why.interior) +
+         ",\"ptx_equals_fma_chain\":" + std::to_string(k.why.ptx_fused) +
+         ",\"ptx_equals_mul_add\":" + std::to_string(k.why.ptx_unfused) +
+         ",\"native_equals_fma_chain\":" + std::to_string(k.why.native_fused) +
+         ",\"native_equals_mul_add\":" + std::to_string(k.why.native_unfused) + "}";
+    o += ",\"sweep\":{\"run\":" + std::string(k.sweep_run ? "true" : "false") +
+         ",\"seconds\":" + json_number(k.sweep_s) + ",\"ok\":" + (k.sweep_ok ? "true" : "false");
+    if (!k.sweep_failure.empty()) o += ",\"failure\":" + json_string(k.sweep_failure);
+    return o + "}}";
+}
+
+std::string summary_json(const Args& a, const Summary& s, bool any_sweep) {
+    std::string o;
     o += ",\"summary\":{\"launch_pass\":" + std::string(s.launch_pass ? "true" : "false") +
          ",\"slowest_launch_s\":" + json_number(s.worst_launch) +
          ",\"slowest_launch_kernel\":" + json_string(s.worst_launch_kernel) +
@@ -650,6 +677,22 @@ void print_json(const Args& a, const std::vector<KernelResult>& ks, const std::s
          ",\"ratio_min\":" + json_number(s.ratio_min) + ",\"ratio_max\":" + json_number(s.ratio_max) +
          ",\"ratio_geomean\":" + json_number(s.ratio_n ? std::exp(s.ratio_log_sum / s.ratio_n) : kInf) +
          ",\"verdict\":" + json_string(verdict_line(a, s, any_sweep)) + "}";
+    return o;
+}
+
+void print_json(const Args& a, const std::vector<KernelResult>& ks, const std::string& date, const std::string& load0,
+                const std::string& load1, const std::string& cache_dir) {
+    const Summary s = summarize(ks);
+    bool any_sweep = false;
+    for (const auto& k : ks) any_sweep = any_sweep || k.sweep_run;
+    std::string o = "{" + run_json(a, date, load0, load1, cache_dir);
+    o += ",\"kernels\":[";
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+        if (i) o += ",";
+        o += kernel_json(ks[i]);
+    }
+    o += "]";
+    o += summary_json(a, s, any_sweep);
     o += "}";
     std::printf("%s\n", o.c_str());
 }

@@ -303,6 +303,26 @@ private:
         int align = 0;
         Variable v;
         v.space = space;
+        const Ty ty = variable_type(align);
+        const Tok& name = next();
+        if (name.kind != Tok::ident) fail(name.line, "expected a variable name");
+        v.name = name.text;
+        int elem = std::max(1, bytes_of(ty == Ty::pred ? Ty::b8 : ty));
+        bool unsized = false;
+        const long long count = array_count(unsized);
+        v.align = align > 0 ? align : elem;
+        v.bytes = unsized ? 0 : count * elem;
+        if (accept("=")) read_initializer(v, space, elem, name.line);
+        expect(";");
+        if (space == Sp::local || (space == Sp::param && in_function)) {
+            place_frame_variable(v, space, name.line);
+            return;
+        }
+        place_module_variable(std::move(v), space, is_extern, unsized, name.line);
+    }
+
+    // [.align N] .type, in either order; b8 when no type is given.
+    Ty variable_type(int& align) {
         Ty ty = Ty::b8;
         for (;;) {
             const Tok& t = peek();
@@ -317,12 +337,12 @@ private:
                 break;
             }
         }
-        const Tok& name = next();
-        if (name.kind != Tok::ident) fail(name.line, "expected a variable name");
-        v.name = name.text;
-        int elem = std::max(1, bytes_of(ty == Ty::pred ? Ty::b8 : ty));
+        return ty;
+    }
+
+    // [n][m]...: the element count; a [] leaves the array unsized.
+    long long array_count(bool& unsized) {
         long long count = 1;
-        bool unsized = false;
         while (accept("[")) {
             if (accept("]")) {
                 unsized = true;
@@ -334,62 +354,67 @@ private:
             count *= (long long)*c;
             expect("]");
         }
-        v.align = align > 0 ? align : elem;
-        v.bytes = unsized ? 0 : count * elem;
-        if (accept("=")) {
-            std::vector<std::uint64_t> vals;
-            if (accept("{")) {
-                while (!accept("}")) {
-                    const Tok& n = next();
-                    if (n.text == ",") continue;
-                    if (n.kind == Tok::ident)
-                        fail(n.line, "the initializer of ." + std::string(space == Sp::constant ? "const" : "global") + " " +
-                                         v.name + " holds the address of " + demangle(n.text) +
-                                         ": function pointers are not supported by the CPU engine");
-                    bool neg = false;
-                    std::string txt = n.text;
-                    if (txt == "-") {
-                        neg = true;
-                        txt = next().text;
-                    }
-                    auto iv = parse_imm_text(txt, n.line);
-                    vals.push_back(neg ? (std::uint64_t)(-(std::int64_t)iv) : iv);
+        return count;
+    }
+
+    // = value | = {v0, v1, ...}: the values' low bytes, element by element, zero-filled to the size.
+    void read_initializer(Variable& v, Sp space, int elem, int line) {
+        std::vector<std::uint64_t> vals;
+        if (accept("{")) {
+            while (!accept("}")) {
+                const Tok& n = next();
+                if (n.text == ",") continue;
+                if (n.kind == Tok::ident)
+                    fail(n.line, "the initializer of ." + std::string(space == Sp::constant ? "const" : "global") + " " +
+                                     v.name + " holds the address of " + demangle(n.text) +
+                                     ": function pointers are not supported by the CPU engine");
+                bool neg = false;
+                std::string txt = n.text;
+                if (txt == "-") {
+                    neg = true;
+                    txt = next().text;
                 }
-            } else {
-                vals.push_back(parse_imm_text(next().text, name.line));
+                auto iv = parse_imm_text(txt, n.line);
+                vals.push_back(neg ? (std::uint64_t)(-(std::int64_t)iv) : iv);
             }
-            v.init.assign((size_t)v.bytes, 0);
-            for (size_t i = 0; i < vals.size() && (long long)((i + 1) * elem) <= v.bytes; ++i)
-                std::memcpy(v.init.data() + i * elem, &vals[i], (size_t)elem);
+        } else {
+            vals.push_back(parse_imm_text(next().text, line));
         }
-        expect(";");
-        if (space == Sp::local || (space == Sp::param && in_function)) {
-            if (!fn_) fail(name.line, "a .local variable outside a function");
-            if (space == Sp::local) {
-                fn_->local_bytes = align_up(fn_->local_bytes, v.align);
-                local_syms_[v.name] = {Sp::local, fn_->local_bytes};
-                fn_->local_align = std::max(fn_->local_align, v.align);
-                fn_->local_bytes += v.bytes;
-            } else {
-                fn_->param_bytes = (int)align_up(fn_->param_bytes, std::max(1, v.align));
-                local_syms_[v.name] = {Sp::param, fn_->param_bytes};
-                call_param_names_.push_back(v.name);
-                fn_->param_bytes += (int)v.bytes;
-            }
-            return;
+        v.init.assign((size_t)v.bytes, 0);
+        for (size_t i = 0; i < vals.size() && (long long)((i + 1) * elem) <= v.bytes; ++i)
+            std::memcpy(v.init.data() + i * elem, &vals[i], (size_t)elem);
+    }
+
+    // A .local or a function's .param: an offset in the function's frame.
+    void place_frame_variable(const Variable& v, Sp space, int line) {
+        if (!fn_) fail(line, "a .local variable outside a function");
+        if (space == Sp::local) {
+            fn_->local_bytes = align_up(fn_->local_bytes, v.align);
+            local_syms_[v.name] = {Sp::local, fn_->local_bytes};
+            fn_->local_align = std::max(fn_->local_align, v.align);
+            fn_->local_bytes += v.bytes;
+        } else {
+            fn_->param_bytes = (int)align_up(fn_->param_bytes, std::max(1, v.align));
+            local_syms_[v.name] = {Sp::param, fn_->param_bytes};
+            call_param_names_.push_back(v.name);
+            fn_->param_bytes += (int)v.bytes;
         }
+    }
+
+    // A module .global / .const at its aligned offset; .shared is laid out per entry later.
+    void place_module_variable(Variable&& v, Sp space, bool is_extern, bool unsized, int line) {
         if (space == Sp::shared && unsized) {
-            if (!is_extern) fail(name.line, "an unsized .shared array that is not .extern");
+            if (!is_extern) fail(line, "an unsized .shared array that is not .extern");
             v.dynamic_shared = true;
         } else if (is_extern && space != Sp::shared) {
-            fail(name.line, "an .extern ." + std::string(space == Sp::constant ? "const" : "global") +
-                                " variable (defined in another module) cannot be linked here");
+            fail(line, "an .extern ." + std::string(space == Sp::constant ? "const" : "global") +
+                           " variable (defined in another module) cannot be linked here");
         }
         auto& layout = space == Sp::shared ? m_->shared_bytes
                        : space == Sp::constant ? m_->const_bytes
                                                : m_->global_bytes;
         if (space != Sp::shared && space != Sp::constant && space != Sp::global)
-            fail(name.line, "unsupported module variable space");
+            fail(line, "unsupported module variable space");
         if (space != Sp::shared) {
             layout = align_up(layout, v.align);
             v.offset = layout;
@@ -425,31 +450,6 @@ private:
         f.is_entry = kw.text == ".entry";
         std::vector<std::pair<Param, int>> formals;  // param and alignment
         std::optional<Param> retval;
-        auto param_list = [&](std::vector<std::pair<Param, int>>& into) {
-            expect("(");
-            while (!accept(")")) {
-                if (accept(",")) continue;
-                const Tok& ps = next();
-                if (ps.text != ".param" && ps.text != ".reg") fail(ps.line, "expected .param in a parameter list");
-                int align = 0, elem = 0;
-                long long count = 1;
-                Param prm;
-                while (peek().kind == Tok::ident && peek().text[0] == '.') {
-                    const Tok& t = next();
-                    if (t.text == ".align") align = (int)parse_int(next().text).value_or(1);
-                    else if (auto ty = type_of(t.text.substr(1))) elem = bytes_of(*ty);
-                    else if (t.text == ".ptr" || t.text == ".global" || t.text == ".shared" || t.text == ".const" || t.text == ".local") {
-                    } else fail(t.line, "unsupported parameter attribute " + t.text);
-                }
-                prm.name = next().text;
-                while (accept("[")) {
-                    count *= (long long)parse_int(next().text).value_or(1);
-                    expect("]");
-                }
-                prm.bytes = (int)(elem * count);
-                into.push_back({prm, align > 0 ? align : elem});
-            }
-        };
         if (!f.is_entry && peek().text == "(") {
             std::vector<std::pair<Param, int>> r;
             param_list(r);
@@ -458,35 +458,9 @@ private:
         }
         f.name = next().text;
         if (peek().text == "(") param_list(formals);
-        // performance directives: .maxntid 256, 1, 1  .reqntid ...  .minnctapersm N  .noreturn
-        while (peek().kind == Tok::ident && peek().text[0] == '.') {
-            next();
-            while (peek().kind == Tok::number || peek().text == ",") next();
-        }
-        for (auto& [prm, al] : formals) {
-            f.param_bytes = (int)align_up(f.param_bytes, std::max(1, al));
-            f.param_offsets.push_back(f.param_bytes);
-            f.param_bytes += prm.bytes;
-            f.params.push_back(prm);
-            if (f.is_entry && prm.bytes > 8)
-                fail(kw.line, fmt::format("kernel parameter {} is {} bytes: only scalars and pointers "
-                                          "(at most 8 bytes) can be passed", prm.name, prm.bytes));
-        }
-        if (retval) {
-            f.param_bytes = (int)align_up(f.param_bytes, 8);
-            f.retval_offset = f.param_bytes;
-            f.retval_bytes = retval->bytes;
-            f.param_bytes += retval->bytes;
-        }
-        int index;
-        if (auto it = m_->function_index.find(f.name); it != m_->function_index.end()) {
-            index = it->second;
-        } else {
-            index = (int)m_->functions.size();
-            m_->function_index[f.name] = index;
-            m_->functions.emplace_back();
-            opcode_text_.emplace_back();
-        }
+        skip_performance_directives();
+        lay_out_params(f, formals, retval, kw.line);
+        const int index = function_slot(f.name);
         if (accept(";")) {  // a declaration (vprintf, or a forward declaration)
             if (!m_->functions[index].defined) {
                 Function& slot = m_->functions[index];
@@ -497,6 +471,84 @@ private:
             (void)is_extern;
             return;
         }
+        begin_definition(std::move(f), index, retval);
+        expect("{");
+        body();
+        resolve_labels();
+        fn_ = nullptr;
+    }
+
+    // ( .param .type [.ptr .space] [.align N] name[dims], ... )
+    void param_list(std::vector<std::pair<Param, int>>& into) {
+        expect("(");
+        while (!accept(")")) {
+            if (accept(",")) continue;
+            const Tok& ps = next();
+            if (ps.text != ".param" && ps.text != ".reg") fail(ps.line, "expected .param in a parameter list");
+            int align = 0, elem = 0;
+            long long count = 1;
+            Param prm;
+            while (peek().kind == Tok::ident && peek().text[0] == '.') {
+                const Tok& t = next();
+                if (t.text == ".align") align = (int)parse_int(next().text).value_or(1);
+                else if (auto ty = type_of(t.text.substr(1))) elem = bytes_of(*ty);
+                else if (t.text == ".ptr" || t.text == ".global" || t.text == ".shared" || t.text == ".const" || t.text == ".local") {
+                } else fail(t.line, "unsupported parameter attribute " + t.text);
+            }
+            prm.name = next().text;
+            while (accept("[")) {
+                count *= (long long)parse_int(next().text).value_or(1);
+                expect("]");
+            }
+            prm.bytes = (int)(elem * count);
+            into.push_back({prm, align > 0 ? align : elem});
+        }
+    }
+
+    // performance directives: .maxntid 256, 1, 1  .reqntid ...  .minnctapersm N  .noreturn
+    void skip_performance_directives() {
+        while (peek().kind == Tok::ident && peek().text[0] == '.') {
+            next();
+            while (peek().kind == Tok::number || peek().text == ",") next();
+        }
+    }
+
+    // Params at their aligned offsets, then the return value 8-aligned after them.
+    void lay_out_params(Function& f, const std::vector<std::pair<Param, int>>& formals,
+                        const std::optional<Param>& retval, int line) {
+        for (const auto& [prm, al] : formals) {
+            f.param_bytes = (int)align_up(f.param_bytes, std::max(1, al));
+            f.param_offsets.push_back(f.param_bytes);
+            f.param_bytes += prm.bytes;
+            f.params.push_back(prm);
+            if (f.is_entry && prm.bytes > 8)
+                fail(line, fmt::format("kernel parameter {} is {} bytes: only scalars and pointers "
+                                       "(at most 8 bytes) can be passed", prm.name, prm.bytes));
+        }
+        if (retval) {
+            f.param_bytes = (int)align_up(f.param_bytes, 8);
+            f.retval_offset = f.param_bytes;
+            f.retval_bytes = retval->bytes;
+            f.param_bytes += retval->bytes;
+        }
+    }
+
+    // The function's index, new or that of an earlier declaration.
+    int function_slot(const std::string& name) {
+        int index;
+        if (auto it = m_->function_index.find(name); it != m_->function_index.end()) {
+            index = it->second;
+        } else {
+            index = (int)m_->functions.size();
+            m_->function_index[name] = index;
+            m_->functions.emplace_back();
+            opcode_text_.emplace_back();
+        }
+        return index;
+    }
+
+    // Makes f the function being parsed, with a fresh register, label and symbol scope.
+    void begin_definition(Function&& f, int index, const std::optional<Param>& retval) {
         m_->functions[index] = std::move(f);
         fn_ = &m_->functions[index];
         fn_index_ = index;
@@ -508,16 +560,15 @@ private:
         for (size_t i = 0; i < fn_->params.size(); ++i)
             local_syms_[fn_->params[i].name] = {Sp::param, fn_->param_offsets[i]};
         if (retval) local_syms_[retval->name] = {Sp::param, fn_->retval_offset};
-        expect("{");
-        body();
-        // resolve this function's labels
+    }
+
+    void resolve_labels() {
         for (auto& pl : pending_labels_) {
             auto it = labels_.find(pl.label);
             if (it == labels_.end()) fail(pl.ptx_line, "unknown label " + pl.label);
             m_->functions[pl.function].code[pl.instr].o[pl.operand].imm = it->second;
         }
         pending_labels_.clear();
-        fn_ = nullptr;
     }
 
     int reg_slot(const Tok& t) {
@@ -594,134 +645,152 @@ private:
 
     // ---- operands
     Operand operand(const Instr& in, int ptx_line) {
-        Operand o;
         const Tok& t = peek();
-        if (t.text == "[") {
-            next();
-            o.kind = Operand::kMem;
-            o.space = in.space;
-            o.reg = -1;
-            o.imm = 0;
-            bool first = true;
-            while (!accept("]")) {
-                bool neg = false;
-                if (accept("+")) {
-                }
-                if (accept("-")) neg = true;
-                const Tok& a = next();
-                if (a.kind == Tok::number) {
-                    std::int64_t v = (std::int64_t)parse_imm_text(a.text, a.line);
-                    o.imm += neg ? -v : v;
-                } else if (a.kind == Tok::ident && regs_.count(a.text)) {
-                    if (!first || o.reg >= 0) fail(a.line, "an address with two registers");
-                    o.reg = regs_[a.text];
-                } else if (a.kind == Tok::ident) {
-                    const SymAddr addr = symbol_address(a, in);
-                    o.imm += addr.offset;
-                    o.frame_rel = addr.frame_rel;
-                    o.dyn_shared = addr.dyn;
-                    if (!addr.dyn && addr.var >= 0) var_refs_.push_back({fn_index_, (int)fn_->code.size(), in.nops, addr.var});
-                    if (in.space == Sp::generic) {
-                        if (addr.frame_rel || addr.var >= 0 || addr.dyn)
-                            fail(a.line, "a generic access to the symbol " + a.text + " (use cvta)");
-                        o.imm += window_of(addr.space);
-                    }
-                } else {
-                    fail(a.line, "malformed address");
-                }
-                first = false;
-            }
-            return o;
-        }
-        if (t.text == "{") {
-            next();
-            o.kind = Operand::kVec;
-            o.reg = (int)fn_->vec_regs.size();
-            int count = 0;
-            while (!accept("}")) {
-                if (accept(",")) continue;
-                const Tok& r = next();
-                if (r.text == "_") fn_->vec_regs.push_back(-1);
-                else fn_->vec_regs.push_back(reg_slot(r));
-                ++count;
-            }
-            o.reg2 = count;
-            return o;
-        }
+        if (t.text == "[") return address_operand(in);
+        if (t.text == "{") return vector_operand();
         if (t.text == "!") {
             next();
-            o = operand(in, ptx_line);
+            Operand o = operand(in, ptx_line);
             o.negate = true;
             return o;
         }
-        if (t.text == "-" && peek(1).kind == Tok::number) {
-            next();
-            const Tok& n = next();
-            o.kind = Operand::kImm;
-            std::uint64_t v = parse_imm_text(n.text, n.line);
-            const bool is_fp_bits = n.text.size() > 1 && (n.text[1] == 'f' || n.text[1] == 'F' || n.text[1] == 'd' || n.text[1] == 'D');
-            if (is_fp_bits) v ^= (n.text[1] == 'f' || n.text[1] == 'F') ? 0x80000000ull : 0x8000000000000000ull;
-            else if (n.text.find('.') != std::string::npos) v ^= 0x8000000000000000ull;
-            else v = (std::uint64_t)(-(std::int64_t)v);
-            o.imm = (std::int64_t)v;
-            return o;
-        }
-        if (t.kind == Tok::number) {
-            const Tok& n = next();
-            o.kind = Operand::kImm;
-            std::uint64_t v = parse_imm_text(n.text, n.line);
-            // A decimal float literal given to an f32 instruction is an f32 value.
-            if (n.text.find('.') != std::string::npos && in.type == Ty::f32) {
-                double d;
-                std::memcpy(&d, &v, 8);
-                float f = (float)d;
-                std::uint32_t b;
-                std::memcpy(&b, &f, 4);
-                v = b;
-            }
-            o.imm = (std::int64_t)v;
-            return o;
-        }
-        if (t.kind == Tok::ident) {
-            const Tok& n = next();
-            if (regs_.count(n.text)) {
-                o.kind = Operand::kReg;
-                o.reg = regs_[n.text];
-                if (accept("|")) {
-                    o.kind = Operand::kPair;
-                    o.reg2 = reg_slot(next());
-                }
-                return o;
-            }
-            if (n.text[0] == '%') {
-                if (auto s = special(n.text)) {
-                    o.kind = Operand::kSpecial;
-                    o.reg = (int)*s;
-                    return o;
-                }
-                fail(n.line, "unknown register " + n.text);
-            }
-            if (n.text == "_") {
-                o.kind = Operand::kNone;
-                return o;
-            }
-            // a label (branch) or a symbol's address
-            if (in.op == Op::bra) {
-                o.kind = Operand::kLabel;
-                pending_labels_.push_back({fn_index_, (int)fn_->code.size(), in.nops, n.text, ptx_line});
-                return o;
-            }
-            const SymAddr addr = symbol_address(n, in);
-            o.kind = Operand::kSymAddr;
-            o.space = addr.space;
-            o.imm = addr.offset;
-            o.frame_rel = addr.frame_rel;
-            o.dyn_shared = addr.dyn;
-            if (!addr.dyn && addr.var >= 0) var_refs_.push_back({fn_index_, (int)fn_->code.size(), in.nops, addr.var});
-            if (accept("+")) o.imm += (std::int64_t)parse_imm_text(next().text, n.line);
-            return o;
-        }
+        if (t.text == "-" && peek(1).kind == Tok::number) return negated_immediate();
+        if (t.kind == Tok::number) return immediate(in);
+        if (t.kind == Tok::ident) return named_operand(in, ptx_line);
         fail(t.line, "unexpected operand '" + t.text + "'");
+    }
+
+    // [reg + imm], [symbol + imm], [imm]
+    Operand address_operand(const Instr& in) {
+        Operand o;
+        next();
+        o.kind = Operand::kMem;
+        o.space = in.space;
+        o.reg = -1;
+        o.imm = 0;
+        bool first = true;
+        while (!accept("]")) {
+            bool neg = false;
+            if (accept("+")) {
+            }
+            if (accept("-")) neg = true;
+            const Tok& a = next();
+            if (a.kind == Tok::number) {
+                std::int64_t v = (std::int64_t)parse_imm_text(a.text, a.line);
+                o.imm += neg ? -v : v;
+            } else if (a.kind == Tok::ident && regs_.count(a.text)) {
+                if (!first || o.reg >= 0) fail(a.line, "an address with two registers");
+                o.reg = regs_[a.text];
+            } else if (a.kind == Tok::ident) {
+                const SymAddr addr = symbol_address(a, in);
+                o.imm += addr.offset;
+                o.frame_rel = addr.frame_rel;
+                o.dyn_shared = addr.dyn;
+                if (!addr.dyn && addr.var >= 0) var_refs_.push_back({fn_index_, (int)fn_->code.size(), in.nops, addr.var});
+                if (in.space == Sp::generic) {
+                    if (addr.frame_rel || addr.var >= 0 || addr.dyn)
+                        fail(a.line, "a generic access to the symbol " + a.text + " (use cvta)");
+                    o.imm += window_of(addr.space);
+                }
+            } else {
+                fail(a.line, "malformed address");
+            }
+            first = false;
+        }
+        return o;
+    }
+
+    // {r0, r1, _, r3}: the registers go to the function's vec_regs, the operand holds where they start.
+    Operand vector_operand() {
+        Operand o;
+        next();
+        o.kind = Operand::kVec;
+        o.reg = (int)fn_->vec_regs.size();
+        int count = 0;
+        while (!accept("}")) {
+            if (accept(",")) continue;
+            const Tok& r = next();
+            if (r.text == "_") fn_->vec_regs.push_back(-1);
+            else fn_->vec_regs.push_back(reg_slot(r));
+            ++count;
+        }
+        o.reg2 = count;
+        return o;
+    }
+
+    // A leading minus flips the sign bit of a float literal and negates an integer.
+    Operand negated_immediate() {
+        Operand o;
+        next();
+        const Tok& n = next();
+        o.kind = Operand::kImm;
+        std::uint64_t v = parse_imm_text(n.text, n.line);
+        const bool is_fp_bits = n.text.size() > 1 && (n.text[1] == 'f' || n.text[1] == 'F' || n.text[1] == 'd' || n.text[1] == 'D');
+        if (is_fp_bits) v ^= (n.text[1] == 'f' || n.text[1] == 'F') ? 0x80000000ull : 0x8000000000000000ull;
+        else if (n.text.find('.') != std::string::npos) v ^= 0x8000000000000000ull;
+        else v = (std::uint64_t)(-(std::int64_t)v);
+        o.imm = (std::int64_t)v;
+        return o;
+    }
+
+    Operand immediate(const Instr& in) {
+        Operand o;
+        const Tok& n = next();
+        o.kind = Operand::kImm;
+        std::uint64_t v = parse_imm_text(n.text, n.line);
+        // A decimal float literal given to an f32 instruction is an f32 value.
+        if (n.text.find('.') != std::string::npos && in.type == Ty::f32) {
+            double d;
+            std::memcpy(&d, &v, 8);
+            float f = (float)d;
+            std::uint32_t b;
+            std::memcpy(&b, &f, 4);
+            v = b;
+        }
+        o.imm = (std::int64_t)v;
+        return o;
+    }
+
+    // A register, a special register, '_', a branch label or a symbol's address.
+    Operand named_operand(const Instr& in, int ptx_line) {
+        Operand o;
+        const Tok& n = next();
+        if (regs_.count(n.text)) {
+            o.kind = Operand::kReg;
+            o.reg = regs_[n.text];
+            if (accept("|")) {
+                o.kind = Operand::kPair;
+                o.reg2 = reg_slot(next());
+            }
+            return o;
+        }
+        if (n.text[0] == '%') {
+            if (auto s = special(n.text)) {
+                o.kind = Operand::kSpecial;
+                o.reg = (int)*s;
+                return o;
+            }
+            fail(n.line, "unknown register " + n.text);
+        }
+        if (n.text == "_") {
+            o.kind = Operand::kNone;
+            return o;
+        }
+        // a label (branch) or a symbol's address
+        if (in.op == Op::bra) {
+            o.kind = Operand::kLabel;
+            pending_labels_.push_back({fn_index_, (int)fn_->code.size(), in.nops, n.text, ptx_line});
+            return o;
+        }
+        const SymAddr addr = symbol_address(n, in);
+        o.kind = Operand::kSymAddr;
+        o.space = addr.space;
+        o.imm = addr.offset;
+        o.frame_rel = addr.frame_rel;
+        o.dyn_shared = addr.dyn;
+        if (!addr.dyn && addr.var >= 0) var_refs_.push_back({fn_index_, (int)fn_->code.size(), in.nops, addr.var});
+        if (accept("+")) o.imm += (std::int64_t)parse_imm_text(next().text, n.line);
+        return o;
     }
 
     static std::uint64_t window_of(Sp s) {
@@ -788,10 +857,7 @@ private:
     void layout_shared();
 };
 
-// The opcode's dotted parts -> op, types, modifiers. Returns false for an opcode not run here.
-bool Parser::decode_opcode(Instr& in, const std::string& opcode, int line) {
-    const auto parts = split_dots(opcode);
-    const std::string& base = parts[0];
+std::optional<Op> op_of(const std::string& base) {
     static const std::unordered_map<std::string, Op> ops{
         {"mov", Op::mov}, {"cvt", Op::cvt}, {"cvta", Op::cvta}, {"ld", Op::ld}, {"st", Op::st},
         {"ldu", Op::ldu}, {"prefetch", Op::prefetch}, {"prefetchu", Op::prefetch}, {"add", Op::add},
@@ -811,8 +877,97 @@ bool Parser::decode_opcode(Instr& in, const std::string& opcode, int line) {
         {"fence", Op::membar}, {"nanosleep", Op::nanosleep}, {"atom", Op::atom}, {"red", Op::red},
         {"mad.lo", Op::mad}};
     auto it = ops.find(base);
-    if (it == ops.end()) return false;
-    in.op = it->second;
+    if (it == ops.end()) return std::nullopt;
+    return it->second;
+}
+
+// Rounding, comparison, sub-operation and vector modifiers, each meaningful only to some opcodes.
+// Returns false for a modifier that is none of these.
+bool apply_mode_modifier(Instr& in, const std::string& q) {
+    static const std::unordered_map<std::string, Rnd> rnds{
+        {"rn", Rnd::rn}, {"rz", Rnd::rz}, {"rm", Rnd::rm}, {"rp", Rnd::rp}, {"rni", Rnd::rni},
+        {"rzi", Rnd::rzi}, {"rmi", Rnd::rmi}, {"rpi", Rnd::rpi}, {"rna", Rnd::rna}};
+    if (auto r = rnds.find(q); r != rnds.end()) {
+        in.rnd = r->second;
+        return true;
+    }
+    static const std::unordered_map<std::string, Cmp> cmps{
+        {"eq", Cmp::eq}, {"ne", Cmp::ne}, {"lt", Cmp::lt}, {"le", Cmp::le}, {"gt", Cmp::gt},
+        {"ge", Cmp::ge}, {"lo", Cmp::lo}, {"ls", Cmp::ls}, {"hi", Cmp::hi}, {"hs", Cmp::hs},
+        {"equ", Cmp::equ}, {"neu", Cmp::neu}, {"ltu", Cmp::ltu}, {"leu", Cmp::leu},
+        {"gtu", Cmp::gtu}, {"geu", Cmp::geu}, {"num", Cmp::num}, {"nan", Cmp::nan}};
+    if ((in.op == Op::setp || in.op == Op::set || in.op == Op::slct) && cmps.count(q)) {
+        in.cmp = cmps.at(q);
+        return true;
+    }
+    static const std::unordered_map<std::string, Sub> subs{
+        {"up", Sub::up}, {"down", Sub::down}, {"bfly", Sub::bfly}, {"idx", Sub::idx},
+        {"all", Sub::all}, {"any", Sub::any}, {"uni", Sub::uni}, {"ballot", Sub::ballot},
+        {"add", Sub::add}, {"min", Sub::min}, {"max", Sub::max}, {"inc", Sub::inc},
+        {"dec", Sub::dec}, {"and", Sub::and_}, {"or", Sub::or_}, {"xor", Sub::xor_},
+        {"exch", Sub::exch}, {"cas", Sub::cas}, {"popc", Sub::popc}, {"finite", Sub::finite},
+        {"infinite", Sub::infinite}, {"number", Sub::number}, {"notanumber", Sub::notanumber},
+        {"normal", Sub::normal}, {"subnormal", Sub::subnormal}};
+    const bool takes_sub = in.op == Op::shfl || in.op == Op::vote || in.op == Op::match ||
+                           in.op == Op::atom || in.op == Op::red || in.op == Op::redux ||
+                           in.op == Op::bar || in.op == Op::bar_red || in.op == Op::testp;
+    if (takes_sub && subs.count(q)) {
+        if (in.op == Op::bar && q == "red") return true;
+        in.sub = subs.at(q);
+        return true;
+    }
+    if ((in.op == Op::setp || in.op == Op::set) && (q == "and" || q == "or" || q == "xor")) {
+        in.flags |= q == "and" ? kBoolAnd : q == "or" ? kBoolOr : kBoolXor;
+        return true;
+    }
+    if (in.op == Op::shf && (q == "l" || q == "r")) {  // shift left / right: Sub::up / Sub::down
+        in.sub = q == "l" ? Sub::up : Sub::down;
+        return true;
+    }
+    if (in.op == Op::bar && q == "red") {
+        in.op = Op::bar_red;
+        return true;
+    }
+    if (in.op == Op::bar && q == "warp") {
+        in.op = Op::bar_warp;
+        return true;
+    }
+    if (in.op == Op::cvta && q == "to") {
+        in.op = Op::cvta_to;
+        return true;
+    }
+    if (q == "v2" || q == "v4") {
+        in.vec = (std::uint8_t)(q == "v2" ? 2 : 4);
+        return true;
+    }
+    return false;
+}
+
+// Modifiers that set a flag bit, or that change nothing the CPU engine models (flag 0).
+std::optional<std::uint32_t> modifier_flag(const std::string& q) {
+    static const std::unordered_map<std::string, std::uint32_t> flags{
+        {"ftz", kFtz}, {"sat", kSat}, {"approx", kApprox}, {"full", kFull}, {"hi", kHi},
+        {"lo", kLo}, {"wide", kWide}, {"cc", kCc}, {"NaN", kNaN}, {"shiftamt", kShiftr},
+        {"wrap", kWrap}, {"clamp", kClamp}, {"volatile", kVolatile}, {"nc", kNc},
+        {"uni", kUni}, {"aligned", kAligned}, {"xorsign", kXorsign}, {"relu", kRelu},
+        {"relaxed", 0}, {"acquire", 0}, {"release", 0}, {"acq_rel", 0}, {"weak", 0},
+        {"sync", 0}, {"cta", 0}, {"gpu", 0}, {"sys", 0}, {"gl", 0}, {"L1", 0}, {"L2", 0},
+        {"ca", 0}, {"cg", 0}, {"cs", 0}, {"lu", 0}, {"cv", 0}, {"wb", 0}, {"wt", 0},
+        {"sc", 0}, {"noftz", 0}, {"mmio", 0}, {"arrive", 0x80000000u}, {"red", 0},
+        {"any", 0}, {"all", 0}, {"L1::evict_last", 0}, {"evict_last", 0}, {"evict_first", 0},
+        {"evict_normal", 0}, {"evict_unchanged", 0}, {"no_allocate", 0}, {"L2::64B", 0},
+        {"64B", 0}, {"128B", 0}, {"256B", 0}, {"f4e", kPrmtF4e}, {"b4e", kPrmtB4e}, {"rc8", kPrmtRc8},
+        {"ecl", kPrmtEcl}, {"ecr", kPrmtEcr}, {"rc16", kPrmtRc16}};
+    if (auto f = flags.find(q); f != flags.end()) return f->second;
+    return std::nullopt;
+}
+
+// The opcode's dotted parts -> op, types, modifiers. Returns false for an opcode not run here.
+bool Parser::decode_opcode(Instr& in, const std::string& opcode, int line) {
+    const auto parts = split_dots(opcode);
+    const auto op = op_of(parts[0]);
+    if (!op) return false;
+    in.op = *op;
     std::vector<Ty> types;
     for (size_t i = 1; i < parts.size(); ++i) {
         const std::string& q = parts[i];
@@ -824,78 +979,10 @@ bool Parser::decode_opcode(Instr& in, const std::string& opcode, int line) {
             in.space = *sp;
             continue;
         }
-        static const std::unordered_map<std::string, Rnd> rnds{
-            {"rn", Rnd::rn}, {"rz", Rnd::rz}, {"rm", Rnd::rm}, {"rp", Rnd::rp}, {"rni", Rnd::rni},
-            {"rzi", Rnd::rzi}, {"rmi", Rnd::rmi}, {"rpi", Rnd::rpi}, {"rna", Rnd::rna}};
-        if (auto r = rnds.find(q); r != rnds.end()) {
-            in.rnd = r->second;
-            continue;
-        }
-        static const std::unordered_map<std::string, Cmp> cmps{
-            {"eq", Cmp::eq}, {"ne", Cmp::ne}, {"lt", Cmp::lt}, {"le", Cmp::le}, {"gt", Cmp::gt},
-            {"ge", Cmp::ge}, {"lo", Cmp::lo}, {"ls", Cmp::ls}, {"hi", Cmp::hi}, {"hs", Cmp::hs},
-            {"equ", Cmp::equ}, {"neu", Cmp::neu}, {"ltu", Cmp::ltu}, {"leu", Cmp::leu},
-            {"gtu", Cmp::gtu}, {"geu", Cmp::geu}, {"num", Cmp::num}, {"nan", Cmp::nan}};
-        if ((in.op == Op::setp || in.op == Op::set || in.op == Op::slct) && cmps.count(q)) {
-            in.cmp = cmps.at(q);
-            continue;
-        }
-        static const std::unordered_map<std::string, Sub> subs{
-            {"up", Sub::up}, {"down", Sub::down}, {"bfly", Sub::bfly}, {"idx", Sub::idx},
-            {"all", Sub::all}, {"any", Sub::any}, {"uni", Sub::uni}, {"ballot", Sub::ballot},
-            {"add", Sub::add}, {"min", Sub::min}, {"max", Sub::max}, {"inc", Sub::inc},
-            {"dec", Sub::dec}, {"and", Sub::and_}, {"or", Sub::or_}, {"xor", Sub::xor_},
-            {"exch", Sub::exch}, {"cas", Sub::cas}, {"popc", Sub::popc}, {"finite", Sub::finite},
-            {"infinite", Sub::infinite}, {"number", Sub::number}, {"notanumber", Sub::notanumber},
-            {"normal", Sub::normal}, {"subnormal", Sub::subnormal}};
-        const bool takes_sub = in.op == Op::shfl || in.op == Op::vote || in.op == Op::match ||
-                               in.op == Op::atom || in.op == Op::red || in.op == Op::redux ||
-                               in.op == Op::bar || in.op == Op::bar_red || in.op == Op::testp;
-        if (takes_sub && subs.count(q)) {
-            if (in.op == Op::bar && q == "red") continue;
-            in.sub = subs.at(q);
-            continue;
-        }
-        if ((in.op == Op::setp || in.op == Op::set) && (q == "and" || q == "or" || q == "xor")) {
-            in.flags |= q == "and" ? kBoolAnd : q == "or" ? kBoolOr : kBoolXor;
-            continue;
-        }
-        if (in.op == Op::shf && (q == "l" || q == "r")) {  // shift left / right: Sub::up / Sub::down
-            in.sub = q == "l" ? Sub::up : Sub::down;
-            continue;
-        }
-        if (in.op == Op::bar && q == "red") {
-            in.op = Op::bar_red;
-            continue;
-        }
-        if (in.op == Op::bar && q == "warp") {
-            in.op = Op::bar_warp;
-            continue;
-        }
-        if (in.op == Op::cvta && q == "to") {
-            in.op = Op::cvta_to;
-            continue;
-        }
-        if (q == "v2" || q == "v4") {
-            in.vec = (std::uint8_t)(q == "v2" ? 2 : 4);
-            continue;
-        }
-        static const std::unordered_map<std::string, std::uint32_t> flags{
-            {"ftz", kFtz}, {"sat", kSat}, {"approx", kApprox}, {"full", kFull}, {"hi", kHi},
-            {"lo", kLo}, {"wide", kWide}, {"cc", kCc}, {"NaN", kNaN}, {"shiftamt", kShiftr},
-            {"wrap", kWrap}, {"clamp", kClamp}, {"volatile", kVolatile}, {"nc", kNc},
-            {"uni", kUni}, {"aligned", kAligned}, {"xorsign", kXorsign}, {"relu", kRelu},
-            {"relaxed", 0}, {"acquire", 0}, {"release", 0}, {"acq_rel", 0}, {"weak", 0},
-            {"sync", 0}, {"cta", 0}, {"gpu", 0}, {"sys", 0}, {"gl", 0}, {"L1", 0}, {"L2", 0},
-            {"ca", 0}, {"cg", 0}, {"cs", 0}, {"lu", 0}, {"cv", 0}, {"wb", 0}, {"wt", 0},
-            {"sc", 0}, {"noftz", 0}, {"mmio", 0}, {"arrive", 0x80000000u}, {"red", 0},
-            {"any", 0}, {"all", 0}, {"L1::evict_last", 0}, {"evict_last", 0}, {"evict_first", 0},
-            {"evict_normal", 0}, {"evict_unchanged", 0}, {"no_allocate", 0}, {"L2::64B", 0},
-            {"64B", 0}, {"128B", 0}, {"256B", 0}, {"f4e", kPrmtF4e}, {"b4e", kPrmtB4e}, {"rc8", kPrmtRc8},
-            {"ecl", kPrmtEcl}, {"ecr", kPrmtEcr}, {"rc16", kPrmtRc16}};
-        if (auto f = flags.find(q); f != flags.end()) {
-            if (f->second == 0x80000000u) fail(line, "bar.arrive (a split barrier) is not supported");
-            in.flags |= f->second;
+        if (apply_mode_modifier(in, q)) continue;
+        if (auto f = modifier_flag(q)) {
+            if (*f == 0x80000000u) fail(line, "bar.arrive (a split barrier) is not supported");
+            in.flags |= *f;
             continue;
         }
         if (q.rfind("L1::", 0) == 0 || q.rfind("L2::", 0) == 0) continue;
