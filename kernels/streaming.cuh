@@ -34,6 +34,54 @@
 
 namespace stencil {
 
+// This thread's share of a plane's ring: threads within R of a block edge (tx < R or ty < R; the
+// index m covers T < R too) load the ring's cells on both sides of their row or column. The kernel
+// holds a plane's share in registers from the step before the plane is needed, so plane i + 1's
+// ring (and its queue top) are in flight while plane i is computed: a step does not wait for
+// memory at its barrier (the kernel would otherwise stall on the latency of every plane).
+template <typename real, int TILE_DIM, int R>
+struct RingShare {
+    real west[R] = {}, east[R] = {}, south[R] = {}, north[R] = {};  // x -, x +, y -, y + sides
+
+    // The share of the plane that starts at `plane` (= i * nx * ny); cells outside the grid are 0
+    // (no interior column reads them).
+    template <typename In>
+    __device__ void load(In in, int plane, int j0, int k0, int ty, int tx, int nx, int ny) {
+        const int j = j0 + ty, k = k0 + tx;
+#pragma unroll
+        for (int m = 0; m < R; ++m) {
+            const int sx = tx + m * TILE_DIM, sy = ty + m * TILE_DIM;
+            if (j < ny && sx < R) {
+                const int kl = k0 - R + sx, kr = k0 + TILE_DIM + sx;
+                west[m] = kl >= 0 ? in[plane + j * nx + kl] : real(0);
+                east[m] = kr < nx ? in[plane + j * nx + kr] : real(0);
+            }
+            if (k < nx && sy < R) {
+                const int jl = j0 - R + sy, jr = j0 + TILE_DIM + sy;
+                south[m] = jl >= 0 ? in[plane + jl * nx + k] : real(0);
+                north[m] = jr < ny ? in[plane + jr * nx + k] : real(0);
+            }
+        }
+    }
+
+    // Into the shared plane, beside the block's own cells (the same conditions as load).
+    template <typename Plane>
+    __device__ void store(Plane& inCurr_s, int j, int k, int ty, int tx, int nx, int ny) const {
+#pragma unroll
+        for (int m = 0; m < R; ++m) {
+            const int sx = tx + m * TILE_DIM, sy = ty + m * TILE_DIM;
+            if (j < ny && sx < R) {
+                inCurr_s[R + ty][sx] = west[m];
+                inCurr_s[R + ty][R + TILE_DIM + sx] = east[m];
+            }
+            if (k < nx && sy < R) {
+                inCurr_s[sy][R + tx] = south[m];
+                inCurr_s[R + TILE_DIM + sy][R + tx] = north[m];
+            }
+        }
+    }
+};
+
 // __launch_bounds__: the block is TILE_DIM^2 threads, so the compiler keeps registers within what
 // such a block may have (at T = 32 in fp64 and r >= 3 it would otherwise ask for more than 64
 // registers a thread, and a 1024-thread block could not launch).
@@ -64,59 +112,23 @@ stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz) {
     const int iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
     if (iBegin >= iEnd) return;
 
-    // This thread's share of a plane's ring (threads within R of a block edge: tx < R or ty < R;
-    // the index m covers T < R too), held in registers from the step before the plane is needed:
-    // plane i + 1's ring and plane i + 1 + R's column are in flight while plane i is computed, so
-    // a step does not wait for memory at its barrier (the kernel would otherwise stall on the
-    // latency of each plane, once per plane of the march).
-    real ringW[R] = {}, ringE[R] = {}, ringS[R] = {}, ringN[R] = {};  // x -, x +, y -, y + sides
-    auto load_ring = [&](int i) {
-        const int plane = i * sz;
-#pragma unroll
-        for (int m = 0; m < R; ++m) {
-            const int sx = tx + m * TILE_DIM, sy_ = ty + m * TILE_DIM;
-            if (j < ny && sx < R) {
-                const int kl = k0 - R + sx, kr = k0 + TILE_DIM + sx;
-                ringW[m] = kl >= 0 ? in[plane + j * sy + kl] : real(0);
-                ringE[m] = kr < nx ? in[plane + j * sy + kr] : real(0);
-            }
-            if (k < nx && sy_ < R) {
-                const int jl = j0 - R + sy_, jr = j0 + TILE_DIM + sy_;
-                ringS[m] = jl >= 0 ? in[plane + jl * sy + k] : real(0);
-                ringN[m] = jr < ny ? in[plane + jr * sy + k] : real(0);
-            }
-        }
-    };
-    auto store_ring = [&]() {
-#pragma unroll
-        for (int m = 0; m < R; ++m) {
-            const int sx = tx + m * TILE_DIM, sy_ = ty + m * TILE_DIM;
-            if (j < ny && sx < R) {
-                inCurr_s[R + ty][sx] = ringW[m];
-                inCurr_s[R + ty][R + TILE_DIM + sx] = ringE[m];
-            }
-            if (k < nx && sy_ < R) {
-                inCurr_s[sy_][R + tx] = ringS[m];
-                inCurr_s[R + TILE_DIM + sy_][R + tx] = ringN[m];
-            }
-        }
-    };
+    RingShare<real, TILE_DIM, R> ring;  // see above: the next plane's ring, one step ahead
 
     // Prologue: the queue, planes iBegin - R .. iBegin + R, all inside the grid, and the first
     // plane's ring.
 #pragma unroll
     for (int p = 0; p <= 2 * R; ++p) z_reg[p] = inside_xy ? in[(iBegin - R + p) * sz + c_xy] : real(0);
-    load_ring(iBegin);
+    ring.load(in, iBegin * sz, j0, k0, ty, tx, nx, ny);
 
     for (int i = iBegin; i < iEnd; ++i) {
         // Publish the current plane: this thread's own value, then its share of the ring.
         if (inside_xy) inCurr_s[R + ty][R + tx] = z_reg[R];
-        store_ring();
+        ring.store(inCurr_s, j, k, ty, tx, nx, ny);
         // The next step's loads, issued now: its queue top (plane i + 1 + R < nz) and its ring.
         real top = real(0);
         if (i + 1 < iEnd) {
             if (inside_xy) top = in[(i + 1 + R) * sz + c_xy];
-            load_ring(i + 1);
+            ring.load(in, (i + 1) * sz, j0, k0, ty, tx, nx, ny);
         }
         __syncthreads();  // the current plane and its ring are complete in shared memory
 
