@@ -126,8 +126,10 @@ CaseSpec case_spec(const TestCase& c, int index) {
     cs.guard = c.guard;
     cs.input = fmt::format("case{}.in", index);
     cs.output = fmt::format("case{}.out", index);
-    cs.grid = {c.launch.grid[0], c.launch.grid[1], c.launch.grid[2]};
-    cs.block = {c.launch.block[0], c.launch.block[1], c.launch.block[2]};
+    // (a launch's extents fit an int: grid sides stay below 2^31, blocks below 1024 threads)
+    auto as_int = [](unsigned v) { return static_cast<int>(v); };
+    cs.grid = {as_int(c.launch.grid[0]), as_int(c.launch.grid[1]), as_int(c.launch.grid[2])};
+    cs.block = {as_int(c.launch.block[0]), as_int(c.launch.block[1]), as_int(c.launch.block[2])};
     // CPU runs order the blocks as they order the threads (in order, reversed, random from the
     // same seed) where the backend supports it: a race between blocks then makes runs differ.
     for (size_t r = 0; r < c.runs.size(); ++r) {
