@@ -1,6 +1,7 @@
 // The CUDA utilities every CUDA-runtime user in the project shares (the backend, bench/'s
 // textbook listings, the baseline in experiments/): the error check, device buffers, a pair of
-// events around one timed operation, and the L2 flush between timed launches.
+// events around one timed operation, the L2 flush between timed launches, and a comparison of two
+// device buffers.
 //
 // Plain C++ over the CUDA runtime API (no kernel code): usable from .cpp and .cu files alike.
 #pragma once
@@ -76,5 +77,9 @@ private:
     DeviceBuffer buffer_;
     int value_ = 0;
 };
+
+// The 4-byte words at which two device buffers of `bytes` bytes (a multiple of 4) differ, counted
+// on the device: 0 means equal bit for bit. Synchronises.
+long long count_differing_words(const void* a, const void* b, std::size_t bytes);
 
 }  // namespace stencil::cuda_detail
