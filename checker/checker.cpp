@@ -264,17 +264,11 @@ Request write_request_files(const Exercise& ex, const Setup& s, const VettedSour
     // (memory_limit_mb), and every worker holds a block's state (registers, local memory, shared
     // shadows) and a malloc arena; on a 16-core machine all cores would pass 4 GiB first.
     req.workers = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
-    // The cases' files, written side by side (the 256^3 case alone is 2 x 67 MB).
-    std::vector<std::future<void>> written;
-    for (size_t c = 0; c < plan.cases.size(); ++c)
-        for (const auto& [suffix, cells] : {std::pair{"in", &plan.cases[c].input}, std::pair{"out", &plan.cases[c].output}})
-            written.push_back(std::async(std::launch::async, [path = fmt::format("{}/case{}.{}", work, c, suffix), cells] {
-                write_cells(path, *cells);
-            }));
-    for (auto& w : written) w.get();  // rethrows "cannot write" from any of them
     for (size_t c = 0; c < plan.cases.size(); ++c) {
         const TestCase& tc = plan.cases[c];
         req.cases.push_back(case_spec(tc, int(c)));
+        write_cells(fmt::format("{}/case{}.in", work, c), tc.input);
+        write_cells(fmt::format("{}/case{}.out", work, c), tc.output);
         // The load count of a passing kernel: the CPU counts its first checked run at this size
         // (the GPU's counters count a launch of this case after the checked ones).
         if (tc.n == plan.count_n && opt.count_loads) req.count = RunRef{int(c), 0};

@@ -356,11 +356,9 @@ void assess_output(const Exercise& ex, int tile, const TestCase& c, const Refere
     std::vector<char> marks(static_cast<size_t>(cells), '.');
     const double gamma = rounding_gamma(ex.precision, ex.radius);
     const OutputTally t = tally_output(ex.radius, gamma, c, ref, out, marks);
-    const long long n_boundary = t.boundary, n_unwritten = t.unwritten, n_nan = t.nan, n_wrong = t.wrong;
-    const long long* first = t.first;
-    int kind = n_boundary ? 0 : n_unwritten ? 1 : (n_wrong + n_nan) ? 2 : -1;
+    int kind = t.boundary ? 0 : t.unwritten ? 1 : (t.wrong + t.nan) ? 2 : -1;
     if (kind < 0) return;
-    const long long i = first[kind];
+    const long long i = t.first[kind];
     const int x = int(i % n), y = int((i / n) % n), z = int(i / ((long long)n * n));
     const real got = out[g + i];
     BadCellEvidence b{x, y, z, ref.value[i], double(got), kind == 2 ? gamma * ref.magnitude[i] : 0.0,
@@ -369,20 +367,20 @@ void assess_output(const Exercise& ex, int tile, const TestCase& c, const Refere
         f.verdict = Verdict::boundary_modified;
         b.expected = c_input[g + i];
         b.what = "a boundary cell was written (it must keep the input's value)";
-        f.ev.bad_cells = n_boundary;
+        f.ev.bad_cells = t.boundary;
     } else if (kind == 1) {
         f.verdict = Verdict::unwritten;
         b.what = "never written (the poison is still there)";
-        f.ev.bad_cells = n_unwritten;
+        f.ev.bad_cells = t.unwritten;
     } else {
         f.verdict = Verdict::wrong_result;
         b.what = std::isfinite(got) ? "outside the rounding bound" : "NaN or Inf";
-        f.ev.bad_cells = n_wrong + n_nan;
+        f.ev.bad_cells = t.wrong + t.nan;
     }
     f.ev.message = fmt::format(
         "{} of {} cells {} ({} boundary changed, {} unwritten, {} NaN/Inf, {} wrong); first at "
         "(x={}, y={}, z={}), a {} cell: {}; expected {:.{}g}, got {:.{}g}",
-        f.ev.bad_cells, cells, to_string(f.verdict), n_boundary, n_unwritten, n_nan, n_wrong, x, y,
+        f.ev.bad_cells, cells, to_string(f.verdict), t.boundary, t.unwritten, t.nan, t.wrong, x, y,
         z, to_string(b.cell), b.what, b.expected, digits, double(got), digits);
     if (kind == 2 && std::isfinite(got))
         f.ev.message += fmt::format(" (|error| {:.3g} > bound {:.3g})", std::fabs(double(got) - b.expected), b.bound);

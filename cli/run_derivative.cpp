@@ -48,11 +48,6 @@ DerivativeArgs& derivative_args() {
     return a;
 }
 
-// The star3d options of `run` that mean nothing here: refused by name, never silently ignored.
-// (cardiac2d's --steps too.)
-constexpr const char* kOtherProblems[] = {"--tile",      "--radius",      "--nx",   "--ny", "--nz",
-                                          "--counters", "--check-races", "--steps"};
-
 template <class T>
 T value_of(const CLI::App& app, const char* name, T fallback) {
     const CLI::Option* o = app.get_option(name);
@@ -180,11 +175,7 @@ struct DerivativeRun {
 };
 
 DerivativeRun parse_run(const CLI::App& app) {
-    for (const char* o : kOtherProblems)
-        if (given(app, o))
-            throw UserError(fmt::format("{} does not apply to --problem derivative (its kernels' shapes are fixed: "
-                                        "see `stencil-lab versions --problem derivative`)",
-                                        o));
+    // (options of the other problems were refused by cmd_run.cpp)
     DerivativeRun r;
     const std::string kernel = value_of<std::string>(app, "--kernel", "");
     r.v = find_derivative_version(kernel);

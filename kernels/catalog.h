@@ -1,5 +1,5 @@
-// Every problem's kernel versions in one listing: what `stencil-lab versions`, the check of
-// `--problem P --kernel K` and the viewer's menus show across problems. Each problem keeps its own
+// Every problem's kernel versions in one listing: what `stencil-lab versions` shows across
+// problems (each problem's `run` looks its kernel up in its own table). Each problem keeps its own
 // table with the facts its kernels need (kernels/versions.h for star3d, kernels/cardiac2d/ and
 // kernels/derivative/ for the others); this listing is derived from those tables, never written
 // by hand.
