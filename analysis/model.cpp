@@ -221,6 +221,12 @@ struct LoadInstr {
 std::vector<LoadInstr> load_instructions(KernelId k, int T, int radius) {
     std::vector<LoadInstr> v;
     switch (k) {
+        case KernelId::conv27:  // the whole cube, in the kernel's order: z, then y, then x
+            for (int dz = -radius; dz <= radius; ++dz)
+                for (int dy = -radius; dy <= radius; ++dy)
+                    for (int dx = -radius; dx <= radius; ++dx)
+                        v.push_back({fmt::format("({:+d},{:+d},{:+d})", dx, dy, dz), {dx, dy, dz}, 0});
+            break;
         case KernelId::naive: {
             v.push_back({"centre", {}, 0});
             const char* names[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
@@ -592,8 +598,9 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p) 
     b.threads = threads_per_block(k, T);
     switch (k) {
         case KernelId::naive:
+        case KernelId::conv27:  // every output loads each point it multiplies, zero weight or not
             b.outputs = cube(T);
-            b.loads = (long long)point_count(radius) * cube(T);
+            b.loads = (long long)executed_points(k, radius) * cube(T);
             break;
         case KernelId::tiled:
             // Every thread stores its input cell; each output reads its 6r + 1 points.
@@ -635,6 +642,7 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p) 
     b.load_bytes = b.loads * bytes;
     b.store_bytes = b.outputs * bytes;
     b.flops = b.outputs * flops_per_point(radius);
+    b.executed_flops = b.outputs * executed_flops_per_point(k, radius);
     b.opb = double(b.flops) / b.load_bytes;
     return b;
 }
@@ -675,7 +683,7 @@ GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridD
         t.load_values = (long long)g.nx * g.ny * queue_planes +
                         (long long)(g.nz - 2 * r) * (ring(g.nx) * g.ny + g.nx * ring(g.ny));
     } else if (!version(k).halo_in_tile) {  // every output loads its own points
-        t.load_values = interior_cells * point_count(r);
+        t.load_values = interior_cells * executed_points(k, r);
     } else {
         const int OUT = T - 2 * r;
         t.load_values =
@@ -685,6 +693,7 @@ GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridD
     t.load_bytes = t.load_values * bytes;
     t.store_bytes = t.store_values * bytes;
     t.flops = interior_cells * flops_per_point(r);
+    t.executed_flops = interior_cells * executed_flops_per_point(k, r);
     t.opb = t.load_bytes ? double(t.flops) / t.load_bytes : 0;
     return t;
 }
@@ -882,6 +891,31 @@ void model_streaming(Model& m) {
         100 * m.halo_reread_share, F, B, double(F) / B);
 }
 
+// conv27: naive's launch and cells, the dense cube's loads and arithmetic. Every output issues
+// (2r+1)^3 loads and 2 (2r+1)^3 - 1 FLOPs for the star's 12r + 1 useful ones.
+void model_conv27(Model& m) {
+    const int r = m.radius, F = m.flops_per_point, Fx = m.executed_flops_per_point, B = m.bytes;
+    const int P = m.executed_points;
+    m.active_threads = m.threads_per_block;
+    m.opb_limit = m.opb;
+    m.opb_formula = fmt::format(
+        "useful (12r+1) / ((2r+1)^3 x {} B) = {} / ({} x {}) = {:.4g}; executed (2 (2r+1)^3 - 1) / "
+        "((2r+1)^3 x {} B) = {} / ({} x {}) = {:.4g}",
+        B, F, P, B, m.opb, B, Fx, P, B, m.executed_opb);
+    m.opb_note = fmt::format(
+        "the 7-point stencil as a dense {}^3 convolution: the {} off-axis weights are zero, so the "
+        "value is the star's, but each output does {} FLOP where the star needs {} (x{:.2f}) and "
+        "issues {} loads instead of 6r+1 = {}. The extra {} loads are cells that other threads "
+        "load too: the caches serve them, and DRAM sees the same cells as naive. If DRAM moved "
+        "each cell once each way (read + write, the copy's bytes), the OP/B would be {}/{} = {:.4g} "
+        "useful and {}/{} = {:.4g} executed: same bytes, {:.2f}x the arithmetic. No reuse through "
+        "shared memory, so T does not enter. "
+        "`stencil-lab run --kernel conv27` beside `--kernel naive` measures what the extra work "
+        "costs.",
+        dense_edge(r), P - m.points, Fx, F, double(Fx) / F, P, m.points, P - m.points, F, 2 * B, m.dram_opb,
+        Fx, 2 * B, m.executed_dram_opb, double(Fx) / F);
+}
+
 // The model in words: the summary `stencil-lab model` prints.
 std::string model_summary(const Model& m) {
     const KernelId k = m.kernel;
@@ -892,8 +926,14 @@ std::string model_summary(const Model& m) {
     s += fmt::format("{} ({}): T = {}, r = {} ({}-point star), {}\n", v.title, v.name, T, r,
                      m.points, to_string(p));
     s += fmt::format("  idea: {}\n", v.idea);
-    s += fmt::format("  FLOP per output      12r + 1 = {} ({} mul + {} add)\n", F, m.points,
-                     m.points - 1);
+    if (m.executed_points != m.points)
+        s += fmt::format("  FLOP per output      useful (the star) 12r + 1 = {} ({} mul + {} add); executed "
+                         "(the {}^3 cube) 2 (2r+1)^3 - 1 = {} ({} mul + {} add), x{:.2f}\n",
+                         F, m.points, m.points - 1, dense_edge(r), m.executed_flops_per_point,
+                         m.executed_points, m.executed_points - 1, double(m.executed_flops_per_point) / F);
+    else
+        s += fmt::format("  FLOP per output      12r + 1 = {} ({} mul + {} add)\n", F, m.points,
+                         m.points - 1);
     s += fmt::format("  threads per block    {} = {}\n", threads_formula(k), m.threads_per_block);
     if (v.halo_in_tile)
         s += fmt::format("  OUT_TILE_DIM         T - 2r = {}; computing threads {}\n", OUT,
@@ -906,10 +946,17 @@ std::string model_summary(const Model& m) {
                          ? std::string()
                          : fmt::format(" ({} = {} values)", smem_formula(k, r),
                                        shared_cells(k, T, r)));
-    s += fmt::format("  per interior block   {} loads ({} B), {} outputs ({} B), {} FLOP\n",
+    s += fmt::format("  per interior block   {} loads ({} B), {} outputs ({} B), {} FLOP{}\n",
                      m.loads_per_block, m.block.load_bytes, m.outputs_per_block,
-                     m.block.store_bytes, m.block.flops);
+                     m.block.store_bytes, m.block.flops,
+                     m.block.executed_flops != m.block.flops
+                         ? fmt::format(" useful, {} executed", m.block.executed_flops)
+                         : std::string());
     s += fmt::format("  OP/B                 {}\n", m.opb_formula);
+    if (m.executed_points != m.points)
+        s += fmt::format("  OP/B (DRAM, least)   each cell read once and written once, as naive: useful "
+                         "{} / {} B = {:.4g}, executed {} / {} B = {:.4g}\n",
+                         F, 2 * B, m.dram_opb, m.executed_flops_per_point, 2 * B, m.executed_dram_opb);
     if (marches_in_z(k) && v.halo_in_tile)
         s += fmt::format("  OP/B (text's form)   {} (T-{})^3 / ({} T^3) = {:.4g}\n", F, 2 * r, B,
                          m.opb_textbook);
@@ -946,6 +993,8 @@ Model model(KernelId k, int T, int radius, Precision p) {
     m.bytes = bytes_of(p);
     m.points = point_count(radius);
     m.flops_per_point = flops_per_point(radius);
+    m.executed_points = executed_points(k, radius);
+    m.executed_flops_per_point = executed_flops_per_point(k, radius);
     m.out_tile = out_tile(k, T, radius);
     m.out_planes = version(k).z_chunk > 0 ? version(k).z_chunk : m.out_tile;
     m.threads_per_block = threads_per_block(k, T);
@@ -955,6 +1004,9 @@ Model model(KernelId k, int T, int radius, Precision p) {
     m.outputs_per_block = m.block.outputs;
     m.opb = m.block.opb;
     m.opb_textbook = m.opb;
+    m.executed_opb = double(m.block.executed_flops) / m.block.load_bytes;
+    m.dram_opb = double(m.flops_per_point) / (2 * m.bytes);
+    m.executed_dram_opb = double(m.executed_flops_per_point) / (2 * m.bytes);
     m.requested_per_output = double(m.block.loads) / m.block.outputs;
     m.halo_reread_share = 1.0 - double(m.block.outputs) / m.block.loads;
     m.tile_error = tile_error(k, T, radius, p);
@@ -967,6 +1019,7 @@ Model model(KernelId k, int T, int radius, Precision p) {
         case KernelId::coarsened:
         case KernelId::register_tiled: model_z_marching(m); break;
         case KernelId::streaming: model_streaming(m); break;
+        case KernelId::conv27: model_conv27(m); break;
     }
     m.summary = model_summary(m);
     return m;

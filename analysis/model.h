@@ -12,6 +12,10 @@
 //            for the z-marching kernels)
 //   OP/B     floating-point operations per byte loaded from global memory (the textbook's ratio:
 //            loads only, stores are not counted). FLOP per output = 12r + 1 (13 for r = 1).
+//   useful / executed   the FLOPs the star stencil needs (12r + 1) and those a kernel does: the
+//            same for every kernel but conv27, which multiplies the whole (2r+1)^3 cube
+//            (2 (2r+1)^3 - 1 = 53 at r = 1) to compute the same value. flops and opb are useful
+//            work; executed_* beside them.
 //   interior block   a block whose every thread is inside the grid and away from its boundary:
 //            the textbook's analysis is of such a block. Whole-grid counts (exact_grid_traffic)
 //            add the blocks at the faces, which load and compute less.
@@ -173,7 +177,8 @@ struct BlockTraffic {
     long long loads = 0;             // global load instructions executed (values)
     long long load_bytes = 0;
     long long store_bytes = 0;
-    long long flops = 0;             // outputs x (12r + 1)
+    long long flops = 0;             // outputs x (12r + 1): useful work
+    long long executed_flops = 0;    // outputs x executed_flops_per_point (conv27: the cube's)
     double opb = 0;                  // flops / load_bytes
     long long shared_loads = 0;      // shared-memory loads (values) of the block, as the kernel
     long long shared_stores = 0;     // source does them (the viewer shows them beside the trace)
@@ -186,7 +191,7 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p);
 // Exact global traffic of one launch on a whole grid: what the CPU backend's trace counts. Blocks
 // at the faces load only the in-grid part of their tile, and cells within r of a face are not
 // computed. Closed forms:
-//   naive:   loads = (nx - 2r)(ny - 2r)(nz - 2r)(6r + 1)
+//   naive:   loads = (nx - 2r)(ny - 2r)(nz - 2r)(6r + 1); conv27 the same with (2r+1)^3
 //   others:  loads = Sx Sy Sz, S(n) = sum over blocks b of |[b OUT - r, b OUT - r + T) n [0, n)|
 //            (the z-marching kernels load the T planes iStart - r .. iStart + OUT - 1 + r, the
 //            same interval as the tiled kernel's z extent)
@@ -198,7 +203,8 @@ struct GridTraffic {
     long long blocks = 0;
     long long load_values = 0, store_values = 0;
     long long load_bytes = 0, store_bytes = 0;
-    long long flops = 0;
+    long long flops = 0;           // useful: interior cells x (12r + 1)
+    long long executed_flops = 0;  // interior cells x executed_flops_per_point (conv27: the cube's)
     double opb = 0;  // flops / load_bytes
 };
 GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims grid);
@@ -225,7 +231,11 @@ struct Model {
     Precision precision = Precision::f32;
     int bytes = 4;             // per value
     int points = 7;            // 6r + 1
-    int flops_per_point = 13;  // 12r + 1
+    int flops_per_point = 13;  // 12r + 1: the useful work
+    // What the kernel multiplies and executes per output: the star's 6r + 1 and 12r + 1, or for
+    // conv27 the dense cube's (2r+1)^3 and 2 (2r+1)^3 - 1 (27 and 53 at r = 1).
+    int executed_points = 7;
+    int executed_flops_per_point = 13;
     int out_tile = 6;          // OUT_TILE_DIM (x, y); naive: T
     int out_planes = 6;        // output planes per block along z (streaming: its z-chunk)
 
@@ -236,6 +246,12 @@ struct Model {
     long long loads_per_block = 0;    // = block.loads
     long long outputs_per_block = 0;  // = block.outputs
     double opb = 0;                   // flops x outputs / bytes loaded, interior block
+    double executed_opb = 0;          // the same with the executed FLOPs (= opb but for conv27)
+    // FLOPs per byte of the least DRAM traffic, each cell read once and written once (the copy's
+    // bytes and the DRAM level's read + write convention, as measured.h's opb_rw): F / 2B. What
+    // conv27 changes at the DRAM level: its bytes are naive's, its executed FLOPs are not.
+    double dram_opb = 0;
+    double executed_dram_opb = 0;
     // Requested values per output of an interior block (loads / outputs; a copy's is 1) and the
     // share of its loads that re-read a value another block or thread also loads (the halo):
     // 1 - outputs / loads, since every kernel loads each output's own value exactly once.

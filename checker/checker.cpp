@@ -20,7 +20,9 @@
 #include <thread>
 
 #include "checker/evaluate.h"
+#include "checker/contract.h"
 #include "checker/exercises.h"
+#include "checker/field_exercises.h"
 #include "checker/process.h"
 #include "checker/protocol.h"
 #include "checker/sanitizer.h"
@@ -246,24 +248,41 @@ Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
     return p;
 }
 
-// The request, with the cases' files and the translation unit written into `work`.
-Request write_request_files(const Exercise& ex, const Setup& s, const VettedSource& src,
-                            const StencilWeights& weights, const Plan& plan, const CheckOptions& opt,
-                            const std::string& work) {
+// The request without its cases: the exercise, the limits, the harness's constants, and the
+// translation unit (written into `work`) that both backends compile, in the runner, with NVRTC.
+Request base_request(const Exercise& ex, const Setup& s, const VettedSource& src, std::vector<ConstantSpec> constants,
+                     const CheckOptions& opt, const std::string& work) {
     Request req;
     req.mode = s.gpu ? RunnerMode::cuda : RunnerMode::cpu;
     req.exercise = ex.name;
-    req.lab_kernel = version(ex.kernel).name;  // the GPU times and counts it beside the submission
+    req.problem = ex.problem;
+    req.lab_kernel = ex.version;  // the GPU times and counts it beside the submission
     req.precision = ex.precision;
     req.radius = ex.radius;
     req.tile = s.tile;
+    req.kernel_name = kernel_contract(ex).kernel;
     req.display_name = src.display_name;
-    // Already rounded to the exercise's precision: exact in JSON's doubles.
-    req.coefficients.assign(weights.c.begin(), weights.c.begin() + weight_count(ex));
+    req.constants = std::move(constants);
     // CPU runs use at most 4 worker threads: the child lives under an address-space limit
     // (memory_limit_mb), and every worker holds a block's state (registers, local memory, shared
     // shadows) and a malloc arena; on a 16-core machine all cores would pass 4 GiB first.
     req.workers = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    write_text(work + "/submission.cu", translation_unit(src, ex, s.tile));
+    req.source = work + "/submission.cu";
+    req.compile_seconds = opt.compile_seconds;
+    req.compile_memory_bytes = opt.compile_memory_mb << 20;
+    req.time_limit = opt.time_limit_s;
+    req.printf_cap_bytes = kPrintfCapBytes;
+    return req;
+}
+
+// The star3d request, with the cases' files written into `work`.
+Request write_request_files(const Exercise& ex, const Setup& s, const VettedSource& src,
+                            const StencilWeights& weights, const Plan& plan, const CheckOptions& opt,
+                            const std::string& work) {
+    // The weights are already rounded to the exercise's precision: exact in JSON's doubles.
+    Request req = base_request(ex, s, src,
+                               harness_constants(ex, {weights.c.begin(), weights.c.begin() + weight_count(ex)}), opt, work);
     for (size_t c = 0; c < plan.cases.size(); ++c) {
         const TestCase& tc = plan.cases[c];
         req.cases.push_back(case_spec(tc, int(c)));
@@ -274,13 +293,6 @@ Request write_request_files(const Exercise& ex, const Setup& s, const VettedSour
         if (tc.n == plan.count_n && opt.count_loads) req.count = RunRef{int(c), 0};
         if (s.gpu && tc.n == plan.timing_n) req.timing = TimingSpec{int(c), 20};
     }
-    // Both backends compile the same translation unit, in the runner, with NVRTC.
-    write_text(work + "/submission.cu", translation_unit(src, ex, s.tile));
-    req.source = work + "/submission.cu";
-    req.compile_seconds = opt.compile_seconds;
-    req.compile_memory_bytes = opt.compile_memory_mb << 20;
-    req.time_limit = opt.time_limit_s;
-    req.printf_cap_bytes = kPrintfCapBytes;
     write_request(work + "/request.json", req);
     return req;
 }
@@ -293,6 +305,29 @@ void set_compile_error(CheckResult& res, const std::string& message, const std::
     res.sizes.clear();  // nothing ran
 }
 
+// The GPU's timing against the lab's kernel into `res` (a pass only), at size `n`.
+void add_timing(CheckResult& res, const Result& result, int n, bool gpu) {
+    if (result.timing_unavailable && res.verdict == Verdict::pass)
+        res.warnings.push_back("no timing: " + *result.timing_unavailable);
+    if (!gpu || res.verdict != Verdict::pass || !result.timing) return;
+    const TimingOutcome& t = *result.timing;
+    if (t.mismatched_reps > 0) {
+        res.verdict = Verdict::wrong_result;
+        res.evidence.message = fmt::format(
+            "N={}: {} timed launches produced an output different from the checked launch (the "
+            "kernel behaves differently when repeated)", n, t.mismatched_reps);
+        return;
+    }
+    Timing tm;
+    tm.n = n;
+    tm.reps = t.reps;
+    tm.student_ms = t.student_ms;
+    tm.reference_ms = t.reference_ms;
+    tm.ratio = tm.reference_ms > 0 ? tm.student_ms / tm.reference_ms : 0;
+    tm.reference = t.reference;
+    res.timing = tm;
+}
+
 // Loads per output from the result (the GPU's counters, the CPU engine's count of a checked run),
 // and the GPU's timing, into `res`.
 void add_measurements(CheckResult& res, const Exercise& ex, const Result& result, const Plan& plan, bool gpu) {
@@ -303,25 +338,7 @@ void add_measurements(CheckResult& res, const Exercise& ex, const Result& result
         if (result.counts->lab_global_loads)
             res.loads->lab_loads_per_output = double(*result.counts->lab_global_loads) / outputs_of(ex, plan.count_n);
     }
-    if (result.timing_unavailable && res.verdict == Verdict::pass)
-        res.warnings.push_back("no timing: " + *result.timing_unavailable);
-    if (!gpu || res.verdict != Verdict::pass || !result.timing) return;
-    const TimingOutcome& t = *result.timing;
-    if (t.mismatched_reps > 0) {
-        res.verdict = Verdict::wrong_result;
-        res.evidence.message = fmt::format(
-            "N={}: {} timed launches produced an output different from the checked launch (the "
-            "kernel behaves differently when repeated)", plan.timing_n, t.mismatched_reps);
-        return;
-    }
-    Timing tm;
-    tm.n = plan.timing_n;
-    tm.reps = t.reps;
-    tm.student_ms = t.student_ms;
-    tm.reference_ms = t.reference_ms;
-    tm.ratio = tm.reference_ms > 0 ? tm.student_ms / tm.reference_ms : 0;
-    tm.reference = t.reference;
-    res.timing = tm;
+    add_timing(res, result, plan.timing_n, gpu);
 }
 
 // Where the GPU's counters could not be read: the CPU engine's count of a checked run of the
@@ -362,6 +379,66 @@ std::optional<LoadCount> cpu_load_count(const Exercise& ex, const Setup& s, cons
                       "read: " + why + ")");
 }
 
+// Steps 2 to 5 for the cardiac2d and derivative exercises (field_exercises.h): their cases, the
+// run, the judgement, the load count against the lab's kernel's exact count, the GPU's timing.
+void check_fields(CheckResult& res, const Exercise& ex, const Setup& s, const VettedSource& src,
+                  const CheckOptions& opt) {
+    WorkDir work;
+    const SharedArrays arrays = find_shared_arrays(src.text, ex, s.tile);
+    int timing = -1;
+    const std::vector<FieldCase> cases = make_field_cases(ex, s.seed, opt.quick, s.gpu, opt.timing, timing);
+    Request req = base_request(ex, s, src, harness_constants(ex, {}), opt, work.path);
+    // Loads are counted at the largest case every backend runs (the GPU-only ones and the timed
+    // one left out): partial tiles and whole ones both.
+    int count = -1;
+    for (size_t c = 0; c < cases.size(); ++c) {
+        res.sizes.push_back(cases[c].n);
+        req.cases.push_back(field_case_spec(cases[c], int(c)));
+        write_field_case_files(cases[c], int(c), work.path);
+        if (!cases[c].gpu_only && (count < 0 || cases[c].outputs > cases[size_t(count)].outputs)) count = int(c);
+    }
+    if (opt.count_loads && count >= 0) req.count = RunRef{count, 0};
+    if (timing >= 0) req.timing = TimingSpec{timing, 20};
+    write_request(work.path + "/request.json", req);
+
+    const ChildResult child = run_child({runner_path(), "request.json"}, runner_limits(opt, s.gpu), work.path);
+    const ResultFile result = read_result_file(work.path + "/result.json");
+    if (auto log = compile_problem(child, result, src.display_name, opt)) {
+        const bool nvrtc = result.ok() && result.result.compile && result.result.compile->stage == CompileStage::nvrtc;
+        set_compile_error(res, nvrtc ? "the submission does not compile (NVRTC)" : log->substr(0, log->find('\n')), *log);
+        return;
+    }
+    Judgement j = judge_field_runs(ex, s.tile, cases, result, child, work.path, arrays);
+    res.verdict = j.verdict;
+    res.evidence = std::move(j.evidence);
+    res.tests = std::move(j.tests);
+    res.warnings = std::move(j.warnings);
+    if (result.ok() && result.result.counts && count >= 0) {
+        const FieldCase& c = cases[size_t(count)];
+        LoadCount lc;
+        lc.n = c.n;
+        lc.loads_per_output = double(result.result.counts->global_loads) / double(c.outputs);
+        lc.budget = ex.budget * double(c.lab_loads) / double(c.outputs);
+        lc.within_budget = lc.loads_per_output <= lc.budget * (1 + 1e-9);
+        lc.source = s.gpu ? result.result.counts->source : "the CPU backend's count in a checked run (in-order schedule)";
+        if (result.result.counts->lab_global_loads)
+            lc.lab_loads_per_output = double(*result.result.counts->lab_global_loads) / double(c.outputs);
+        res.loads = lc;
+    } else if (result.ok() && result.result.counts_unavailable && res.verdict == Verdict::pass) {
+        res.warnings.push_back("no load count: " + *result.result.counts_unavailable);
+    }
+    if (result.ok()) add_timing(res, result.result, timing >= 0 ? cases[size_t(timing)].n : 0, s.gpu);
+    if (!s.gpu && opt.sanitize)
+        res.warnings.push_back("--sanitize applies to the GPU backend only (compute-sanitizer); on the "
+                               "CPU backend the bounds and race checks are always on");
+    if (s.gpu && opt.sanitize) sanitize(res, req, res.sizes, runner_path(), work.path, opt);
+    if (res.verdict != Verdict::pass) res.loads.reset();
+    if (res.loads && !res.loads->within_budget)
+        res.warnings.push_back(fmt::format(
+            "{:.3f} global loads per output, over the budget of {:.3f} (the lab's {} kernel's count; {})",
+            res.loads->loads_per_output, res.loads->budget, ex.version, res.loads->source));
+}
+
 }  // namespace
 
 // ---- [check_submission] -----------------------------------------------------------------------
@@ -381,10 +458,14 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     };
 
     // 1. read and vet
-    VettedSource src = read_and_vet(path);
+    VettedSource src = read_and_vet(path, kernel_contract(ex));
     vet_for_exercise(src, ex);
     if (!src.ok) {
         set_compile_error(res, src.problem, src.problem + "\n");
+        return finish(res);
+    }
+    if (!ex.is_star3d()) {
+        check_fields(res, ex, s, src, opt);
         return finish(res);
     }
     WorkDir work;
@@ -420,7 +501,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     if (!s.gpu && opt.sanitize)
         res.warnings.push_back("--sanitize applies to the GPU backend only (compute-sanitizer); on the "
                                "CPU backend the bounds and race checks are always on");
-    if (s.gpu && opt.sanitize) sanitize(res, req, plan.cases, runner_path(), work.path, opt);
+    if (s.gpu && opt.sanitize) sanitize(res, req, res.sizes, runner_path(), work.path, opt);
     if (s.gpu && opt.count_loads && res.verdict == Verdict::pass && !res.loads) {
         const std::string why = !result.ok() ? "no result"
                                 : result.result.counts_unavailable ? *result.result.counts_unavailable

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "checker/evaluate.h"
 
 namespace stencil::checker {
@@ -28,25 +30,36 @@ std::optional<SourceLine> source_line(const EngineDiagnostic& d) {
     return SourceLine{base_name(d.file), d.line, d.instruction};
 }
 
-// A global buffer's cell: "out[1234] (x=3, y=4, z=5)", "in[-1] (1 cell before its start)".
-std::string global_cell(const std::string& buffer, long long e, int n) {
-    const long long cells = (long long)n * n * n;
-    if (e >= 0 && e < cells)
-        return fmt::format("{}[{}] (x={}, y={}, z={})", buffer, e, e % n, (e / n) % n, e / ((long long)n * n));
-    const long long away = e < 0 ? -e : e - cells + 1;
-    return fmt::format("{}[{}] ({} {} {}; {}[] has N^3 = {} cells)", buffer, e, away,
-                       away == 1 ? "cell" : "cells", e < 0 ? "before its start" : "past its end",
-                       buffer, cells);
+GridDims dims_of(const DiagnosisContext& ctx) {
+    return ctx.dims.nx > 0 ? ctx.dims : GridDims{ctx.n, ctx.n, ctx.n};
 }
 
-bool in_or_out(const EngineDiagnostic& d) {
-    return d.space == MemorySpace::global && (d.array == "in" || d.array == "out");
+// A global buffer's cell: "out[1234] (x=3, y=4, z=5)", "in[-1] (1 cell before its start)".
+std::string global_cell(const std::string& buffer, long long e, const DiagnosisContext& ctx) {
+    const GridDims g = dims_of(ctx);
+    const long long cells = g.cells();
+    if (e >= 0 && e < cells) {
+        if (g.nz == 1) return fmt::format("{}[{}] (x={}, y={})", buffer, e, e % g.nx, e / g.nx);
+        return fmt::format("{}[{}] (x={}, y={}, z={})", buffer, e, e % g.nx, (e / g.nx) % g.ny,
+                           e / ((long long)g.nx * g.ny));
+    }
+    const long long away = e < 0 ? -e : e - cells + 1;
+    return fmt::format("{}[{}] ({} {} {}; {}[] has {} = {} cells)", buffer, e, away,
+                       away == 1 ? "cell" : "cells", e < 0 ? "before its start" : "past its end",
+                       buffer, ctx.dims.nx > 0 ? fmt::format("{}x{}x{}", g.nx, g.ny, g.nz) : "N^3", cells);
+}
+
+// One of the kernel's arrays (not a pointer into nothing).
+bool named_buffer(const EngineDiagnostic& d, const DiagnosisContext& ctx) {
+    if (d.space != MemorySpace::global) return false;
+    if (ctx.buffers.empty()) return d.array == "in" || d.array == "out";
+    return std::find(ctx.buffers.begin(), ctx.buffers.end(), d.array) != ctx.buffers.end();
 }
 
 // The cell a diagnostic names, as the student wrote it (a shared array's, or in[] / out[]).
 std::string cell_of(const EngineDiagnostic& d, const DiagnosisContext& ctx) {
     if (d.space == MemorySpace::shared) return shared_cell_name(ctx.arrays, d.array, d.offset, d.elem_size);
-    return global_cell(d.array, d.element, ctx.n);
+    return global_cell(d.array, d.element, ctx);
 }
 
 void set_race(Evidence& ev, const EngineDiagnostic& d) {
@@ -94,7 +107,7 @@ Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const Diagno
     std::string what;
     switch (d.kind) {
         case DiagnosticKind::out_of_bounds: {
-            const bool named = in_or_out(d) || (d.space == MemorySpace::shared && !d.array.empty());
+            const bool named = named_buffer(d, ctx) || (d.space == MemorySpace::shared && !d.array.empty());
             // A store to a named buffer is what a guard zone catches on the GPU; a load out of
             // bounds, or a store through a pointer into nothing, faults there (or reads garbage).
             g.verdict = d.op_a == AccessOp::store && named ? Verdict::out_of_bounds_write : Verdict::crash;
@@ -117,15 +130,15 @@ Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const Diagno
         case DiagnosticKind::input_write: {
             g.verdict = Verdict::input_modified;
             const long long e = d.element;
-            const int n = ctx.n;
-            if (e >= 0 && e < (long long)n * n * n) {
-                const int x = int(e % n), y = int((e / n) % n), z = int(e / ((long long)n * n));
-                ev.first_bad = BadCellEvidence{x, y, z, 0, 0, 0, classify_cell(ctx.ex, ctx.tile, n, x, y, z),
-                                               "in[] written (read-only)"};
+            const GridDims g = dims_of(ctx);
+            if (e >= 0 && e < g.cells()) {
+                const int x = int(e % g.nx), y = int((e / g.nx) % g.ny), z = int(e / ((long long)g.nx * g.ny));
+                const CellClass cell = ctx.classify ? ctx.classify(x, y, z) : classify_cell(ctx.ex, ctx.tile, ctx.n, x, y, z);
+                ev.first_bad = BadCellEvidence{x, y, z, 0, 0, 0, cell, d.array + "[] written (read-only)"};
             }
-            what = fmt::format("a store to {} by block {}, thread {}{}: in[] is read-only, even a value "
+            what = fmt::format("a store to {} by block {}, thread {}{}: {}[] is read-only, even a value "
                                "restored later is visible to other threads",
-                               cell_of(d, ctx), idx(d.block), idx(d.thread_a), at_line(d));
+                               cell_of(d, ctx), idx(d.block), idx(d.thread_a), at_line(d), d.array);
             break;
         }
         case DiagnosticKind::timeout:

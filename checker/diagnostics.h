@@ -4,7 +4,9 @@
 // line of the student's file the faulting instruction came from (the PTX's line info).
 // Internal to stencil_checker (evaluate.cpp calls it run by run).
 #pragma once
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "checker/checker.h"
 #include "checker/exercises.h"
@@ -18,6 +20,13 @@ struct DiagnosisContext {
     int tile = 0;
     int n = 0;                    // the run's grid size
     const SharedArrays& arrays;   // the submission's __shared__ declarations
+    // The other problems' arrays (checker/field_exercises.h): their extents (x fastest), their
+    // names, the read-only one the kernel reads, and where a cell sits. Unset for star3d: in[] and
+    // out[], N^3 cells each.
+    GridDims dims{};
+    std::vector<std::string> buffers;
+    std::string input = "in";
+    std::function<CellClass(int, int, int)> classify;
 };
 
 struct Diagnosis {

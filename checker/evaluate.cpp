@@ -88,7 +88,7 @@ TestCase make_case_as(const Exercise& ex, int n, int tile, std::uint64_t seed) {
         std::uniform_int_distribution<std::uint64_t> payload(1, 0x7fffffffffffeull);
         c.poison = ((rng() & 1) ? 0xfff8000000000000ull : 0x7ff8000000000000ull) | payload(rng);
     }
-    const Field<real> in = random_field<real>({n, n, n}, rng());
+    const std::uint64_t field_seed = rng();
     std::uniform_real_distribution<real> sentinel(100, 200);
     c.input.precision = c.output.precision = ex.precision;
     auto& input = c.input.as<real>();
@@ -101,14 +101,29 @@ TestCase make_case_as(const Exercise& ex, int n, int tile, std::uint64_t seed) {
         output[i] = -sentinel(rng);
         output[c.guard + cells + i] = -sentinel(rng);
     }
+    // The cells, uniform in [-1, 1), each plane from a generator of its own (seeded from the
+    // case's seed and z), so that the planes are made in parallel and the result does not depend
+    // on how many threads made them: a 256^3 case is 16.7 M cells.
     const real poison = value_of<real>(c.poison);
-    for (int z = 0; z < n; ++z)
-        for (int y = 0; y < n; ++y)
-            for (int x = 0; x < n; ++x) {
-                const size_t k = in.index(x, y, z);
-                input[c.guard + k] = in.data[k];
-                output[c.guard + k] = is_boundary(in.dims, ex.radius, x, y, z) ? in.data[k] : poison;
-            }
+    const GridDims dims{n, n, n};
+    auto planes = [&](int z0, int z1) {
+        std::uniform_real_distribution<double> u(-1.0, 1.0);
+        for (int z = z0; z < z1; ++z) {
+            std::mt19937_64 plane_rng(field_seed ^ (0x9e3779b97f4a7c15ull * std::uint64_t(z + 1)));
+            for (int y = 0; y < n; ++y)
+                for (int x = 0; x < n; ++x) {
+                    const long long k = ((long long)z * n + y) * n + x;
+                    const real v = static_cast<real>(u(plane_rng));
+                    input[c.guard + k] = v;
+                    output[c.guard + k] = is_boundary(dims, ex.radius, x, y, z) ? v : poison;
+                }
+        }
+    };
+    const int slabs = std::clamp(std::min<int>(int(std::thread::hardware_concurrency()), n / 16), 1, 16);
+    std::vector<std::thread> workers;
+    for (int s = 1; s < slabs; ++s) workers.emplace_back(planes, n * s / slabs, n * (s + 1) / slabs);
+    planes(0, n / slabs);
+    for (auto& w : workers) w.join();
     c.launch = launch_for(ex, n, tile);
     return c;
 }
@@ -124,8 +139,10 @@ CaseSpec case_spec(const TestCase& c, int index) {
     CaseSpec cs;
     cs.n = c.n;
     cs.guard = c.guard;
-    cs.input = fmt::format("case{}.in", index);
-    cs.output = fmt::format("case{}.out", index);
+    const long long cells = (long long)c.n * c.n * c.n;
+    cs.buffers = {{"in", fmt::format("case{}.in", index), cells, true},
+                  {"out", fmt::format("case{}.out", index), cells, false}};
+    cs.args = {{ArgKind::buffer, 0, 0}, {ArgKind::buffer, 1, 0}, {ArgKind::u32, 0, double(c.n)}};
     // (a launch's extents fit an int: grid sides stay below 2^31, blocks below 1024 threads)
     auto as_int = [](unsigned v) { return static_cast<int>(v); };
     cs.grid = {as_int(c.launch.grid[0]), as_int(c.launch.grid[1]), as_int(c.launch.grid[2])};
@@ -177,11 +194,7 @@ Evidence message_only(std::string message) {
     return ev;
 }
 
-std::string run_label(const TestCase& c, size_t r) {
-    if (c.runs[r] == Schedule::random) return fmt::format("random schedule (seed {})", c.run_seeds[r]);
-    if (c.runs[r] == Schedule::repeat) return fmt::format("GPU run {}", r + 1);
-    return fmt::format("{} schedule", to_string(c.runs[r]));
-}
+std::string run_label(const TestCase& c, size_t r) { return checker::run_label(c.runs[r], c.run_seeds[r], r); }
 
 template <class real>
 bool read_run(const std::string& path, std::vector<real>& v, size_t expected) {
@@ -636,7 +649,14 @@ struct CaseJudge {
     }
 };
 
-// One warning for device printf that went past its cap (the first such run).
+}  // namespace
+
+std::string run_label(Schedule s, std::uint64_t seed, size_t r) {
+    if (s == Schedule::random) return fmt::format("random schedule (seed {})", seed);
+    if (s == Schedule::repeat) return fmt::format("GPU run {}", r + 1);
+    return fmt::format("{} schedule", to_string(s));
+}
+
 void printf_warning(const Result& result, std::vector<std::string>& warnings) {
     for (const RunOutcome& r : result.runs)
         if (r.printf_truncated) {
@@ -646,8 +666,6 @@ void printf_warning(const Result& result, std::vector<std::string>& warnings) {
             return;
         }
 }
-
-}  // namespace
 
 Reference case_reference(const Exercise& ex, const StencilWeights& weights, const TestCase& c) {
     auto as = [&](auto zero) {

@@ -93,6 +93,11 @@ CellClass classify_cell(const Exercise& ex, int tile, int n, int x, int y, int z
 
 int priority(Verdict v);  // lower wins
 
+// "in_order schedule", "random schedule (seed 7)", "GPU run 2": run r of a case, for people.
+std::string run_label(Schedule s, std::uint64_t seed, size_t r);
+// One warning for device printf that went past its cap (the first such run).
+void printf_warning(const Result& result, std::vector<std::string>& warnings);
+
 // Why CUDA cannot run checks here, from the runner's probe (protocol.h's exit codes: a runner
 // built without CUDA, or no usable device); nullopt when the probe succeeded.
 std::optional<std::string> cuda_unavailable_from_probe(const ChildResult& probe);

@@ -1,41 +1,58 @@
 #include "checker/exercises.h"
 
 #include "analysis/model.h"
+#include "kernels/cardiac2d/versions.h"
+#include "kernels/derivative/versions.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 namespace stencil::checker {
 
 namespace {
 constexpr Exercise kExercises[] = {
-    {"naive", KernelId::naive, 1, Precision::f32, 1.0, "one thread per output, 7 global loads per output"},
-    {"tiled", KernelId::tiled, 1, Precision::f32, 1.0,
+    {"naive", Problem::star3d, "naive", 1, Precision::f32, 1.0, "one thread per output, 7 global loads per output"},
+    {"tiled", Problem::star3d, "tiled", 1, Precision::f32, 1.0,
      "a T^3 input tile in shared memory, (T-2)^3 outputs per block"},
-    {"coarsened", KernelId::coarsened, 1, Precision::f32, 1.0,
+    {"coarsened", Problem::star3d, "coarsened", 1, Precision::f32, 1.0,
      "a T x T block marching along z with three planes in shared memory"},
-    {"register-tiled", KernelId::register_tiled, 1, Precision::f32, 1.0,
+    {"register-tiled", Problem::star3d, "register-tiled", 1, Precision::f32, 1.0,
      "the coarsened kernel with the z neighbours in registers"},
     // Same contract as tiled: the skeleton is a tiled kernel with a bug to find.
-    {"find-the-race", KernelId::tiled, 1, Precision::f32, 1.0,
+    {"find-the-race", Problem::star3d, "tiled", 1, Precision::f32, 1.0,
      "a tiled kernel that passes on some runs: find and fix its race"},
     // The 13-point (order 2) stencil: a halo two cells wide, OUT_TILE_DIM = T - 4. At T = 6 the
     // tile loads 27 values per output, more than the naive kernel's 13: the halo's price grows
     // with the radius.
-    {"tiled-r2", KernelId::tiled, 2, Precision::f32, 1.0,
+    {"tiled-r2", Problem::star3d, "tiled", 2, Precision::f32, 1.0,
      "the tiled kernel for the 13-point stencil (radius 2): a two-cell halo"},
     // Double precision: twice the bytes per cell, half the OP/B, and a rounding bound a float
     // temporary cannot meet.
-    {"register-tiled-f64", KernelId::register_tiled, 1, Precision::f64, 1.0,
+    {"register-tiled-f64", Problem::star3d, "register-tiled", 1, Precision::f64, 1.0,
      "the register-tiled kernel in double precision"},
+    // Text 002: the lecture's shared-memory step, in the assignment's double precision. The
+    // budget is the lab's kernel's own count: each E_prev value once, its ghost ring once per tile.
+    {"cardiac-shared", Problem::cardiac2d, "shared", 1, Precision::f64, 1.0,
+     "the cardiac step with a 16x16 shared tile: the edge threads also load the ghost ring (text 002)"},
+    // Text 004: the x-derivative with pencils, the post's single precision. Budget 1: every value
+    // of f loaded once (the 16x16 tile it replaces loads half of them twice).
+    {"x-derivative", Problem::derivative, "x-spencils", 4, Precision::f32, 1.0,
+     "the 8th-order x-derivative with pencils: every value of f loaded once (text 004)"},
 };
 
 unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
 }  // namespace
 
 std::span<const Exercise> exercises() { return kExercises; }
+
+KernelId Exercise::kernel() const {
+    const KernelVersion* v = is_star3d() ? find_version(version) : nullptr;
+    if (!v) throw std::logic_error(std::string("exercise ") + name + " is not a star3d version");
+    return v->id;
+}
 
 const Exercise* find_exercise(std::string_view name) {
     for (const auto& e : kExercises)
@@ -50,25 +67,27 @@ std::string exercise_names() {
     return s;
 }
 
-int default_tile(const Exercise& ex) { return version(ex.kernel).default_tile; }
+int default_tile(const Exercise& ex) {
+    switch (ex.problem) {
+        case Problem::star3d: return version(ex.kernel()).default_tile;
+        case Problem::cardiac2d: return cardiac2d::find_version(ex.version)->tile_x;
+        case Problem::derivative: return find_derivative_version(ex.version)->tile_across;
+    }
+    return 0;
+}
 
-bool tile_has_halo(const Exercise& ex) { return version(ex.kernel).halo_in_tile; }
+bool tile_has_halo(const Exercise& ex) { return version(ex.kernel()).halo_in_tile; }
 
-int out_tile_dim(const Exercise& ex, int T) { return out_tile(ex.kernel, T, ex.radius); }
+int out_tile_dim(const Exercise& ex, int T) { return out_tile(ex.kernel(), T, ex.radius); }
 
 const char* element_type(const Exercise& ex) { return ex.precision == Precision::f64 ? "double" : "float"; }
 
 int weight_count(const Exercise& ex) { return coefficient_count(ex.radius); }
 
-std::string kernel_signature(const Exercise& ex) {
-    const std::string t = element_type(ex);
-    return "__global__ void stencil_kernel(" + t + "* in, " + t + "* out, unsigned int N)";
-}
-
 std::string weight_names(const Exercise& ex) { return "c0..c" + std::to_string(weight_count(ex) - 1); }
 
 Launch launch_for(const Exercise& ex, int n, int T) {
-    const LaunchGeometry g = launch_geometry(ex.kernel, T, ex.radius, ex.precision, {n, n, n});
+    const LaunchGeometry g = launch_geometry(ex.kernel(), T, ex.radius, ex.precision, {n, n, n});
     Launch l;
     l.grid[0] = unsigned(g.grid.x), l.grid[1] = unsigned(g.grid.y), l.grid[2] = unsigned(g.grid.z);
     l.block[0] = unsigned(g.block.x), l.block[1] = unsigned(g.block.y), l.block[2] = unsigned(g.block.z);
@@ -78,13 +97,18 @@ Launch launch_for(const Exercise& ex, int n, int T) {
 // A student's kernel is compiled at run time with its own IN_TILE_DIM, so any T the hardware
 // rules allow is fine: tile_fits, not the lab's built tiles.
 std::string tile_problem(const Exercise& ex, int T) {
-    if (tile_fits(ex.kernel, T, ex.radius, bytes_of(ex.precision))) return {};
+    if (!ex.is_star3d())
+        return T == default_tile(ex) ? std::string()
+                                     : fmt::format("--tile: the {} exercise's block is fixed by the lab's table "
+                                                   "(the {} version of {}); leave --tile out", ex.name,
+                                                   ex.version, to_string(ex.problem));
+    if (tile_fits(ex.kernel(), T, ex.radius, bytes_of(ex.precision))) return {};
     if (T >= 1 && T <= 1024) {
-        if (auto why = tile_error(ex.kernel, T, ex.radius, ex.precision)) return "--tile: " + *why;
+        if (auto why = tile_error(ex.kernel(), T, ex.radius, ex.precision)) return "--tile: " + *why;
     }
     return fmt::format("--tile {} for {} cannot run: T must be at least {} and {} threads at most 1024",
                        T, ex.name, tile_has_halo(ex) ? 2 * ex.radius + 1 : 1,
-                       threads_formula(ex.kernel));
+                       threads_formula(ex.kernel()));
 }
 
 std::vector<int> test_sizes(const Exercise& ex, int T, bool quick) {
@@ -153,7 +177,7 @@ double load_budget(const Exercise& ex, int n, int T) {
     if (outputs <= 0) return 0;
     // The model's exact whole-grid count for the version: the textbook's kernels load each
     // in-grid cell of a T-wide window per block and axis once (naive: 6r + 1 per output).
-    const auto t = analysis::exact_grid_traffic(ex.kernel, T, r, ex.precision, {n, n, n});
+    const auto t = analysis::exact_grid_traffic(ex.kernel(), T, r, ex.precision, {n, n, n});
     return ex.budget * double(t.load_values) / outputs;
 }
 

@@ -14,11 +14,17 @@ namespace stencil::checker {
 
 struct Exercise {
     const char* name;     // CLI spelling
-    KernelId kernel;      // the version it is: launch contract, timing reference, load count
-    int radius;           // r: 6r + 1 points, weights c0..c{6r}, boundary r cells wide
-    Precision precision;  // element type of in[], out[] and the weights
+    Problem problem;      // whose table `version` is a row of
+    const char* version;  // that row's name: launch contract, timing reference, load count
+    int radius;           // star3d: r (6r + 1 points, weights c0..c{6r}, boundary r cells wide);
+                          // the others: their stencil's reach (cardiac2d 1, derivative 4)
+    Precision precision;  // element type of the arrays, the weights and the scalars
     double budget;        // global loads per output allowed, as a multiple of the version's own
     const char* summary;
+
+    bool is_star3d() const { return problem == Problem::star3d; }
+    // The star3d row it is (kernels/versions.h); only for star3d exercises.
+    KernelId kernel() const;
 };
 
 std::span<const Exercise> exercises();
@@ -34,8 +40,6 @@ bool tile_has_halo(const Exercise& ex);        // blocks are tiles with an r-wid
 int out_tile_dim(const Exercise& ex, int T);  // T - 2r (the harness's OUT_TILE_DIM macro); naive: T
 const char* element_type(const Exercise& ex);  // "float" or "double"
 int weight_count(const Exercise& ex);          // 6r + 1: c0 .. c{6r}
-// "__global__ void stencil_kernel(float* in, float* out, unsigned int N)"
-std::string kernel_signature(const Exercise& ex);
 // "c0..c6", "c0..c12": how people read the weights' names
 std::string weight_names(const Exercise& ex);
 Launch launch_for(const Exercise& ex, int n, int T);

@@ -50,6 +50,8 @@ constexpr Name<AccessOp> kAccessOps[] = {
 constexpr Name<MemorySpace> kMemorySpaces[] = {{MemorySpace::global, "global"},
                                                {MemorySpace::shared, "shared"}};
 constexpr Name<StopReason> kStopReasons[] = {{StopReason::instruction_budget, "instruction_budget"}};
+constexpr Name<ArgKind> kArgKinds[] = {
+    {ArgKind::buffer, "buffer"}, {ArgKind::i32, "i32"}, {ArgKind::u32, "u32"}, {ArgKind::real, "real"}};
 
 template <class E, size_t N>
 std::string_view name_in(const Name<E> (&table)[N], E v) {
@@ -81,6 +83,7 @@ std::string_view to_string(DiagnosticKind v) { return name_in(kDiagnosticKinds, 
 std::string_view to_string(AccessOp v) { return name_in(kAccessOps, v); }
 std::string_view to_string(MemorySpace v) { return name_in(kMemorySpaces, v); }
 std::string_view to_string(StopReason v) { return name_in(kStopReasons, v); }
+std::string_view to_string(ArgKind v) { return name_in(kArgKinds, v); }
 std::optional<RunnerMode> parse_runner_mode(std::string_view s) { return parse_in(kRunnerModes, s); }
 std::optional<Schedule> parse_schedule(std::string_view s) { return parse_in(kSchedules, s); }
 std::optional<CompileStage> parse_compile_stage(std::string_view s) { return parse_in(kCompileStages, s); }
@@ -88,6 +91,7 @@ std::optional<DiagnosticKind> parse_diagnostic_kind(std::string_view s) { return
 std::optional<AccessOp> parse_access_op(std::string_view s) { return parse_in(kAccessOps, s); }
 std::optional<MemorySpace> parse_memory_space(std::string_view s) { return parse_in(kMemorySpaces, s); }
 std::optional<StopReason> parse_stop_reason(std::string_view s) { return parse_in(kStopReasons, s); }
+std::optional<ArgKind> parse_arg_kind(std::string_view s) { return parse_in(kArgKinds, s); }
 
 // ---- [reading fields] -------------------------------------------------------------------------
 namespace {
@@ -152,6 +156,13 @@ void read(const json& v, DiagnosticKind& out) { read_enum(v, out, kDiagnosticKin
 void read(const json& v, AccessOp& out) { read_enum(v, out, kAccessOps); }
 void read(const json& v, MemorySpace& out) { read_enum(v, out, kMemorySpaces); }
 void read(const json& v, StopReason& out) { read_enum(v, out, kStopReasons); }
+void read(const json& v, ArgKind& out) { read_enum(v, out, kArgKinds); }
+void read(const json& v, Problem& out) {
+    if (!v.is_string()) wrong("a string", v);
+    const auto p = parse_problem(v.get<std::string>());
+    if (!p) throw FieldError{"", "must be one of " + problem_names()};
+    out = *p;
+}
 void read(const json& v, Precision& out) {
     if (!v.is_string()) wrong("a string", v);
     const auto p = parse_precision(v.get<std::string>());
@@ -162,6 +173,9 @@ void read(const json& v, Precision& out) {
 // Structs: defined below, each through field() and optional_field().
 void read(const json& v, RunSpec& out);
 void read(const json& v, CaseSpec& out);
+void read(const json& v, BufferSpec& out);
+void read(const json& v, KernelArg& out);
+void read(const json& v, ConstantSpec& out);
 void read(const json& v, RunRef& out);
 void read(const json& v, TimingSpec& out);
 void read(const json& v, CompileOutcome& out);
@@ -231,9 +245,16 @@ void put_optional(json& j, const char* key, const std::optional<T>& v) {
 void to_json(json& j, const RunSpec& r) {
     j = {{"schedule", name(r.schedule)}, {"block_order", name(r.block_order)}, {"seed", r.seed}};
 }
+void to_json(json& j, const BufferSpec& b) {
+    j = {{"name", b.name}, {"file", b.file}, {"cells", b.cells}, {"read_only", b.read_only}};
+}
+void to_json(json& j, const KernelArg& a) {
+    j = {{"kind", name(a.kind)}, {"buffer", a.buffer}, {"value", a.value}};
+}
+void to_json(json& j, const ConstantSpec& c) { j = {{"name", c.name}, {"values", c.values}}; }
 void to_json(json& j, const CaseSpec& c) {
-    j = {{"n", c.n},         {"guard", c.guard},   {"input", c.input}, {"output", c.output},
-         {"grid", c.grid},   {"block", c.block},   {"runs", c.runs}};
+    j = {{"n", c.n},       {"guard", c.guard}, {"buffers", c.buffers}, {"args", c.args},
+         {"grid", c.grid}, {"block", c.block}, {"runs", c.runs}};
 }
 void to_json(json& j, const RunRef& r) { j = {{"case", r.case_index}, {"run", r.run}}; }
 void to_json(json& j, const TimingSpec& t) { j = {{"case", t.case_index}, {"reps", t.reps}}; }
@@ -242,13 +263,15 @@ void to_json(json& j, const Request& r) {
     j = {{"schema_version", r.schema_version},
          {"mode", name(r.mode)},
          {"exercise", r.exercise},
+         {"problem", std::string(to_string(r.problem))},
          {"lab_kernel", r.lab_kernel},
+         {"kernel_name", r.kernel_name},
          {"precision", std::string(to_string(r.precision))},
          {"radius", r.radius},
          {"tile", r.tile},
          {"display_name", r.display_name},
          {"source", r.source},
-         {"coefficients", r.coefficients},
+         {"constants", r.constants},
          {"workers", r.workers},
          {"cases", r.cases},
          {"compile_seconds", r.compile_seconds},
@@ -266,11 +289,26 @@ void read(const json& v, RunSpec& r) {
     field(v, "block_order", r.block_order);
     field(v, "seed", r.seed);
 }
+void read(const json& v, BufferSpec& b) {
+    field(v, "name", b.name);
+    field(v, "file", b.file);
+    field(v, "cells", b.cells);
+    field(v, "read_only", b.read_only);
+}
+void read(const json& v, KernelArg& a) {
+    field(v, "kind", a.kind);
+    field(v, "buffer", a.buffer);
+    field(v, "value", a.value);
+}
+void read(const json& v, ConstantSpec& c) {
+    field(v, "name", c.name);
+    field(v, "values", c.values);
+}
 void read(const json& v, CaseSpec& c) {
     field(v, "n", c.n);
     field(v, "guard", c.guard);
-    field(v, "input", c.input);
-    field(v, "output", c.output);
+    field(v, "buffers", c.buffers);
+    field(v, "args", c.args);
     field(v, "grid", c.grid);
     field(v, "block", c.block);
     field(v, "runs", c.runs);
@@ -288,13 +326,15 @@ void read(const json& v, Request& r) {
     field(v, "schema_version", r.schema_version);
     field(v, "mode", r.mode);
     field(v, "exercise", r.exercise);
+    field(v, "problem", r.problem);
     field(v, "lab_kernel", r.lab_kernel);
+    field(v, "kernel_name", r.kernel_name);
     field(v, "precision", r.precision);
     field(v, "radius", r.radius);
     field(v, "tile", r.tile);
     field(v, "display_name", r.display_name);
     field(v, "source", r.source);
-    field(v, "coefficients", r.coefficients);
+    field(v, "constants", r.constants);
     field(v, "workers", r.workers);
     field(v, "cases", r.cases);
     optional_field(v, "count", r.count);

@@ -28,7 +28,7 @@
 namespace stencil::checker {
 
 // Bump when a field is added, removed, renamed or changes meaning.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // A request or result that does not fit the structs below: one line, naming the field.
 struct ProtocolError : std::runtime_error {
@@ -66,6 +66,9 @@ enum class AccessOp { load, store, atomic };
 enum class MemorySpace { global, shared };
 // Why the runner stopped before the last run (a verdict is decided; the rest would only cost).
 enum class StopReason { instruction_budget };
+// What a kernel parameter is: one of the case's buffers (a pointer to its first cell), or a scalar
+// (`real` in the request's precision).
+enum class ArgKind { buffer, i32, u32, real };
 
 std::string_view to_string(RunnerMode v);
 std::string_view to_string(Schedule v);
@@ -74,6 +77,7 @@ std::string_view to_string(DiagnosticKind v);
 std::string_view to_string(AccessOp v);
 std::string_view to_string(MemorySpace v);
 std::string_view to_string(StopReason v);
+std::string_view to_string(ArgKind v);
 std::optional<RunnerMode> parse_runner_mode(std::string_view s);
 std::optional<Schedule> parse_schedule(std::string_view s);
 std::optional<CompileStage> parse_compile_stage(std::string_view s);
@@ -81,6 +85,7 @@ std::optional<DiagnosticKind> parse_diagnostic_kind(std::string_view s);
 std::optional<AccessOp> parse_access_op(std::string_view s);
 std::optional<MemorySpace> parse_memory_space(std::string_view s);
 std::optional<StopReason> parse_stop_reason(std::string_view s);
+std::optional<ArgKind> parse_arg_kind(std::string_view s);
 
 using Int3 = std::array<int, 3>;
 
@@ -92,15 +97,44 @@ struct RunSpec {
     bool operator==(const RunSpec&) const = default;
 };
 
-// One grid size. The files (in the request's folder) hold guard + N^3 + guard cells of the
-// request's precision; the runner writes case<c>.run<r>.out and .in beside them.
+// One array the kernel is given. Its file (in the request's folder) holds guard + cells + guard
+// values of the request's precision; the runner writes what the array holds after each run to
+// case<c>.run<r>.<name> beside it. A read-only array is the kernel's input: the CPU engine reports
+// every store to it (input_write), the parent compares it after every run on both backends.
+struct BufferSpec {
+    std::string name;  // "in", "out"; "E_prev", "E", "R"; "f", "df": the kernel parameter's name
+    std::string file;
+    long long cells = 0;
+    bool read_only = false;
+    bool operator==(const BufferSpec&) const = default;
+};
+
+// One kernel argument, in the kernel's parameter order.
+struct KernelArg {
+    ArgKind kind = ArgKind::buffer;
+    int buffer = 0;     // ArgKind::buffer: the index into the case's buffers
+    double value = 0;   // scalars: exact for every int and for reals of the request's precision
+    bool operator==(const KernelArg&) const = default;
+};
+
+// One test case: its arrays, the kernel's arguments and the launch.
 struct CaseSpec {
-    int n = 0;
+    int n = 0;          // the size the case is known by (progress lines; the instruction budget)
     long long guard = 0;
-    std::string input, output;  // file names
+    std::vector<BufferSpec> buffers;
+    std::vector<KernelArg> args;
     Int3 grid{1, 1, 1}, block{1, 1, 1};
     std::vector<RunSpec> runs;
     bool operator==(const CaseSpec&) const = default;
+};
+
+// A __constant__ the harness declares, set before the runs: `values` in the request's precision,
+// one (a scalar weight) or more (an array). `name` is the source name; the runner asks NVRTC for
+// the lowered one.
+struct ConstantSpec {
+    std::string name;
+    std::vector<double> values;
+    bool operator==(const ConstantSpec&) const = default;
 };
 
 struct RunRef {
@@ -119,13 +153,16 @@ struct Request {
     int schema_version = kSchemaVersion;
     RunnerMode mode = RunnerMode::cpu;
     std::string exercise;
-    std::string lab_kernel;       // the GPU times and counts it beside the submission
+    Problem problem = Problem::star3d;
+    std::string lab_kernel;       // the GPU times and counts it beside the submission (in the
+                                  // problem's table; star3d at `radius` and `tile`)
     Precision precision = Precision::f32;
     int radius = 1;
     int tile = 8;
+    std::string kernel_name;      // the submission's __global__ function, as the source names it
     std::string display_name;     // the student's file name, as diagnostics show it
     std::string source;           // the translation unit's path
-    std::vector<double> coefficients;  // c0..c{6r}, already rounded to the precision
+    std::vector<ConstantSpec> constants;  // already rounded to the precision
     int workers = 1;              // CPU: worker threads
     std::vector<CaseSpec> cases;
     std::optional<RunRef> count;        // the run whose global loads are counted

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "checker/checker.h"
+#include "checker/exercises.h"
 
 namespace stencil::checker {
 
@@ -104,8 +105,14 @@ json to_json(const CheckResult& r) {
 }
 
 std::string to_text(const CheckResult& r) {
-    std::string s = fmt::format("{}: {} ({} exercise, T={}, {} backend, {:.1f} s)\n", r.file,
-                                to_string(r.verdict), r.exercise, r.tile, r.backend, r.seconds);
+    // What a size is called: star3d's N (N^3 cells) and T; cardiac2d's n (n x n interior cells);
+    // the derivative's my (MX x my x mz). Their blocks are the lab's, so no T.
+    const Exercise* ex = find_exercise(r.exercise);
+    const Problem problem = ex ? ex->problem : Problem::star3d;
+    const char* size = problem == Problem::cardiac2d ? "n" : problem == Problem::derivative ? "my" : "N";
+    const std::string tile = problem == Problem::star3d ? fmt::format("T={}, ", r.tile) : "";
+    std::string s = fmt::format("{}: {} ({} exercise, {}{} backend, {:.1f} s)\n", r.file,
+                                to_string(r.verdict), r.exercise, tile, r.backend, r.seconds);
     const Evidence& e = r.evidence;
     if (!e.message.empty()) s += "  " + e.message + "\n";
     if (!e.compiler_output.empty() && e.compiler_output != e.message + "\n") s += e.compiler_output;
@@ -122,23 +129,23 @@ std::string to_text(const CheckResult& r) {
         s += fmt::format("  [{}] {}{}\n", t.passed ? "ok" : "FAIL", t.name,
                          t.passed ? "" : ": " + t.output);
     if (r.loads) {
-        s += fmt::format("  global loads per output: {:.3f} at N={} (budget {:.3f}: {}; {})\n",
-                         r.loads->loads_per_output, r.loads->n, r.loads->budget,
+        s += fmt::format("  global loads per output: {:.3f} at {}={} (budget {:.3f}: {}; {})\n",
+                         r.loads->loads_per_output, size, r.loads->n, r.loads->budget,
                          r.loads->within_budget ? "within" : "over", r.loads->source);
         if (r.loads->lab_loads_per_output)
             s += fmt::format("  the lab's kernel, same counter and N: {:.3f} per output\n",
                              *r.loads->lab_loads_per_output);
     }
     if (r.timing)
-        s += fmt::format("  time at N={}: {:.3f} ms vs the lab's {:.3f} ms (ratio {:.2f}; median of "
+        s += fmt::format("  time at {}={}: {:.3f} ms vs the lab's {:.3f} ms (ratio {:.2f}; median of "
                          "{}, interleaved; {})\n",
-                         r.timing->n, r.timing->student_ms, r.timing->reference_ms, r.timing->ratio,
+                         size, r.timing->n, r.timing->student_ms, r.timing->reference_ms, r.timing->ratio,
                          r.timing->reps, r.timing->reference);
     for (const auto& w : r.warnings) s += "  warning: " + w + "\n";
     if (!r.sizes.empty()) {
         std::string sizes;
         for (int n : r.sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);
-        s += fmt::format("  sizes tested: N = {}\n", sizes);
+        s += fmt::format("  sizes tested: {} = {}\n", size, sizes);
     }
     s += fmt::format("  seed {:#x}\n", r.seed);
     return s;

@@ -3,6 +3,7 @@
 // CUDA half is built only with the CUDA backend.
 #pragma once
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -43,8 +44,28 @@ inline void progress(const std::string& s) {
     std::fflush(stderr);
 }
 
-inline std::string run_file(int c, int r, const char* ext) {
-    return "case" + std::to_string(c) + ".run" + std::to_string(r) + "." + ext;
+// What buffer `buffer` of case c held after run r.
+inline std::string run_file(int c, int r, const std::string& buffer) {
+    return "case" + std::to_string(c) + ".run" + std::to_string(r) + "." + buffer;
+}
+
+// A constant's values in `real`, as the kernel declares it (the request has them rounded already).
+template <class real>
+std::vector<unsigned char> constant_bytes(const ConstantSpec& k) {
+    std::vector<unsigned char> b(k.values.size() * sizeof(real));
+    for (size_t i = 0; i < k.values.size(); ++i) {
+        const real v = static_cast<real>(k.values[i]);
+        std::memcpy(b.data() + i * sizeof(real), &v, sizeof(real));
+    }
+    return b;
+}
+
+// A case's arguments checked against its buffers (the parent wrote them; a mismatch is a bad
+// request, never an out-of-range index).
+inline void check_args(const CaseSpec& cs) {
+    for (const KernelArg& a : cs.args)
+        if (a.kind == ArgKind::buffer && (a.buffer < 0 || a.buffer >= int(cs.buffers.size())))
+            throw std::runtime_error("runner: an argument names a buffer the case does not have");
 }
 
 // result.json, whole or not at all (written beside, then renamed).
@@ -56,14 +77,14 @@ inline void write_result(const Result& result) {
 }
 
 // The submission as both backends run it: NVRTC's PTX (compute_90, -lineinfo) and the lowered
-// names of the kernel and of the weights c0..c{6r}, in order.
+// names of the kernel and of the request's constants, in order.
 struct Compiled {
     bool ok = false;
     CompileStage stage = CompileStage::nvrtc;  // when !ok
     std::string log;     // NVRTC's log (or why the PTX cannot be used)
     std::string ptx;
     std::string kernel;
-    std::vector<std::string> weights;
+    std::vector<std::string> constants;
     double seconds = 0;
 };
 // Compiles the request's translation unit (`source`, named `display_name`) in this process,

@@ -118,10 +118,10 @@ Compiled compile_submission(const Request& req) {
     ptx::CompileRequest cr;
     cr.source.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
     cr.name = req.display_name;
-    // The weights by name expression: NVRTC says what each is called in the PTX.
-    const size_t weights = req.coefficients.size();
-    cr.name_expressions.push_back("stencil_kernel");
-    for (size_t i = 0; i < weights; ++i) cr.name_expressions.push_back("&c" + std::to_string(i));
+    // The kernel and the harness's constants by name expression: NVRTC says what each is called
+    // in the PTX.
+    cr.name_expressions.push_back(req.kernel_name);
+    for (const ConstantSpec& k : req.constants) cr.name_expressions.push_back("&" + k.name);
     cr.options = {"-w"};  // the log is for errors: a student reads it only when the file fails
 
     progress("compiling " + cr.name + " with NVRTC");
@@ -149,15 +149,15 @@ Compiled compile_submission(const Request& req) {
     c.seconds = r.seconds;
     if (!r.ok) return c;
     c.ptx = r.ptx;
-    c.kernel = r.lowered_name("stencil_kernel");
-    for (size_t i = 0; i < weights; ++i) c.weights.push_back(r.lowered_name("&c" + std::to_string(i)));
+    c.kernel = r.lowered_name(req.kernel_name);
+    for (const ConstantSpec& k : req.constants) c.constants.push_back(r.lowered_name("&" + k.name));
     if (c.kernel.empty()) {
-        c.log += "\nthe kernel stencil_kernel was not found after compilation";
+        c.log += "\nthe kernel " + req.kernel_name + " was not found after compilation";
         return c;
     }
-    for (const auto& w : c.weights)
+    for (const auto& w : c.constants)
         if (w.empty()) {
-            c.log += "\nthe harness's weights were not found after compilation";
+            c.log += "\nthe harness's constants were not found after compilation";
             return c;
         }
     c.ok = true;

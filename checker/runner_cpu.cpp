@@ -104,10 +104,11 @@ void write_result_to(const OutFile& f, const Result& r) {
     write_all(f, text.data(), text.size());
 }
 
+// A case's arrays as the parent wrote them, and the files each run writes them to.
 template <class real>
 struct CaseData {
-    std::vector<real> in0, out0;
-    std::vector<OutFile> out_files, in_files;  // one per run
+    std::vector<std::vector<real>> initial;     // per buffer: guard + cells + guard
+    std::vector<std::vector<OutFile>> files;    // per run, per buffer
 };
 
 simt::Schedule schedule_of(Schedule s) {
@@ -137,11 +138,17 @@ template <class real>
 std::vector<CaseData<real>> prepare_cases(const Request& req) {
     std::vector<CaseData<real>> data(req.cases.size());
     for (size_t c = 0; c < req.cases.size(); ++c) {
-        data[c].in0 = read_cells<real>(req.cases[c].input);
-        data[c].out0 = read_cells<real>(req.cases[c].output);
-        for (size_t r = 0; r < req.cases[c].runs.size(); ++r) {
-            data[c].out_files.push_back(open_for_writing(run_file(int(c), int(r), "out")));
-            data[c].in_files.push_back(open_for_writing(run_file(int(c), int(r), "in")));
+        const CaseSpec& cs = req.cases[c];
+        check_args(cs);
+        for (const BufferSpec& b : cs.buffers) {
+            data[c].initial.push_back(read_cells<real>(b.file));
+            if ((long long)data[c].initial.back().size() != b.cells + 2 * cs.guard)
+                throw std::runtime_error("runner: " + b.file + " does not hold the case's cells");
+        }
+        for (size_t r = 0; r < cs.runs.size(); ++r) {
+            data[c].files.emplace_back();
+            for (const BufferSpec& b : cs.buffers)
+                data[c].files.back().push_back(open_for_writing(run_file(int(c), int(r), b.name)));
         }
     }
     return data;
@@ -188,28 +195,37 @@ struct EngineRun {
 
 // Step 3: one (case, run) on the engine; its buffers written to the run's files.
 template <class real>
-EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled& k,
-                   const std::vector<real>& coef, size_t c, size_t r, CaseData<real>& data, bool counted) {
+EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled& k, size_t c, size_t r,
+                   const CaseData<real>& data, bool counted) {
     const CaseSpec& cs = req.cases[c];
     const RunSpec& run = cs.runs[r];
-    const unsigned n = static_cast<unsigned>(cs.n);
-    const size_t bytes = size_t(n) * n * n * sizeof(real);
-    auto in = data.in0;
-    auto out = data.out0;
+    std::vector<std::vector<real>> bufs = data.initial;
     ptx::Launch L;
     L.entry = k.kernel;
-    L.grid = {cs.grid[0], cs.grid[1], cs.grid[2]};
-    L.block = {cs.block[0], cs.block[1], cs.block[2]};
-    // The N^3 cells only: every access beyond them is caught, even one into the guard zones the
-    // parent placed around them. in[] is read-only: a store through it is reported (input_write)
-    // even when the kernel restores the value later.
-    L.buffers = {{in.data() + cs.guard, bytes, 0, "in", true}, {out.data() + cs.guard, bytes, 1, "out", false}};
-    L.params = {ptx::buffer_address(0), ptx::buffer_address(1), n};
-    for (size_t i = 0; i < coef.size(); ++i) {
-        ptx::ConstantInit ci{k.weights[i], std::vector<unsigned char>(sizeof(real))};
-        std::memcpy(ci.bytes.data(), &coef[i], sizeof(real));
-        L.constants.push_back(std::move(ci));
+    L.grid = {unsigned(cs.grid[0]), unsigned(cs.grid[1]), unsigned(cs.grid[2])};
+    L.block = {unsigned(cs.block[0]), unsigned(cs.block[1]), unsigned(cs.block[2])};
+    // Each array's cells only: every access beyond them is caught, even one into the guard zones
+    // the parent placed around them. A read-only array's stores are reported (input_write) even
+    // when the kernel restores the value later.
+    for (size_t b = 0; b < cs.buffers.size(); ++b)
+        L.buffers.push_back({bufs[b].data() + cs.guard, size_t(cs.buffers[b].cells) * sizeof(real), int(b),
+                             cs.buffers[b].name, cs.buffers[b].read_only});
+    for (const KernelArg& a : cs.args) {
+        switch (a.kind) {
+            case ArgKind::buffer: L.params.push_back(ptx::buffer_address(a.buffer)); break;
+            case ArgKind::i32: L.params.push_back(std::uint32_t(std::int32_t(a.value))); break;
+            case ArgKind::u32: L.params.push_back(std::uint32_t(a.value)); break;
+            case ArgKind::real: {
+                const real v = static_cast<real>(a.value);
+                std::uint64_t bits = 0;
+                std::memcpy(&bits, &v, sizeof v);
+                L.params.push_back(bits);
+                break;
+            }
+        }
     }
+    for (size_t i = 0; i < req.constants.size(); ++i)
+        L.constants.push_back(ptx::ConstantInit{k.constants[i], constant_bytes<real>(req.constants[i])});
     L.block_instruction_budget = block_budget(cs);
     // Device printf is kept (capped), so that a kernel printing in a loop costs its cap only.
     std::string printed;
@@ -225,8 +241,7 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     opt.stop_on_error = true;
     opt.trace.count = counted;
     const simt::ExecReport rep = ptx::run(module, L, opt);
-    write_all(data.out_files[r], out.data(), out.size() * sizeof(real));
-    write_all(data.in_files[r], in.data(), in.size() * sizeof(real));
+    for (size_t b = 0; b < bufs.size(); ++b) write_all(data.files[r][b], bufs[b].data(), bufs[b].size() * sizeof(real));
 
     EngineRun e;
     e.counts = rep.counts;
@@ -249,7 +264,6 @@ template <class real>
 int run_cpu_as(const Request& req) {
     // ---- 1. everything read, every output opened, the PTX compiled and loaded -----------------
     std::vector<CaseData<real>> data = prepare_cases<real>(req);
-    const std::vector<real> coef(req.coefficients.begin(), req.coefficients.end());
     // Created empty now: if the run dies before the end, the parent finds no valid result.
     const OutFile result_file = open_for_writing("result.json");
     Result result;
@@ -272,7 +286,7 @@ int run_cpu_as(const Request& req) {
                      std::to_string(r) + " " + std::string(to_string(req.cases[c].runs[r].schedule)));
             // The load count of a passing kernel comes from a checked run: the parent names which.
             const bool counted = req.count && req.count->case_index == int(c) && req.count->run == int(r);
-            EngineRun e = run_once<real>(req, *module, k, coef, c, r, data[c], counted);
+            EngineRun e = run_once<real>(req, *module, k, c, r, data[c], counted);
             if (counted && e.outcome.ok) {
                 LoadCounts lc;
                 lc.case_index = int(c);

@@ -20,12 +20,16 @@
 #include <functional>
 #include <optional>
 
+#include "backends/cuda/cardiac2d.h"
 #include "backends/cuda/counters.h"
 #include "backends/cuda/cuda_util.h"
+#include "backends/cuda/derivative.h"
 #include "backends/cuda/lab_kernel.h"
 #include "checker/printf_gate.h"
 #include "checker/runner.h"
 #include "core/error.h"
+#include "kernels/cardiac2d/versions.h"
+#include "kernels/derivative/versions.h"
 
 namespace stencil::checker::runner {
 
@@ -38,9 +42,6 @@ using cuda_detail::L2Flush;
 // run_cuda below).
 constexpr auto ck = [](cudaError_t e, const char* what) { cuda_detail::check(e, what); };
 
-template <class real>
-real* cells(const DeviceBuffer& b) { return static_cast<real*>(b.get()); }
-
 struct Loaded {
     cudaLibrary_t lib = nullptr;
     cudaKernel_t kernel = nullptr;
@@ -50,7 +51,7 @@ struct Loaded {
 // The driver assembles the PTX for this GPU (its JIT: ptxas). It refuses what the GPU cannot run,
 // e.g. more than 48 KiB of static shared memory: then `log` says why and nothing is loaded.
 template <class real>
-bool load(const Compiled& c, const std::vector<real>& coef, Loaded& l, std::string& log) {
+bool load(const Request& req, const Compiled& c, Loaded& l, std::string& log) {
     char error_log[8192] = {};
     cudaJitOption opts[] = {cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes};
     void* values[] = {error_log, reinterpret_cast<void*>(sizeof error_log)};
@@ -67,38 +68,149 @@ bool load(const Compiled& c, const std::vector<real>& coef, Loaded& l, std::stri
     if (e != cudaSuccess) return refused(e, "cudaLibraryLoadData");
     if (const cudaError_t k = cudaLibraryGetKernel(&l.kernel, l.lib, c.kernel.c_str()); k != cudaSuccess)
         return refused(k, "cudaLibraryGetKernel");
-    for (size_t i = 0; i < coef.size(); ++i) {  // c0 .. c{6r}, by their lowered names
+    for (size_t i = 0; i < req.constants.size(); ++i) {  // the harness's constants, by their lowered names
         void* p = nullptr;
         size_t bytes = 0;
-        if (const cudaError_t g = cudaLibraryGetGlobal(&p, &bytes, l.lib, c.weights[i].c_str()); g != cudaSuccess)
-            return refused(g, "cudaLibraryGetGlobal (the weights)");
-        if (bytes != sizeof(real)) throw UserError("the weight c" + std::to_string(i) + " has the wrong size");
-        ck(cudaMemcpy(p, &coef[i], sizeof(real), cudaMemcpyHostToDevice), "set the weights");
+        if (const cudaError_t g = cudaLibraryGetGlobal(&p, &bytes, l.lib, c.constants[i].c_str()); g != cudaSuccess)
+            return refused(g, "cudaLibraryGetGlobal (the harness's constants)");
+        const std::vector<unsigned char> v = constant_bytes<real>(req.constants[i]);
+        if (bytes != v.size()) throw UserError("the harness's constant " + req.constants[i].name + " has the wrong size");
+        ck(cudaMemcpy(p, v.data(), v.size(), cudaMemcpyHostToDevice), "set the harness's constants");
     }
     return true;
 }
 
 // ---- launches ---------------------------------------------------------------------------------
+// A case's arrays on the device, and their first state (the parent's files) to reset them from.
 template <class real>
-cudaError_t launch(const Loaded& l, const CaseSpec& cs, real* in, real* out, cudaStream_t s) {
-    unsigned n = static_cast<unsigned>(cs.n);
-    void* args[] = {&in, &out, &n};
-    return cudaLaunchKernel(reinterpret_cast<const void*>(l.kernel),
-                            dim3(cs.grid[0], cs.grid[1], cs.grid[2]),
-                            dim3(cs.block[0], cs.block[1], cs.block[2]), args, 0, s);
+struct DeviceCase {
+    std::vector<std::vector<real>> initial;  // per buffer: guard + cells + guard
+    std::vector<DeviceBuffer> bufs;
+    long long guard = 0;
+
+    explicit DeviceCase(const CaseSpec& cs) : guard(cs.guard) {
+        check_args(cs);
+        for (const BufferSpec& b : cs.buffers) initial.push_back(read_cells<real>(b.file));
+        // Read-only arrays last, after a freed gap of their own size: cudaMalloc may place buffers
+        // of one size back to back, and then a read past in[] (beyond its guard zone) would be a
+        // valid access to the next buffer for compute-sanitizer memcheck. Memory that no
+        // allocation owns is reported (seen on an H100 at N = 16, 2026-11-22).
+        bufs.resize(cs.buffers.size());
+        for (int pass = 0; pass < 2; ++pass)
+            for (size_t b = 0; b < cs.buffers.size(); ++b) {
+                if (cs.buffers[b].read_only != (pass == 1)) continue;
+                const size_t bytes = initial[b].size() * sizeof(real);
+                std::optional<DeviceBuffer> fence;
+                if (pass == 1) fence.emplace(bytes, "fence");
+                bufs[b] = DeviceBuffer(bytes, cs.buffers[b].name.c_str());
+            }
+        reset();
+    }
+    void reset() {
+        for (size_t b = 0; b < bufs.size(); ++b)
+            ck(cudaMemcpy(bufs[b].get(), initial[b].data(), initial[b].size() * sizeof(real), cudaMemcpyHostToDevice),
+               "copy the case's arrays");
+    }
+    // The first cell of each array (past its guard zone), as the kernel is given it.
+    std::vector<void*> cells() const {
+        std::vector<void*> p;
+        for (const DeviceBuffer& b : bufs) p.push_back(static_cast<real*>(b.get()) + guard);
+        return p;
+    }
+    std::vector<std::vector<real>> download() const {
+        std::vector<std::vector<real>> out(bufs.size());
+        for (size_t b = 0; b < bufs.size(); ++b) {
+            out[b].resize(initial[b].size());
+            ck(cudaMemcpy(out[b].data(), bufs[b].get(), out[b].size() * sizeof(real), cudaMemcpyDeviceToHost), "copy back");
+        }
+        return out;
+    }
+};
+
+// The kernel's arguments for a case: every value in storage of its own type, argv pointing at them.
+template <class real>
+struct ArgPack {
+    std::vector<void*> pointers;
+    std::vector<std::int32_t> i32;
+    std::vector<std::uint32_t> u32;
+    std::vector<real> reals;
+    std::vector<void*> argv;
+    ArgPack(const CaseSpec& cs, const std::vector<void*>& cells)
+        : pointers(cs.args.size()), i32(cs.args.size()), u32(cs.args.size()), reals(cs.args.size()) {
+        for (size_t i = 0; i < cs.args.size(); ++i) {
+            const KernelArg& a = cs.args[i];
+            switch (a.kind) {
+                case ArgKind::buffer: pointers[i] = cells.at(size_t(a.buffer)); argv.push_back(&pointers[i]); break;
+                case ArgKind::i32: i32[i] = std::int32_t(a.value); argv.push_back(&i32[i]); break;
+                case ArgKind::u32: u32[i] = std::uint32_t(a.value); argv.push_back(&u32[i]); break;
+                case ArgKind::real: reals[i] = real(a.value); argv.push_back(&reals[i]); break;
+            }
+        }
+    }
+};
+
+template <class real>
+cudaError_t launch(const Loaded& l, const CaseSpec& cs, const std::vector<void*>& cells, cudaStream_t s) {
+    ArgPack<real> args(cs, cells);
+    return cudaLaunchKernel(reinterpret_cast<const void*>(l.kernel), dim3(cs.grid[0], cs.grid[1], cs.grid[2]),
+                            dim3(cs.block[0], cs.block[1], cs.block[2]), args.argv.data(), 0, s);
 }
 
-// The lab's kernel of the exercise, at the size of case `cs`.
-LaunchRequest lab_request(const Request& req, const CaseSpec& cs) {
-    LaunchRequest lr;
+// The lab's kernel of the exercise at case `cs`, on arrays laid out as the submission's.
+struct LabCall {
+    std::optional<std::string> unavailable;       // why it cannot run here
+    std::function<void()> prepare;                // its weights into constant memory
+    std::function<void(const std::vector<void*>&)> launch;  // asynchronous
+    std::string source_file;
+};
+
+LabCall star3d_lab(const Request& req, const CaseSpec& cs) {
     const KernelVersion* v = find_version(req.lab_kernel);
     if (!v) throw std::runtime_error("runner: unknown lab kernel in the request");
+    LaunchRequest lr;
     lr.kernel = v->id;
     lr.tile = req.tile;
     lr.radius = req.radius;
     lr.precision = req.precision;
     lr.dims = {cs.n, cs.n, cs.n};
-    return lr;
+    StencilWeights w;
+    w.radius = req.radius;
+    for (size_t i = 0; i < req.constants.size() && i < w.c.size(); ++i) w.c[i] = req.constants[i].values.at(0);
+    return {lab_kernel_unavailable(lr), [lr, w] { upload_lab_kernel_weights(lr, w); },
+            [lr](const std::vector<void*>& b) { launch_lab_kernel(lr, b.at(0), b.at(1)); }, v->source_file};
+}
+
+LabCall cardiac_lab(const Request& req, const CaseSpec& cs) {
+    const cardiac2d::Version* v = cardiac2d::find_version(req.lab_kernel);
+    if (!v || cs.args.size() != 6) throw std::runtime_error("runner: unknown lab kernel in the request");
+    const int n = int(cs.args[3].value);
+    const double alpha = cs.args[4].value, dt = cs.args[5].value;
+    const Precision p = req.precision;
+    return {std::nullopt, [] {},
+            [v, p, n, alpha, dt](const std::vector<void*>& b) {
+                cardiac2d::launch_update_on_device(v->id, p, b.at(0), b.at(1), b.at(2), n, alpha, dt);
+            },
+            v->source_file};
+}
+
+LabCall derivative_lab(const Request& req, const CaseSpec& cs) {
+    const DerivativeVersion* v = find_derivative_version(req.lab_kernel);
+    if (!v || cs.args.size() != 5) throw std::runtime_error("runner: unknown lab kernel in the request");
+    DerivativeRequest dr;
+    dr.kernel = v->id;
+    dr.precision = req.precision;
+    dr.dims = {int(cs.args[2].value), int(cs.args[3].value), int(cs.args[4].value)};
+    return {derivative_grid_error(dr.kernel, dr.dims, dr.precision), [dr] { upload_derivative_weights_cuda(dr); },
+            [dr](const std::vector<void*>& b) { launch_derivative_on_device(dr, b.at(0), b.at(1)); }, v->source_file};
+}
+
+LabCall lab_call(const Request& req, const CaseSpec& cs) {
+    switch (req.problem) {
+        case Problem::star3d: return star3d_lab(req, cs);
+        case Problem::cardiac2d: return cardiac_lab(req, cs);
+        case Problem::derivative: return derivative_lab(req, cs);
+    }
+    throw std::runtime_error("runner: unknown problem");
 }
 
 // ---- device printf ----------------------------------------------------------------------------
@@ -144,14 +256,6 @@ private:
     long long seen_ = 0;
 };
 
-template <class real>
-StencilWeights weights_of(const std::vector<real>& coef, int radius) {
-    StencilWeights w;
-    w.radius = radius;
-    for (size_t i = 0; i < coef.size(); ++i) w.c[i] = coef[i];
-    return w;
-}
-
 // Global loads of one launch of the submission at case `cs`, and of the lab's kernel there, from
 // the GPU's counters: bytes that global load instructions requested (every active lane's element
 // counted), divided by the element size. CUPTI needs a launch of its own; its output must equal,
@@ -163,88 +267,70 @@ struct CountOutcome {
     std::string unavailable;  // when no counts
 };
 
+// The outputs a run leaves in the arrays the kernel writes (read-only ones are the parent's to compare).
 template <class real>
-CountOutcome count_loads(const Request& req, const CaseSpec& cs, const Loaded& kern,
-                         const std::vector<real>& coef, const std::vector<real>& checked) {
-    const auto in0 = read_cells<real>(cs.input);
-    const auto out0 = read_cells<real>(cs.output);
-    const long long g = cs.guard;
-    const size_t bytes = in0.size() * sizeof(real);
-    const DeviceBuffer in_buf(bytes, "in (load count)"), out_buf(bytes, "out (load count)"),
-        lab_out_buf(bytes, "the lab's out (load count)");
-    real* d_in = cells<real>(in_buf);
-    real* d_out = cells<real>(out_buf);
-    real* d_lab_out = cells<real>(lab_out_buf);
-    ck(cudaMemcpy(d_in, in0.data(), bytes, cudaMemcpyHostToDevice), "copy in");
-    ck(cudaMemcpy(d_out, out0.data(), bytes, cudaMemcpyHostToDevice), "copy out");
-    ck(cudaMemcpy(d_lab_out, out0.data(), bytes, cudaMemcpyHostToDevice), "copy out");
+using Outputs = std::vector<std::vector<real>>;
+
+template <class real>
+CountOutcome count_loads(const Request& req, const CaseSpec& cs, const Loaded& kern, const Outputs<real>& checked) {
+    DeviceCase<real> mine(cs), lab(cs);
     const std::string metric = "smsp__sass_data_bytes_mem_global_op_ld.sum";
     // The submission's launch and the lab kernel's, in one profiler session.
     std::vector<std::function<void()>> launches{[&] {
-        ck(launch(kern, cs, d_in + g, d_out + g, nullptr), "launch (load count)");
+        ck(launch<real>(kern, cs, mine.cells(), nullptr), "launch (load count)");
         ck(cudaDeviceSynchronize(), "kernel (load count)");
     }};
-    const LaunchRequest lr = lab_request(req, cs);
-    const std::optional<std::string> lab_unavailable = lab_kernel_unavailable(lr);
-    if (!lab_unavailable) {
-        upload_lab_kernel_weights(lr, weights_of(coef, lr.radius));
+    const LabCall lc = lab_call(req, cs);
+    if (!lc.unavailable) {
+        lc.prepare();
         launches.push_back([&] {
-            launch_lab_kernel(lr, d_in + g, d_lab_out + g);
+            lc.launch(lab.cells());
             ck(cudaDeviceSynchronize(), "the lab's kernel (load count)");
         });
     }
     CountOutcome result;
     std::string why;
     const auto measured = measure_launches_metrics(launches, {metric}, &why);
-    std::vector<real> counted(out0.size());
-    if (measured) ck(cudaMemcpy(counted.data(), d_out, bytes, cudaMemcpyDeviceToHost), "copy back (load count)");
     if (!measured) {
         result.unavailable = why;
-    } else if (checked.size() != counted.size() ||
-               std::memcmp(checked.data(), counted.data(), bytes) != 0) {
-        result.unavailable = "the counting launch's output differs from the checked run's, so its count is not used";
-    } else {
-        LoadCounts counts;
-        counts.global_loads = std::llround((*measured)[0][0] / sizeof(real));
-        counts.source = "GPU counters (" + metric + ")";
-        if (lab_unavailable) counts.lab_unavailable = *lab_unavailable;
-        else counts.lab_global_loads = std::llround((*measured)[1][0] / sizeof(real));
-        result.counts = counts;
+        return result;
     }
+    const Outputs<real> counted = mine.download();
+    bool same = checked.size() == counted.size();
+    for (size_t b = 0; same && b < counted.size(); ++b)
+        same = checked[b].size() == counted[b].size() &&
+               std::memcmp(checked[b].data(), counted[b].data(), counted[b].size() * sizeof(real)) == 0;
+    if (!same) {
+        result.unavailable = "the counting launch's output differs from the checked run's, so its count is not used";
+        return result;
+    }
+    LoadCounts counts;
+    counts.global_loads = std::llround((*measured)[0][0] / sizeof(real));
+    counts.source = "GPU counters (" + metric + ")";
+    if (lc.unavailable) counts.lab_unavailable = *lc.unavailable;
+    else counts.lab_global_loads = std::llround((*measured)[1][0] / sizeof(real));
+    result.counts = counts;
     return result;
 }
 
 // ---- the checked runs ---------------------------------------------------------------------------
-// Each case's runs, their buffers written to the run files. Returns false when a launch failed
+// Each case's runs, their arrays written to the run files. Returns false when a launch failed
 // (a sticky error ends the context: the run says so and nothing more can run).
 template <class real>
 bool checked_runs(const Request& req, const Loaded& kern, PrintfSink& printed, Result& result,
-                  std::vector<std::vector<real>>& first_out) {
+                  std::vector<Outputs<real>>& first_out) {
     first_out.assign(req.cases.size(), {});
     for (size_t c = 0; c < req.cases.size(); ++c) {
         const CaseSpec& cs = req.cases[c];
-        const auto in0 = read_cells<real>(cs.input);
-        const auto out0 = read_cells<real>(cs.output);
-
-        // in[] last, after a freed gap of its own size: cudaMalloc may place buffers of one size
-        // back to back, and then a read past in[] (beyond its guard zone) would be a valid access
-        // to the next buffer for compute-sanitizer memcheck, and a read before it one to out[].
-        // Memory that no allocation owns is reported (seen on an H100 at N = 16, 2026-11-22).
-        const DeviceBuffer out_buf(out0.size() * sizeof(real), "out");
-        std::optional<DeviceBuffer> fence(std::in_place, in0.size() * sizeof(real), "fence");
-        const DeviceBuffer in_buf(in0.size() * sizeof(real), "in");
-        fence.reset();
-        real* d_in = cells<real>(in_buf);
-        real* d_out = cells<real>(out_buf);
+        DeviceCase<real> dev(cs);
         for (size_t r = 0; r < cs.runs.size(); ++r) {
             progress("case " + std::to_string(c) + " N=" + std::to_string(cs.n) + " gpu repeat " + std::to_string(r));
             RunOutcome o;
             o.case_index = int(c);
             o.run = int(r);
-            ck(cudaMemcpy(d_in, in0.data(), in0.size() * sizeof(real), cudaMemcpyHostToDevice), "copy in");
-            ck(cudaMemcpy(d_out, out0.data(), out0.size() * sizeof(real), cudaMemcpyHostToDevice), "copy out");
+            if (r > 0) dev.reset();
             printed.reset();
-            cudaError_t e = launch(kern, cs, d_in + cs.guard, d_out + cs.guard, nullptr);
+            cudaError_t e = launch<real>(kern, cs, dev.cells(), nullptr);
             if (e == cudaSuccess) e = cudaDeviceSynchronize();
             printed.account(o);
             if (e != cudaSuccess) {
@@ -253,11 +339,8 @@ bool checked_runs(const Request& req, const Loaded& kern, PrintfSink& printed, R
                 result.runs.push_back(std::move(o));
                 return false;
             }
-            std::vector<real> in(in0.size()), out(out0.size());
-            ck(cudaMemcpy(in.data(), d_in, in.size() * sizeof(real), cudaMemcpyDeviceToHost), "copy back");
-            ck(cudaMemcpy(out.data(), d_out, out.size() * sizeof(real), cudaMemcpyDeviceToHost), "copy back");
-            write_cells(run_file(int(c), int(r), "out"), out);
-            write_cells(run_file(int(c), int(r), "in"), in);
+            Outputs<real> out = dev.download();
+            for (size_t b = 0; b < out.size(); ++b) write_cells(run_file(int(c), int(r), cs.buffers[b].name), out[b]);
             if (r == 0) first_out[c] = std::move(out);
             result.runs.push_back(std::move(o));
         }
@@ -267,26 +350,30 @@ bool checked_runs(const Request& req, const Loaded& kern, PrintfSink& printed, R
 
 // ---- timing: student vs the lab's kernel, interleaved, L2 flushed, outputs re-checked ------------
 template <class real>
-TimingOutcome time_against_lab(const Request& req, const Loaded& kern, const LaunchRequest& lr,
-                               const std::vector<real>& checked) {
+TimingOutcome time_against_lab(const Request& req, const Loaded& kern, const LabCall& lab, const Outputs<real>& checked) {
     const TimingSpec& tm = *req.timing;
     const CaseSpec& cs = req.cases.at(static_cast<size_t>(tm.case_index));
     progress("timing against the lab's kernel at N=" + std::to_string(cs.n));
-    const auto in0 = read_cells<real>(cs.input);
-    const auto out0 = read_cells<real>(cs.output);
-    const long long g = cs.guard;
-    const size_t bytes = in0.size() * sizeof(real);
-    const DeviceBuffer in_buf(bytes, "in"), out_buf(bytes, "out"), ref_buf(bytes, "the lab's out"),
-        poison_buf(bytes, "poison");
-    real* d_in = cells<real>(in_buf);
-    real* d_out = cells<real>(out_buf);
-    real* d_ref = cells<real>(ref_buf);
-    real* d_poison = cells<real>(poison_buf);
-    ck(cudaMemcpy(d_in, in0.data(), bytes, cudaMemcpyHostToDevice), "copy");
-    ck(cudaMemcpy(d_poison, out0.data(), bytes, cudaMemcpyHostToDevice), "copy");
-    // The checked output, on the device: each timed launch's output is compared with it there.
-    const DeviceBuffer checked_buf(bytes, "the checked output");
-    if (!checked.empty()) ck(cudaMemcpy(checked_buf.get(), checked.data(), bytes, cudaMemcpyHostToDevice), "copy");
+    // Each side its own arrays, reset from their first state on the device before every launch
+    // (a kernel may read what it writes, as the cardiac step reads R).
+    DeviceCase<real> mine(cs), theirs(cs);
+    std::vector<DeviceBuffer> first(cs.buffers.size()), checked_dev(cs.buffers.size());
+    for (size_t b = 0; b < cs.buffers.size(); ++b) {
+        if (cs.buffers[b].read_only) continue;
+        const size_t bytes = mine.initial[b].size() * sizeof(real);
+        first[b] = DeviceBuffer(bytes, "the first state");
+        ck(cudaMemcpy(first[b].get(), mine.initial[b].data(), bytes, cudaMemcpyHostToDevice), "copy");
+        // The checked output, on the device: each timed launch's output is compared with it there.
+        if (b < checked.size() && !checked[b].empty()) {
+            checked_dev[b] = DeviceBuffer(bytes, "the checked output");
+            ck(cudaMemcpy(checked_dev[b].get(), checked[b].data(), bytes, cudaMemcpyHostToDevice), "copy");
+        }
+    }
+    auto restore = [&](DeviceCase<real>& d) {
+        for (size_t b = 0; b < cs.buffers.size(); ++b)
+            if (first[b].get())
+                ck(cudaMemcpy(d.bufs[b].get(), first[b].get(), first[b].bytes(), cudaMemcpyDeviceToDevice), "reset");
+    };
     L2Flush l2;
     EventPair timer;
     TimingOutcome t;
@@ -296,19 +383,23 @@ TimingOutcome time_against_lab(const Request& req, const Loaded& kern, const Lau
         for (int which = 0; which < 2; ++which) {
             // alternate who goes first, so neither always runs right after the flush
             const bool student_turn = (which == 0) == (rep % 2 == 0);
-            real* dst = student_turn ? d_out : d_ref;
-            ck(cudaMemcpy(dst, d_poison, bytes, cudaMemcpyDeviceToDevice), "poison");
+            DeviceCase<real>& d = student_turn ? mine : theirs;
+            restore(d);
             l2.flush();
             timer.start();
-            if (student_turn) ck(launch(kern, cs, d_in + g, dst + g, nullptr), "launch (timing)");
-            else launch_lab_kernel(lr, d_in + g, dst + g);
+            if (student_turn) ck(launch<real>(kern, cs, d.cells(), nullptr), "launch (timing)");
+            else lab.launch(d.cells());
             timer.stop();
             ck(cudaDeviceSynchronize(), "kernel (timing)");
             const double ms = timer.ms();
             if (student_turn) {
                 // The timed launch must produce the checked output, bit for bit.
-                if (!checked.empty() && cuda_detail::count_differing_words(d_out, checked_buf.get(), bytes) != 0)
-                    ++t.mismatched_reps;
+                bool differs = false;
+                for (size_t b = 0; b < cs.buffers.size(); ++b)
+                    if (checked_dev[b].get() &&
+                        cuda_detail::count_differing_words(d.bufs[b].get(), checked_dev[b].get(), checked_dev[b].bytes()) != 0)
+                        differs = true;
+                if (differs) ++t.mismatched_reps;
             }
             if (rep >= 0) (student_turn ? t.student_all : t.reference_all).push_back(ms);
         }
@@ -320,7 +411,7 @@ TimingOutcome time_against_lab(const Request& req, const Loaded& kern, const Lau
     };
     t.student_ms = median(t.student_all);
     t.reference_ms = median(t.reference_all);
-    t.reference = "the lab's kernel: " + std::string(version(lr.kernel).source_file);
+    t.reference = "the lab's kernel: " + lab.source_file;
     return t;
 }
 
@@ -344,9 +435,8 @@ int run_cuda_as(const Request& req) {
     const auto gated = gate_device_printf(student.ptx, printed.max_calls());
     if (gated) student.ptx = *gated;
 
-    const std::vector<real> coef(req.coefficients.begin(), req.coefficients.end());
     Loaded kern;
-    if (std::string log; !load(student, coef, kern, log)) {
+    if (std::string log; !load<real>(req, student, kern, log)) {
         result.compile = compile_failure(CompileStage::load, log);
         write_result(result);
         return 0;
@@ -357,7 +447,7 @@ int run_cuda_as(const Request& req) {
     compiled.seconds = student.seconds;
     result.compile = compiled;
 
-    std::vector<std::vector<real>> first_out;
+    std::vector<Outputs<real>> first_out;
     if (!checked_runs(req, kern, printed, result, first_out)) {
         write_result(result);
         return 0;
@@ -369,7 +459,7 @@ int run_cuda_as(const Request& req) {
         const size_t c = static_cast<size_t>(req.count->case_index);
         progress("counting global loads at N=" + std::to_string(req.cases.at(c).n) + " (CUPTI)");
         try {
-            CountOutcome counted = count_loads(req, req.cases.at(c), kern, coef, first_out.at(c));
+            CountOutcome counted = count_loads<real>(req, req.cases.at(c), kern, first_out.at(c));
             if (counted.counts) {
                 counted.counts->case_index = int(c);
                 result.counts = counted.counts;
@@ -384,12 +474,12 @@ int run_cuda_as(const Request& req) {
     // (A failure on the lab's side is "no timing", not a crash of a kernel that passed.)
     if (req.timing) try {
         const size_t c = static_cast<size_t>(req.timing->case_index);
-        const LaunchRequest lr = lab_request(req, req.cases.at(c));
-        if (auto e = lab_kernel_unavailable(lr)) {
-            result.timing_unavailable = "the lab's kernel: " + *e;
+        const LabCall lab = lab_call(req, req.cases.at(c));
+        if (lab.unavailable) {
+            result.timing_unavailable = "the lab's kernel: " + *lab.unavailable;
         } else {
-            upload_lab_kernel_weights(lr, weights_of(coef, lr.radius));
-            result.timing = time_against_lab(req, kern, lr, first_out.at(c));
+            lab.prepare();
+            result.timing = time_against_lab<real>(req, kern, lab, first_out.at(c));
         }
     } catch (const std::exception& e) {
         result.timing.reset();

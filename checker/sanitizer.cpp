@@ -39,10 +39,10 @@ std::string find_sanitizer() {
 namespace {
 
 // The one case rerun: the crash's, or the last of at most N = 40 on a pass.
-size_t case_to_rerun(const CheckResult& res, const std::vector<TestCase>& cases, bool crashed) {
+size_t case_to_rerun(const CheckResult& res, const std::vector<int>& sizes, bool crashed) {
     size_t pick = 0;
-    for (size_t c = 0; c < cases.size(); ++c)
-        if (crashed ? cases[c].n == res.evidence.n : cases[c].n <= 40) pick = c;
+    for (size_t c = 0; c < sizes.size(); ++c)
+        if (crashed ? sizes[c] == res.evidence.n : sizes[c] <= 40) pick = c;
     return pick;
 }
 
@@ -61,7 +61,7 @@ Request sanitizer_request(const Request& req, size_t pick, const CheckOptions& o
 
 }  // namespace
 
-void sanitize(CheckResult& res, const Request& req, const std::vector<TestCase>& cases,
+void sanitize(CheckResult& res, const Request& req, const std::vector<int>& sizes,
               const std::string& runner, const std::string& work, const CheckOptions& opt) {
     const bool crashed = res.verdict == Verdict::crash;
     if (!(res.verdict == Verdict::pass || crashed)) return;
@@ -70,7 +70,7 @@ void sanitize(CheckResult& res, const Request& req, const std::vector<TestCase>&
         res.warnings.push_back("--sanitize: compute-sanitizer not found; skipped");
         return;
     }
-    const size_t pick = case_to_rerun(res, cases, crashed);
+    const size_t pick = case_to_rerun(res, sizes, crashed);
     const Request sreq = sanitizer_request(req, pick, opt);
     {
         std::ofstream f(work + "/sanitize.json", std::ios::trunc);
@@ -85,7 +85,7 @@ void sanitize(CheckResult& res, const Request& req, const std::vector<TestCase>&
         const ChildResult sr = run_child({san, "--tool", tool, "--error-exitcode", std::to_string(kSanitizerErrorExit),
                                           "--print-limit", "8", runner, "sanitize.json"},
                                          sl, work);
-        res.tests.push_back({fmt::format("compute-sanitizer --tool {} (N={})", tool, cases[pick].n), sr.ok(),
+        res.tests.push_back({fmt::format("compute-sanitizer --tool {} (N={})", tool, sizes[pick]), sr.ok(),
                              sr.ok() ? "no errors" : sr.describe()});
         if (sr.ok()) continue;
         const std::string report = sr.output.size() > 4000 ? sr.output.substr(0, 4000) : sr.output;
@@ -101,7 +101,7 @@ void sanitize(CheckResult& res, const Request& req, const std::vector<TestCase>&
         if (sr.timed_out) v = Verdict::timeout;
         res.verdict = v;
         res.evidence = Evidence{};
-        res.evidence.n = cases[pick].n;
+        res.evidence.n = sizes[pick];
         res.evidence.message = fmt::format("compute-sanitizer {} reported errors ({})", tool, sr.describe());
         res.evidence.child_output = report;
         return;

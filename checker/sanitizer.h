@@ -22,8 +22,9 @@ std::string find_sanitizer();
 
 // Runs the sanitizer pass when it applies (GPU, --sanitize, a pass or a crash) and folds what it
 // finds into `res`: its tests, and a verdict of its own (crash, race, out_of_bounds_write,
-// timeout) when it reports errors. `req` is the check's request (one case of it is rerun).
-void sanitize(CheckResult& res, const Request& req, const std::vector<TestCase>& cases,
+// timeout) when it reports errors. `req` is the check's request (one case of it is rerun);
+// `sizes` the size each of its cases is known by (res.sizes).
+void sanitize(CheckResult& res, const Request& req, const std::vector<int>& sizes,
               const std::string& runner, const std::string& work, const CheckOptions& opt);
 
 }  // namespace stencil::checker

@@ -1,5 +1,9 @@
 #include "checker/shared_arrays.h"
 
+#include "checker/contract.h"
+#include "kernels/cardiac2d/versions.h"
+#include "kernels/derivative/pencils.h"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -152,8 +156,23 @@ SharedArrays find_shared_arrays(const std::string& source, const Exercise& ex, i
     const std::string code = blank_comments_and_literals(source);
     Macros macros;
     read_defines(code, macros);
-    macros["IN_TILE_DIM"] = {std::to_string(tile)};
-    macros["OUT_TILE_DIM"] = {"(", "IN_TILE_DIM", "-", std::to_string(2 * ex.radius), ")"};
+    // The harness's macros (checker/contract.h), as the translation unit defines them.
+    switch (ex.problem) {
+        case Problem::star3d:
+            macros["IN_TILE_DIM"] = {std::to_string(tile)};
+            macros["OUT_TILE_DIM"] = {"(", "IN_TILE_DIM", "-", std::to_string(2 * ex.radius), ")"};
+            break;
+        case Problem::cardiac2d: {
+            const auto& v = *cardiac2d::find_version(ex.version);
+            macros["TILE_X"] = {std::to_string(v.tile_x)};
+            macros["TILE_Y"] = {std::to_string(v.tile_y)};
+            break;
+        }
+        case Problem::derivative:
+            macros["MX"] = {std::to_string(kDerivativeExerciseMX)};
+            macros["sPencils"] = {std::to_string(sPencils)};
+            break;
+    }
     Evaluator eval(macros);
 
     std::map<std::string, SharedArray> found;

@@ -251,6 +251,56 @@ bool parse_n_param(const std::vector<Token>& toks, std::string& name) {
     return saw_unsigned && !name.empty();
 }
 
+// `int n` / `const int n`; `float alpha` / `double alpha` (the element type).
+bool parse_scalar_param(const std::vector<Token>& toks, const std::string& type, std::string& name) {
+    bool saw_type = false;
+    for (size_t k = 0; k < toks.size(); ++k) {
+        const auto& t = toks[k].text;
+        if (t == type && !saw_type) {
+            saw_type = true;
+        } else if (t == "const") {
+        } else if (is_ident_start(t[0]) && k + 1 == toks.size() && saw_type) {
+            name = t;
+        } else {
+            return false;
+        }
+    }
+    return saw_type && !name.empty();
+}
+
+// The parameters against the contract's, in order; their names and the element type into `s`.
+bool params_match(const std::vector<std::vector<Token>>& params, const KernelContract& contract, VettedSource& s) {
+    if (params.size() != contract.params.size()) return false;
+    int pointers = 0;
+    for (size_t i = 0; i < params.size(); ++i) {
+        const ParamContract& want = contract.params[i];
+        std::string name;
+        switch (want.type) {
+            case ParamType::pointer: {
+                KernelParam p;
+                if (!parse_pointer_param(params[i], p, s.element) || (want.written && p.is_const)) return false;
+                if (pointers == 0) s.in = p;
+                if (pointers == 1) s.out = p;
+                ++pointers;
+                name = p.name;
+                break;
+            }
+            case ParamType::uint32:
+                if (!parse_n_param(params[i], name)) return false;
+                break;
+            case ParamType::int32:
+                if (!parse_scalar_param(params[i], "int", name)) return false;
+                break;
+            case ParamType::real:
+                // after the pointers: the element type is known (float or double, as they are)
+                if (!parse_scalar_param(params[i], s.element.empty() ? contract.element : s.element, name)) return false;
+                break;
+        }
+        s.param_names.push_back(name);
+    }
+    return true;
+}
+
 }  // namespace
 
 std::string read_submission(const std::string& path) {
@@ -284,7 +334,7 @@ std::string read_submission(const std::string& path) {
     return text;
 }
 
-VettedSource read_and_vet(const std::string& path) {
+VettedSource read_and_vet(const std::string& path, const KernelContract& contract) {
     VettedSource s;
     std::string display = path;
     if (auto slash = display.find_last_of('/'); slash != std::string::npos)
@@ -294,7 +344,7 @@ VettedSource read_and_vet(const std::string& path) {
         if (!(is_ident(c) || c == '.' || c == '-' || c == '+')) c = '_';
     if (display.empty()) display = "submission.cu";
     s.display_name = display;
-    return vet_source(read_submission(path), display);
+    return vet_source(read_submission(path), display, &contract);
 }
 
 namespace {
@@ -307,7 +357,8 @@ struct Problem {
 
 // The directives on logical lines (backslash-newline joins): only #define/#undef/#if*/#pragma
 // unroll, and no #define of a name the harness defines.
-std::optional<Problem> directive_problem(const std::string& code, const std::string& text, const std::string& display) {
+std::optional<Problem> directive_problem(const std::string& code, const std::string& text, const std::string& display,
+                                        const KernelContract& contract) {
     for (size_t i = 0; i < code.size();) {
         size_t eol = i;
         while (eol < code.size() && !(code[eol] == '\n' && (eol == 0 || code[eol - 1] != '\\'))) ++eol;
@@ -329,9 +380,8 @@ std::optional<Problem> directive_problem(const std::string& code, const std::str
                                                      "elif", "else", "endif", "pragma", ""};
             if (!ok.count(dir))
                 return Problem{SourceProblem::directive, fmt::format("{}: #{} is not allowed: a submission is device code only "
-                                        "(the harness provides the weights c0, c1, ..., IN_TILE_DIM and "
-                                        "OUT_TILE_DIM; nothing needs to be included)",
-                                        where(display, text, i), dir)};
+                                        "(the harness provides {}; nothing needs to be included)",
+                                        where(display, text, i), dir, contract.harness_words)};
             std::string rest = q == std::string::npos ? "" : joined.substr(q);
             if (dir == "pragma") {
                 std::istringstream in(rest);
@@ -346,12 +396,15 @@ std::optional<Problem> directive_problem(const std::string& code, const std::str
                 std::string name;
                 in >> name;
                 name = name.substr(0, name.find('('));
-                if (name == "IN_TILE_DIM" || name == "OUT_TILE_DIM" ||
-                    (name.size() >= 2 && name.size() <= 3 && name[0] == 'c' &&
-                     std::all_of(name.begin() + 1, name.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) ||
-                    name.rfind("__", 0) == 0 || name == "stencil_kernel")
-                    return Problem{SourceProblem::harness_name, fmt::format("{}: do not #{} {}: the harness defines it (IN_TILE_DIM "
-                                            "follows --tile)", where(display, text, i), dir, name)};
+                // (star3d: every c<digits> name, not only this radius's weights)
+                const bool weight_like = contract.defines("c0") && name.size() >= 2 && name.size() <= 3 &&
+                                         name[0] == 'c' &&
+                                         std::all_of(name.begin() + 1, name.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+                if (contract.defines(name) || weight_like || name.rfind("__", 0) == 0)
+                    return Problem{SourceProblem::harness_name, fmt::format("{}: do not #{} {}: the harness defines it ({})",
+                                            where(display, text, i), dir, name,
+                                            contract.defines("IN_TILE_DIM") ? "IN_TILE_DIM follows --tile"
+                                                                            : contract.harness_words)};
             }
         }
         i = eol + 1;
@@ -362,7 +415,7 @@ std::optional<Problem> directive_problem(const std::string& code, const std::str
 
 // The tokens the contract keeps out, and exactly one __global__ (its token index in `global_tok`).
 std::optional<Problem> token_problem(const std::vector<Token>& toks, const std::string& text,
-                                     const std::string& display, size_t& global_tok) {
+                                     const std::string& display, const KernelContract& contract, size_t& global_tok) {
     size_t global_count = 0;
     for (size_t k = 0; k < toks.size(); ++k) {
         const auto& t = toks[k].text;
@@ -374,7 +427,8 @@ std::optional<Problem> token_problem(const std::vector<Token>& toks, const std::
             return Problem{SourceProblem::dynamic_shared, fmt::format("{}: extern __shared__ (dynamic shared memory) is not part of "
                                     "this exercise: the harness launches with no dynamic shared "
                                     "memory; declare a static __shared__ array sized with "
-                                    "IN_TILE_DIM", where(display, text, toks[k].pos))};
+                                    "{}", where(display, text, toks[k].pos),
+                                    contract.defines("IN_TILE_DIM") ? "IN_TILE_DIM" : "the harness's macros")};
         if (contract_identifiers().count(t))
             return Problem{SourceProblem::contract_identifier, fmt::format("{}: `{}` is not allowed: a submission is CUDA C++ for one "
                                     "stencil kernel (no inline PTX, no pragmas but #pragma unroll)",
@@ -385,24 +439,22 @@ std::optional<Problem> token_problem(const std::vector<Token>& toks, const std::
         }
     }
     if (global_count == 0)
-        return Problem{SourceProblem::no_kernel, fmt::format("{}: no kernel found: define __global__ void stencil_kernel(float* "
-                                "in, float* out, unsigned int N)", display)};
+        return Problem{SourceProblem::no_kernel, fmt::format("{}: no kernel found: define {}", display, contract.signature())};
     if (global_count > 1)
         return Problem{SourceProblem::several_kernels, fmt::format("{}: {} __global__ functions: define exactly one kernel, "
-                                "stencil_kernel (use __device__ functions for helpers)",
-                                display, global_count)};
+                                "{} (use __device__ functions for helpers)",
+                                display, global_count, contract.kernel)};
     return std::nullopt;
 }
 
-// The kernel at token `global_tok`: `__global__ [__launch_bounds__(...)] void stencil_kernel(`
-// its three parameters `) {`; the parameters' names and element type go into `s`.
+// The kernel at token `global_tok`: `__global__ [__launch_bounds__(...)] void NAME(` the
+// contract's parameters `) {`; the parameters' names and element type go into `s`.
 std::optional<Problem> kernel_problem(const std::vector<Token>& toks, size_t global_tok, const std::string& text,
-                                      const std::string& display, VettedSource& s) {
-    // __global__ [__launch_bounds__(...)] void stencil_kernel ( ... )
+                                      const std::string& display, const KernelContract& contract, VettedSource& s) {
     size_t k = global_tok;
     if (k > 0 && toks[k - 1].text == ">")
-        return Problem{SourceProblem::template_kernel, fmt::format("{}: stencil_kernel must not be a template",
-                                where(display, text, toks[k].pos))};
+        return Problem{SourceProblem::template_kernel, fmt::format("{}: {} must not be a template",
+                                where(display, text, toks[k].pos), contract.kernel)};
     ++k;
     if (k < toks.size() && toks[k].text == "__launch_bounds__") {
         int depth = 0;
@@ -414,8 +466,8 @@ std::optional<Problem> kernel_problem(const std::vector<Token>& toks, size_t glo
             }
         }
     }
-    const std::string expected = "__global__ void stencil_kernel(float* in, float* out, unsigned int N)";
-    if (k + 2 >= toks.size() || toks[k].text != "void" || toks[k + 1].text != "stencil_kernel" ||
+    const std::string expected = contract.signature();
+    if (k + 2 >= toks.size() || toks[k].text != "void" || toks[k + 1].text != contract.kernel ||
         toks[k + 2].text != "(")
         return Problem{SourceProblem::declaration, fmt::format("{}: the kernel must be declared as `{}`",
                                 where(display, text, toks[global_tok].pos), expected)};
@@ -441,11 +493,9 @@ std::optional<Problem> kernel_problem(const std::vector<Token>& toks, size_t glo
     if (close == open || close + 1 >= toks.size() || toks[close + 1].text != "{")
         return Problem{SourceProblem::definition, fmt::format("{}: the kernel must be defined here as `{} {{ ... }}`",
                                 where(display, text, toks[global_tok].pos), expected)};
-    if (params.size() != 3 || !parse_pointer_param(params[0], s.in, s.element) ||
-        !parse_pointer_param(params[1], s.out, s.element) || !parse_n_param(params[2], s.n_name) ||
-        s.out.is_const)
+    if (!params_match(params, contract, s))
         return Problem{SourceProblem::signature, fmt::format("{}: wrong signature: the kernel must be declared as `{}` "
-                                "(`const float* in` is fine too; `double` for the fp64 exercises)",
+                                "(`const` on a pointer it only reads is fine; `double` for the fp64 exercises)",
                                 where(display, text, toks[global_tok].pos), expected)};
     // The kernel's name may appear once more at most (a forward declaration is fine); other
     // definitions of it (an overload) are caught by the __global__ count or the compiler.
@@ -454,7 +504,10 @@ std::optional<Problem> kernel_problem(const std::vector<Token>& toks, size_t glo
 
 }  // namespace
 
-VettedSource vet_source(std::string text, std::string display) {
+VettedSource vet_source(std::string text, std::string display, const KernelContract* contract_or_null) {
+    // Without a contract: the star3d exercises' kernel (any radius: the weights are the harness's).
+    static const KernelContract star3d = kernel_contract(*find_exercise("naive"));
+    const KernelContract& contract = contract_or_null ? *contract_or_null : star3d;
     VettedSource s;
     s.display_name = display;
     auto fail = [&](SourceProblem kind, std::string msg) {
@@ -470,17 +523,17 @@ VettedSource vet_source(std::string text, std::string display) {
     if (auto p = encoding_problem(text, display)) return fail(SourceProblem::encoding, *p);
     text.erase(std::remove(text.begin(), text.end(), '\r'), text.end());
     if (text.find_first_not_of(" \t\n\f\v") == std::string::npos)
-        return fail(SourceProblem::empty, fmt::format("{}: the file is empty; it must define __global__ void "
-                                "stencil_kernel(float* in, float* out, unsigned int N)", display));
+        return fail(SourceProblem::empty, fmt::format("{}: the file is empty; it must define {}", display,
+                                                      contract.signature()));
     text = splice_lines(text);
     s.text = text;
     const std::string code = blank_comments_and_literals(text);
 
-    if (auto p = directive_problem(code, text, display)) return fail(p->kind, p->message);
+    if (auto p = directive_problem(code, text, display, contract)) return fail(p->kind, p->message);
     const auto toks = tokens_of(code);
     size_t global_tok = 0;
-    if (auto p = token_problem(toks, text, display, global_tok)) return fail(p->kind, p->message);
-    if (auto p = kernel_problem(toks, global_tok, text, display, s)) return fail(p->kind, p->message);
+    if (auto p = token_problem(toks, text, display, contract, global_tok)) return fail(p->kind, p->message);
+    if (auto p = kernel_problem(toks, global_tok, text, display, contract, s)) return fail(p->kind, p->message);
     s.ok = true;
     return s;
 }
@@ -490,28 +543,19 @@ void vet_for_exercise(VettedSource& s, const Exercise& ex) {
         s.ok = false;
         s.kind = SourceProblem::precision;
         s.problem = fmt::format("{}: wrong precision: the {} exercise is {}; the kernel must be "
-                                "declared as `{}`, and the harness's weights {} are {}",
+                                "declared as `{}`{}",
                                 s.display_name, ex.name,
                                 ex.precision == Precision::f64 ? "double precision" : "single precision",
-                                kernel_signature(ex), weight_names(ex), element_type(ex));
+                                kernel_signature(ex),
+                                ex.is_star3d() ? fmt::format(", and the harness's weights {} are {}", weight_names(ex),
+                                                             element_type(ex))
+                                               : std::string());
     }
     if (!s.ok && ex.precision != Precision::f32 && s.kind == SourceProblem::signature)
         s.problem += fmt::format("\n{}: for the {} exercise: `{}`", s.display_name, ex.name, kernel_signature(ex));
 }
 
 namespace {
-
-std::string prelude_macros(const Exercise& ex, int tile) {
-    return fmt::format("#define IN_TILE_DIM {}\n#define OUT_TILE_DIM (IN_TILE_DIM - {})\n", tile,
-                       2 * ex.radius);
-}
-
-// "__constant__ float c0, c1, c2, c3, c4, c5, c6;\n" (13 weights for radius 2; double for f64)
-std::string weight_declarations(const Exercise& ex) {
-    std::string s = fmt::format("__constant__ {} c0", element_type(ex));
-    for (int i = 1; i < weight_count(ex); ++i) s += fmt::format(", c{}", i);
-    return s + ";\n";
-}
 
 std::string line_directive(const std::string& name) {
     return fmt::format("#line 1 \"{}\"\n", name);
@@ -521,8 +565,7 @@ std::string line_directive(const std::string& name) {
 
 std::string translation_unit(const VettedSource& s, const Exercise& ex, int tile) {
     std::string tu = line_directive(kHarnessFileName);
-    tu += prelude_macros(ex, tile);
-    tu += weight_declarations(ex);
+    tu += harness_declarations(ex, tile);
     tu += line_directive(s.display_name);
     tu += s.text;
     tu += "\n";
@@ -559,8 +602,8 @@ std::string tidy_compiler_output(const std::string& out, const std::string& disp
         result += line + "\n";
     }
     if (harness && result.empty())
-        result = fmt::format("{}: the submission clashes with the harness's declarations (the "
-                             "weights c0, c1, ... and the macros IN_TILE_DIM, OUT_TILE_DIM)\n",
+        result = fmt::format("{}: the submission clashes with the harness's declarations (its "
+                             "constants, macros and helper functions)\n",
                              display);
     return result;
 }

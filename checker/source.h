@@ -1,9 +1,10 @@
 // Reading and vetting a submission, and the translation unit both backends compile.
 //
-// The contract: one `.cu` file of UTF-8 text (a UTF-8 byte-order mark is dropped) of device code only, defining exactly one kernel,
+// The contract: one `.cu` file of UTF-8 text (a UTF-8 byte-order mark is dropped) of device code
+// only, defining exactly one kernel, the exercise's (checker/contract.h), e.g. for star3d
 //   __global__ void stencil_kernel(float* in, float* out, unsigned int N)   (const float* in too)
-// (`double` for the fp64 exercises). The harness provides `__constant__ float c0..c{6r}` (the
-// exercise's precision and radius r) and the macros IN_TILE_DIM, OUT_TILE_DIM (= T - 2r).
+// (`double` for the fp64 exercises). The harness provides what the contract names (star3d:
+// `__constant__ float c0..c{6r}` and the macros IN_TILE_DIM, OUT_TILE_DIM = T - 2r).
 //
 // Vetting runs on a copy with comments and literals blanked (positions and lines kept) and only
 // holds the contract, the same for both backends: the kernel and its signature (a clear message
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/contract.h"
 #include "checker/exercises.h"
 
 namespace stencil::checker {
@@ -43,7 +45,7 @@ enum class SourceProblem {
     template_kernel,
     declaration,          // __global__ not followed by `void stencil_kernel(`
     definition,           // no body where the kernel is declared
-    signature,            // the parameters are not (T* in, T* out, unsigned N)
+    signature,            // the parameters are not the contract's (star3d: T* in, T* out, unsigned N)
     precision,            // the element type is not the exercise's (check_submission decides it)
 };
 
@@ -53,17 +55,18 @@ struct VettedSource {
     std::string problem;       // when !ok: "FILE.cu:LINE: what is wrong" (one or two lines)
     std::string display_name;  // the file's base name, as diagnostics show it
     std::string text;          // the file as read
-    KernelParam in, out;
+    KernelParam in, out;       // the first two pointers (star3d: in, out)
     std::string element;       // "float" or "double": the pointers' element type
-    std::string n_name;
+    std::vector<std::string> param_names;  // as the student named them
 };
 
 // Reads at most kMaxSourceBytes (+1 to notice a larger file). Throws UserError for a path that
 // is missing, unreadable, a folder or not a regular file (a FIFO would hang a plain read).
 std::string read_submission(const std::string& path);
 // read_submission, then vet_source.
-VettedSource read_and_vet(const std::string& path);
-VettedSource vet_source(std::string text, std::string display_name);
+VettedSource read_and_vet(const std::string& path, const KernelContract& contract);
+// `contract`: the kernel it must define (nullptr: the star3d exercises' stencil_kernel).
+VettedSource vet_source(std::string text, std::string display_name, const KernelContract* contract = nullptr);
 // The exercise's side of the contract, after vet_source: the pointers' element type must be the
 // exercise's (else SourceProblem::precision), and a wrong signature in an fp64 exercise gets the
 // exercise's own signature as a second line.

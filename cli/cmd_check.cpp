@@ -205,10 +205,10 @@ int run_check(const CheckArgs& a) {
 }
 
 const Command check_command("check", 60, [](CLI::App& app) -> std::function<int()> {
-    app.description("grade a student's stencil_kernel (.cu): one verdict with evidence");
+    app.description("grade a student's kernel (.cu) for an exercise: one verdict with evidence");
     auto a = std::make_shared<CheckArgs>();
-    app.add_option("file", a->file, "the submission: one .cu file with __global__ void "
-                                    "stencil_kernel(float* in, float* out, unsigned int N)");
+    app.add_option("file", a->file, "the submission: one .cu file with the exercise's kernel, e.g. __global__ "
+                                    "void stencil_kernel(float* in, float* out, unsigned int N) (exercises/README.md)");
     app.add_option("--exercise,-e", a->exercise, "which exercise (required): " + checker::exercise_names());
     app.add_option("--tile,-t", a->tile, "T (IN_TILE_DIM); default: the exercise's (8 or 32)");
     add_backend_option(app, a->backend);

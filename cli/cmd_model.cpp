@@ -181,7 +181,9 @@ nlohmann::json kernel_model_json(const ModelArgs& a, const KernelVersion* v, int
     j["radius"] = a.radius;
     j["precision"] = std::string(to_string(p));
     j["points"] = m.points;
-    j["flops_per_point"] = m.flops_per_point;
+    j["flops_per_point"] = m.flops_per_point;  // useful (the star's)
+    j["executed_points"] = m.executed_points;  // what the kernel multiplies: conv27's cube
+    j["executed_flops_per_point"] = m.executed_flops_per_point;
     j["out_tile"] = m.out_tile;
     j["threads_per_block"] = m.threads_per_block;
     j["active_threads"] = m.active_threads;
@@ -190,6 +192,9 @@ nlohmann::json kernel_model_json(const ModelArgs& a, const KernelVersion* v, int
     j["outputs_per_block"] = m.outputs_per_block;
     j["load_bytes_per_block"] = m.block.load_bytes;
     j["opb"] = m.opb;
+    j["executed_opb"] = m.executed_opb;
+    j["dram_opb"] = m.dram_opb;
+    j["executed_dram_opb"] = m.executed_dram_opb;
     j["opb_textbook"] = m.opb_textbook;
     j["opb_limit"] = m.opb_limit;
     j["opb_formula"] = m.opb_formula;
@@ -205,7 +210,8 @@ nlohmann::json kernel_model_json(const ModelArgs& a, const KernelVersion* v, int
     j["tile_error"] = m.tile_error ? nlohmann::json(*m.tile_error) : nlohmann::json(nullptr);
     j["cannot_run"] = bool(m.tile_error);
     j["grid"] = {{"n", a.size}, {"blocks", gt.blocks}, {"load_bytes", gt.load_bytes},
-                 {"store_bytes", gt.store_bytes}, {"flops", gt.flops}, {"opb", gt.opb}};
+                 {"store_bytes", gt.store_bytes}, {"flops", gt.flops},
+                 {"executed_flops", gt.executed_flops}, {"opb", gt.opb}};
     j["backend"] = a.backend;
     j["limits"] = {{"max_threads_per_block", DeviceLimits{}.max_threads_per_block},
                    {"max_static_smem_per_block", DeviceLimits{}.max_static_smem_per_block},

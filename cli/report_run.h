@@ -54,8 +54,13 @@ inline std::string format_run_report(const RunReport& rep) {
                          rep.gbps, bytes_of(rep.request.precision));
         s += fmt::format("  copy      {:.4g} GB/s {} of the same array (read + write), kernel / copy = {:.3g}\n",
                          rep.copy_gbps, gpu ? "device-to-device cudaMemcpy" : "memcpy", rep.copy_ratio);
+        const int useful = flops_per_point(rep.request.radius);
+        const int executed = executed_flops_per_point(rep.request.kernel, rep.request.radius);
         s += fmt::format("  rate      {:.4g} Gcell/s, {:.4g} GFLOP/s ({} FLOP per output)\n", rep.gcells,
-                         rep.gflops, 12 * rep.request.radius + 1);
+                         rep.gflops, useful);
+        if (executed != useful)  // conv27: the dense cube multiplies its zeros too
+            s += fmt::format("  executed  {:.4g} GFLOP/s ({} FLOP per output, the star's {} among them)\n",
+                             rep.executed_gflops, executed, useful);
     } else if (rep.ok) {
         s += "  time      not measured\n";
     } else if (!rep.cancelled) {

@@ -50,6 +50,13 @@ struct DerivativeCheck {
     std::string summary() const;  // one line
 };
 
+// The reference of a kernel of precision p on `in` (its input, widened to double), and each
+// cell's bound (gamma * S above): what a checker compares a kernel's output with.
+struct DerivativeExpected {
+    std::vector<double> value, bound;
+};
+DerivativeExpected derivative_expected(const std::vector<double>& in, GridDims g, Axis axis, Precision p);
+
 // `out` (the kernel's output, p's values widened to double) against the reference computed from
 // `in` (the kernel's input, widened likewise) with the weights rounded to p.
 DerivativeCheck check_derivative(const std::vector<double>& in, const std::vector<double>& out, GridDims g,

@@ -114,6 +114,8 @@ RunReport run_kernel(Backend& backend, const RunOptions& opt) {
         rep.gbps = rep.bytes / s / 1e9;
         rep.gcells = static_cast<double>(req.dims.cells()) / s / 1e9;
         rep.gflops = stencil_flops(req.dims, req.radius) / s / 1e9;
+        rep.executed_gflops =
+            rep.gflops * executed_flops_per_point(req.kernel, req.radius) / flops_per_point(req.radius);
         rep.copy_ratio = rep.copy_gbps > 0 ? rep.gbps / rep.copy_gbps : 0;
     }
     stage(RunStage::done, 1.0);
@@ -165,6 +167,7 @@ nlohmann::json RunReport::to_json() const {
         j["gbps"] = gbps;
         j["gcells"] = gcells;
         j["gflops"] = gflops;
+        j["executed_gflops"] = executed_gflops;
         j["copy_gbps"] = copy_gbps;
         j["copy_ratio"] = copy_ratio;
     }

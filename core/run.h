@@ -63,6 +63,8 @@ struct RunReport {
     double gbps = 0;          // bytes / median time
     double gcells = 0;        // cells / median time, in 10^9 per second
     double gflops = 0;        // (12r + 1) x interior cells / median time
+    double executed_gflops = 0;  // the FLOPs the kernel executes / median time: gflops but for
+                                 // conv27, whose (2r+1)^3 cube does 2 (2r+1)^3 - 1 per cell
     double copy_gbps = 0;     // median of the device-to-device copies of one array (read + write)
     double copy_ratio = 0;    // gbps / copy_gbps
 

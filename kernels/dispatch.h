@@ -4,7 +4,8 @@
 //
 // instantiates the lambda for every built (T, r, precision) that fits the default device limits
 // and calls the one asked for. Returns false when that combination was not built (tile_error in
-// versions.h says why, in words). The naive kernel has no T parameter: its lambda gets T = 0.
+// versions.h says why, in words). A kernel whose T is not a template parameter (naive, conv27)
+// has one instantiation per (r, precision): its lambda gets T = 0.
 #pragma once
 #include <utility>
 
@@ -32,7 +33,7 @@ bool dispatch_tile(int T, F& f, std::index_sequence<I...>) {
 template <KernelId K, class real, class F>
 bool dispatch_radius(int T, int R, F& f) {
     auto one = [&]<int RR>() -> bool {
-        if constexpr (K == KernelId::naive) {
+        if constexpr (!version(K).tile_is_template) {  // T is only the block edge
             f.template operator()<real, 0, RR>();
             return true;
         } else {

@@ -26,4 +26,26 @@ STENCIL_HD constexpr int point_count(int radius) { return 1 + 6 * radius; }
 // FLOPs per output: 6r + 1 multiplies and 6r adds (13 for the 7-point stencil: 7 mul + 6 add).
 STENCIL_HD constexpr int flops_per_point(int radius) { return 2 * point_count(radius) - 1; }
 
+// The same stencil as a dense (2r+1)^3 convolution (kernels/conv27.cuh): every offset of the cube
+// gets a weight, zero off the three axes. 27 points at r = 1, hence conv27; 2p - 1 FLOPs as above.
+STENCIL_HD constexpr int dense_edge(int radius) { return 2 * radius + 1; }
+STENCIL_HD constexpr int dense_point_count(int radius) {
+    return dense_edge(radius) * dense_edge(radius) * dense_edge(radius);
+}
+STENCIL_HD constexpr int dense_flops_per_point(int radius) { return 2 * dense_point_count(radius) - 1; }
+// Offset (dx, dy, dz), each in -r..r, as an index of the dense cube: x fastest, like the grid.
+STENCIL_HD constexpr int dense_index(int dx, int dy, int dz, int radius) {
+    return ((dz + radius) * dense_edge(radius) + (dy + radius)) * dense_edge(radius) + (dx + radius);
+}
+// The star coefficient (the layout above) that offset (dx, dy, dz) carries; -1 off the axes, where
+// the dense weight is zero.
+STENCIL_HD constexpr int star_index_of_offset(int dx, int dy, int dz) {
+    const int off_axis = (dx != 0) + (dy != 0) + (dz != 0);
+    if (off_axis == 0) return 0;
+    if (off_axis > 1) return -1;
+    if (dx != 0) return coefficient_index(dx < 0 ? -dx : dx, dx < 0 ? XM : XP);
+    if (dy != 0) return coefficient_index(dy < 0 ? -dy : dy, dy < 0 ? YM : YP);
+    return coefficient_index(dz < 0 ? -dz : dz, dz < 0 ? ZM : ZP);
+}
+
 }  // namespace stencil

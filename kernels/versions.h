@@ -14,7 +14,7 @@
 
 namespace stencil {
 
-enum class KernelId { naive, tiled, coarsened, register_tiled, streaming };
+enum class KernelId { naive, tiled, coarsened, register_tiled, streaming, conv27 };
 enum class Precision { f32, f64 };
 
 constexpr int bytes_of(Precision p) { return p == Precision::f32 ? 4 : 8; }
@@ -64,6 +64,10 @@ enum class SharedTile {
     one_plane,       // only the current plane: T^2 (z-neighbours in registers)
     halo_plane,      // the current plane with its halo ring: (T + 2r)^2 (T counts outputs)
 };
+// The weights a version reads: the star's 6r + 1 (coefficient<real>(n) of
+// kernels/stencil_coefficients.cuh), or the dense (2r+1)^3 cube of a convolution, zero off the
+// axes, in a constant array of the kernel's own that the backends fill from the same 6r + 1.
+enum class WeightLayout { star, dense_cube };
 // The problems the lab teaches: the chapter's 3D star stencil (this table), text 002's 2D cardiac
 // simulation and text 004's derivative pencils (tables of their own, kernels/cardiac2d/ and
 // kernels/derivative/: their kernels have other shapes). kernels/catalog.h lists all of them.
@@ -93,9 +97,10 @@ struct KernelVersion {
                                 // cannot run for (r, precision) are dropped
     int z_chunk = 0;            // planes a z-marching block covers; 0: OUT_TILE_DIM (the
                                 // textbook's kernels). The kernel reads it back from gridDim.z.
+    WeightLayout weights = WeightLayout::star;  // what it multiplies: see WeightLayout
 };
 
-inline constexpr std::array<KernelVersion, 5> kVersionTable{{
+inline constexpr std::array<KernelVersion, 6> kVersionTable{{
     {Problem::star3d, KernelId::naive, "naive", "Naive",
      "one thread per output; all 6r+1 neighbours straight from global memory",
      "kernels/naive.cuh", "bench/textbook/naive.cuh", ThreadShape::cube, false, SharedTile::none,
@@ -122,6 +127,14 @@ inline constexpr std::array<KernelVersion, 5> kVersionTable{{
      // No printed listing: shown beside the one it departs from (register tiling).
      "kernels/streaming.cuh", "bench/textbook/register_tiled.cuh", ThreadShape::plane, false, SharedTile::halo_plane, true, 16, 8,
      {8, 16, 32}, 128},
+    // Text 000's "stencils as convolutions": naive's shape and bytes, every offset of the cube
+    // multiplied (the off-axis weights are zero), so only the arithmetic differs from naive.
+    {Problem::star3d, KernelId::conv27, "conv27", "Dense 3x3x3 convolution",
+     "the 7-point stencil computed as a 27-point convolution with zeros: same bytes, 27 vs 7 "
+     "multiply-adds",
+     // No printed listing: shown beside the one it computes the same values as (naive).
+     "kernels/conv27.cuh", "bench/textbook/naive.cuh", ThreadShape::cube, false, SharedTile::none,
+     false, 8, 4, {8}, 0, WeightLayout::dense_cube},
 }};
 
 std::span<const KernelVersion> kernel_versions();
@@ -137,6 +150,13 @@ std::string version_names();  // "naive, tiled, coarsened, register-tiled"
 inline constexpr int kBuiltTiles[] = {3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 24, 28, 32};
 
 constexpr bool marches_in_z(KernelId k) { return version(k).threads == ThreadShape::plane; }
+
+// Points each output multiplies, and the FLOPs that costs: the star's 6r + 1 (12r + 1 FLOPs), or
+// the dense cube's (2r+1)^3 (2 (2r+1)^3 - 1). The useful work is always the star's.
+constexpr int executed_points(KernelId k, int radius) {
+    return version(k).weights == WeightLayout::dense_cube ? dense_point_count(radius) : point_count(radius);
+}
+constexpr int executed_flops_per_point(KernelId k, int radius) { return 2 * executed_points(k, radius) - 1; }
 
 // Output cells per block edge: OUT_TILE_DIM = T - 2r when the tile holds its halo, else T.
 constexpr int out_tile(KernelId k, int T, int radius) {

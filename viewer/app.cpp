@@ -115,8 +115,8 @@ void App::start_trace_measurement() {
         std::vector<TraceOpb> out;
         for (const auto& v : kernel_versions()) {
             for (int T : runnable_tiles(v.id, r, p)) {
-                if (v.id == KernelId::naive && T != 8) continue;
-                if (v.id != KernelId::naive && T > 16) continue;  // keep it to seconds on a laptop
+                if (!v.tile_is_template && T != 8) continue;  // naive, conv27: T is the block edge
+                if (v.tile_is_template && T > 16) continue;  // keep it to seconds on a laptop
                 out.push_back(measure_trace_opb(v.id, T, r, p, d));
             }
         }

@@ -280,10 +280,10 @@ void counts_view(App& app) {
     row("global loads", s.global_loads, t.totals.global_loads, m.global_loads,
         "Values read from global memory. Model: naive (6r+1) per output; tiled T^3 per block; z-marching T^2 per "
         "plane for OUT + 2r planes = T^3.");
-    row("shared loads", s.shared_loads, t.totals.shared_loads, m.kernel == KernelId::naive ? -1 : m.shared_loads,
+    row("shared loads", s.shared_loads, t.totals.shared_loads, version(m.kernel).shared == SharedTile::none ? -1 : m.shared_loads,
         "Reads of __shared__ cells. Model: tiled (6r+1) per output; coarsened (6r+1) per output plus the 2r-plane "
         "shift per plane; register-tiled 4r per output (x and y neighbours only).");
-    row("shared stores", s.shared_stores, t.totals.shared_stores, m.kernel == KernelId::naive ? -1 : m.shared_stores,
+    row("shared stores", s.shared_stores, t.totals.shared_stores, version(m.kernel).shared == SharedTile::none ? -1 : m.shared_stores,
         "Writes of __shared__ cells: the collaborative loads (and the coarsened kernel's plane shift).");
     row("global stores", s.global_stores, t.totals.global_stores, m.global_stores,
         "Outputs written: (T-2r)^3 for an interior tiled block (T^3 for naive).");

@@ -25,6 +25,7 @@ cpu_detail::Launcher launcher_for(KernelId k) {
         case KernelId::coarsened: return cpu_detail::launch_coarsened;
         case KernelId::register_tiled: return cpu_detail::launch_register_tiled;
         case KernelId::streaming: return cpu_detail::launch_streaming;
+        case KernelId::conv27: return cpu_detail::launch_conv27;
     }
     return nullptr;
 }

@@ -3,10 +3,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "backends/cpu/launch_common.h"
 #include "backends/cpu/ptx/engine.h"
 #include "backends/cpu/ptx/lab_ptx.h"
+#include "kernels/dense_weights.h"
 
 namespace stencil::cpu_detail {
 
@@ -23,15 +25,21 @@ std::shared_ptr<const ptx::Module> module_for(const LabPtx& lab) {
     return slot;
 }
 
+// The weights as the kernel's constant array holds them: the star's, or the dense cube made from
+// them (the row's WeightLayout).
 template <class real>
-ptx::ConstantInit weights_for(const LabPtx& lab, const StencilWeights& w) {
+ptx::ConstantInit weights_for(const LabPtx& lab, const LaunchRequest& req, const StencilWeights& w) {
+    std::vector<real> values(kMaxCoefficients);
+    if (version(req.kernel).weights == WeightLayout::dense_cube) {
+        values.resize(dense_point_count(req.radius));
+        fill_dense_weights(w.c.data(), req.radius, values.data());
+    } else {
+        for (int i = 0; i < kMaxCoefficients; ++i) values[i] = static_cast<real>(w.c[i]);
+    }
     ptx::ConstantInit c;
     c.symbol = lab.coefficients_symbol;
-    c.bytes.resize(sizeof(real) * kMaxCoefficients);
-    for (int i = 0; i < kMaxCoefficients; ++i) {
-        const real v = static_cast<real>(w.c[i]);
-        std::memcpy(c.bytes.data() + i * sizeof(real), &v, sizeof(real));
-    }
+    c.bytes.resize(sizeof(real) * values.size());
+    std::memcpy(c.bytes.data(), values.data(), c.bytes.size());
     return c;
 }
 
@@ -50,7 +58,7 @@ simt::ExecReport launch_ptx(const LaunchRequest& req, const StencilWeights& w, c
     l.buffers = {{const_cast<void*>(in), bytes, kInputBuffer, "in", true}, {out, bytes, kOutputBuffer, "out", false}};
     l.params = {ptx::buffer_address(0), ptx::buffer_address(1), std::uint64_t(req.dims.nx), std::uint64_t(req.dims.ny),
                 std::uint64_t(req.dims.nz)};
-    l.constants = {req.precision == Precision::f32 ? weights_for<float>(lab, w) : weights_for<double>(lab, w)};
+    l.constants = {req.precision == Precision::f32 ? weights_for<float>(lab, req, w) : weights_for<double>(lab, req, w)};
     return ptx::run(*module, l, opt);
 }
 

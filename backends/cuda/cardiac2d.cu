@@ -119,6 +119,23 @@ struct DeviceMesh {
 };
 
 template <class real>
+void update_on_device(KernelId k, const void* E_prev, void* E, void* R, int n, double alpha, double dt) {
+    const Launch l = launch_geometry(k, n, sizeof(real) == 4 ? Precision::f32 : Precision::f64);
+    const real* prev = static_cast<const real*>(E_prev);
+    real* e = static_cast<real*>(E);
+    real* r = static_cast<real*>(R);
+    switch (k) {
+        case KernelId::naive: launch_cardiac_naive<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
+        case KernelId::fused: launch_cardiac_fused<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
+        case KernelId::shared: launch_cardiac_shared<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
+        case KernelId::shared_all: launch_cardiac_shared_all<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
+        case KernelId::sliding_rows: launch_cardiac_sliding_rows<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
+        case KernelId::shuffle: launch_cardiac_shuffle<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
+    }
+    cuda_detail::check_launch("cardiac2d update", false);
+}
+
+template <class real>
 void advance_as(KernelId k, State& s, int steps) {
     DeviceMesh<real> mesh(s.n);
     mesh.upload(s);
@@ -158,6 +175,12 @@ void CudaStepper::advance(KernelId k, Precision p, State& s, int steps) {
 std::vector<double> CudaStepper::time_step_ms(KernelId k, Precision p, int n, int steps, int reps) {
     if (auto e = size_error(n)) throw UserError(*e);
     return p == Precision::f32 ? time_as<float>(k, n, steps, reps) : time_as<double>(k, n, steps, reps);
+}
+
+void launch_update_on_device(KernelId k, Precision p, const void* E_prev, void* E, void* R, int n, double alpha,
+                             double dt) {
+    if (p == Precision::f64) update_on_device<double>(k, E_prev, E, R, n, alpha, dt);
+    else update_on_device<float>(k, E_prev, E, R, n, alpha, dt);
 }
 
 }  // namespace stencil::cardiac2d

@@ -21,4 +21,10 @@ public:
     std::vector<double> time_step_ms(KernelId k, Precision p, int n, int steps, int reps);
 };
 
+// One update of kernel k on device arrays of (n + 2)^2 values (the ghost ring of E_prev already
+// filled; nothing else launched), on the default stream, asynchronous: the checker's runner times
+// a submission against the lab's kernel with it. Throws UserError when the launch fails.
+void launch_update_on_device(KernelId k, Precision p, const void* E_prev, void* E, void* R, int n, double alpha,
+                             double dt);
+
 }  // namespace stencil::cardiac2d

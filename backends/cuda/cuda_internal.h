@@ -29,6 +29,7 @@ const KernelTable& tiled_table();
 const KernelTable& coarsened_table();
 const KernelTable& register_tiled_table();
 const KernelTable& streaming_table();
+const KernelTable& conv27_table();
 const KernelTable& kernel_table(KernelId k);
 
 // One launch of an instantiation on device pointers, on the default stream, with the geometry of

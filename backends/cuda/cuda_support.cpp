@@ -76,7 +76,7 @@ void L2Flush::flush(cudaStream_t s) {
 
 std::string request_text(const LaunchRequest& r) {
     const auto& v = version(r.kernel);
-    if (r.kernel == KernelId::naive)
+    if (!v.tile_is_template)  // T is only the block edge
         return fmt::format("{} (block {}^3, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
     return fmt::format("{} (T={}, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
 }
@@ -101,6 +101,7 @@ const KernelTable& kernel_table(KernelId k) {
         case KernelId::coarsened: return coarsened_table();
         case KernelId::register_tiled: return register_tiled_table();
         case KernelId::streaming: return streaming_table();
+        case KernelId::conv27: return conv27_table();
     }
     return naive_table();
 }

@@ -82,6 +82,12 @@ std::vector<double> time_derivative_cuda(const DerivativeRequest& req, const voi
     return ms;
 }
 
+void upload_derivative_weights_cuda(const DerivativeRequest& req) { upload_weights(req); }
+
+void launch_derivative_on_device(const DerivativeRequest& req, const void* d_in, void* d_out) {
+    launch(req, function_for(req), d_in, d_out);
+}
+
 KernelAttributes derivative_attributes_cuda(const DerivativeRequest& req) {
     const void* f = function_for(req);
     cudaFuncAttributes a{};

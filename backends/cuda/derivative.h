@@ -23,4 +23,11 @@ std::vector<double> time_derivative_cuda(const DerivativeRequest& req, const voi
 // occupancy calculator's blocks per SM for its block.
 KernelAttributes derivative_attributes_cuda(const DerivativeRequest& req);
 
+// On device arrays of req.dims cells: upload the weights (as execute_derivative_cuda does) and
+// launch once on the default stream, asynchronous. The checker's runner times a submission
+// against the lab's kernel with it. Throws UserError when the grid does not fit the kernel or the
+// launch fails.
+void upload_derivative_weights_cuda(const DerivativeRequest& req);
+void launch_derivative_on_device(const DerivativeRequest& req, const void* d_in, void* d_out);
+
 }  // namespace stencil

@@ -58,6 +58,19 @@ inline const std::vector<CorpusEntry>& corpus_entries() {
         {"register_tiled_f64_float_sum.cu", "register-tiled-f64", 0, "wrong_result", "wrong_result"},
         // the fp32 solution submitted to the fp64 exercise: refused, naming the precision
         {"register_tiled_ok.cu", "register-tiled-f64", 0, "compile_error", "compile_error"},
+        // ---- the other problems: text 002's cardiac step, text 004's x-derivative ----
+        {"cardiac_shared_ok.cu", "cardiac-shared", 0, "pass", "pass"},
+        // the last partial tile's bottom/right ghost edges never loaded: NaN-poisoned shared
+        // cells on the CPU, whatever a previous block left on a GPU
+        {"cardiac_shared_full_tiles_only.cu", "cardiac-shared", 0, "wrong_result", "wrong_result|race", 120, false, S::unwritten_shared},
+        {"cardiac_shared_no_sync.cu", "cardiac-shared", 0, "race", "race|wrong_result", 120, true, S::race},
+        {"cardiac_writes_ghosts.cu", "cardiac-shared", 0, "boundary_modified", "boundary_modified"},
+        {"cardiac_fused_global.cu", "cardiac-shared", 0, "pass", "pass"},  // over budget: a warning
+        {"derivative_x_ok.cu", "x-derivative", 0, "pass", "pass"},
+        {"derivative_x_not_periodic.cu", "x-derivative", 0, "wrong_result", "wrong_result"},
+        {"derivative_x_global.cu", "x-derivative", 0, "pass", "pass"},    // over budget: a warning
+        // another exercise's kernel: refused by its signature
+        {"naive_ok.cu", "x-derivative", 0, "compile_error", "compile_error"},
         // ---- valid CUDA: every construct passes on both backends ----
         {"naive_valid_ldg_const.cu", "naive", 0, "pass", "pass"},     // __ldg(&in[c]), const in
         {"naive_valid_fmaf_rn.cu", "naive", 0, "pass", "pass"},       // __fmaf_rn

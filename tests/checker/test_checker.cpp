@@ -30,6 +30,7 @@
 #include "checker/sandbox.h"
 #include "checker/shared_arrays.h"
 #include "checker/source.h"
+#include "checker/field_exercises.h"
 #include "tests/checker/checker_corpus.h"
 
 namespace fs = std::filesystem;
@@ -241,7 +242,7 @@ TEST_CASE("vetting ignores comments and strings, and keeps line numbers", "[exer
     CHECK(v.in.name == "in");
     CHECK(v.in.is_const);
     CHECK(v.out.name == "out");
-    CHECK(v.n_name == "N");
+    CHECK(v.param_names.at(2) == "N");
     // the file as it is after the harness: both backends compile this, and line 5 is line 5
     const std::string tu = translation_unit(v, *find_exercise("tiled"), 8);
     CHECK(tu.find("__constant__ float c0, c1, c2, c3, c4, c5, c6;") != std::string::npos);
@@ -282,6 +283,7 @@ TEST_CASE("exercise table: launch geometry and the load budget", "[exercise]") {
     CHECK(load_budget(*find_exercise("naive"), 20, 8) == 7.0);
     // sizes include one smaller than a tile and ones that are not multiples of OUT_TILE_DIM
     for (const auto& ex : exercises()) {
+        if (!ex.is_star3d()) continue;  // their cases: field_exercises.h (the next test)
         const auto sizes = test_sizes(ex, default_tile(ex), false);
         CAPTURE(ex.name);
         CHECK(sizes.front() < default_tile(ex));
@@ -307,10 +309,11 @@ TEST_CASE("exercise table: launch geometry and the load budget", "[exercise]") {
 // 13 of a naive 13-point kernel: the lesson of tiled-r2.
 TEST_CASE("the load budget is the lab kernel's own count, traced", "[exercise]") {
     const auto& ex = GENERATE(from_range(exercises().begin(), exercises().end()));
+    if (!ex.is_star3d()) return;  // the other problems: the next test
     const int T = default_tile(ex);
     const int n = load_count_size(ex, T);
     CAPTURE(ex.name, T, n);
-    const stencil::LaunchRequest req{ex.kernel, T, ex.radius, ex.precision, {n, n, n}};
+    const stencil::LaunchRequest req{ex.kernel(), T, ex.radius, ex.precision, {n, n, n}};
     const stencil::StencilWeights w = stencil::random_weights(ex.radius, 5).rounded_to(ex.precision);
     stencil::CpuOptions o;
     o.exec.trace.count = true;
@@ -324,6 +327,32 @@ TEST_CASE("the load budget is the lab kernel's own count, traced", "[exercise]")
         CHECK(load_budget(ex, 1002, 6) == Approx(27.0).epsilon(0.01));  // > 13, the naive count
         CHECK(load_budget(ex, 1004, 8) == Approx(8.0).epsilon(0.01));
     }
+}
+
+// cardiac-shared and x-derivative: the budget is the lab's kernel's exact count (field_exercises.cpp
+// derives it from the table's tile). The corpus's correct submissions are the lab's kernels as a
+// student writes them, so the engine's count of their checked run must equal it exactly; the
+// kernels that read every neighbour from global memory pass with a warning.
+TEST_CASE("the other problems' load budget is the lab kernel's count", "[exercise]") {
+    struct Case {
+        const char* file;
+        const char* exercise;
+        double loads_per_output;  // at the count size
+        bool within;
+    };
+    const Case c = GENERATE(Case{"cardiac_shared_ok.cu", "cardiac-shared", -1, true},
+                            Case{"cardiac_fused_global.cu", "cardiac-shared", 6, false},
+                            Case{"derivative_x_ok.cu", "x-derivative", 1, true},
+                            Case{"derivative_x_global.cu", "x-derivative", 8, false});
+    CAPTURE(c.file);
+    const CheckResult r = check_submission(corpus(c.file), cpu_options({c.file, c.exercise, 0, "pass"}));
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::pass);
+    REQUIRE(r.loads.has_value());
+    CHECK(r.loads->within_budget == c.within);
+    if (c.within) CHECK(r.loads->loads_per_output == Approx(r.loads->budget).epsilon(1e-12));
+    if (c.loads_per_output > 0) CHECK(r.loads->loads_per_output == Approx(c.loads_per_output).epsilon(1e-12));
+    CHECK(r.warnings.empty() == c.within);
 }
 
 TEST_CASE("verdict names round-trip", "[exercise]") {
@@ -408,7 +437,8 @@ TEST_CASE("the runner ends a compile that runs past its limit", "[exercise]") {
     req.mode = RunnerMode::cpu;
     req.source = "tu.cu";
     req.display_name = "tu.cu";
-    req.coefficients = {1};
+    req.kernel_name = "stencil_kernel";
+    req.constants = {{"c0", {1}}};
     req.compile_seconds = 0.001;
     req.compile_memory_bytes = kCompileMemoryBytes;
     req.time_limit = 10;
@@ -501,8 +531,47 @@ TEST_CASE("vetting leaves tests of the compiler or platform to the compiler", "[
 
 // ---- sizes from the seed ---------------------------------------------------------------------------
 
+TEST_CASE("the other problems' cases: sizes, launch, arguments", "[exercise]") {
+    const std::uint64_t seed = GENERATE(1ull, 0xdeadbeefull);
+    int timing = -1;
+    const Exercise& cardiac = *find_exercise("cardiac-shared");
+    CHECK(tile_problem(cardiac, 16).empty());
+    CHECK(tile_problem(cardiac, 8).find("fixed") != std::string::npos);
+    const auto c = make_field_cases(cardiac, seed, false, false, false, timing);
+    CHECK(timing == -1);
+    std::vector<int> ns;
+    for (const FieldCase& f : c) ns.push_back(f.n);
+    CAPTURE(ns);
+    CHECK(ns.front() == 1);                                                               // one cell
+    CHECK(std::any_of(ns.begin(), ns.end(), [](int n) { return n > 16 && n % 16 != 0; }));  // a partial tile
+    CHECK(std::any_of(ns.begin(), ns.end(), [](int n) { return n >= 50; }));              // drawn from the seed
+    for (const FieldCase& f : c) {
+        CHECK(f.dims == stencil::GridDims{f.n + 2, f.n + 2, 1});
+        CHECK(f.launch.grid[0] == unsigned((f.n + 15) / 16));
+        CHECK(f.launch.block[0] * f.launch.block[1] == 256u);
+        REQUIRE(f.args.size() == 6);
+        CHECK(f.args[3].value == f.n);
+        CHECK(f.buffers[0].read_only);
+        CHECK(f.runs.size() == 3);
+    }
+    const Exercise& dx = *find_exercise("x-derivative");
+    const auto d = make_field_cases(dx, seed, false, true, true, timing);
+    REQUIRE(timing == int(d.size()) - 1);
+    CHECK(d[size_t(timing)].runs.size() == 1);  // the timed case: one checked run, 20 timed
+    CHECK((d[size_t(timing)].gpu_only && d[size_t(timing) - 1].gpu_only && !d.front().gpu_only));
+    for (const FieldCase& f : d) {
+        CAPTURE(f.label);
+        CHECK(f.dims.nx == 64);
+        CHECK(f.n % 4 == 0);  // my: whole blocks of sPencils rows
+        CHECK(f.launch.grid[0] == unsigned(f.n / 4));
+        CHECK(f.launch.grid[1] == unsigned(f.dims.nz));
+        CHECK(f.lab_loads == f.dims.cells());
+    }
+}
+
 TEST_CASE("each check adds an odd prime, an even size and one above 64, from its seed", "[exercise]") {
     const Exercise& ex = GENERATE(from_range(exercises()));
+    if (!ex.is_star3d()) return;  // the test above
     const std::uint64_t seed = GENERATE(1ull, 2ull, 0xdeadbeefull, 12345678901ull);
     const auto fixed = test_sizes(ex, default_tile(ex), false);
     const auto extra = random_sizes(ex, default_tile(ex), seed, fixed);

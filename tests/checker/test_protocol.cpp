@@ -39,13 +39,15 @@ Request full_request() {
     r.tile = 12;
     r.display_name = "student.cu";
     r.source = "/tmp/x/submission.cu";
-    r.coefficients = {0.5, -0.25, 0.125};
+    r.problem = stencil::Problem::derivative;
+    r.kernel_name = "derivative_x";
+    r.constants = {{"c_ax", {0.5}}, {"table", {-0.25, 0.125}}};
     r.workers = 3;
     CaseSpec c;
     c.n = 17;
     c.guard = 16384;
-    c.input = "case0.in";
-    c.output = "case0.out";
+    c.buffers = {{"f", "case0.f", 4913, true}, {"df", "case0.df", 4913, false}};
+    c.args = {{ArgKind::buffer, 1, 0}, {ArgKind::i32, 0, -3}, {ArgKind::u32, 0, 17}, {ArgKind::real, 0, 0.125}};
     c.grid = {2, 3, 4};
     c.block = {8, 7, 6};
     c.runs = {{Schedule::random, Schedule::reversed, 0xfedcba9876543210ull}, {Schedule::repeat, Schedule::in_order, 5}};

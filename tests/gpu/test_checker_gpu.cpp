@@ -93,7 +93,10 @@ TEST_CASE("checker on the GPU: a passing kernel is timed and its loads counted",
                             Case{"coarsened", "coarsened_ok.cu"},
                             Case{"register-tiled", "register_tiled_ok.cu"},
                             Case{"tiled-r2", "tiled_r2_ok.cu"},
-                            Case{"register-tiled-f64", "register_tiled_f64_ok.cu"});
+                            Case{"register-tiled-f64", "register_tiled_f64_ok.cu"},
+                            // the other problems: the lab's shared cardiac step and x pencils
+                            Case{"cardiac-shared", "cardiac_shared_ok.cu"},
+                            Case{"x-derivative", "derivative_x_ok.cu"});
     CAPTURE(c.exercise);
     CheckOptions o = gpu_options({c.file, c.exercise, 0, "pass"});
     o.count_loads = true;

@@ -23,22 +23,22 @@ Series model_series(const KernelVersion& v, int radius, Precision precision) {
     Series s;
     s.name = std::string(v.name) + " (model)";
     s.colour = pack(category((int)v.id));
-    s.dashed = v.id == KernelId::naive;
-    const auto tiles = v.id == KernelId::naive ? model_tiles(KernelId::tiled, radius, precision)
-                                               : model_tiles(v.id, radius, precision);
+    const bool flat = !v.tile_is_template;  // naive, conv27: no T in the model
+    s.dashed = flat;
+    const auto tiles = flat ? model_tiles(KernelId::tiled, radius, precision) : model_tiles(v.id, radius, precision);
     for (int T : tiles) {
         const KernelModel m = kernel_model(v.id, T, radius, precision);
         s.x.push_back(T);
         s.y.push_back(m.opb);
     }
-    if (v.id == KernelId::naive && !tiles.empty()) {  // flat: no T in its model, draw across
+    if (flat && !tiles.empty()) {  // no T in its model: draw across
         const auto all = model_tiles(KernelId::coarsened, radius, precision);
         if (!all.empty()) {
             s.x = {(double)tiles.front(), (double)all.back()};
             s.y = {s.y.front(), s.y.front()};
         }
     }
-    s.markers = v.id != KernelId::naive;
+    s.markers = !flat;
     return s;
 }
 

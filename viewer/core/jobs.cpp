@@ -53,7 +53,8 @@ RunRecord run_one(Backend& b, const LaunchRequest& req, int warmup, int reps, bo
 std::vector<LaunchRequest> sweep_requests(KernelId k, int r, Precision p, GridDims d) {
     std::vector<LaunchRequest> out;
     for (int T : runnable_tiles(k, r, p)) {
-        if (k == KernelId::naive && T != 4 && T != 8) continue;  // naive: the two textbook blocks
+        // naive (and conv27, naive-shaped): T is only the block edge; the two textbook blocks
+        if (!version(k).tile_is_template && T != 4 && T != 8) continue;
         out.push_back({k, T, r, p, d});
     }
     return out;

@@ -75,8 +75,12 @@ std::map<std::pair<int, int>, std::string> instantiations(KernelId k, Precision 
 std::string kernel_expression(KernelId k, const std::string& args) {
     return "stencil::stencil_" + stem(k) + "_kernel" + args;
 }
-std::string coefficients_expression(Precision p) {
-    return p == Precision::f32 ? "&stencil::c_coefficients_f32" : "&stencil::c_coefficients_f64";
+// The constant array the kernel reads its weights from (WeightLayout in kernels/versions.h).
+std::string coefficients_expression(KernelId k, Precision p) {
+    const bool f32 = p == Precision::f32;
+    if (version(k).weights == WeightLayout::dense_cube)
+        return f32 ? "&stencil::c_dense_weights_f32" : "&stencil::c_dense_weights_f64";
+    return f32 ? "&stencil::c_coefficients_f32" : "&stencil::c_coefficients_f64";
 }
 
 // ---- the disk cache ---------------------------------------------------------------------------
@@ -222,7 +226,7 @@ ptx::CompileRequest family_request(KernelId k, Precision p) {
         req.headers.push_back({kEmbeddedHeaders[i].name, kEmbeddedHeaders[i].text});
     for (const auto& [tr, args] : instantiations(k, p))
         req.name_expressions.push_back(kernel_expression(k, args));
-    req.name_expressions.push_back(coefficients_expression(p));
+    req.name_expressions.push_back(coefficients_expression(k, p));
     // Only the embedded headers, never a file that happens to sit in the working directory.
     req.options = {"--no-source-include"};
     return req;
@@ -311,7 +315,7 @@ const LabPtx& lab_ptx(KernelId k, int tile, int radius, Precision p) {
     if (!made) {
         auto out = std::make_unique<LabPtx>();
         out->entry = fam->result.lowered_name(kernel_expression(k, instantiations(k, p).at(key)));
-        out->coefficients_symbol = fam->result.lowered_name(coefficients_expression(p));
+        out->coefficients_symbol = fam->result.lowered_name(coefficients_expression(k, p));
         if (out->entry.empty() || out->coefficients_symbol.empty())
             throw ptx::Error(std::string("NVRTC gave no lowered name for an instantiation of ") +
                              version(k).source_file);

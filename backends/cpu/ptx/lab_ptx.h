@@ -18,7 +18,9 @@ struct LabPtx {
     std::string ptx;                  // the PTX text: this instantiation's entry (and the module's
                                       // declarations, .file table and .section .debug_str)
     std::string entry;                // lowered name of this instantiation's kernel
-    std::string coefficients_symbol;  // lowered name of c_coefficients_f32 or _f64 (precision's)
+    std::string coefficients_symbol;  // lowered name of the precision's weights: c_coefficients_f32
+                                      // or _f64, or the dense cube's c_dense_weights_f32 or _f64
+                                      // (the row's WeightLayout)
     std::string source_file;          // the kernel's header as .file names it ("kernels/tiled.cuh")
     double compile_seconds = 0;       // NVRTC's time for the family this came from; 0 when it came
                                       // from a cache (the disk, or memory: the family was compiled)

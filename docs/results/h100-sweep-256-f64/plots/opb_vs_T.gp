@@ -10,7 +10,7 @@ set lmargin 12
 set rmargin 6
 set title "OP/B against T: r = 1, fp64\nlines: the model (FLOP per byte loaded); points: measured on the GPU at three levels" font 'Sans,15'
 set tmargin 5
-set bmargin at screen 0.216
+set bmargin at screen 0.247
 set key at screen 0.5, 0.012 center bottom horizontal maxcols 4 width 2 samplen 3 spacing 1.2 box lc rgb '#b0b0b0'
 set xlabel 'T (IN_TILE_DIM; naive: block edge)'
 set ylabel 'FLOP per byte loaded'
@@ -32,6 +32,7 @@ plot 'opb_model.dat' using 1:2 with lines lw 2.5 dt 1 lc rgb '#1b9e77' title 'na
      'opb_model.dat' using 1:4 with lines lw 2.5 dt 3 lc rgb '#7570b3' title 'coarsened (model)', \
      'opb_model.dat' using 1:5 with lines lw 2 dt 4 lc rgb '#e7298a' title 'register-tiled (model)', \
      'opb_model.dat' using 1:6 with lines lw 1.5 dt 5 lc rgb '#66a61e' title 'streaming (model)', \
+     'opb_model.dat' using 1:7 with lines lw 1 dt 6 lc rgb '#e6ab02' title 'conv27 (model)', \
      'opb_measured.dat' index 0 using 1:2 with points pt 7 ps 1.6 lc rgb '#1b9e77' notitle, \
      'opb_measured.dat' index 0 using 1:3 with points pt 5 ps 1.6 lc rgb '#1b9e77' notitle, \
      'opb_measured.dat' index 0 using 1:4 with points pt 9 ps 1.6 lc rgb '#1b9e77' notitle, \
