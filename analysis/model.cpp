@@ -335,8 +335,8 @@ std::vector<AxisClass> axis_classes(int items, int L, Origin origin, Interval in
 
 // What every step of warp_pattern reads: the launch's shape and the kernel's load instructions.
 struct WarpLaunch {
-    WarpLaunch(KernelId k, int T_, int radius, Precision p, GridDims g_)
-        : geo(launch_geometry(k, T_, radius, p, g_)), g(g_), T(T_), r(radius), OUT(geo.out_tile),
+    WarpLaunch(KernelId k, int T_, int radius, Precision p, GridDims g_, std::optional<Dim3> block)
+        : geo(launch_geometry(k, T_, radius, p, g_, block)), g(g_), T(T_), r(radius), OUT(geo.out_tile),
           bytes(bytes_of(p)), L(128 / bytes), plane((long long)g_.nx * g_.ny), threads(geo.block.count()),
           warps(int((threads + 31) / 32)), instrs(load_instructions(k, T_, radius)),
           naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), streaming(version(k).z_chunk > 0) {}
@@ -352,8 +352,9 @@ struct WarpLaunch {
     bool zmarch;
     bool streaming;  // a z-chunk per block, a ring per plane
 
-    // Along x and y: blocks b with first cell b S + shift (naive: S = T, shift 0; the tiled
-    // kernels: S = OUT, shift -r) and lanes active where the cell is interior (naive) or inside.
+    // Along x and y: blocks b with first cell b S + shift (naive: S = the block's side along the
+    // axis, T or the user's block, shift 0; the tiled kernels: S = OUT, shift -r) and lanes active
+    // where the cell is interior (naive) or inside.
     // The streaming kernel: every lane inside the grid loads (its own column), and its ring loads
     // are the lanes t < r - mT on the instruction's axis, clipped at the grid's faces.
     std::pair<int, int> interval(int n, int b, const LoadInstr& ins, int axis) const {
@@ -364,10 +365,14 @@ struct WarpLaunch {
             if (ins.ring_side < 0) return {std::max(0, r - b0 - m), std::min(T, r - m)};
             return {0, std::min({T, r - m, n - b0 - T - m})};
         }
-        if (naive) return {std::max(0, r - b * T), std::min(T, n - r - b * T)};
+        if (naive) {
+            const int S = side(axis);
+            return {std::max(0, r - b * S), std::min(S, n - r - b * S)};
+        }
         return {std::max(0, r - b * OUT), std::min(T, n + r - b * OUT)};
     }
-    long long first(int b) const { return naive ? (long long)b * T : (long long)b * OUT - r; }
+    long long first(int b, int axis) const { return naive ? (long long)b * side(axis) : (long long)b * OUT - r; }
+    int side(int axis) const { return axis == 1 ? geo.block.x : axis == 2 ? geo.block.y : geo.block.z; }
 };
 
 using ClassesPerInstr = std::vector<std::vector<AxisClass>>;
@@ -385,7 +390,7 @@ ClassesPerInstr xy_classes(const WarpLaunch& w, int axis) {
             cls[ins] = cls[0];
             continue;
         }
-        cls[ins] = axis_classes(blocks, w.L, [&](int b) { return axis == 1 ? w.first(b) : w.first(b) * stride; },
+        cls[ins] = axis_classes(blocks, w.L, [&](int b) { return w.first(b, axis) * stride; },
                                 [&](int b) { return w.interval(n, b, w.instrs[ins], axis); });
     }
     return cls;
@@ -402,7 +407,7 @@ ClassesPerInstr z_classes(const WarpLaunch& w) {
     for (int ins = 0; ins < n_instr; ++ins) {
         if (!w.zmarch) {
             if (ins == 0)
-                zcls[0] = axis_classes(w.geo.grid.z, w.L, [&](int b) { return w.first(b) * w.plane; },
+                zcls[0] = axis_classes(w.geo.grid.z, w.L, [&](int b) { return w.first(b, 3) * w.plane; },
                                        [&](int b) { return w.interval(g.nz, b, w.instrs[0], 3); });
             else
                 zcls[ins] = zcls[0];
@@ -537,10 +542,13 @@ WarpPattern summarize_warp_loads(const WarpLaunch& w, const std::vector<Acc>& ac
 std::string warp_pattern_explanation(KernelId k, int T, int radius, Precision p, const WarpLaunch& w,
                                      const WarpPattern& wp) {
     const GridDims& g = w.g;
+    const Dim3& b = w.geo.block;
+    const std::string shape = b == Dim3{T, T, T} || !version(k).takes_block ? fmt::format("T={}", T)
+                                                                           : fmt::format("block {}x{}x{}", b.x, b.y, b.z);
     std::string text = fmt::format(
-        "{} T={}, r={}, {}: a block of {} threads ({} wide) is {} warp(s); the first spans {} "
+        "{} {}, r={}, {}: a block of {} threads ({} wide) is {} warp(s); the first spans {} "
         "row(s) of the block. ",
-        version(k).name, T, radius, to_string(p), w.threads, wp.block_x, w.warps, wp.rows_per_warp);
+        version(k).name, shape, radius, to_string(p), w.threads, wp.block_x, w.warps, wp.rows_per_warp);
     if (wp.full_warp_requests)
         text += fmt::format("Interior (full) warps: {:.2f} sectors and {:.2f} lines of 128 B per "
                             "request, {:.0f}% of each fetched sector used. ",
@@ -553,7 +561,7 @@ std::string warp_pattern_explanation(KernelId k, int T, int radius, Precision p,
     text += fmt::format("Over every request of the {}x{}x{} grid, boundary warps included: {:.3f} "
                         "sectors per request.",
                         g.nx, g.ny, g.nz, wp.sectors_per_request);
-    if (k == KernelId::naive && T == 8 && radius == 1 && p == Precision::f32)
+    if (k == KernelId::naive && T == 8 && b == Dim3{8, 8, 8} && radius == 1 && p == Precision::f32)
         text +=
             " The text's '4 rows of 8 values' is 4 sectors for the centre, y and z loads (each "
             "row one aligned 32-byte sector); x-1 and x+1 shift every row by 4 B across a sector "
@@ -571,10 +579,12 @@ std::string warp_pattern_explanation(KernelId k, int T, int radius, Precision p,
 
 }  // namespace
 
-WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g) {
+WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g, std::optional<Dim3> block) {
     check_arguments(k, T, radius);
     if (auto e = grid_error(g, radius)) throw UserError(*e);
-    const WarpLaunch w(k, T, radius, p, g);
+    if (block)
+        if (auto e = block_error(k, *block)) throw UserError(*e);
+    const WarpLaunch w(k, T, radius, p, g, block);
     // Enumerating every warp of the launch costs O(N^3) (a 1000^3 grid: 3 x 10^7 warps). Instead,
     // warps are grouped by what decides their counts: which lanes are active (the block's active
     // interval along each axis: the first, interior and last blocks differ) and where the block's

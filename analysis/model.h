@@ -167,7 +167,9 @@ struct WarpPattern {
 // active lanes (first / interior / last block along each axis) and their first cell's position
 // within a 128-byte line, one of each group evaluated and weighted by the group's size, so the cost
 // does not grow with N^3 (any valid grid: well under a second).
-WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims grid);
+// `block`: naive on a block of the user's shape (run --block; launch_geometry), T then unused.
+WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims grid,
+                         std::optional<Dim3> block = std::nullopt);
 
 // ---- traffic: per interior block and per whole grid ------------------------------------------
 

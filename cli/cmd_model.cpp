@@ -19,6 +19,7 @@
 #include "analysis/model.h"
 #include "cli/cardiac2d.h"
 #include "cli/command.h"
+#include "cli/model_decomposition.h"
 #include "core/error.h"
 
 namespace stencil::cli {
@@ -326,6 +327,7 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
                                        "which both backends enforce)");
     // derivative: text 004's tile table.
     add_problem_option(app, a->problem, {Problem::star3d, Problem::cardiac2d, Problem::derivative});
+    add_decomposition_model_options(app);
     std::vector<CLI::Option*> tables{
         app.add_flag("--bounds", a->bounds, "the points/2 upper-bound table of text 003, points from each shape"),
         app.add_flag("--registers", a->registers, "registers per thread for the 3D 7-, 9- and 27-point stencils (000)"),
@@ -339,7 +341,8 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
         for (size_t k = i + 1; k < tables.size(); ++k) tables[i]->excludes(tables[k]);
         for (CLI::Option* o : {kernel, tile, radius, precision, size, explain}) tables[i]->excludes(o);
     }
-    return [a, tile, backend, tables] {
+    return [a, tile, backend, tables, &app] {
+        if (decomposition_model_requested(app)) return model_decomposition(app);
         a->tile_given = tile->count() > 0;
         a->ghost_given = tables[3]->count() > 0;
         a->backend_given = backend->count() > 0;

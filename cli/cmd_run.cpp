@@ -1,4 +1,4 @@
-// `stencil-lab run --kernel NAME [--tile T] [--radius R] [--precision f32|f64] [--size N | --nx X
+// `stencil-lab run --kernel NAME [--tile T | --block BXxBYxBZ] [--radius R] [--precision f32|f64] [--size N | --nx X
 // --ny Y --nz Z] [--reps K] [--warmup W] [--seed S] [--backend auto|cuda|cpu] [--json]
 // [--check-races]`: check one kernel against the fp64 reference, then time it (core/run.h does
 // both). On the CPU backend it also traces one interior block for the shared-memory bank
@@ -18,6 +18,7 @@
 #include "cli/cardiac2d.h"
 #include "cli/command.h"
 #include "cli/run_derivative.h"
+#include "cli/run_distributed.h"
 #include "cli/report_run.h"
 #include "backends/cpu/cpu_backend.h"
 #include "core/error.h"
@@ -36,6 +37,7 @@ namespace {
 struct RunArgs {
     std::string kernel;
     int tile = 0;  // 0 (not given): the version table's default
+    std::string block;  // --block BXxBYxBZ (naive): "" when not given
     int radius = 1;
     std::string precision = "f32";
     int size = 0;  // 0 (not given): the backend's default; given: 1..kMaxSide (0 is an error)
@@ -201,8 +203,13 @@ int run_command(const RunArgs& a) {
     req.tile = a.tile_given ? a.tile : v->default_tile;
     req.radius = a.radius;
     req.precision = *precision;
+    if (!a.block.empty()) {  // the user's block shape instead of T^3 (the version table says who takes one)
+        req.block = parse_block(a.block);
+        if (!req.block) throw UserError(fmt::format("--block '{}': expected BXxBYxBZ, e.g. 32x4x2", a.block));
+        if (a.tile_given) throw UserError("--block and --tile both shape the block: give one");
+    }
     // The hardware rules are the same on both backends (CUDA's per-block limits): said now.
-    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
+    if (auto e = request_error(req)) throw UserError(*e);
     if (a.size_given || (a.nx && a.ny && a.nz)) {  // (--size excludes --nx, --ny, --nz)
         const GridDims g = a.size_given ? GridDims{a.size, a.size, a.size} : GridDims{a.nx, a.ny, a.nz};
         if (auto e = grid_error(g, req.radius)) throw UserError(*e);
@@ -261,10 +268,10 @@ void refuse_other_problems_options(const CLI::App& app, const std::string& probl
     std::vector<const char*> unused;
     if (problem == "star3d") unused = {"--steps", "--convergence"};
     if (problem == "cardiac2d")
-        unused = {"--tile",        "--radius",      "--nx",     "--ny",   "--nz",     "--counters",
+        unused = {"--tile",        "--block",       "--radius", "--nx",   "--ny",     "--nz",     "--counters",
                   "--check-races", "--convergence", "--warmup", "--seed", "--no-time"};
     if (problem == "derivative")  // its kernels' shapes are fixed (`versions --problem derivative`)
-        unused = {"--tile", "--radius", "--nx", "--ny", "--nz", "--counters", "--check-races", "--steps"};
+        unused = {"--tile", "--block", "--radius", "--nx", "--ny", "--nz", "--counters", "--check-races", "--steps"};
     for (const char* n : unused)
         if (app.get_option(n)->count()) throw UserError(fmt::format("{} does not apply to --problem {}", n, problem));
 }
@@ -276,6 +283,7 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
     auto* tile = add_int_option(app, "--tile,-t", a->tile, 1, kMaxTile,
                                 "T: IN_TILE_DIM (block edge for naive); default: the version table's (8, 8, 32, 32)",
                                 "a CUDA block has at most 1024 threads");
+    app.add_option("--block", a->block, "BXxBYxBZ: naive's block shape instead of T^3 (the textbook's 32x4x2)");
     add_int_option(app, "--radius,-r", a->radius, 1, kMaxRadius, "stencil radius r (6r + 1 points), 1..4")
         ->capture_default_str();
     app.add_option("--precision,-p", a->precision, "f32 or f64")->capture_default_str();
@@ -299,7 +307,8 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
     add_backend_option(app, a->backend);
     add_problem_option(app, a->problem, {Problem::star3d, Problem::cardiac2d, Problem::derivative});
     add_derivative_run_options(app);
-    add_int_option(app, "--steps", a->steps, 1, 100000, "cardiac2d: time steps to check (and time on the GPU)");
+    add_distributed_run_options(app);
+    add_int_option(app, "--steps", a->steps, 1, 100000, "cardiac2d, or with --decompose: time steps");
     app.add_flag("--check-races", a->check_races,
                  "CPU backend: run the kernel under 3 thread schedules and block orders with shared and "
                  "global race checks on, instead of timing it; rc 1 names the first diagnostic")
@@ -309,6 +318,7 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
         ->excludes(no_time);
     app.add_flag("--json", a->json, "print one JSON object (one line) instead of the report");
     return [a, tile, size, reps, warmup, &app] {
+        if (distributed_run_requested(app)) return run_distributed(app);  // refuses what it has no use for
         refuse_other_problems_options(app, a->problem);
         if (a->problem == "derivative") return run_derivative(app);
         a->tile_given = tile->count() > 0;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cli/command.h"
+#include "cli/measuring_backend.h"
 #include "core/progress.h"
 #include "experiments/sweep.h"
 #include "experiments/sweep_output.h"
@@ -135,13 +136,12 @@ int sweep_command(const SweepArgs& a) {
     }
     experiments::check_output_dir(a.out);  // before any work: a folder that cannot be written fails now
 
-    std::string why;
-    auto backend = make_backend(a.backend, &why);
-    if (!backend) throw UserError(fmt::format("--backend {}: {}", a.backend, why));
-    const bool gpu = backend->kind() == BackendKind::cuda;
-    o.size = a.size_given ? a.size : (gpu ? 256 : 16);
-    o.reps = a.reps_given ? a.reps : (gpu ? 20 : 1);
-    o.warmup = gpu ? 3 : 0;
+    MeasuringBackend m = measuring_backend(a.backend, a.size_given ? a.size : 0, a.reps_given ? a.reps : 0);
+    auto& backend = m.backend;
+    const bool gpu = m.gpu;
+    o.size = m.size;
+    o.reps = m.reps;
+    o.warmup = m.warmup;
     o.out_dir = a.out;
     const bool plots = !a.no_plots;
     if (gpu) add_gpu_measurements(o);

@@ -18,8 +18,9 @@ inline std::string bytes_text(double b) {
 
 inline std::string request_title(const LaunchRequest& r) {
     const auto& v = version(r.kernel);
-    const std::string tile = v.tile_is_template ? fmt::format("T={}", r.tile)
-                                                : fmt::format("block {0}x{0}x{0}", r.tile);
+    const std::string tile = r.block ? fmt::format("block {}x{}x{} (--block)", r.block->x, r.block->y, r.block->z)
+                             : v.tile_is_template ? fmt::format("T={}", r.tile)
+                                                  : fmt::format("block {0}x{0}x{0}", r.tile);
     return fmt::format("{} ({}), {}, r={}, {}, grid {}x{}x{}", v.name, v.title, tile, r.radius,
                        to_string(r.precision), r.dims.nx, r.dims.ny, r.dims.nz);
 }
@@ -30,9 +31,10 @@ inline std::string format_run_report(const RunReport& rep) {
     const auto& a = rep.attributes;
     s += request_title(rep.request) + "\n";
     s += fmt::format("  on        {} ({} backend)\n", rep.device.name, to_string(rep.backend));
-    s += fmt::format("  launch    grid {}x{}x{} blocks of {}x{}x{} threads, {} output cells per block "
-                     "edge, {} static shared memory per block\n",
-                     g.grid.x, g.grid.y, g.grid.z, g.block.x, g.block.y, g.block.z, g.out_tile,
+    const std::string outputs = rep.request.block ? std::string("one output cell per thread")
+                                                  : fmt::format("{} output cells per block edge", g.out_tile);
+    s += fmt::format("  launch    grid {}x{}x{} blocks of {}x{}x{} threads, {}, {} static shared memory per block\n",
+                     g.grid.x, g.grid.y, g.grid.z, g.block.x, g.block.y, g.block.z, outputs,
                      bytes_text(static_cast<double>(g.smem_bytes)));
     std::string res;
     if (a.registers_per_thread >= 0) res += fmt::format("{} registers/thread", a.registers_per_thread);

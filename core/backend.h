@@ -21,7 +21,22 @@ struct LaunchRequest {
     int radius = 1;
     Precision precision = Precision::f32;
     GridDims dims{64, 64, 64};
+    // A block shape of the user's (`run --block`) instead of the row's T^3, for a version that
+    // takes one (KernelVersion::takes_block; block_error says which shapes may run).
+    std::optional<Dim3> block;
 };
+
+// The launch shape of a request: launch_geometry() with the request's own block, if any. Every
+// launch and every report takes its shape from here.
+inline LaunchGeometry launch_geometry(const LaunchRequest& r) {
+    return launch_geometry(r.kernel, r.tile, r.radius, r.precision, r.dims, r.block);
+}
+// tile_error, then block_error when the request has a block: the version table's rules.
+inline std::optional<std::string> request_error(const LaunchRequest& r, DeviceLimits lim = {}) {
+    if (auto e = tile_error(r.kernel, r.tile, r.radius, r.precision, lim)) return e;
+    if (r.block) return block_error(r.kernel, *r.block, lim);
+    return std::nullopt;
+}
 
 // What the compiler and the occupancy calculator say of one instantiation; -1 = not known.
 struct KernelAttributes {

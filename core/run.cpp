@@ -73,7 +73,7 @@ RunReport run_kernel(Backend& backend, const RunOptions& opt) {
 
     // 1. Validate: the sentences of the version table first, then what only the backend knows.
     if (!stage(RunStage::validating, 0.0)) return rep;
-    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision, backend.limits())) throw UserError(*e);
+    if (auto e = request_error(req, backend.limits())) throw UserError(*e);
     if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
     if (auto e = backend.cannot_run(req)) throw UserError(*e);
     if (auto e = host_memory_error(req.dims, req.precision, available_host_memory())) throw UserError(*e);
@@ -81,7 +81,7 @@ RunReport run_kernel(Backend& backend, const RunOptions& opt) {
     if (opt.warmup < 0) throw UserError(fmt::format("--warmup must be 0 or more (got {})", opt.warmup));
 
     rep.device = backend.device();
-    rep.geometry = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    rep.geometry = launch_geometry(req);
     rep.attributes = backend.attributes(req);
 
     // 2. Check. Asymmetric weights (no two alike) so that a swapped neighbour cannot pass; the
@@ -133,6 +133,8 @@ nlohmann::json RunReport::to_json() const {
     nlohmann::json j;
     j["kernel"] = v.name;
     j["tile"] = request.tile;
+    if (request.block)  // `run --block`: the block is the user's shape, not the row's from T
+        j["user_block"] = {request.block->x, request.block->y, request.block->z};
     j["radius"] = request.radius;
     j["precision"] = std::string(stencil::to_string(request.precision));
     j["nx"] = request.dims.nx;

@@ -52,9 +52,12 @@ std::string first_error_line(const fs::path& p) {
     return last;
 }
 
+}  // namespace
+
 // gnuplot on one script; the PNG and SVG count only when gnuplot succeeded and both have content
 // (it can exit 0 yet leave an empty image, and fail with a half-written one). Empty: drawn.
-std::string draw_one(const fs::path& dir, const std::string& gp) {
+std::string draw_gnuplot_script(const std::string& dir_name, const std::string& gp) {
+    const fs::path dir(dir_name);
     const std::string stem = gp.substr(0, gp.size() - 3);
     const fs::path log = dir / (gp + ".log");
     std::error_code ec;
@@ -75,8 +78,6 @@ std::string draw_one(const fs::path& dir, const std::string& gp) {
     return fmt::format("{} failed: {} (log: plots/{}.log)", gp, why, gp);
 }
 
-}  // namespace
-
 PlotOutcome write_plots(const nlohmann::json& results, const std::string& plot_dir) {
     PlotOutcome out;
     std::string why;
@@ -89,7 +90,7 @@ PlotOutcome write_plots(const nlohmann::json& results, const std::string& plot_d
         return out;
     }
     for (const auto& gp : scripts) {
-        if (auto failure = draw_one(plot_dir, gp); !failure.empty()) {
+        if (auto failure = draw_gnuplot_script(plot_dir, gp); !failure.empty()) {
             out.failures.push_back(failure);
             continue;
         }

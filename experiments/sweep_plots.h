@@ -40,6 +40,10 @@ PlotOutcome write_plots(const nlohmann::json& results, const std::string& plot_d
 // when DIR has no readable results.json.
 PlotOutcome replot_sweep(const std::string& dir);
 
+// gnuplot on DIR/GP (a script writing STEM.png and STEM.svg there); empty when both were drawn,
+// else one line saying why (the log stays beside the script).
+std::string draw_gnuplot_script(const std::string& dir, const std::string& gp);
+
 // Writes a whole file; UserError (one line) when it cannot.
 void write_text_file(const std::string& path, const std::string& text);
 

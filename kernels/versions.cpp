@@ -118,8 +118,16 @@ std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimit
     return out;
 }
 
-LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g) {
+LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g,
+                               std::optional<Dim3> block) {
     LaunchGeometry geo;
+    if (block && version(k).takes_block) {  // a block of outputs of the user's shape
+        geo.block = *block;
+        geo.grid = {ceil_div(g.nx, block->x), ceil_div(g.ny, block->y), ceil_div(g.nz, block->z)};
+        geo.out_tile = block->x;
+        geo.out_planes = block->z;
+        return geo;
+    }
     geo.smem_bytes = smem_bytes(k, T, radius, bytes_of(p));
     const int out = out_tile(k, T, radius);
     geo.block = {T, T, version(k).threads == ThreadShape::cube ? T : 1};
@@ -138,6 +146,45 @@ std::vector<int> sweep_tiles(KernelId k, int radius, Precision p, DeviceLimits l
     for (int t : version(k).sweep)
         if (t > 0 && !tile_error(k, t, radius, p, lim)) out.push_back(t);
     return out;
+}
+
+std::optional<Dim3> parse_block(std::string_view s) {
+    int sides[3] = {0, 0, 0};
+    int n = 0;
+    for (std::size_t i = 0; i <= s.size(); ++i) {
+        const char c = i < s.size() ? s[i] : 'x';
+        if (c == 'x' || c == 'X') {
+            if (n > 2 || sides[n] < 1) return std::nullopt;  // an empty or zero side, or a fourth
+            ++n;
+        } else if (c >= '0' && c <= '9' && n < 3) {
+            if (sides[n] > 100000) return std::nullopt;    // far past any block: no overflow
+            sides[n] = sides[n] * 10 + (c - '0');
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (n != 3) return std::nullopt;
+    return Dim3{sides[0], sides[1], sides[2]};
+}
+
+std::optional<std::string> block_error(KernelId k, Dim3 b, DeviceLimits lim) {
+    const auto& v = version(k);
+    if (!v.takes_block) {
+        std::string takers;
+        for (const auto& row : kVersionTable)
+            if (row.takes_block) takers += std::string(takers.empty() ? "" : ", ") + row.name;
+        return fmt::format("--block applies to {} only: {}'s block follows from its tile T (use --tile)", takers,
+                           v.name);
+    }
+    if (b.x < 1 || b.y < 1 || b.z < 1)
+        return fmt::format("block {}x{}x{}: every side must be at least 1", b.x, b.y, b.z);
+    if (b.x > 1024 || b.y > 1024 || b.z > 64)
+        return fmt::format("block {}x{}x{}: a CUDA block is at most 1024 x 1024 x 64 threads along x, y, z", b.x,
+                           b.y, b.z);
+    if (b.count() > lim.max_threads_per_block)
+        return fmt::format("block {}x{}x{} has {} threads, more than the {} a block may have", b.x, b.y, b.z,
+                           b.count(), lim.max_threads_per_block);
+    return std::nullopt;
 }
 
 std::optional<std::string> grid_error(GridDims g, int radius) {

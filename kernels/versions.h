@@ -24,6 +24,7 @@ std::optional<Precision> parse_precision(std::string_view s);  // "f32" | "f64"
 struct Dim3 {
     int x = 1, y = 1, z = 1;
     long long count() const { return (long long)x * y * z; }
+    bool operator==(const Dim3&) const = default;
 };
 
 // Grid sizes in cells; x varies fastest in memory, then y, then z.
@@ -98,13 +99,15 @@ struct KernelVersion {
     int z_chunk = 0;            // planes a z-marching block covers; 0: OUT_TILE_DIM (the
                                 // textbook's kernels). The kernel reads it back from gridDim.z.
     WeightLayout weights = WeightLayout::star;  // what it multiplies: see WeightLayout
+    bool takes_block = false;   // its kernel reads blockDim and nothing else of T, so any block
+                                // shape runs it: `run --block BXxBYxBZ` (the textbook's 32x4x2)
 };
 
 inline constexpr std::array<KernelVersion, 6> kVersionTable{{
     {Problem::star3d, KernelId::naive, "naive", "Naive",
      "one thread per output; all 6r+1 neighbours straight from global memory",
      "kernels/naive.cuh", "bench/textbook/naive.cuh", ThreadShape::cube, false, SharedTile::none,
-     false, 8, 4, {8}},
+     false, 8, 4, {8}, 0, WeightLayout::star, true},
     {Problem::star3d, KernelId::tiled, "tiled", "Shared-memory tiled",
      "a block loads a T^3 input tile into shared memory; (T-2r)^3 inner threads compute",
      "kernels/tiled.cuh", "bench/textbook/tiled.cuh", ThreadShape::cube, true,
@@ -215,7 +218,18 @@ std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimit
 // The row's sweep tiles that can run for (r, precision): what `sweep` and the viewer try.
 std::vector<int> sweep_tiles(KernelId k, int radius, Precision p, DeviceLimits lim = {});
 
-LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g);
+// `block`: a shape of the user's instead of the row's T^3 (only a row that takes_block; see
+// block_error). One block per block-sized box of outputs; out_tile is then block.x and
+// out_planes block.z.
+LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g,
+                               std::optional<Dim3> block = std::nullopt);
+
+// "32x4x2" -> {32, 4, 2}; nullopt unless three positive integers joined by 'x'.
+std::optional<Dim3> parse_block(std::string_view s);
+// Why version k cannot run on blocks of this shape, in one sentence; nullopt when it can: the row
+// must take a block, every side at least 1, x and y at most 1024 and z at most 64 (CUDA's block
+// dimensions), and no more threads than a block may have.
+std::optional<std::string> block_error(KernelId k, Dim3 block, DeviceLimits lim = {});
 
 // Why a grid cannot be used with radius r (every side must be at least 2r + 1); nullopt if fine.
 std::optional<std::string> grid_error(GridDims g, int radius);

@@ -33,7 +33,7 @@ cpu_detail::Launcher launcher_for(KernelId k) {
 // A grid of blocks a GPU would refuse to launch (DeviceLimits: 65535 blocks along y and z,
 // 2^31 - 1 along x), in the CUDA backend's words: the CPU backend must not accept more.
 std::optional<std::string> grid_limit_error(const LaunchRequest& req) {
-    const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    const LaunchGeometry g = launch_geometry(req);
     const DeviceLimits lim;
     if (g.grid.y <= lim.max_grid_yz && g.grid.z <= lim.max_grid_yz && g.grid.x >= 1)
         return std::nullopt;
@@ -44,7 +44,7 @@ std::optional<std::string> grid_limit_error(const LaunchRequest& req) {
 }
 
 void check_request(const LaunchRequest& req) {
-    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
+    if (auto e = request_error(req)) throw UserError(*e);
     if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
     if (auto e = grid_limit_error(req)) throw UserError(*e);
 }
@@ -79,7 +79,7 @@ CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const vo
                const CpuOptions& opt) {
     check_request(req);
     CpuRun run;
-    run.geometry = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    run.geometry = launch_geometry(req);
     run.report = cpu_detail::launch_ptx(req, weights, in, out, opt.exec, run.geometry);
     return run;
 }
@@ -88,7 +88,7 @@ CpuRun run_cpu_native(const LaunchRequest& req, const StencilWeights& weights, c
                       const CpuOptions& opt) {
     check_request(req);
     CpuRun run;
-    run.geometry = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    run.geometry = launch_geometry(req);
     run.report = launcher_for(req.kernel)(req, weights, in, out, opt.exec, run.geometry);
     return run;
 }
@@ -228,7 +228,7 @@ public:
     DeviceLimits limits() const override { return {}; }
 
     std::optional<std::string> cannot_run(const LaunchRequest& req) const override {
-        if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) return e;
+        if (auto e = request_error(req)) return e;
         if (auto e = grid_error(req.dims, req.radius)) return e;
         if (auto e = grid_limit_error(req)) return e;
         const long long need = 2 * req.dims.cells() * bytes_of(req.precision);

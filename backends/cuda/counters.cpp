@@ -413,7 +413,7 @@ std::vector<std::vector<double>> profile_launches(const std::vector<std::functio
 CounterValues measure(const LaunchRequest& req, const StencilWeights& weights) {
     using namespace cuda_detail;
     // The kernel, its data, and a context (the runtime's primary one).
-    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
+    if (auto e = request_error(req)) throw UserError(*e);
     if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
     const KernelTable& table = kernel_table(req.kernel);
     const void* fn = table.function(req.precision, req.tile, req.radius);

@@ -132,9 +132,9 @@ public:
 
     std::optional<std::string> cannot_run(const LaunchRequest& req) const override {
         const DeviceLimits lim = limits();
-        if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision, lim)) return e;
+        if (auto e = request_error(req, lim)) return e;
         if (auto e = grid_error(req.dims, req.radius)) return e;
-        const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+        const LaunchGeometry g = launch_geometry(req);
         if (g.grid.y > prop_.maxGridSize[1] || g.grid.z > prop_.maxGridSize[2] || g.grid.x > prop_.maxGridSize[0])
             return fmt::format("grid {}x{}x{} with {} needs {}x{}x{} blocks, but a launch on this GPU may "
                                "have at most {} blocks along y and {} along z: use a larger tile or a "
@@ -219,7 +219,7 @@ public:
         a.registers_per_thread = fa.numRegs;
         a.static_smem_bytes = static_cast<long long>(fa.sharedSizeBytes);
         a.max_threads_per_block = fa.maxThreadsPerBlock;
-        const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+        const LaunchGeometry g = launch_geometry(req);
         const int threads = static_cast<int>(g.block.count());
         int blocks = 0;
         check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, 0),

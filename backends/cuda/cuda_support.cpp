@@ -76,13 +76,16 @@ void L2Flush::flush(cudaStream_t s) {
 
 std::string request_text(const LaunchRequest& r) {
     const auto& v = version(r.kernel);
+    if (r.block)  // the user's block shape (run --block)
+        return fmt::format("{} (block {}x{}x{}, r={}, {})", v.name, r.block->x, r.block->y, r.block->z, r.radius,
+                           to_string(r.precision));
     if (!v.tile_is_template)  // T is only the block edge
         return fmt::format("{} (block {}^3, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
     return fmt::format("{} (T={}, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
 }
 
 void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, void* d_out) {
-    const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    const LaunchGeometry g = launch_geometry(req);
     // The kernels' parameters: (const real* in, real* out, int nx, int ny, int nz).
     const void* a_in = d_in;
     void* a_out = d_out;

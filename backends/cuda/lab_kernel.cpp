@@ -7,7 +7,7 @@
 namespace stencil {
 
 std::optional<std::string> lab_kernel_unavailable(const LaunchRequest& req) {
-    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) return e;
+    if (auto e = request_error(req)) return e;
     if (auto e = grid_error(req.dims, req.radius)) return e;
     if (!cuda_detail::kernel_table(req.kernel).function(req.precision, req.tile, req.radius))
         return cuda_detail::request_text(req) + " is not compiled into this build";

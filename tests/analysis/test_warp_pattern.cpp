@@ -3,6 +3,8 @@
 // agree exactly. The N = 256 figures are also pinned to the H100's ncu counts.
 #include <catch2/catch.hpp>
 
+#include <ctime>
+
 #include <algorithm>
 #include <chrono>
 #include <set>
@@ -201,16 +203,26 @@ TEST_CASE("warp pattern: naive 8^3, N = 256 equals the H100's ncu counts", "[ana
     REQUIRE(d.sectors_per_request == Approx(9.035993).margin(5e-7));
 }
 
+// Guards against the brute force (hours at N ~ 1000), not a speed target: the thread's own CPU
+// time, which a busy machine (other builds, CI neighbours) does not inflate as it does the wall
+// clock (3.8 s of wall clock under a load of 9 on 2 cores, 2026-11-24), with a bound far from
+// both.
+static double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 TEST_CASE("warp pattern: any valid grid answers in well under a second", "[analysis]") {
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = thread_cpu_seconds();
     for (const auto& v : kernel_versions()) {
         const int T = v.threads == ThreadShape::cube ? 10 : 32;  // the largest T^3 block: 1000 threads
         (void)warp_pattern(v.id, T, 1, Precision::f32, {1000, 1000, 1000});
         (void)warp_pattern(v.id, T, 4, Precision::f64, {1001, 999, 1003});
     }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = thread_cpu_seconds() - t0;
     CAPTURE(s);
-    REQUIRE(s < 2.0);  // twelve whole-grid patterns at N ~ 1000 (the brute force: hours)
+    REQUIRE(s < 4.0);  // a dozen whole-grid patterns at N ~ 1000 (the brute force: hours)
 }
 
 TEST_CASE("warp pattern: a block smaller than a warp", "[analysis]") {

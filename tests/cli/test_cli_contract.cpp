@@ -43,7 +43,7 @@ struct Case {
 }  // namespace
 
 TEST_CASE("contract: no command is a usage error", "[cli][contract]") {
-    require_usage_error("", "a command is required (one of info, versions, run, model, sweep, baseline, check, cache, lab)");
+    require_usage_error("", "a command is required (one of info, versions, run, model, sweep, baseline, tune, check, cache, lab)");
 }
 
 TEST_CASE("contract: an unknown command is a usage error", "[cli][contract]") {
@@ -312,4 +312,13 @@ TEST_CASE("contract: output paths are checked before the work starts", "[cli][co
     }
     ::chmod(ro.c_str(), 0755);
     fs::remove_all(dir);
+}
+
+TEST_CASE("contract: tune's usage errors", "[cli][contract]") {
+    const Case c = GENERATE(Case{"tune", "tune needs --kernel (one of naive"},
+                            Case{"tune --kernel fast", "unknown kernel 'fast'"},
+                            Case{"tune --kernel tiled --size 2 --backend cpu", "grid 2x2x2 is too small for radius 1"},
+                            Case{"tune --kernel tiled --cache /tmp/x.json --no-cache", "cannot be used together"},
+                            Case{"tune --kernel tiled --problem cardiac2d", "covers star3d only"});
+    require_usage_error(c.args, c.says);
 }

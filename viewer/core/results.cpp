@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 
 #include "core/error.h"
 
@@ -197,14 +198,39 @@ ResultsFile parse_results(const json& j) {
     return f;
 }
 
+namespace {
+// JSON lines (`stencil-lab run --json` appended to a file, bench/peers.py's .jsonl): one object a
+// line, blank lines allowed, read as the list of those objects. Nothing when a line is not an
+// object, so the caller reports the file's own JSON error.
+std::optional<json> json_lines(const std::string& text) {
+    json list = json::array();
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(start, end - start);
+        start = end + 1;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        json row = json::parse(line, nullptr, false);
+        if (!row.is_object()) return std::nullopt;
+        list.push_back(std::move(row));
+    }
+    if (list.empty()) return std::nullopt;
+    return list;
+}
+}  // namespace
+
 ResultsFile load_results(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw UserError("cannot open " + path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     json j;
     try {
-        in >> j;
+        j = json::parse(text);
     } catch (const std::exception& e) {
-        throw UserError(fmt::format("{} is not valid JSON: {}", path, e.what()));
+        auto lines = json_lines(text);
+        if (!lines) throw UserError(fmt::format("{} is not valid JSON: {}", path, e.what()));
+        j = std::move(*lines);
     }
     ResultsFile f;
     try {

@@ -66,6 +66,8 @@ struct ResultsFile {
     std::vector<RunRecord> runs;
 };
 // Throws stencil::UserError with one line when the file cannot be read or is not results JSON.
+// JSON lines are read too, one run a line: `stencil-lab run --json` lines gathered in a file, and
+// bench/peers.py's .jsonl (its peers, their copy and the lab's lines, each with its copy_ratio).
 ResultsFile load_results(const std::string& path);
 ResultsFile parse_results(const nlohmann::json& j);
 void save_results(const std::string& path, const ResultsFile& f);

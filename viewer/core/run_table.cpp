@@ -25,7 +25,7 @@ const std::vector<RunColumn>& run_columns() {
 std::vector<RunCell> run_cells(const RunRecord& x) {
     std::vector<RunCell> c;
     c.push_back({x.kernel});
-    c.push_back({std::to_string(x.tile)});
+    c.push_back({x.tile > 0 ? std::to_string(x.tile) : "-", x.tile > 0 ? CellTone::normal : CellTone::muted});  // peers have no T
     c.push_back({std::to_string(x.radius)});
     c.push_back({x.precision});
     c.push_back({fmt::format("{}x{}x{}", x.dims.nx, x.dims.ny, x.dims.nz)});
@@ -36,7 +36,8 @@ std::vector<RunCell> run_cells(const RunRecord& x) {
     c.push_back({x.copy_gbps > 0 ? fmt::format("{:.2f}", x.of_copy) : "-", x.copy_gbps > 0 ? CellTone::normal : CellTone::muted,
                  x.copy_gbps > 0 ? fmt::format("copy: {:.1f} GB/s", x.copy_gbps) : "no copy kernel was timed"});
     if (!x.error.empty())
-        c.push_back({x.ms_median > 0 ? "FAIL" : "skipped", CellTone::bad, x.error});
+        // A failed check is FAIL although it was never timed (run_kernel times only what passed).
+        c.push_back({x.ms_median > 0 || (x.checked && !x.ok) ? "FAIL" : "skipped", CellTone::bad, x.error});
     else if (x.checked)
         c.push_back({fmt::format("{} {:.2g}", x.ok ? "pass" : "FAIL", x.max_rel_err), x.ok ? CellTone::good : CellTone::bad,
                      x.ok ? "within the rounding bound" : "outside the rounding bound"});

@@ -1,0 +1,146 @@
+#include "analysis/decomposition.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/error.h"
+
+namespace stencil::analysis {
+
+namespace {
+constexpr int kMaxParts = 4096;  // per axis: far beyond any machine this runs on, small enough to be a typo
+constexpr const char* kAxisName[3] = {"x", "y", "z"};
+}  // namespace
+
+std::string Decomposition::text() const { return fmt::format("{}x{}x{}", parts[0], parts[1], parts[2]); }
+
+Decomposition parse_decomposition(std::string_view text, int axes) {
+    const std::string form = axes == 3 ? "PXxPYxPZ, e.g. 2x1x1" : "PXxPY, e.g. 2x1";
+    const auto bad = [&] {
+        return UserError(fmt::format("--decompose must be {} with each part 1..{} (got '{}')", form, kMaxParts, text));
+    };
+    Decomposition d;
+    std::string_view rest = text;
+    for (int axis = 0; axis < axes; ++axis) {
+        const std::size_t cut = axis + 1 < axes ? rest.find('x') : rest.size();
+        if (cut == std::string_view::npos) throw bad();
+        const std::string_view part = rest.substr(0, cut);
+        int value = 0;
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+        if (part.empty() || ec != std::errc{} || end != part.data() + part.size() || value < 1 || value > kMaxParts)
+            throw bad();
+        d.parts[axis] = value;
+        rest = axis + 1 < axes ? rest.substr(cut + 1) : std::string_view{};
+    }
+    return d;
+}
+
+CellRange split_range(int n, int parts, int index) {
+    const int base = n / parts, longer = n % parts;
+    const int lo = index * base + std::min(index, longer);
+    return {lo, lo + base + (index < longer ? 1 : 0)};
+}
+
+GridDims SubBox::local_dims() const {
+    std::array<int, 3> side{};
+    for (int a = 0; a < 3; ++a) side[a] = owned[a].size() + halo[a][0] + halo[a][1];
+    return {side[0], side[1], side[2]};
+}
+
+int SubBox::faces() const {
+    int n = 0;
+    for (const auto& sides : neighbour)
+        for (int r : sides) n += r != kNoNeighbour;
+    return n;
+}
+
+int rank_of(const Decomposition& d, std::array<int, 3> c) {
+    return (c[2] * d.parts[1] + c[1]) * d.parts[0] + c[0];
+}
+
+SubBox sub_box(GridDims g, const Decomposition& d, int radius, int rank) {
+    const std::array<int, 3> n{g.nx, g.ny, g.nz};
+    SubBox b;
+    b.rank = rank;
+    b.coord = {rank % d.parts[0], (rank / d.parts[0]) % d.parts[1], rank / (d.parts[0] * d.parts[1])};
+    for (int a = 0; a < 3; ++a) {
+        b.owned[a] = split_range(n[a], d.parts[a], b.coord[a]);
+        for (int side = 0; side < 2; ++side) {
+            std::array<int, 3> c = b.coord;
+            c[a] += side == 0 ? -1 : 1;
+            const bool inside = c[a] >= 0 && c[a] < d.parts[a];
+            b.neighbour[a][side] = inside ? rank_of(d, c) : kNoNeighbour;
+            b.halo[a][side] = inside ? radius : 0;
+        }
+    }
+    return b;
+}
+
+std::optional<std::string> decomposition_error(GridDims g, const Decomposition& d, int radius) {
+    const std::array<int, 3> n{g.nx, g.ny, g.nz};
+    for (int a = 0; a < 3; ++a)
+        if (d.parts[a] > n[a])
+            return fmt::format("--decompose {} cuts {} = {} cells into {} parts: at most one part per cell",
+                               d.text(), kAxisName[a], n[a], d.parts[a]);
+    // The thinnest sub-box along each axis is the last one (the remainder goes to the first).
+    for (int a = 0; a < 3; ++a) {
+        if (d.parts[a] == 1) continue;
+        const int thinnest = split_range(n[a], d.parts[a], d.parts[a] - 1).size();
+        if (thinnest < radius)
+            return fmt::format("--decompose {}: a sub-box is {} cells thin along {}, thinner than the radius {} "
+                               "(its neighbours' halos would need cells from beyond it)",
+                               d.text(), thinnest, kAxisName[a], radius);
+    }
+    for (int rank = 0; rank < d.ranks(); ++rank) {
+        const GridDims local = sub_box(g, d, radius, rank).local_dims();
+        if (grid_error(local, radius))
+            return fmt::format("--decompose {}: rank {}'s sub-box with its halos is {}x{}x{}, but every side must be "
+                               "at least 2r + 1 = {} cells for the kernels",
+                               d.text(), rank, local.nx, local.ny, local.nz, 2 * radius + 1);
+    }
+    return std::nullopt;
+}
+
+long long halo_values_sent(const SubBox& b, int radius) {
+    const GridDims o = b.owned_dims();
+    const std::array<long long, 3> face{(long long)o.ny * o.nz, (long long)o.nx * o.nz, (long long)o.nx * o.ny};
+    long long values = 0;
+    for (int a = 0; a < 3; ++a)
+        for (int side = 0; side < 2; ++side)
+            if (b.neighbour[a][side] != kNoNeighbour) values += radius * face[a];
+    return values;
+}
+
+double DecompositionModel::predicted_seconds(double gbps, double latency_us) const {
+    double worst = 0;
+    for (const RankTraffic& t : ranks)
+        worst = std::max(worst, t.messages * latency_us * 1e-6 + t.halo_bytes / (gbps * 1e9));
+    return worst;
+}
+
+DecompositionModel decomposition_model(GridDims g, const Decomposition& d, int radius, Precision p) {
+    DecompositionModel m;
+    m.grid = g;
+    m.decomposition = d;
+    m.radius = radius;
+    m.precision = p;
+    for (int rank = 0; rank < d.ranks(); ++rank) {
+        const SubBox b = sub_box(g, d, radius, rank);
+        RankTraffic t;
+        t.rank = rank;
+        t.owned = b.owned_dims();
+        t.messages = b.faces();
+        const long long values = halo_values_sent(b, radius);
+        t.halo_bytes = values * bytes_of(p);
+        t.halo_per_owned = static_cast<double>(values) / static_cast<double>(t.owned.cells());
+        m.total_halo_bytes += t.halo_bytes;
+        m.max_rank_halo_bytes = std::max(m.max_rank_halo_bytes, t.halo_bytes);
+        m.max_rank_messages = std::max(m.max_rank_messages, t.messages);
+        m.ranks.push_back(t);
+    }
+    return m;
+}
+
+}  // namespace stencil::analysis

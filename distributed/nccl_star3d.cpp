@@ -1,0 +1,394 @@
+#include "distributed/nccl_star3d.h"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <barrier>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "backends/cuda/cuda_util.h"
+#include "backends/cuda/lab_kernel.h"
+#include "core/error.h"
+#include "core/field.h"
+#include "core/weights.h"
+#include "distributed/box_copy.h"
+#include "distributed/nccl_library.h"
+#if STENCIL_LAB_HAVE_MPI
+#include "distributed/scatter_gather.h"
+#endif
+
+namespace stencil::distributed {
+
+namespace {
+
+using cuda_detail::check;
+using cuda_detail::DeviceBuffer;
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+void nccl_check(ncclResult_t rc, const char* what) {
+    if (rc != ncclSuccess) throw UserError(fmt::format("{} failed: {}", what, nccl().get_error_string(rc)));
+}
+
+// NCCL reads its environment once, when it first initialises: said before that.
+void nvlink_multicast_off() { setenv("NCCL_NVLS_ENABLE", "0", 1); }
+
+// A box of a device array (dims, x fastest) to or from a packed device buffer, on `stream`.
+void copy_box_async(void* array, GridDims dims, int value_bytes, const Box& box, void* packed, bool to_packed,
+                    cudaStream_t stream) {
+    const std::size_t w = std::size_t(box.hi[0] - box.lo[0]) * value_bytes;
+    const std::size_t h = std::size_t(box.hi[1] - box.lo[1]), d = std::size_t(box.hi[2] - box.lo[2]);
+    cudaMemcpy3DParms p{};
+    const cudaPitchedPtr whole = make_cudaPitchedPtr(array, std::size_t(dims.nx) * value_bytes,
+                                                     std::size_t(dims.nx) * value_bytes, std::size_t(dims.ny));
+    const cudaPos corner = make_cudaPos(std::size_t(box.lo[0]) * value_bytes, box.lo[1], box.lo[2]);
+    const cudaPitchedPtr flat = make_cudaPitchedPtr(packed, w, w, h);
+    if (to_packed) {
+        p.srcPtr = whole, p.srcPos = corner, p.dstPtr = flat;
+    } else {
+        p.srcPtr = flat, p.dstPtr = whole, p.dstPos = corner;
+    }
+    p.extent = make_cudaExtent(w, h, d);
+    p.kind = cudaMemcpyDeviceToDevice;
+    check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync of a halo face");
+}
+
+// One GPU's sub-box: its two arrays, its faces, the stream the faces travel on.
+class GpuDomain {
+public:
+    GpuDomain(int device, const analysis::SubBox& box, const LaunchRequest& global, bool overlap)
+        : device_(device), box_(box), local_(global), radius_(global.radius), value_bytes_(bytes_of(global.precision)),
+          overlap_(overlap) {
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        local_.dims = box.local_dims();
+        const std::size_t bytes = std::size_t(local_.dims.cells()) * value_bytes_;
+        a_ = DeviceBuffer(bytes, "a sub-box (in)");
+        b_ = DeviceBuffer(bytes, "a sub-box (out)");
+        in_ = a_.get(), out_ = b_.get();
+        for (int axis = 0; axis < 3; ++axis)
+            for (int side = 0; side < 2; ++side) {
+                if (box.neighbour[axis][side] == analysis::kNoNeighbour) continue;
+                Face f;
+                f.peer = box.neighbour[axis][side];
+                f.across_z = axis == 2;
+                f.send = send_face(box, axis, side, radius_);
+                f.receive = receive_face(box, axis, side, radius_);
+                f.bytes = std::size_t(f.send.cells()) * value_bytes_;
+                f.send_buffer = DeviceBuffer(f.bytes, "a halo face (send)");
+                f.receive_buffer = DeviceBuffer(f.bytes, "a halo face (receive)");
+                bytes_sent_ += static_cast<long long>(f.bytes);
+                faces_.push_back(std::move(f));
+            }
+        check(cudaStreamCreateWithFlags(&comm_stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+        for (cudaEvent_t* e : {&computed_, &xy_arrived_, &z_arrived_})
+            check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
+        // CUDA loads a kernel at its first launch: loaded now, so the timed steps do not pay it.
+        cudaFuncAttributes attributes{};
+        check(cudaFuncGetAttributes(&attributes, lab_kernel_function(local_)), "cudaFuncGetAttributes");
+    }
+    ~GpuDomain() {
+        cudaSetDevice(device_);
+        for (cudaEvent_t e : {computed_, xy_arrived_, z_arrived_}) cudaEventDestroy(e);
+        cudaStreamDestroy(comm_stream_);
+    }
+    GpuDomain(const GpuDomain&) = delete;
+    GpuDomain& operator=(const GpuDomain&) = delete;
+
+    // Both arrays get the whole local input: the grid's fixed boundary and the edge and corner
+    // cells (never exchanged, never read by a star) then hold input values in both for good.
+    void upload(const void* host_local) {
+        const std::size_t bytes = a_.bytes();
+        check(cudaMemcpy(a_.get(), host_local, bytes, cudaMemcpyHostToDevice), "cudaMemcpy of the input");
+        check(cudaMemcpy(b_.get(), host_local, bytes, cudaMemcpyHostToDevice), "cudaMemcpy of the input");
+        check(cudaEventRecord(computed_, nullptr), "cudaEventRecord");
+    }
+
+    void step(ncclComm_t comm) {
+        const int r = radius_, nz = local_.dims.nz;
+        bool across_xy = false, across_z = false;
+        for (const Face& f : faces_) (f.across_z ? across_z : across_xy) = true;
+        // The faces are read from `in` only after the last step wrote it.
+        check(cudaStreamWaitEvent(comm_stream_, computed_, 0), "cudaStreamWaitEvent");
+        if (across_xy) {
+            exchange(comm, false);
+            check(cudaEventRecord(xy_arrived_, comm_stream_), "cudaEventRecord");
+            check(cudaStreamWaitEvent(nullptr, xy_arrived_, 0), "cudaStreamWaitEvent");
+        }
+        if (across_z) {
+            exchange(comm, true);
+            check(cudaEventRecord(z_arrived_, comm_stream_), "cudaEventRecord");
+        }
+        // The slab [2r, nz - 2r) reads z in [r, nz - r): no z halo.
+        if (overlap_ && across_z && nz - 2 * r > 2 * r) {
+            compute_slab(2 * r, nz - 2 * r);
+            check(cudaStreamWaitEvent(nullptr, z_arrived_, 0), "cudaStreamWaitEvent");
+            compute_slab(r, 2 * r);
+            compute_slab(nz - 2 * r, nz - r);
+        } else {
+            if (across_z) check(cudaStreamWaitEvent(nullptr, z_arrived_, 0), "cudaStreamWaitEvent");
+            compute_slab(r, nz - r);
+        }
+        check(cudaEventRecord(computed_, nullptr), "cudaEventRecord");
+        std::swap(in_, out_);
+    }
+
+    void synchronize() const {
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        check(cudaDeviceSynchronize(), "the steps (cudaDeviceSynchronize)");
+    }
+    // The current state (after the last step), halos included.
+    void download(void* host_local) const {
+        check(cudaMemcpy(host_local, in_, a_.bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy of the result");
+    }
+    long long bytes_sent() const { return bytes_sent_; }
+    GridDims local_dims() const { return local_.dims; }
+
+private:
+    struct Face {
+        int peer = 0;
+        bool across_z = false;
+        Box send, receive;
+        std::size_t bytes = 0;
+        DeviceBuffer send_buffer, receive_buffer;
+    };
+
+    void exchange(ncclComm_t comm, bool across_z) {
+        for (Face& f : faces_)
+            if (f.across_z == across_z)
+                copy_box_async(in_, local_.dims, value_bytes_, f.send, f.send_buffer.get(), true, comm_stream_);
+        nccl_check(nccl().group_start(), "ncclGroupStart");
+        for (Face& f : faces_) {
+            if (f.across_z != across_z) continue;
+            nccl_check(nccl().recv(f.receive_buffer.get(), f.bytes, ncclUint8, f.peer, comm, comm_stream_), "ncclRecv");
+            nccl_check(nccl().send(f.send_buffer.get(), f.bytes, ncclUint8, f.peer, comm, comm_stream_), "ncclSend");
+        }
+        nccl_check(nccl().group_end(), "ncclGroupEnd");
+        for (Face& f : faces_)
+            if (f.across_z == across_z)
+                copy_box_async(in_, local_.dims, value_bytes_, f.receive, f.receive_buffer.get(), false, comm_stream_);
+    }
+
+    // Computes the cells with local z in [lo, hi): the kernel sees the planes [lo - r, hi + r) as
+    // a grid of its own (planes are contiguous), whose r outer planes it leaves alone.
+    void compute_slab(int lo, int hi) {
+        if (hi <= lo) return;
+        LaunchRequest slab = local_;
+        slab.dims.nz = hi - lo + 2 * radius_;
+        const std::size_t offset = std::size_t(lo - radius_) * local_.dims.nx * local_.dims.ny * value_bytes_;
+        launch_lab_kernel(slab, static_cast<const unsigned char*>(in_) + offset, static_cast<unsigned char*>(out_) + offset);
+    }
+
+    int device_;
+    analysis::SubBox box_;
+    LaunchRequest local_;
+    int radius_, value_bytes_;
+    bool overlap_;
+    DeviceBuffer a_, b_;
+    void* in_ = nullptr;
+    void* out_ = nullptr;
+    std::vector<Face> faces_;
+    long long bytes_sent_ = 0;
+    cudaStream_t comm_stream_{};
+    cudaEvent_t computed_{}, xy_arrived_{}, z_arrived_{};
+};
+
+// The input as `run` draws it, as bytes of the request's precision.
+std::vector<unsigned char> input_bytes(const LaunchRequest& req, std::uint64_t seed) {
+    std::vector<unsigned char> bytes(std::size_t(req.dims.cells()) * bytes_of(req.precision));
+    if (req.precision == Precision::f32)
+        std::memcpy(bytes.data(), random_field<float>(req.dims, seed).data.data(), bytes.size());
+    else
+        std::memcpy(bytes.data(), random_field<double>(req.dims, seed).data.data(), bytes.size());
+    return bytes;
+}
+
+// The single domain on the current GPU: the same kernel on the whole grid, the same steps.
+std::vector<unsigned char> single_domain(const LaunchRequest& req, const std::vector<unsigned char>& input, int steps,
+                                         double* seconds_per_step) {
+    DeviceBuffer a(input.size(), "the single domain (in)"), b(input.size(), "the single domain (out)");
+    check(cudaMemcpy(a.get(), input.data(), input.size(), cudaMemcpyHostToDevice), "cudaMemcpy of the input");
+    check(cudaMemcpy(b.get(), input.data(), input.size(), cudaMemcpyHostToDevice), "cudaMemcpy of the input");
+    void* in = a.get();
+    void* out = b.get();
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    const auto t0 = Clock::now();
+    for (int s = 0; s < steps; ++s) {
+        launch_lab_kernel(req, in, out);
+        std::swap(in, out);
+    }
+    check(cudaDeviceSynchronize(), "the single domain's steps (cudaDeviceSynchronize)");
+    *seconds_per_step = seconds_since(t0) / steps;
+    std::vector<unsigned char> result(input.size());
+    check(cudaMemcpy(result.data(), in, result.size(), cudaMemcpyDeviceToHost), "cudaMemcpy of the single domain");
+    return result;
+}
+
+int gpu_count() {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) return 0;
+    return n;
+}
+
+void fill_common(Star3dRunResult& r, const Star3dRunOptions& o, int ranks) {
+    r.options = o;
+    r.ranks = ranks;
+    r.backend = "cuda";
+    r.halo_exchange = "nccl";
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) r.device = prop.name;
+}
+
+}  // namespace
+
+Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
+    if (auto e = star3d_run_error(o, gpus)) throw UserError(*e);
+    if (auto e = lab_kernel_unavailable(o.request)) throw UserError(*e);
+    nccl();  // loaded now: a machine without it is told so before any GPU work
+    const int available = gpu_count();
+    if (available < gpus)
+        throw UserError(fmt::format("--gpus {}: this machine has {} usable GPU{}", gpus, available,
+                                    available == 1 ? "" : "s"));
+    const LaunchRequest& global = o.request;
+    const int value_bytes = bytes_of(global.precision);
+    const StencilWeights weights = random_weights(global.radius, o.seed);
+    const std::vector<unsigned char> input = input_bytes(global, o.seed);
+
+    nvlink_multicast_off();
+    std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus));
+    std::vector<int> devices(static_cast<std::size_t>(gpus));
+    for (int g = 0; g < gpus; ++g) devices[g] = g;
+    nccl_check(nccl().comm_init_all(comms.data(), gpus, devices.data()), "ncclCommInitAll");
+
+    Star3dRunResult r;
+    fill_common(r, o, gpus);
+    r.halo_bytes_per_rank.assign(static_cast<std::size_t>(gpus), 0);
+    std::vector<double> loop_seconds(static_cast<std::size_t>(gpus), 0);
+    std::vector<unsigned char> gathered(input.size());
+    std::barrier together(gpus);
+    // One host thread per GPU: each drives its own device, stream and communicator.
+    const auto drive = [&](int g) {
+        try {
+            check(cudaSetDevice(g), "cudaSetDevice");
+            upload_lab_kernel_weights(global, weights);
+            const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, global.radius, g);
+            GpuDomain domain(g, box, global, o.overlap);
+            std::vector<unsigned char> local(std::size_t(domain.local_dims().cells()) * value_bytes);
+            pack_box(input.data(), global.dims, value_bytes, local_in_global(box), local.data());
+            domain.upload(local.data());
+            domain.synchronize();
+            together.arrive_and_wait();
+            const auto t0 = Clock::now();
+            for (int s = 0; s < o.steps; ++s) domain.step(comms[g]);
+            domain.synchronize();
+            loop_seconds[g] = seconds_since(t0);
+            r.halo_bytes_per_rank[g] = domain.bytes_sent();
+            domain.download(local.data());
+            std::vector<unsigned char> owned(std::size_t(owned_in_local(box).cells()) * value_bytes);
+            pack_box(local.data(), domain.local_dims(), value_bytes, owned_in_local(box), owned.data());
+            unpack_box(owned.data(), owned_in_global(box), gathered.data(), global.dims, value_bytes);  // disjoint boxes
+        } catch (const std::exception& e) {
+            // The other GPUs may wait for this one inside NCCL: the process ends, as MPI_Abort would.
+            fmt::print(stderr, "stencil-lab: GPU {}: {}\n", g, e.what());
+            std::_Exit(1);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int g = 0; g < gpus; ++g) threads.emplace_back(drive, g);
+    for (std::thread& t : threads) t.join();
+    for (ncclComm_t c : comms) nccl().comm_destroy(c);
+
+    for (int g = 0; g < gpus; ++g) {
+        r.seconds_per_step = std::max(r.seconds_per_step, loop_seconds[g] / o.steps);
+        r.halo_bytes_total += r.halo_bytes_per_rank[g];
+    }
+    check(cudaSetDevice(0), "cudaSetDevice");
+    const auto alone = single_domain(global, input, o.steps, &r.single_domain_seconds_per_step);
+    r.compare(gathered.data(), alone.data(), global.dims.cells());
+    return r;
+}
+
+#if STENCIL_LAB_HAVE_MPI
+Star3dRunResult run_star3d_nccl(const MpiWorld& world, const Star3dRunOptions& o) {
+    if (auto e = star3d_run_error(o, world.size())) throw UserError(*e);
+    if (auto e = lab_kernel_unavailable(o.request)) throw UserError(*e);
+    // The rank's place among the ranks of its host picks its GPU.
+    MPI_Comm host;
+    mpi_check(MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL, &host),
+              "MPI_Comm_split_type");
+    int host_rank = 0, host_ranks = 1;
+    MPI_Comm_rank(host, &host_rank);
+    MPI_Comm_size(host, &host_ranks);
+    MPI_Comm_free(&host);
+    std::optional<std::string> no_nccl;
+    try {
+        nccl();
+    } catch (const UserError& e) {
+        no_nccl = e.what();
+    }
+    agree(world, no_nccl);
+    const int available = gpu_count();
+    agree(world, host_ranks > available ? std::optional<std::string>(fmt::format(
+                                              "{} ranks on this host but {} usable GPU{} (one rank per GPU)",
+                                              host_ranks, available, available == 1 ? "" : "s"))
+                                        : std::nullopt);
+    const int device = host_rank;
+    check(cudaSetDevice(device), "cudaSetDevice");
+
+    const LaunchRequest& global = o.request;
+    const int value_bytes = bytes_of(global.precision);
+    const StencilWeights weights = random_weights(global.radius, o.seed);
+    upload_lab_kernel_weights(global, weights);
+
+    nvlink_multicast_off();
+    ncclUniqueId id{};
+    if (world.root()) nccl_check(nccl().get_unique_id(&id), "ncclGetUniqueId");
+    mpi_check(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, world.comm()), "MPI_Bcast of NCCL's id");
+    ncclComm_t comm{};
+    nccl_check(nccl().comm_init_rank(&comm, world.size(), id, world.rank()), "ncclCommInitRank");
+
+    const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, global.radius, world.rank());
+    GpuDomain domain(device, box, global, o.overlap);
+    std::vector<unsigned char> input;
+    if (world.root()) input = input_bytes(global, o.seed);
+    std::vector<unsigned char> local(std::size_t(domain.local_dims().cells()) * value_bytes);
+    scatter_local_arrays(world, global.dims, o.decomposition, global.radius, value_bytes,
+                         world.root() ? input.data() : nullptr, local.data());
+    domain.upload(local.data());
+    domain.synchronize();
+    MPI_Barrier(world.comm());
+    const auto t0 = Clock::now();
+    for (int s = 0; s < o.steps; ++s) domain.step(comm);
+    domain.synchronize();
+    double loop = seconds_since(t0), slowest = 0;
+    mpi_check(MPI_Reduce(&loop, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, world.comm()), "MPI_Reduce of the times");
+    nccl().comm_destroy(comm);
+
+    Star3dRunResult r;
+    fill_common(r, o, world.size());
+    r.seconds_per_step = slowest / o.steps;
+    long long sent = domain.bytes_sent();
+    r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));
+    mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, r.halo_bytes_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),
+              "MPI_Gather of the halo bytes");
+    domain.download(local.data());
+    std::vector<unsigned char> gathered(world.root() ? input.size() : 0);
+    gather_owned_boxes(world, global.dims, o.decomposition, global.radius, value_bytes, local.data(),
+                       world.root() ? gathered.data() : nullptr);
+    if (world.root()) {
+        for (long long b : r.halo_bytes_per_rank) r.halo_bytes_total += b;
+        const auto alone = single_domain(global, input, o.steps, &r.single_domain_seconds_per_step);
+        r.compare(gathered.data(), alone.data(), global.dims.cells());
+    }
+    int ok = r.ok ? 1 : 0;
+    mpi_check(MPI_Bcast(&ok, 1, MPI_INT, 0, world.comm()), "MPI_Bcast of the verdict");
+    r.ok = ok != 0;
+    return r;
+}
+#endif
+
+}  // namespace stencil::distributed

@@ -1,0 +1,82 @@
+#include "distributed/star3d_result.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace stencil::distributed {
+
+std::optional<std::string> star3d_run_error(const Star3dRunOptions& o, int ranks) {
+    const LaunchRequest& req = o.request;
+    if (o.decomposition.ranks() != ranks)
+        return fmt::format("--decompose {} needs {} ranks, but this run has {} (mpirun -np {})", o.decomposition.text(),
+                           o.decomposition.ranks(), ranks, o.decomposition.ranks());
+    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) return e;
+    if (auto e = grid_error(req.dims, req.radius)) return e;
+    if (auto e = analysis::decomposition_error(req.dims, o.decomposition, req.radius)) return e;
+    if (o.steps < 1) return std::string("--steps must be at least 1");
+    return std::nullopt;
+}
+
+namespace {
+template <class real>
+void compare_typed(const real* got, const real* want, long long cells, long long& differing, double& max_abs) {
+    for (long long i = 0; i < cells; ++i) {
+        if (std::memcmp(&got[i], &want[i], sizeof(real)) == 0) continue;
+        ++differing;
+        const double d = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
+        max_abs = std::isnan(d) || std::isnan(max_abs) ? NAN : std::max(max_abs, d);
+    }
+}
+}  // namespace
+
+void Star3dRunResult::compare(const void* gathered, const void* alone, long long cells) {
+    differing_cells = 0;
+    max_abs_diff = 0;
+    if (options.request.precision == Precision::f32)
+        compare_typed(static_cast<const float*>(gathered), static_cast<const float*>(alone), cells, differing_cells,
+                      max_abs_diff);
+    else
+        compare_typed(static_cast<const double*>(gathered), static_cast<const double*>(alone), cells, differing_cells,
+                      max_abs_diff);
+    ok = differing_cells == 0;
+    const LaunchRequest& q = options.request;
+    model_halo_bytes_total =
+        analysis::decomposition_model(q.dims, options.decomposition, q.radius, q.precision).total_halo_bytes;
+}
+
+nlohmann::json Star3dRunResult::to_json() const {
+    const LaunchRequest& q = options.request;
+    const auto& p = options.decomposition.parts;
+    const auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    return {
+        {"ok", ok},
+        {"problem", "star3d"},
+        {"ranks", ranks},
+        {"decomposition", options.decomposition.text()},
+        {"parts", {p[0], p[1], p[2]}},
+        {"kernel", version(q.kernel).name},
+        {"tile", q.tile},
+        {"radius", q.radius},
+        {"precision", to_string(q.precision)},
+        {"grid", {q.dims.nx, q.dims.ny, q.dims.nz}},
+        {"steps", options.steps},
+        {"seed", std::to_string(options.seed)},
+        {"backend", backend},
+        {"device", device},
+        {"halo_exchange", halo_exchange},
+        {"max_abs_diff_vs_single_domain", number(max_abs_diff)},
+        {"differing_cells", differing_cells},
+        {"seconds_per_step", seconds_per_step},
+        {"exchange_seconds_per_step", halo_exchange == "mpi" ? nlohmann::json(exchange_seconds_per_step) : nlohmann::json(nullptr)},
+        {"overlap", halo_exchange == "nccl" ? nlohmann::json(options.overlap) : nlohmann::json(nullptr)},
+        {"single_domain_seconds_per_step", single_domain_seconds_per_step},
+        // t1 / (P tP): 1 when P ranks are P times faster than one domain alone.
+        {"parallel_efficiency", number(single_domain_seconds_per_step / (ranks * seconds_per_step))},
+        {"halo_bytes_per_step", {{"per_rank", halo_bytes_per_rank}, {"total", halo_bytes_total},
+                                 {"model_total", model_halo_bytes_total}}},
+    };
+}
+
+}  // namespace stencil::distributed

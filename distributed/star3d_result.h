@@ -1,0 +1,50 @@
+// What a decomposed star3d run is asked and what it reports, whatever carries the halos (MPI on
+// the host, NCCL between GPUs): the options, the rules they must meet, the bit-for-bit comparison
+// with one domain alone, and the one JSON object rank 0 prints. No MPI, no CUDA here.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/decomposition.h"
+#include "core/backend.h"
+
+namespace stencil::distributed {
+
+struct Star3dRunOptions {
+    LaunchRequest request;  // dims: the whole grid
+    analysis::Decomposition decomposition;
+    int steps = 1;
+    std::uint64_t seed = 1;  // input field and weights, as `run` draws them
+    bool overlap = true;     // NCCL: compute the slab that reads no z halo while the z faces travel
+};
+
+// Why these options cannot run on `ranks` ranks (or GPUs), in one sentence; nullopt when they can.
+// Depends on nothing but its arguments, so every rank reaches the same verdict without talking.
+std::optional<std::string> star3d_run_error(const Star3dRunOptions& o, int ranks);
+
+struct Star3dRunResult {
+    Star3dRunOptions options;
+    int ranks = 1;
+    std::string backend, device;
+    std::string halo_exchange = "mpi";  // "mpi" or "nccl"
+    bool ok = false;                    // gathered result equal to the single domain's, bit for bit
+    double max_abs_diff = 0;            // vs the single domain
+    long long differing_cells = 0;      // cells whose bits differ
+    double seconds_per_step = 0;        // the slowest rank's step loop / steps
+    double exchange_seconds_per_step = 0;   // the slowest rank's time in the exchange / steps (MPI)
+    double single_domain_seconds_per_step = 0;  // one domain alone, the same backend
+    std::vector<long long> halo_bytes_per_rank;  // sent per step
+    long long halo_bytes_total = 0;
+    long long model_halo_bytes_total = 0;  // analysis/decomposition.h's figure for the same split
+
+    // Sets differing_cells, max_abs_diff and ok from the gathered field and the single domain's
+    // (`cells` values of the request's precision each), and the model's halo total.
+    void compare(const void* gathered, const void* alone, long long cells);
+    nlohmann::json to_json() const;
+};
+
+}  // namespace stencil::distributed

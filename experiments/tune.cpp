@@ -1,0 +1,212 @@
+// `stencil-lab tune` (tune.h says what it does). Sections: the candidates; the cache; one trial;
+// the ranking; run_tune.
+#include "experiments/tune.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "analysis/model.h"
+#include "core/error.h"
+
+namespace stencil::experiments {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// ---- the candidates ---------------------------------------------------------------------------
+std::vector<int> tune_tiles(KernelId kernel, int radius, Precision p, const DeviceLimits& lim) {
+    std::vector<int> tiles;
+    // Non-templated kernels (T is only the block edge) take any T; tune tries the same spread.
+    for (int T : kBuiltTiles)
+        if (tile_is_built(kernel, T) && tile_fits(kernel, T, radius, bytes_of(p), lim)) tiles.push_back(T);
+    return tiles;
+}
+
+// ---- the cache --------------------------------------------------------------------------------
+json TuneTrial::to_json() const {
+    json j = {{"tile", tile}, {"ok", ok}, {"check", check}, {"timed", timed},
+              {"requested_bytes_per_output", requested_bytes_per_output},
+              {"sectors_per_request", sectors_per_request}, {"from_cache", from_cache}};
+    if (!skipped.empty()) j["skipped"] = skipped;
+    if (timed) {
+        j["ms"] = {{"min", ms_min}, {"median", ms_median}, {"max", ms_max}};
+        j["gbps"] = gbps;
+        j["copy_ratio"] = copy_ratio;
+    } else {
+        j["ms"] = nullptr;  // unknown: nothing was timed
+    }
+    return j;
+}
+
+TuneTrial TuneTrial::from_json(const json& j) {
+    TuneTrial t;
+    t.tile = j.at("tile").get<int>();
+    t.skipped = j.value("skipped", std::string());
+    t.ok = j.at("ok").get<bool>();
+    t.check = j.at("check").get<std::string>();
+    t.timed = j.at("timed").get<bool>();
+    t.requested_bytes_per_output = j.at("requested_bytes_per_output").get<double>();
+    t.sectors_per_request = j.at("sectors_per_request").get<double>();
+    if (t.timed) {
+        t.ms_min = j.at("ms").at("min").get<double>();
+        t.ms_median = j.at("ms").at("median").get<double>();
+        t.ms_max = j.at("ms").at("max").get<double>();
+        t.gbps = j.at("gbps").get<double>();
+        t.copy_ratio = j.at("copy_ratio").get<double>();
+    }
+    return t;
+}
+
+namespace {
+
+// The cache: {"tune_cache": 1, "entries": {"<key>": trial, ...}}.
+struct Cache {
+    std::string path;
+    json entries = json::object();
+
+    static Cache open(const std::string& path) {
+        Cache c;
+        c.path = path;
+        if (path.empty() || !fs::exists(path)) return c;
+        std::ifstream f(path);
+        json j;
+        try {
+            f >> j;
+        } catch (const json::exception&) {
+            throw UserError(fmt::format("--cache {}: not a tune cache (not JSON); remove it or give another file", path));
+        }
+        if (!j.is_object() || j.value("tune_cache", 0) != 1 || !j.contains("entries") || !j["entries"].is_object())
+            throw UserError(fmt::format("--cache {}: not a tune cache; remove it or give another file", path));
+        c.entries = j["entries"];
+        return c;
+    }
+    // Written whole, beside, then renamed: a tune killed mid-write leaves the previous cache.
+    void save() const {
+        if (path.empty()) return;
+        const std::string tmp = path + ".tmp";
+        {
+            std::ofstream f(tmp, std::ios::trunc);
+            f << json{{"tune_cache", 1}, {"entries", entries}}.dump(1) << "\n";
+            if (!f) throw UserError("--cache " + path + ": cannot write " + tmp);
+        }
+        fs::rename(tmp, path);
+    }
+};
+
+std::string cache_key(const Backend& backend, const TuneOptions& o, int T) {
+    return fmt::format("{}|{}|{}|r{}|{}|N{}|T{}", backend.kind() == BackendKind::cuda ? "cuda" : "cpu",
+                       backend.device().name, version(o.kernel).name, o.radius, to_string(o.precision), o.size, T);
+}
+
+// ---- one trial ----------------------------------------------------------------------------------
+TuneTrial try_tile(Backend& backend, const TuneOptions& o, int T) {
+    TuneTrial t;
+    t.tile = T;
+    const GridDims dims{o.size, o.size, o.size};
+    const LaunchRequest req{o.kernel, T, o.radius, o.precision, dims};
+    if (auto why = backend.cannot_run(req)) {
+        t.skipped = *why;
+        return t;
+    }
+    const double outputs = std::pow(double(o.size - 2 * o.radius), 3);
+    const auto traffic = analysis::exact_grid_traffic(o.kernel, T, o.radius, o.precision, dims);
+    t.requested_bytes_per_output = outputs > 0 ? double(traffic.load_bytes) / outputs : 0;
+    t.sectors_per_request = analysis::warp_pattern(o.kernel, T, o.radius, o.precision, dims).sectors_per_request;
+    RunOptions ro;
+    ro.request = req;
+    ro.seed = o.seed;
+    ro.warmup = o.warmup;
+    ro.reps = o.reps;
+    ro.time = backend.kind() == BackendKind::cuda;  // the emulator's time ranks nothing
+    const RunReport r = run_kernel(backend, ro);
+    t.ok = r.ok;
+    t.check = r.check_line();
+    t.timed = r.timed;
+    if (r.timed) {
+        t.ms_min = r.ms.min;
+        t.ms_median = r.ms.median;
+        t.ms_max = r.ms.max;
+        t.gbps = r.gbps;
+        t.copy_ratio = r.copy_ratio;
+    }
+    return t;
+}
+
+// ---- the ranking --------------------------------------------------------------------------------
+// Lower is better: the median time on a GPU; on the CPU the model's requested bytes per output,
+// then its sectors per request.
+bool better(const TuneTrial& a, const TuneTrial& b, bool timed) {
+    if (timed) return a.ms_median < b.ms_median;
+    if (a.requested_bytes_per_output != b.requested_bytes_per_output)
+        return a.requested_bytes_per_output < b.requested_bytes_per_output;
+    return a.sectors_per_request < b.sectors_per_request;
+}
+
+}  // namespace
+
+json TuneResult::to_json() const {
+    json tried_json = json::array();
+    for (const auto& t : tried) tried_json.push_back(t.to_json());
+    return {{"backend", backend},
+            {"device", device},
+            {"kernel", version(kernel).name},
+            {"radius", radius},
+            {"precision", std::string(stencil::to_string(precision))},
+            {"size", size},
+            {"timed", timed},
+            {"ranking", ranking},
+            {"best", best ? tried[*best].to_json() : json(nullptr)},
+            {"tried", tried_json}};
+}
+
+// ---- run_tune -----------------------------------------------------------------------------------
+TuneResult run_tune(Backend& backend, const TuneOptions& o) {
+    const GridDims dims{o.size, o.size, o.size};
+    if (auto e = grid_error(dims, o.radius)) throw UserError(*e);
+    const std::vector<int> tiles = tune_tiles(o.kernel, o.radius, o.precision, backend.limits());
+    if (tiles.empty())
+        throw UserError(fmt::format("tune: {} has no tile that runs at r = {} in {}", version(o.kernel).name,
+                                    o.radius, to_string(o.precision)));
+    Cache cache = Cache::open(o.cache_file);
+
+    TuneResult res;
+    res.backend = backend.kind() == BackendKind::cuda ? "cuda" : "cpu";
+    res.device = backend.device().name;
+    res.kernel = o.kernel;
+    res.radius = o.radius;
+    res.precision = o.precision;
+    res.size = o.size;
+    res.timed = backend.kind() == BackendKind::cuda;
+    res.ranking = res.timed ? "the fastest median time of the configurations whose check passed"
+                            : "no time was measured (the CPU backend is an emulator): the fewest requested bytes "
+                              "per output in the model's exact count, then the fewest sectors per warp request; "
+                              "every configuration was still checked against the reference";
+    const int total = int(tiles.size());
+    for (int i = 0; i < total; ++i) {
+        const int T = tiles[size_t(i)];
+        if (o.progress) o.progress(i, total, fmt::format("{} T={}", version(o.kernel).name, T));
+        const std::string key = cache_key(backend, o, T);
+        if (!o.fresh && cache.entries.contains(key)) {
+            TuneTrial t = TuneTrial::from_json(cache.entries[key]);
+            t.from_cache = true;
+            res.tried.push_back(t);
+            continue;
+        }
+        res.tried.push_back(try_tile(backend, o, T));
+        cache.entries[key] = res.tried.back().to_json();
+        cache.save();  // after every configuration: an interrupted tune resumes here
+    }
+    if (o.progress) o.progress(total, total, "done");
+    for (size_t i = 0; i < res.tried.size(); ++i) {
+        const TuneTrial& t = res.tried[i];
+        if (!t.ok || (res.timed && !t.timed)) continue;
+        if (!res.best || better(t, res.tried[*res.best], res.timed)) res.best = i;
+    }
+    return res;
+}
+
+}  // namespace stencil::experiments

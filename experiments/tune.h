@@ -1,0 +1,82 @@
+// `stencil-lab tune`: the best configuration of one version for one grid. Every configuration the
+// version exposes (today its tile T, over the tiles the backends build and the hardware allows)
+// is checked against the fp64 reference through core/run.h; on a GPU each one that passes is then
+// timed (warm-up, min / median / max) and the fastest median wins. On the CPU backend no time
+// means anything (the emulator's speed is not a GPU's), so the ranking is the model's and the
+// trace's traffic: fewest requested bytes per output, then fewest sectors per warp request; the
+// result says no time was measured.
+//
+// Results are cached in a JSON file, one entry per (backend, device, kernel, r, precision, N, T),
+// written after every configuration: an interrupted tune resumes where it stopped, and a second
+// run of the same tune measures nothing again unless asked to (`fresh`).
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/backend.h"
+#include "core/run.h"
+
+namespace stencil::experiments {
+
+struct TuneOptions {
+    KernelId kernel = KernelId::tiled;
+    int radius = 1;
+    Precision precision = Precision::f32;
+    int size = 256;                 // an N^3 grid
+    int reps = 10, warmup = 3;      // GPU: timed and untimed launches per configuration
+    std::uint64_t seed = 1;
+    std::string cache_file;         // empty: no cache
+    bool fresh = false;             // measure again even what the cache holds
+    // Called before each configuration and once at the end (done == total).
+    std::function<void(int done, int total, const std::string& what)> progress;
+};
+
+struct TuneTrial {
+    int tile = 0;
+    std::string skipped;             // why it cannot run (then nothing below is set)
+    bool ok = false;                 // the check against the reference passed
+    std::string check;               // the check's line
+    bool timed = false;
+    double ms_min = 0, ms_median = 0, ms_max = 0;
+    double gbps = 0, copy_ratio = 0;
+    double requested_bytes_per_output = 0;  // the model's exact whole-grid count
+    double sectors_per_request = 0;         // the model's warp pattern over the grid
+    bool from_cache = false;
+    nlohmann::json to_json() const;
+    static TuneTrial from_json(const nlohmann::json& j);
+};
+
+struct TuneResult {
+    std::string backend, device;
+    KernelId kernel = KernelId::tiled;
+    int radius = 1;
+    Precision precision = Precision::f32;
+    int size = 0;
+    bool timed = false;              // ranked by time (GPU) or by the model's traffic (CPU)
+    std::string ranking;             // the rule, in words
+    std::vector<TuneTrial> tried;
+    std::optional<size_t> best;      // index into tried; none when nothing passed
+    nlohmann::json to_json() const;  // {"best": {...} | null, "tried": [...], ...}
+};
+
+// The tiles tune tries for `kernel`: the built tiles the kernel's rules allow at (r, precision).
+std::vector<int> tune_tiles(KernelId kernel, int radius, Precision p, const DeviceLimits& lim = {});
+
+// DIR/tune.json (to_json), and the plot of the search: DIR/tune.dat, tune.gp and, where gnuplot
+// runs, tune.png and tune.svg (time against T with min/max bars on a GPU; requested bytes per
+// output against T on the CPU). Returns the files written and, when a figure was not drawn, why.
+struct TuneOutputs {
+    std::vector<std::string> files;
+    std::string plot_note;
+};
+TuneOutputs write_tune_outputs(const TuneResult& result, const std::string& dir);
+
+// Throws UserError for bad options (a grid the rules refuse, no tile to try, a cache file that
+// cannot be read as a tune cache) before running anything.
+TuneResult run_tune(Backend& backend, const TuneOptions& options);
+
+}  // namespace stencil::experiments

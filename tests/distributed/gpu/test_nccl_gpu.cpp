@@ -1,0 +1,67 @@
+// The NCCL path on a GPU machine (ctest label `gpu`): `run --decompose ... --gpus N` in one
+// process and, in builds with MPI, one rank per GPU under mpirun, each equal to one domain computed
+// alone bit for bit. On one GPU the split is 1x1x1 (NCCL refuses two ranks on one GPU), so these
+// check the communicator's start, the device arrays, the slab launches and the gather; the faces
+// travel only with 2 GPUs or more, which the 2-GPU case runs when the machine has them.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "tests/distributed/cli_run.h"
+
+using stencil::test::lines_of;
+using stencil::test::run_command;
+
+namespace {
+
+nlohmann::json require_equal(const std::string& command) {
+    CAPTURE(command);
+    const auto o = run_command(command);
+    CAPTURE(o.out, o.err);
+    REQUIRE(o.rc == 0);
+    const auto lines = lines_of(o.out);
+    REQUIRE(lines.size() == 1);
+    const nlohmann::json j = nlohmann::json::parse(lines[0]);
+    REQUIRE(j["ok"] == true);
+    REQUIRE(j["halo_exchange"] == "nccl");
+    REQUIRE(j["backend"] == "cuda");
+    REQUIRE(j["max_abs_diff_vs_single_domain"].get<double>() == 0.0);
+    REQUIRE(j["differing_cells"] == 0);
+    REQUIRE(j["halo_bytes_per_step"]["total"] == j["halo_bytes_per_step"]["model_total"]);
+    return j;
+}
+
+int gpus_here() {
+    const auto o = run_command("nvidia-smi -L");
+    return o.rc == 0 ? static_cast<int>(lines_of(o.out).size()) : 0;
+}
+
+}  // namespace
+
+TEST_CASE("nccl: --gpus 1 equals the single domain, overlap on and off, f32 and f64", "[gpu]") {
+    const char* kernel = GENERATE("tiled", "register-tiled", "streaming");
+    const char* flags = GENERATE("--precision f32", "--precision f64 --radius 2 --no-overlap");
+    require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --kernel " + kernel + " " + flags +
+                  " --nx 130 --ny 97 --nz 75 --steps 4 --decompose 1x1x1 --gpus 1 --json");
+}
+
+TEST_CASE("nccl: --gpus 2 split along z and along x (runs only with 2 GPUs)", "[gpu]") {
+    if (gpus_here() < 2) {
+        WARN("one GPU here: the 2-GPU exchange is not run");
+        return;
+    }
+    const char* split = GENERATE("1x1x2", "2x1x1");
+    const char* overlap = GENERATE("", "--no-overlap");
+    const auto j = require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --kernel tiled --nx 130 --ny 97 " +
+                                 "--nz 75 --steps 4 --decompose " + split + " --gpus 2 --json " + overlap);
+    REQUIRE(j["halo_bytes_per_step"]["total"].get<long long>() > 0);
+}
+
+#ifdef MPIEXEC
+TEST_CASE("nccl: one rank under mpirun, the communicator from MPI", "[gpu]") {
+    require_equal(stencil::test::mpirun_prefix(MPIEXEC, 1) + stencil::test::stencil_lab_exe() +
+                  " run --backend cuda --kernel tiled --nx 130 --ny 97 --nz 75 --steps 4 --decompose 1x1x1 --json");
+}
+#endif

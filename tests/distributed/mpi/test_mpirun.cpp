@@ -1,0 +1,113 @@
+// `mpirun --oversubscribe -np P stencil-lab run --decompose ...` on the CPU backend (ctest label
+// `mpi`): the gathered result must equal one domain computed alone bit for bit after several steps
+// (a halo not exchanged, or put in the wrong place, changes cells from the second step on), the
+// halo bytes sent must be the model's, and bad input must end every rank with exit 2 and one line.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "analysis/decomposition.h"
+#include "tests/distributed/cli_run.h"
+
+using namespace stencil;
+
+namespace {
+
+using stencil::test::lines_of;
+using stencil::test::Outcome;
+
+Outcome mpirun(int ranks, const std::string& args) {
+    return stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, ranks) + stencil::test::stencil_lab_exe() +
+                                      " run --backend cpu " + args);
+}
+
+// One run that must match the single domain; its JSON checked against the model of the same split.
+void require_equal_to_single_domain(int ranks, const std::string& decomposition, const std::string& args) {
+    const std::string all = args + " --decompose " + decomposition + " --json";
+    CAPTURE(ranks, all);
+    const Outcome o = mpirun(ranks, all);
+    CAPTURE(o.out, o.err);
+    REQUIRE(o.rc == 0);
+    const auto lines = lines_of(o.out);
+    REQUIRE(lines.size() == 1);  // rank 0's one JSON object, nothing from the others
+    const nlohmann::json j = nlohmann::json::parse(lines[0]);
+    REQUIRE(j["ok"] == true);
+    REQUIRE(j["ranks"] == ranks);
+    REQUIRE(j["decomposition"] == decomposition);
+    REQUIRE(j["max_abs_diff_vs_single_domain"].get<double>() == 0.0);
+    REQUIRE(j["differing_cells"] == 0);
+    REQUIRE(j["seconds_per_step"].get<double>() > 0);
+    const auto& halo = j["halo_bytes_per_step"];
+    REQUIRE(halo["per_rank"].size() == static_cast<std::size_t>(ranks));
+    const auto grid = j["grid"].get<std::vector<int>>();
+    const auto model = analysis::decomposition_model({grid[0], grid[1], grid[2]},
+                                                     analysis::parse_decomposition(decomposition),
+                                                     j["radius"].get<int>(), *parse_precision(j["precision"].get<std::string>()));
+    REQUIRE(halo["total"].get<long long>() == model.total_halo_bytes);
+    for (int rank = 0; rank < ranks; ++rank) REQUIRE(halo["per_rank"][rank].get<long long>() == model.ranks[rank].halo_bytes);
+    if (ranks > 1) REQUIRE(halo["total"].get<long long>() > 0);
+}
+
+// Bad input: exit 2, stdout empty, and exactly one line of ours (mpirun adds its own notice).
+void require_refused(int ranks, const std::string& args, const std::string& why) {
+    CAPTURE(ranks, args);
+    const Outcome o = mpirun(ranks, args);
+    CAPTURE(o.out, o.err);
+    REQUIRE(o.rc == 2);
+    REQUIRE(lines_of(o.out).empty());
+    int ours = 0;
+    for (const std::string& line : lines_of(o.err))
+        if (line.rfind("stencil-lab: ", 0) == 0) {
+            ++ours;
+            REQUIRE(line.find(why) != std::string::npos);
+        }
+    REQUIRE(ours == 1);
+}
+
+}  // namespace
+
+TEST_CASE("mpirun: 1 rank equals the single domain", "[mpi]") {
+    require_equal_to_single_domain(1, "1x1x1", "--kernel naive --nx 19 --ny 17 --nz 15 --steps 3");
+}
+
+TEST_CASE("mpirun: 2 ranks, the split on each axis, equal bit for bit", "[mpi]") {
+    const char* split = GENERATE("2x1x1", "1x2x1", "1x1x2");
+    require_equal_to_single_domain(2, split, "--kernel tiled --nx 19 --ny 17 --nz 15 --steps 3");
+}
+
+TEST_CASE("mpirun: 4 ranks, two axes at once, several versions, radii and precisions", "[mpi]") {
+    struct Case {
+        const char* split;
+        const char* args;
+    };
+    const Case c = GENERATE(Case{"2x2x1", "--kernel coarsened --radius 2 --precision f64"},
+                            Case{"1x2x2", "--kernel register-tiled --radius 1"},
+                            Case{"2x1x2", "--kernel streaming --radius 2"},
+                            Case{"4x1x1", "--kernel naive --radius 2 --precision f64"});
+    require_equal_to_single_domain(4, c.split, std::string(c.args) + " --nx 21 --ny 18 --nz 16 --steps 3");
+}
+
+TEST_CASE("mpirun: bad decompositions end every rank with exit 2 and one line", "[mpi]") {
+    require_refused(2, "--kernel naive --size 16 --decompose 2x2x1", "needs 4 ranks, but this run has 2");
+    require_refused(2, "--kernel naive --size 16 --decompose 2x", "--decompose must be PXxPYxPZ");
+    // 10 cells in 4 parts (3, 3, 2, 2) at r = 3.
+    require_refused(4, "--kernel naive --radius 3 --nx 10 --ny 16 --nz 16 --decompose 4x1x1", "thinner than the radius");
+    require_refused(2, "--kernel naive --size 16 --decompose 2x1x1 --reps 3", "--reps does not apply");
+}
+
+TEST_CASE("mpirun: a backend no rank can start is one line and exit 2, not a hang", "[mpi]") {
+    if (stencil::test::run_command("nvidia-smi -L").rc == 0) {
+        WARN("this machine has a GPU: the CUDA backend starts, nothing to refuse");
+        return;
+    }
+    const Outcome o = stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, 2) +
+                                                 stencil::test::stencil_lab_exe() +
+                                                 " run --backend cuda --kernel naive --size 16 --decompose 2x1x1");
+    CAPTURE(o.out, o.err);
+    REQUIRE(o.rc == 2);
+    int ours = 0;
+    for (const std::string& line : lines_of(o.err)) ours += line.rfind("stencil-lab: --backend cuda", 0) == 0;
+    REQUIRE(ours == 1);
+}

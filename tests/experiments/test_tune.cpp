@@ -1,0 +1,98 @@
+// The tuner on the CPU backend at a small size: every tile checked, the ranking by the model's
+// traffic (no time), the cache written after each configuration and read back, and the outputs.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/model.h"
+#include "backends/cpu/cpu_backend.h"
+#include "core/backend.h"
+#include "core/error.h"
+#include "experiments/tune.h"
+
+using namespace stencil;
+using namespace stencil::experiments;
+namespace fs = std::filesystem;
+
+namespace {
+std::string temp_path(const std::string& name) {
+    return (fs::temp_directory_path() / ("stencil-tune-" + std::to_string(::getpid()) + "-" + name)).string();
+}
+}  // namespace
+
+TEST_CASE("tune on the CPU backend: every tile checked, ranked by the model's bytes, cached", "[tune]") {
+    auto backend = make_cpu_backend();
+    const std::string cache = temp_path("cache.json");
+    fs::remove(cache);
+    TuneOptions o;
+    o.kernel = KernelId::tiled;
+    o.size = 11;
+    o.reps = 1;
+    o.warmup = 0;
+    o.cache_file = cache;
+    const TuneResult r = run_tune(*backend, o);
+    CHECK_FALSE(r.timed);
+    CHECK(r.ranking.find("no time was measured") != std::string::npos);
+    REQUIRE(r.tried.size() == tune_tiles(KernelId::tiled, 1, Precision::f32).size());
+    for (const auto& t : r.tried) {
+        CAPTURE(t.tile, t.check);
+        CHECK(t.ok);
+        CHECK_FALSE(t.timed);
+        CHECK_FALSE(t.from_cache);
+        CHECK(t.requested_bytes_per_output > 0);
+    }
+    // The best has the fewest requested bytes per output (the model's exact count at N = 11).
+    REQUIRE(r.best);
+    const auto fewest = std::min_element(r.tried.begin(), r.tried.end(), [](const TuneTrial& a, const TuneTrial& b) {
+        return a.requested_bytes_per_output < b.requested_bytes_per_output;
+    });
+    CHECK(r.tried[*r.best].requested_bytes_per_output == fewest->requested_bytes_per_output);
+    const auto traffic = analysis::exact_grid_traffic(KernelId::tiled, r.tried[*r.best].tile, 1, Precision::f32, {11, 11, 11});
+    CHECK(r.tried[*r.best].requested_bytes_per_output == Approx(double(traffic.load_bytes) / (9.0 * 9 * 9)));
+    // JSON: best and tried, ms null where nothing was timed.
+    const auto j = r.to_json();
+    CHECK(j["best"]["tile"] == r.tried[*r.best].tile);
+    CHECK(j["tried"].size() == r.tried.size());
+    CHECK(j["tried"][0]["ms"].is_null());
+
+    SECTION("a second run resumes from the cache; --fresh measures again") {
+        const TuneResult again = run_tune(*backend, o);
+        for (const auto& t : again.tried) CHECK(t.from_cache);
+        REQUIRE(again.best);
+        CHECK(again.tried[*again.best].tile == r.tried[*r.best].tile);
+        o.fresh = true;
+        for (const auto& t : run_tune(*backend, o).tried) CHECK_FALSE(t.from_cache);
+    }
+    SECTION("a file that is not a tune cache is refused before anything runs") {
+        std::ofstream(cache) << "{\"something\": 1}";
+        CHECK_THROWS_AS(run_tune(*backend, o), UserError);
+    }
+    SECTION("the outputs: tune.json, the data and script of the plot") {
+        const std::string dir = temp_path("out");
+        const TuneOutputs w = write_tune_outputs(r, dir);
+        CHECK(fs::exists(dir + "/tune.json"));
+        CHECK(fs::exists(dir + "/tune.gp"));
+        std::ifstream dat(dir + "/tune.dat");
+        std::string header, line;
+        std::getline(dat, header);
+        int rows = 0, best = 0;
+        while (std::getline(dat, line)) ++rows, best += line.back() == '1';
+        CHECK(rows == int(r.tried.size()));
+        CHECK(best == 1);
+        fs::remove_all(dir);
+    }
+    fs::remove(cache);
+}
+
+TEST_CASE("tune refuses what cannot run, before running", "[tune]") {
+    auto backend = make_cpu_backend();
+    TuneOptions o;
+    o.kernel = KernelId::tiled;
+    o.size = 2;  // smaller than one interior cell
+    CHECK_THROWS_AS(run_tune(*backend, o), UserError);
+}

@@ -1,0 +1,36 @@
+// The tuner on the GPU: every configuration it can pick passes its check against the fp64
+// reference and is timed; the best is the fastest median of those.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "core/backend.h"
+#include "experiments/tune.h"
+
+using namespace stencil;
+using namespace stencil::experiments;
+
+TEST_CASE("tune on the GPU: every configuration it can pick is correct and timed", "[gpu][tune]") {
+    std::string why;
+    auto backend = make_backend("cuda", &why);
+    REQUIRE(backend);
+    const KernelId k = GENERATE(KernelId::tiled, KernelId::coarsened, KernelId::streaming);
+    TuneOptions o;
+    o.kernel = k;
+    o.size = 96;
+    o.reps = 3;
+    o.warmup = 1;
+    const TuneResult r = run_tune(*backend, o);
+    CAPTURE(version(k).name);
+    REQUIRE(r.timed);
+    REQUIRE(r.best);
+    for (const auto& t : r.tried) {
+        CAPTURE(t.tile, t.skipped, t.check);
+        if (!t.skipped.empty()) continue;
+        CHECK(t.ok);
+        CHECK(t.timed);
+        CHECK(t.ms_median >= t.ms_min);
+        CHECK(t.ms_max >= t.ms_median);
+        CHECK(r.tried[*r.best].ms_median <= t.ms_median);
+    }
+}
