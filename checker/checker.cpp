@@ -30,6 +30,7 @@
 #include "checker/source.h"
 #include "core/backend_choice.h"
 #include "core/error.h"
+#include "core/parallel.h"
 #include "core/weights.h"
 
 namespace stencil::checker {
@@ -97,13 +98,6 @@ struct WorkDir {
         if (!std::getenv("STENCIL_CHECK_KEEP")) fs::remove_all(path, ec);
     }
 };
-
-std::uint64_t splitmix(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 
 std::uint64_t fresh_seed() {
     std::random_device rd;
@@ -214,7 +208,7 @@ struct Plan {
 Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
     Plan p;
     std::vector<int> sizes = test_sizes(ex, s.tile, opt.quick);
-    for (int n : random_sizes(ex, s.tile, splitmix(s.seed + 3), sizes, opt.quick)) sizes.push_back(n);
+    for (int n : random_sizes(ex, s.tile, mix_seed(s.seed + 3), sizes, opt.quick)) sizes.push_back(n);
     p.count_n = load_count_size(ex, s.tile);
     if (s.gpu) {
         sizes.push_back(127);
@@ -224,7 +218,7 @@ Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
     // cells): each case from its own seed, so the order they are made in changes nothing.
     std::vector<std::future<TestCase>> made;
     for (size_t c = 0; c < sizes.size(); ++c)
-        made.push_back(std::async(std::launch::async, [&ex, n = sizes[c], tile = s.tile, seed = splitmix(s.seed + 1000 + c)] {
+        made.push_back(std::async(std::launch::async, [&ex, n = sizes[c], tile = s.tile, seed = mix_seed(s.seed + 1000 + c)] {
             return make_case(ex, n, tile, seed);
         }));
     for (size_t c = 0; c < sizes.size(); ++c) {
@@ -241,7 +235,7 @@ Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
             // Threads of a block and, where the backend supports it, the blocks themselves in
             // these orders (evaluate.cpp: runs must agree bit for bit).
             tc.runs = {Schedule::in_order, Schedule::reversed, Schedule::random};
-            tc.run_seeds = {0, 0, splitmix(s.seed + 7 + c) % 1000000};
+            tc.run_seeds = {0, 0, mix_seed(s.seed + 7 + c) % 1000000};
         }
         p.cases.push_back(std::move(tc));
     }
@@ -305,6 +299,32 @@ void set_compile_error(CheckResult& res, const std::string& message, const std::
     res.sizes.clear();  // nothing ran
 }
 
+// The child's compile failure (NVRTC's errors, or a refusal after it, one line of its own) as
+// the check's compile_error; false when the submission compiled.
+bool take_compile_failure(CheckResult& res, const ChildResult& child, const ResultFile& result,
+                          const std::string& display, const CheckOptions& opt) {
+    const auto log = compile_problem(child, result, display, opt);
+    if (!log) return false;
+    const bool nvrtc = result.ok() && result.result.compile && result.result.compile->stage == CompileStage::nvrtc;
+    set_compile_error(res, nvrtc ? "the submission does not compile (NVRTC)" : log->substr(0, log->find('\n')), *log);
+    return true;
+}
+
+void take_judgement(CheckResult& res, Judgement j) {
+    res.verdict = j.verdict;
+    res.evidence = std::move(j.evidence);
+    res.tests = std::move(j.tests);
+    res.warnings = std::move(j.warnings);
+}
+
+// compute-sanitizer on the GPU (`--sanitize`); on the CPU backend a warning that it does not apply.
+void sanitize_step(CheckResult& res, const Request& req, bool gpu, const std::string& work, const CheckOptions& opt) {
+    if (!opt.sanitize) return;
+    if (gpu) sanitize(res, req, res.sizes, runner_path(), work, opt);
+    else res.warnings.push_back("--sanitize applies to the GPU backend only (compute-sanitizer); on the "
+                                "CPU backend the bounds and race checks are always on");
+}
+
 // The GPU's timing against the lab's kernel into `res` (a pass only), at size `n`.
 void add_timing(CheckResult& res, const Result& result, int n, bool gpu) {
     if (result.timing_unavailable && res.verdict == Verdict::pass)
@@ -351,7 +371,7 @@ std::optional<LoadCount> cpu_load_count(const Exercise& ex, const Setup& s, cons
     const int n = load_count_size(ex, s.tile);
     const std::string dir = work + "/count";
     fs::create_directories(dir);
-    TestCase tc = make_case(ex, n, s.tile, splitmix(s.seed + 99));
+    TestCase tc = make_case(ex, n, s.tile, mix_seed(s.seed + 99));
     tc.runs = {Schedule::in_order};
     tc.run_seeds = {0};
     Request creq = req;
@@ -403,16 +423,8 @@ void check_fields(CheckResult& res, const Exercise& ex, const Setup& s, const Ve
 
     const ChildResult child = run_child({runner_path(), "request.json"}, runner_limits(opt, s.gpu), work.path);
     const ResultFile result = read_result_file(work.path + "/result.json");
-    if (auto log = compile_problem(child, result, src.display_name, opt)) {
-        const bool nvrtc = result.ok() && result.result.compile && result.result.compile->stage == CompileStage::nvrtc;
-        set_compile_error(res, nvrtc ? "the submission does not compile (NVRTC)" : log->substr(0, log->find('\n')), *log);
-        return;
-    }
-    Judgement j = judge_field_runs(ex, s.tile, cases, result, child, work.path, arrays);
-    res.verdict = j.verdict;
-    res.evidence = std::move(j.evidence);
-    res.tests = std::move(j.tests);
-    res.warnings = std::move(j.warnings);
+    if (take_compile_failure(res, child, result, src.display_name, opt)) return;
+    take_judgement(res, judge_field_runs(ex, s.tile, cases, result, child, work.path, arrays));
     if (result.ok() && result.result.counts && count >= 0) {
         const FieldCase& c = cases[size_t(count)];
         LoadCount lc;
@@ -428,10 +440,7 @@ void check_fields(CheckResult& res, const Exercise& ex, const Setup& s, const Ve
         res.warnings.push_back("no load count: " + *result.result.counts_unavailable);
     }
     if (result.ok()) add_timing(res, result.result, timing >= 0 ? cases[size_t(timing)].n : 0, s.gpu);
-    if (!s.gpu && opt.sanitize)
-        res.warnings.push_back("--sanitize applies to the GPU backend only (compute-sanitizer); on the "
-                               "CPU backend the bounds and race checks are always on");
-    if (s.gpu && opt.sanitize) sanitize(res, req, res.sizes, runner_path(), work.path, opt);
+    sanitize_step(res, req, s.gpu, work.path, opt);
     if (res.verdict != Verdict::pass) res.loads.reset();
     if (res.loads && !res.loads->within_budget)
         res.warnings.push_back(fmt::format(
@@ -472,7 +481,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     const SharedArrays arrays = find_shared_arrays(src.text, ex, s.tile);
 
     // 2. test cases: fresh inputs, weights and poison from the seed
-    const StencilWeights weights = random_weights(ex.radius, splitmix(s.seed)).rounded_to(ex.precision);
+    const StencilWeights weights = random_weights(ex.radius, mix_seed(s.seed)).rounded_to(ex.precision);
     const Plan plan = plan_cases(ex, s, opt);
     for (const TestCase& tc : plan.cases) res.sizes.push_back(tc.n);
     const Request req = write_request_files(ex, s, src, weights, plan, opt, work.path);
@@ -481,27 +490,15 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     const CaseReferences refs = start_case_references(ex, weights, plan.cases);
     const ChildResult child = run_child({runner_path(), "request.json"}, runner_limits(opt, s.gpu), work.path);
     const ResultFile result = read_result_file(work.path + "/result.json");
-    if (auto log = compile_problem(child, result, src.display_name, opt)) {
-        // NVRTC's errors are in the compiler output; a refusal after it is one line of its own.
-        const bool nvrtc = result.ok() && result.result.compile && result.result.compile->stage == CompileStage::nvrtc;
-        set_compile_error(res, nvrtc ? "the submission does not compile (NVRTC)" : log->substr(0, log->find('\n')), *log);
-        return finish(res);
-    }
+    if (take_compile_failure(res, child, result, src.display_name, opt)) return finish(res);
 
     // 4. judge
-    Judgement j = judge_runs(ex, s.tile, weights, plan.cases, result, child, work.path, arrays, &refs);
-    res.verdict = j.verdict;
-    res.evidence = std::move(j.evidence);
-    res.tests = std::move(j.tests);
-    res.warnings = std::move(j.warnings);
+    take_judgement(res, judge_runs(ex, s.tile, weights, plan.cases, result, child, work.path, arrays, &refs));
     if (result.ok()) add_measurements(res, ex, result.result, plan, s.gpu);
 
     // 5. GPU extras: compute-sanitizer; the load count from a checked CPU run where the GPU's
     //    counters could not be read
-    if (!s.gpu && opt.sanitize)
-        res.warnings.push_back("--sanitize applies to the GPU backend only (compute-sanitizer); on the "
-                               "CPU backend the bounds and race checks are always on");
-    if (s.gpu && opt.sanitize) sanitize(res, req, res.sizes, runner_path(), work.path, opt);
+    sanitize_step(res, req, s.gpu, work.path, opt);
     if (s.gpu && opt.count_loads && res.verdict == Verdict::pass && !res.loads) {
         const std::string why = !result.ok() ? "no result"
                                 : result.result.counts_unavailable ? *result.result.counts_unavailable

@@ -24,9 +24,9 @@ struct DiagnosisContext {
     // names, the read-only one the kernel reads, and where a cell sits. Unset for star3d: in[] and
     // out[], N^3 cells each.
     GridDims dims{};
-    std::vector<std::string> buffers;
+    std::vector<std::string> buffers{};
     std::string input = "in";
-    std::function<CellClass(int, int, int)> classify;
+    std::function<CellClass(int, int, int)> classify{};
 };
 
 struct Diagnosis {

@@ -15,11 +15,11 @@
 #include <fstream>
 #include <limits>
 #include <random>
-#include <thread>
 
 #include "checker/diagnostics.h"
 #include "checker/protocol.h"
 #include "core/compare.h"
+#include "core/parallel.h"
 
 namespace stencil::checker {
 
@@ -80,14 +80,7 @@ TestCase make_case_as(const Exercise& ex, int n, int tile, std::uint64_t seed) {
     // small negative index lands in them (on the GPU too, where nothing else would notice).
     c.guard = std::max<long long>(16384, 2LL * n * n + 64);
     std::mt19937_64 rng(seed);
-    // A quiet NaN whose payload is random (never the canonical NaN arithmetic produces).
-    if constexpr (sizeof(real) == 4) {
-        std::uniform_int_distribution<std::uint32_t> payload(1, 0x3ffffe);
-        c.poison = ((rng() & 1) ? 0xffc00000u : 0x7fc00000u) | payload(rng);
-    } else {
-        std::uniform_int_distribution<std::uint64_t> payload(1, 0x7fffffffffffeull);
-        c.poison = ((rng() & 1) ? 0xfff8000000000000ull : 0x7ff8000000000000ull) | payload(rng);
-    }
+    c.poison = random_poison(ex.precision, rng);
     const std::uint64_t field_seed = rng();
     std::uniform_real_distribution<real> sentinel(100, 200);
     c.input.precision = c.output.precision = ex.precision;
@@ -106,10 +99,10 @@ TestCase make_case_as(const Exercise& ex, int n, int tile, std::uint64_t seed) {
     // on how many threads made them: a 256^3 case is 16.7 M cells.
     const real poison = value_of<real>(c.poison);
     const GridDims dims{n, n, n};
-    auto planes = [&](int z0, int z1) {
+    for_each_slab(n, slab_count(n, 16), [&](int, int z0, int z1) {
         std::uniform_real_distribution<double> u(-1.0, 1.0);
         for (int z = z0; z < z1; ++z) {
-            std::mt19937_64 plane_rng(field_seed ^ (0x9e3779b97f4a7c15ull * std::uint64_t(z + 1)));
+            std::mt19937_64 plane_rng(mix_seed(field_seed + std::uint64_t(z)));
             for (int y = 0; y < n; ++y)
                 for (int x = 0; x < n; ++x) {
                     const long long k = ((long long)z * n + y) * n + x;
@@ -118,17 +111,21 @@ TestCase make_case_as(const Exercise& ex, int n, int tile, std::uint64_t seed) {
                     output[c.guard + k] = is_boundary(dims, ex.radius, x, y, z) ? v : poison;
                 }
         }
-    };
-    const int slabs = std::clamp(std::min<int>(int(std::thread::hardware_concurrency()), n / 16), 1, 16);
-    std::vector<std::thread> workers;
-    for (int s = 1; s < slabs; ++s) workers.emplace_back(planes, n * s / slabs, n * (s + 1) / slabs);
-    planes(0, n / slabs);
-    for (auto& w : workers) w.join();
+    });
     c.launch = launch_for(ex, n, tile);
     return c;
 }
 
 }  // namespace
+
+std::uint64_t random_poison(Precision p, std::mt19937_64& rng) {
+    if (p == Precision::f32) {
+        std::uniform_int_distribution<std::uint32_t> payload(1, 0x3ffffe);
+        return ((rng() & 1) ? 0xffc00000u : 0x7fc00000u) | payload(rng);
+    }
+    std::uniform_int_distribution<std::uint64_t> payload(1, 0x7fffffffffffeull);
+    return ((rng() & 1) ? 0xfff8000000000000ull : 0x7ff8000000000000ull) | payload(rng);
+}
 
 TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed) {
     return ex.precision == Precision::f64 ? make_case_as<double>(ex, n, tile, seed)
@@ -346,15 +343,9 @@ template <class real>
 OutputTally tally_output(int radius, double gamma, const TestCase& c, const Reference& ref,
                          const std::vector<real>& out, std::vector<char>& marks) {
     const int n = c.n;
-    const int slabs = std::clamp(std::min<int>(int(std::thread::hardware_concurrency()), n / 8), 1, 16);
+    const int slabs = slab_count(n, 8);
     std::vector<OutputTally> part(static_cast<size_t>(slabs));
-    std::vector<std::thread> workers;
-    for (int s = 1; s < slabs; ++s)
-        workers.emplace_back([&, s] {
-            part[s] = tally_planes(radius, gamma, c, ref, out, marks, n * s / slabs, n * (s + 1) / slabs);
-        });
-    part[0] = tally_planes(radius, gamma, c, ref, out, marks, 0, n / slabs);
-    for (auto& w : workers) w.join();
+    for_each_slab(n, slabs, [&](int s, int z0, int z1) { part[s] = tally_planes(radius, gamma, c, ref, out, marks, z0, z1); });
     for (int s = 1; s < slabs; ++s) part[0].merge(part[s]);
     return part[0];
 }
@@ -491,29 +482,6 @@ std::optional<Judgement> judge_child(const ChildResult& child, const ResultFile&
 
 namespace {
 
-// The verdict so far: the highest-priority finding wins, with its evidence.
-struct Findings {
-    Judgement& j;
-    void consider(Verdict v, Evidence ev) {
-        if (priority(v) < priority(j.verdict)) {
-            j.verdict = v;
-            j.evidence = std::move(ev);
-        }
-    }
-};
-
-// One case's line in the report: its worst finding.
-struct CaseLine {
-    Verdict verdict = Verdict::pass;
-    std::string line = "ok";
-    void note(Verdict v, const std::string& message) {
-        if (priority(v) < priority(verdict)) {
-            verdict = v;
-            line = message;
-        }
-    }
-};
-
 // Runs of one case must agree bit for bit: a difference is a race (or other nondeterminism) even
 // when each output alone happens to be right.
 template <class real>
@@ -627,29 +595,33 @@ struct CaseJudge {
         return ri;
     }
 
-    // The CPU engine's diagnostics of one run (and its warnings); true when the engine abandoned
-    // the run (its outputs tell nothing).
+    // The CPU engine's diagnostics of one run; true when the engine abandoned it.
     bool engine_diagnostics(const RunOutcome& run, const Evidence& base, int n, CaseLine& line) {
-        bool fatal = false;
-        for (const EngineDiagnostic& d : run.diagnostics) {
-            Evidence prefixed = base;
-            prefixed.message = fmt::format("N={} {}: ", n, base.run);
-            Diagnosis g = diagnose(d, prefixed, DiagnosisContext{ex, tile, n, arrays});
-            fatal = fatal || g.fatal;
-            if (g.verdict == Verdict::pass) continue;
-            line.note(g.verdict, g.evidence.message);
-            findings.consider(g.verdict, std::move(g.evidence));
-        }
-        if (run.uninitialized_shared_reads > 0 && j.warnings.empty())
-            j.warnings.push_back(fmt::format(
-                "N={} {}: {} loads of shared cells no thread had stored (harmless if no output uses "
-                "them, as in the textbook's coarsened kernel; the poison would show otherwise)",
-                n, base.run, run.uninitialized_shared_reads));
-        return fatal;
+        return take_engine_diagnostics(run, base, fmt::format("N={} {}", n, base.run),
+                                       DiagnosisContext{.ex = ex, .tile = tile, .n = n, .arrays = arrays}, findings, line);
     }
 };
 
 }  // namespace
+
+bool take_engine_diagnostics(const RunOutcome& run, const Evidence& base, const std::string& where,
+                             const DiagnosisContext& ctx, Findings& findings, CaseLine& line) {
+    bool fatal = false;
+    for (const EngineDiagnostic& d : run.diagnostics) {
+        Evidence prefixed = base;
+        prefixed.message = where + ": ";
+        Diagnosis g = diagnose(d, prefixed, ctx);
+        fatal = fatal || g.fatal;
+        if (g.verdict == Verdict::pass) continue;
+        line.note(g.verdict, g.evidence.message);
+        findings.consider(g.verdict, std::move(g.evidence));
+    }
+    if (run.uninitialized_shared_reads > 0 && findings.j.warnings.empty())
+        findings.j.warnings.push_back(fmt::format(
+            "{}: {} loads of shared cells no thread had stored (harmless if no output uses them, as in the "
+            "textbook's coarsened kernel; the poison would show otherwise)", where, run.uninitialized_shared_reads));
+    return fatal;
+}
 
 std::string run_label(Schedule s, std::uint64_t seed, size_t r) {
     if (s == Schedule::random) return fmt::format("random schedule (seed {})", seed);

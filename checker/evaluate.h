@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <future>
 #include <optional>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/checker.h"
+#include "checker/diagnostics.h"
 #include "checker/exercises.h"
 #include "checker/process.h"
 #include "checker/protocol.h"
@@ -33,6 +35,7 @@ struct Cells {
     const void* data() const {
         return precision == Precision::f64 ? static_cast<const void*>(f64.data()) : f32.data();
     }
+    void* data() { return precision == Precision::f64 ? static_cast<void*>(f64.data()) : f32.data(); }
     template <class real>
     const std::vector<real>& as() const {
         if constexpr (std::is_same_v<real, double>) return f64;
@@ -57,7 +60,13 @@ struct TestCase {
 };
 
 TestCase make_case(const Exercise& ex, int n, int tile, std::uint64_t seed);
+
+// The poison an output starts as: a quiet NaN of the precision whose payload is random (never the
+// canonical NaN arithmetic produces), as a bit pattern (f32: the low 32 bits).
+std::uint64_t random_poison(Precision p, std::mt19937_64& rng);
 CaseSpec case_spec(const TestCase& c, int index);  // the request's view of it (files case<index>.*)
+
+int priority(Verdict v);  // lower wins
 
 struct Judgement {
     Verdict verdict = Verdict::pass;
@@ -65,6 +74,35 @@ struct Judgement {
     std::vector<TestRecord> tests;
     std::vector<std::string> warnings;
 };
+
+// The verdict so far: the highest-priority finding wins, with its evidence.
+struct Findings {
+    Judgement& j;
+    void consider(Verdict v, Evidence ev) {
+        if (priority(v) < priority(j.verdict)) {
+            j.verdict = v;
+            j.evidence = std::move(ev);
+        }
+    }
+};
+
+// One case's line in the report: its worst finding.
+struct CaseLine {
+    Verdict verdict = Verdict::pass;
+    std::string line = "ok";
+    void note(Verdict v, const std::string& message) {
+        if (priority(v) < priority(verdict)) {
+            verdict = v;
+            line = message;
+        }
+    }
+};
+
+// The CPU engine's diagnostics of one run (`where`: "N=13 in_order schedule"), each through
+// diagnose() into `findings` and the case's `line`, and once a check a warning for loads of shared
+// cells no thread had stored. True when the engine abandoned the run (its outputs tell nothing).
+bool take_engine_diagnostics(const RunOutcome& run, const Evidence& base, const std::string& where,
+                             const DiagnosisContext& ctx, Findings& findings, CaseLine& line);
 
 // The fp64 reference of case `c` (core/reference.h), with the exercise's weights.
 Reference case_reference(const Exercise& ex, const StencilWeights& weights, const TestCase& c);
@@ -91,7 +129,6 @@ std::optional<Judgement> judge_child(const ChildResult& child, const ResultFile&
 // Where cell (x, y, z) of an n^3 grid sits for the student (CellClass in checker.h).
 CellClass classify_cell(const Exercise& ex, int tile, int n, int x, int y, int z);
 
-int priority(Verdict v);  // lower wins
 
 // "in_order schedule", "random schedule (seed 7)", "GPU run 2": run r of a case, for people.
 std::string run_label(Schedule s, std::uint64_t seed, size_t r);

@@ -11,7 +11,6 @@
 #include <fstream>
 #include <future>
 #include <random>
-#include <thread>
 
 #include "checker/contract.h"
 #include "checker/diagnostics.h"
@@ -19,6 +18,7 @@
 #include "core/cardiac2d_check.h"
 #include "core/derivative.h"
 #include "core/error.h"
+#include "core/parallel.h"
 #include "kernels/cardiac2d/versions.h"
 #include "kernels/derivative/versions.h"
 
@@ -27,13 +27,6 @@ namespace stencil::checker {
 namespace {
 
 // ---- [values] ---------------------------------------------------------------------------------
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 std::uint64_t bits_at(const Cells& c, size_t i) {
     if (c.precision == Precision::f64) {
         std::uint64_t b;
@@ -45,16 +38,6 @@ std::uint64_t bits_at(const Cells& c, size_t i) {
     return b;
 }
 double value_at(const Cells& c, size_t i) { return c.precision == Precision::f64 ? c.f64[i] : double(c.f32[i]); }
-
-// A quiet NaN with a random payload (never the canonical NaN arithmetic produces).
-std::uint64_t random_poison(Precision p, std::mt19937_64& rng) {
-    if (p == Precision::f32) {
-        std::uniform_int_distribution<std::uint32_t> payload(1, 0x3ffffe);
-        return ((rng() & 1) ? 0xffc00000u : 0x7fc00000u) | payload(rng);
-    }
-    std::uniform_int_distribution<std::uint64_t> payload(1, 0x7fffffffffffeull);
-    return ((rng() & 1) ? 0xfff8000000000000ull : 0x7ff8000000000000ull) | payload(rng);
-}
 
 // guard + values + guard in precision p; the guards hold values in [100, 200) (negated for
 // written arrays), so that a store into them is seen and a load from them is not a plausible value.
@@ -170,18 +153,13 @@ FieldCase derivative_case(const Exercise& ex, int my, int mz, std::uint64_t seed
     std::vector<double> f(size_t(c.dims.cells()));
     const std::uint64_t field_seed = rng();
     const long long plane = (long long)c.dims.nx * my;
-    auto planes = [&](int z0, int z1) {
+    for_each_slab(mz, slab_count(mz, 1), [&](int, int z0, int z1) {
         std::uniform_real_distribution<double> value(-1, 1);
         for (int z = z0; z < z1; ++z) {
-            std::mt19937_64 plane_rng(mix(field_seed + std::uint64_t(z)));
+            std::mt19937_64 plane_rng(mix_seed(field_seed + std::uint64_t(z)));
             for (long long i = 0; i < plane; ++i) f[size_t(z * plane + i)] = round_to(value(plane_rng), p);
         }
-    };
-    const int slabs = std::clamp(std::min<int>(int(std::thread::hardware_concurrency()), mz), 1, 16);
-    std::vector<std::thread> workers;
-    for (int s = 1; s < slabs; ++s) workers.emplace_back(planes, mz * s / slabs, mz * (s + 1) / slabs);
-    planes(0, mz / slabs);
-    for (auto& w : workers) w.join();
+    });
     const DerivativeExpected e = derivative_expected(f, c.dims, Axis::x, p);
     c.buffers.push_back(input_buffer("f", p, f, c.guard, rng));
     FieldBuffer df{"df", false, guarded(p, f, c.guard, true, rng), e.value, e.bound};
@@ -203,7 +181,7 @@ FieldCase derivative_case(const Exercise& ex, int my, int mz, std::uint64_t seed
 // ---- [sizes and files] --------------------------------------------------------------------------
 std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, bool quick, bool gpu, bool timing,
                                         int& timing_index) {
-    std::mt19937_64 rng(mix(seed ^ 0xf1e1dull));
+    std::mt19937_64 rng(mix_seed(seed ^ 0xf1e1dull));
     // (a, b): cardiac2d n = a; derivative my = a, mz = b
     std::vector<std::pair<int, int>> sizes;
     if (ex.problem == Problem::cardiac2d) {
@@ -231,7 +209,7 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, 
     }
     std::vector<std::future<FieldCase>> made;
     for (size_t i = 0; i < sizes.size(); ++i)
-        made.push_back(std::async(std::launch::async, [&ex, s = sizes[i], cs = mix(seed + 1000 + i)] {
+        made.push_back(std::async(std::launch::async, [&ex, s = sizes[i], cs = mix_seed(seed + 1000 + i)] {
             return ex.problem == Problem::cardiac2d ? cardiac_case(ex, s.first, cs) : derivative_case(ex, s.first, s.second, cs);
         }));
     std::vector<FieldCase> cases;
@@ -246,7 +224,7 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, 
             c.run_seeds = {0, 0, 0};
         } else {
             c.runs = {Schedule::in_order, Schedule::reversed, Schedule::random};
-            c.run_seeds = {0, 0, mix(seed + 7 + i) % 1000000};
+            c.run_seeds = {0, 0, mix_seed(seed + 7 + i) % 1000000};
         }
         cases.push_back(std::move(c));
     }
@@ -302,7 +280,7 @@ bool read_buffer(const std::string& path, const Cells& like, Cells& out) {
     out.precision = like.precision;
     (like.precision == Precision::f64 ? out.f64.resize(like.size()) : out.f32.resize(like.size()));
     f.seekg(0);
-    f.read(static_cast<char*>(const_cast<void*>(out.data())), static_cast<std::streamsize>(like.bytes()));
+    f.read(static_cast<char*>(out.data()), static_cast<std::streamsize>(like.bytes()));
     return static_cast<bool>(f);
 }
 
@@ -444,20 +422,10 @@ struct FieldJudge {
     const std::string& dir;
     const SharedArrays& arrays;
     Judgement& j;
-
-    void consider(Verdict v, Evidence ev) {
-        if (priority(v) < priority(j.verdict)) {
-            j.verdict = v;
-            j.evidence = std::move(ev);
-        }
-    }
+    Findings findings{j};
 
     size_t judge(size_t ci, const FieldCase& c, size_t ri) {
-        Verdict line_verdict = Verdict::pass;
-        std::string line = "ok";
-        auto note = [&](Verdict v, const std::string& m) {
-            if (priority(v) < priority(line_verdict)) line_verdict = v, line = m;
-        };
+        CaseLine line;
         std::vector<Cells> first;
         std::string first_label;
         for (size_t r = 0; r < c.runs.size(); ++r, ++ri) {
@@ -468,27 +436,27 @@ struct FieldJudge {
             base.run = label;
             if (ri >= result.runs.size()) {
                 if (!(result.stopped && j.verdict == Verdict::timeout))
-                    consider(Verdict::crash, with_message(base, fmt::format("the runner stopped before {} {}", c.label, label)));
-                note(Verdict::crash, "not run");
+                    findings.consider(Verdict::crash, with_message(base, fmt::format("the runner stopped before {} {}", c.label, label)));
+                line.note(Verdict::crash, "not run");
                 break;
             }
             const RunOutcome& run = result.runs[ri];
             if (run.launch_error) {
                 const std::string m = fmt::format("{} {}: {} (rerun with --sanitize for the line that faulted)", c.label,
                                                   label, *run.launch_error);
-                consider(Verdict::crash, with_message(base, m));
-                note(Verdict::crash, m);
+                findings.consider(Verdict::crash, with_message(base, m));
+                line.note(Verdict::crash, m);
                 ri += c.runs.size() - r;
                 break;
             }
-            if (engine_diagnostics(run, base, c, note)) continue;
+            if (engine_diagnostics(run, base, c, line)) continue;
             std::vector<Cells> got(c.buffers.size());
             bool missing = false;
             for (size_t b = 0; b < c.buffers.size(); ++b)
                 missing = missing || !read_buffer(fmt::format("{}/case{}.run{}.{}", dir, ci, r, c.buffers[b].name),
                                                   c.buffers[b].cells, got[b]);
             if (missing) {
-                consider(Verdict::crash, with_message(base, fmt::format("the runner's output for {} is missing", c.label)));
+                findings.consider(Verdict::crash, with_message(base, fmt::format("the runner's output for {} is missing", c.label)));
                 continue;
             }
             Finding f;
@@ -496,8 +464,8 @@ struct FieldJudge {
             if (!guards_or_input_changed(ex, c, got, f)) assess_written(ex, c, got, f);
             if (f.verdict != Verdict::pass) {
                 f.ev.message = fmt::format("{} {}: {}", c.label, label, f.ev.message);
-                note(f.verdict, f.ev.message);
-                consider(f.verdict, f.ev);
+                line.note(f.verdict, f.ev.message);
+                findings.consider(f.verdict, f.ev);
             }
             if (r == 0) {
                 first = std::move(got);
@@ -511,14 +479,14 @@ struct FieldJudge {
                         "{}: the output differs between the {} and the {} ({} cells; {}). The result depends on the "
                         "order threads run in (a missing __syncthreads()?) or on shared memory no thread wrote; the "
                         "CPU backend (--backend cpu) tells the two apart", c.label, first_label, label, diff, *where);
-                    note(Verdict::race, ev.message);
-                    consider(Verdict::race, std::move(ev));
+                    line.note(Verdict::race, ev.message);
+                    findings.consider(Verdict::race, std::move(ev));
                 }
             }
         }
         std::string runs;
         for (size_t r = 0; r < c.runs.size(); ++r) runs += (r ? ", " : "") + run_label(c.runs[r], c.run_seeds[r], r);
-        j.tests.push_back({fmt::format("{} ({})", c.label, runs), line_verdict == Verdict::pass, line});
+        j.tests.push_back({fmt::format("{} ({})", c.label, runs), line.verdict == Verdict::pass, line.line});
         return ri;
     }
 
@@ -527,26 +495,13 @@ struct FieldJudge {
         return ev;
     }
 
-    template <class Note>
-    bool engine_diagnostics(const RunOutcome& run, const Evidence& base, const FieldCase& c, Note& note) {
-        bool fatal = false;
-        DiagnosisContext ctx{ex, tile, c.n, arrays};
+    // The CPU engine's diagnostics of one run, cells named in this case's arrays.
+    bool engine_diagnostics(const RunOutcome& run, const Evidence& base, const FieldCase& c, CaseLine& line) {
+        DiagnosisContext ctx{.ex = ex, .tile = tile, .n = c.n, .arrays = arrays};
         ctx.dims = c.dims;
         for (const FieldBuffer& b : c.buffers) ctx.buffers.push_back(b.name);
         ctx.classify = [this, g = c.dims](int x, int y, int z) { return classify_field_cell(ex, g, x, y, z); };
-        for (const EngineDiagnostic& d : run.diagnostics) {
-            Evidence prefixed = base;
-            prefixed.message = fmt::format("{} {}: ", c.label, base.run);
-            Diagnosis g = diagnose(d, prefixed, ctx);
-            fatal = fatal || g.fatal;
-            if (g.verdict == Verdict::pass) continue;
-            note(g.verdict, g.evidence.message);
-            consider(g.verdict, std::move(g.evidence));
-        }
-        if (run.uninitialized_shared_reads > 0 && j.warnings.empty())
-            j.warnings.push_back(fmt::format("{} {}: {} loads of shared cells no thread had stored", c.label, base.run,
-                                             run.uninitialized_shared_reads));
-        return fatal;
+        return take_engine_diagnostics(run, base, fmt::format("{} {}", c.label, base.run), ctx, findings, line);
     }
 };
 

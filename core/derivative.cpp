@@ -1,12 +1,13 @@
 #include "core/derivative.h"
 
+#include "core/parallel.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <thread>
 #include <vector>
 
 namespace stencil {
@@ -39,7 +40,9 @@ AxisWalk walk(GridDims g, Axis a) {
 template <class Fn>
 void for_each_cell(GridDims g, Axis a, Fn fn) {
     const long long stride = walk(g, a).stride;
-    auto planes = [&](int z0, int z1) {
+    // Small grids on the calling thread: starting threads would cost more than the walk.
+    const int slabs = g.cells() < (1 << 20) ? 1 : slab_count(g.nz, 1);
+    for_each_slab(g.nz, slabs, [&](int, int z0, int z1) {
         for (int z = z0; z < z1; ++z)
             for (int y = 0; y < g.ny; ++y)
                 for (int x = 0; x < g.nx; ++x) {
@@ -47,12 +50,7 @@ void for_each_cell(GridDims g, Axis a, Fn fn) {
                     const int pos = a == Axis::x ? x : a == Axis::y ? y : z;
                     fn(cell, cell - pos * stride, pos);
                 }
-    };
-    const int slabs = g.cells() < (1 << 20) ? 1 : std::clamp(std::min<int>(int(std::thread::hardware_concurrency()), g.nz), 1, 16);
-    std::vector<std::thread> workers;
-    for (int s = 1; s < slabs; ++s) workers.emplace_back(planes, g.nz * s / slabs, g.nz * (s + 1) / slabs);
-    planes(0, g.nz / slabs);
-    for (auto& w : workers) w.join();
+    });
 }
 
 constexpr double kTwoPi = 2 * std::numbers::pi;
