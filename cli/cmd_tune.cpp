@@ -47,19 +47,19 @@ void print_text(const experiments::TuneResult& r, const std::string& cache) {
         const auto& t = r.tried[i];
         const char* mark = r.best && *r.best == i ? "*" : " ";
         if (!t.skipped.empty()) {
-            fmt::print(" {} T={:<3} skipped: {}\n", mark, t.tile, t.skipped);
+            fmt::print(" {} {:<14} skipped: {}\n", mark, t.label(), t.skipped);
         } else if (!t.ok) {
-            fmt::print(" {} T={:<3} FAILED the check: {}\n", mark, t.tile, t.check);
+            fmt::print(" {} {:<14} FAILED the check: {}\n", mark, t.label(), t.check);
         } else if (t.timed) {
-            fmt::print(" {} T={:<3} {:8.4f} ms (min {:.4f}, max {:.4f})  {:7.1f} GB/s  copy x{:.2f}  "
-                       "model {:6.2f} B/output{}\n", mark, t.tile, t.ms_median, t.ms_min, t.ms_max, t.gbps,
+            fmt::print(" {} {:<14} {:8.4f} ms (min {:.4f}, max {:.4f})  {:7.1f} GB/s  copy x{:.2f}  "
+                       "model {:6.2f} B/output{}\n", mark, t.label(), t.ms_median, t.ms_min, t.ms_max, t.gbps,
                        t.copy_ratio, t.requested_bytes_per_output, t.from_cache ? "  (cached)" : "");
         } else {
-            fmt::print(" {} T={:<3} checked ok; model {:6.2f} requested B/output, {:.2f} sectors/request{}\n", mark,
-                       t.tile, t.requested_bytes_per_output, t.sectors_per_request, t.from_cache ? "  (cached)" : "");
+            fmt::print(" {} {:<14} checked ok; model {:6.2f} requested B/output, {:.2f} sectors/request{}\n", mark,
+                       t.label(), t.requested_bytes_per_output, t.sectors_per_request, t.from_cache ? "  (cached)" : "");
         }
     }
-    if (r.best) fmt::print("best: T={} ({})\n", r.tried[*r.best].tile, r.ranking);
+    if (r.best) fmt::print("best: {} ({})\n", r.tried[*r.best].label(), r.ranking);
     else fmt::print("best: none (no configuration passed its check)\n");
     if (!cache.empty()) fmt::print("cache: {}\n", cache);
 }
@@ -107,7 +107,7 @@ int tune_command(const TuneArgs& a) {
 }
 
 const Command tune_cmd("tune", 50, [](CLI::App& app) -> std::function<int()> {
-    app.description("find the best tile of one version for one grid: each checked, timed on a GPU");
+    app.description("find the best configuration (tile; block shape where the version takes one) of one version for one grid: each checked, timed on a GPU");
     auto a = std::make_shared<TuneArgs>();
     app.add_option("--kernel,-k", a->kernel, "the version to tune (required): " + version_names());
     add_int_option(app, "--radius,-r", a->radius, 1, kMaxRadius, "stencil radius r, 1..4")->capture_default_str();

@@ -40,7 +40,7 @@ using cuda_detail::EventPair;
 namespace {
 constexpr std::array kConfigs{
     BaselineConfig{"naive 8x8x8", KernelId::naive, 8, {8, 8, 8}, true},
-    BaselineConfig{"naive 32x4x2", KernelId::naive, 0, {32, 4, 2}, false},
+    BaselineConfig{"naive 32x4x2", KernelId::naive, 8, {32, 4, 2}, true},
     BaselineConfig{"tiled T=4", KernelId::tiled, 4, {}, true},
     BaselineConfig{"tiled T=6", KernelId::tiled, 6, {}, true},
     BaselineConfig{"tiled T=8", KernelId::tiled, 8, {}, true},
@@ -82,9 +82,13 @@ std::optional<std::string> options_error(const BaselineOptions& o) {
 
 namespace {
 
-// The lab's side of a configuration as the CUDA backend knows it: fp32, r = 1, the table's tile.
+// The lab's side of a configuration as the CUDA backend knows it: fp32, r = 1, the table's tile,
+// and for naive the textbook's block (the lab's naive takes any block: `run --block`), so both
+// sides launch the same shape.
 LaunchRequest lab_request(const BaselineConfig& c, GridDims dims) {
-    return LaunchRequest{c.kernel, c.tile, 1, Precision::f32, dims};
+    LaunchRequest r{c.kernel, c.tile, 1, Precision::f32, dims};
+    if (c.kernel == KernelId::naive) r.block = c.naive_block;
+    return r;
 }
 
 // Where there is no usable GPU, one sentence starting "no GPU: ". The backend's probe says why
@@ -215,6 +219,14 @@ private:
     cuda_detail::L2Flush flush_;
 };
 
+}  // namespace
+
+LaunchGeometry lab_launch_geometry(const BaselineConfig& c, int n) {
+    return launch_geometry(lab_request(c, GridDims{n, n, n}));
+}
+
+namespace {
+
 const void* function_of(Side side, const BaselineConfig& c) {
     return side == Side::textbook ? textbook::function(c.kernel, c.tile) : lab_kernel_function(lab_request(c, GridDims{8, 8, 8}));
 }
@@ -225,7 +237,7 @@ void fill_launch(SideResult& s, Side side, const BaselineConfig& c, int n) {
         s.grid = l.grid;
         s.block = l.block;
     } else {
-        const auto g = launch_geometry(c.kernel, c.tile, 1, Precision::f32, GridDims{n, n, n});
+        const auto g = lab_launch_geometry(c, n);
         s.grid = g.grid;
         s.block = g.block;
     }

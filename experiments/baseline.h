@@ -42,10 +42,11 @@ struct BaselineConfig {
     KernelId kernel;
     int tile;            // IN_TILE_DIM of both; naive: the lab's T (its block is T^3)
     Dim3 naive_block;    // naive: the textbook's block (the listing takes any)
-    bool has_lab;        // false: the lab has no such configuration (naive 32x4x2: the backend
-                         // launches naive on T^3 blocks only, LaunchRequest has no block shape)
+    bool has_lab;        // false: the lab has no such configuration
 };
 std::span<const BaselineConfig> baseline_configs();
+// The launch of the lab's side of a row on an n^3 grid (naive: on the textbook's block).
+LaunchGeometry lab_launch_geometry(const BaselineConfig& c, int n);
 
 enum class Side { textbook, lab };
 

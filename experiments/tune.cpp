@@ -26,12 +26,35 @@ std::vector<int> tune_tiles(KernelId kernel, int radius, Precision p, const Devi
     return tiles;
 }
 
+std::vector<TuneConfig> tune_configs(KernelId kernel, int radius, Precision p, const DeviceLimits& lim) {
+    std::vector<TuneConfig> configs;
+    for (int T : tune_tiles(kernel, radius, p, lim)) configs.push_back({T, std::nullopt});
+    if (version(kernel).takes_block) {
+        // A block-shaped request still names a tile (the row's default, unused by the launch).
+        const int T = version(kernel).default_tile;
+        for (const Dim3 b : kTuneBlocks)
+            if (!block_error(kernel, b, lim)) configs.push_back({T, b});
+    }
+    return configs;
+}
+
+namespace {
+std::string config_label(int tile, const std::optional<Dim3>& block) {
+    return block ? fmt::format("block {}x{}x{}", block->x, block->y, block->z) : fmt::format("T={}", tile);
+}
+json block_json(const Dim3& b) { return json::array({b.x, b.y, b.z}); }
+}  // namespace
+
+std::string TuneConfig::label() const { return config_label(tile, block); }
+std::string TuneTrial::label() const { return config_label(tile, block); }
+
 // ---- the cache --------------------------------------------------------------------------------
 json TuneTrial::to_json() const {
     json j = {{"tile", tile}, {"ok", ok}, {"check", check}, {"timed", timed},
               {"requested_bytes_per_output", requested_bytes_per_output},
               {"sectors_per_request", sectors_per_request}, {"from_cache", from_cache}};
     if (!skipped.empty()) j["skipped"] = skipped;
+    if (block) j["block"] = block_json(*block);
     if (timed) {
         j["ms"] = {{"min", ms_min}, {"median", ms_median}, {"max", ms_max}};
         j["gbps"] = gbps;
@@ -45,6 +68,10 @@ json TuneTrial::to_json() const {
 TuneTrial TuneTrial::from_json(const json& j) {
     TuneTrial t;
     t.tile = j.at("tile").get<int>();
+    if (j.contains("block")) {
+        const auto& b = j.at("block");
+        t.block = Dim3{b.at(0).get<int>(), b.at(1).get<int>(), b.at(2).get<int>()};
+    }
     t.skipped = j.value("skipped", std::string());
     t.ok = j.at("ok").get<bool>();
     t.check = j.at("check").get<std::string>();
@@ -97,17 +124,22 @@ struct Cache {
     }
 };
 
-std::string cache_key(const Backend& backend, const TuneOptions& o, int T) {
-    return fmt::format("{}|{}|{}|r{}|{}|N{}|T{}", backend.kind() == BackendKind::cuda ? "cuda" : "cpu",
-                       backend.device().name, version(o.kernel).name, o.radius, to_string(o.precision), o.size, T);
+std::string cache_key(const Backend& backend, const TuneOptions& o, const TuneConfig& c) {
+    const std::string what = c.block ? fmt::format("B{}x{}x{}", c.block->x, c.block->y, c.block->z)
+                                     : fmt::format("T{}", c.tile);
+    return fmt::format("{}|{}|{}|r{}|{}|N{}|{}", backend.kind() == BackendKind::cuda ? "cuda" : "cpu",
+                       backend.device().name, version(o.kernel).name, o.radius, to_string(o.precision), o.size, what);
 }
 
 // ---- one trial ----------------------------------------------------------------------------------
-TuneTrial try_tile(Backend& backend, const TuneOptions& o, int T) {
+TuneTrial try_config(Backend& backend, const TuneOptions& o, const TuneConfig& c) {
     TuneTrial t;
-    t.tile = T;
+    t.tile = c.tile;
+    t.block = c.block;
+    const int T = c.tile;
     const GridDims dims{o.size, o.size, o.size};
-    const LaunchRequest req{o.kernel, T, o.radius, o.precision, dims};
+    LaunchRequest req{o.kernel, T, o.radius, o.precision, dims};
+    req.block = c.block;
     if (auto why = backend.cannot_run(req)) {
         t.skipped = *why;
         return t;
@@ -115,7 +147,7 @@ TuneTrial try_tile(Backend& backend, const TuneOptions& o, int T) {
     const double outputs = std::pow(double(o.size - 2 * o.radius), 3);
     const auto traffic = analysis::exact_grid_traffic(o.kernel, T, o.radius, o.precision, dims);
     t.requested_bytes_per_output = outputs > 0 ? double(traffic.load_bytes) / outputs : 0;
-    t.sectors_per_request = analysis::warp_pattern(o.kernel, T, o.radius, o.precision, dims).sectors_per_request;
+    t.sectors_per_request = analysis::warp_pattern(o.kernel, T, o.radius, o.precision, dims, c.block).sectors_per_request;
     RunOptions ro;
     ro.request = req;
     ro.seed = o.seed;
@@ -167,9 +199,9 @@ json TuneResult::to_json() const {
 TuneResult run_tune(Backend& backend, const TuneOptions& o) {
     const GridDims dims{o.size, o.size, o.size};
     if (auto e = grid_error(dims, o.radius)) throw UserError(*e);
-    const std::vector<int> tiles = tune_tiles(o.kernel, o.radius, o.precision, backend.limits());
-    if (tiles.empty())
-        throw UserError(fmt::format("tune: {} has no tile that runs at r = {} in {}", version(o.kernel).name,
+    const std::vector<TuneConfig> configs = tune_configs(o.kernel, o.radius, o.precision, backend.limits());
+    if (configs.empty())
+        throw UserError(fmt::format("tune: {} has no configuration that runs at r = {} in {}", version(o.kernel).name,
                                     o.radius, to_string(o.precision)));
     Cache cache = Cache::open(o.cache_file);
 
@@ -185,18 +217,18 @@ TuneResult run_tune(Backend& backend, const TuneOptions& o) {
                             : "no time was measured (the CPU backend is an emulator): the fewest requested bytes "
                               "per output in the model's exact count, then the fewest sectors per warp request; "
                               "every configuration was still checked against the reference";
-    const int total = int(tiles.size());
+    const int total = int(configs.size());
     for (int i = 0; i < total; ++i) {
-        const int T = tiles[size_t(i)];
-        if (o.progress) o.progress(i, total, fmt::format("{} T={}", version(o.kernel).name, T));
-        const std::string key = cache_key(backend, o, T);
+        const TuneConfig& c = configs[size_t(i)];
+        if (o.progress) o.progress(i, total, fmt::format("{} {}", version(o.kernel).name, c.label()));
+        const std::string key = cache_key(backend, o, c);
         if (!o.fresh && cache.entries.contains(key)) {
             TuneTrial t = TuneTrial::from_json(cache.entries[key]);
             t.from_cache = true;
             res.tried.push_back(t);
             continue;
         }
-        res.tried.push_back(try_tile(backend, o, T));
+        res.tried.push_back(try_config(backend, o, c));
         cache.entries[key] = res.tried.back().to_json();
         cache.save();  // after every configuration: an interrupted tune resumes here
     }

@@ -1,12 +1,14 @@
 // `stencil-lab tune`: the best configuration of one version for one grid. Every configuration the
-// version exposes (today its tile T, over the tiles the backends build and the hardware allows)
-// is checked against the fp64 reference through core/run.h; on a GPU each one that passes is then
+// version exposes (its tile T, over the tiles the backends build and the hardware allows, and for a
+// version that takes any block shape, KernelVersion::takes_block, a set of block shapes: the
+// textbook's 32x4x2 and its neighbours) is checked against the fp64 reference through core/run.h; on a GPU each one that passes is then
 // timed (warm-up, min / median / max) and the fastest median wins. On the CPU backend no time
 // means anything (the emulator's speed is not a GPU's), so the ranking is the model's and the
 // trace's traffic: fewest requested bytes per output, then fewest sectors per warp request; the
 // result says no time was measured.
 //
-// Results are cached in a JSON file, one entry per (backend, device, kernel, r, precision, N, T),
+// Results are cached in a JSON file, one entry per (backend, device, kernel, r, precision, N,
+// configuration),
 // written after every configuration: an interrupted tune resumes where it stopped, and a second
 // run of the same tune measures nothing again unless asked to (`fresh`).
 #pragma once
@@ -35,8 +37,18 @@ struct TuneOptions {
     std::function<void(int done, int total, const std::string& what)> progress;
 };
 
+// One point of the search: a tile, or (a version that takes one) a block shape of the user's kind.
+struct TuneConfig {
+    int tile = 0;
+    std::optional<Dim3> block;      // set: `run --block` of this shape (tile then unused)
+    std::string label() const;      // "T=8", "block 32x4x2"
+    bool operator==(const TuneConfig&) const = default;
+};
+
 struct TuneTrial {
     int tile = 0;
+    std::optional<Dim3> block;       // as TuneConfig
+    std::string label() const;
     std::string skipped;             // why it cannot run (then nothing below is set)
     bool ok = false;                 // the check against the reference passed
     std::string check;               // the check's line
@@ -65,6 +77,14 @@ struct TuneResult {
 
 // The tiles tune tries for `kernel`: the built tiles the kernel's rules allow at (r, precision).
 std::vector<int> tune_tiles(KernelId kernel, int radius, Precision p, const DeviceLimits& lim = {});
+// Every configuration tune tries: the tiles, then, for a version that takes a block shape, the
+// shapes of kTuneBlocks that block_error allows.
+std::vector<TuneConfig> tune_configs(KernelId kernel, int radius, Precision p, const DeviceLimits& lim = {});
+// Block shapes tried for such a version: the textbook's 32x4x2 and shapes around it (wider rows,
+// more rows, more planes), each a multiple of a warp.
+inline constexpr Dim3 kTuneBlocks[] = {{32, 4, 2}, {32, 8, 1}, {32, 4, 4}, {32, 8, 2}, {64, 4, 1},
+                                       {64, 2, 2}, {64, 4, 2}, {128, 2, 1}, {128, 2, 2}, {16, 8, 2},
+                                       {32, 2, 4}, {32, 16, 1}};
 
 // DIR/tune.json (to_json), and the plot of the search: DIR/tune.dat, tune.gp and, where gnuplot
 // runs, tune.png and tune.svg (time against T with min/max bars on a GPU; requested bytes per

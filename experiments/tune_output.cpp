@@ -12,17 +12,24 @@ namespace stencil::experiments {
 
 namespace {
 
-// T, the ranked figure, its low and high (min / max time; the model's bytes have no spread), and
-// whether this is the best configuration.
+// The configuration (quoted: "T=8", "block 32x4x2"), the ranked figure, its low and high (min /
+// max time; the model's bytes have no spread), and whether this is the best configuration. The
+// plot puts the configurations side by side in the order tried (tiles, then block shapes).
 std::string tune_data(const TuneResult& r) {
-    std::string d = r.timed ? "# T median_ms min_ms max_ms best\n" : "# T requested_bytes_per_output - - best\n";
+    std::string d = r.timed ? "# configuration median_ms min_ms max_ms best sectors_per_request\n"
+                            : "# configuration requested_bytes_per_output - - best sectors_per_request\n";
     for (size_t i = 0; i < r.tried.size(); ++i) {
         const TuneTrial& t = r.tried[i];
         if (!t.ok || (r.timed && !t.timed)) continue;
         const bool best = r.best && *r.best == i;
-        if (r.timed) d += fmt::format("{} {} {} {} {}\n", t.tile, t.ms_median, t.ms_min, t.ms_max, best ? 1 : 0);
-        else d += fmt::format("{} {} {} {} {}\n", t.tile, t.requested_bytes_per_output, t.requested_bytes_per_output,
-                              t.requested_bytes_per_output, best ? 1 : 0);
+        // On the axis a block shape is its three numbers ("32x4x2"), a tile "T=8".
+        const std::string label = "\"" + (t.block ? t.label().substr(6) : t.label()) + "\"";
+        if (r.timed)
+            d += fmt::format("{} {} {} {} {} {}\n", label, t.ms_median, t.ms_min, t.ms_max, best ? 1 : 0,
+                             t.sectors_per_request);
+        else
+            d += fmt::format("{} {} {} {} {} {}\n", label, t.requested_bytes_per_output, t.requested_bytes_per_output,
+                             t.requested_bytes_per_output, best ? 1 : 0, t.sectors_per_request);
     }
     return d;
 }
@@ -33,10 +40,13 @@ std::string tune_script(const TuneResult& r, const std::string& term) {
     return fmt::format(
         "set terminal {} size 1000,620 font ',13'\nset output 'tune.png'\n"
         "set title \"tune: {} r = {} {} N = {} on {} ({})\\n{{/*0.85 {}}}\"\n"
-        "set xlabel 'T'\nset ylabel \"{}\" noenhanced\nset key top right box opaque\nset grid\n"
-        "set offsets 1, 1, 0, 0\nset lmargin 12\n"
-        "plot 'tune.dat' using 1:2:3:4 with yerrorbars pt 7 ps 1.2 title 'checked configurations', \\\n"
-        "     '' using ($5 > 0 ? $1 : 1/0):2 with points pt 6 ps 3 lw 2 title 'best'\n"
+        "set xlabel 'configuration (tile T, or block shape)'\nset ylabel \"{}\" noenhanced\n"
+        "set key top right box opaque\nset grid\nset xtics rotate by -35 noenhanced\n"
+        "set offsets 0.5, 0.5, 0, 0\nset lmargin 12\nset bmargin 7\n"
+        "set y2label 'sectors per warp request (the model)'\nset y2tics\nset y2range [0:*]\nset rmargin 10\n"
+        "plot 'tune.dat' using 0:2:3:4:xtic(1) with yerrorbars pt 7 ps 1.2 title 'checked configurations', \\\n"
+        "     '' using 0:($5 > 0 ? $2 : 1/0) with points pt 6 ps 3 lw 2 title 'best', \\\n"
+        "     '' using 0:6 axes x1y2 with points pt 2 ps 1.2 title 'sectors per request (right axis)'\n"
         "set terminal svg size 1000,620 font ',13'\nset output 'tune.svg'\nreplot\n",
         term, version(r.kernel).name, r.radius, to_string(r.precision), r.size, r.device, r.backend, how, axis);
 }

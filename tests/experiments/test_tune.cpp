@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -81,7 +82,16 @@ TEST_CASE("tune on the CPU backend: every tile checked, ranked by the model's by
         std::string header, line;
         std::getline(dat, header);
         int rows = 0, best = 0;
-        while (std::getline(dat, line)) ++rows, best += line.back() == '1';
+        // Each row: "label" value low high best sectors_per_request.
+        while (std::getline(dat, line)) {
+            ++rows;
+            std::istringstream fields(line.substr(line.rfind('"') + 1));
+            double value = 0, low = 0, high = 0, sectors = 0;
+            int is_best = 0;
+            fields >> value >> low >> high >> is_best >> sectors;
+            CHECK(sectors > 0);
+            best += is_best;
+        }
         CHECK(rows == int(r.tried.size()));
         CHECK(best == 1);
         fs::remove_all(dir);
@@ -95,4 +105,46 @@ TEST_CASE("tune refuses what cannot run, before running", "[tune]") {
     o.kernel = KernelId::tiled;
     o.size = 2;  // smaller than one interior cell
     CHECK_THROWS_AS(run_tune(*backend, o), UserError);
+}
+
+TEST_CASE("tune naive on the CPU backend: tiles and block shapes, the best by sectors per request", "[tune]") {
+    auto backend = make_cpu_backend();
+    const std::string cache = temp_path("blocks.json");
+    fs::remove(cache);
+    TuneOptions o;
+    o.kernel = KernelId::naive;
+    o.size = 10;
+    o.reps = 1;
+    o.warmup = 0;
+    o.cache_file = cache;
+    const TuneResult r = run_tune(*backend, o);
+    const auto configs = tune_configs(KernelId::naive, 1, Precision::f32);
+    REQUIRE(r.tried.size() == configs.size());
+    int shapes = 0;
+    for (size_t i = 0; i < r.tried.size(); ++i) {
+        const TuneTrial& t = r.tried[i];
+        CAPTURE(t.label(), t.check);
+        CHECK(t.ok);
+        CHECK(t.tile == configs[i].tile);
+        CHECK(t.block == configs[i].block);
+        shapes += t.block ? 1 : 0;
+    }
+    // Every shape of kTuneBlocks fits naive's rules (a multiple of a warp, at most 1024 threads).
+    CHECK(shapes == int(std::size(kTuneBlocks)));
+    // Naive loads the same 6r + 1 values per output on any block: the warp pattern decides, and
+    // the textbook's cure (rows of 32 or more) beats every T^3 cube.
+    REQUIRE(r.best);
+    const TuneTrial& best = r.tried[*r.best];
+    CHECK(best.block);
+    for (const auto& t : r.tried) {
+        CHECK(t.requested_bytes_per_output == Approx(best.requested_bytes_per_output));
+        CHECK(best.sectors_per_request <= t.sectors_per_request);
+    }
+    // The block shape survives the cache and the JSON.
+    const TuneResult again = run_tune(*backend, o);
+    REQUIRE(again.best);
+    CHECK(again.tried[*again.best].from_cache);
+    CHECK(again.tried[*again.best].block == best.block);
+    CHECK(again.to_json()["best"]["block"].size() == 3);
+    fs::remove(cache);
 }

@@ -14,7 +14,8 @@ TEST_CASE("tune on the GPU: every configuration it can pick is correct and timed
     std::string why;
     auto backend = make_backend("cuda", &why);
     REQUIRE(backend);
-    const KernelId k = GENERATE(KernelId::tiled, KernelId::coarsened, KernelId::streaming);
+    // naive: its tiles and every block shape of kTuneBlocks.
+    const KernelId k = GENERATE(KernelId::naive, KernelId::tiled, KernelId::coarsened, KernelId::streaming);
     TuneOptions o;
     o.kernel = k;
     o.size = 96;
@@ -24,8 +25,9 @@ TEST_CASE("tune on the GPU: every configuration it can pick is correct and timed
     CAPTURE(version(k).name);
     REQUIRE(r.timed);
     REQUIRE(r.best);
+    REQUIRE(r.tried.size() == tune_configs(k, 1, Precision::f32, backend->limits()).size());
     for (const auto& t : r.tried) {
-        CAPTURE(t.tile, t.skipped, t.check);
+        CAPTURE(t.label(), t.skipped, t.check);
         if (!t.skipped.empty()) continue;
         CHECK(t.ok);
         CHECK(t.timed);

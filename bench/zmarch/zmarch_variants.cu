@@ -1,0 +1,337 @@
+// stencil-zmarch-variants: where the lab's streaming kernel loses bandwidth, measured against
+// z-marching designs that differ from it in one idea at a time. Issue 13 asks for >= 0.95 of the
+// copy at r = 1; this program is the evidence for the next design of kernels/streaming.cuh.
+//
+//   stencil-zmarch-variants [N]      (default 512; fp32 and fp64, r = 1, 2, 4)
+//
+// Every variant computes the lab's star stencil (weights in constant memory, the layout of
+// kernels/stencil_shape.h) on an N^3 grid and is checked against a plain one-thread-per-cell
+// kernel on the same GPU (max |difference| printed; the sums are ordered alike up to the x/y/z
+// grouping, so the difference is a rounding, not an error). Each line: the best of 10 launches
+// and its ratio to the device-to-device copy of the same array measured in the same run (bytes
+// alike: one read and one write per cell).
+//
+// The variants, all marching a z-chunk of planes per block with the 2r + 1 z-values of each column
+// in registers (the textbook's inPrev / inCurr / inNext queue):
+//   lab        kernels/streaming.cuh as it is (T x T threads, a shared (T+2r)^2 plane, two
+//              barriers per plane), at the table's T = 16 and z-chunk 128, then at z-chunk 16;
+//   z-copy     the march with no neighbour at all (out = c0 * in): the ceiling of the pattern;
+//   L1         one cell per thread, x and y neighbours as plain global loads (L1 hits);
+//   vec-L1     V cells per thread (one 16-byte load: 4 floats or 2 doubles), x and y from L1;
+//   vec-shfl   as vec-L1, but the x-neighbours from the neighbouring lanes (warp shuffles; only
+//              the lanes at a row's ends load), y from L1: no shared memory, no barrier;
+//   smem-y     as vec-shfl, but y from a double-buffered shared tile of BY + 2r rows: one
+//              barrier per plane.
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "kernels/streaming.cuh"
+
+namespace {
+
+#define CHECK_CUDA(call)                                                                     \
+    do {                                                                                     \
+        const cudaError_t err_ = (call);                                                     \
+        if (err_ != cudaSuccess) {                                                           \
+            std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), __FILE__, \
+                         __LINE__);                                                          \
+            std::exit(1);                                                                    \
+        }                                                                                    \
+    } while (0)
+
+using stencil::coefficient;
+using stencil::coefficient_index;
+using stencil::XM, stencil::XP, stencil::YM, stencil::YP, stencil::ZM, stencil::ZP;
+
+// The reference: one thread per interior cell, every neighbour a global load.
+template <class real>
+__global__ void reference_kernel(const real* in, real* out, int nx, int ny, int nz, int R) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+    const int i = blockIdx.z * blockDim.z + threadIdx.z;
+    if (k < R || j < R || i < R || k >= nx - R || j >= ny - R || i >= nz - R) return;
+    const long sy = nx, sz = (long)nx * ny, c = i * sz + j * sy + k;
+    real s = coefficient<real>(0) * in[c];
+    for (int d = 1; d <= R; ++d) {
+        s += coefficient<real>(coefficient_index(d, XM)) * in[c - d];
+        s += coefficient<real>(coefficient_index(d, XP)) * in[c + d];
+        s += coefficient<real>(coefficient_index(d, YM)) * in[c - d * sy];
+        s += coefficient<real>(coefficient_index(d, YP)) * in[c + d * sy];
+        s += coefficient<real>(coefficient_index(d, ZM)) * in[c - d * sz];
+        s += coefficient<real>(coefficient_index(d, ZP)) * in[c + d * sz];
+    }
+    out[c] = s;
+}
+
+// V consecutive values, aligned so that one load or store moves all of them.
+template <class real, int V>
+struct alignas(sizeof(real) * V) Pack {
+    real v[V];
+};
+template <class real, int V>
+__device__ Pack<real, V> zero_pack() {
+    Pack<real, V> p;
+#pragma unroll
+    for (int e = 0; e < V; ++e) p.v[e] = real(0);
+    return p;
+}
+
+// How the x and y neighbours are found (the z-neighbours are always the register queue).
+enum class XY { none, l1, shuffle_x_l1_y, shuffle_x_shared_y };
+
+// A block of BX x BY threads, each owning V consecutive cells of a row, marches the planes of its
+// z-chunk. nx must be a multiple of V (the program's grids are).
+template <class real, int R, int V, int BX, int BY, XY how>
+__global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict__ in, real* __restrict__ out,
+                                                         int nx, int ny, int nz) {
+    using P = Pack<real, V>;
+    constexpr int Q = (R + V - 1) / V;  // packs on each side that hold the x-neighbours
+    constexpr int W = BX < 32 ? BX : 32;  // lanes of one row within a warp
+    constexpr bool kSharedY = how == XY::shuffle_x_shared_y;
+    __shared__ P tile[kSharedY ? 2 : 1][kSharedY ? BY + 2 * R : 1][kSharedY ? BX : 1];
+
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int x0 = (blockIdx.x * BX + tx) * V, j0 = blockIdx.y * BY, j = j0 + ty;
+    const int sy = nx, sz = nx * ny;
+    const bool inside = x0 < nx && j < ny;
+    const bool interior_row = j >= R && j < ny - R;
+    const int zChunk = (nz + gridDim.z - 1) / gridDim.z, zFirst = blockIdx.z * zChunk;
+    const int iBegin = max(zFirst, R), iEnd = min(zFirst + zChunk, nz - R);
+    if (iBegin >= iEnd) return;
+    const int cxy = inside ? j * sy + x0 : 0;
+    // 32-bit offsets, as the lab's kernels use (N <= 1024, so N^3 < 2^31).
+    auto load = [&](int offset) { return *reinterpret_cast<const P*>(in + offset); };
+
+    P zq[2 * R + 1];
+#pragma unroll
+    for (int p = 0; p <= 2 * R; ++p) zq[p] = inside ? load((iBegin - R + p) * sz + cxy) : zero_pack<real, V>();
+    // smem-y: threads ty < R also carry the halo rows j0 - R + ty and j0 + BY + ty, one plane ahead.
+    const int jSouth = j0 - R + ty, jNorth = j0 + BY + ty;
+    const bool haloThread = kSharedY && ty < R && x0 < nx;
+    P south = zero_pack<real, V>(), north = zero_pack<real, V>();
+    if (haloThread) {
+        if (jSouth >= 0) south = load(iBegin * sz + jSouth * sy + x0);
+        if (jNorth < ny) north = load(iBegin * sz + jNorth * sy + x0);
+    }
+
+    for (int i = iBegin; i < iEnd; ++i) {
+        const int buf = (i - iBegin) & 1;
+        if constexpr (kSharedY) {
+            tile[buf][R + ty][tx] = zq[R];
+            if (ty < R) tile[buf][ty][tx] = south, tile[buf][BY + R + ty][tx] = north;
+        }
+        // The next plane's loads, issued before this plane's arithmetic.
+        P top = zero_pack<real, V>(), nextSouth = zero_pack<real, V>(), nextNorth = zero_pack<real, V>();
+        if (i + 1 < iEnd) {
+            if (inside) top = load((i + 1 + R) * sz + cxy);
+            if (haloThread) {
+                if (jSouth >= 0) nextSouth = load((i + 1) * sz + jSouth * sy + x0);
+                if (jNorth < ny) nextNorth = load((i + 1) * sz + jNorth * sy + x0);
+            }
+        }
+        if constexpr (kSharedY) __syncthreads();  // one barrier: the tile is double-buffered
+
+        const int plane = i * sz;
+        real acc[V];
+#pragma unroll
+        for (int e = 0; e < V; ++e) acc[e] = coefficient<real>(0) * zq[R].v[e];
+        if constexpr (how != XY::none) {
+            // row[]: this plane's cells x0 - Q V .. x0 + (Q + 1) V - 1 of row j.
+            real row[(2 * Q + 1) * V];
+#pragma unroll
+            for (int e = 0; e < V; ++e) row[Q * V + e] = zq[R].v[e];
+#pragma unroll
+            for (int q = 1; q <= Q; ++q) {
+                P lo = zero_pack<real, V>(), hi = zero_pack<real, V>();
+                const int xLo = x0 - q * V, xHi = x0 + q * V;
+                if constexpr (how == XY::l1) {
+                    if (inside && xLo >= 0) lo = load(plane + j * sy + xLo);
+                    if (inside && xHi < nx) hi = load(plane + j * sy + xHi);
+                } else {
+                    const int lane = tx % W;
+#pragma unroll
+                    for (int e = 0; e < V; ++e) {
+                        lo.v[e] = __shfl_up_sync(0xffffffffu, zq[R].v[e], q, W);
+                        hi.v[e] = __shfl_down_sync(0xffffffffu, zq[R].v[e], q, W);
+                    }
+                    if (lane < q) lo = inside && xLo >= 0 ? load(plane + j * sy + xLo) : zero_pack<real, V>();
+                    if (lane >= W - q) hi = inside && xHi < nx ? load(plane + j * sy + xHi) : zero_pack<real, V>();
+                }
+#pragma unroll
+                for (int e = 0; e < V; ++e) row[(Q - q) * V + e] = lo.v[e], row[(Q + q) * V + e] = hi.v[e];
+            }
+#pragma unroll
+            for (int d = 1; d <= R; ++d) {
+                P ym = zero_pack<real, V>(), yp = zero_pack<real, V>();
+                if constexpr (kSharedY) {
+                    ym = tile[buf][R + ty - d][tx], yp = tile[buf][R + ty + d][tx];
+                } else if (inside && interior_row) {
+                    ym = load(plane + (j - d) * sy + x0), yp = load(plane + (j + d) * sy + x0);
+                }
+#pragma unroll
+                for (int e = 0; e < V; ++e) {
+                    acc[e] += coefficient<real>(coefficient_index(d, XM)) * row[Q * V + e - d];
+                    acc[e] += coefficient<real>(coefficient_index(d, XP)) * row[Q * V + e + d];
+                    acc[e] += coefficient<real>(coefficient_index(d, YM)) * ym.v[e];
+                    acc[e] += coefficient<real>(coefficient_index(d, YP)) * yp.v[e];
+                    acc[e] += coefficient<real>(coefficient_index(d, ZM)) * zq[R - d].v[e];
+                    acc[e] += coefficient<real>(coefficient_index(d, ZP)) * zq[R + d].v[e];
+                }
+            }
+        }
+        if (inside && interior_row) {
+            const int o = plane + cxy;
+            if (x0 >= R && x0 + V <= nx - R) {
+                P w;
+#pragma unroll
+                for (int e = 0; e < V; ++e) w.v[e] = acc[e];
+                *reinterpret_cast<P*>(out + o) = w;
+            } else {
+                for (int e = 0; e < V; ++e)
+                    if (x0 + e >= R && x0 + e < nx - R) out[o + e] = acc[e];
+            }
+        }
+#pragma unroll
+        for (int p = 0; p < 2 * R; ++p) zq[p] = zq[p + 1];
+        zq[2 * R] = top;
+        south = nextSouth, north = nextNorth;
+    }
+}
+
+template <class real>
+struct Arrays {
+    int n = 0;
+    size_t bytes = 0;
+    real *in = nullptr, *out = nullptr, *expected = nullptr;
+};
+
+// Best of `reps` launches (after one untimed), in ms.
+template <class Launch>
+float best_ms(Launch launch, int reps = 10) {
+    cudaEvent_t a, b;
+    CHECK_CUDA(cudaEventCreate(&a));
+    CHECK_CUDA(cudaEventCreate(&b));
+    launch();
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaDeviceSynchronize());
+    float best = 1e30f;
+    for (int r = 0; r < reps; ++r) {
+        CHECK_CUDA(cudaEventRecord(a));
+        launch();
+        CHECK_CUDA(cudaEventRecord(b));
+        CHECK_CUDA(cudaEventSynchronize(b));
+        float ms = 0;
+        CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+        best = std::fmin(best, ms);
+    }
+    CHECK_CUDA(cudaEventDestroy(a));
+    CHECK_CUDA(cudaEventDestroy(b));
+    return best;
+}
+
+template <class real>
+double max_difference(const Arrays<real>& a) {
+    const size_t cells = a.bytes / sizeof(real);
+    std::vector<real> got(cells), want(cells);
+    CHECK_CUDA(cudaMemcpy(got.data(), a.out, a.bytes, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(want.data(), a.expected, a.bytes, cudaMemcpyDeviceToHost));
+    double worst = 0;
+    for (size_t c = 0; c < cells; ++c) {
+        const double d = std::fabs(double(got[c]) - double(want[c]));
+        if (!(d <= worst)) worst = d;  // NaN wins
+    }
+    return worst;
+}
+
+template <class real>
+void report(const char* name, int R, const char* shape, int chunk, float ms, float copy_ms, double diff) {
+    std::printf("%s r=%d %-9s %-12s chunk %3d  %7.3f ms  copy ratio %.3f  max diff %s%.2g\n",
+                sizeof(real) == 4 ? "f32" : "f64", R, name, shape, chunk, ms, copy_ms / ms, diff < 0 ? "- " : "",
+                diff < 0 ? 0.0 : diff);
+}
+
+template <class real, int R, int V, int BX, int BY, XY how>
+void try_zmarch(Arrays<real>& a, const char* name, int chunk, float copy_ms) {
+    const int n = a.n;
+    const dim3 block(BX, BY), grid((n / V + BX - 1) / BX, (n + BY - 1) / BY, (n + chunk - 1) / chunk);
+    CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
+    const float ms = best_ms([&] { zmarch_kernel<real, R, V, BX, BY, how><<<grid, block>>>(a.in, a.out, n, n, n); });
+    char shape[32];
+    std::snprintf(shape, sizeof shape, "%dx%d V=%d", BX, BY, V);
+    report<real>(name, R, shape, chunk, ms, copy_ms, how == XY::none ? -1.0 : max_difference(a));
+}
+
+template <class real, int R, int T>
+void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
+    const int n = a.n;
+    const dim3 block(T, T), grid((n + T - 1) / T, (n + T - 1) / T, (n + chunk - 1) / chunk);
+    CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
+    const float ms = best_ms(
+        [&] { stencil::stencil_streaming_kernel<real, T, R, const real*, real*><<<grid, block>>>(a.in, a.out, n, n, n); });
+    char shape[32];
+    std::snprintf(shape, sizeof shape, "T=%d", T);
+    report<real>("lab", R, shape, chunk, ms, copy_ms, max_difference(a));
+}
+
+template <class real, int R>
+void suite(int n) {
+    Arrays<real> a;
+    a.n = n;
+    a.bytes = size_t(n) * n * n * sizeof(real);
+    CHECK_CUDA(cudaMalloc(&a.in, a.bytes));
+    CHECK_CUDA(cudaMalloc(&a.out, a.bytes));
+    CHECK_CUDA(cudaMalloc(&a.expected, a.bytes));
+    std::vector<real> host(a.bytes / sizeof(real));
+    unsigned s = 12345;
+    for (auto& v : host) s = s * 1664525u + 1013904223u, v = real((s >> 8) & 0xffff) / real(65536);
+    CHECK_CUDA(cudaMemcpy(a.in, host.data(), a.bytes, cudaMemcpyHostToDevice));
+    real w[stencil::kMaxCoefficients];
+    for (int c = 0; c < stencil::kMaxCoefficients; ++c) w[c] = real(1.0 / (c + 2));
+    if constexpr (sizeof(real) == 4) CHECK_CUDA(cudaMemcpyToSymbol(stencil::c_coefficients_f32, w, sizeof w));
+    else CHECK_CUDA(cudaMemcpyToSymbol(stencil::c_coefficients_f64, w, sizeof w));
+    CHECK_CUDA(cudaMemset(a.expected, 0, a.bytes));
+    reference_kernel<real><<<dim3(n / 32, n / 4, n / 2), dim3(32, 4, 2)>>>(a.in, a.expected, n, n, n, R);
+    CHECK_CUDA(cudaDeviceSynchronize());
+
+    const float copy_ms =
+        best_ms([&] { CHECK_CUDA(cudaMemcpyAsync(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice)); });
+    std::printf("%s r=%d copy %.3f ms (%.0f GB/s, read + write)\n", sizeof(real) == 4 ? "f32" : "f64", R, copy_ms,
+                2.0 * a.bytes / copy_ms / 1e6);
+    constexpr int V = 16 / sizeof(real);
+    try_lab<real, R, 16>(a, 128, copy_ms);
+    try_lab<real, R, 16>(a, 16, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::none>(a, "z-copy", 16, copy_ms);
+    try_zmarch<real, R, 1, 32, 8, XY::l1>(a, "L1", 16, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::l1>(a, "vec-L1", 16, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_l1_y>(a, "vec-shfl", 16, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_l1_y>(a, "vec-shfl", 64, copy_ms);
+    try_zmarch<real, R, V, 32 / V, 32, XY::shuffle_x_l1_y>(a, "vec-shfl", 16, copy_ms);  // T x T = 32 x 32 cells
+    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_shared_y>(a, "smem-y", 16, copy_ms);
+    try_zmarch<real, R, V, 32, 16, XY::shuffle_x_shared_y>(a, "smem-y", 32, copy_ms);
+    CHECK_CUDA(cudaFree(a.in));
+    CHECK_CUDA(cudaFree(a.out));
+    CHECK_CUDA(cudaFree(a.expected));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int n = argc > 1 ? std::atoi(argv[1]) : 512;
+    if (n < 64 || n % 32 != 0 || n > 1024) {
+        std::fprintf(stderr, "stencil-zmarch-variants: N must be a multiple of 32 in 64..1024 (got %s)\n", argv[1]);
+        return 2;
+    }
+    cudaDeviceProp prop{};
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    std::printf("%s, N = %d\n", prop.name, n);
+    suite<float, 1>(n);
+    suite<double, 1>(n);
+    suite<float, 2>(n);
+    suite<double, 2>(n);
+    suite<float, 4>(n);
+    suite<double, 4>(n);
+    return 0;
+}
