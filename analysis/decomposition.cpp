@@ -120,14 +120,16 @@ double DecompositionModel::predicted_seconds(double gbps, double latency_us) con
     return worst;
 }
 
-DecompositionModel decomposition_model(GridDims g, const Decomposition& d, int radius, Precision p) {
+namespace {
+template <class BoxOf>
+DecompositionModel model_of(GridDims g, const Decomposition& d, int radius, Precision p, BoxOf box_of) {
     DecompositionModel m;
     m.grid = g;
     m.decomposition = d;
     m.radius = radius;
     m.precision = p;
     for (int rank = 0; rank < d.ranks(); ++rank) {
-        const SubBox b = sub_box(g, d, radius, rank);
+        const SubBox b = box_of(rank);
         RankTraffic t;
         t.rank = rank;
         t.owned = b.owned_dims();
@@ -141,6 +143,89 @@ DecompositionModel decomposition_model(GridDims g, const Decomposition& d, int r
         m.ranks.push_back(t);
     }
     return m;
+}
+}  // namespace
+
+DecompositionModel decomposition_model(GridDims g, const Decomposition& d, int radius, Precision p) {
+    return model_of(g, d, radius, p, [&](int rank) { return sub_box(g, d, radius, rank); });
+}
+
+GridDims grown_grid(GridDims sub, const Decomposition& d) {
+    return {sub.nx * d.parts[0], sub.ny * d.parts[1], sub.nz * d.parts[2]};
+}
+
+namespace {
+// Every split of `ranks` into px x py x pz, px ascending, then py; `axes` 2 keeps pz = 1. The one
+// that `bytes` (nullopt: not allowed) finds cheapest, the first on a tie.
+template <class Bytes>
+std::optional<Decomposition> cheapest_split(int ranks, int axes, Bytes bytes) {
+    std::optional<Decomposition> best;
+    long long best_bytes = 0;
+    for (int px = 1; px <= ranks; ++px) {
+        if (ranks % px) continue;
+        for (int py = 1; py <= ranks / px; ++py) {
+            if ((ranks / px) % py) continue;
+            const Decomposition d{{px, py, ranks / px / py}};
+            if (axes == 2 && d.parts[2] != 1) continue;
+            const std::optional<long long> b = bytes(d);
+            if (b && (!best || *b < best_bytes)) best = d, best_bytes = *b;
+        }
+    }
+    return best;
+}
+}  // namespace
+
+std::optional<Decomposition> balanced_decomposition(GridDims g, int ranks, int radius, bool weak) {
+    return cheapest_split(ranks, 3, [&](const Decomposition& d) -> std::optional<long long> {
+        const GridDims grid = weak ? grown_grid(g, d) : g;
+        if (decomposition_error(grid, d, radius)) return std::nullopt;
+        return decomposition_model(grid, d, radius, Precision::f32).total_halo_bytes;
+    });
+}
+
+std::optional<Decomposition> balanced_cardiac_decomposition(int n, int ranks) {
+    return cheapest_split(ranks, 2, [&](const Decomposition& d) -> std::optional<long long> {
+        if (cardiac_decomposition_error(n, d)) return std::nullopt;
+        return cardiac_decomposition_model(n, d, Precision::f32).total_halo_bytes;
+    });
+}
+
+SubBox cardiac_piece(int n, const Decomposition& d, int rank) {
+    SubBox b = sub_box({n, n, 1}, Decomposition{{d.parts[0], d.parts[1], 1}}, 1, rank);
+    for (int a = 0; a < 2; ++a) {
+        b.owned[a].lo += 1;  // past the whole mesh's ghost column / row
+        b.owned[a].hi += 1;
+        b.halo[a] = {1, 1};  // a ghost ring on every side, exchanged or mirrored
+    }
+    return b;
+}
+
+Decomposition parse_cardiac_decomposition(std::string_view text) {
+    const int axes = std::count(text.begin(), text.end(), 'x') == 1 ? 2 : 3;
+    Decomposition d;
+    try {
+        d = parse_decomposition(text, axes);
+    } catch (const UserError&) {
+        throw UserError(fmt::format("--decompose must be PXxPY (or PXxPYx1), e.g. 2x2, for the 2D cardiac mesh "
+                                    "(got '{}')", text));
+    }
+    if (d.parts[2] != 1)
+        throw UserError(fmt::format("--decompose {}: the cardiac mesh is 2D, so PZ must be 1 (PXxPY)", text));
+    return d;
+}
+
+std::optional<std::string> cardiac_decomposition_error(int n, const Decomposition& d) {
+    if (d.parts[2] != 1) return fmt::format("--decompose {}: the cardiac mesh is 2D, so PZ must be 1", d.text());
+    for (int a = 0; a < 2; ++a)
+        if (d.parts[a] > n)
+            return fmt::format("--decompose {}x{} cuts {} = {} interior cells into {} parts: every piece needs at "
+                               "least one interior cell",
+                               d.parts[0], d.parts[1], kAxisName[a], n, d.parts[a]);
+    return std::nullopt;
+}
+
+DecompositionModel cardiac_decomposition_model(int n, const Decomposition& d, Precision p) {
+    return model_of({n, n, 1}, d, 1, p, [&](int rank) { return cardiac_piece(n, d, rank); });
 }
 
 }  // namespace stencil::analysis

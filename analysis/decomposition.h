@@ -89,4 +89,31 @@ struct DecompositionModel {
 };
 DecompositionModel decomposition_model(GridDims g, const Decomposition& d, int radius, Precision p);
 
+// The split of `ranks` ranks that sends the fewest halo bytes per step in all, among those
+// decomposition_error accepts; on a tie the one with fewer cuts across x (z planes and y rows are
+// contiguous, x rows are not). `weak`: the grid grows with the split, `g` being one rank's
+// sub-box (the whole grid is g times the parts), as in a weak-scaling sweep; otherwise g is the
+// whole grid. nullopt when no split of that many ranks fits.
+std::optional<Decomposition> balanced_decomposition(GridDims g, int ranks, int radius, bool weak);
+// g times the parts, axis by axis: the whole grid of a weak-scaling row.
+GridDims grown_grid(GridDims sub, const Decomposition& d);
+
+// ---- the cardiac2d mesh (text 002's P1..P15 picture) ----------------------------------------
+// The n x n interior of the cardiac mesh is split as above (parts[2] = 1), in mesh coordinates:
+// interior cells are 1..n, row and column 0 and n + 1 the whole mesh's ghost ring. Unlike the 3D
+// grid, every piece has a ghost ring on all four sides: a neighbour's edge column or row where it
+// has one, the no-flux mirror (filled by the rank itself) on the mesh's outer sides. So halo[][]
+// is 1 on every x and y side, and neighbour[][] says which sides are exchanged; local_dims() is
+// (nx + 2) x (ny + 2) x 1. Only E_prev's ring is exchanged: R is read at the cell alone.
+SubBox cardiac_piece(int n, const Decomposition& d, int rank);
+// "PXxPY" or "PXxPYx1"; throws UserError for anything else, PZ other than 1 included.
+Decomposition parse_cardiac_decomposition(std::string_view text);
+// Why n x n cannot be split so: at most one part per interior cell along each axis (a piece
+// needs at least one interior cell; the ghost ring is always one cell).
+std::optional<std::string> cardiac_decomposition_error(int n, const Decomposition& d);
+// The model for the cardiac mesh: E_prev's edge cells sent per step, in precision p.
+DecompositionModel cardiac_decomposition_model(int n, const Decomposition& d, Precision p);
+// The same choice as balanced_decomposition for the n x n cardiac mesh (PZ = 1).
+std::optional<Decomposition> balanced_cardiac_decomposition(int n, int ranks);
+
 }  // namespace stencil::analysis

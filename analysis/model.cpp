@@ -24,13 +24,14 @@ long long cube(long long a) { return a * a * a; }
 long long sq(long long a) { return a * a; }
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-void check_arguments(KernelId k, int T, int radius) {
+void check_arguments(KernelId k, int T, int radius, int fused = 1) {
     if (radius < 1 || radius > kMaxRadius)
         throw UserError(fmt::format("radius {} is outside 1..{}", radius, kMaxRadius));
     if (T < 1) throw UserError(fmt::format("tile {} must be at least 1", T));
     if (version(k).halo_in_tile && T <= 2 * radius)
         throw UserError(fmt::format("{}: tile T={} leaves no output cells: T must exceed 2r = {}",
                                     version(k).name, T, 2 * radius));
+    if (auto e = fuse_error(k, T, radius, fused)) throw UserError(*e);
 }
 
 }  // namespace
@@ -244,6 +245,10 @@ std::vector<LoadInstr> load_instructions(KernelId k, int T, int radius) {
                 v.push_back({fmt::format("prologue plane z{:+d}", p - radius), {}, p});
             v.push_back({fmt::format("march plane z+{}", radius), {}, kMarchPlane});
             break;
+        case KernelId::temporal:  // the march's first plane, then each step's next plane
+            v.push_back({"first plane", {}, 0});
+            v.push_back({"march plane p+1", {}, kMarchPlane});
+            break;
         case KernelId::streaming:
             for (int p = 0; p < 2 * radius; ++p)
                 v.push_back({fmt::format("prologue plane z{:+d}", p - radius), {}, p});
@@ -339,7 +344,8 @@ struct WarpLaunch {
         : geo(launch_geometry(k, T_, radius, p, g_, block)), g(g_), T(T_), r(radius), OUT(geo.out_tile),
           bytes(bytes_of(p)), L(128 / bytes), plane((long long)g_.nx * g_.ny), threads(geo.block.count()),
           warps(int((threads + 31) / 32)), instrs(load_instructions(k, T_, radius)),
-          naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), streaming(version(k).z_chunk > 0) {}
+          naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), streaming(k == KernelId::streaming),
+          temporal(k == KernelId::temporal) {}
     LaunchGeometry geo;
     GridDims g;
     int T, r, OUT, bytes;
@@ -351,6 +357,7 @@ struct WarpLaunch {
     bool naive;      // blocks of outputs, no halo in the tile
     bool zmarch;
     bool streaming;  // a z-chunk per block, a ring per plane
+    bool temporal;   // a z-chunk per block, its own column only (one step per launch here)
 
     // Along x and y: blocks b with first cell b S + shift (naive: S = the block's side along the
     // axis, T or the user's block, shift 0; the tiled kernels: S = OUT, shift -r) and lanes active
@@ -417,9 +424,17 @@ ClassesPerInstr z_classes(const WarpLaunch& w) {
         for (int bz = 0; bz < w.geo.grid.z; ++bz) {
             // The planes a block computes: OUT_TILE_DIM from iStart, or the streaming kernel's
             // interior part of its z-chunk (it loads nothing when that is empty).
-            auto [iBegin, iEnd] = w.streaming ? streaming_planes(bz, w.geo.out_planes, g.nz, r)
-                                              : std::pair<int, int>{bz * w.OUT, bz * w.OUT + w.OUT};
+            auto [iBegin, iEnd] = w.streaming || w.temporal
+                                      ? streaming_planes(bz, w.geo.out_planes, g.nz, r)
+                                      : std::pair<int, int>{bz * w.OUT, bz * w.OUT + w.OUT};
             if (iBegin >= iEnd) continue;
+            if (w.temporal) {  // planes [max(0, iBegin - r), iEnd + r): the first, then the march
+                const int first = std::max(0, iBegin - r);
+                if (w.instrs[ins].plane >= 0) planes.push_back(first);
+                else
+                    for (int q = first + 1; q < std::min(g.nz, iEnd + r); ++q) planes.push_back(q);
+                continue;
+            }
             const int shift = w.instrs[ins].plane == kCurrentPlane ? 0 : r;
             if (w.instrs[ins].plane >= 0) planes.push_back(iBegin - r + w.instrs[ins].plane);
             else
@@ -600,10 +615,11 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g,
 
 // ---- traffic ---------------------------------------------------------------------------------
 
-BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p) {
-    check_arguments(k, T, radius);
+BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, int fused) {
+    check_arguments(k, T, radius, fused);
     const int bytes = bytes_of(p);
-    const long long OUT = out_tile(k, T, radius);
+    const long long OUT = out_tile(k, T, radius, fused);
+    const int K = steps_per_launch(k, fused);
     BlockTraffic b;
     b.threads = threads_per_block(k, T);
     switch (k) {
@@ -648,6 +664,28 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p) 
             b.shared_loads = 4LL * radius * sq(T) * Z;
             break;
         }
+        case KernelId::temporal: {
+            // Z planes of OUT^2 outputs of level K. The march takes Z + 2rK steps, each loading
+            // the T^2 columns' next plane; in each step, level t (1..K) publishes level t-1's band
+            // ((T - 2r(t-1))^2 values) and computes its own band ((T - 2rt)^2 cells, 4r shared
+            // reads each), on every step of the march (the pipeline's first and last steps compute
+            // planes that no output uses: work the kernel does all the same).
+            const long long Z = version(k).z_chunk, steps = Z + 2LL * radius * K;
+            b.outputs = sq(OUT) * Z;
+            b.loads = sq(T) * steps;
+            long long computed = 0;
+            for (int t = 1; t <= K; ++t) {
+                b.shared_stores += sq(T - 2LL * radius * (t - 1)) * steps;
+                computed += sq(T - 2LL * radius * t) * steps;
+            }
+            b.shared_loads = 4LL * radius * computed;
+            b.load_bytes = b.loads * bytes;
+            b.store_bytes = b.outputs * bytes;
+            b.flops = b.outputs * K * flops_per_point(radius);
+            b.executed_flops = computed * flops_per_point(radius);
+            b.opb = double(b.flops) / b.load_bytes;
+            return b;
+        }
     }
     b.load_bytes = b.loads * bytes;
     b.store_bytes = b.outputs * bytes;
@@ -669,16 +707,24 @@ long long axis_loads(int n, int T, int OUT, int r) {
 }
 }  // namespace
 
-GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims g) {
-    check_arguments(k, T, radius);
+GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims g, int fused) {
+    check_arguments(k, T, radius, fused);
     if (auto e = grid_error(g, radius)) throw UserError(*e);
     const int bytes = bytes_of(p), r = radius;
-    const LaunchGeometry geo = launch_geometry(k, T, radius, p, g);
+    const LaunchGeometry geo = launch_geometry(k, T, radius, p, g, std::nullopt, fused);
     GridTraffic t;
     t.blocks = geo.grid.count();
     const long long interior_cells =
         (long long)(g.nx - 2 * r) * (g.ny - 2 * r) * (g.nz - 2 * r);
-    if (version(k).z_chunk > 0) {  // streaming: the queue per column, the ring per plane
+    if (k == KernelId::temporal) {  // its own column over the march, the tile rK wider a side
+        const int H = r * steps_per_launch(k, fused);
+        long long march_planes = 0;
+        for (int bz = 0; bz < geo.grid.z; ++bz) {
+            auto [b, e] = streaming_planes(bz, geo.out_planes, g.nz, r);
+            if (b < e) march_planes += std::min(g.nz, e + H) - std::max(0, b - H);
+        }
+        t.load_values = axis_loads(g.nx, T, geo.out_tile, H) * axis_loads(g.ny, T, geo.out_tile, H) * march_planes;
+    } else if (version(k).z_chunk > 0) {  // streaming: the queue per column, the ring per plane
         long long queue_planes = 0;
         for (int bz = 0; bz < geo.grid.z; ++bz) {
             auto [b, e] = streaming_planes(bz, geo.out_planes, g.nz, r);
@@ -702,10 +748,41 @@ GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridD
     t.store_values = interior_cells;
     t.load_bytes = t.load_values * bytes;
     t.store_bytes = t.store_values * bytes;
-    t.flops = interior_cells * flops_per_point(r);
-    t.executed_flops = interior_cells * executed_flops_per_point(k, r);
+    // A launch fusing K steps updates every interior cell K times (temporal; the halo's redundant
+    // cells are interior_block_traffic's executed_flops, not counted here).
+    const int K = steps_per_launch(k, fused);
+    t.flops = interior_cells * flops_per_point(r) * K;
+    t.executed_flops = interior_cells * executed_flops_per_point(k, r) * K;
     t.opb = t.load_bytes ? double(t.flops) / t.load_bytes : 0;
     return t;
+}
+
+// ---- bytes per cell update ---------------------------------------------------------------------
+
+UpdateTraffic update_traffic(KernelId k, int T, int radius, Precision p, int fused) {
+    if (version(k).z_chunk == 0)  // the z-chunked kernels: streaming and temporal
+        throw UserError(fmt::format("bytes per cell update are modelled for streaming and temporal, not {}",
+                                    version(k).name));
+    const BlockTraffic b = interior_block_traffic(k, T, radius, p, fused);
+    UpdateTraffic u;
+    u.kernel = k;
+    u.tile = T;
+    u.radius = radius;
+    u.fused = steps_per_launch(k, fused);
+    u.z_chunk = version(k).z_chunk;
+    u.bytes = bytes_of(p);
+    const double updates = double(b.outputs) * u.fused;
+    u.requested_bytes = double(b.load_bytes + b.store_bytes) / updates;
+    u.l2_bytes = u.requested_bytes;  // no cell is loaded twice by one block: nothing for L1 to serve
+    // DRAM: the chunk's own columns over its Z + 2rK planes, read once, and the outputs written once.
+    const double Z = u.z_chunk, H = double(radius) * u.fused;
+    u.dram_bytes = u.bytes * ((Z + 2 * H) / Z + 1) / u.fused;
+    u.copy_bytes = 2.0 * u.bytes;
+    u.halo_reread_share = 1.0 - double(b.outputs) / b.loads;
+    u.redundant_work_share = 1.0 - double(b.flops) / b.executed_flops;
+    u.queue_registers = u.fused * (2 * radius + 1);
+    u.copy_ratio_bound = u.copy_bytes / u.dram_bytes;
+    return u;
 }
 
 // ---- valid tiles -----------------------------------------------------------------------------
@@ -901,6 +978,33 @@ void model_streaming(Model& m) {
         100 * m.halo_reread_share, F, B, double(F) / B);
 }
 
+// The temporal kernel: K steps per launch, a z-chunk of Z planes per block, the halo rK wide.
+void model_temporal(Model& m) {
+    const int T = m.tile, r = m.radius, F = m.flops_per_point, B = m.bytes, K = m.fused_steps;
+    const int Z = m.out_planes, OUT = m.out_tile, H = r * K;
+    const UpdateTraffic& u = *m.per_update;
+    m.active_threads = sq(OUT);
+    m.halo_plane = halo_2d(T, H);
+    m.opb_limit = double(F) * K / B;
+    m.queue_registers = u.queue_registers;
+    m.tile_bounds += fmt::format(" Fusing K = {} steps needs T > 2rK = {} (each step widens the halo by r).", K,
+                                 2 * H);
+    m.opb_formula = fmt::format(
+        "{} K OUT^2 Z / ({} T^2 (Z + 2rK)) with K = {}, OUT = T - 2rK = {}, Z = {}: {} x {} x {}^2 x {} / ({} "
+        "x {}^2 x {}) = {:.4g}",
+        F, B, K, OUT, Z, F, K, OUT, Z, B, T, Z + 2 * H, m.opb);
+    m.opb_note = fmt::format(
+        "K = {} time steps per pass: level t is valid on a band r cells narrower per level, so a T = {} "
+        "tile writes OUT^2 = {}^2 cells of level K and its {:.1f}% of halo loads are the neighbours' "
+        "columns (mostly L2 hits). Per cell update: requested {:.3g} B, L2 {:.3g} B, DRAM {:.3g} B "
+        "(a copy: {} B), so a DRAM-bound pass can reach {:.2f}x the copy's updates per second; the "
+        "price is arithmetic: {:.1f}% of the cells computed are halo cells that a neighbour computes "
+        "too ({} FLOP executed per block for {} useful). As T grows the OP/B tends to K (12r+1) / B = {:.4g}.",
+        K, T, OUT, 100 * u.halo_reread_share, u.requested_bytes, u.l2_bytes, u.dram_bytes, 2 * B,
+        u.copy_ratio_bound, 100 * u.redundant_work_share, m.block.executed_flops, m.block.flops,
+        m.opb_limit);
+}
+
 // conv27: naive's launch and cells, the dense cube's loads and arithmetic. Every output issues
 // (2r+1)^3 loads and 2 (2r+1)^3 - 1 FLOPs for the star's 12r + 1 useful ones.
 void model_conv27(Model& m) {
@@ -945,7 +1049,10 @@ std::string model_summary(const Model& m) {
         s += fmt::format("  FLOP per output      12r + 1 = {} ({} mul + {} add)\n", F, m.points,
                          m.points - 1);
     s += fmt::format("  threads per block    {} = {}\n", threads_formula(k), m.threads_per_block);
-    if (v.halo_in_tile)
+    if (v.halo_in_tile && m.fused_steps > 1)
+        s += fmt::format("  OUT_TILE_DIM         T - 2rK = {} (K = {} steps per pass); writing threads {}\n", OUT,
+                         m.fused_steps, m.active_threads);
+    else if (v.halo_in_tile)
         s += fmt::format("  OUT_TILE_DIM         T - 2r = {}; computing threads {}\n", OUT,
                          m.active_threads);
     if (v.z_chunk > 0)
@@ -955,7 +1062,7 @@ std::string model_summary(const Model& m) {
                      v.shared == SharedTile::none
                          ? std::string()
                          : fmt::format(" ({} = {} values)", smem_formula(k, r),
-                                       shared_cells(k, T, r)));
+                                       shared_cells(k, T, r, m.fused_steps)));
     s += fmt::format("  per interior block   {} loads ({} B), {} outputs ({} B), {} FLOP{}\n",
                      m.loads_per_block, m.block.load_bytes, m.outputs_per_block,
                      m.block.store_bytes, m.block.flops,
@@ -967,7 +1074,7 @@ std::string model_summary(const Model& m) {
         s += fmt::format("  OP/B (DRAM, least)   each cell read once and written once, as naive: useful "
                          "{} / {} B = {:.4g}, executed {} / {} B = {:.4g}\n",
                          F, 2 * B, m.dram_opb, m.executed_flops_per_point, 2 * B, m.executed_dram_opb);
-    if (marches_in_z(k) && v.halo_in_tile)
+    if (marches_in_z(k) && v.halo_in_tile && v.z_chunk == 0)
         s += fmt::format("  OP/B (text's form)   {} (T-{})^3 / ({} T^3) = {:.4g}\n", F, 2 * r, B,
                          m.opb_textbook);
     s += fmt::format("  OP/B limit (T -> oo) {:.4g}\n", m.opb_limit);
@@ -975,14 +1082,22 @@ std::string model_summary(const Model& m) {
                      m.requested_per_output, 100 * m.halo_reread_share);
     s += fmt::format("  note                 {}\n", m.opb_note);
     if (v.halo_in_tile) {
-        s += fmt::format("  halo (3D tile)       {} of {} cells = {:.1f}% (output {})\n",
-                         m.halo.halo_cells, m.halo.tile_cells, 100 * m.halo.fraction,
-                         m.halo.output_cells);
+        if (v.z_chunk == 0)  // a block of a z-chunk has no 3D tile: its plane is the picture
+            s += fmt::format("  halo (3D tile)       {} of {} cells = {:.1f}% (output {})\n",
+                             m.halo.halo_cells, m.halo.tile_cells, 100 * m.halo.fraction,
+                             m.halo.output_cells);
         s += fmt::format("  halo (one plane, 2D) {} of {} cells = {:.1f}%\n", m.halo_plane.halo_cells,
                          m.halo_plane.tile_cells, 100 * m.halo_plane.fraction);
     }
-    if (m.queue_registers)
+    if (m.queue_registers && m.fused_steps > 1)
+        s += fmt::format("  z-queue registers    K (2r + 1) = {} per thread\n", m.queue_registers);
+    else if (m.queue_registers)
         s += fmt::format("  z-queue registers    2r + 1 = {} per thread\n", m.queue_registers);
+    if (m.per_update)
+        s += fmt::format("  bytes per update     requested {:.3g}, L2 {:.3g}, DRAM {:.3g} (a copy: {}); "
+                         "DRAM-bound at {:.2f}x the copy's updates per second\n",
+                         m.per_update->requested_bytes, m.per_update->l2_bytes, m.per_update->dram_bytes,
+                         m.per_update->copy_bytes, m.per_update->copy_ratio_bound);
     s += fmt::format("  valid T              {}\n", m.tile_bounds);
     std::string vt;
     for (int t : m.valid_tiles) vt += fmt::format("{}{}", vt.empty() ? "" : ",", t);
@@ -993,9 +1108,11 @@ std::string model_summary(const Model& m) {
 
 }  // namespace
 
-Model model(KernelId k, int T, int radius, Precision p) {
-    check_arguments(k, T, radius);
+Model model(KernelId k, int T, int radius, Precision p, int fused) {
+    check_arguments(k, T, radius, fused);
+    fused = steps_per_launch(k, fused);
     Model m;
+    m.fused_steps = fused;
     m.kernel = k;
     m.tile = T;
     m.radius = radius;
@@ -1005,11 +1122,12 @@ Model model(KernelId k, int T, int radius, Precision p) {
     m.flops_per_point = flops_per_point(radius);
     m.executed_points = executed_points(k, radius);
     m.executed_flops_per_point = executed_flops_per_point(k, radius);
-    m.out_tile = out_tile(k, T, radius);
+    m.out_tile = out_tile(k, T, radius, fused);
     m.out_planes = version(k).z_chunk > 0 ? version(k).z_chunk : m.out_tile;
     m.threads_per_block = threads_per_block(k, T);
-    m.smem_bytes = smem_bytes(k, T, radius, m.bytes);
-    m.block = interior_block_traffic(k, T, radius, p);
+    m.smem_bytes = smem_bytes(k, T, radius, m.bytes, fused);
+    m.block = interior_block_traffic(k, T, radius, p, fused);
+    if (version(k).z_chunk > 0) m.per_update = update_traffic(k, T, radius, p, fused);
     m.loads_per_block = m.block.loads;
     m.outputs_per_block = m.block.outputs;
     m.opb = m.block.opb;
@@ -1017,7 +1135,7 @@ Model model(KernelId k, int T, int radius, Precision p) {
     m.executed_opb = double(m.block.executed_flops) / m.block.load_bytes;
     m.dram_opb = double(m.flops_per_point) / (2 * m.bytes);
     m.executed_dram_opb = double(m.executed_flops_per_point) / (2 * m.bytes);
-    m.requested_per_output = double(m.block.loads) / m.block.outputs;
+    m.requested_per_output = double(m.block.loads) / m.block.outputs;  // per output of the launch
     m.halo_reread_share = 1.0 - double(m.block.outputs) / m.block.loads;
     m.tile_error = tile_error(k, T, radius, p);
     m.valid_tiles = runnable_tiles(k, radius, p);
@@ -1030,6 +1148,7 @@ Model model(KernelId k, int T, int radius, Precision p) {
         case KernelId::register_tiled: model_z_marching(m); break;
         case KernelId::streaming: model_streaming(m); break;
         case KernelId::conv27: model_conv27(m); break;
+        case KernelId::temporal: model_temporal(m); break;
     }
     m.summary = model_summary(m);
     return m;

@@ -185,7 +185,11 @@ struct BlockTraffic {
     long long shared_loads = 0;      // shared-memory loads (values) of the block, as the kernel
     long long shared_stores = 0;     // source does them (the viewer shows them beside the trace)
 };
-BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p);
+// `fused`: the time steps one launch applies (temporal's K; 1 for the others). A temporal block
+// marches the row's z-chunk Z with a tile of T^2 columns for (T - 2rK)^2 outputs: T^2 (Z + 2rK)
+// loads, (T - 2rK)^2 Z stores of level K; flops count the K useful updates of each output,
+// executed_flops every cell each level computes (the halo's redundant work included).
+BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, int fused = 1);
 
 // The streaming kernel's interior block marches the row's z-chunk Z: T^2 (Z + 2r) queue loads and
 // 4rTZ ring loads (the current plane's halo) for T^2 Z outputs.
@@ -200,6 +204,9 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p);
 //   streaming: nx ny sum_b (L_b + 2r) + (nz - 2r)(Rx ny + nx Ry), L_b the interior planes of
 //            z-block b (sum over blocks with L_b > 0), Rx = sum over x-blocks of their in-grid
 //            ring cells along x (r each side, clipped), Ry the same along y
+//   temporal (K steps per launch): Sx Sy sum_b (min(nz, e_b + rK) - max(0, b_b - rK)) over the
+//            z-blocks with planes [b_b, e_b), S(n) = sum over blocks of |[b OUT - rK, b OUT - rK + T)
+//            n [0, n)|, OUT = T - 2rK: each thread loads its own column over the march
 //   stores:  (nx - 2r)(ny - 2r)(nz - 2r), one per interior cell
 struct GridTraffic {
     long long blocks = 0;
@@ -209,7 +216,35 @@ struct GridTraffic {
     long long executed_flops = 0;  // interior cells x executed_flops_per_point (conv27: the cube's)
     double opb = 0;  // flops / load_bytes
 };
-GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims grid);
+GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims grid, int fused = 1);
+
+// ---- bytes per cell update: the z-marching kernels at three levels (issue 13) ------------------
+//
+// For one launch of an interior block, per cell update (a temporal launch makes K updates of each
+// output; every other launch one):
+//   requested  the bytes its load and store instructions ask for (global loads + stores)
+//   L2         what reaches L2 from L1: each z-marching thread loads distinct cells (its column, and
+//              for streaming the ring; no cell twice per block), so no load hits in L1 and L2 sees
+//              the requested bytes
+//   DRAM       what reaches DRAM, if the x/y halo (the neighbouring blocks' columns, read at about
+//              the same time) is served by L2 and the z-chunks' overlap (read by blocks that run at
+//              other times) is not: (Z + 2rK) / Z reads and one write per output, over K updates
+// The copy's figure for all three is 2B (one read and one write of each cell).
+struct UpdateTraffic {
+    KernelId kernel = KernelId::streaming;
+    int tile = 0, radius = 1, fused = 1, z_chunk = 0;
+    int bytes = 4;
+    double requested_bytes = 0, l2_bytes = 0, dram_bytes = 0;  // per cell update
+    double copy_bytes = 0;            // 2B: a copy's per cell
+    double halo_reread_share = 0;     // of the block's loads, those another block loads too
+    double redundant_work_share = 0;  // of the cells it computes, those another block owns
+                                      // (temporal's shrinking halo levels; 0 for streaming)
+    int queue_registers = 0;          // streaming 2r + 1; temporal K (2r + 1): the z-queues
+    double copy_ratio_bound = 0;      // copy_bytes / dram_bytes: the most updates per second a
+                                      // DRAM-bound launch can reach, as a multiple of the copy's
+};
+// For streaming and temporal (`fused` 1..4; streaming: 1); UserError for another kernel.
+UpdateTraffic update_traffic(KernelId k, int T, int radius, Precision p, int fused = 1);
 
 // ---- valid tiles -----------------------------------------------------------------------------
 
@@ -272,13 +307,18 @@ struct Model {
     std::vector<int> valid_tiles;     // runnable_tiles(k, r, p)
     int largest_fitting_tile = 0;
     std::string tile_bounds;          // the reason for each bound of T, in words
-    int queue_registers = 0;          // register-tiled, streaming: 2r + 1 (z-queue); others 0
+    int queue_registers = 0;          // register-tiled, streaming: 2r + 1 (z-queue); temporal
+                                      // K (2r + 1); others 0
+    int fused_steps = 1;              // temporal: K steps per launch; the others 1
+    std::optional<UpdateTraffic> per_update;  // streaming and temporal (update_traffic)
     std::string summary;              // readable text with the formulas (the `model` command)
 };
 
 // The model of (k, T, r, p). A T that cannot run still gets its formulas (and tile_error says
 // why); T < 1, r outside 1..kMaxRadius or T <= 2r for a tiled kernel throw UserError.
-Model model(KernelId k, int T, int radius, Precision p);
+// `fused`: the steps one launch applies, temporal's K (1..4; as every table function, one by
+// default); the other kernels take 1 only.
+Model model(KernelId k, int T, int radius, Precision p, int fused = 1);
 
 // The tiled kernel's OP/B for r = 1 in the text's form 13 (T-2)^3 / (4 T^3) (T = 8: 1.37).
 double tiled_opb_textbook(int T);

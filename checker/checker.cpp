@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <memory>
 #include <random>
 #include <thread>
 
@@ -117,12 +118,23 @@ std::string options_problem(const CheckOptions& opt) {
 
 // The runner's limits: its own clocks end the compile and the runs (runner.h: arm_time_limit);
 // the wall clock here is the outer wall, with room for both and for starting the GPU.
-ChildLimits runner_limits(const CheckOptions& opt, bool gpu) {
+// sizes > 0: the run of the check's cases, whose progress lines reach opt.progress.
+ChildLimits runner_limits(const CheckOptions& opt, bool gpu, int sizes = 0) {
     ChildLimits lim;
     lim.wall_seconds = opt.compile_seconds + opt.time_limit_s + 30;
     if (!gpu) lim.address_space_bytes = opt.memory_limit_mb << 20;
     lim.file_bytes = 4LL << 30;
+    lim.stop = opt.stop;
+    if (opt.progress && sizes > 0) {
+        auto reader = std::make_shared<RunnerProgressReader>(sizes, opt.progress);
+        lim.on_output = [reader](std::string_view piece) { reader->feed(piece); };
+    }
     return lim;
+}
+
+// A check stopped by its front end ends here: no verdict is made from a killed runner.
+void throw_if_stopped(const ChildResult& child) {
+    if (child.stopped) throw UserError("check cancelled (its runner was stopped)");
 }
 
 // NVRTC's tidied log when the submission did not compile (or its PTX could not be assembled or
@@ -383,6 +395,7 @@ std::optional<LoadCount> cpu_load_count(const Exercise& ex, const Setup& s, cons
     write_cells(dir + "/case0.out", tc.output);
     write_request(dir + "/request.json", creq);
     const ChildResult cr = run_child({runner_path(), "request.json"}, runner_limits(opt, false), dir);
+    throw_if_stopped(cr);
     const ResultFile cres = read_result_file(dir + "/result.json");
     const Judgement j = compile_problem(cr, cres, req.display_name, opt)
                             ? Judgement{Verdict::compile_error, {}, {}, {}}
@@ -421,7 +434,9 @@ void check_fields(CheckResult& res, const Exercise& ex, const Setup& s, const Ve
     if (timing >= 0) req.timing = TimingSpec{timing, 20};
     write_request(work.path + "/request.json", req);
 
-    const ChildResult child = run_child({runner_path(), "request.json"}, runner_limits(opt, s.gpu), work.path);
+    const ChildResult child =
+        run_child({runner_path(), "request.json"}, runner_limits(opt, s.gpu, int(cases.size())), work.path);
+    throw_if_stopped(child);
     const ResultFile result = read_result_file(work.path + "/result.json");
     if (take_compile_failure(res, child, result, src.display_name, opt)) return;
     take_judgement(res, judge_field_runs(ex, s.tile, cases, result, child, work.path, arrays));
@@ -488,7 +503,9 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
 
     // 3. compile and run in the child (the references are computed meanwhile)
     const CaseReferences refs = start_case_references(ex, weights, plan.cases);
-    const ChildResult child = run_child({runner_path(), "request.json"}, runner_limits(opt, s.gpu), work.path);
+    const ChildResult child =
+        run_child({runner_path(), "request.json"}, runner_limits(opt, s.gpu, int(plan.cases.size())), work.path);
+    throw_if_stopped(child);
     const ResultFile result = read_result_file(work.path + "/result.json");
     if (take_compile_failure(res, child, result, src.display_name, opt)) return finish(res);
 

@@ -32,12 +32,15 @@
 //                        core/compare.h; a NaN or Inf that is not the poison is a wrong result
 //   pass                 none of the above, on every size, schedule and repeat
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "checker/progress.h"
 
 namespace stencil::checker {
 
@@ -150,6 +153,11 @@ struct CheckOptions {
     bool count_loads = true;         // global loads per output (GPU counters or CPU trace)
     std::optional<std::uint64_t> seed;  // tests only: a fixed seed (never from the submission)
     bool quick = false;              // fewer sizes (tests of the checker itself)
+    // A front end's live check (the viewer): set `stop` from another thread to end the check (its
+    // runner's process group is killed; check_submission then throws UserError "cancelled");
+    // `progress` is called from the checking thread with each case the runner starts.
+    const std::atomic<bool>* stop = nullptr;
+    CheckProgressFn progress;
 };
 
 CheckResult check_submission(const std::string& path, const CheckOptions& opt);

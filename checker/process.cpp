@@ -17,6 +17,7 @@ namespace stencil::checker {
 
 std::string ChildResult::describe() const {
     if (!started) return "could not be started";
+    if (stopped) return fmt::format("stopped on request after {:.1f} s", seconds);
     if (timed_out) return fmt::format("killed after the time limit ({:.1f} s)", seconds);
     if (signal) return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
     return fmt::format("exit code {}", exit_code);
@@ -78,6 +79,10 @@ ChildWait collect_output(pid_t pid, int read_fd, Deadline deadline, const ChildL
     bool open_pipe = true;
     while (true) {
         const auto now = Clock::now();
+        if (lim.stop && lim.stop->load()) {
+            r.stopped = true;
+            break;
+        }
         if (now >= deadline) {
             r.timed_out = true;
             break;
@@ -99,6 +104,7 @@ ChildWait collect_output(pid_t pid, int read_fd, Deadline deadline, const ChildL
             const ssize_t n = read(read_fd, buf, sizeof buf);
             if (n > 0) {
                 r.output.append(buf, static_cast<size_t>(n));
+                if (lim.on_output) lim.on_output(std::string_view(buf, static_cast<size_t>(n)));
                 if (r.output.size() > 2 * lim.max_output_bytes)
                     r.output.erase(0, r.output.size() - lim.max_output_bytes);
             } else {
@@ -149,7 +155,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildLimits& l
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     if (WIFEXITED(w.status)) r.exit_code = WEXITSTATUS(w.status);
     if (WIFSIGNALED(w.status)) r.signal = WTERMSIG(w.status);
-    if (r.timed_out) r.signal = 0;
+    if (r.timed_out || r.stopped) r.signal = 0;
     return r;
 }
 

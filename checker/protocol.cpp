@@ -178,6 +178,7 @@ void read(const json& v, KernelArg& out);
 void read(const json& v, ConstantSpec& out);
 void read(const json& v, RunRef& out);
 void read(const json& v, TimingSpec& out);
+void read(const json& v, TraceSpec& out);
 void read(const json& v, CompileOutcome& out);
 void read(const json& v, EngineDiagnostic& out);
 void read(const json& v, RunOutcome& out);
@@ -258,6 +259,9 @@ void to_json(json& j, const CaseSpec& c) {
 }
 void to_json(json& j, const RunRef& r) { j = {{"case", r.case_index}, {"run", r.run}}; }
 void to_json(json& j, const TimingSpec& t) { j = {{"case", t.case_index}, {"reps", t.reps}}; }
+void to_json(json& j, const TraceSpec& t) {
+    j = {{"case", t.case_index}, {"run", t.run}, {"block", t.block}, {"file", t.file}};
+}
 
 void to_json(json& j, const Request& r) {
     j = {{"schema_version", r.schema_version},
@@ -280,6 +284,7 @@ void to_json(json& j, const Request& r) {
          {"printf_cap_bytes", r.printf_cap_bytes}};
     put_optional(j, "count", r.count);
     put_optional(j, "timing", r.timing);
+    put_optional(j, "trace", r.trace);
 }
 
 namespace {
@@ -321,6 +326,12 @@ void read(const json& v, TimingSpec& t) {
     field(v, "case", t.case_index);
     field(v, "reps", t.reps);
 }
+void read(const json& v, TraceSpec& t) {
+    field(v, "case", t.case_index);
+    field(v, "run", t.run);
+    field(v, "block", t.block);
+    field(v, "file", t.file);
+}
 
 void read(const json& v, Request& r) {
     field(v, "schema_version", r.schema_version);
@@ -339,6 +350,7 @@ void read(const json& v, Request& r) {
     field(v, "cases", r.cases);
     optional_field(v, "count", r.count);
     optional_field(v, "timing", r.timing);
+    optional_field(v, "trace", r.trace);
     field(v, "compile_seconds", r.compile_seconds);
     field(v, "compile_memory_bytes", r.compile_memory_bytes);
     field(v, "time_limit", r.time_limit);

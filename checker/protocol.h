@@ -149,6 +149,17 @@ struct TimingSpec {
     bool operator==(const TimingSpec&) const = default;
 };
 
+// The viewer's stepper (viewer/core/student_trace.h): the CPU engine records every access of one
+// block of one run, with each site's file, line and PTX instruction, into `file` beside the
+// request (backends/cpu/trace_text.h). Only CPU runs trace.
+struct TraceSpec {
+    int case_index = 0;
+    int run = 0;
+    Int3 block{0, 0, 0};
+    std::string file;
+    bool operator==(const TraceSpec&) const = default;
+};
+
 struct Request {
     int schema_version = kSchemaVersion;
     RunnerMode mode = RunnerMode::cpu;
@@ -167,6 +178,7 @@ struct Request {
     std::vector<CaseSpec> cases;
     std::optional<RunRef> count;        // the run whose global loads are counted
     std::optional<TimingSpec> timing;   // GPU: the case timed against the lab's kernel
+    std::optional<TraceSpec> trace;     // CPU: one block's accesses recorded for the viewer
     double compile_seconds = 0;   // NVRTC's clock (then kCompileTimeLimitExit)
     long long compile_memory_bytes = 0;  // NVRTC's memory beyond what the runner had (RLIMIT_AS)
     double time_limit = 0;        // the runs' clock (then kRunTimeLimitExit)

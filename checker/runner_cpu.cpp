@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/ptx/engine.h"
+#include "backends/cpu/trace_text.h"
 #include "checker/protocol.h"
 #include "checker/runner.h"
 #include "checker/sandbox.h"
@@ -191,12 +192,13 @@ struct EngineRun {
     RunOutcome outcome;
     simt::Counts counts;          // when counted
     bool budget_reached = false;  // a block ran out of its instruction budget
+    std::string trace;            // when traced: the block's accesses (backends/cpu/trace_text.h)
 };
 
 // Step 3: one (case, run) on the engine; its buffers written to the run's files.
 template <class real>
 EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled& k, size_t c, size_t r,
-                   const CaseData<real>& data, bool counted) {
+                   const CaseData<real>& data, bool counted, const TraceSpec* traced = nullptr) {
     const CaseSpec& cs = req.cases[c];
     const RunSpec& run = cs.runs[r];
     std::vector<std::vector<real>> bufs = data.initial;
@@ -240,10 +242,15 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     opt.max_diagnostics = 4;
     opt.stop_on_error = true;
     opt.trace.count = counted;
+    if (traced) {  // the viewer's stepper: every access of one block, with its site
+        opt.trace.records = simt::TraceMode::block;
+        opt.trace.block = {traced->block[0], traced->block[1], traced->block[2]};
+    }
     const simt::ExecReport rep = ptx::run(module, L, opt);
     for (size_t b = 0; b < bufs.size(); ++b) write_all(data.files[r][b], bufs[b].data(), bufs[b].size() * sizeof(real));
 
     EngineRun e;
+    if (traced) e.trace = simt::trace_to_text(rep);
     e.counts = rep.counts;
     e.budget_reached = rep.total(simt::DiagKind::timeout) > 0;
     RunOutcome& o = e.outcome;
@@ -266,6 +273,8 @@ int run_cpu_as(const Request& req) {
     std::vector<CaseData<real>> data = prepare_cases<real>(req);
     // Created empty now: if the run dies before the end, the parent finds no valid result.
     const OutFile result_file = open_for_writing("result.json");
+    const TraceSpec* traced = req.trace ? &*req.trace : nullptr;
+    const OutFile trace_file = traced ? open_for_writing(traced->file) : OutFile{};
     Result result;
     Compiled k;
     const std::shared_ptr<const ptx::Module> module = compile_and_load(req, k, result);
@@ -286,7 +295,9 @@ int run_cpu_as(const Request& req) {
                      std::to_string(r) + " " + std::string(to_string(req.cases[c].runs[r].schedule)));
             // The load count of a passing kernel comes from a checked run: the parent names which.
             const bool counted = req.count && req.count->case_index == int(c) && req.count->run == int(r);
-            EngineRun e = run_once<real>(req, *module, k, c, r, data[c], counted);
+            const bool this_traced = traced && traced->case_index == int(c) && traced->run == int(r);
+            EngineRun e = run_once<real>(req, *module, k, c, r, data[c], counted, this_traced ? traced : nullptr);
+            if (this_traced) write_all(trace_file, e.trace.data(), e.trace.size());
             if (counted && e.outcome.ok) {
                 LoadCounts lc;
                 lc.case_index = int(c);

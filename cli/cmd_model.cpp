@@ -1,5 +1,5 @@
-// `stencil-lab model --kernel K [--tile T] [--radius R] [--precision P] [--size N] [--json]
-//  [--explain-invalid] [--backend B]`: the textbook's arithmetic-intensity model of one configuration
+// `stencil-lab model --kernel K [--tile T | --block BXxBYxBZ] [--fuse K] [--radius R] [--precision P]
+//  [--size N] [--json] [--explain-invalid] [--backend B]`: the textbook's arithmetic-intensity model of one configuration
 // (analysis/model.h), as readable text with the formulas or as JSON. The curriculum's tables:
 // `--bounds` (points/2 upper bounds, 003), `--registers` (registers per thread, 000),
 // `--derivatives` (central difference order, 8th-order weights and dx^8, 000/001/004),
@@ -40,6 +40,8 @@ struct ModelArgs {
     std::string backend = "auto";  // accepted like every command's; the model runs nothing
     bool backend_given = false;
     std::string problem = "star3d";  // derivative: text 004's tile table (no kernels yet)
+    std::string block;               // --block BXxBYxBZ (naive): "" when not given
+    int fuse = 0;                    // --fuse K (temporal): 0 when not given
 };
 
 // The model runs nothing: its tile rules are CUDA's per-block limits, which the CPU backend
@@ -205,6 +207,17 @@ nlohmann::json kernel_model_json(const ModelArgs& a, const KernelVersion* v, int
                  {"halo_cells", m.halo.halo_cells}, {"fraction", m.halo.fraction},
                  {"plane_fraction", m.halo_plane.fraction}};
     j["queue_registers"] = m.queue_registers;
+    j["fused_steps"] = m.fused_steps;
+    if (m.per_update) {  // streaming and temporal: bytes per cell update at three levels
+        const auto& u = *m.per_update;
+        j["per_update"] = {{"requested_bytes", u.requested_bytes}, {"l2_bytes", u.l2_bytes},
+                           {"dram_bytes", u.dram_bytes}, {"copy_bytes", u.copy_bytes},
+                           {"halo_reread_share", u.halo_reread_share},
+                           {"redundant_work_share", u.redundant_work_share},
+                           {"queue_registers", u.queue_registers}, {"z_chunk", u.z_chunk},
+                           {"copy_ratio_bound", u.copy_ratio_bound}};
+    }
+    if (!a.block.empty()) j["user_block"] = a.block;
     j["valid_tiles"] = m.valid_tiles;
     j["largest_fitting_tile"] = m.largest_fitting_tile;
     j["tile_bounds"] = m.tile_bounds;
@@ -241,6 +254,9 @@ void print_kernel_model(const ModelArgs& a, const analysis::Model& m, const anal
     std::cout << fmt::format("  whole {}^3 grid      {} blocks, {} B loaded, {} B stored, OP/B {:.4g} "
                              "(faces load and compute less than interior blocks)\n",
                              a.size, gt.blocks, gt.load_bytes, gt.store_bytes, gt.opb);
+    if (!a.block.empty())
+        std::cout << fmt::format("  block {}: the warp pattern below is of this shape ({} rows per warp)\n", a.block,
+                                 wp.rows_per_warp);
     std::cout << "  warp loads (full warps): name, rows, 32-B sectors, 128-B lines, efficiency\n";
     for (const auto& l : wp.interior)
         if (l.requests)
@@ -270,13 +286,26 @@ int kernel_model(const ModelArgs& a) {
     const GridDims g{a.size, a.size, a.size};
     if (auto e = grid_error(g, a.radius)) throw UserError(*e);
 
-    const Model m = model(v->id, T, a.radius, *p);  // throws UserError on impossible T / r
+    // --block: naive on a block of the user's shape; only the warp pattern (sectors per request)
+    // changes, since every output loads its own points whatever the block.
+    std::optional<Dim3> block;
+    if (!a.block.empty()) {
+        block = parse_block(a.block);
+        if (!block) throw UserError(fmt::format("--block '{}': expected BXxBYxBZ, e.g. 32x4x2", a.block));
+        if (a.tile_given) throw UserError("--block and --tile both shape the block: give one");
+        if (auto e = block_error(v->id, *block)) throw UserError(*e);
+    }
+    // --fuse: temporal's K (without it, the row's fused_steps: 1 but for temporal).
+    const int fused = a.fuse ? a.fuse : v->fused_steps;
+    if (auto e = fuse_error(v->id, T, a.radius, fused)) throw UserError(*e);
+    const Model m = model(v->id, T, a.radius, *p, fused);  // throws UserError on impossible T / r
     // A tile that cannot run is an error unless the user asked to see its model anyway.
     if (m.tile_error && !a.explain_invalid)
         throw UserError(fmt::format("{} T={} cannot run: {} (--explain-invalid prints its model anyway)",
                                     v->name, T, *m.tile_error));
-    const GridTraffic gt = exact_grid_traffic(v->id, T, a.radius, *p, g);
-    const WarpPattern wp = warp_pattern(v->id, T, a.radius, *p, g);
+    const GridTraffic gt = exact_grid_traffic(v->id, T, a.radius, *p, g, m.fused_steps);
+    // (temporal's warps load one plane of their own columns per step whatever K: the pattern of K = 1)
+    const WarpPattern wp = warp_pattern(v->id, T, a.radius, *p, g, block);
     if (a.json)
         std::cout << kernel_model_json(a, v, T, *p, m, gt, wp).dump(2) << "\n";
     else
@@ -317,6 +346,9 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
     auto* precision = app.add_option("--precision,-p", a->precision, "f32 or f64")->capture_default_str();
     auto* size = add_int_option(app, "--size,-n", a->size, 1, kMaxSide, "N of the N^3 grid for whole-grid figures")
                      ->capture_default_str();
+    auto* block = app.add_option("--block", a->block,
+                                 "BXxBYxBZ: naive's block shape instead of T^3 (sectors per request per shape)");
+    auto* fuse = add_int_option(app, "--fuse", a->fuse, 1, 4, "temporal: time steps fused per pass, K (default 2)");
     app.add_flag("--json", a->json, "JSON instead of text");
     auto* explain = app.add_flag("--explain-invalid", a->explain_invalid,
                                  fmt::format("print the model of a tile that cannot run (marked 'cannot run: ...') "
@@ -339,7 +371,7 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
     // One table at a time, and no kernel options with a table (they would be ignored).
     for (size_t i = 0; i < tables.size(); ++i) {
         for (size_t k = i + 1; k < tables.size(); ++k) tables[i]->excludes(tables[k]);
-        for (CLI::Option* o : {kernel, tile, radius, precision, size, explain}) tables[i]->excludes(o);
+        for (CLI::Option* o : {kernel, tile, radius, precision, size, explain, block, fuse}) tables[i]->excludes(o);
     }
     return [a, tile, backend, tables, &app] {
         if (decomposition_model_requested(app)) return model_decomposition(app);

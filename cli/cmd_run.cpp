@@ -1,5 +1,5 @@
 // `stencil-lab run --kernel NAME [--tile T | --block BXxBYxBZ] [--radius R] [--precision f32|f64] [--size N | --nx X
-// --ny Y --nz Z] [--reps K] [--warmup W] [--seed S] [--backend auto|cuda|cpu] [--json]
+// --ny Y --nz Z] [--steps S [--fuse K]] [--reps K] [--warmup W] [--seed S] [--backend auto|cuda|cpu] [--json]
 // [--check-races]`: check one kernel against the fp64 reference, then time it (core/run.h does
 // both). On the CPU backend it also traces one interior block for the shared-memory bank
 // conflicts, and --check-races runs the kernel under several schedules and block orders with the
@@ -51,7 +51,8 @@ struct RunArgs {
     bool check_races = false;
     bool tile_given = false, size_given = false, reps_given = false, warmup_given = false;
     std::string problem = "star3d";
-    int steps = 0;  // cardiac2d: time steps (0: the backend's default)
+    int steps = 0;  // cardiac2d: time steps (0: the backend's default); star3d: S (0: one)
+    int fuse = 0;   // star3d temporal: steps fused per pass (0: the version table's)
 };
 
 // The CPU backend traces one interior block: bank-conflict degree of its shared loads (max and
@@ -203,6 +204,8 @@ int run_command(const RunArgs& a) {
     req.tile = a.tile_given ? a.tile : v->default_tile;
     req.radius = a.radius;
     req.precision = *precision;
+    req.steps = a.steps > 0 ? a.steps : 1;  // --steps S: S applications, checked against S of the reference
+    req.fuse = a.fuse;
     if (!a.block.empty()) {  // the user's block shape instead of T^3 (the version table says who takes one)
         req.block = parse_block(a.block);
         if (!req.block) throw UserError(fmt::format("--block '{}': expected BXxBYxBZ, e.g. 32x4x2", a.block));
@@ -266,12 +269,13 @@ int run_command(const RunArgs& a) {
 // which `run` options each problem has no use for.
 void refuse_other_problems_options(const CLI::App& app, const std::string& problem) {
     std::vector<const char*> unused;
-    if (problem == "star3d") unused = {"--steps", "--convergence"};
+    if (problem == "star3d") unused = {"--convergence"};
     if (problem == "cardiac2d")
         unused = {"--tile",        "--block",       "--radius", "--nx",   "--ny",     "--nz",     "--counters",
-                  "--check-races", "--convergence", "--warmup", "--seed", "--no-time"};
+                  "--check-races", "--convergence", "--warmup", "--seed", "--no-time",  "--fuse"};
     if (problem == "derivative")  // its kernels' shapes are fixed (`versions --problem derivative`)
-        unused = {"--tile", "--block", "--radius", "--nx", "--ny", "--nz", "--counters", "--check-races", "--steps"};
+        unused = {"--tile", "--block", "--radius", "--nx", "--ny", "--nz", "--counters", "--check-races", "--steps",
+                  "--fuse"};
     for (const char* n : unused)
         if (app.get_option(n)->count()) throw UserError(fmt::format("{} does not apply to --problem {}", n, problem));
 }
@@ -308,7 +312,10 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
     add_problem_option(app, a->problem, {Problem::star3d, Problem::cardiac2d, Problem::derivative});
     add_derivative_run_options(app);
     add_distributed_run_options(app);
-    add_int_option(app, "--steps", a->steps, 1, 100000, "cardiac2d, or with --decompose: time steps");
+    add_int_option(app, "--steps", a->steps, 1, 100000,
+                   "time steps: star3d applies the stencil S times (checked against S steps of the fp64 "
+                   "reference, timed as S updates per cell); cardiac2d; with --decompose");
+    add_int_option(app, "--fuse", a->fuse, 1, 4, "temporal: time steps fused per pass, K (default 2)");
     app.add_flag("--check-races", a->check_races,
                  "CPU backend: run the kernel under 3 thread schedules and block orders with shared and "
                  "global race checks on, instead of timing it; rc 1 names the first diagnostic")

@@ -56,11 +56,16 @@ int versions_command(const VersionsArgs& a) {
             const std::string smem = smem_formula(v->id, a.radius);
             row["sweep_tiles"] = sweep_tiles(v->id, a.radius, p);
             row["default_tile"] = v->default_tile;
-            row["out_tile"] = v->halo_in_tile ? "T - 2r" : "T";
+            const bool fuses = v->max_fused_steps > 1;
+            row["out_tile"] = v->halo_in_tile ? (fuses ? "T - 2rK" : "T - 2r") : "T";
             row["shared_memory"] = smem.empty() ? nlohmann::json() : nlohmann::json(smem);
             row["tile_is_template"] = v->tile_is_template;
             row["textbook_file"] = v->textbook_file;
-            halo = v->halo_in_tile ? "T-2r" : "none";
+            row["takes_block"] = v->takes_block;  // `run --block BXxBYxBZ`
+            // Time steps per launch: K = `run --fuse` (1..max), fused_steps without it.
+            row["fused_steps"] = v->fused_steps;
+            row["max_fused_steps"] = v->max_fused_steps;
+            halo = v->halo_in_tile ? (fuses ? "T-2rK" : "T-2r") : "none";
             shared = smem.empty() ? "none" : smem;
         }
         rows.push_back(std::move(row));

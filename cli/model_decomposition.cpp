@@ -2,6 +2,8 @@
 // [--link-gbps G [--latency-us L]] [--json]`: what the split of an N^3 grid costs in halo traffic,
 // rank by rank: the bytes each sends per step against the cells it owns (surface to volume), and,
 // for a link of G GB/s, the exchange time they predict (analysis/decomposition.h). Runs nothing.
+// `--problem cardiac2d --decompose PXxPY [--size n]`: the same for the n x n cardiac mesh, whose
+// pieces exchange one ghost row or column of E per neighbour.
 #include "cli/model_decomposition.h"
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 
 #include "analysis/decomposition.h"
 #include "core/error.h"
+#include "kernels/cardiac2d/versions.h"
 
 namespace stencil::cli {
 
@@ -56,17 +59,29 @@ int model_decomposition(const CLI::App& app) {
         if (app.get_option(name)->count())
             throw UserError(fmt::format("{} does not apply to model --decompose (halo bytes do not depend on the "
                                         "version)", name));
-    if (value_of<std::string>(app, "--problem", "star3d") != "star3d")
-        throw UserError("model --decompose covers --problem star3d");
-    const analysis::Decomposition d = analysis::parse_decomposition(a.decompose, 3);
-    const int n = value_of<int>(app, "--size", 256), radius = value_of<int>(app, "--radius", 1);
+    const std::string problem = value_of<std::string>(app, "--problem", "star3d");
+    if (problem != "star3d" && problem != "cardiac2d")
+        throw UserError("model --decompose covers --problem star3d and cardiac2d");
+    const bool cardiac = problem == "cardiac2d";
+    if (cardiac && app.get_option("--radius")->count())
+        throw UserError("--radius does not apply to the cardiac mesh (its stencil reaches one cell)");
+    const analysis::Decomposition d =
+        cardiac ? analysis::parse_cardiac_decomposition(a.decompose) : analysis::parse_decomposition(a.decompose, 3);
+    const int n = value_of<int>(app, "--size", cardiac ? 2048 : 256), radius = value_of<int>(app, "--radius", 1);
     const std::string precision = value_of<std::string>(app, "--precision", "f32");
     const auto p = parse_precision(precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", precision));
-    const GridDims g{n, n, n};
-    if (auto e = grid_error(g, radius)) throw UserError(*e);
-    if (auto e = analysis::decomposition_error(g, d, radius)) throw UserError(*e);
-    const analysis::DecompositionModel m = analysis::decomposition_model(g, d, radius, *p);
+    const GridDims g = cardiac ? GridDims{n, n, 1} : GridDims{n, n, n};
+    if (cardiac) {
+        if (auto e = cardiac2d::size_error(n)) throw UserError(*e);
+        if (auto e = analysis::cardiac_decomposition_error(n, d)) throw UserError(*e);
+    } else {
+        if (auto e = grid_error(g, radius)) throw UserError(*e);
+        if (auto e = analysis::decomposition_error(g, d, radius)) throw UserError(*e);
+    }
+    const analysis::DecompositionModel m =
+        cardiac ? analysis::cardiac_decomposition_model(n, d, *p) : analysis::decomposition_model(g, d, radius, *p);
+    const std::string split = cardiac ? fmt::format("{}x{}", d.parts[0], d.parts[1]) : d.text();
     const bool timed = a.link_gbps > 0;
     const double seconds = timed ? m.predicted_seconds(a.link_gbps, a.latency_us) : 0;
 
@@ -74,15 +89,17 @@ int model_decomposition(const CLI::App& app) {
         nlohmann::json ranks = nlohmann::json::array();
         for (const auto& t : m.ranks)
             ranks.push_back({{"rank", t.rank},
-                             {"owned", {t.owned.nx, t.owned.ny, t.owned.nz}},
+                             {"owned", cardiac ? nlohmann::json({t.owned.nx, t.owned.ny})
+                                               : nlohmann::json({t.owned.nx, t.owned.ny, t.owned.nz})},
                              {"messages", t.messages},
                              {"halo_bytes", t.halo_bytes},
                              {"halo_per_owned", t.halo_per_owned}});
         const nlohmann::json j = {
-            {"decomposition", d.text()},
+            {"problem", problem},
+            {"decomposition", split},
             {"ranks", d.ranks()},
-            {"grid", {n, n, n}},
-            {"radius", radius},
+            {"grid", cardiac ? nlohmann::json({n, n}) : nlohmann::json({n, n, n})},
+            {"radius", cardiac ? nlohmann::json(nullptr) : nlohmann::json(radius)},
             {"precision", to_string(*p)},
             {"halo_bytes_per_step", {{"total", m.total_halo_bytes}, {"max_rank", m.max_rank_halo_bytes}}},
             {"per_rank", ranks},
@@ -92,14 +109,21 @@ int model_decomposition(const CLI::App& app) {
         std::cout << j.dump(2) << "\n";
         return 0;
     }
-    std::cout << fmt::format("{}^3 {} r={} split {} over {} ranks: halo bytes sent per step (faces only, r layers "
-                             "each)\n",
-                             n, to_string(*p), radius, d.text(), d.ranks());
+    if (cardiac)
+        std::cout << fmt::format("cardiac2d {}x{} {} split {} over {} ranks: E's ghost cells sent per step (one row or "
+                                 "column per neighbour)\n",
+                                 n, n, to_string(*p), split, d.ranks());
+    else
+        std::cout << fmt::format("{}^3 {} r={} split {} over {} ranks: halo bytes sent per step (faces only, r "
+                                 "layers each)\n",
+                                 n, to_string(*p), radius, split, d.ranks());
     std::cout << fmt::format("  {:>5} {:>16} {:>6} {:>14} {:>12}\n", "rank", "owned", "faces", "halo bytes",
                              "halo/owned");
     for (const auto& t : m.ranks)
         std::cout << fmt::format("  {:>5} {:>16} {:>6} {:>14} {:>12.4f}\n", t.rank,
-                                 fmt::format("{}x{}x{}", t.owned.nx, t.owned.ny, t.owned.nz), t.messages, t.halo_bytes,
+                                 cardiac ? fmt::format("{}x{}", t.owned.nx, t.owned.ny)
+                                         : fmt::format("{}x{}x{}", t.owned.nx, t.owned.ny, t.owned.nz),
+                                 t.messages, t.halo_bytes,
                                  t.halo_per_owned);
     std::cout << fmt::format("  total {} bytes per step, the busiest rank {} bytes in {} messages\n",
                              m.total_halo_bytes, m.max_rank_halo_bytes, m.max_rank_messages);

@@ -51,9 +51,14 @@ inline std::string format_run_report(const RunReport& rep) {
                          "warm-up{})\n",
                          rep.ms.min, rep.ms.median, rep.ms.max, rep.reps, rep.warmup,
                          gpu ? ", L2 flushed before each" : "; emulated threads, not a GPU");
-        s += fmt::format("  bandwidth {:.4g} GB/s effective (2 x cells x {} B / median: each cell read "
-                         "once, written once)\n",
-                         rep.gbps, bytes_of(rep.request.precision));
+        if (rep.request.steps > 1)  // run --steps S: a sample is all S steps, each an update of every cell
+            s += fmt::format("  bandwidth {:.4g} GB/s copy-equivalent ({} steps x 2 x cells x {} B / median: each "
+                             "update one read and one write; fused steps may pass the copy)\n",
+                             rep.gbps, rep.request.steps, bytes_of(rep.request.precision));
+        else
+            s += fmt::format("  bandwidth {:.4g} GB/s effective (2 x cells x {} B / median: each cell read "
+                             "once, written once)\n",
+                             rep.gbps, bytes_of(rep.request.precision));
         s += fmt::format("  copy      {:.4g} GB/s {} of the same array (read + write), kernel / copy = {:.3g}\n",
                          rep.copy_gbps, gpu ? "device-to-device cudaMemcpy" : "memcpy", rep.copy_ratio);
         const int useful = flops_per_point(rep.request.radius);

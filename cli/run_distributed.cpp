@@ -1,33 +1,52 @@
 // `mpirun -np P stencil-lab run --kernel K --decompose PXxPYxPZ [--steps S] [--tile T] [--radius R]
 // [--precision P] [--size N | --nx X --ny Y --nz Z] [--seed S] [--backend B] [--no-overlap] [--json]`
+// `mpirun -np P stencil-lab run --problem cardiac2d --kernel K --decompose PXxPY [--size N] [--steps S]`
 // `stencil-lab run ... --decompose PXxPYxPZ --gpus N` (N = PX*PY*PZ GPUs of one process, no MPI)
+// `mpirun -np P stencil-lab run ... --decompose auto --scaling strong|weak [--out DIR]` (or --gpus N)
 //
 // Under mpirun the halos go through MPI on the host with any backend (the CPU backend's PTX engine
-// in CI), or through NCCL between GPUs when the backend is CUDA and this build has NCCL. Each rank
-// checks the whole command itself, after MPI starts and before any message: the input is the same
-// on every rank, so every rank reaches the same verdict; rank 0 prints the one line and every rank
-// exits 2. What may differ between ranks (its backend, its GPUs, its memory) is agreed on with one
-// collective (distributed/mpi_world.h, agree). A launch that fails mid-run, when the other ranks
-// already wait for it, is the only MPI_Abort.
+// in CI), or through NCCL between GPUs when the backend is CUDA and this build has NCCL; the
+// cardiac mesh likewise (the CPU engine with MPI, or GPUs with NCCL). Each rank checks the whole
+// command itself, after MPI starts and before any message: the input is the same on every rank,
+// so every rank reaches the same verdict; rank 0 prints the one line and every rank exits 2. What
+// may differ between ranks (its backend, its GPUs, its memory) is agreed on with one collective
+// (distributed/mpi_world.h, agree). A launch that fails mid-run, when the other ranks already wait
+// for it, is the only MPI_Abort.
+//
+// A scaling sweep is one mpirun: each row runs on the first N ranks (a split communicator) while
+// the others wait, and after each row every rank learns whether it went through, so a row refused
+// on some ranks ends all of them with exit 2 rather than leaving the idle ones waiting.
 #include "cli/run_distributed.h"
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "analysis/decomposition.h"
 #include "cli/command.h"
 #include "core/backend.h"
 #include "core/error.h"
+#include "distributed/cardiac2d_result.h"
+#include "distributed/scaling_report.h"
 #include "distributed/star3d_result.h"
+#include "experiments/sweep_plots.h"
+#include "kernels/cardiac2d/versions.h"
 
 #if STENCIL_LAB_HAVE_MPI
+#include "backends/cpu/cardiac2d_cpu.h"
+#include "distributed/cardiac2d_run.h"
+#include "distributed/link_probe.h"
 #include "distributed/mpi_world.h"
 #include "distributed/star3d_run.h"
 #endif
 #if STENCIL_LAB_HAVE_NCCL
+#include "distributed/nccl_cardiac2d.h"
 #include "distributed/nccl_star3d.h"
 #endif
 
@@ -39,6 +58,8 @@ struct DistributedArgs {
     std::string decompose;
     int gpus = 0;
     bool no_overlap = false;
+    std::string scaling;
+    std::string out;
 };
 DistributedArgs& args() {
     static DistributedArgs a;  // bound to the run command's options for the process
@@ -56,18 +77,83 @@ T value_of(const CLI::App& app, const char* name, T fallback) {
 
 // The CPU backend interprets every thread and the single domain is computed too: a small default.
 constexpr int kGpuDefaultSize = 256, kCpuDefaultSize = 32;
+constexpr int kCardiacDefaultSize = 64;
 constexpr int kDefaultSteps = 2;
 
-// The run's options from the parsed command; throws UserError for anything wrong with them.
+using distributed::ScalingMode;
+
+std::string problem_of(const CLI::App& app) { return value_of<std::string>(app, "--problem", "star3d"); }
+
+// ---- one row of a run: which ranks, which split, which grid -------------------------------------
+
+struct Row {
+    int ranks = 1;
+    analysis::Decomposition decomposition;
+    GridDims grid;  // star3d: the whole grid; cardiac2d: {n, n, 1}
+};
+
+std::optional<ScalingMode> scaling_mode() {
+    if (args().scaling.empty()) return std::nullopt;
+    const auto m = distributed::parse_scaling_mode(args().scaling);
+    if (!m) throw UserError(fmt::format("--scaling must be strong or weak (got '{}')", args().scaling));
+    return m;
+}
+
+// The rows the command asks for on `ranks` ranks (or GPUs): one for a plain run; for a sweep, one
+// per rank count (`auto`: 1, 2, 4, ... ranks) or per listed split. `size`: the grid the user gave,
+// which is one rank's share in a weak sweep. Throws UserError for anything that cannot run.
+std::vector<Row> plan_rows(bool cardiac, GridDims size, int radius, int ranks) {
+    const auto mode = scaling_mode();
+    const bool weak = mode == ScalingMode::weak;
+    std::vector<std::string> specs;
+    for (std::size_t at = 0; at <= args().decompose.size();) {
+        const std::size_t comma = std::min(args().decompose.find(',', at), args().decompose.size());
+        specs.push_back(args().decompose.substr(at, comma - at));
+        at = comma + 1;
+    }
+    if (specs.size() > 1 && !mode) throw UserError("a list of splits in --decompose goes with --scaling strong|weak");
+    std::vector<Row> rows;
+    const auto cardiac_n = [&](int r) { return weak ? int(std::lround(size.nx * std::sqrt(double(r)))) : size.nx; };
+    const auto add = [&](int r, std::optional<analysis::Decomposition> d) {
+        Row row;
+        row.ranks = r;
+        if (cardiac) {
+            const int n = cardiac_n(r);
+            if (!d) d = analysis::balanced_cardiac_decomposition(n, r);
+            row.grid = {n, n, 1};
+        } else {
+            if (!d) d = analysis::balanced_decomposition(size, r, radius, weak);
+            if (d) row.grid = weak ? analysis::grown_grid(size, *d) : size;
+        }
+        if (!d) throw UserError(fmt::format("--decompose auto: no split of {} ranks fits this grid", r));
+        row.decomposition = *d;
+        rows.push_back(row);
+    };
+    if (specs.size() == 1 && specs[0] == "auto") {
+        for (int r : mode ? distributed::scaling_rank_counts(ranks) : std::vector<int>{ranks}) add(r, std::nullopt);
+        return rows;
+    }
+    for (const std::string& spec : specs) {
+        const analysis::Decomposition d =
+            cardiac ? analysis::parse_cardiac_decomposition(spec) : analysis::parse_decomposition(spec, 3);
+        if (mode && d.ranks() > ranks)
+            throw UserError(fmt::format("--decompose {} needs {} ranks, but this run has {}", spec, d.ranks(), ranks));
+        if (!rows.empty() && d.ranks() <= rows.back().ranks)
+            throw UserError("the splits of a --scaling list go from fewer ranks to more");
+        add(d.ranks(), d);
+    }
+    return rows;
+}
+
+// ---- star3d -------------------------------------------------------------------------------------
+
+// The run's options from the parsed command (the grid as the user gave it: the whole grid, or one
+// rank's share in a weak sweep); throws UserError for anything wrong with them.
 distributed::Star3dRunOptions star3d_options(const CLI::App& app, bool gpu) {
     for (const char* name :
          {"--reps", "--warmup", "--no-time", "--counters", "--check-races", "--convergence", "--block"})
         if (given(app, name)) throw UserError(fmt::format("{} does not apply to run --decompose", name));
-    const std::string problem = value_of<std::string>(app, "--problem", "star3d");
-    if (problem != "star3d") throw UserError(fmt::format("run --decompose covers --problem star3d, not {}", problem));
-
     distributed::Star3dRunOptions o;
-    o.decomposition = analysis::parse_decomposition(args().decompose, 3);
     const std::string kernel = value_of<std::string>(app, "--kernel", "");
     const KernelVersion* v = find_version(kernel);
     if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", kernel, version_names()));
@@ -88,6 +174,12 @@ distributed::Star3dRunOptions star3d_options(const CLI::App& app, bool gpu) {
     return o;
 }
 
+distributed::Star3dRunOptions star3d_row(distributed::Star3dRunOptions o, const Row& row) {
+    o.decomposition = row.decomposition;
+    o.request.dims = row.grid;
+    return o;
+}
+
 std::string text_report(const distributed::Star3dRunResult& r) {
     const auto& q = r.options.request;
     std::string s = fmt::format("{} {}x{}x{} r={} {} T={}, {} steps, --decompose {} on {} {} ({} backend, halos "
@@ -105,21 +197,150 @@ std::string text_report(const distributed::Star3dRunResult& r) {
     return s;
 }
 
-int report(const CLI::App& app, const distributed::Star3dRunResult& r) {
-    std::cout << (given(app, "--json") ? r.to_json().dump() + "\n" : text_report(r));
-    std::cout.flush();
-    if (!r.ok)
-        fmt::print(stderr, "stencil-lab: run --decompose differs from the single domain in {} cells\n",
-                   r.differing_cells);
-    return r.ok ? 0 : 1;
+// ---- cardiac2d ----------------------------------------------------------------------------------
+
+distributed::Cardiac2dRunOptions cardiac_options(const CLI::App& app) {
+    for (const char* name : {"--reps", "--warmup", "--no-time", "--counters", "--check-races", "--convergence",
+                             "--block", "--tile", "--radius", "--nx", "--ny", "--nz", "--seed", "--no-overlap"})
+        if (given(app, name)) throw UserError(fmt::format("{} does not apply to --problem cardiac2d --decompose", name));
+    distributed::Cardiac2dRunOptions o;
+    const std::string kernel = value_of<std::string>(app, "--kernel", "");
+    const cardiac2d::Version* v = cardiac2d::find_version(kernel);
+    if (!v)
+        throw UserError(fmt::format("unknown kernel '{}' for --problem cardiac2d (choose {})", kernel,
+                                    cardiac2d::version_names()));
+    o.kernel = v->id;
+    const std::string precision = value_of<std::string>(app, "--precision", "f32");
+    const auto p = parse_precision(precision);
+    if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", precision));
+    o.precision = *p;
+    o.n = value_of<int>(app, "--size", kCardiacDefaultSize);
+    o.steps = value_of<int>(app, "--steps", kDefaultSteps);
+    return o;
 }
 
-// --gpus N: one process, no MPI.
+std::string cardiac_text_report(const distributed::Cardiac2dRunResult& r) {
+    const auto& o = r.options;
+    std::string s = fmt::format("cardiac2d {} {} n={}, {} steps, --decompose {}x{} on {} {} ({} backend, ghost "
+                                "cells through {})\n",
+                                cardiac2d::version(o.kernel).name, to_string(o.precision), o.n, o.steps,
+                                o.decomposition.parts[0], o.decomposition.parts[1], r.ranks,
+                                r.ranks == 1 ? "rank" : "ranks", r.backend, r.halo_exchange);
+    s += fmt::format("  check     {}: gathered E and R vs the whole mesh alone: {} values differ, max |diff| {}\n",
+                     r.ok ? "ok" : "FAILED", r.differing_cells, r.max_abs_diff);
+    s += fmt::format("  time      {:.4g} s per step{}, the whole mesh alone {:.4g} s per step\n", r.seconds_per_step,
+                     r.halo_exchange == "mpi" ? fmt::format(" ({:.4g} s of it exchanging)", r.exchange_seconds_per_step) : "",
+                     r.single_domain_seconds_per_step);
+    s += fmt::format("  halos     {} bytes per step in all ({} by the model)\n", r.halo_bytes_total,
+                     r.model_halo_bytes_total);
+    return s;
+}
+
+// ---- printing -----------------------------------------------------------------------------------
+
+std::string link_text(const nlohmann::json& run) {
+    if (!run.contains("link")) return {};
+    const auto& l = run["link"];
+    const auto seconds = [&](const char* key) { return run.contains(key) && run[key].is_number() ? run[key].get<double>() : NAN; };
+    return fmt::format("  model     link {:.3g} GB/s, {:.3g} us latency (ping-pong of {} bytes between ranks 0 "
+                       "and 1): {:.4g} s per exchange predicted; measured {:.4g} s alone, {:.4g} s within a step "
+                       "(waiting for the slower neighbour included)\n",
+                       l["gbps"].get<double>(), l["latency_us"].get<double>(), l["large_message_bytes"].get<long long>(),
+                       l["predicted_exchange_seconds_per_step"].get<double>(), seconds("exchange_alone_seconds"),
+                       seconds("exchange_seconds_per_step"));
+}
+
+// One run: its JSON object or its text report; exit 0 when equal to the single domain.
+int print_run(const CLI::App& app, const nlohmann::json& j, const std::string& text) {
+    std::cout << (given(app, "--json") ? j.dump() + "\n" : text + link_text(j));
+    std::cout.flush();
+    const bool ok = j.value("ok", false);
+    if (!ok)
+        fmt::print(stderr, "stencil-lab: run --decompose differs from the single domain in {} cells\n",
+                   j.value("differing_cells", 0LL));
+    return ok ? 0 : 1;
+}
+
+// A sweep: the table (or its JSON), and with --out DIR scaling.json and the figure.
+int print_sweep(const CLI::App& app, distributed::ScalingSweep sweep) {
+    sweep.set_efficiencies();
+    const nlohmann::json j = sweep.to_json();
+    std::string note;
+    if (!args().out.empty()) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        fs::create_directories(args().out, ec);
+        if (ec) throw UserError(fmt::format("--out {}: {}", args().out, ec.message()));
+        experiments::write_text_file((fs::path(args().out) / "scaling.json").string(), j.dump(2) + "\n");
+        std::string why;
+        const auto term = experiments::gnuplot_png_terminal(&why);
+        experiments::write_text_file((fs::path(args().out) / "scaling.dat").string(), sweep.plot_data());
+        experiments::write_text_file((fs::path(args().out) / "scaling.gp").string(),
+                                     sweep.plot_script(term ? *term : "pngcairo"));
+        if (!term)
+            note = why;
+        else if (auto failure = experiments::draw_gnuplot_script(args().out, "scaling.gp"); !failure.empty())
+            note = failure;
+        else
+            note = "scaling.png and scaling.svg drawn";
+        note = fmt::format("  wrote     {}/scaling.json, scaling.dat, scaling.gp: {}\n", args().out, note);
+    }
+    std::cout << (given(app, "--json") ? j.dump() + "\n" : sweep.text() + note);
+    std::cout.flush();
+    if (!sweep.ok()) fmt::print(stderr, "stencil-lab: a row of the scaling sweep differs from its single domain\n");
+    return sweep.ok() ? 0 : 1;
+}
+
+distributed::Cardiac2dRunOptions cardiac_row(distributed::Cardiac2dRunOptions o, const Row& row) {
+    o.n = row.grid.nx;
+    o.decomposition = row.decomposition;
+    return o;
+}
+
+// ---- --gpus N: one process, no MPI --------------------------------------------------------------
+
+#if STENCIL_LAB_HAVE_NCCL
+int run_cardiac_on_gpus(const CLI::App& app) {
+    const distributed::Cardiac2dRunOptions base = cardiac_options(app);
+    if (auto e = cardiac2d::size_error(base.n)) throw UserError(*e);
+    const std::vector<Row> rows = plan_rows(true, {base.n, base.n, 1}, 1, args().gpus);
+    for (const Row& row : rows)
+        if (auto e = distributed::cardiac2d_run_error(cardiac_row(base, row), scaling_mode() ? row.ranks : args().gpus))
+            throw UserError(*e);
+    if (!scaling_mode()) {
+        const auto r = distributed::run_cardiac2d_gpus(args().gpus, cardiac_row(base, rows[0]));
+        return print_run(app, r.to_json(), cardiac_text_report(r));
+    }
+    distributed::ScalingSweep sweep;
+    sweep.mode = *scaling_mode();
+    for (const Row& row : rows)
+        sweep.rows.push_back(
+            distributed::scaling_row(distributed::run_cardiac2d_gpus(row.ranks, cardiac_row(base, row)).to_json()));
+    return print_sweep(app, sweep);
+}
+#endif
+
 int run_on_gpus(const CLI::App& app) {
 #if STENCIL_LAB_HAVE_NCCL
     const std::string backend = value_of<std::string>(app, "--backend", "auto");
     if (backend == "cpu") throw UserError("--gpus needs the GPU (--backend cuda or auto)");
-    return report(app, distributed::run_star3d_gpus(args().gpus, star3d_options(app, true)));
+    if (problem_of(app) == "cardiac2d") return run_cardiac_on_gpus(app);
+    if (problem_of(app) != "star3d")
+        throw UserError(fmt::format("run --decompose covers --problem star3d and cardiac2d, not {}", problem_of(app)));
+    const distributed::Star3dRunOptions base = star3d_options(app, true);
+    const std::vector<Row> rows = plan_rows(false, base.request.dims, base.request.radius, args().gpus);
+    for (const Row& row : rows)
+        if (auto e = distributed::star3d_run_error(star3d_row(base, row), scaling_mode() ? row.ranks : args().gpus))
+            throw UserError(*e);
+    if (!scaling_mode()) {
+        const auto r = distributed::run_star3d_gpus(args().gpus, star3d_row(base, rows[0]));
+        return print_run(app, r.to_json(), text_report(r));
+    }
+    distributed::ScalingSweep sweep;
+    sweep.mode = *scaling_mode();
+    for (const Row& row : rows)
+        sweep.rows.push_back(distributed::scaling_row(distributed::run_star3d_gpus(row.ranks, star3d_row(base, row)).to_json()));
+    return print_sweep(app, sweep);
 #else
     (void)app;
     throw UserError("this build has no NCCL, so --gpus cannot run (a CUDA build with NCCL from the toolkit has it)");
@@ -127,51 +348,158 @@ int run_on_gpus(const CLI::App& app) {
 }
 
 #if STENCIL_LAB_HAVE_MPI
+// ---- under mpirun ---------------------------------------------------------------------------------
+
 // Bad input: said once, by rank 0 (every rank found the same), or by the rank it concerns.
 int refuse(const distributed::MpiWorld& world, const std::string& line, bool every_rank_knows) {
     if (world.root() || !every_rank_knows) fmt::print(stderr, "stencil-lab: {}\n", line);
     return 2;
 }
 
+// One row on `world` (the first row.ranks ranks): the run's JSON object and its text, on rank 0.
+struct RowOutput {
+    nlohmann::json json;
+    std::string text;
+};
+using RunRow = std::function<RowOutput(const distributed::MpiWorld& world, const Row& row)>;
+
+// The link next to the measurement: a ping-pong of the row's largest halo message between its
+// ranks 0 and 1, and the exchange time per step the model predicts from it.
+void add_link(const distributed::MpiWorld& world, const analysis::DecompositionModel& model, RowOutput& out) {
+    if (world.size() < 2) return;
+    const distributed::PingPong p = distributed::ping_pong(world, distributed::largest_message_bytes(model));
+    if (world.root()) out.json["link"] = distributed::estimate_exchange(p, model).to_json();
+}
+
+// Runs the rows, each on the first row.ranks ranks of `world` while the others wait; after each,
+// every rank learns whether it went through (a refusal inside a row is said there, by its rank 0
+// or by the rank it concerns). Returns the exit code: 0 all equal to the single domain, 1 not, 2
+// refused.
+int run_rows(const CLI::App& app, const distributed::MpiWorld& world, const std::vector<Row>& rows, const RunRow& run) {
+    distributed::ScalingSweep sweep;
+    RowOutput single;
+    for (const Row& row : rows) {
+        int status = 0;
+        {
+            const auto sub = distributed::MpiWorld::first_ranks(world, row.ranks);
+            if (sub) {
+                try {
+                    RowOutput out = run(*sub, row);
+                    if (sub->root()) {
+                        if (scaling_mode())
+                            sweep.rows.push_back(distributed::scaling_row(out.json));
+                        else
+                            single = std::move(out);
+                    }
+                } catch (const distributed::OtherRankFailed&) {
+                    status = 2;
+                } catch (const distributed::RankError& e) {
+                    status = refuse(*sub, e.what(), false);
+                } catch (const distributed::EveryRankError& e) {
+                    status = refuse(*sub, e.what(), true);
+                } catch (const UserError& e) {
+                    fmt::print(stderr, "stencil-lab: rank {}: {}\n", world.rank(), e.what());
+                    world.abort(1);  // mid-run: the other ranks wait on this one
+                }
+            }
+        }
+        int worst = 0;
+        distributed::mpi_check(MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, world.comm()),
+                               "MPI_Allreduce after a row");
+        if (worst) return 2;
+    }
+    int code = 0;
+    if (world.root()) code = scaling_mode() ? print_sweep(app, sweep) : print_run(app, single.json, single.text);
+    distributed::mpi_check(MPI_Bcast(&code, 1, MPI_INT, 0, world.comm()), "MPI_Bcast of the exit code");
+    return code;
+}
+
+int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world) {
+    const std::string backend_name = value_of<std::string>(app, "--backend", "auto");
+    std::string why;
+    const std::unique_ptr<Backend> backend = make_backend(backend_name, &why);
+    // Whether a backend can be made may differ between ranks (hosts); the options cannot.
+    distributed::agree(world, backend ? std::nullopt
+                                      : std::optional<std::string>(fmt::format("--backend {}: {}", backend_name, why)));
+    const bool gpu = backend->kind() == BackendKind::cuda;
+    const distributed::Star3dRunOptions base = star3d_options(app, gpu);
+    const std::vector<Row> rows = plan_rows(false, base.request.dims, base.request.radius, world.size());
+    for (const Row& row : rows)
+        if (auto e = distributed::star3d_run_error(star3d_row(base, row), scaling_mode() ? row.ranks : world.size()))
+            return refuse(world, *e, true);
+#if STENCIL_LAB_HAVE_NCCL
+    const bool nccl = gpu;
+#else
+    const bool nccl = false;
+#endif
+    if (args().no_overlap && !nccl)
+        return refuse(world, "--no-overlap applies to halos through NCCL (--backend cuda in a build with NCCL)", true);
+    return run_rows(app, world, rows, [&](const distributed::MpiWorld& w, const Row& row) {
+        const distributed::Star3dRunOptions o = star3d_row(base, row);
+#if STENCIL_LAB_HAVE_NCCL
+        const distributed::Star3dRunResult r = nccl ? distributed::run_star3d_nccl(w, o)
+                                                    : distributed::run_star3d(w, *backend, o);
+#else
+        const distributed::Star3dRunResult r = distributed::run_star3d(w, *backend, o);
+#endif
+        RowOutput out{r.to_json(), text_report(r)};
+        if (!nccl)  // the ping-pong measures MPI's link; NCCL's is another path
+            add_link(w, analysis::decomposition_model(o.request.dims, o.decomposition, o.request.radius,
+                                                      o.request.precision),
+                     out);
+        return out;
+    });
+}
+
+int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world) {
+    const std::string backend_name = value_of<std::string>(app, "--backend", "auto");
+    std::string why;
+    const std::unique_ptr<Backend> backend = make_backend(backend_name, &why);
+    distributed::agree(world, backend ? std::nullopt
+                                      : std::optional<std::string>(fmt::format("--backend {}: {}", backend_name, why)));
+    const bool gpu = backend->kind() == BackendKind::cuda;
+#if !STENCIL_LAB_HAVE_NCCL
+    if (gpu)
+        return refuse(world, "the cardiac mesh's ghost cells between GPUs go through NCCL, which this build lacks "
+                             "(--backend cpu runs it on the CPU engine)", true);
+#endif
+    const distributed::Cardiac2dRunOptions base = cardiac_options(app);
+    if (auto e = cardiac2d::size_error(base.n)) return refuse(world, *e, true);
+    const std::vector<Row> rows = plan_rows(true, {base.n, base.n, 1}, 1, world.size());
+    const auto row_options = [&](const Row& row) { return cardiac_row(base, row); };
+    for (const Row& row : rows)
+        if (auto e = distributed::cardiac2d_run_error(row_options(row), scaling_mode() ? row.ranks : world.size()))
+            return refuse(world, *e, true);
+    // One engine worker per rank: under mpirun the ranks are the parallelism (and a sweep's rows
+    // then compare like with like).
+    simt::ExecOptions exec;
+    exec.workers = 1;
+    cardiac2d::CpuStepper stepper(exec);
+    return run_rows(app, world, rows, [&](const distributed::MpiWorld& w, const Row& row) {
+        const distributed::Cardiac2dRunOptions o = row_options(row);
+#if STENCIL_LAB_HAVE_NCCL
+        if (gpu) {
+            const distributed::Cardiac2dRunResult r = distributed::run_cardiac2d_nccl(w, o);
+            return RowOutput{r.to_json(), cardiac_text_report(r)};  // NCCL's link is not probed
+        }
+#endif
+        const distributed::Cardiac2dRunResult r = distributed::run_cardiac2d(w, stepper, o);
+        RowOutput out{r.to_json(), cardiac_text_report(r)};
+        add_link(w, analysis::cardiac_decomposition_model(o.n, o.decomposition, o.precision), out);
+        return out;
+    });
+}
+
 int run_under_mpi(const CLI::App& app) {
     distributed::MpiWorld world;
     try {
-        const std::string backend_name = value_of<std::string>(app, "--backend", "auto");
-        std::string why;
-        const std::unique_ptr<Backend> backend = make_backend(backend_name, &why);
-        // Whether a backend can be made may differ between ranks (hosts); the options cannot.
-        distributed::agree(world, backend ? std::nullopt
-                                          : std::optional<std::string>(fmt::format("--backend {}: {}", backend_name, why)));
-        const bool gpu = backend->kind() == BackendKind::cuda;
-        const distributed::Star3dRunOptions o = star3d_options(app, gpu);
-        if (auto e = distributed::star3d_run_error(o, world.size())) return refuse(world, *e, true);
-#if STENCIL_LAB_HAVE_NCCL
-        const bool nccl = gpu;
-#else
-        const bool nccl = false;
-#endif
-        if (args().no_overlap && !nccl)
-            return refuse(world, "--no-overlap applies to halos through NCCL (--backend cuda in a build with NCCL)",
+        if (!args().out.empty() && !scaling_mode()) return refuse(world, "--out goes with --scaling strong|weak", true);
+        const std::string problem = problem_of(app);
+        if (problem == "cardiac2d") return run_cardiac2d_under_mpi(app, world);
+        if (problem != "star3d")
+            return refuse(world, fmt::format("run --decompose covers --problem star3d and cardiac2d, not {}", problem),
                           true);
-        distributed::Star3dRunResult r;
-        try {
-#if STENCIL_LAB_HAVE_NCCL
-            r = nccl ? distributed::run_star3d_nccl(world, o) : distributed::run_star3d(world, *backend, o);
-#else
-            r = distributed::run_star3d(world, *backend, o);
-#endif
-        } catch (const distributed::OtherRankFailed&) {
-            return 2;
-        } catch (const distributed::RankError& e) {
-            return refuse(world, e.what(), false);
-        } catch (const distributed::EveryRankError& e) {
-            return refuse(world, e.what(), true);
-        } catch (const UserError& e) {
-            fmt::print(stderr, "stencil-lab: rank {}: {}\n", world.rank(), e.what());
-            world.abort(1);  // mid-run: the other ranks wait on this one
-        }
-        if (world.root()) return report(app, r);
-        return r.ok ? 0 : 1;
+        return run_star3d_under_mpi(app, world);
     } catch (const distributed::OtherRankFailed&) {
         return 2;
     } catch (const distributed::RankError& e) {
@@ -186,22 +514,32 @@ int run_under_mpi(const CLI::App& app) {
 
 void add_distributed_run_options(CLI::App& run) {
     run.add_option("--decompose", args().decompose,
-                   "split the grid over ranks, PXxPYxPZ (under mpirun -np PX*PY*PZ, or with --gpus); --steps S "
-                   "iterates (default 2); the result is compared with one domain alone");
+                   "split the grid over ranks, PXxPYxPZ (PXxPY for --problem cardiac2d; under mpirun -np "
+                   "PX*PY*PZ, or with --gpus), or auto; --steps S iterates (default 2); the result is compared "
+                   "with one domain alone. With --scaling: auto (1, 2, 4, ... ranks) or a list, 1x1x1,2x1x1,...");
     add_int_option(run, "--gpus", args().gpus, 1, 64,
                    "with --decompose: that many GPUs of this process, halos through NCCL, no MPI");
     run.add_flag("--no-overlap", args().no_overlap,
                  "with --decompose on GPUs: every face arrives before the kernel starts (default: the z faces "
                  "travel while the slab that does not read them is computed)");
+    run.add_option("--scaling", args().scaling,
+                   "with --decompose: strong (the same grid on 1, 2, 4, ... ranks: efficiency t1 / (N tN)) or weak "
+                   "(--size is one rank's share: t1 / tN), in one mpirun (or on 1..N of --gpus N)");
+    run.add_option("--out", args().out, "with --scaling: write DIR/scaling.json and the figure scaling.png (gnuplot)");
 }
 
 bool distributed_run_requested(const CLI::App& run) {
-    return given(run, "--decompose") || given(run, "--gpus") || given(run, "--no-overlap");
+    return given(run, "--decompose") || given(run, "--gpus") || given(run, "--no-overlap") ||
+           given(run, "--scaling") || given(run, "--out");
 }
 
 int run_distributed(const CLI::App& app) {
-    if (!given(app, "--decompose")) throw UserError("--gpus and --no-overlap go with --decompose PXxPYxPZ");
-    if (given(app, "--gpus")) return run_on_gpus(app);
+    if (!given(app, "--decompose"))
+        throw UserError("--gpus, --no-overlap, --scaling and --out go with --decompose PXxPYxPZ (or auto)");
+    if (given(app, "--gpus")) {
+        if (!args().out.empty() && !scaling_mode()) throw UserError("--out goes with --scaling strong|weak");
+        return run_on_gpus(app);
+    }
 #if STENCIL_LAB_HAVE_MPI
     return run_under_mpi(app);
 #else

@@ -1,6 +1,7 @@
 // What a backend (the GPU through the CUDA runtime, or the CPU through fibers) offers the rest of
 // the lab. Both run the same kernel sources; front ends pick one with make_backend().
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,17 +25,48 @@ struct LaunchRequest {
     // A block shape of the user's (`run --block`) instead of the row's T^3, for a version that
     // takes one (KernelVersion::takes_block; block_error says which shapes may run).
     std::optional<Dim3> block;
+    // Time steps (`run --steps S`): the stencil applied S times, each output the next step's input
+    // (the backends alternate two buffers). A launch applies one step, or, for a version that
+    // fuses steps (temporal), min(K, steps left) with K = `fuse` (0: the row's fused_steps).
+    int steps = 1;
+    int fuse = 0;
 };
 
-// The launch shape of a request: launch_geometry() with the request's own block, if any. Every
-// launch and every report takes its shape from here.
-inline LaunchGeometry launch_geometry(const LaunchRequest& r) {
-    return launch_geometry(r.kernel, r.tile, r.radius, r.precision, r.dims, r.block);
+// K: the steps a launch of this request fuses at most (1 for the rows of one step per launch).
+inline int fuse_of(const LaunchRequest& r) {
+    return r.fuse > 0 ? r.fuse : version(r.kernel).fused_steps;
 }
-// tile_error, then block_error when the request has a block: the version table's rules.
+// The steps the first launch of the request applies: min(K, S).
+inline int steps_per_launch(const LaunchRequest& r) {
+    return steps_per_launch(r.kernel, std::min(fuse_of(r), std::max(r.steps, 1)));
+}
+// The launches that apply the request's S steps, in order: each a request of its own steps
+// (S = 5, K = 2: 2, 2, 1). One launch for a one-step request.
+inline std::vector<LaunchRequest> launches(const LaunchRequest& r) {
+    std::vector<LaunchRequest> out;
+    for (int left = std::max(r.steps, 1); left > 0;) {
+        LaunchRequest one = r;
+        one.steps = one.fuse = steps_per_launch(r.kernel, std::min(fuse_of(r), left));
+        left -= one.steps;
+        out.push_back(one);
+    }
+    return out;
+}
+
+// The launch shape of a request: launch_geometry() with the request's own block, if any, and the
+// steps its (first) launch fuses. Every launch and every report takes its shape from here.
+inline LaunchGeometry launch_geometry(const LaunchRequest& r) {
+    return launch_geometry(r.kernel, r.tile, r.radius, r.precision, r.dims, r.block, steps_per_launch(r));
+}
+// tile_error, then block_error when the request has a block, then the steps and what fusing them
+// needs: the version table's rules.
 inline std::optional<std::string> request_error(const LaunchRequest& r, DeviceLimits lim = {}) {
     if (auto e = tile_error(r.kernel, r.tile, r.radius, r.precision, lim)) return e;
-    if (r.block) return block_error(r.kernel, *r.block, lim);
+    if (r.block)
+        if (auto e = block_error(r.kernel, *r.block, lim)) return e;
+    if (r.steps < 1) return "--steps must be at least 1 (got " + std::to_string(r.steps) + ")";
+    if (r.fuse != 0 || version(r.kernel).max_fused_steps > 1)
+        if (auto e = fuse_error(r.kernel, r.tile, r.radius, r.fuse != 0 ? r.fuse : steps_per_launch(r))) return e;
     return std::nullopt;
 }
 

@@ -2,23 +2,25 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace stencil {
 
-double rounding_gamma(Precision p, int radius) {
+double rounding_gamma(Precision p, int radius, int steps) {
     auto gamma = [](double u, int m) { return m * u / (1 - m * u); };
     const int m = point_count(radius);
     const double u_real = p == Precision::f32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
-    return gamma(u_real, m) + gamma(std::ldexp(1.0, -53), m);
+    const double g = gamma(u_real, m) + gamma(std::ldexp(1.0, -53), m);
+    return g * (1 + (std::max(steps, 1) - 1) * g);
 }
 
 template <class real>
 CompareResult compare_with_reference(const Field<real>& got, const Reference& ref, Precision p) {
     CompareResult res;
     res.cells = got.dims.cells();
-    res.gamma = rounding_gamma(p, ref.radius);
+    res.gamma = rounding_gamma(p, ref.radius, ref.steps);
     const GridDims d = got.dims;
     if (!(d == ref.dims)) {
         res.bad_cells = res.cells;

@@ -37,7 +37,15 @@ struct CompareResult {
     std::string summary() const;  // one line for people
 };
 
-double rounding_gamma(Precision p, int radius);
+// S steps (reference_steps): every step rounds its sums as above, and the magnitude m_S carries
+// each step's rounding through the steps after it, so the kernel's and the reference's errors are
+// each at most gamma_m m_S to first order. What first order leaves out: step t rounds the kernel's
+// own values, which differ from the reference's by up to g m_{t-1}; carried on, those terms add at
+// most g (S - 1) g m_S in all (|A|^(S-t+1) m_{t-1} <= m_S for each t). So the bound is
+// g (1 + (S - 1) g) x magnitude, g = gamma_m(p) + gamma_m(fp64): it grows with S through m_S,
+// which holds the steps' own |A|^k growth, not through a guessed per-step tolerance. Terms of
+// g^3 S^2 are dropped (below 1e-9 of the bound for S <= 1000 in f32).
+double rounding_gamma(Precision p, int radius, int steps = 1);
 
 template <class real>
 CompareResult compare_with_reference(const Field<real>& got, const Reference& ref, Precision p);

@@ -47,12 +47,25 @@ CompareResult check_once(Backend& backend, const LaunchRequest& req, std::uint64
     };
     const Field<real> in = random_field<real>(req.dims, seed);
     if (!stage(RunStage::reference, 0.15)) return {};
-    const Reference ref = reference_stencil(in, w);
+    const Reference ref = reference_steps(in, w, req.steps);
     Field<real> out = poisoned_output(in, req.radius);
     if (!stage(RunStage::executing, 0.35)) return {};
     backend.execute(req, w, in.data.data(), out.data.data());
     if (!stage(RunStage::comparing, 0.45)) return {};
     return compare_with_reference(out, ref, req.precision);
+}
+
+// The check's weights: random and asymmetric (no two alike) so that a swapped neighbour cannot
+// pass. For S steps they are scaled to sum |w| = 1, as a stable explicit time step's are, so that
+// values stay O(1) over any number of steps instead of growing like (sum |w|)^S into infinity.
+StencilWeights check_weights(const LaunchRequest& req, std::uint64_t seed) {
+    StencilWeights w = random_weights(req.radius, seed ^ 0x9E3779B97F4A7C15ull);
+    if (req.steps > 1) {
+        double sum = 0;
+        for (int n = 0; n < coefficient_count(req.radius); ++n) sum += std::fabs(w.c[n]);
+        for (int n = 0; n < coefficient_count(req.radius); ++n) w.c[n] /= sum;
+    }
+    return w.rounded_to(req.precision);
 }
 
 // JSON has no NaN or infinity: those become null.
@@ -84,18 +97,20 @@ RunReport run_kernel(Backend& backend, const RunOptions& opt) {
     rep.geometry = launch_geometry(req);
     rep.attributes = backend.attributes(req);
 
-    // 2. Check. Asymmetric weights (no two alike) so that a swapped neighbour cannot pass; the
-    //    reference uses exactly the weights the kernel gets, rounded to its precision.
+    // 2. Check (S steps against S steps of the reference); the reference uses exactly the weights
+    //    the kernel gets, rounded to its precision.
     if (!stage(RunStage::preparing, 0.05)) return rep;
-    const StencilWeights w = random_weights(req.radius, opt.seed ^ 0x9E3779B97F4A7C15ull).rounded_to(req.precision);
+    const StencilWeights w = check_weights(req, opt.seed);
     rep.check = req.precision == Precision::f32
                     ? check_once<float>(backend, req, opt.seed, w, opt.progress, rep.cancelled)
                     : check_once<double>(backend, req, opt.seed, w, opt.progress, rep.cancelled);
     if (rep.cancelled) return rep;
     rep.ok = rep.check.ok;
 
-    // 3. Time, only what is correct: a fast wrong kernel has no bandwidth worth printing.
-    rep.bytes = minimum_bytes(req.dims, req.precision);
+    // 3. Time, only what is correct: a fast wrong kernel has no bandwidth worth printing. S steps
+    //    count S updates of every cell, each one read and one write (the copy-equivalent rate:
+    //    fused steps can pass the copy's, since they move the grid once per K updates).
+    rep.bytes = req.steps * minimum_bytes(req.dims, req.precision);
     if (!opt.time || !rep.ok) {
         stage(RunStage::done, 1.0);
         return rep;
@@ -112,8 +127,8 @@ RunReport run_kernel(Backend& backend, const RunOptions& opt) {
     if (rep.timed) {
         const double s = rep.ms.median * 1e-3;
         rep.gbps = rep.bytes / s / 1e9;
-        rep.gcells = static_cast<double>(req.dims.cells()) / s / 1e9;
-        rep.gflops = stencil_flops(req.dims, req.radius) / s / 1e9;
+        rep.gcells = static_cast<double>(req.dims.cells()) * req.steps / s / 1e9;
+        rep.gflops = req.steps * stencil_flops(req.dims, req.radius) / s / 1e9;
         rep.executed_gflops =
             rep.gflops * executed_flops_per_point(req.kernel, req.radius) / flops_per_point(req.radius);
         rep.copy_ratio = rep.copy_gbps > 0 ? rep.gbps / rep.copy_gbps : 0;
@@ -125,6 +140,9 @@ RunReport run_kernel(Backend& backend, const RunOptions& opt) {
 std::string RunReport::check_line() const {
     if (cancelled) return "check: cancelled";
     if (check.cells == 0) return "check: not run";
+    if (request.steps > 1)
+        return fmt::format("check: {} (against {} steps of the fp64 reference, seed {})", check.summary(),
+                           request.steps, seed);
     return fmt::format("check: {} (against the fp64 reference, seed {})", check.summary(), seed);
 }
 
@@ -136,6 +154,8 @@ nlohmann::json RunReport::to_json() const {
     if (request.block)  // `run --block`: the block is the user's shape, not the row's from T
         j["user_block"] = {request.block->x, request.block->y, request.block->z};
     j["radius"] = request.radius;
+    j["steps"] = request.steps;
+    j["fused_steps"] = steps_per_launch(request);  // K: steps per launch (1 but for temporal)
     j["precision"] = std::string(stencil::to_string(request.precision));
     j["nx"] = request.dims.nx;
     j["ny"] = request.dims.ny;

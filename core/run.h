@@ -59,10 +59,11 @@ struct RunReport {
     int warmup = 0, reps = 0;
     std::vector<double> samples_ms;
     Stats ms;                 // min / median / max per launch
-    double bytes = 0;         // 2 x cells x bytes per cell: each cell read once and written once
-    double gbps = 0;          // bytes / median time
-    double gcells = 0;        // cells / median time, in 10^9 per second
-    double gflops = 0;        // (12r + 1) x interior cells / median time
+    // A median time is of all the request's S steps (`run --steps`), so rates count S updates:
+    double bytes = 0;         // S x 2 x cells x bytes per cell: each update one read and one write
+    double gbps = 0;          // bytes / median time (above the copy's only when steps are fused)
+    double gcells = 0;        // S x cells / median time: cell updates, in 10^9 per second
+    double gflops = 0;        // S x (12r + 1) x interior cells / median time
     double executed_gflops = 0;  // the FLOPs the kernel executes / median time: gflops but for
                                  // conv27, whose (2r+1)^3 cube does 2 (2r+1)^3 - 1 per cell
     double copy_gbps = 0;     // median of the device-to-device copies of one array (read + write)

@@ -18,7 +18,26 @@ MpiWorld::MpiWorld() {
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
-MpiWorld::~MpiWorld() { MPI_Finalize(); }
+MpiWorld::MpiWorld(MPI_Comm split) : comm_(split), owns_mpi_(false) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+}
+
+MpiWorld::~MpiWorld() {
+    if (owns_mpi_)
+        MPI_Finalize();
+    else
+        MPI_Comm_free(&comm_);
+}
+
+std::unique_ptr<MpiWorld> MpiWorld::first_ranks(const MpiWorld& parent, int ranks) {
+    const bool in = parent.rank() < ranks;
+    MPI_Comm split = MPI_COMM_NULL;
+    mpi_check(MPI_Comm_split(parent.comm(), in ? 0 : MPI_UNDEFINED, parent.rank(), &split),
+              "MPI_Comm_split for a row of the sweep");
+    if (!in) return nullptr;
+    return std::unique_ptr<MpiWorld>(new MpiWorld(split));
+}
 
 void MpiWorld::abort(int code) const {
     MPI_Abort(MPI_COMM_WORLD, code);

@@ -1,9 +1,11 @@
 // MPI_COMM_WORLD for one run: initialised on construction (MPI_THREAD_FUNNELED: the CPU backend's
 // worker threads never call MPI), finalised on destruction. Only the `--decompose` path makes one,
-// so every other command runs without MPI even in an MPI build.
+// so every other command runs without MPI even in an MPI build. A scaling sweep runs each row on
+// the first N ranks only: first_ranks gives those a world of their own (a split communicator).
 #pragma once
 #include <mpi.h>
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -16,13 +18,16 @@ class MpiWorld {
 public:
     MpiWorld();
     ~MpiWorld();
+    // The first `ranks` ranks of `parent` as a world of their own (MPI_Comm_split); nullptr on the
+    // ranks left out. Collective over `parent`. MPI itself stays the parent's to finalise.
+    static std::unique_ptr<MpiWorld> first_ranks(const MpiWorld& parent, int ranks);
     MpiWorld(const MpiWorld&) = delete;
     MpiWorld& operator=(const MpiWorld&) = delete;
 
     int rank() const { return rank_; }
     int size() const { return size_; }
     bool root() const { return rank_ == 0; }
-    MPI_Comm comm() const { return MPI_COMM_WORLD; }
+    MPI_Comm comm() const { return comm_; }
 
     // The last resort when one rank fails where the others would wait for it (a launch that throws
     // mid-run): ends every rank with `code`. Input errors never come here: every rank finds them
@@ -30,6 +35,9 @@ public:
     [[noreturn]] void abort(int code) const;
 
 private:
+    explicit MpiWorld(MPI_Comm split);  // owns the communicator, not MPI
+    MPI_Comm comm_ = MPI_COMM_WORLD;
+    bool owns_mpi_ = true;
     int rank_ = 0, size_ = 1;
 };
 

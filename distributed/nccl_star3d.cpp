@@ -18,6 +18,7 @@
 #include "core/weights.h"
 #include "distributed/box_copy.h"
 #include "distributed/nccl_library.h"
+#include "distributed/nccl_support.h"
 #if STENCIL_LAB_HAVE_MPI
 #include "distributed/scatter_gather.h"
 #endif
@@ -30,33 +31,6 @@ using cuda_detail::check;
 using cuda_detail::DeviceBuffer;
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-void nccl_check(ncclResult_t rc, const char* what) {
-    if (rc != ncclSuccess) throw UserError(fmt::format("{} failed: {}", what, nccl().get_error_string(rc)));
-}
-
-// NCCL reads its environment once, when it first initialises: said before that.
-void nvlink_multicast_off() { setenv("NCCL_NVLS_ENABLE", "0", 1); }
-
-// A box of a device array (dims, x fastest) to or from a packed device buffer, on `stream`.
-void copy_box_async(void* array, GridDims dims, int value_bytes, const Box& box, void* packed, bool to_packed,
-                    cudaStream_t stream) {
-    const std::size_t w = std::size_t(box.hi[0] - box.lo[0]) * value_bytes;
-    const std::size_t h = std::size_t(box.hi[1] - box.lo[1]), d = std::size_t(box.hi[2] - box.lo[2]);
-    cudaMemcpy3DParms p{};
-    const cudaPitchedPtr whole = make_cudaPitchedPtr(array, std::size_t(dims.nx) * value_bytes,
-                                                     std::size_t(dims.nx) * value_bytes, std::size_t(dims.ny));
-    const cudaPos corner = make_cudaPos(std::size_t(box.lo[0]) * value_bytes, box.lo[1], box.lo[2]);
-    const cudaPitchedPtr flat = make_cudaPitchedPtr(packed, w, w, h);
-    if (to_packed) {
-        p.srcPtr = whole, p.srcPos = corner, p.dstPtr = flat;
-    } else {
-        p.srcPtr = flat, p.dstPtr = whole, p.dstPos = corner;
-    }
-    p.extent = make_cudaExtent(w, h, d);
-    p.kind = cudaMemcpyDeviceToDevice;
-    check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync of a halo face");
-}
 
 // One GPU's sub-box: its two arrays, its faces, the stream the faces travel on.
 class GpuDomain {
@@ -226,12 +200,6 @@ std::vector<unsigned char> single_domain(const LaunchRequest& req, const std::ve
     std::vector<unsigned char> result(input.size());
     check(cudaMemcpy(result.data(), in, result.size(), cudaMemcpyDeviceToHost), "cudaMemcpy of the single domain");
     return result;
-}
-
-int gpu_count() {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) return 0;
-    return n;
 }
 
 void fill_common(Star3dRunResult& r, const Star3dRunOptions& o, int ranks) {

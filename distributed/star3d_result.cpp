@@ -70,6 +70,7 @@ nlohmann::json Star3dRunResult::to_json() const {
         {"differing_cells", differing_cells},
         {"seconds_per_step", seconds_per_step},
         {"exchange_seconds_per_step", halo_exchange == "mpi" ? nlohmann::json(exchange_seconds_per_step) : nlohmann::json(nullptr)},
+        {"exchange_alone_seconds", halo_exchange == "mpi" ? nlohmann::json(exchange_alone_seconds) : nlohmann::json(nullptr)},
         {"overlap", halo_exchange == "nccl" ? nlohmann::json(options.overlap) : nlohmann::json(nullptr)},
         {"single_domain_seconds_per_step", single_domain_seconds_per_step},
         // t1 / (P tP): 1 when P ranks are P times faster than one domain alone.

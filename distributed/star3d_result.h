@@ -36,6 +36,10 @@ struct Star3dRunResult {
     long long differing_cells = 0;      // cells whose bits differ
     double seconds_per_step = 0;        // the slowest rank's step loop / steps
     double exchange_seconds_per_step = 0;   // the slowest rank's time in the exchange / steps (MPI)
+    // The exchange alone (MPI): exchanges back to back after a barrier, no compute between, the
+    // slowest rank's median. The in-loop time above also holds the wait for a slower neighbour's
+    // compute; this one is what the link model (link_model.h) predicts.
+    double exchange_alone_seconds = 0;
     double single_domain_seconds_per_step = 0;  // one domain alone, the same backend
     std::vector<long long> halo_bytes_per_rank;  // sent per step
     long long halo_bytes_total = 0;

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/field.h"
 #include "core/weights.h"
+#include "distributed/exchange_timing.h"
 #include "distributed/halo_exchange.h"
 #include "distributed/scatter_gather.h"
 
@@ -82,6 +83,7 @@ Star3dRunResult run_typed(const MpiWorld& world, Backend& backend, const Star3dR
     r.device = backend.device().name;
     r.seconds_per_step = max_over_ranks(world, loop_seconds) / o.steps;
     r.exchange_seconds_per_step = max_over_ranks(world, exchange_seconds) / o.steps;
+    r.exchange_alone_seconds = time_exchange_alone(world, halo, a.data());
     long long sent = halo.bytes_sent_per_exchange();
     r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));
     mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, r.halo_bytes_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),

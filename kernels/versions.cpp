@@ -53,6 +53,7 @@ std::string smem_formula(KernelId k, int radius) {
         case SharedTile::stencil_planes: return fmt::format("(2r+1) T^2 = {} T^2", 2 * radius + 1);
         case SharedTile::one_plane: return "T^2";
         case SharedTile::halo_plane: return fmt::format("(T+2r)^2 = (T+{})^2", 2 * radius);
+        case SharedTile::level_planes: return "K T^2";
     }
     return "";
 }
@@ -106,6 +107,25 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
     return std::nullopt;
 }
 
+std::optional<std::string> fuse_error(KernelId k, int T, int radius, int fused) {
+    const auto& v = version(k);
+    if (v.max_fused_steps <= 1) {
+        if (fused == 1) return std::nullopt;
+        std::string fusers;
+        for (const auto& row : kVersionTable)
+            if (row.max_fused_steps > 1) fusers += std::string(fusers.empty() ? "" : ", ") + row.name;
+        return fmt::format("--fuse applies to {} only: {} applies one time step per launch", fusers, v.name);
+    }
+    if (fused < 1 || fused > v.max_fused_steps)
+        return fmt::format("{}: --fuse {} is outside 1..{} (time steps fused per pass)", v.name, fused,
+                           v.max_fused_steps);
+    if (v.halo_in_tile && T <= 2 * radius * fused)
+        return fmt::format("{}: tile T={} cannot fuse {} steps at r={}: each step widens the halo by r, so T "
+                           "must exceed 2rK = {} (OUT_TILE_DIM = T - 2rK = {})",
+                           v.name, T, fused, radius, 2 * radius * fused, T - 2 * radius * fused);
+    return std::nullopt;
+}
+
 std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimits lim) {
     std::vector<int> out;
     if (!version(k).tile_is_template) {
@@ -119,7 +139,7 @@ std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimit
 }
 
 LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g,
-                               std::optional<Dim3> block) {
+                               std::optional<Dim3> block, int fused) {
     LaunchGeometry geo;
     if (block && version(k).takes_block) {  // a block of outputs of the user's shape
         geo.block = *block;
@@ -128,8 +148,8 @@ LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridD
         geo.out_planes = block->z;
         return geo;
     }
-    geo.smem_bytes = smem_bytes(k, T, radius, bytes_of(p));
-    const int out = out_tile(k, T, radius);
+    geo.smem_bytes = smem_bytes(k, T, radius, bytes_of(p), fused);
+    const int out = out_tile(k, T, radius, fused);
     geo.block = {T, T, version(k).threads == ThreadShape::cube ? T : 1};
     // One block per OUT_TILE_DIM outputs along every axis; a z-marching block covers
     // OUT_TILE_DIM planes with its loop, or the row's z-chunk when it has one (the last chunks

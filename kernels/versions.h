@@ -14,7 +14,7 @@
 
 namespace stencil {
 
-enum class KernelId { naive, tiled, coarsened, register_tiled, streaming, conv27 };
+enum class KernelId { naive, tiled, coarsened, register_tiled, streaming, conv27, temporal };
 enum class Precision { f32, f64 };
 
 constexpr int bytes_of(Precision p) { return p == Precision::f32 ? 4 : 8; }
@@ -64,6 +64,7 @@ enum class SharedTile {
     stencil_planes,  // the 2r + 1 planes a z-march needs: (2r + 1) T^2
     one_plane,       // only the current plane: T^2 (z-neighbours in registers)
     halo_plane,      // the current plane with its halo ring: (T + 2r)^2 (T counts outputs)
+    level_planes,    // one T^2 plane per fused time level: K T^2 (temporal blocking)
 };
 // The weights a version reads: the star's 6r + 1 (coefficient<real>(n) of
 // kernels/stencil_coefficients.cuh), or the dense (2r+1)^3 cube of a convolution, zero off the
@@ -101,9 +102,15 @@ struct KernelVersion {
     WeightLayout weights = WeightLayout::star;  // what it multiplies: see WeightLayout
     bool takes_block = false;   // its kernel reads blockDim and nothing else of T, so any block
                                 // shape runs it: `run --block BXxBYxBZ` (the textbook's 32x4x2)
+    // Time steps one pass applies (temporal blocking: K, a template parameter of the kernel). A
+    // launch of `run --steps S` fuses min(K, steps left); K = `--fuse` (1..max_fused_steps), else
+    // fused_steps. The rows of one step per launch have 1 and 1. Each fused step widens the halo
+    // by r: OUT_TILE_DIM = T - 2rK (out_tile).
+    int fused_steps = 1;
+    int max_fused_steps = 1;
 };
 
-inline constexpr std::array<KernelVersion, 6> kVersionTable{{
+inline constexpr std::array<KernelVersion, 7> kVersionTable{{
     {Problem::star3d, KernelId::naive, "naive", "Naive",
      "one thread per output; all 6r+1 neighbours straight from global memory",
      "kernels/naive.cuh", "bench/textbook/naive.cuh", ThreadShape::cube, false, SharedTile::none,
@@ -138,6 +145,16 @@ inline constexpr std::array<KernelVersion, 6> kVersionTable{{
      // No printed listing: shown beside the one it computes the same values as (naive).
      "kernels/conv27.cuh", "bench/textbook/naive.cuh", ThreadShape::cube, false, SharedTile::none,
      false, 8, 4, {8}, 0, WeightLayout::dense_cube},
+    // Issue 13's temporal blocking: K = 2 by default, so that the default T = 32 runs every
+    // radius (r = 4 leaves 32 - 16 = 16 outputs a side; K = 4 at r = 1 leaves 24, --fuse 4). A
+    // z-chunk of 128 planes as streaming: the pipeline's 2rK extra planes per chunk are 3% at
+    // r = 1, K = 2, and 512^3 still makes four chunks per column.
+    {Problem::star3d, KernelId::temporal, "temporal", "Temporal blocking (2.5D)",
+     "K time steps per pass: a T^2 block marches z, each level one shared plane and a register "
+     "queue, the halo r wider per level; one read + one write of the grid per K updates",
+     // No printed listing: shown beside the one its levels each resemble (register tiling).
+     "kernels/temporal.cuh", "bench/textbook/register_tiled.cuh", ThreadShape::plane, true,
+     SharedTile::level_planes, true, 32, 8, {16, 24, 32}, 128, WeightLayout::star, false, 2, 4},
 }};
 
 std::span<const KernelVersion> kernel_versions();
@@ -161,17 +178,23 @@ constexpr int executed_points(KernelId k, int radius) {
 }
 constexpr int executed_flops_per_point(KernelId k, int radius) { return 2 * executed_points(k, radius) - 1; }
 
-// Output cells per block edge: OUT_TILE_DIM = T - 2r when the tile holds its halo, else T.
-constexpr int out_tile(KernelId k, int T, int radius) {
-    return version(k).halo_in_tile ? T - 2 * radius : T;
+// Time steps a launch of version k applies when asked to fuse `fused` (1 for the rows of one step).
+constexpr int steps_per_launch(KernelId k, int fused) {
+    return version(k).max_fused_steps > 1 && fused > 1 ? fused : 1;
+}
+
+// Output cells per block edge: OUT_TILE_DIM = T - 2r when the tile holds its halo (T - 2rK for a
+// launch that fuses K steps), else T.
+constexpr int out_tile(KernelId k, int T, int radius, int fused = 1) {
+    return version(k).halo_in_tile ? T - 2 * radius * steps_per_launch(k, fused) : T;
 }
 
 constexpr long long threads_per_block(KernelId k, int T) {
     return version(k).threads == ThreadShape::cube ? (long long)T * T * T : (long long)T * T;
 }
 
-// Values in shared memory per block.
-constexpr long long shared_cells(KernelId k, int T, int radius) {
+// Values in shared memory per block (a launch fusing `fused` steps).
+constexpr long long shared_cells(KernelId k, int T, int radius, int fused = 1) {
     const long long plane = (long long)T * T;
     switch (version(k).shared) {
         case SharedTile::none: return 0;
@@ -179,12 +202,13 @@ constexpr long long shared_cells(KernelId k, int T, int radius) {
         case SharedTile::stencil_planes: return (2 * radius + 1) * plane;
         case SharedTile::one_plane: return plane;
         case SharedTile::halo_plane: return (long long)(T + 2 * radius) * (T + 2 * radius);
+        case SharedTile::level_planes: return steps_per_launch(k, fused) * plane;
     }
     return 0;
 }
 
-constexpr long long smem_bytes(KernelId k, int T, int radius, int bytes) {
-    return shared_cells(k, T, radius) * bytes;
+constexpr long long smem_bytes(KernelId k, int T, int radius, int bytes, int fused = 1) {
+    return shared_cells(k, T, radius, fused) * bytes;
 }
 
 // Planes a z-marching block covers on a grid of nz planes launched as `blocks_z` blocks along z:
@@ -195,7 +219,8 @@ constexpr int z_planes_per_block(int nz, int blocks_z) { return (nz + blocks_z -
 std::string threads_formula(KernelId k);
 std::string smem_formula(KernelId k, int radius);  // "" when the version uses no shared memory
 
-// True when (k, T, r, precision) obeys every hardware rule (with the default limits).
+// True when (k, T, r, precision) obeys every hardware rule (with the default limits), for a launch
+// of one step. A launch fusing K steps needs more: fuse_error.
 constexpr bool tile_fits(KernelId k, int T, int radius, int bytes, DeviceLimits lim = {}) {
     if (T < 1 || radius < 1 || radius > kMaxRadius) return false;
     if (version(k).halo_in_tile && T <= 2 * radius) return false;
@@ -213,6 +238,11 @@ constexpr bool tile_is_built(KernelId k, int T) {
 // Why (k, T, r, precision) cannot run, in one sentence; nullopt when it can.
 std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p,
                                       DeviceLimits lim = {});
+// Why version k with tile T cannot fuse `fused` steps per launch at radius r, in one sentence
+// (fusing is temporal's alone, 1..max_fused_steps, and needs T > 2rK); nullopt when it can.
+// The shared planes never limit it: K T^2 values stop at 32 KiB (K = 4, T = 32, fp64).
+std::optional<std::string> fuse_error(KernelId k, int T, int radius, int fused);
+
 // The T that can run for (k, r, precision): valid and built.
 std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimits lim = {});
 // The row's sweep tiles that can run for (r, precision): what `sweep` and the viewer try.
@@ -221,8 +251,9 @@ std::vector<int> sweep_tiles(KernelId k, int radius, Precision p, DeviceLimits l
 // `block`: a shape of the user's instead of the row's T^3 (only a row that takes_block; see
 // block_error). One block per block-sized box of outputs; out_tile is then block.x and
 // out_planes block.z.
+// `fused`: the time steps this launch applies (temporal's K; see out_tile).
 LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g,
-                               std::optional<Dim3> block = std::nullopt);
+                               std::optional<Dim3> block = std::nullopt, int fused = 1);
 
 // "32x4x2" -> {32, 4, 2}; nullopt unless three positive integers joined by 'x'.
 std::optional<Dim3> parse_block(std::string_view s);

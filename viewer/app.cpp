@@ -14,14 +14,14 @@
 namespace stencil::viewer {
 
 const char* panel_name(PanelId p) {
-    static const char* n[] = {"stepper", "opb", "halos", "coalescing", "runs", "check", "cardiac"};
+    static const char* n[] = {"stepper", "opb", "halos", "coalescing", "runs", "check", "cardiac", "timeline"};
     return n[(int)p];
 }
 const char* panel_title(PanelId p) {
     static const char* n[] = {"Stepper: one block, barrier by barrier", "OP/B against T",
                               "Halos: input tile vs output tile", "Coalescing: one warp's loads",
                               "Runs: time, GB/s, error", "Check a submission",
-                              "Cardiac: the spiral wave of text 002"};
+                              "Cardiac: the spiral wave of text 002", "Timeline: the block's warps over time"};
     return n[(int)p];
 }
 
@@ -47,7 +47,8 @@ void App::set_config(StepperConfig c) {
             if (std::abs(t - c.tile) < std::abs(best - c.tile)) best = t;
         c.tile = best;
     }
-    const auto g = launch_geometry(c.kernel, c.tile, c.radius, c.precision, c.dims);
+    if (!version(c.kernel).takes_block) c.block_shape.reset();  // only naive's rows take a block shape
+    const auto g = launch_geometry(c.kernel, c.tile, c.radius, c.precision, c.dims, c.block_shape);
     c.block.x = std::clamp(c.block.x, 0, std::max(0, g.grid.x - 1));
     c.block.y = std::clamp(c.block.y, 0, std::max(0, g.grid.y - 1));
     c.block.z = std::clamp(c.block.z, 0, std::max(0, g.grid.z - 1));
@@ -58,12 +59,22 @@ void App::set_config(StepperConfig c) {
 void App::install_trace(TraceResult r) {
     const bool kernel_changed = exp.source.lines.empty() && exp.source.error.empty()
                                     ? true
-                                    : exp.trace.cfg.kernel != r.trace.cfg.kernel || exp.trace.steps.empty();
+                                    : exp.trace.cfg.kernel != r.trace.cfg.kernel || exp.trace.steps.empty() ||
+                                          exp.trace.cfg.kernel_file != r.trace.cfg.kernel_file;
     exp.trace = std::move(r.trace);
     exp.block_summary = r.block_summary;
     exp.prediction = std::move(r.prediction);
-    if (kernel_changed || exp.source.lines.empty()) exp.source = load_kernel_source(exp.trace.cfg.kernel, exe_dir);
+    if (kernel_changed || exp.source.lines.empty()) {
+        // A student's kernel is shown as its file, beside the textbook's listing of its exercise.
+        exp.source = exp.trace.cfg.kernel_file.empty() ? load_kernel_source(exp.trace.cfg.kernel, exe_dir)
+                                                       : read_kernel_source(exp.trace.cfg.kernel_file);
+        exp.textbook = load_textbook_source(exp.trace.cfg.kernel, exe_dir);
+        exp.book_line = corresponding_lines(exp.source, exp.textbook);
+    }
     exp.slice = 0;
+    exp.timeline = timeline_from_trace(exp.trace);  // the GPU's only when asked (timeline panel)
+    exp.window = {0, std::max(1.0, exp.timeline.end)};
+    exp.gpu_timeline_why.clear();
     set_warp(std::min(exp.warp, std::max(0, warps_in_block(exp.trace.geo.block) - 1)));
     int step = exp.trace.ok() && !exp.trace.interval_end.empty() ? exp.trace.interval_end.front() : 0;
     if (exp.step_after_trace) {
@@ -81,6 +92,7 @@ void App::finish_trace() {
 void App::set_step(int step) {
     exp.step = std::clamp(step, 0, std::max(0, exp.trace.last_step()));
     exp.state = stepper_state(exp.trace, exp.step);
+    exp.where = step_source(exp.trace, exp.step);
     exp.lines = exp.state.interval >= 0 ? interval_lines(exp.source, exp.state.interval, exp.trace.intervals)
                                         : std::vector<LineRange>{};
 }
@@ -101,9 +113,18 @@ void App::rebuild_opb() {
     opb.fig = opb_figure(opb.radius, opb.precision, opb.log_y, opb.measured, runs.records, gpu_unavailable);
     opb.help = fmt::format("OP/B = FLOPs / bytes loaded from global memory (loads only, as the textbook counts).\n"
                            "naive: (12r+1) / ((6r+1) sizeof(real)) = 13/28 = 0.46 for r = 1, fp32.\n"
-                           "tiled and z-marching: {}\nGPU counters (L2, DRAM): FLOPs / (read + write bytes) at "
-                           "that level, the roofline's convention (analysis/measured.h).\nModel source: {}",
+                           "tiled and z-marching: {}\nMeasured points, colour = kernel, marker = level: requested "
+                           "(CPU trace or counters), L2 and DRAM (GPU counters), each FLOPs / bytes read at that "
+                           "level (the model's convention: above the model line is reuse a cache caught).\n"
+                           "Model source: {}",
                            opb.fig.formula, model_provenance());
+    opb.roofline = roofline_figure(runs.records, opb.ceilings, opb.radius, opb.precision);
+}
+
+void App::start_ceiling_measurement() {
+    if (opb.measuring_ceilings.valid()) return;
+    const std::string b = runs.backend == 1 ? "cuda" : runs.backend == 2 ? "cpu" : "auto";
+    opb.measuring_ceilings = std::async(std::launch::async, [b, p = opb.precision] { return measure_ceilings(b, p); });
 }
 
 void App::start_trace_measurement() {
@@ -130,6 +151,11 @@ void App::poll() {
         opb.measured = opb.measuring.get();
         rebuild_opb();
     }
+    if (opb.measuring_ceilings.valid() &&
+        opb.measuring_ceilings.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        opb.ceilings = opb.measuring_ceilings.get();
+        rebuild_opb();
+    }
     if (check.checking.valid() && check.checking.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
         finish_check();
     auto fresh = runs.runner.take_finished();
@@ -149,9 +175,25 @@ void App::start_check() {
     check.checked_path = check.path;
     check.error.clear();
     check.result.reset();
-    check.checking = std::async(std::launch::async, [o, path = check.checked_path] {
+    check.live = std::make_shared<CheckPanelData::Live>();
+    o.stop = &check.live->stop;
+    o.progress = [live = check.live](const checker::CheckProgress& p) {
+        std::lock_guard l(live->m);
+        live->at = p;
+    };
+    check.checking = std::async(std::launch::async, [o, path = check.checked_path, live = check.live] {
         return checker::check_submission(path, o);
     });
+}
+
+void App::set_check_path(bool choose) {
+    std::vector<std::string> names;
+    for (const auto& e : checker::exercises()) names.push_back(e.name);
+    check.guess = guess_exercise(check.path, read_header(check.path), names);
+    if (!choose || !check.guess) return;
+    const auto it = std::find(names.begin(), names.end(), check.guess->name);
+    check.exercise = (int)(it - names.begin());
+    check.tile = 0;
 }
 
 void App::finish_check() {
@@ -186,6 +228,7 @@ bool App::load_results_file() {
         // Loading a file again replaces its rows (no duplicates); rows from elsewhere stay.
         std::erase_if(runs.records, [&](const RunRecord& r) { return r.origin == f.path; });
         runs.records.insert(runs.records.end(), f.runs.begin(), f.runs.end());
+        if (!f.runs.empty()) opb.ceilings = ceilings_from_file(f);
         rebuild_opb();
         return true;
     } catch (const std::exception& e) {

@@ -3,6 +3,8 @@
 // stencil_viewer_core) only what that change affects. Nothing here is recomputed per frame.
 #pragma once
 #include <future>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -10,20 +12,24 @@
 #include <vector>
 
 #include "checker/checker.h"
+#include "viewer/core/exercise_guess.h"
 #include "viewer/core/figures.h"
 #include "viewer/core/jobs.h"
+#include "viewer/core/block_timeline.h"
 #include "viewer/core/kernel_source.h"
+#include "viewer/core/listing_match.h"
 #include "viewer/core/measure.h"
 #include "viewer/core/model_view.h"
 #include "viewer/core/plot_math.h"
 #include "viewer/core/results.h"
+#include "viewer/core/roofline.h"
 #include "viewer/core/stepper.h"
 #include "viewer/core/warp_map.h"
 
 namespace stencil::viewer {
 
-enum class PanelId { stepper, opb, halos, coalescing, runs, check, cardiac };
-inline constexpr int kPanels = 7;
+enum class PanelId { stepper, opb, halos, coalescing, runs, check, cardiac, timeline };
+inline constexpr int kPanels = 8;
 const char* panel_name(PanelId p);   // "stepper", "opb", ... (the --panel spelling)
 const char* panel_title(PanelId p);  // window titles
 
@@ -34,7 +40,7 @@ struct UiOptions {
     bool font_dirty = true;      // rebuild the font atlas before the next frame
     // The check panel starts closed (View menu, or --panel check / --check FILE): the other five
     // are what goes on the projector.
-    bool open[kPanels] = {true, true, true, true, true, false, false};
+    bool open[kPanels] = {true, true, true, true, true, false, false, false};
     bool relayout = true;        // place the open windows on the next frame
     int solo = -1;               // presentation: this panel fills the window (--present)
     bool focus_pending = false;  // focus the presented panel on the next frame (Page Down / Up)
@@ -50,6 +56,14 @@ struct Experiment {
     int step = 0;
     KernelSource source;
     std::vector<LineRange> lines;  // of the current interval
+    StepZoom zoom = StepZoom::instruction;  // what one step forward / back moves
+    SourcePos where;               // the current step's file and line (step_source)
+    KernelSource textbook;         // the row's listing as printed (bench/textbook/)
+    std::vector<int> book_line;    // per line of `source`: its line in `textbook` (-1: none)
+    int thread = -1;               // the stepper's chosen thread (its loads and stores listed)
+    BlockTimeline timeline;        // the timeline panel's (from the trace, or the GPU's when asked)
+    TimeWindow window;             // its zoom
+    std::string gpu_timeline_why;  // why the GPU's could not be recorded
     int warp = 0;
     int request = 0;               // selected request of the warp
     std::vector<WarpLoad> warp_loads;
@@ -70,6 +84,11 @@ struct OpbData {
     std::future<std::vector<TraceOpb>> measuring;
     std::vector<TraceOpb> measured;
     GridDims measure_dims{48, 48, 48};
+    // The roofline tab (--roofline shows it first): its ceilings from a loaded sweep or measured here.
+    bool show_roofline = false;
+    Ceilings ceilings;
+    std::future<Ceilings> measuring_ceilings;
+    RooflineFigure roofline;         // rebuilt with fig
 };
 
 struct HaloData {
@@ -104,6 +123,15 @@ struct CheckPanelData {
     std::optional<checker::CheckResult> result;
     std::string error;  // a usage error (no such file, bad tile): the checker's one line
     std::string checked_path;
+    // The check in flight: its stop flag (Cancel) and the runner's last case line, shared with
+    // the worker thread (which keeps it alive while it runs).
+    struct Live {
+        std::atomic<bool> stop{false};
+        mutable std::mutex m;
+        checker::CheckProgress at;
+    };
+    std::shared_ptr<Live> live;
+    std::optional<ExerciseGuess> guess;  // what the file at `path` suggests (set_check_path)
 };
 
 struct App {
@@ -131,6 +159,7 @@ struct App {
     // OP/B
     void rebuild_opb();
     void start_trace_measurement();
+    void start_ceiling_measurement();  // a copy and (CUDA) an FMA peak run, on a worker
     void poll();                       // collects finished background work (cheap)
     // halos
     void rebuild_halos();
@@ -139,10 +168,12 @@ struct App {
     bool load_results_file();          // false (and runs.message says why) on failure
     // Background work in flight (a run, a trace, a trace measurement): the main loop keeps polling.
     bool busy() const {
-        return opb.measuring.valid() || runs.runner.running() || tracing() || check.checking.valid();
+        return opb.measuring.valid() || opb.measuring_ceilings.valid() || runs.runner.running() || tracing() || check.checking.valid();
     }
     // check
     void start_check();
+    // `path` changed: read what exercise the file suggests, and choose it when `choose`.
+    void set_check_path(bool choose);
     void finish_check();               // waits for the check in flight (--screenshot)
     void save_results_file();
 };

@@ -115,7 +115,9 @@ void Table(const char* id, const std::vector<Column>& columns, const std::vector
             if (c < (int)r.size()) widths[c] = std::max(widths[c], TextWidth(r[c].text));
         widths[c] += pad;
     }
-    const float avail = ImGui::GetContentRegionAvail().x;
+    // A vertical scrollbar that appears once the rows outgrow the panel takes its width from the
+    // table: keep it free from the start, so the last column never ends under it.
+    const float avail = ImGui::GetContentRegionAvail().x - (ImGui::GetCurrentWindow()->ScrollbarY ? 0 : st.ScrollbarSize);
     const auto bands = table_bands(widths, avail - 2, key_columns);
     int b = 0;
     for (const auto& band : bands) {

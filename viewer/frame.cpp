@@ -17,7 +17,7 @@ namespace {
 using DrawFn = void (*)(App&);
 const DrawFn kDraw[kPanels] = {draw_stepper_panel, draw_opb_panel,  draw_halos_panel,
                                draw_coalescing_panel, draw_runs_panel, draw_check_panel,
-                               draw_cardiac_panel};
+                               draw_cardiac_panel, draw_timeline_panel};
 
 void main_menu(App& app, bool* quit) {
     if (!ImGui::BeginMainMenuBar()) return;

@@ -36,6 +36,8 @@
 
 #include "checker/exercises.h"
 #include "viewer/app.h"
+#include "viewer/core/exercise_guess.h"
+#include "viewer/core/student_trace.h"
 #include "viewer/fit.h"
 #include "viewer/frame.h"
 #include "viewer/headless.h"
@@ -78,7 +80,37 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
         std::fprintf(stderr, "stencil-lab-viewer: --block %s is not X,Y,Z\n", o.block.c_str());
         return 2;
     }
+    if (!o.block_shape.empty()) {
+        c.block_shape = parse_block(o.block_shape);
+        if (!c.block_shape || !version(c.kernel).takes_block) {
+            std::fprintf(stderr, "stencil-lab-viewer: --block-shape %s: %s\n", o.block_shape.c_str(),
+                         c.block_shape ? "only naive takes a block shape" : "not BXxBYxBZ");
+            return 2;
+        }
+    }
+    if (auto z = parse_zoom(o.zoom)) app.exp.zoom = *z;
+    app.exp.thread = o.thread;
+    if (!o.kernel_file.empty()) {  // a student's kernel in the stepper, for --exercise or the one it suggests
+        c.kernel_file = o.kernel_file;
+        c.exercise = o.check_exercise;
+        if (c.exercise.empty()) {
+            std::vector<std::string> names;
+            for (const auto& e : checker::exercises()) names.push_back(e.name);
+            const auto g = guess_exercise(o.kernel_file, read_header(o.kernel_file), names);
+            if (!g) {
+                std::fprintf(stderr, "stencil-lab-viewer: --kernel-file %s: say which exercise it is for (--exercise)\n",
+                             o.kernel_file.c_str());
+                return 2;
+            }
+            c.exercise = g->name;
+        }
+        if (auto why = resolve_student_config(c); !why.empty()) {
+            std::fprintf(stderr, "stencil-lab-viewer: --kernel-file: %s\n", why.c_str());
+            return 2;
+        }
+    }
     if (o.halo_2d) app.halo.dims = 2;
+    app.opb.show_roofline = o.roofline;
     if (o.halo_slice >= 0) app.halo.slice = o.halo_slice;
     app.halo.tile = std::max(app.halo.tile, 2 * app.halo.radius + 1);
     if (o.step) app.exp.step_after_trace = *o.step;  // applied when the trace arrives
@@ -89,6 +121,7 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     app.rebuild_halos();
     if (!o.check_path.empty()) {  // --check: open the check panel and grade the file
         std::snprintf(app.check.path, sizeof app.check.path, "%s", o.check_path.c_str());
+        app.set_check_path(o.check_exercise.empty());  // no --exercise: the one the file suggests
         const auto exs = checker::exercises();
         for (int i = 0; i < (int)exs.size(); ++i)
             if (o.check_exercise == exs[i].name) app.check.exercise = i;

@@ -16,7 +16,7 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
     std::string panel, window_text = "1600x1000";
     cli.add_option("--screenshot", o.screenshot, "render, write the window to this PNG (and PNG.json) and exit");
     cli.add_option("--present,--panel", panel,
-                   "presentation: this panel fills the window (stepper, opb, halos, coalescing, runs, check); "
+                   "presentation: this panel fills the window (stepper, opb, halos, coalescing, runs, check, cardiac, timeline); "
                    "Page Down / Page Up go to the next / previous panel");
     auto* frames_opt =
         cli.add_option("--frames", o.frames, "frames to render before the screenshot (needs --screenshot)")
@@ -35,11 +35,23 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
     cli.add_option("--block", o.block, "stepper block X,Y,Z (blockIdx)");
     int step = 0;
     auto* step_opt = cli.add_option("--step", step, "stepper step (negative: counted back from the last, -1 = last)");
+    cli.add_option("--zoom", o.zoom, "stepper: what one step is, instruction, line or interval")
+        ->check(CLI::IsMember({"instruction", "line", "interval"}));
+    cli.add_option("--block-shape", o.block_shape,
+                   "stepper and coalescing: naive's threads per block BXxBYxBZ (8x8x8 as printed, 32x4x2 coalesced)");
+    cli.add_option("--kernel-file", o.kernel_file,
+                   "stepper: step a student's kernel (FILE.cu, with --exercise), run on the CPU engine in the "
+                   "checker's child process");
+    cli.add_option("--thread", o.thread, "stepper: list this thread's loads and stores (linear index in the block)")
+        ->check(CLI::Range(0, 1023));
     cli.add_flag("--halo-2d", o.halo_2d, "halos panel in 2D");
+    cli.add_flag("--roofline", o.roofline, "OP/B panel: open its roofline tab (GFLOP/s against FLOP/B, the ceilings)");
     cli.add_option("--halo-slice", o.halo_slice, "halos panel: the z slice of the 3D tile shown")->check(CLI::Range(0, 63));
     cli.add_option("--load", o.load, "load a results.json (stencil-lab sweep) into the runs table");
     cli.add_option("--check", o.check_path, "check this .cu submission in the check panel (opens it)");
-    cli.add_option("--exercise", o.check_exercise, "the exercise --check grades against")
+    cli.add_option("--exercise", o.check_exercise,
+                   "the exercise --check grades against (default: the one the file's folder, opening comment or "
+                   "name suggests)")
         ->check([](const std::string& e) {
             return checker::find_exercise(e) ? std::string() : "one of: " + checker::exercise_names();
         });
@@ -68,7 +80,7 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
         for (int p = 0; p < kPanels; ++p)
             if (panel == panel_name((PanelId)p)) o.present = p;
         if (o.present < 0) {
-            std::fprintf(stderr, "stencil-lab-viewer: unknown panel '%s' (stepper, opb, halos, coalescing, runs, check)\n",
+            std::fprintf(stderr, "stencil-lab-viewer: unknown panel '%s' (stepper, opb, halos, coalescing, runs, check, cardiac, timeline)\n",
                          panel.c_str());
             return 2;
         }

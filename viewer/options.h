@@ -17,9 +17,14 @@ struct ViewerOptions {
     std::string kernel, precision, block, load;
     int tile = 0, radius = 0, grid = 0;
     std::optional<int> step;
+    std::string zoom;                // stepper: instruction, line or interval per step
+    std::string block_shape;         // stepper: naive's block shape BXxBYxBZ (8x8x8, 32x4x2)
+    std::string kernel_file;         // stepper: a student's kernel (with --exercise)
+    int thread = -1;                 // stepper: the thread whose loads and stores are listed
     bool halo_2d = false;
+    bool roofline = false;           // the OP/B panel opens on its roofline tab
     int halo_slice = -1;
-    std::string check_path, check_exercise = "find-the-race", check_backend = "auto";
+    std::string check_path, check_exercise, check_backend = "auto";  // exercise "": the one the file suggests
 };
 
 // Parses argv. Returns the exit code when the viewer must exit now (--help: 0, bad usage: 2, with

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "checker/exercises.h"
+#include "viewer/core/check_status.h"
 #include "viewer/core/colormap.h"
 #include "viewer/fit.h"
 #include "viewer/panels.h"
@@ -52,7 +53,7 @@ void draw_check_controls(App& app, std::span<const checker::Exercise> exs, bool 
     const float fs = ImGui::GetFontSize();
     ImGui::BeginDisabled(busy);
     ImGui::SetNextItemWidth(std::min(fs * 22, ImGui::GetContentRegionAvail().x - fit::TextWidth("file") - fs * 2));
-    ImGui::InputText("file", c.path, sizeof c.path);
+    if (ImGui::InputText("file", c.path, sizeof c.path)) app.set_check_path(true);  // a new file: its exercise
     HelpMarker("A .cu file with one __global__ void stencil_kernel(...): the contract is in "
                "exercises/README.md. A relative path is relative to the folder the viewer was started in.");
     ImGui::SetNextItemWidth(fs * 10);
@@ -73,6 +74,29 @@ void draw_check_controls(App& app, std::span<const checker::Exercise> exs, bool 
     fit::SameLineIfFits(fit::ButtonWidth("Check"));
     if (ImGui::Button("Check")) app.start_check();
     ImGui::EndDisabled();
+}
+
+// The check in flight: size k of n from the runner's lines, a bar, Cancel (then "cancelling...").
+void draw_check_progress(App& app) {
+    auto& c = app.check;
+    checker::CheckProgress at;
+    {
+        std::lock_guard l(c.live->m);
+        at = c.live->at;
+    }
+    const bool stopping = c.live->stop.load();
+    const float fs = ImGui::GetFontSize();
+    ImGui::ProgressBar(check_fraction(at), ImVec2(std::min(fs * 14, ImGui::GetContentRegionAvail().x), 0));
+    fit::SameLineIfFits(fit::ButtonWidth("Cancel##check"));
+    ImGui::BeginDisabled(stopping);
+    if (ImGui::Button("Cancel##check")) c.live->stop = true;
+    ImGui::EndDisabled();
+    HelpMarker("Cancel kills the child process group that compiles and runs the submission (checker/process.h); "
+               "no verdict is given for a stopped check.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    fit::Wrapped("checking " + c.checked_path + ": " + check_status_text(at, stopping));
+    ImGui::PopStyleColor();
+    if (app.recording) app.drawn["check"] = {{"verdict", "checking"}, {"status", check_status_text(at, stopping)}};
 }
 
 // The verdict, what was checked, and the evidence's words (message, race, compiler output).
@@ -166,17 +190,17 @@ void draw_check_panel(App& app) {
     const auto exs = checker::exercises();
     draw_check_controls(app, exs, busy);
     fit::Wrapped(exs[c.exercise].summary);
+    const std::string mismatch = exercise_mismatch(c.guess, exs[c.exercise].name);
+    if (!mismatch.empty()) fit::Colored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "note: " + mismatch);
     if (busy) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        fit::Wrapped("checking " + c.checked_path + ": compiled and run in a child process, several sizes and schedules...");
-        ImGui::PopStyleColor();
+        draw_check_progress(app);
         return;
     }
     if (!c.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.45f, 0.2f, 1.0f));
         fit::Wrapped(c.error);
         ImGui::PopStyleColor();
-        if (app.recording) app.drawn["check"] = {{"verdict", "error"}, {"error", c.error}};
+        if (app.recording) app.drawn["check"] = {{"verdict", "error"}, {"error", c.error}, {"mismatch", mismatch}};
         return;
     }
     if (!c.result) {
@@ -194,7 +218,9 @@ void draw_check_panel(App& app) {
     const int failed = draw_tests(r);
     if (app.recording)
         app.drawn["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},
-                              {"failed", failed}, {"map_rows", rows.size()}, {"message", e.message}};
+                              {"failed", failed}, {"map_rows", rows.size()}, {"message", e.message},
+                              {"exercise", r.exercise}, {"suggested", c.guess ? c.guess->name : ""},
+                              {"mismatch", mismatch}};
 }
 
 }  // namespace stencil::viewer

@@ -1,10 +1,12 @@
-// [SECTION] Coalescing panel: for the stepper's block and a chosen warp, which lanes touch which
-// grid rows and 32-byte sectors in each global request, sectors per request and efficiency,
+// [SECTION] Coalescing panel: for the stepper's block and a chosen warp, each global request drawn
+// as the textbook does (lanes over a memory axis of 32-byte sectors and 128-byte lines), sectors
+// per request and efficiency,
 // predicted (model) against measured (trace; GPU counters when a run has them); a colour map of
 // the warps over the block.
 #include <fmt/format.h>
 
 #include "viewer/core/colormap.h"
+#include "viewer/core/memory_axis.h"
 #include "viewer/fit.h"
 #include "viewer/panels.h"
 
@@ -12,29 +14,94 @@ namespace stencil::viewer {
 
 namespace {
 
-void lane_strip(const WarpLoad& w, float width) {
-    // 32 lanes in a row, each coloured by the grid row it reads; sector boundaries marked below.
+// The textbook's picture of one request: the warp's 32 lanes in a row, and under them the memory
+// they read, a box per 32-byte sector (filled as far as the lanes use it) grouped in 128-byte lines,
+// each lane joined to its address. Lines far apart are drawn side by side with a gap (a break).
+void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width) {
     const float fs = ImGui::GetFontSize();
-    const float cell = std::max(4.0f, std::min(fs * 1.4f, width / 33.0f));
+    const int per_line = kLineBytes / kSectorBytes;
+    int boxes = 0;
+    for (const auto& seg : m.segments) boxes += (int)(seg.last_line - seg.first_line + 1) * per_line;
+    const float gap = fs * 0.8f;
+    const int gaps = std::max(0, (int)m.segments.size() - 1);
+    const float lane_w = std::max(4.0f, std::min(fs * 1.4f, width / 33.0f));
+    const float sector_w = boxes ? std::clamp((width - gaps * gap - 2) / boxes, 3.0f, fs * 2.5f) : 0;
+    const float lanes_h = lane_w, link_h = fs * 3, axis_h = fs * 1.2f, line_h = fs * 0.5f;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    for (int lane = 0; lane < 32; ++lane) {
-        const ImVec2 a(p.x + lane * cell, p.y);
-        const int row = w.lane_row[lane], sec = w.lane_sector[lane];
-        const ImU32 c = row < 0 ? pack(palette::outside) : pack(category(row));
-        dl->AddRectFilled(a, ImVec2(a.x + cell - 1, a.y + cell), c);
-        if (sec >= 0) {
-            const ImU32 sc = (sec % 2) ? IM_COL32(230, 230, 230, 255) : IM_COL32(120, 120, 120, 255);
-            dl->AddRectFilled(ImVec2(a.x, a.y + cell + 2), ImVec2(a.x + cell - 1, a.y + cell + 6), sc);
+    const float axis_y = p.y + lanes_h + link_h;
+    // Sector boxes and line brackets; remember where each sector's bytes start.
+    std::vector<std::vector<float>> sector_x(m.segments.size());
+    float x = p.x;
+    for (size_t s = 0; s < m.segments.size(); ++s) {
+        const auto& seg = m.segments[s];
+        for (long long line = seg.first_line; line <= seg.last_line; ++line) {
+            const float lx = x;
+            for (int k = 0; k < per_line; ++k) {
+                const long long index = line * per_line + k;
+                const ImVec2 a(x, axis_y), b(x + sector_w - 1, axis_y + axis_h);
+                const auto it = std::find_if(seg.sectors.begin(), seg.sectors.end(),
+                                             [&](const AxisSector& q) { return q.index == index; });
+                dl->AddRect(a, b, IM_COL32(200, 200, 200, 255));
+                if (it != seg.sectors.end()) {
+                    const float used = (float)it->bytes_used / kSectorBytes;
+                    dl->AddRectFilled(a, ImVec2(a.x + (sector_w - 1) * used, b.y), pack(palette::loaded));
+                    dl->AddRectFilled(ImVec2(a.x + (sector_w - 1) * used, a.y), b, pack(palette::reloaded, 0.5f));
+                }
+                x += sector_w;
+            }
+            dl->AddLine(ImVec2(lx, axis_y + axis_h + 2), ImVec2(lx, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
+            dl->AddLine(ImVec2(lx, axis_y + axis_h + line_h), ImVec2(x - 1, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
+            dl->AddLine(ImVec2(x - 1, axis_y + axis_h + 2), ImVec2(x - 1, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
+        }
+        sector_x[s].push_back(x);
+        if (s + 1 < m.segments.size()) {  // a break: the next lines are elsewhere in memory
+            dl->AddLine(ImVec2(x + gap * 0.3f, axis_y + axis_h + 2), ImVec2(x + gap * 0.5f, axis_y - 2), IM_COL32(230, 230, 230, 255));
+            dl->AddLine(ImVec2(x + gap * 0.5f, axis_y + axis_h + 2), ImVec2(x + gap * 0.7f, axis_y - 2), IM_COL32(230, 230, 230, 255));
+            x += gap;
         }
     }
-    ImGui::Dummy(ImVec2(32 * cell, cell + 8));
-    if (ImGui::IsItemHovered()) {
-        const int lane = (int)((ImGui::GetIO().MousePos.x - p.x) / cell);
-        if (lane >= 0 && lane < 32 && w.lane_row[lane] >= 0)
-            ImGui::SetTooltip("lane %d: row %d of this request (grid row z*ny + y = %lld), sector %d", lane,
-                              w.lane_row[lane], w.row_id[w.lane_row[lane]], w.lane_sector[lane]);
+    // Where a byte offset sits on the drawn axis.
+    auto axis_x = [&](long long offset) {
+        float x0 = p.x;
+        for (const auto& seg : m.segments) {
+            const float seg_w = (float)(seg.last_line - seg.first_line + 1) * per_line * sector_w;
+            if (offset >= seg.first_byte() && offset < seg.end_byte())
+                return x0 + (float)(offset - seg.first_byte()) / kSectorBytes * sector_w;
+            x0 += seg_w + gap;
+        }
+        return -1.0f;
+    };
+    // Lanes, coloured by the grid row they read, each joined to its address.
+    for (int lane = 0; lane < 32; ++lane) {
+        const ImVec2 a(p.x + lane * lane_w, p.y);
+        const int row = w.lane_row[lane];
+        dl->AddRectFilled(a, ImVec2(a.x + lane_w - 1, a.y + lanes_h), row < 0 ? pack(palette::outside) : pack(category(row)));
+        const long long o = lane < (int)m.lane_offset.size() ? m.lane_offset[lane] : -1;
+        if (o < 0) continue;
+        const float ax = axis_x(o) + sector_w * m.size / (2.0f * kSectorBytes);
+        dl->AddLine(ImVec2(a.x + lane_w * 0.5f, a.y + lanes_h), ImVec2(ax, axis_y), pack(category(std::max(0, row)), 0.7f));
     }
+    const float total_w = std::max(32 * lane_w, x - p.x);
+    ImGui::Dummy(ImVec2(total_w, lanes_h + link_h + axis_h + line_h + 4));
+    if (ImGui::IsItemHovered()) {
+        const ImVec2 mp = ImGui::GetIO().MousePos;
+        const int lane = (int)((mp.x - p.x) / lane_w);
+        if (mp.y < p.y + lanes_h && lane >= 0 && lane < 32 && w.lane_offset[lane] >= 0)
+            ImGui::SetTooltip("lane %d: byte %lld of the array (cell %lld), sector %lld, line %lld", lane,
+                              w.lane_offset[lane], w.lane_offset[lane] / std::max(1, m.size),
+                              w.lane_offset[lane] / kSectorBytes, w.lane_offset[lane] / kLineBytes);
+    }
+}
+
+void memory_axis_legend() {
+    Swatches({{pack(palette::loaded), "bytes of a sector the lanes use"},
+              {pack(palette::reloaded, 0.5f), "fetched, unused"},
+              {pack({1.0f, 0.86f, 0.24f}), "bracket: one 128-byte line"}});
+    HelpMarker("Top: the warp's 32 lanes (colour = the grid row a lane reads). Below: memory, one box per 32-byte "
+               "sector of the lines the request touches; a lane's line ends at its address. The memory system "
+               "moves whole sectors: sectors per request = boxes with any colour; efficiency = bytes used / "
+               "(sectors x 32). A break (//) means the next line is far away in memory.");
 }
 
 // Predicted against measured: the model's first load, the trace's warp and, when a loaded GPU run
@@ -118,12 +185,16 @@ void draw_requests_of_warp(App& app) {
     ImGui::BeginGroup();
     if (e.request < (int)e.warp_loads.size()) {
         const auto& w = e.warp_loads[e.request];
-        fit::Wrapped(fmt::format("{}: {} lanes, {} rows, {} sectors, {} lines, {:.0f}% efficient", w.label, w.lanes,
-                                 w.rows, w.sectors, w.lines, 100 * w.efficiency));
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        fit::Wrapped("lanes 0..31 coloured by grid row; bars below alternate per 32-byte sector");
-        ImGui::PopStyleColor();
-        lane_strip(w, ImGui::GetContentRegionAvail().x);
+        const MemoryAxis m = memory_axis(w);
+        fit::Wrapped(fmt::format("{}: {} lanes, {} rows; {} sectors per request (fewest possible {}), {} lines, "
+                                 "{:.0f}% of the fetched bytes used",
+                                 w.label, w.lanes, w.rows, m.sectors, m.ideal_sectors, m.lines, 100 * m.efficiency));
+        memory_axis_legend();
+        memory_axis_view(w, m, ImGui::GetContentRegionAvail().x);
+        if (app.recording)
+            app.drawn["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
+                                            {"lines", m.lines}, {"segments", m.segments.size()},
+                                            {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency}};
     }
     ImGui::EndGroup();
 }

@@ -39,6 +39,11 @@ void draw_halos_panel(App& app) {
                   h.dims == 3 ? "(T^3 - (T-2r)^3) / T^3: input cells a block loads but computes no output for. "
                                 "T = 8, r = 1: 296 of 512 = 58%."
                               : "(T^2 - (T-2r)^2) / T^2. T = 32, r = 1: 124 of 1024 = 12%.");
+    if (h.dims == 3)
+        ValueWithHelp("this slice:", v.slice_text,
+                      "Within r of the tile's top or bottom a slice is all halo (loaded for the z neighbours); "
+                      "between, a ring of width r around the output square. Never read: cells outside the output "
+                      "along two or three axes (the tile's edges and corners), which no star stencil touches.");
 
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // Side by side when the panel is wide, else the tile above the chart: the chart keeps at least
@@ -80,6 +85,8 @@ void draw_halos_panel(App& app) {
     if (app.recording)  // --screenshot: what this panel drew, for the test's sidecar
         app.drawn["halos"] = {{"dims", h.dims}, {"tile", h.tile}, {"label", v.grid_label}, {"share", v.share_text},
                               {"slice", v.slice}, {"halo_read", v.counts.halo_read}, {"halo_unread", v.counts.halo_unread},
+                              {"slice_halo", v.slice_counts.halo_read + v.slice_counts.halo_unread},
+                              {"slice_unread", v.slice_counts.halo_unread}, {"slice_text", v.slice_text},
                           {"series", v.series.size()}};
 }
 

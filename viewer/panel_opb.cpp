@@ -1,7 +1,12 @@
-// [SECTION] OP/B panel: the model's OP/B against T for each kernel, points measured from CPU
-// traces (requested bytes), L2- and DRAM-level points from GPU counters when a GPU run or a loaded
-// sweep has them, the textbook's figures (1.37 at T = 8) and the T -> infinity limit marked. The
-// content is opb_figure() (viewer/core/figures.h), rebuilt on a change only.
+// [SECTION] OP/B panel, two tabs over the same r and precision.
+//   OP/B against T: the model's OP/B per kernel, measured points (CPU traces, and the runs'
+//     requested, L2 and DRAM levels: colour = kernel, marker = level), the textbook's figures
+//     (1.37 at T = 8) and the T -> infinity limit. Content: opb_figure() (viewer/core/figures.h).
+//   roofline: GFLOP/s against FLOP/B for every timed run, labelled with kernel and T, under the
+//     copy bandwidth and FMA peak ceilings, from a loaded sweep or measured here. Content:
+//     roofline_figure() (viewer/core/roofline.h).
+// Both are rebuilt by App::rebuild_opb on a change only; point labels are placed by
+// viewer/core/label_place.h so that they cover no marker, line label or legend.
 #include <fmt/format.h>
 
 #include "viewer/fit.h"
@@ -10,9 +15,11 @@
 
 namespace stencil::viewer {
 
-void draw_opb_panel(App& app) {
+namespace {
+
+// r, precision, log y, legend and the CPU-trace measurement: shared by both tabs.
+bool draw_controls(App& app) {
     auto& o = app.opb;
-    const OpbFigure& f = o.fig;
     bool changed = false;
     const float fs = ImGui::GetFontSize();
     ImGui::SetNextItemWidth(fs * 5);
@@ -38,8 +45,13 @@ void draw_opb_panel(App& app) {
     HelpMarker("Runs every kernel at T up to 16 on a 48^3 grid on the CPU backend with access counting, at this "
                "chart's r and precision: OP/B = stores x (12r+1) / bytes of global loads requested. Face blocks "
                "load less and compute less, so the whole-grid figure sits below the interior-block model.");
-    if (changed) app.rebuild_opb();
+    return changed;
+}
 
+void draw_opb_tab(App& app) {
+    auto& o = app.opb;
+    const OpbFigure& f = o.fig;
+    const float fs = ImGui::GetFontSize();
     fit::Text("Model:");
     HelpMarker(o.help.c_str());
     for (const auto& m : f.table) {
@@ -53,7 +65,6 @@ void draw_opb_panel(App& app) {
         fit::Wrapped("GPU counters (L2, DRAM) not shown: " + f.counters_why);
         ImGui::PopStyleColor();
     }
-
     const float h = ImGui::GetContentRegionAvail().y;
     PlotSpec spec;
     spec.id = "opb";
@@ -68,18 +79,107 @@ void draw_opb_panel(App& app) {
         const Series& S = f.series[s];
         return fmt::format("{}\nT = {:g}: OP/B = {:.3f}", S.name, S.x[i], S.y[i]);
     };
-    Plot(spec);
+    const PlotDrawn drawn = Plot(spec);
     if (app.recording) {
         nlohmann::json ser = nlohmann::json::array();
-        size_t dram = 0, l2 = 0;
-        for (const auto& s : f.series) {
-            ser.push_back({{"name", s.name}, {"points", s.x.size()}, {"greyed", s.greyed}});
-            if (s.name.rfind("DRAM", 0) == 0) dram = s.x.size();
-            if (s.name.rfind("L2", 0) == 0) l2 = s.x.size();
-        }
+        for (const auto& s : f.series)
+            if (s.in_legend) ser.push_back({{"name", s.name}, {"points", s.x.size()}, {"greyed", s.greyed}});
+        const double limit = f.refs.empty() ? 0.0 : f.refs[0].value;
         app.drawn["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
-                            {"seeds", f.points.size()}, {"limit", f.refs.empty() ? 0.0 : f.refs[0].value}, {"dram_points", dram}, {"l2_points", l2}, {"counters_why", f.counters_why}};
+                            {"seeds", f.points.size()}, {"seed_label", f.points.empty() ? "" : f.points[0].label},
+                            {"limit", limit}, {"limit_model", f.model_limit},
+                            {"limit_matches_model", limit > 0 && limit == f.model_limit},
+                            {"dram_points", f.dram_points}, {"l2_points", f.l2_points},
+                            {"requested_points", f.requested_points}, {"trace_points", f.trace_points},
+                            {"label_overlaps", drawn.label_overlaps}, {"counters_why", f.counters_why}};
     }
+}
+
+// The ceilings' sources, the measure button and what is missing.
+void draw_ceilings(App& app) {
+    auto& o = app.opb;
+    const RooflineFigure& f = o.roofline;
+    const Ceilings& c = f.used;
+    const std::string mem = c.memory_gbps ? fmt::format("memory {:.0f} GB/s", *c.memory_gbps) : "memory: none";
+    const std::string peak = c.compute_gflops ? fmt::format("compute {:.0f} GFLOP/s", *c.compute_gflops) : "compute: none";
+    fit::Text(mem);
+    HelpMarker(("The memory ceiling is a plain copy's bandwidth (read + write bytes / time): " + c.memory_source +
+                ". A point on it is as fast as the memory allows at its intensity.")
+                   .c_str());
+    fit::SameLineIfFits(fit::TextWidth(peak));
+    fit::Text(peak);
+    HelpMarker(("The compute ceiling is the FMA peak (an FMA counted as 2 FLOP): " + c.compute_source +
+                ". Ridge = peak / bandwidth: kernels left of it are bound by memory.")
+                   .c_str());
+    if (o.measuring_ceilings.valid()) {
+        fit::SameLineIfFits(fit::TextWidth("measuring the ceilings..."));
+        fit::Disabled("measuring the ceilings...");
+    } else {
+        fit::SameLineIfFits(fit::ButtonWidth("Measure ceilings here"));
+        if (ImGui::Button("Measure ceilings here")) app.start_ceiling_measurement();
+        fit::CheckItem("Measure ceilings here");
+        HelpMarker("On the runs panel's backend: a copy of 256 MiB (bandwidth) and, on the CUDA backend, a kernel "
+                   "of independent FMA chains (peak), both from backends/. The CPU backend has no FMA peak: the "
+                   "PTX engine's FLOP/s are an interpreter's.");
+    }
+    if (!f.note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        fit::Wrapped(f.note);
+        ImGui::PopStyleColor();
+    }
+}
+
+void draw_roofline_tab(App& app) {
+    auto& o = app.opb;
+    const RooflineFigure& f = o.roofline;
+    const float fs = ImGui::GetFontSize();
+    draw_ceilings(app);
+    PlotSpec spec;
+    spec.id = "roofline";
+    spec.x = &f.x;
+    spec.y = &f.y;
+    spec.series = &f.series;
+    spec.legend = o.legend;
+    spec.size = ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, fs * 10));
+    spec.hover_text = [&](int s, int i) {
+        const Series& S = f.series[s];
+        const std::string who = i < (int)S.labels.size() ? S.labels[i] : S.name;
+        return fmt::format("{}\n{:.3g} FLOP/B: {:.4g} GFLOP/s", who, S.x[i], S.y[i]);
+    };
+    const PlotDrawn drawn = Plot(spec);
+    if (app.recording) {
+        const Ceilings& c = f.used;
+        app.drawn["roofline"] = {{"points", f.points}, {"dram_points", f.dram_points},
+                                 {"memory_gbps", c.memory_gbps.value_or(0)}, {"memory_source", c.memory_source},
+                                 {"compute_gflops", c.compute_gflops.value_or(0)}, {"compute_source", c.compute_source},
+                                 {"ridge", f.ridge}, {"label_overlaps", drawn.label_overlaps}, {"note", f.note},
+                                 {"radius", o.radius}, {"precision", to_string(o.precision)}};
+    }
+}
+
+}  // namespace
+
+void draw_opb_panel(App& app) {
+    auto& o = app.opb;
+    if (draw_controls(app)) app.rebuild_opb();
+    // --roofline opens the second tab; afterwards the user's click decides.
+    static bool first = true;
+    if (ImGui::BeginTabBar("##opb_tabs")) {
+        const ImGuiTabItemFlags opb_flags = first && !o.show_roofline ? ImGuiTabItemFlags_SetSelected : 0;
+        const ImGuiTabItemFlags roof_flags = first && o.show_roofline ? ImGuiTabItemFlags_SetSelected : 0;
+        if (ImGui::BeginTabItem("OP/B against T", nullptr, opb_flags)) {
+            if (!first) o.show_roofline = false;
+            draw_opb_tab(app);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("roofline", nullptr, roof_flags)) {
+            if (!first) o.show_roofline = true;
+            draw_roofline_tab(app);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    first = false;
 }
 
 }  // namespace stencil::viewer

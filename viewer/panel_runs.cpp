@@ -66,9 +66,11 @@ void draw_progress(App& app, bool busy) {
     auto& r = app.runs;
     const float fs = ImGui::GetFontSize();
     fit::SameLineIfFits(fit::ButtonWidth("Cancel"));
-    ImGui::BeginDisabled(!busy);
+    ImGui::BeginDisabled(!busy || r.runner.cancelling());
     if (ImGui::Button("Cancel")) r.runner.cancel();
     ImGui::EndDisabled();
+    HelpMarker("The bar moves within a run too (check, reference, timing, copy). Cancel stops the run in flight at "
+               "its next stage and the sweep there; the status says cancelling... until it has.");
     const float bar_w = std::min(fs * 14, ImGui::GetContentRegionAvail().x);
     ImGui::ProgressBar(r.runner.progress(), ImVec2(bar_w, 0));
     const std::string status = r.runner.status();
@@ -121,9 +123,19 @@ void draw_results_table(App& app) {
     fit::CheckWindow("runs table");
     ImGui::EndChild();
     if (app.recording) {
-        int counters = 0;
-        for (const auto& x : r.records) counters += x.dram.measured() || x.l2.measured();
-        app.drawn["runs"] = {{"rows", r.records.size()}, {"rows_with_counters", counters}, {"message", r.message}};
+        int counters = 0, passes = 0, fails = 0, cpu_rates = 0;
+        for (const auto& x : r.records) {
+            counters += x.dram.measured() || x.l2.measured();
+            const std::string e = error_cell(x).text;
+            passes += e.rfind("pass", 0) == 0;
+            fails += e.rfind("FAIL", 0) == 0;
+            cpu_rates += x.backend == "cpu" && x.instructions_per_s > 0;
+        }
+        app.drawn["runs"] = {{"rows", r.records.size()}, {"rows_with_counters", counters}, {"message", r.message},
+                             {"passes", passes}, {"fails", fails}, {"cpu_inst_rates", cpu_rates},
+                             {"first_speed", r.records.empty() ? "" : speed_cell(r.records[0]).text},
+                             {"first_error", r.records.empty() ? "" : error_cell(r.records[0]).text},
+                             {"status", r.runner.status()}};
     }
 }
 

@@ -1,11 +1,14 @@
-// [SECTION] Stepper panel: choose a kernel, tile and block; step through the block's real
-// execution (the CPU backend's trace) barrier interval by barrier interval, with the kernel's
-// source lines of the current interval highlighted, the tile's cells loaded so far, active and
-// idle threads, and running counts against the model.
+// [SECTION] Stepper panel: choose a kernel (the lab's, or a student's file), tile and block; step
+// through the block's real execution (the CPU backend's trace) an instruction, a source line or a
+// barrier interval at a time, with the current line marked in the kernel and in the textbook's
+// listing, the tile's cells loaded so far (hover: by whom, when), the shared array, active and
+// idle threads (click: a thread's loads and stores), and running counts against the model.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
+#include "checker/exercises.h"
 #include "viewer/core/colormap.h"
 #include "viewer/fit.h"
 #include "viewer/panels.h"
@@ -13,6 +16,46 @@
 namespace stencil::viewer {
 
 namespace {
+
+// File > Open for the stepper: a student's .cu and the exercise whose contract it follows, run
+// on the CPU engine in the checker's child process (viewer/core/student_trace.h).
+void student_file_controls(StepperConfig& c, bool& changed) {
+    static char path[512] = "";
+    static int exercise = -1;
+    static std::vector<std::string> names;
+    if (names.empty())
+        for (const auto& e : checker::exercises())
+            if (e.is_star3d()) names.push_back(e.name);
+    if (exercise < 0) {
+        if (!c.exercise.empty()) std::snprintf(path, sizeof path, "%s", c.kernel_file.c_str());
+        const auto it = std::find(names.begin(), names.end(), c.exercise);
+        exercise = it == names.end() ? 0 : (int)(it - names.begin());
+    }
+    // Folded by default: the lab's kernels are what a lecture starts with (and a projector's
+    // font leaves few rows for controls).
+    if (!ImGui::TreeNode("a student's kernel")) return;
+    const float fs = ImGui::GetFontSize();
+    ImGui::SetNextItemWidth(std::min(fs * 16, ImGui::GetContentRegionAvail().x - fit::TextWidth("student's file") - fs));
+    ImGui::InputText("student's file", path, sizeof path);
+    fit::SameLineIfFits(fit::LabeledWidth(fs * 9, "exercise"));
+    ImGui::SetNextItemWidth(fs * 9);
+    if (ImGui::BeginCombo("exercise", names.empty() ? "" : names[exercise].c_str())) {
+        for (int i = 0; i < (int)names.size(); ++i)
+            if (ImGui::Selectable(names[i].c_str(), i == exercise)) exercise = i;
+        ImGui::EndCombo();
+    }
+    fit::SameLineIfFits(fit::ButtonWidth("step it"));
+    if (ImGui::Button("step it") && path[0] && !names.empty()) {
+        c.kernel_file = path;
+        c.exercise = names[exercise];
+        changed = true;
+    }
+    HelpMarker("A student's kernel (FILE.cu for an exercise, as `stencil-lab check` takes it): compiled with NVRTC "
+               "and run on the CPU engine by the checker's runner in a child process, so a crash or an endless loop "
+               "ends that process, not the viewer. Stepped like the lab's kernels, beside the exercise's textbook "
+               "listing. Choosing a kernel above goes back to the lab's.");
+    ImGui::TreePop();
+}
 
 void controls(App& app) {
     StepperConfig c = app.exp.cfg;
@@ -23,6 +66,8 @@ void controls(App& app) {
             if (ImGui::Selectable(v.name, v.id == c.kernel)) {
                 c.kernel = v.id;
                 c.tile = std::min(v.default_tile, 8);
+                c.kernel_file.clear();  // back to the lab's kernels
+                c.exercise.clear();
                 changed = true;
             }
         ImGui::EndCombo();
@@ -37,6 +82,22 @@ void controls(App& app) {
     }
     HelpMarker("Tile edge T: IN_TILE_DIM (block edge for naive). Only the T that fit the hardware rules and are "
                "compiled into this build are listed (tile_error in kernels/versions.h says why others are not).");
+    if (version(c.kernel).takes_block) {  // naive: the printed T^3 block against the coalescing cure
+        const std::string shown = c.block_shape ? fmt::format("{}x{}x{}", c.block_shape->x, c.block_shape->y,
+                                                              c.block_shape->z)
+                                                : threads_formula(c.kernel);  // the row's own shape
+        fit::SameLineIfFits(fit::LabeledWidth(ImGui::GetFontSize() * 6, "block shape"));
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+        if (ImGui::BeginCombo("block shape", shown.c_str())) {
+            if (ImGui::Selectable(threads_formula(c.kernel).c_str(), !c.block_shape)) c.block_shape.reset(), changed = true;
+            for (const char* b : {"8x8x8", "32x4x2"})
+                if (ImGui::Selectable(b, shown == b)) c.block_shape = parse_block(b), changed = true;
+            ImGui::EndCombo();
+        }
+        HelpMarker("Threads per block of the naive kernel: T^3 (the textbook's 8x8x8 at T = 8: a warp spans 4 rows "
+                   "of 8 cells) or 32x4x2 (a warp is one row of 32 cells: whole sectors). The coalescing panel "
+                   "shows the difference.");
+    }
     fit::SameLineIfFits(fit::LabeledWidth(ImGui::GetFontSize() * 5, "r"));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     static int r_pending = 1;  // on release, like the block
@@ -77,6 +138,7 @@ void controls(App& app) {
     }
     HelpMarker("blockIdx (x, y, z) of the block to record. Blocks at the faces load only the in-grid part "
                "of their tile and have threads that do nothing.");
+    student_file_controls(c, changed);
     if (changed) app.set_config(c);  // re-traces once, on this change only
 }
 
@@ -84,16 +146,29 @@ void step_controls(App& app) {
     const auto& t = app.exp.trace;
     const auto& s = app.exp.state;
     int step = app.exp.step;
+    const StepZoom zoom = app.exp.zoom;
     auto button = [&](const char* label, int to) {
         fit::SameLineIfFits(fit::ButtonWidth(label));
         if (ImGui::Button(label)) step = to;
     };
     if (ImGui::Button("|<")) step = 0;
     button("< interval", prev_interval_step(t, step));
-    button("< instr", step - 1);
-    button("instr >", step + 1);
+    button("< step", prev_stop(t, step, zoom));
+    button("step >", next_stop(t, step, zoom));
     button("interval >", next_interval_step(t, step));
     button(">|", t.last_step());
+    // What one step is: an instruction of the block, a source line, or a barrier interval.
+    int z = (int)zoom;
+    const char* names[] = {"instruction", "line", "interval"};
+    fit::SameLineIfFits(fit::TextWidth("step ="));
+    fit::Text("step =");
+    for (int i = 0; i < 3; ++i) {
+        fit::SameLineIfFits(fit::CheckWidth(names[i]));
+        ImGui::RadioButton(names[i], &z, i);
+    }
+    HelpMarker("One step forward or back: one instruction of the block (the threads that executed one PTX load or "
+               "store together), all the instructions of one source line, or a whole barrier interval.");
+    app.exp.zoom = (StepZoom)z;
     if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::GetIO().WantTextInput) {
         // ImGui 1.86: IsKeyPressed takes the backend's key index, which GetKeyIndex maps an
         // ImGuiKey_ to (passing ImGuiKey_Space itself reads an unrelated slot: nothing stepped).
@@ -102,22 +177,29 @@ void step_controls(App& app) {
             {ImGuiKey_DownArrow, StepKey::down}, {ImGuiKey_UpArrow, StepKey::up},   {ImGuiKey_Home, StepKey::home},
             {ImGuiKey_End, StepKey::end}};
         for (const auto& [k, action] : keys)
-            if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(k))) step = step_for_key(t, step, action);
+            if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(k))) step = step_for_key(t, step, action, app.exp.zoom);
     }
     if (step != app.exp.step) app.set_step(step);
-    const std::string where = s.interval < 0 ? fmt::format("before the launch (step 0 of {})", t.last_step())
-                                             : fmt::format("interval {} of {}, instruction {}  (step {} of {})",
-                                                           s.interval + 1, t.intervals, s.sub + 1, app.exp.step,
-                                                           t.last_step());
+    std::string where = s.interval < 0 ? fmt::format("before the launch (step 0 of {})", t.last_step())
+                                       : fmt::format("interval {} of {}, instruction {}  (step {} of {})",
+                                                     s.interval + 1, t.intervals, s.sub + 1, app.exp.step,
+                                                     t.last_step());
     fit::SameLineIfFits(fit::TextWidth(where));
     fit::Wrapped(where);
-    HelpMarker("A barrier interval is the code between two __syncthreads(). An instruction step is every thread's "
-               "next traced load or store in that interval. Keys: space or right = next interval, left = previous, "
-               "down / up = one instruction, Home / End.");
+    if (app.exp.where.known()) {
+        const Step& st = t.steps[app.exp.step];
+        fit::Wrapped(fmt::format("line {} of {}: {} by {} thread{}", app.exp.where.line, app.exp.where.file,
+                                 app.exp.where.instruction, st.threads, st.threads == 1 ? "" : "s"));
+    }
+    HelpMarker("A barrier interval is the code between two __syncthreads(). An instruction is one PTX load or store "
+               "and the threads of the block that executed it together; its line comes from the PTX's .loc "
+               "(NVRTC's -lineinfo). Keys: space or right = next interval, left = previous, down / up = one step at "
+               "the chosen size, Home / End.");
 }
 
-void source_view(App& app) {
-    const auto& src = app.exp.source;
+// One listing, the current line marked (bright) and the current interval's lines (dim).
+// `current` is the 0-based line of the current instruction in this file (-1: none here).
+void listing_view(const char* id, const KernelSource& src, const std::vector<LineRange>& lines, int current) {
     if (!src.error.empty()) {
         fit::Wrapped(src.error);
         return;
@@ -127,31 +209,80 @@ void source_view(App& app) {
     ImGui::PopStyleColor();
     // Code lines wrap at the panel's edge (a projector cannot scroll sideways), indented under
     // their first line; the line number stays in its own column.
-    ImGui::BeginChild("source", ImVec2(0, 0), true);
+    ImGui::BeginChild(id, ImVec2(0, 0), true);
     const float num_w = fit::TextWidth("0000");
-    static int last_first = -1;
-    const int first_hl = app.exp.lines.empty() ? -1 : app.exp.lines.front().first;
+    int& last_scrolled = *ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("last"), -1);
+    const int target = current >= 0 ? current : lines.empty() ? -1 : lines.front().first;
     for (int i = std::max(0, src.body_first - 1); i < (int)src.lines.size(); ++i) {
         bool hl = false;
-        for (const auto& r : app.exp.lines) hl = hl || r.contains(i);
+        for (const auto& r : lines) hl = hl || r.contains(i);
         const bool barrier = std::find(src.barriers.begin(), src.barriers.end(), i) != src.barriers.end();
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float text_w = std::max(ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - num_w);
         const float line_h = ImGui::CalcTextSize(src.lines[i].c_str(), nullptr, false, text_w).y;
-        if (hl)
+        if (hl || i == current)
             ImGui::GetWindowDrawList()->AddRectFilled(
                 p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + line_h + ImGui::GetStyle().ItemSpacing.y),
-                IM_COL32(60, 80, 30, 255));
+                i == current ? IM_COL32(150, 120, 20, 255) : IM_COL32(60, 80, 30, 255));
         fit::Disabled(fmt::format("{:>3}", i + 1));
         ImGui::SameLine(num_w);
         if (barrier) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.35f, 1));
         fit::Wrapped(src.lines[i]);
         if (barrier) ImGui::PopStyleColor();
-        if (i == first_hl && first_hl != last_first) ImGui::SetScrollHereY(0.15f);
+        if (i == target && target != last_scrolled) ImGui::SetScrollHereY(0.3f);
     }
-    last_first = first_hl;
-    fit::CheckWindow("source");
+    last_scrolled = target;
+    fit::CheckWindow(id);
     ImGui::EndChild();
+}
+
+// The lab's kernel and, beside it (or below, when narrow), the textbook's listing, the current
+// instruction's line marked in both where the listing has the same statement (listing_match.h).
+int current_lab_line(const Experiment& e) {
+    return e.where.known() && same_source_file(e.where.file, e.source.path) ? e.where.line - 1 : -1;
+}
+int current_book_line(const Experiment& e) {
+    const int lab_line = current_lab_line(e);
+    return lab_line >= 0 && lab_line < (int)e.book_line.size() ? e.book_line[lab_line] : -1;
+}
+
+void source_view(App& app) {
+    const auto& e = app.exp;
+    const int lab_line = current_lab_line(e), book_line = current_book_line(e);
+    auto book_header = [&] {
+        fit::Wrapped(book_line >= 0 ? "the textbook's listing: the same statement marked"
+                     : lab_line >= 0 ? "the textbook's listing: no statement like the current one"
+                                     : "the textbook's listing");
+        HelpMarker("The listing as printed (bench/textbook/). A line of the lab's kernel and a line of the listing "
+                   "correspond when their statements match once names are normalised (threadIdx.x = tx, any "
+                   "__shared__ array, numbers and the radius): viewer/core/listing_match.h.");
+    };
+    const float fs = ImGui::GetFontSize();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    if (avail.x >= fs * 40) {  // side by side; the panes only stack a header over a scrolling listing
+        const ImVec2 pane(avail.x * 0.5f - ImGui::GetStyle().ItemSpacing.x, avail.y);
+        const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+        ImGui::BeginChild("lab", pane, false, flags);
+        fit::Wrapped("the lab's kernel");
+        listing_view("labsrc", e.source, e.lines, lab_line);
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("book", pane, false, flags);
+        book_header();
+        listing_view("booksrc", e.textbook, {}, book_line);
+        ImGui::EndChild();
+    } else if (ImGui::BeginTabBar("listings")) {  // narrow: one at a time
+        if (ImGui::BeginTabItem("lab's kernel")) {
+            listing_view("labsrc", e.source, e.lines, lab_line);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem(book_line >= 0 ? "textbook (line marked)###book" : "textbook###book")) {
+            book_header();
+            listing_view("booksrc", e.textbook, {}, book_line);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
 }
 
 std::uint32_t cell_colour(const App& app, int x, int y, int z) {
@@ -211,8 +342,16 @@ void tile_view(App& app) {
                                       [&](int x, int y) { return cell_colour(app, b.x0 + x, b.y0 + y, z); }, border);
         if (hit.hx >= 0) {
             const int i = b.index(b.x0 + hit.hx, b.y0 + hit.hy, z);
-            ImGui::SetTooltip("cell (%d, %d, %d): loaded %d time(s)%s", b.x0 + hit.hx, b.y0 + hit.hy, z, s.loads[i],
-                              s.written[i] ? ", output written" : "");
+            // Who loaded it, when and where: the trace's loads of this cell up to the current step.
+            std::string who;
+            const Dim3 bd = t.geo.block;
+            for (const auto& l : loads_of_cell(t, b.x0 + hit.hx, b.y0 + hit.hy, z)) {
+                if (l.step > app.exp.step) break;
+                who += fmt::format("\nthread ({}, {}, {}) at step {}, line {}", l.thread % bd.x, l.thread / bd.x % bd.y,
+                                   l.thread / (bd.x * bd.y), l.step, l.where.line);
+            }
+            ImGui::SetTooltip("cell (%d, %d, %d): loaded %d time(s)%s%s", b.x0 + hit.hx, b.y0 + hit.hy, z, s.loads[i],
+                              s.written[i] ? ", output written" : "", who.c_str());
         }
         ImGui::EndGroup();
     }
@@ -223,6 +362,64 @@ void tile_view(App& app) {
                    "planes the compute reads from the __shared__ array (coarsened: all of them) or not at all "
                    "(register-tiled: z-neighbours come from each thread's register queue z_reg).");
     }
+}
+
+// The __shared__ array as the versions table declares it (shared_plane_shape): T planes of T x T
+// (tiled), 2r + 1 (coarsened), one T x T plane (register-tiled), one (T + 2r)^2 plane with its halo
+// ring (streaming); a cell is lit once a thread of the block stored it.
+void shared_view(App& app) {
+    const auto& t = app.exp.trace;
+    const auto& s = app.exp.state;
+    if (t.shared_planes == 0 || t.shared_nx == 0) return;
+    fit::Wrapped(fmt::format("__shared__ array: {} plane{} of {} x {}", t.shared_planes,
+                             t.shared_planes == 1 ? "" : "s", t.shared_nx, t.shared_ny));
+    HelpMarker("The block's shared array, plane by plane, in the shape kernels/versions.h gives it (streaming: one "
+               "(T+2r) x (T+2r) plane, the outputs' T x T and the ring of halo cells around it). Lit: stored by "
+               "some thread of the block so far.");
+    const float fs = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
+    const float gap = ImGui::GetStyle().ItemSpacing.x, label_w = fit::TextWidth("plane 00");
+    const float min_cell = std::min(fs * 0.45f, (avail - 2) / t.shared_nx);
+    const int n = t.shared_planes;
+    const int cols = std::max(1, std::min(n, (int)((avail + gap) / (std::max(label_w, t.shared_nx * min_cell + 2) + gap))));
+    const float cell = std::clamp(((avail + gap) / cols - gap - 2) / t.shared_nx, min_cell, fs * 0.9f);
+    const long long plane = (long long)t.shared_nx * t.shared_ny;
+    for (int p = 0; p < n; ++p) {
+        if (p % cols) fit::SameLineIfFits(std::max(label_w, t.shared_nx * cell + 2));
+        ImGui::BeginGroup();
+        fit::Text(fmt::format("plane {}", p));
+        DrawCellGrid(fmt::format("##s{}", p).c_str(), t.shared_nx, t.shared_ny, cell, [&](int x, int y) {
+            const long long i = p * plane + (long long)y * t.shared_nx + x;
+            return i < (long long)s.shared.size() && s.shared[i] ? pack(palette::loaded) : pack(palette::idle);
+        });
+        ImGui::EndGroup();
+    }
+}
+
+// The chosen thread's loads and stores in its program order, each with its step and line (a
+// click on a thread above chooses it); the ones still to come are dimmed.
+void thread_accesses_view(App& app) {
+    const auto& t = app.exp.trace;
+    const int th = app.exp.thread;
+    if (th < 0 || th >= t.threads) return;
+    const Dim3 bd = t.geo.block;
+    const auto list = accesses_of_thread(t, th);
+    fit::Wrapped(fmt::format("thread ({}, {}, {}): {} loads and stores, in its order", th % bd.x, th / bd.x % bd.y,
+                             th / (bd.x * bd.y), list.size()));
+    const GridDims d = t.cfg.dims;
+    std::vector<std::vector<fit::Cell>> rows;
+    const ImVec4 later = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    for (const auto& a : list) {
+        const ImVec4 c = a.step > app.exp.step ? later : ImVec4(0, 0, 0, 0);
+        const std::string what = fmt::format("{} {}", a.op == simt::Op::load ? "load" : "store",
+                                             a.space == simt::Space::global ? "global" : "shared");
+        const std::string cell = a.space == simt::Space::global
+                                     ? fmt::format("({}, {}, {})", a.cell % d.nx, a.cell / d.nx % d.ny,
+                                                   a.cell / ((long long)d.nx * d.ny))
+                                     : fmt::format("[{}]", a.cell);
+        rows.push_back({{what, c}, {cell, c}, {std::to_string(a.step), c}, {std::to_string(a.where.line), c}});
+    }
+    fit::Table("thread accesses", {{"access", ""}, {"cell", ""}, {"step", ""}, {"line", ""}}, rows, 1);
+    if (app.recording) app.drawn["stepper_thread"] = {{"thread", th}, {"accesses", list.size()}};
 }
 
 void thread_view(App& app) {
@@ -244,8 +441,9 @@ void thread_view(App& app) {
         if (tz % cols) fit::SameLineIfFits(std::max(label_w, bd.x * cell + 2));
         ImGui::BeginGroup();
         fit::Text(fmt::format("tz={}", tz));
-        DrawCellGrid(fmt::format("##t{}", tz).c_str(), bd.x, bd.y, cell, [&](int x, int y) {
+        const auto hit = DrawCellGrid(fmt::format("##t{}", tz).c_str(), bd.x, bd.y, cell, [&](int x, int y) {
             const int th = (tz * bd.y + y) * bd.x + x;
+            if (th == app.exp.thread) return pack({1, 1, 1});
             switch (s.threads[th]) {
                 case ThreadState::outside: return pack(palette::outside);
                 case ThreadState::idle: return pack(palette::idle);
@@ -254,8 +452,13 @@ void thread_view(App& app) {
             }
             return pack(palette::idle);
         });
+        if (hit.hx >= 0) {
+            ImGui::SetTooltip("thread (%d, %d, %d): click for its loads and stores", hit.hx, hit.hy, tz);
+            if (ImGui::IsMouseClicked(0)) app.exp.thread = (tz * bd.y + hit.hy) * bd.x + hit.hx;
+        }
         ImGui::EndGroup();
     }
+    thread_accesses_view(app);
 }
 
 void counts_view(App& app) {
@@ -334,11 +537,20 @@ void draw_stepper_panel(App& app) {
         if (app.recording) app.drawn["stepper"] = {{"error", t.error}};
         return;
     }
+    if (!t.cfg.kernel_file.empty()) {
+        fit::Wrapped(fmt::format("a student's kernel: {} (exercise {}), run on the CPU engine in the checker's child "
+                                 "process", t.cfg.kernel_file, t.cfg.exercise));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.6f, 0.3f, 1));
+        for (const auto& n : t.notes) fit::Wrapped("the engine: " + n);
+        ImGui::PopStyleColor();
+    }
     step_controls(app);
     auto block_view = [&] {
         counts_view(app);
         ImGui::Separator();
         tile_view(app);
+        ImGui::Separator();
+        shared_view(app);
         ImGui::Separator();
         thread_view(app);
         fit::CheckWindow("block view");
@@ -359,7 +571,9 @@ void draw_stepper_panel(App& app) {
             ImGui::EndTable();
         }
     } else {  // narrow (a projector's font in a small window): the source above the block
-        ImGui::BeginChild("sourcepane", ImVec2(0, std::max(fs * 8, avail.y * 0.4f)));
+        // Only a header over a listing that scrolls itself: no scrollbar of its own.
+        ImGui::BeginChild("sourcepane", ImVec2(0, std::max(fs * 8, avail.y * 0.4f)), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
         source_view(app);
         ImGui::EndChild();
         ImGui::BeginChild("blockview");
@@ -369,6 +583,7 @@ void draw_stepper_panel(App& app) {
     if (app.recording) {
         const auto& s = app.exp.state;
         int planes_reg = 0, planes_smem = 0;
+        const long long shared_stored = std::count(s.shared.begin(), s.shared.end(), 1);
         for (const auto& p : s.planes) planes_reg += p.in_registers, planes_smem += p.in_shared;
         app.drawn["stepper"] = {{"kernel", version(t.cfg.kernel).name}, {"tile", t.cfg.tile},
                                 {"radius", t.cfg.radius}, {"precision", to_string(t.cfg.precision)},
@@ -376,7 +591,13 @@ void draw_stepper_panel(App& app) {
                                 {"intervals", t.intervals}, {"global_loads", s.global_loads},
                                 {"global_stores", s.global_stores}, {"active_threads", s.active_threads},
                                 {"idle_threads", s.idle_threads}, {"planes_in_registers", planes_reg},
-                                {"planes_in_shared", planes_smem}, {"source_lines", app.exp.source.lines.size()}};
+                                {"planes_in_shared", planes_smem}, {"source_lines", app.exp.source.lines.size()},
+                                {"zoom", to_string(app.exp.zoom)}, {"source_file", app.exp.where.file},
+                                {"source_line", app.exp.where.line},
+                                {"textbook_line", current_book_line(app.exp) + 1},
+                                {"shared_array", fmt::format("{}x{}x{}", t.shared_nx, t.shared_ny, t.shared_planes)},
+                                {"shared_stored", shared_stored}, {"kernel_file", t.cfg.kernel_file},
+                                {"exercise", t.cfg.exercise}, {"notes", t.notes.size()}};
     }
 }
 

@@ -12,6 +12,7 @@ void draw_coalescing_panel(App& app);
 void draw_runs_panel(App& app);
 void draw_check_panel(App& app);
 void draw_cardiac_panel(App& app);
+void draw_timeline_panel(App& app);
 // The stepper's trace in flight (stepper and coalescing panels): a "tracing..." line while the
 // worker traces the new config (the previous trace stays drawn). True when there is no trace yet to
 // draw (the first one is still running).

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "viewer/core/label_place.h"
 #include "viewer/fit.h"
 
 namespace stencil::viewer {
@@ -36,6 +37,10 @@ void marker(ImDrawList* dl, MarkerShape m, ImVec2 c, float r, ImU32 col, float t
         case MarkerShape::triangle:
             dl->AddTriangle(ImVec2(c.x, c.y - r * 1.5f), ImVec2(c.x + r * 1.4f, c.y + r), ImVec2(c.x - r * 1.4f, c.y + r),
                             col, thick);
+            break;
+        case MarkerShape::cross:
+            dl->AddLine(ImVec2(c.x - r * 1.2f, c.y - r * 1.2f), ImVec2(c.x + r * 1.2f, c.y + r * 1.2f), col, thick);
+            dl->AddLine(ImVec2(c.x - r * 1.2f, c.y + r * 1.2f), ImVec2(c.x + r * 1.2f, c.y - r * 1.2f), col, thick);
             break;
     }
 }
@@ -92,7 +97,7 @@ PlotLayout plot_layout(const PlotSpec& spec, float fs) {
     l.lh = fs * 1.25f;
     if (spec.legend)
         for (const Series& s : series) {
-            l.entry_w.push_back(ImGui::CalcTextSize(s.name.c_str()).x + fs * 2.4f);
+            l.entry_w.push_back(s.in_legend ? ImGui::CalcTextSize(s.name.c_str()).x + fs * 2.4f : 0.0f);
             l.legend_w = std::max(l.legend_w, l.entry_w.back());
         }
     l.legend_outside = spec.legend && l.size.x - l.legend_w - fs * 5 > fs * 22;
@@ -102,7 +107,7 @@ PlotLayout plot_layout(const PlotSpec& spec, float fs) {
         for (float w : l.entry_w) {
             if (x > 0 && x + w > l.size.x - fs) x = 0, y += l.lh;
             l.below_at.push_back(ImVec2(x, y));
-            x += w + fs;
+            if (w > 0) x += w + fs;  // an unlisted series takes no room
         }
         l.legend_h = y + l.lh + fs * 0.3f;
         l.size.y = std::max(l.size.y, fs * 12.6f + l.legend_h);
@@ -173,7 +178,9 @@ void draw_axis_labels(const Canvas& c, const PlotLayout& l, bool has_title) {
     fit::DrawText(c.dl, ImVec2(yx, c.p0.y + fs * 0.2f), IM_COL32(190, 190, 190, 255), l.yl, c.lo, c.hi, l.label_wrap);
 }
 
-void draw_ref_lines(const Canvas& c, const std::vector<RefLine>& refs) {
+// Returns the boxes of the lines' labels (point labels keep off them).
+std::vector<Box> draw_ref_lines(const Canvas& c, const std::vector<RefLine>& refs) {
+    std::vector<Box> boxes;
     const PlotRect& r = c.r;
     const float fs = c.fs;
     for (const RefLine& l : refs) {
@@ -185,12 +192,16 @@ void draw_ref_lines(const Canvas& c, const std::vector<RefLine>& refs) {
             const float ly = p.y - ts.y - 2 >= r.y0 ? p.y - ts.y - 2 : p.y + 2;
             c.dl->AddRectFilled(ImVec2(r.x0 + fs * 0.3f, ly), ImVec2(r.x0 + fs * 0.3f + ts.x, ly + ts.y),
                                 IM_COL32(20, 22, 28, 200));
+            boxes.push_back({r.x0 + fs * 0.3f, ly, r.x0 + fs * 0.3f + ts.x, ly + ts.y});
             fit::DrawText(c.dl, ImVec2(r.x0 + fs * 0.3f, ly), l.colour, l.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
         } else {
             dashed_line(c.dl, ImVec2(p.x, r.y0), ImVec2(p.x, r.y1), l.colour, 1.5f, fs * 0.4f);
             fit::DrawText(c.dl, ImVec2(p.x + 3, r.y0 + 2), l.colour, l.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
+            const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
+            boxes.push_back({p.x + 3, r.y0 + 2, p.x + 3 + ts.x, r.y0 + 2 + ts.y});
         }
     }
+    return boxes;
 }
 
 void draw_series(const Canvas& c, const std::vector<Series>& series) {
@@ -213,25 +224,56 @@ void draw_series(const Canvas& c, const std::vector<Series>& series) {
     }
 }
 
-// Reference points: a ring and the label.
-void draw_ref_points(const Canvas& c, const std::vector<RefPoint>& points) {
+// Reference points (a ring) and the texts of labelled series points: every label placed by
+// place_labels clear of every marker, ring, reference-line label and other label.
+int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, const std::vector<Series>& series,
+                      const std::vector<Box>& reserved) {
     const PlotRect& r = c.r;
     const float marker = c.marker_r;
-    for (const RefPoint& q : points) {
-        const Point2 a = to_screen(c.ax, c.ay, r, q.x, q.y);
-        c.dl->AddCircle(ImVec2(a.x, a.y), marker * 2.2f, q.colour, 0, 2.5f);
-        // Wrapped to the plot's width when wider; right of the ring, else left of it, else
-        // shifted inside the plot.
-        const float wrap = r.x1 - r.x0 - 4;
-        const ImVec2 ts = ImGui::CalcTextSize(q.label.c_str(), nullptr, false, wrap);
-        float lx = a.x + marker * 2.8f, ly = a.y + marker * 1.5f;
-        if (lx + ts.x > r.x1) lx = a.x - marker * 2.8f - ts.x;
-        lx = std::clamp(lx, r.x0 + 2, std::max(r.x0 + 2, r.x1 - ts.x - 2));
-        if (ly + ts.y > r.y1) ly = a.y - marker * 2.5f - ts.y;
-        ly = std::max(ly, r.y0);
-        c.dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + ts.x + 2, ly + ts.y), IM_COL32(20, 22, 28, 200));
-        fit::DrawText(c.dl, ImVec2(lx, ly), q.colour, q.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), wrap);
+    std::vector<Box> obstacles = reserved;
+    for (const Series& s : series) {
+        const size_t n = std::min(s.x.size(), s.y.size());
+        for (size_t i = 0; i < n && s.markers; ++i) {
+            const Point2 a = to_screen(c.ax, c.ay, r, s.x[i], s.y[i]);
+            if (std::isfinite(a.y)) obstacles.push_back(marker_box(a.x, a.y, marker * 1.6f));
+        }
     }
+    struct Text {
+        std::string text;
+        ImU32 colour;
+    };
+    std::vector<Text> texts;
+    std::vector<LabelRequest> want;
+    const float wrap = r.x1 - r.x0 - 4;
+    auto ask = [&](const Point2& a, const std::string& t, ImU32 col, float gap) {
+        const ImVec2 ts = ImGui::CalcTextSize(t.c_str(), nullptr, false, wrap);
+        want.push_back({a.x, a.y, ts.x + 4, ts.y, gap});
+        texts.push_back({t, col});
+    };
+    if (points)
+        for (const RefPoint& q : *points) {
+            const Point2 a = to_screen(c.ax, c.ay, r, q.x, q.y);
+            c.dl->AddCircle(ImVec2(a.x, a.y), marker * 2.2f, q.colour, 0, 2.5f);
+            obstacles.push_back(marker_box(a.x, a.y, marker * 2.4f));
+            if (!q.label.empty()) ask(a, q.label, q.colour, marker * 2.8f);
+        }
+    for (const Series& s : series)
+        for (size_t i = 0; i < s.labels.size() && i < s.x.size() && i < s.y.size(); ++i)
+            if (!s.labels[i].empty() && !s.greyed)
+                ask(to_screen(c.ax, c.ay, r, s.x[i], s.y[i]), s.labels[i], s.colour, marker * 2.0f);
+    const LabelPlacement p = place_labels(want, obstacles, Box{r.x0 + 2, r.y0 + 2, r.x1 - 2, r.y1 - 2});
+    for (size_t i = 0; i < texts.size(); ++i) {
+        const Box& b = p.boxes[i];
+        const LabelRequest& q = want[i];
+        if (distance_to(b, q.x, q.y) > q.gap * 1.5f) {  // set apart in a cluster: a leader line
+            const ImVec2 to(std::clamp(q.x, b.x0, b.x1), std::clamp(q.y, b.y0, b.y1));
+            c.dl->AddLine(ImVec2(q.x, q.y), to, (texts[i].colour & 0x00ffffffu) | 0x90000000u, 1.0f);
+        }
+        c.dl->AddRectFilled(ImVec2(b.x0, b.y0), ImVec2(b.x1, b.y1), IM_COL32(20, 22, 28, 200));
+        fit::DrawText(c.dl, ImVec2(b.x0 + 2, b.y0), texts[i].colour, texts[i].text, ImVec2(r.x0, r.y0),
+                      ImVec2(r.x1, r.y1), wrap);
+    }
+    return p.overlapping;
 }
 
 // The legend: right of the plot, or in rows below the x label.
@@ -239,13 +281,15 @@ void draw_legend(const Canvas& c, const PlotLayout& l, const std::vector<Series>
     const float fs = c.fs, lh = l.lh;
     const float lx = l.legend_outside ? c.r.x1 + fs * 0.6f : c.p0.x + fs * 0.5f;
     const float ly = l.legend_outside ? c.r.y0 + fs * 0.3f : c.r.y1 + fs * 1.6f + l.x_label_h;
+    const size_t listed = std::count_if(series.begin(), series.end(), [](const Series& s) { return s.in_legend; });
     if (l.legend_outside)
-        c.dl->AddRectFilled(ImVec2(lx - 4, ly - 2), ImVec2(lx + l.legend_w, ly + series.size() * lh + 2),
+        c.dl->AddRectFilled(ImVec2(lx - 4, ly - 2), ImVec2(lx + l.legend_w, ly + listed * lh + 2),
                             IM_COL32(12, 14, 18, 220));
-    for (size_t i = 0; i < series.size(); ++i) {
+    for (size_t i = 0, row = 0; i < series.size(); ++i) {
         const Series& s = series[i];
+        if (!s.in_legend) continue;
         const float x = l.legend_outside ? lx : lx + l.below_at[i].x;
-        const float y = l.legend_outside ? ly + i * lh : ly + l.below_at[i].y;
+        const float y = l.legend_outside ? ly + row++ * lh : ly + l.below_at[i].y;
         const ImU32 col = s.greyed ? IM_COL32(110, 110, 110, 255) : s.colour;
         if (s.line) {
             if (s.dashed)
@@ -277,7 +321,8 @@ void show_hover(const Canvas& c, const PlotSpec& spec) {
 
 }  // namespace
 
-void Plot(const PlotSpec& spec) {
+PlotDrawn Plot(const PlotSpec& spec) {
+    PlotDrawn drawn;
     const auto& series = *spec.series;
     ImGui::PushID(spec.id);
     const float fs = ImGui::GetFontSize();
@@ -295,13 +340,14 @@ void Plot(const PlotSpec& spec) {
     draw_ticks_and_grid(c);
     draw_axis_labels(c, l, spec.title != nullptr);
     c.dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), true);
-    if (spec.refs) draw_ref_lines(c, *spec.refs);
+    const std::vector<Box> line_labels = spec.refs ? draw_ref_lines(c, *spec.refs) : std::vector<Box>{};
     draw_series(c, series);
-    if (spec.points) draw_ref_points(c, *spec.points);
+    drawn.label_overlaps = draw_point_labels(c, spec.points, series, line_labels);
     c.dl->PopClipRect();
     if (spec.legend && !series.empty()) draw_legend(c, l, series);
     if (hovered) show_hover(c, spec);
     ImGui::PopID();
+    return drawn;
 }
 
 }  // namespace stencil::viewer

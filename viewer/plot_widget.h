@@ -26,6 +26,10 @@ struct PlotSpec {
     std::function<std::string(int s, int i)> hover_text;
 };
 
-void Plot(const PlotSpec& spec);
+// What a plot drew that its panel's sidecar reports.
+struct PlotDrawn {
+    int label_overlaps = 0;  // point labels that could not keep clear of markers and other texts
+};
+PlotDrawn Plot(const PlotSpec& spec);
 
 }  // namespace stencil::viewer

@@ -82,72 +82,95 @@ std::string failure(const simt::ExecReport& r, const std::string& what) {
     return fmt::format("{}: {}", what, r.summary());
 }
 
-template <class real>
-struct Mesh {
-    std::vector<real> E_prev, E, R;
-};
+// One launch on the engine; every buffer is bounds-checked against the piece's array.
+void launch(const simt::ExecOptions& exec, const Program& prog, const std::string& what,
+            const std::string& instantiation, const cardiac2d::Launch& geo, std::vector<ptx::Buffer> buffers,
+            std::vector<std::uint64_t> params, long long& instructions, double& seconds) {
+    ptx::Launch l;
+    l.entry = prog.entry.at(instantiation);
+    l.grid = {geo.grid.x, geo.grid.y, geo.grid.z};
+    l.block = {geo.block.x, geo.block.y, geo.block.z};
+    l.buffers = std::move(buffers);
+    l.params = std::move(params);
+    const simt::ExecReport r = ptx::run(*prog.module, l, exec);
+    instructions += r.instructions;
+    seconds += r.seconds;
+    if (!r.ok || !r.clean()) throw UserError(failure(r, fmt::format("{} ({})", what, instantiation)));
+}
+
+std::uint64_t address(int i) { return ptx::buffer_address(i); }
+std::uint64_t int_param(int v) { return std::uint64_t(v); }
 
 template <class real>
-void advance_as(const simt::ExecOptions& exec, KernelId k, Precision p, State& s, int steps, long long& instructions,
-                double& seconds) {
-    const Program& prog = program(p);
-    const Version& v = version(k);
-    const int n = s.n;
-    const Discretisation d = discretise(n);
-    const real alpha = real(d.alpha), dt = real(d.dt);
-    Mesh<real> mesh;
-    mesh.E_prev.assign(s.E.begin(), s.E.end());
-    mesh.E = mesh.E_prev;
-    mesh.R.assign(s.R.begin(), s.R.end());
-    const std::size_t bytes = mesh.E.size() * sizeof(real);
-
-    const auto run = [&](const std::string& instantiation, const cardiac2d::Launch& geo,
-                         std::vector<ptx::Buffer> buffers, std::vector<std::uint64_t> params) {
-        ptx::Launch l;
-        l.entry = prog.entry.at(instantiation);
-        l.grid = {geo.grid.x, geo.grid.y, geo.grid.z};
-        l.block = {geo.block.x, geo.block.y, geo.block.z};
-        l.buffers = std::move(buffers);
-        l.params = std::move(params);
-        const simt::ExecReport r = ptx::run(*prog.module, l, exec);
-        instructions += r.instructions;
-        seconds += r.seconds;
-        if (!r.ok || !r.clean()) throw UserError(failure(r, fmt::format("{} ({})", v.name, instantiation)));
-    };
-    const auto a = [](int i) { return ptx::buffer_address(i); };
-    const std::uint64_t n64 = std::uint64_t(n);
-    const cardiac2d::Launch geo = launch_geometry(k, n, p);
-    for (int step = 0; step < steps; ++step) {
-        // The output is poisoned (NaN) before each step: a cell a kernel forgets cannot pass for
-        // the previous step's value.
-        std::fill(mesh.E.begin(), mesh.E.end(), std::numeric_limits<real>::quiet_NaN());
-        run(ghost_instantiation(p), ghost_launch(n), {{mesh.E_prev.data(), bytes, 0, "E_prev", false}}, {a(0), n64});
-        // E_prev is read-only to the step: a store through it is the engine's input_write.
-        ptx::Buffer E_prev{mesh.E_prev.data(), bytes, 0, "E_prev", true};
-        ptx::Buffer E{mesh.E.data(), bytes, 1, "E", false};
-        ptx::Buffer R{mesh.R.data(), bytes, 2, "R", false};
-        if (v.ode_kernel) {
-            run(instantiation(k, p), geo, {E_prev, E}, {a(0), a(1), n64, param_bits(alpha)});
-            run(instantiation(k, p, true), geo, {E, R}, {a(0), a(1), n64, param_bits(dt)});
-        } else {
-            run(instantiation(k, p), geo, {E_prev, E, R}, {a(0), a(1), a(2), n64, param_bits(alpha), param_bits(dt)});
-        }
-        std::swap(mesh.E_prev, mesh.E);
-    }
-    s.E.assign(mesh.E_prev.begin(), mesh.E_prev.end());
-    s.R.assign(mesh.R.begin(), mesh.R.end());
+std::size_t piece_bytes(const Piece& piece) {
+    return std::size_t(piece.cells()) * sizeof(real);
 }
 
 }  // namespace
 
 CpuStepper::CpuStepper(simt::ExecOptions exec) : exec_(exec) {}
 
+void CpuStepper::fill_ghosts(Precision p, void* E_prev, const Piece& piece, int outer_sides) {
+    const std::size_t bytes = p == Precision::f32 ? piece_bytes<float>(piece) : piece_bytes<double>(piece);
+    launch(exec_, program(p), "ghost cells", ghost_instantiation(p), ghost_launch(piece.nx, piece.ny),
+           {{E_prev, bytes, 0, "E_prev", false}},
+           {address(0), int_param(piece.nx), int_param(piece.ny), int_param(piece.pitch), int_param(outer_sides)},
+           instructions_, seconds_);
+}
+
+void CpuStepper::step(KernelId k, Precision p, const void* E_prev, void* E, void* R, const Piece& piece,
+                      double alpha, double dt) {
+    const Program& prog = program(p);
+    const Version& v = version(k);
+    const bool f32 = p == Precision::f32;
+    const std::size_t bytes = f32 ? piece_bytes<float>(piece) : piece_bytes<double>(piece);
+    const std::uint64_t a = f32 ? param_bits(float(alpha)) : param_bits(alpha);
+    const std::uint64_t t = f32 ? param_bits(float(dt)) : param_bits(dt);
+    const std::uint64_t nx = int_param(piece.nx), ny = int_param(piece.ny), pitch = int_param(piece.pitch);
+    const cardiac2d::Launch geo = launch_geometry(k, piece.nx, piece.ny, p);
+    // E_prev is read-only to the step: a store through it is the engine's input_write.
+    ptx::Buffer prev{const_cast<void*>(E_prev), bytes, 0, "E_prev", true};
+    ptx::Buffer e{E, bytes, 1, "E", false};
+    ptx::Buffer r{R, bytes, 2, "R", false};
+    if (v.ode_kernel) {
+        launch(exec_, prog, v.name, instantiation(k, p), geo, {prev, e}, {address(0), address(1), nx, ny, pitch, a},
+               instructions_, seconds_);
+        launch(exec_, prog, v.name, instantiation(k, p, true), geo, {e, r}, {address(0), address(1), nx, ny, pitch, t},
+               instructions_, seconds_);
+    } else {
+        launch(exec_, prog, v.name, instantiation(k, p), geo, {prev, e, r},
+               {address(0), address(1), address(2), nx, ny, pitch, a, t}, instructions_, seconds_);
+    }
+}
+
+namespace {
+
+// The whole mesh, one piece with every side on the outer boundary, in the kernel's precision.
+template <class real>
+void advance_as(CpuStepper& stepper, KernelId k, Precision p, State& s, int steps) {
+    const Piece piece = mesh_piece(s.n, s.n);
+    const Discretisation d = discretise(s.n);
+    std::vector<real> E_prev(s.E.begin(), s.E.end()), E = E_prev, R(s.R.begin(), s.R.end());
+    for (int i = 0; i < steps; ++i) {
+        // The output is poisoned (NaN) before each step: a cell a kernel forgets cannot pass for
+        // the previous step's value.
+        std::fill(E.begin(), E.end(), std::numeric_limits<real>::quiet_NaN());
+        stepper.fill_ghosts(p, E_prev.data(), piece, kAllSides);
+        stepper.step(k, p, E_prev.data(), E.data(), R.data(), piece, d.alpha, d.dt);
+        std::swap(E_prev, E);
+    }
+    s.E.assign(E_prev.begin(), E_prev.end());
+    s.R.assign(R.begin(), R.end());
+}
+
+}  // namespace
+
 void CpuStepper::advance(KernelId k, Precision p, State& s, int steps) {
     if (auto e = size_error(s.n)) throw UserError(*e);
     if (p == Precision::f32)
-        advance_as<float>(exec_, k, p, s, steps, instructions_, seconds_);
+        advance_as<float>(*this, k, p, s, steps);
     else
-        advance_as<double>(exec_, k, p, s, steps, instructions_, seconds_);
+        advance_as<double>(*this, k, p, s, steps);
 }
 
 }  // namespace stencil::cardiac2d

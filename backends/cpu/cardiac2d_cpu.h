@@ -19,6 +19,16 @@ public:
     // the first diagnostic, with its source line.
     void advance(KernelId k, Precision p, State& s, int steps) override;
 
+    // The two halves of a step on one piece of the mesh, for a caller that owns the ghost ring (a
+    // rank of a decomposition: distributed/cardiac2d_run.cpp). Arrays of piece.cells() values of
+    // p's type (float or double). fill_ghosts mirrors the sides in `outer_sides` (OuterSide bits)
+    // and leaves the others as the caller filled them; step runs kernel k once, reading E_prev
+    // and writing E and R on the interior. alpha and dt are the whole mesh's (discretise(n)),
+    // rounded to p here as advance rounds them. Throw UserError as advance does.
+    void fill_ghosts(Precision p, void* E_prev, const Piece& piece, int outer_sides);
+    void step(KernelId k, Precision p, const void* E_prev, void* E, void* R, const Piece& piece, double alpha,
+              double dt);
+
     // Totals over every launch since construction: interpreted instructions and wall seconds.
     long long instructions() const { return instructions_; }
     double seconds() const { return seconds_; }

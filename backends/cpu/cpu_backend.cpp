@@ -26,6 +26,7 @@ cpu_detail::Launcher launcher_for(KernelId k) {
         case KernelId::register_tiled: return cpu_detail::launch_register_tiled;
         case KernelId::streaming: return cpu_detail::launch_streaming;
         case KernelId::conv27: return cpu_detail::launch_conv27;
+        case KernelId::temporal: return cpu_detail::launch_temporal;
     }
     return nullptr;
 }
@@ -239,10 +240,25 @@ public:
         return std::nullopt;
     }
 
+    // S steps: the request's launches (launches() in core/backend.h) alternate between `out` and a
+    // spare buffer, the last one writing `out`; each launch's output starts freshly poisoned (the
+    // `out` the caller gave: NaN inside, the input on the boundary), so that a cell some launch
+    // forgets cannot pass for an older step's value.
     void execute(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out) override {
         if (auto e = cannot_run(req)) throw UserError(*e);
-        CpuRun r = run_cpu(req, weights, in, out, {});
-        if (!r.report.ok) throw UserError("cpu backend: " + r.report.summary());
+        const std::vector<LaunchRequest> list = launches(req);
+        const std::size_t bytes = static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);
+        auto* out_bytes = static_cast<unsigned char*>(out);
+        const std::vector<unsigned char> poisoned(out_bytes, out_bytes + (list.size() > 1 ? bytes : 0));
+        std::vector<unsigned char> spare(poisoned);
+        const void* src = in;
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            void* dst = (list.size() - 1 - i) % 2 == 0 ? out : static_cast<void*>(spare.data());
+            if (i > 0) std::memcpy(dst, poisoned.data(), bytes);
+            CpuRun r = run_cpu(list[i], weights, src, dst, {});
+            if (!r.report.ok) throw UserError("cpu backend: " + r.report.summary());
+            src = dst;
+        }
     }
 
     std::vector<double> time_ms(const LaunchRequest& req, const StencilWeights& weights, int warmup,
@@ -258,12 +274,20 @@ public:
             auto f = random_field<double>(req.dims, 1);
             std::memcpy(in.data(), f.data.data(), bytes);
         }
+        // All S steps per sample: the launches alternate between `out` and `spare`.
+        const std::vector<LaunchRequest> list = launches(req);
+        std::vector<unsigned char> spare(list.size() > 1 ? bytes : 0);
         std::vector<double> ms;
         for (int i = 0; i < warmup + reps; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
-            CpuRun r = run_cpu(req, weights, in.data(), out.data(), {});
+            const void* src = in.data();
+            for (std::size_t l = 0; l < list.size(); ++l) {
+                void* dst = l % 2 == 0 ? out.data() : spare.data();
+                CpuRun r = run_cpu(list[l], weights, src, dst, {});
+                if (!r.report.ok) throw UserError("cpu backend: " + r.report.summary());
+                src = dst;
+            }
             const double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            if (!r.report.ok) throw UserError("cpu backend: " + r.report.summary());
             if (i >= warmup) ms.push_back(t);
         }
         return ms;
@@ -284,7 +308,7 @@ public:
     KernelAttributes attributes(const LaunchRequest& req) override {
         KernelAttributes a;
         a.registers_per_thread = -1;
-        a.static_smem_bytes = smem_bytes(req.kernel, req.tile, req.radius, bytes_of(req.precision));
+        a.static_smem_bytes = smem_bytes(req.kernel, req.tile, req.radius, bytes_of(req.precision), steps_per_launch(req));
         a.max_threads_per_block = DeviceLimits{}.max_threads_per_block;
         return a;
     }

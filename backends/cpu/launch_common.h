@@ -28,6 +28,8 @@ simt::ExecReport launch_streaming(const LaunchRequest&, const StencilWeights&, c
                                   const simt::ExecOptions&, const LaunchGeometry&);
 simt::ExecReport launch_conv27(const LaunchRequest&, const StencilWeights&, const void*, void*,
                                const simt::ExecOptions&, const LaunchGeometry&);
+simt::ExecReport launch_temporal(const LaunchRequest&, const StencilWeights&, const void*, void*,
+                                 const simt::ExecOptions&, const LaunchGeometry&);
 
 // Instantiates `kernel.template operator()<real, T, R>(in, out, nx, ny, nz)` through dispatch<K>,
 // uploads the weights into this TU's constant arrays and launches it. The TU's mutex serialises

@@ -32,48 +32,55 @@ constexpr const Version& kSharedAll = version(KernelId::shared_all);
 constexpr const Version& kSliding = version(KernelId::sliding_rows);
 
 // ---- the launchers: one per row ----------------------------------------------------------------
+// Each on a piece of the mesh (nx x ny interior cells, rows `pitch` apart): the whole mesh alone,
+// or a rank's piece of a decomposed one.
 
 template <class real>
-void launch_cardiac_naive(const Launch& l, const real* E_prev, real* E, real* R, int n, real alpha, real dt) {
-    cardiac_pde_naive_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, n, alpha);
-    cardiac_ode_naive_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E, R, n, dt);
+void launch_cardiac_naive(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
+    cardiac_pde_naive_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, m.nx, m.ny, m.pitch, alpha);
+    cardiac_ode_naive_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E, R, m.nx, m.ny, m.pitch, dt);
 }
 template <class real>
-void launch_cardiac_fused(const Launch& l, const real* E_prev, real* E, real* R, int n, real alpha, real dt) {
-    cardiac_fused_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, n, alpha, dt);
+void launch_cardiac_fused(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
+    cardiac_fused_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 template <class real>
-void launch_cardiac_shared(const Launch& l, const real* E_prev, real* E, real* R, int n, real alpha, real dt) {
+void launch_cardiac_shared(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
     cardiac_shared_kernel<real, kShared.tile_x, kShared.tile_y>
-        <<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, n, alpha, dt);
+        <<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 template <class real>
-void launch_cardiac_shared_all(const Launch& l, const real* E_prev, real* E, real* R, int n, real alpha, real dt) {
+void launch_cardiac_shared_all(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
     cardiac_shared_all_kernel<real, kSharedAll.tile_x, kSharedAll.tile_y>
-        <<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, n, alpha, dt);
+        <<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 template <class real>
-void launch_cardiac_sliding_rows(const Launch& l, const real* E_prev, real* E, real* R, int n, real alpha, real dt) {
-    cardiac_sliding_rows_kernel<real, kSliding.tile_x><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, n, alpha, dt);
+void launch_cardiac_sliding_rows(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
+    cardiac_sliding_rows_kernel<real, kSliding.tile_x>
+        <<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 template <class real>
-void launch_cardiac_shuffle(const Launch& l, const real* E_prev, real* E, real* R, int n, real alpha, real dt) {
-    cardiac_shuffle_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, n, alpha, dt);
+void launch_cardiac_shuffle(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
+    cardiac_shuffle_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 
-// One step: the ghosts of E_prev, then the version's kernel(s). Errors are checked by the caller.
+// The version's kernel(s) on a piece whose ghost ring is already filled. Errors: the caller's.
 template <class real>
-void launch_step(KernelId k, const Launch& l, const Launch& ghosts, real* E_prev, real* E, real* R, int n, real alpha,
-                 real dt) {
-    cardiac_fill_ghosts_kernel<real><<<to_dim3(ghosts.grid), to_dim3(ghosts.block)>>>(E_prev, n);
+void launch_update(KernelId k, const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
     switch (k) {
-        case KernelId::naive: return launch_cardiac_naive<real>(l, E_prev, E, R, n, alpha, dt);
-        case KernelId::fused: return launch_cardiac_fused<real>(l, E_prev, E, R, n, alpha, dt);
-        case KernelId::shared: return launch_cardiac_shared<real>(l, E_prev, E, R, n, alpha, dt);
-        case KernelId::shared_all: return launch_cardiac_shared_all<real>(l, E_prev, E, R, n, alpha, dt);
-        case KernelId::sliding_rows: return launch_cardiac_sliding_rows<real>(l, E_prev, E, R, n, alpha, dt);
-        case KernelId::shuffle: return launch_cardiac_shuffle<real>(l, E_prev, E, R, n, alpha, dt);
+        case KernelId::naive: return launch_cardiac_naive<real>(l, E_prev, E, R, m, alpha, dt);
+        case KernelId::fused: return launch_cardiac_fused<real>(l, E_prev, E, R, m, alpha, dt);
+        case KernelId::shared: return launch_cardiac_shared<real>(l, E_prev, E, R, m, alpha, dt);
+        case KernelId::shared_all: return launch_cardiac_shared_all<real>(l, E_prev, E, R, m, alpha, dt);
+        case KernelId::sliding_rows: return launch_cardiac_sliding_rows<real>(l, E_prev, E, R, m, alpha, dt);
+        case KernelId::shuffle: return launch_cardiac_shuffle<real>(l, E_prev, E, R, m, alpha, dt);
     }
+}
+
+template <class real>
+void launch_ghosts(real* E_prev, Piece m, int outer_sides) {
+    const Launch g = ghost_launch(m.nx, m.ny);
+    cardiac_fill_ghosts_kernel<real><<<to_dim3(g.grid), to_dim3(g.block)>>>(E_prev, m.nx, m.ny, m.pitch, outer_sides);
 }
 
 // The mesh on the device: E_prev, E and R, each (n + 2)^2 values of `real`.
@@ -105,12 +112,13 @@ struct DeviceMesh {
     void run(KernelId k, int steps, bool poison) {
         const Discretisation d = discretise(n);
         const Launch l = launch_geometry(k, n, sizeof(real) == 4 ? Precision::f32 : Precision::f64);
-        const Launch g = ghost_launch(n);
+        const Piece m = mesh_piece(n, n);
         real* prev = static_cast<real*>(E_prev.get());
         real* next = static_cast<real*>(E.get());
         for (int i = 0; i < steps; ++i) {
             if (poison) check(cudaMemsetAsync(next, 0xFF, bytes), "cudaMemsetAsync (poisoning E)");
-            launch_step<real>(k, l, g, prev, next, static_cast<real*>(R.get()), n, real(d.alpha), real(d.dt));
+            launch_ghosts<real>(prev, m, kAllSides);
+            launch_update<real>(k, l, prev, next, static_cast<real*>(R.get()), m, real(d.alpha), real(d.dt));
             std::swap(prev, next);
         }
         cuda_detail::check_launch("cardiac2d step", false);
@@ -119,19 +127,10 @@ struct DeviceMesh {
 };
 
 template <class real>
-void update_on_device(KernelId k, const void* E_prev, void* E, void* R, int n, double alpha, double dt) {
-    const Launch l = launch_geometry(k, n, sizeof(real) == 4 ? Precision::f32 : Precision::f64);
-    const real* prev = static_cast<const real*>(E_prev);
-    real* e = static_cast<real*>(E);
-    real* r = static_cast<real*>(R);
-    switch (k) {
-        case KernelId::naive: launch_cardiac_naive<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
-        case KernelId::fused: launch_cardiac_fused<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
-        case KernelId::shared: launch_cardiac_shared<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
-        case KernelId::shared_all: launch_cardiac_shared_all<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
-        case KernelId::sliding_rows: launch_cardiac_sliding_rows<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
-        case KernelId::shuffle: launch_cardiac_shuffle<real>(l, prev, e, r, n, real(alpha), real(dt)); break;
-    }
+void update_on_device(KernelId k, const void* E_prev, void* E, void* R, Piece m, double alpha, double dt) {
+    const Launch l = launch_geometry(k, m.nx, m.ny, sizeof(real) == 4 ? Precision::f32 : Precision::f64);
+    launch_update<real>(k, l, static_cast<const real*>(E_prev), static_cast<real*>(E), static_cast<real*>(R), m,
+                        real(alpha), real(dt));
     cuda_detail::check_launch("cardiac2d update", false);
 }
 
@@ -179,8 +178,19 @@ std::vector<double> CudaStepper::time_step_ms(KernelId k, Precision p, int n, in
 
 void launch_update_on_device(KernelId k, Precision p, const void* E_prev, void* E, void* R, int n, double alpha,
                              double dt) {
-    if (p == Precision::f64) update_on_device<double>(k, E_prev, E, R, n, alpha, dt);
-    else update_on_device<float>(k, E_prev, E, R, n, alpha, dt);
+    launch_step_on_device(k, p, E_prev, E, R, mesh_piece(n, n), alpha, dt);
+}
+
+void launch_step_on_device(KernelId k, Precision p, const void* E_prev, void* E, void* R, const Piece& piece,
+                           double alpha, double dt) {
+    if (p == Precision::f64) update_on_device<double>(k, E_prev, E, R, piece, alpha, dt);
+    else update_on_device<float>(k, E_prev, E, R, piece, alpha, dt);
+}
+
+void launch_ghosts_on_device(Precision p, void* E_prev, const Piece& piece, int outer_sides) {
+    if (p == Precision::f64) launch_ghosts<double>(static_cast<double*>(E_prev), piece, outer_sides);
+    else launch_ghosts<float>(static_cast<float*>(E_prev), piece, outer_sides);
+    cuda_detail::check_launch("cardiac2d ghost cells", false);
 }
 
 }  // namespace stencil::cardiac2d

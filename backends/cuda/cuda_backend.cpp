@@ -146,43 +146,68 @@ public:
             (void)cudaGetLastError();
             return std::nullopt;  // the launch itself will say what is wrong
         }
-        const long long need = 2 * req.dims.cells() * bytes_of(req.precision) + flush_bytes();
+        // S steps in more than one launch need a third array (execute and time_ms alternate).
+        const int arrays = launches(req).size() > 1 ? 3 : 2;
+        const long long need = arrays * req.dims.cells() * bytes_of(req.precision) + flush_bytes();
         if (need > static_cast<long long>(free_b))
-            return fmt::format("grid {}x{}x{} in {} needs {} MiB on the GPU (input, output and the L2 "
+            return fmt::format("grid {}x{}x{} in {} needs {} MiB on the GPU (input, output{} and the L2 "
                                "flush buffer), but only {} MiB of its {} MiB are free",
                                req.dims.nx, req.dims.ny, req.dims.nz, to_string(req.precision), need >> 20,
-                               free_b >> 20, total_b >> 20);
+                               arrays == 3 ? ", a spare for the steps" : "", free_b >> 20, total_b >> 20);
         return std::nullopt;
     }
 
+    // S steps: the request's launches (launches() in core/backend.h) alternate between d_out and
+    // a spare array, the last one writing d_out; each launch's output starts freshly poisoned (the
+    // caller's `out`: NaN inside, the input on the boundary), as the CPU backend's do.
     void execute(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out) override {
-        const void* fn = prepare(req, weights);
+        prepare(req, weights);
+        const std::vector<LaunchRequest> list = launches(req);
         const std::size_t bytes = array_bytes(req);
-        DeviceBuffer d_in(bytes, "input"), d_out(bytes, "output");
+        DeviceBuffer d_in(bytes, "input"), d_out(bytes, "output"), d_spare(list.size() > 1 ? bytes : 1, "spare");
         check(cudaMemcpy(d_in.get(), in, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (input to the GPU)");
-        check(cudaMemcpy(d_out.get(), out, bytes, cudaMemcpyHostToDevice),
-              "cudaMemcpy (poisoned output to the GPU)");
-        launch(fn, req, d_in.get(), d_out.get());
-        cuda_detail::check_launch(request_text(req).c_str(), true);
+        const void* src = d_in.get();
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            void* dst = (list.size() - 1 - i) % 2 == 0 ? d_out.get() : d_spare.get();
+            check(cudaMemcpy(dst, out, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (poisoned output to the GPU)");
+            launch(function_for(list[i]), list[i], src, dst);
+            cuda_detail::check_launch(request_text(list[i]).c_str(), true);
+            src = dst;
+        }
         check(cudaMemcpy(out, d_out.get(), bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (output to the host)");
     }
 
+    // One sample is all S steps of the request, launched back to back as a simulation's steps
+    // follow each other (the L2 flushed before the first, not between them), alternating between
+    // d_out and a spare so that the input stays the same for every sample.
     std::vector<double> time_ms(const LaunchRequest& req, const StencilWeights& weights, int warmup,
                                 int reps) override {
-        const void* fn = prepare(req, weights);
+        prepare(req, weights);
+        const std::vector<LaunchRequest> list = launches(req);
+        std::vector<const void*> fns;
+        for (const auto& l : list) fns.push_back(function_for(l));
         const std::size_t bytes = array_bytes(req);
-        DeviceBuffer d_in(bytes, "input"), d_out(bytes, "output");
+        DeviceBuffer d_in(bytes, "input"), d_out(bytes, "output"), d_spare(list.size() > 1 ? bytes : 1, "spare");
         cuda_detail::fill_random(d_in.get(), req.dims.cells(), req.precision, 0x5eedull, nullptr);
         check(cudaMemset(d_out.get(), 0, bytes), "cudaMemset (output)");
+        if (list.size() > 1) check(cudaMemset(d_spare.get(), 0, bytes), "cudaMemset (spare)");
+        auto all_steps = [&] {
+            const void* src = d_in.get();
+            for (std::size_t l = 0; l < list.size(); ++l) {
+                void* dst = l % 2 == 0 ? d_out.get() : d_spare.get();
+                launch(fns[l], list[l], src, dst);
+                src = dst;
+            }
+        };
         const std::string what = request_text(req);
-        for (int i = 0; i < warmup; ++i) launch(fn, req, d_in.get(), d_out.get());
+        for (int i = 0; i < warmup; ++i) all_steps();
         cuda_detail::check_launch(what.c_str(), true);
 
         std::vector<EventPair> events(static_cast<std::size_t>(std::max(reps, 0)));
         for (auto& ev : events) {
             flush_l2();
             ev.start(nullptr);
-            launch(fn, req, d_in.get(), d_out.get());
+            all_steps();
             ev.stop(nullptr);
         }
         cuda_detail::check_launch(what.c_str(), true);
@@ -241,15 +266,17 @@ private:
     long long flush_bytes() const { return static_cast<long long>(cuda_detail::l2_flush_bytes()); }
     void flush_l2() { flush_.flush(nullptr); }
 
+    // The instantiation of the request's (first) launch: for a version that fuses steps, the one
+    // of the steps that launch fuses.
     const void* function_for(const LaunchRequest& req) const {
-        if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision, limits())) throw UserError(*e);
-        const void* fn = cuda_detail::kernel_table(req.kernel).function(req.precision, req.tile, req.radius);
+        if (auto e = request_error(req, limits())) throw UserError(*e);
+        const void* fn = cuda_detail::kernel_function(req);
         if (!fn) throw UserError(fmt::format("{} is not compiled into this build", request_text(req)));
         return fn;
     }
 
     // Validates the request, uploads the weights into the kernel TU's constant memory, and
-    // returns the instantiation to launch.
+    // returns the instantiation of its first launch.
     const void* prepare(const LaunchRequest& req, const StencilWeights& weights) {
         if (auto e = cannot_run(req)) throw UserError(*e);
         if (weights.radius != req.radius)

@@ -23,6 +23,9 @@ struct KernelTable {
     const void* (*function)(Precision p, int T, int radius);
     // Copies the weights, rounded to p, into this TU's constant memory (synchronous).
     void (*upload_weights)(const StencilWeights& w, Precision p);
+    // A version that fuses time steps (temporal): the instantiation for K of them per launch;
+    // nullptr for the others, whose `function` is their one step.
+    const void* (*fused_function)(Precision p, int T, int radius, int fused) = nullptr;
 };
 const KernelTable& naive_table();
 const KernelTable& tiled_table();
@@ -30,7 +33,11 @@ const KernelTable& coarsened_table();
 const KernelTable& register_tiled_table();
 const KernelTable& streaming_table();
 const KernelTable& conv27_table();
+const KernelTable& temporal_table();
 const KernelTable& kernel_table(KernelId k);
+// The instantiation of the request's (first) launch: the table's `function`, or for a version that
+// fuses steps its `fused_function` for the steps that launch fuses; nullptr when not built.
+const void* kernel_function(const LaunchRequest& req);
 
 // One launch of an instantiation on device pointers, on the default stream, with the geometry of
 // launch_geometry() (the one place the launch shape is written down). Checks the launch itself;

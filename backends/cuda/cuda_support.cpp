@@ -81,6 +81,9 @@ std::string request_text(const LaunchRequest& r) {
                            to_string(r.precision));
     if (!v.tile_is_template)  // T is only the block edge
         return fmt::format("{} (block {}^3, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
+    if (v.max_fused_steps > 1)  // the steps this launch fuses
+        return fmt::format("{} (T={}, r={}, K={}, {})", v.name, r.tile, r.radius, steps_per_launch(r),
+                           to_string(r.precision));
     return fmt::format("{} (T={}, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
 }
 
@@ -97,6 +100,13 @@ void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, v
                       g.grid.z, g.block.x, g.block.y, g.block.z));
 }
 
+const void* kernel_function(const LaunchRequest& req) {
+    const KernelTable& table = kernel_table(req.kernel);
+    if (table.fused_function)
+        return table.fused_function(req.precision, req.tile, req.radius, steps_per_launch(req));
+    return table.function(req.precision, req.tile, req.radius);
+}
+
 const KernelTable& kernel_table(KernelId k) {
     switch (k) {
         case KernelId::naive: return naive_table();
@@ -105,6 +115,7 @@ const KernelTable& kernel_table(KernelId k) {
         case KernelId::register_tiled: return register_tiled_table();
         case KernelId::streaming: return streaming_table();
         case KernelId::conv27: return conv27_table();
+        case KernelId::temporal: return temporal_table();
     }
     return naive_table();
 }

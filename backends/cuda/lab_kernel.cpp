@@ -9,7 +9,7 @@ namespace stencil {
 std::optional<std::string> lab_kernel_unavailable(const LaunchRequest& req) {
     if (auto e = request_error(req)) return e;
     if (auto e = grid_error(req.dims, req.radius)) return e;
-    if (!cuda_detail::kernel_table(req.kernel).function(req.precision, req.tile, req.radius))
+    if (!cuda_detail::kernel_function(req))
         return cuda_detail::request_text(req) + " is not compiled into this build";
     return std::nullopt;
 }
@@ -19,14 +19,14 @@ void upload_lab_kernel_weights(const LaunchRequest& req, const StencilWeights& w
 }
 
 void launch_lab_kernel(const LaunchRequest& req, const void* d_in, void* d_out) {
-    const void* fn = cuda_detail::kernel_table(req.kernel).function(req.precision, req.tile, req.radius);
+    const void* fn = cuda_detail::kernel_function(req);
     if (!fn) throw UserError(cuda_detail::request_text(req) + " is not compiled into this build");
     cuda_detail::launch_kernel(fn, req, d_in, d_out);
 }
 
 const void* lab_kernel_function(const LaunchRequest& req) {
     if (tile_error(req.kernel, req.tile, req.radius, req.precision)) return nullptr;
-    return cuda_detail::kernel_table(req.kernel).function(req.precision, req.tile, req.radius);
+    return cuda_detail::kernel_function(req);
 }
 
 }  // namespace stencil

@@ -5,8 +5,9 @@
 // against 6 plus the round trip for the naive pair. The 5 stencil points still come from global
 // memory; neighbouring threads share them through the caches.
 //
-// Launch: blocks of 32 x 8 threads, ceil(n / 32) x ceil(n / 8) blocks; thread (I, J) owns mesh
-// cell (I + 1, J + 1). Ghost cells are filled first (ghosts.cuh).
+// Launch: blocks of 32 x 8 threads, ceil(nx / 32) x ceil(ny / 8) blocks; thread (I, J) owns mesh
+// cell (I + 1, J + 1) of nx x ny interior cells, rows `pitch` values apart. Ghost cells are
+// filled first (ghosts.cuh).
 // ---------------------------------------------------------------------------------------------
 #pragma once
 #include "kernels/cardiac2d/aliev_panfilov.cuh"
@@ -14,11 +15,11 @@
 namespace stencil::cardiac2d {
 
 template <typename real>
-__global__ void cardiac_fused_kernel(const real* E_prev, real* E, real* R, int n, real alpha, real dt) {
+__global__ void cardiac_fused_kernel(const real* E_prev, real* E, real* R, int nx, int ny, int pitch, real alpha, real dt) {
     const int I = blockIdx.x * blockDim.x + threadIdx.x + 1;
     const int J = blockIdx.y * blockDim.y + threadIdx.y + 1;
-    if (I > n || J > n) return;
-    const int W = n + 2;
+    if (I > nx || J > ny) return;
+    const int W = pitch;
     const int c = J * W + I;
     real e = cardiac_pde(E_prev[c], E_prev[c + 1], E_prev[c - 1], E_prev[c + W], E_prev[c - W], alpha);
     real r = R[c];

@@ -16,3 +16,19 @@ struct AlievPanfilov {
 };
 
 }  // namespace stencil::cardiac2d
+
+namespace stencil::cardiac2d {
+
+// The sides of a piece of the mesh, as the ghost filler's mask (ghosts.cuh) takes them: a side on
+// the outer boundary gets the no-flux mirror; a side between two ranks of a decomposition gets
+// the neighbour's cells instead, so the filler leaves it alone. Here, not in ghosts.cuh, because
+// the plain C++ callers (backends, distributed/) name the same bits. x grows east, y south.
+enum OuterSide : int {
+    kWestSide = 1,   // column 0
+    kEastSide = 2,   // column nx + 1
+    kNorthSide = 4,  // row 0
+    kSouthSide = 8,  // row ny + 1
+    kAllSides = 15,  // one domain alone: every side is the outer boundary
+};
+
+}  // namespace stencil::cardiac2d

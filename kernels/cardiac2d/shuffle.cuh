@@ -8,10 +8,11 @@
 // to other warps).
 //
 // Every lane of a warp must reach the shuffles, so a lane past the mesh's last column still loads
-// (its column clamped to the ghost column n + 1, a valid address) and only skips the store. A warp
+// (its column clamped to the ghost column nx + 1, a valid address) and only skips the store. A warp
 // is one row, so a warp below the mesh returns as a whole.
 //
-// Launch: blocks of 32 x 8 threads (blockDim.x must be the warp: 32), ceil(n / 32) x ceil(n / 8).
+// Launch: blocks of 32 x 8 threads (blockDim.x must be the warp: 32), ceil(nx / 32) x ceil(ny / 8),
+// on nx x ny interior cells whose rows are `pitch` values apart.
 // ---------------------------------------------------------------------------------------------
 #pragma once
 #include "kernels/cardiac2d/aliev_panfilov.cuh"
@@ -19,22 +20,22 @@
 namespace stencil::cardiac2d {
 
 template <typename real>
-__global__ void cardiac_shuffle_kernel(const real* E_prev, real* E, real* R, int n, real alpha, real dt) {
+__global__ void cardiac_shuffle_kernel(const real* E_prev, real* E, real* R, int nx, int ny, int pitch, real alpha, real dt) {
     constexpr unsigned FULL_MASK = 0xffffffffu;
     const int lane = threadIdx.x;  // blockDim.x == 32: the lane is the x offset in the warp's row
     const int x = blockIdx.x * 32 + lane + 1;
     const int y = blockIdx.y * blockDim.y + threadIdx.y + 1;
-    if (y > n) return;  // the whole warp (one row) alike
-    const int W = n + 2;
-    const int xc = x <= n + 1 ? x : n + 1;  // clamped: lanes past the mesh still shuffle
+    if (y > ny) return;  // the whole warp (one row) alike
+    const int W = pitch;
+    const int xc = x <= nx + 1 ? x : nx + 1;  // clamped: lanes past the mesh still shuffle
     const int index = y * W + xc;
 
     const real center = E_prev[index];
     real west = __shfl_up_sync(FULL_MASK, center, 1);   // lane - 1's centre
     real east = __shfl_down_sync(FULL_MASK, center, 1); // lane + 1's centre
     if (lane == 0) west = E_prev[index - 1];
-    if (lane == 31 && x <= n) east = E_prev[index + 1];
-    if (x > n) return;
+    if (lane == 31 && x <= nx) east = E_prev[index + 1];
+    if (x > nx) return;
 
     real e = cardiac_pde(center, east, west, E_prev[index + W], E_prev[index - W], alpha);
     real r = R[index];

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace stencil::cardiac2d {
 
 namespace {
@@ -35,16 +37,18 @@ std::vector<CatalogEntry> catalog_entries(Precision) {
     return out;
 }
 
-Launch launch_geometry(KernelId k, int n, Precision p) {
+Launch launch_geometry(KernelId k, int nx, int ny, Precision p) {
     const Version& v = version(k);
     Launch l;
     l.block = block_threads(k);
-    l.grid = {ceil_div(n, v.tile_x), ceil_div(n, v.tile_y), 1};
+    l.grid = {ceil_div(nx, v.tile_x), ceil_div(ny, v.tile_y), 1};
     l.smem_bytes = smem_bytes(k, p);
     return l;
 }
 
-Launch ghost_launch(int n) { return {{ceil_div(n, kGhostBlock), 1, 1}, {kGhostBlock, 1, 1}, 0}; }
+Launch ghost_launch(int nx, int ny) {
+    return {{ceil_div(std::max(nx, ny), kGhostBlock), 1, 1}, {kGhostBlock, 1, 1}, 0};
+}
 
 std::string instantiation(KernelId k, Precision p, bool ode) {
     const Version& v = version(k);

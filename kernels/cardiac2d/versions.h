@@ -6,7 +6,10 @@
 //
 // The mesh: E, E_prev and R hold (n + 2) x (n + 2) values, row-major (x fastest); cells 1..n in
 // each direction are the interior, row and column 0 and n + 1 the ghost cells that the no-flux
-// boundary fills before every step (kernels/cardiac2d/ghosts.cuh).
+// boundary fills before every step (kernels/cardiac2d/ghosts.cuh). The kernels themselves take a
+// rectangle, nx x ny interior cells with rows `pitch` values apart, so that a rank of a
+// decomposition (distributed/, `run --problem cardiac2d --decompose PXxPY`) runs them on its own
+// piece, whose ghost ring holds its neighbours' cells where it has neighbours.
 #pragma once
 #include <array>
 #include <optional>
@@ -85,6 +88,14 @@ std::vector<CatalogEntry> catalog_entries(Precision p);
 constexpr int mesh_width(int n) { return n + 2; }
 constexpr long long mesh_cells(int n) { return (long long)mesh_width(n) * mesh_width(n); }
 
+// A rectangle of the mesh with its ghost ring, as the kernels take it: nx x ny interior cells, rows
+// `pitch` values apart (at least nx + 2). The whole mesh alone is mesh_piece(n, n).
+struct Piece {
+    int nx = 0, ny = 0, pitch = 0;
+    long long cells() const { return (long long)pitch * (ny + 2); }  // the array, ghost rows included
+};
+constexpr Piece mesh_piece(int nx, int ny) { return {nx, ny, nx + 2}; }
+
 // The threads of one block. shared-all adds the ghost ring; sliding-rows is one row of threads.
 constexpr Dim3 block_threads(KernelId k) {
     const Version& v = version(k);
@@ -115,15 +126,17 @@ constexpr long long idle_threads(KernelId k) {
                                                                                   : (long long)v.tile_x * v.tile_y);
 }
 
-// How one step is launched on an n x n interior: blocks cover the interior tile by tile.
+// How one step is launched on an nx x ny interior (n x n alone): blocks cover it tile by tile.
 struct Launch {
     Dim3 grid, block;
     long long smem_bytes = 0;
 };
-Launch launch_geometry(KernelId k, int n, Precision p);
+Launch launch_geometry(KernelId k, int nx, int ny, Precision p);
+inline Launch launch_geometry(KernelId k, int n, Precision p) { return launch_geometry(k, n, n, p); }
 // The ghost-filling kernel that runs before every step (one thread per interior row/column).
 inline constexpr int kGhostBlock = 256;
-Launch ghost_launch(int n);
+Launch ghost_launch(int nx, int ny);
+inline Launch ghost_launch(int n) { return ghost_launch(n, n); }
 
 // The C++ name of a version's kernel instantiated for precision p, as NVRTC is asked for it:
 // "stencil::cardiac2d::cardiac_shared_kernel<float, 16, 16>" (the shared-memory kernels take

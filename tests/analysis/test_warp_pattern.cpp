@@ -27,12 +27,13 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
     const bool conv27 = k == KernelId::conv27;  // naive's threads, a load for every cell of the cube
     const bool naive = k == KernelId::naive || conv27, tiled = k == KernelId::tiled;
     const bool streaming = k == KernelId::streaming;
+    const bool temporal = k == KernelId::temporal;  // one step per launch (K = 1), chunked like streaming
     const int OUT = naive || streaming ? T : T - 2 * r;
     // streaming: the row's z-chunk, evened out to ceil(nz / blocks) as the kernel does
     const int chunk = std::max(1, version(k).z_chunk);
     const int bz_stream = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_stream - 1) / bz_stream;
     const int bx_n = (g.nx + OUT - 1) / OUT, by_n = (g.ny + OUT - 1) / OUT,
-              bz_n = streaming ? bz_stream : (g.nz + OUT - 1) / OUT;
+              bz_n = streaming || temporal ? bz_stream : (g.nz + OUT - 1) / OUT;
     const int tz_n = naive || tiled ? T : 1;
     const int threads = T * T * tz_n;
     // (dx, dy, dz) of each load instruction; for z-marching, dz is a plane selector handled below
@@ -131,6 +132,20 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
                                         }
                                         issue(cells);
                                     }
+                        }
+                    } else if (temporal) {
+                        // its own column over planes max(0, b - r) .. min(nz, e + r) - 1, in order
+                        const int b = std::max(bz * Z, r), e = std::min(bz * Z + Z, g.nz - r);
+                        if (b >= e) continue;
+                        for (int zp = std::max(0, b - r); zp < std::min(g.nz, e + r); ++zp) {
+                            cells.clear();
+                            for (int t = w0; t < w1; ++t) {
+                                int tx, ty, tz;
+                                lane(t, tx, ty, tz);
+                                const int x = bx * OUT + tx - r, y = by * OUT + ty - r;
+                                if (in_grid(x, y, zp)) cells.push_back(idx(x, y, zp));
+                            }
+                            issue(cells);
                         }
                     } else {
                         // prologue: planes iStart - r .. iStart + r - 1; march: iStart + r .. + OUT - 1 + r

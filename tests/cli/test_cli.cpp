@@ -27,7 +27,7 @@ TEST_CASE("run: argument errors give one line and exit 2", "[cli]") {
     };
     // --backend cpu: the same errors must come before any kernel runs, on either backend.
     const Case c = GENERATE(
-        Case{"run --kernel fancy", "unknown kernel 'fancy' (choose naive, tiled, coarsened, register-tiled, streaming, conv27)"},
+        Case{"run --kernel fancy", "unknown kernel 'fancy' (choose naive, tiled, coarsened, register-tiled, streaming, conv27, temporal)"},
         Case{"run --kernel tiled --tile 11", "needs 1331 threads per block"},
         Case{"run --kernel tiled --tile 2", "leaves no output cells"},
         Case{"run --kernel coarsened --tile 33", "needs 1089 threads per block"},

@@ -209,7 +209,7 @@ TEST_CASE("contract: every command takes --problem", "[cli][contract]") {
     require_usage_error("sweep --out /tmp/x --problem derivative", "--problem derivative: `sweep` covers star3d only");
     require_usage_error("baseline --problem cardiac2d", "--problem cardiac2d: `baseline` covers star3d only");
     // An option of another problem is refused by name, never ignored.
-    require_usage_error("run --kernel naive --steps 5", "--steps does not apply to --problem star3d");
+    require_usage_error("run --kernel naive --convergence", "--convergence does not apply to --problem star3d");
     require_usage_error("run --problem cardiac2d --kernel fused --tile 8", "--tile does not apply to --problem cardiac2d");
     require_usage_error("run --problem cardiac2d --kernel fused --radius 2", "--radius does not apply to --problem cardiac2d");
     require_usage_error("model --problem cardiac2d --kernel fused", "--kernel does not apply to model --problem cardiac2d");

@@ -27,3 +27,23 @@ TEST_CASE("model --decompose: bad input is one line and exit 2", "[distributed]"
     REQUIRE(r.err_lines() == 1);
     REQUIRE(r.first_err_line().rfind("stencil-lab: ", 0) == 0);
 }
+
+TEST_CASE("model --problem cardiac2d --decompose: one ghost row or column of E per neighbour", "[distributed]") {
+    // 2x2 on n = 64 in fp64: each rank owns 32x32 and sends a column and a row of 32 values.
+    const auto r = cli_test::run("model --problem cardiac2d --decompose 2x2 --size 64 --precision f64 --link-gbps 1 "
+                                 "--json");
+    CAPTURE(r.out, r.err);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["problem"] == "cardiac2d");
+    REQUIRE(j["decomposition"] == "2x2");
+    REQUIRE(j["per_rank"][3]["owned"] == nlohmann::json::array({32, 32}));
+    REQUIRE(j["per_rank"][3]["halo_bytes"] == 512);
+    REQUIRE(j["halo_bytes_per_step"]["total"] == 2048);
+    REQUIRE(j["predicted_exchange_seconds"].get<double>() == Approx(512e-9));
+    const char* bad = GENERATE("--decompose 2x2x2", "--decompose 2x1 --radius 2", "--decompose 9x1 --size 8");
+    CAPTURE(bad);
+    const auto b = cli_test::run(std::string("model --problem cardiac2d ") + bad);
+    REQUIRE(b.code == 2);
+    REQUIRE(b.err_lines() == 1);
+}

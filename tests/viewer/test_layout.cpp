@@ -111,6 +111,7 @@ TEST_CASE("the runs table: a cell per column, numbers in full, pass or FAIL agai
     RunRecord r;
     r.kernel = "register-tiled";
     r.dims = {256, 256, 256};
+    r.backend = "cuda";
     r.ms_median = 1234.5678;
     r.gbps = 512.31;
     r.checked = true;
@@ -118,10 +119,28 @@ TEST_CASE("the runs table: a cell per column, numbers in full, pass or FAIL agai
     r.max_rel_err = 1.5e-7;
     auto cells = run_cells(r);
     REQUIRE(cells.size() == run_columns().size());
-    REQUIRE((cells[4].text == "256x256x256" && cells[6].text == "1234.568" && cells[7].text == "512.3" &&
+    REQUIRE((cells[4].text == "256x256x256" && cells[6].text == "1234.568" && cells[7].text == "512.3 GB/s" &&
              cells[9].text == "pass 1.5e-07" && cells[9].tone == CellTone::good));
     r.ok = false;
     REQUIRE((run_cells(r)[9].text.rfind("FAIL", 0) == 0 && run_cells(r)[9].tone == CellTone::bad));
     r.error = "the check failed: 12 cells";
     REQUIRE((run_cells(r)[9].text == "FAIL" && run_cells(r)[9].tooltip == r.error));
+}
+
+TEST_CASE("the runs table: the CPU backend's speed in emulated instructions per second, the error against its bound",
+          "[viewer][results]") {
+    RunRecord r;
+    r.backend = "cpu";
+    r.gbps = 0.02;
+    r.instructions_per_s = 123456789;
+    r.checked = true;
+    r.ok = true;
+    r.max_rel_err = 1.5e-7;
+    r.bound = 4.17e-7;
+    REQUIRE((speed_cell(r).text == "123 Minst/s" && error_cell(r).text == "pass 1.5e-07 <= 4.2e-07" &&
+             si_rate(2.5e9) == "2.5 G" && si_rate(12) == "12 "));
+    r.instructions_per_s = 0;  // a CPU run loaded from a file without the count: never its GB/s
+    r.ok = false;
+    r.max_rel_err = 1e-3;
+    REQUIRE((speed_cell(r).text == "-" && error_cell(r).text == "FAIL 0.001 > 4.2e-07" && error_cell(r).tone == CellTone::bad));
 }

@@ -63,60 +63,97 @@ void add_model_series(OpbFigure& o, PlottedValues& plotted, int radius, Precisio
     std::swap(o.series[1], o.series[2]);
 }
 
+// The measured levels: a marker each (the colour is the kernel's, as on its model curve).
+struct LevelKey {
+    const char* key;    // the legend's entry
+    const char* label;  // in a point's series name
+    MarkerShape marker;
+};
+constexpr LevelKey kLevels[3] = {
+    {"requested bytes (CPU trace or GPU counters)", "requested", MarkerShape::diamond},
+    {"L2 FLOP/B read (GPU counters)", "L2", MarkerShape::triangle},
+    {"DRAM FLOP/B read (GPU counters)", "DRAM", MarkerShape::cross},
+};
+
+// A legend-only entry for a level: its marker in a neutral colour, greyed while no point has it.
+Series level_key(int level) {
+    Series s;
+    s.name = kLevels[level].key;
+    s.colour = pack({0.85f, 0.85f, 0.85f});
+    s.line = false;
+    s.markers = true;
+    s.marker = kLevels[level].marker;
+    return s;
+}
+
+// The points of one kernel at one level: drawn, not listed (the kernel's curve and the level's key
+// are in the legend).
+Series measured_series(const KernelVersion& v, int level, const char* source) {
+    Series s;
+    s.name = fmt::format("{} ({}, {})", v.name, source, kLevels[level].label);
+    s.colour = pack(category((int)v.id));
+    s.line = false;
+    s.markers = true;
+    s.marker = kLevels[level].marker;
+    s.in_legend = false;
+    return s;
+}
+
 // Measured from CPU traces (requested bytes), at this chart's r and precision only.
 void add_trace_series(OpbFigure& o, PlottedValues& plotted, int radius, Precision precision,
                       const std::vector<TraceOpb>& measured) {
     for (const auto& v : kernel_versions()) {
-        Series s;
+        Series s = measured_series(v, 0, "CPU trace");
         s.name = std::string(v.name) + " (CPU trace, requested bytes)";
-        s.colour = pack(category((int)v.id));
-        s.line = false;
-        s.markers = true;
-        s.marker = MarkerShape::diamond;
         for (const auto& m : measured)
             if (m.kernel == v.id && m.error.empty() && m.radius == radius && m.precision == precision) {
                 s.x.push_back(m.tile);
                 s.y.push_back(m.opb);
             }
         if (s.x.empty()) continue;
+        o.trace_points += (int)s.x.size();
         plotted.add(s);
         o.series.push_back(std::move(s));
     }
 }
 
-// GPU counters, L2 and DRAM, FLOP per byte read: the model's convention, so that a point
-// above the model line is reuse the caches caught. From runs of this r and precision.
-// Returns the file's own reason, when rows say why a level is missing.
+// Runs' measured levels (requested, L2 and DRAM), FLOP per byte read: the model's convention, so
+// that a point above the model line is reuse the caches caught. From runs of this r and precision,
+// one series per kernel and level. Returns the file's own reason, when rows say why a level is
+// missing.
 std::string add_counter_series(OpbFigure& o, PlottedValues& plotted, int radius, Precision precision,
                                const std::vector<RunRecord>& runs) {
     std::string note;
-    for (int level = 0; level < 2; ++level) {
-        Series s;
-        s.name = level == 0 ? "L2 FLOP/B read (GPU counters)" : "DRAM FLOP/B read (GPU counters)";
-        s.colour = level == 0 ? pack({0.75f, 0.55f, 0.95f}) : pack({0.95f, 0.95f, 0.95f});
-        s.line = false;
-        s.markers = true;
-        s.marker = level == 0 ? MarkerShape::triangle : MarkerShape::square;
-        for (const auto& r : runs) {
-            if (r.radius != radius || r.precision != to_string(precision)) continue;
-            const RunRecord::Level& l = level == 0 ? r.l2 : r.dram;
-            if (const auto v = level_opb_read(l, r.flops)) {
-                s.x.push_back(r.tile);
-                s.y.push_back(*v);
-            } else if (note.empty() && !l.note.empty()) {
-                note = l.note;
+    int* counts[3] = {&o.requested_points, &o.l2_points, &o.dram_points};
+    for (int level = 0; level < 3; ++level) {
+        const size_t key = o.series.size();
+        o.series.push_back(level_key(level));
+        for (const auto& v : kernel_versions()) {
+            Series s = measured_series(v, level, "runs");
+            for (const auto& r : runs) {
+                if (r.radius != radius || r.precision != to_string(precision) || r.kernel_id() != v.id) continue;
+                const RunRecord::Level& l = level == 0 ? r.requested : level == 1 ? r.l2 : r.dram;
+                if (const auto y = level_opb_read(l, r.flops)) {
+                    s.x.push_back(r.tile);
+                    s.y.push_back(*y);
+                } else if (level > 0 && note.empty() && !l.note.empty()) {
+                    note = l.note;
+                }
             }
+            if (s.x.empty()) continue;
+            *counts[level] += (int)s.x.size();
+            plotted.add(s);
+            o.series.push_back(std::move(s));
         }
-        if (s.x.empty()) s.greyed = true;
-        else plotted.add(s);
-        o.series.push_back(std::move(s));
+        // The requested level has CPU-trace points too: its key is greyed only with neither.
+        o.series[key].greyed = *counts[level] == 0 && (level > 0 || o.trace_points == 0);
     }
     return note;
 }
 
 void explain_missing_counters(OpbFigure& o, int radius, Precision precision, const std::vector<RunRecord>& runs,
                               const std::string& note, const std::optional<std::string>& gpu_unavailable) {
-    if (!o.series.back().greyed && !o.series[o.series.size() - 2].greyed) return;
+    if (o.l2_points > 0 && o.dram_points > 0) return;
     const bool any_counters = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) {
         return r.dram.measured() || r.l2.measured();
     });
@@ -127,13 +164,18 @@ void explain_missing_counters(OpbFigure& o, int radius, Precision precision, con
     else o.counters_why = "run on the GPU (runs panel), or load a GPU sweep's results.json";
     for (auto& s : o.series)
         if (s.greyed) s.greyed_why = o.counters_why;
+    // The requested level's key is greyed for want of any measurement, not of a GPU.
+    for (auto& s : o.series)
+        if (s.name == kLevels[0].key && s.greyed) s.greyed_why = "measure from CPU traces, or load a sweep";
 }
 
 // The formula's text, the T -> infinity limit and (at r = 1, f32) the textbook's figures.
 void add_references(OpbFigure& o, PlottedValues& plotted, int radius, Precision precision) {
     // The formula's text from the smallest T the tiled kernel runs at this r (T = 8 cannot at r = 4).
     const auto tiled_tiles = model_tiles(KernelId::tiled, radius, precision);
-    o.formula = kernel_model(KernelId::tiled, tiled_tiles.empty() ? 8 : tiled_tiles.front(), radius, precision).opb_formula;
+    const KernelModel smallest = kernel_model(KernelId::tiled, tiled_tiles.empty() ? 8 : tiled_tiles.front(), radius, precision);
+    o.formula = smallest.opb_formula;
+    o.model_limit = smallest.invalid ? 0.0 : smallest.opb_limit;
     const double limit = opb_limit_at_infinity(radius, precision);
     o.refs.push_back({true, limit, fmt::format("limit T -> inf: (12r+1)/{} = {:.2f}", bytes_of(precision), limit),
                       pack({0.9f, 0.9f, 0.9f}, 0.8f)});
@@ -210,6 +252,13 @@ HaloFigure halo_figure(int tile, int radius, int dims, int slice) {
     // fmt's positional {0}, never printf's %N$ (glibc aborts on a format that mixes or skips them).
     h.grid_label = dims == 3 ? fmt::format("slice z = {} of the {}^3 tile", h.slice, tile)
                              : fmt::format("the {0}x{0} tile", tile);
+    h.slice_counts = dims == 3 ? halo_slice_counts(tile, radius, h.slice) : h.counts;
+    const long long halo = h.slice_counts.halo_read + h.slice_counts.halo_unread;
+    const long long cells = halo + h.slice_counts.output;
+    h.slice_fraction = cells > 0 ? double(halo) / double(cells) : 0.0;
+    h.slice_text = fmt::format("{}: {} of {} cells halo = {:.1f}% ({} never read)",
+                               dims == 3 ? fmt::format("slice z = {}", h.slice) : std::string("the tile"), halo, cells,
+                               100 * h.slice_fraction, h.slice_counts.halo_unread);
     return h;
 }
 
@@ -217,6 +266,16 @@ HaloCell halo_cell(int x, int y, int z, int T, int r, int dims) {
     auto out = [&](int v) { return v < r || v >= T - r; };
     const int axes_out = out(x) + out(y) + (dims == 3 ? out(z) : 0);
     return axes_out == 0 ? HaloCell::output : axes_out == 1 ? HaloCell::halo_read : HaloCell::halo_unread;
+}
+
+HaloCounts halo_slice_counts(int T, int r, int z) {
+    HaloCounts c;
+    for (int y = 0; y < T; ++y)
+        for (int x = 0; x < T; ++x) {
+            const HaloCell k = halo_cell(x, y, z, T, r, 3);
+            (k == HaloCell::output ? c.output : k == HaloCell::halo_read ? c.halo_read : c.halo_unread) += 1;
+        }
+    return c;
 }
 
 HaloCounts halo_counts(int T, int r, int dims) {

@@ -23,6 +23,11 @@ struct OpbFigure {
     std::string formula;
     // Why the GPU-counter series are greyed out (empty when they have points): shown as text.
     std::string counters_why;
+    // Measured points drawn, by source and level (each kernel's in its colour, each level's marker).
+    int trace_points = 0, requested_points = 0, l2_points = 0, dram_points = 0;
+    // analysis::model's own opb_limit for the tiled kernel at the smallest T it runs at this r: the
+    // drawn limit must equal it (the r = 4 chart once drew 0, from a T that r = 4 forbids).
+    double model_limit = 0;
 };
 // radius, precision: the chart's; measured: CPU-trace figures (any r / precision, filtered here);
 // runs: the runs table (GPU-counter levels L2 and DRAM come from its rows that have them);
@@ -39,6 +44,9 @@ struct HaloCounts {
     long long output = 0, halo_read = 0, halo_unread = 0;
 };
 HaloCounts halo_counts(int T, int r, int dims);
+// The same counts in the one z-slice of the 3D tile (a slice within r of the top or bottom is all
+// halo: its cells are read only by the z neighbours' stencils, or, on its edges, never).
+HaloCounts halo_slice_counts(int T, int r, int z);
 
 struct HaloFigure {
     HaloFigures fig;  // of the chosen tile
@@ -49,6 +57,9 @@ struct HaloFigure {
     std::string grid_label;  // "slice z = 4 of the 8^3 tile" / "the 32x32 tile"
     int slice = 0;           // the z shown (3D)
     HaloCounts counts;       // output, halo read by the star stencil, halo never read
+    HaloCounts slice_counts; // the same in the slice shown (3D), or the whole tile (2D)
+    double slice_fraction = 0;   // halo share of the slice shown
+    std::string slice_text;  // "slice z = 0: 64 of 64 cells halo = 100% (28 never read)"
 };
 // slice: the z of the 3D tile the picture shows (< 0: the middle, T / 2).
 HaloFigure halo_figure(int tile, int radius, int dims, int slice = -1);

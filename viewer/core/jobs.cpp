@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
+#include "backends/cpu/cpu_backend.h"
 #include "core/compare.h"
 #include "core/run.h"
 #include "core/error.h"
@@ -15,8 +17,26 @@
 
 namespace stencil::viewer {
 
+std::optional<long long> cpu_instructions(const LaunchRequest& req) {
+    try {
+        const StencilWeights w = random_weights(req.radius, 1).rounded_to(req.precision);
+        const size_t bytes = (size_t)req.dims.cells() * bytes_of(req.precision);
+        std::vector<unsigned char> in(bytes, 0), out(bytes, 0);  // zeros: the count does not depend on values
+        const CpuRun r = run_cpu(req, w, in.data(), out.data());
+        if (!r.ok()) return std::nullopt;
+        return r.report.instructions;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::string run_status_line(const std::string& what, int number, int total, std::string_view stage, bool cancelling) {
+    if (cancelling) return fmt::format("cancelling... ({} of {}: {} stops at its next stage)", number, total, what);
+    return fmt::format("{} ({} of {}){}{}", what, number, total, stage.empty() ? "" : ": ", stage);
+}
+
 RunRecord run_one(Backend& b, const LaunchRequest& req, int warmup, int reps, bool check,
-                  const std::atomic<bool>* cancel) {
+                  const std::atomic<bool>* cancel, const StageFn& stage) {
     RunRecord r;
     r.kernel = version(req.kernel).name;
     r.tile = req.tile;
@@ -31,12 +51,16 @@ RunRecord run_one(Backend& b, const LaunchRequest& req, int warmup, int reps, bo
         o.warmup = warmup;
         o.reps = reps;
         (void)check;  // run_kernel always checks before it times
-        if (cancel) o.progress = [cancel](RunStage, double) { return !cancel->load(); };
+        o.progress = [cancel, &stage](RunStage s, double f) {
+            if (stage) stage(s, f);
+            return !(cancel && cancel->load());
+        };
         const RunReport rep = run_kernel(b, o);
         r.device = rep.device.name;
         r.checked = true;
         r.ok = rep.ok;
         r.max_rel_err = rep.check.max_rel_err;
+        r.bound = rep.check.gamma;
         if (!rep.ok) r.error = rep.cancelled ? "cancelled" : rep.check.summary();
         r.ms_min = rep.ms.min;
         r.ms_median = rep.ms.median;
@@ -44,6 +68,9 @@ RunRecord run_one(Backend& b, const LaunchRequest& req, int warmup, int reps, bo
         r.gbps = rep.gbps;
         r.copy_gbps = rep.copy_gbps;
         r.of_copy = rep.copy_ratio;
+        // The engine's speed: its instructions (one counted launch) over the median time.
+        if (b.kind() == BackendKind::cpu && rep.ok && r.ms_median > 0 && !(cancel && cancel->load()))
+            if (const auto n = cpu_instructions(req)) r.instructions_per_s = double(*n) / (r.ms_median * 1e-3);
     } catch (const std::exception& e) {
         r.error = e.what();
     }
@@ -81,11 +108,13 @@ bool JobRunner::start(JobOptions opt, std::string* why) {
 
 void JobRunner::cancel() { cancel_ = true; }
 
-float JobRunner::progress() const { return total_ > 0 ? (float)done_ / (float)total_ : 0.0f; }
+float JobRunner::progress() const {
+    return total_ > 0 ? std::min(1.0f, ((float)done_ + within_.load()) / (float)total_) : 0.0f;
+}
 
 std::string JobRunner::status() const {
     std::lock_guard l(m_);
-    return status_;
+    return cancelling() ? "cancelling... (the run stops at its next stage)" : status_;
 }
 
 std::vector<RunRecord> JobRunner::take_finished() {
@@ -108,12 +137,18 @@ void JobRunner::work(JobOptions opt) {
     }
     for (const auto& req : opt.runs) {
         if (cancel_) break;
-        {
+        const std::string what = fmt::format("{} T={} r={} {} on {}", version(req.kernel).name, req.tile, req.radius,
+                                             to_string(req.precision), to_string(b->kind()));
+        within_ = 0;
+        const int number = done_ + 1, total = total_.load();
+        auto stage = [&](RunStage s, double f) {
+            within_ = (float)std::clamp(f, 0.0, 1.0);
             std::lock_guard l(m_);
-            status_ = fmt::format("{} T={} r={} {} on {} ({} of {})", version(req.kernel).name, req.tile, req.radius,
-                                  to_string(req.precision), to_string(b->kind()), done_ + 1, total_.load());
-        }
-        RunRecord rec = run_one(*b, req, opt.warmup, opt.reps, opt.check, &cancel_);
+            status_ = run_status_line(what, number, total, to_string(s), false);
+        };
+        stage(RunStage::validating, 0);
+        RunRecord rec = run_one(*b, req, opt.warmup, opt.reps, opt.check, &cancel_, stage);
+        within_ = 0;
         {
             std::lock_guard l(m_);
             finished_.push_back(std::move(rec));

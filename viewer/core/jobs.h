@@ -14,10 +14,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "core/backend.h"
+#include "core/run.h"
 #include "viewer/core/model_view.h"
 #include "viewer/core/results.h"
 #include "viewer/core/stepper.h"
@@ -32,9 +34,16 @@ struct JobOptions {
     bool check = true;            // compare one launch with the fp64 reference
 };
 
-// One request: check, time, effective GB/s, copy GB/s. Never throws: errors land in `error`.
+// Where a run is within itself (core/run.h's stages), for the progress bar between launches.
+using StageFn = std::function<void(RunStage stage, double fraction)>;
+// One request: check, time, effective GB/s, copy GB/s; on the CPU backend also the PTX engine's
+// emulated instructions per second (one more launch, counted). Never throws: errors land in `error`.
 RunRecord run_one(Backend& b, const LaunchRequest& req, int warmup, int reps, bool check,
-                  const std::atomic<bool>* cancel = nullptr);
+                  const std::atomic<bool>* cancel = nullptr, const StageFn& stage = {});
+// The PTX engine's instruction count of one launch of `req` (CPU backend), nullopt when it fails.
+std::optional<long long> cpu_instructions(const LaunchRequest& req);
+// "tiled T=8 r=1 f32 on cpu (2 of 5): timing", "cancelling...": the runs panel's status line.
+std::string run_status_line(const std::string& what, int number, int total, std::string_view stage, bool cancelling);
 
 // The requests of a T sweep: every T that can run for (k, r, p) (runnable_tiles).
 std::vector<LaunchRequest> sweep_requests(KernelId k, int r, Precision p, GridDims d);
@@ -44,9 +53,10 @@ public:
     ~JobRunner();
     // Starts on a worker thread; false (and why) when a job is already running.
     bool start(JobOptions opt, std::string* why = nullptr);
-    void cancel();            // stops after the launch in flight
+    void cancel();            // stops at the next stage of the run in flight
     bool running() const { return running_.load(); }
-    float progress() const;   // 0..1
+    bool cancelling() const { return running_.load() && cancel_.load(); }
+    float progress() const;   // 0..1, within a run too (its stages)
     std::string status() const;
     // The records finished since the last call (the panel appends them to its table).
     std::vector<RunRecord> take_finished();
@@ -57,6 +67,7 @@ private:
     std::thread thread_;
     std::atomic<bool> running_{false}, cancel_{false};
     std::atomic<int> done_{0}, total_{0};
+    std::atomic<float> within_{0};  // the run in flight: fraction done (its stage)
     mutable std::mutex m_;
     std::vector<RunRecord> finished_;
     std::string status_;

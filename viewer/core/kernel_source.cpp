@@ -86,25 +86,44 @@ KernelSource parse_kernel_source(std::string path, std::vector<std::string> line
     return s;
 }
 
-KernelSource load_kernel_source(KernelId k, const std::string& exe_dir) {
-    const char* rel = version(k).source_file;
+KernelSource load_source_file(const std::string& rel, const std::string& exe_dir) {
     const auto p = find_source_file(rel, exe_dir);
     if (!p) {
         KernelSource s;
-        s.error = std::string("cannot find ") + rel +
-                  " (set STENCIL_LAB_SOURCE_DIR to the repository root)";
+        s.error = "cannot find " + rel + " (set STENCIL_LAB_SOURCE_DIR to the repository root)";
         return s;
     }
-    std::ifstream f(*p);
+    return read_kernel_source(*p);
+}
+
+KernelSource read_kernel_source(const std::string& path) {
+    std::ifstream f(path);
     std::vector<std::string> lines;
     for (std::string line; std::getline(f, line);) lines.push_back(line);
     if (lines.empty()) {
         KernelSource s;
-        s.path = *p;
-        s.error = "cannot read " + *p;
+        s.path = path;
+        s.error = "cannot read " + path;
         return s;
     }
-    return parse_kernel_source(*p, std::move(lines));
+    return parse_kernel_source(path, std::move(lines));
+}
+
+KernelSource load_kernel_source(KernelId k, const std::string& exe_dir) {
+    return load_source_file(version(k).source_file, exe_dir);
+}
+
+KernelSource load_textbook_source(KernelId k, const std::string& exe_dir) {
+    return load_source_file(version(k).textbook_file, exe_dir);
+}
+
+bool same_source_file(const std::string& a, const std::string& b) {
+    if (a.empty() || b.empty()) return false;
+    auto ends_with = [](const std::string& s, const std::string& tail) {
+        return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0 &&
+               (s.size() == tail.size() || s[s.size() - tail.size() - 1] == '/');
+    };
+    return ends_with(a, b) || ends_with(b, a);
 }
 
 std::vector<LineRange> interval_lines(const KernelSource& s, int interval, int intervals) {

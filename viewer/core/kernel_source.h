@@ -34,7 +34,15 @@ struct KernelSource {
 };
 
 KernelSource parse_kernel_source(std::string path, std::vector<std::string> lines);
-KernelSource load_kernel_source(KernelId k, const std::string& exe_dir);
+// `relative` found by find_source_file, read and parsed; `error` says why not.
+KernelSource load_source_file(const std::string& relative, const std::string& exe_dir);
+KernelSource read_kernel_source(const std::string& path);  // a file named as given (a student's)
+KernelSource load_kernel_source(KernelId k, const std::string& exe_dir);    // the row's source_file
+KernelSource load_textbook_source(KernelId k, const std::string& exe_dir);  // its textbook_file
+
+// True when a PTX .loc file name (as NVRTC was given it: "kernels/tiled.cuh", or a student's
+// file name) and a path on disk name the same file: one ends with the other at a '/'.
+bool same_source_file(const std::string& loc_file, const std::string& path);
 
 // The lines that execute in barrier interval `interval` of a block that ran `intervals` in all.
 std::vector<LineRange> interval_lines(const KernelSource& s, int interval, int intervals);

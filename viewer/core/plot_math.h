@@ -45,8 +45,9 @@ struct Range {
 Range fit_range(const std::vector<double>& values, AxisScale scale, double pad = 0.05);
 
 // Marker shapes, so series of one colour (or coinciding curves) stay distinguishable; the legend
-// draws the same shape.
-enum class MarkerShape { circle, square, diamond, triangle };
+// draws the same shape. The OP/B chart gives each measured level its own: requested a diamond,
+// L2 a triangle, DRAM a cross.
+enum class MarkerShape { circle, square, diamond, triangle, cross };
 
 // One data series of a chart: a curve (line) or points (markers), optionally greyed out with the
 // reason (a GPU-only series on a machine without a GPU).
@@ -60,6 +61,11 @@ struct Series {
     bool dashed = false;
     bool greyed = false;
     std::string greyed_why;
+    // false: drawn but not listed (measured points keyed by colour = kernel and marker = level:
+    // the legend lists the kernels' curves and one entry per level, not every combination).
+    bool in_legend = true;
+    // A text beside each point ("tiled T=8"), placed by place_labels (label_place.h); empty: none.
+    std::vector<std::string> labels;
 };
 
 // A horizontal or vertical reference line with a label ("3.25 = 13/4, the limit").

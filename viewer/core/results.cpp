@@ -53,7 +53,8 @@ json to_json(const RunRecord& r) {
            {"copy_gbps", r.copy_gbps},
            {"of_copy", r.of_copy},
            {"flops", r.flops}};
-    if (r.checked) j["check"] = {{"ok", r.ok}, {"max_rel_err", r.max_rel_err}};
+    if (r.checked) j["check"] = {{"ok", r.ok}, {"max_rel_err", r.max_rel_err}, {"bound", r.bound}};
+    if (r.instructions_per_s > 0) j["emulated_instructions_per_s"] = r.instructions_per_s;
     if (!r.error.empty()) j["error"] = r.error;
     // Counters in the sweep's own shape, so read_counters() reads both files.
     json levels = json::array();
@@ -112,12 +113,15 @@ RunRecord record_from_json(const json& row) {
         r.checked = true;
         r.ok = chk.value("ok", false);
         r.max_rel_err = number(chk, {"max_rel_err"}).value_or(0);
+        r.bound = number(chk, {"bound"}).value_or(0);
     } else if (j.contains("ok") && j["ok"].is_boolean()) {
         r.checked = true;
         r.ok = j["ok"].get<bool>();
         r.max_rel_err = number(j, {"max_rel_err"}).value_or(0);
         if (!r.ok) r.error = text(j, {"check"}).value_or("check failed");
     }
+    if (r.bound == 0) r.bound = number(j, {"error_bound_gamma"}).value_or(0);  // bench/peers.py
+    r.instructions_per_s = number(j, {"emulated_instructions_per_s"}).value_or(0);
     if (auto e = text(j, {"error"})) r.error = *e;
     if (auto e = text(row, {"skipped"}); e && !e->empty()) r.error = *e;
     read_counters(row, r);
@@ -183,6 +187,9 @@ ResultsFile parse_results(const json& j) {
         for (const char* k : {"results", "runs", "points"})
             if (j.contains(k) && j[k].is_array()) list = &j[k];
         f.device = text(j, {"device"}).value_or(text(sub(j, "device"), {"name"}).value_or(""));
+        f.copy_gbps = number(j, {"copy_gbps"});
+        f.fma_gflops = number(j, {"fma_gflops"});
+        f.fma_note = text(j, {"fma_note"}).value_or("");
         if (!list && j.contains("kernel")) {
             f.runs.push_back(record_from_json(j));
             return f;

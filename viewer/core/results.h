@@ -25,6 +25,10 @@ struct RunRecord {
     double of_copy = 0;            // gbps / copy_gbps
     bool checked = false, ok = false;
     double max_rel_err = 0;
+    double bound = 0;              // the check's bound on max_rel_err (core/compare.h gamma); 0: unknown
+    // CPU backend: the PTX engine's emulated instructions per second at the median time (its GB/s
+    // say nothing about a GPU); 0 when not measured.
+    double instructions_per_s = 0;
     std::string error;             // why it did not run / failed
     std::string origin;            // the file it was loaded from ("" for runs made here): reloading replaces
     // The sweep's three levels (analysis/measured.h: requested, L2, DRAM), as the file has them.
@@ -64,6 +68,9 @@ struct ResultsFile {
     std::string path;
     std::string device;
     std::vector<RunRecord> runs;
+    // The roofline's ceilings as the sweep measured them (its copy kernel and FMA microbenchmark).
+    std::optional<double> copy_gbps, fma_gflops;
+    std::string fma_note;  // the sweep's sentence on the FMA peak (why not, when not measured)
 };
 // Throws stencil::UserError with one line when the file cannot be read or is not results JSON.
 // JSON lines are read too, one run a line: `stencil-lab run --json` lines gathered in a file, and

@@ -25,5 +25,11 @@ struct RunCell {
 };
 // One cell per run_columns() entry.
 std::vector<RunCell> run_cells(const RunRecord& r);
+// "1.23 G" (the SI prefix, three digits): rates of very different sizes in one column.
+std::string si_rate(double v);
+// The speed column: GB/s for a GPU, emulated instructions per second on the CPU backend.
+RunCell speed_cell(const RunRecord& r);
+// "pass 2.2e-07 <= 4.2e-07": the error against the check's bound (when known).
+RunCell error_cell(const RunRecord& r);
 
 }  // namespace stencil::viewer

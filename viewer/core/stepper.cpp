@@ -7,11 +7,13 @@
 #include <span>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "backends/cpu/cpu_backend.h"
 #include "core/error.h"
 #include "core/field.h"
 #include "core/weights.h"
+#include "viewer/core/student_trace.h"
 
 namespace stencil::viewer {
 
@@ -40,17 +42,16 @@ Box input_box(std::span<const simt::Access> acc, GridDims d) {
     return {lo[0], lo[1], lo[2], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1};
 }
 
-// The z-planes of the __shared__ array the block uses: the extent of the shared cells its trace
-// touches, in planes of blockDim.x * blockDim.y cells (one cell per thread of an x-y face of the
-// block: the launch geometry, not the kernel's indexing). Interior blocks: T (tiled), 2r + 1
-// (coarsened), 1 (register-tiled), 0 (naive: no shared access). A block at the far faces of the
-// grid uses fewer planes of the tiled kernel's array (it stores no cell beyond the grid).
-int shared_planes_of(std::span<const simt::Access> acc, Dim3 block) {
+// The planes of the __shared__ array the block uses: the extent of the shared cells its trace
+// touches, in planes of the shape the versions table declares (shared_plane_shape). Interior
+// blocks: T (tiled), 2r + 1 (coarsened), 1 (register-tiled, streaming), 0 (naive: no shared
+// access). A block at the far faces of the grid uses fewer planes of the tiled kernel's array (it
+// stores no cell beyond the grid).
+int shared_planes_of(std::span<const simt::Access> acc, PlaneShape plane) {
     long long extent = 0;
     for (const auto& a : acc)
         if (a.space == simt::Space::shared) extent = std::max(extent, a.offset / a.size + 1);
-    const long long plane = (long long)block.x * block.y;
-    return plane > 0 ? (int)((extent + plane - 1) / plane) : 0;
+    return plane.cells() > 0 ? (int)((extent + plane.cells() - 1) / plane.cells()) : 0;
 }
 
 // The rule for "in registers": a thread that loads a value from global memory and does NOT store
@@ -130,12 +131,106 @@ std::vector<int> shared_dz_of(std::span<const simt::Access> steps, GridDims d, i
     return {dz.begin(), dz.end()};
 }
 
+
+// Orders the block's accesses (given per thread in program order) into steps. A step is a group
+// (interval, site, occurrence); a group is ready once, in every thread that executes it, all that
+// thread's earlier groups are out. Among the ready groups the earliest (smallest ordinal within
+// the interval of any of its threads, then the site: PTX order) goes next. Code where two threads
+// run two instructions in opposite orders (divergent branches) has no such order; then the
+// earliest group whose threads reached it goes, and those threads' order is kept, not the others'.
+void order_instructions(const std::vector<simt::Access>& acc, StepperTrace& t) {
+    struct Group {
+        int interval, site, occurrence, min_ordinal = INT_MAX, size = 0, at_head = 0;
+        std::vector<size_t> members;  // indices into acc, ascending thread
+    };
+    std::vector<Group> groups;
+    std::map<std::tuple<int, int, int>, int> index_of;
+    std::vector<int> group_of(acc.size());
+    std::map<int, std::vector<int>> chain;  // thread -> its groups in program order
+    int ordinal = 0;
+    for (size_t i = 0; i < acc.size(); ++i) {
+        const auto& a = acc[i];
+        const bool same = i > 0 && acc[i - 1].thread == a.thread && acc[i - 1].interval == a.interval;
+        ordinal = same ? ordinal + 1 : 0;
+        const auto key = std::make_tuple(a.interval, a.site, a.occurrence);
+        auto [it, fresh] = index_of.try_emplace(key, (int)groups.size());
+        if (fresh) groups.push_back({a.interval, a.site, a.occurrence});
+        Group& g = groups[it->second];
+        g.min_ordinal = std::min(g.min_ordinal, ordinal);
+        ++g.size;
+        g.members.push_back(i);
+        group_of[i] = it->second;
+        chain[a.thread].push_back(it->second);
+    }
+    auto earlier = [&](int x, int y) {
+        const Group &a = groups[x], &b = groups[y];
+        return std::tie(a.interval, a.min_ordinal, a.site, a.occurrence) <
+               std::tie(b.interval, b.min_ordinal, b.site, b.occurrence);
+    };
+    std::set<int, decltype(earlier)> ready(earlier), waiting(earlier);
+    std::map<int, size_t> head;  // thread -> position in its chain
+    for (auto& [th, c] : chain) {
+        head[th] = 0;
+        if (++groups[c[0]].at_head == groups[c[0]].size) ready.insert(c[0]);
+    }
+    for (int g = 0; g < (int)groups.size(); ++g)
+        if (!ready.count(g)) waiting.insert(g);
+    std::vector<bool> done(groups.size(), false);
+    t.acc.reserve(acc.size());
+    t.steps.push_back({-1, 0, 0});
+    int sub = 0;
+    while (!ready.empty() || !waiting.empty()) {
+        int g;
+        if (!ready.empty()) {
+            g = *ready.begin();
+        } else {  // no order keeps every thread's: the earliest group some thread has reached
+            g = *waiting.begin();
+            for (int w : waiting)
+                if (groups[w].at_head > 0) {
+                    g = w;
+                    break;
+                }
+        }
+        ready.erase(g);
+        waiting.erase(g);
+        done[g] = true;
+        const Group& G = groups[g];
+        if (!t.steps.empty() && t.steps.back().interval != G.interval) sub = 0;
+        for (size_t i : G.members) {
+            t.acc.push_back(acc[i]);
+            // Advance this thread past g (and past any group already emitted out of its order).
+            auto& c = chain[acc[i].thread];
+            size_t& h = head[acc[i].thread];
+            if (h >= c.size() || c[h] != g) continue;  // emitted out of this thread's order
+            while (h < c.size() && done[c[h]]) ++h;
+            if (h < c.size() && ++groups[c[h]].at_head == groups[c[h]].size && waiting.erase(c[h]))
+                ready.insert(c[h]);
+        }
+        t.steps.push_back({G.interval, sub++, (int)t.acc.size(), G.site, G.occurrence, G.size});
+    }
+    for (int s = 1; s < (int)t.steps.size(); ++s)
+        if (s + 1 == (int)t.steps.size() || t.steps[s + 1].interval != t.steps[s].interval)
+            t.interval_end.push_back(s);
+}
+
 }  // namespace
+
+PlaneShape shared_plane_shape(KernelId k, int tile, int radius) {
+    switch (version(k).shared) {
+        case SharedTile::none: return {};
+        case SharedTile::whole_tile:
+        case SharedTile::stencil_planes:
+        case SharedTile::one_plane:
+        case SharedTile::level_planes: return {tile, tile};  // temporal: one T x T plane per level
+        case SharedTile::halo_plane: return {tile + 2 * radius, tile + 2 * radius};
+    }
+    return {};
+}
 
 StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecReport& rep) {
     StepperTrace t;
     t.cfg = cfg;
-    t.geo = launch_geometry(cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims);
+    t.geo = launch_geometry(cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims, cfg.block_shape);
     t.model = kernel_model(cfg.kernel, cfg.tile, cfg.radius, cfg.precision);
     t.threads = (int)t.geo.block.count();
     t.seconds = rep.seconds;
@@ -150,37 +245,16 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
     });
     // What the trace says about the block (see the helpers above).
     t.box = input_box(acc, cfg.dims);
-    t.shared_planes = shared_planes_of(acc, t.geo.block);
+    const PlaneShape plane = shared_plane_shape(cfg.kernel, cfg.tile, cfg.radius);
+    t.shared_nx = plane.nx, t.shared_ny = plane.ny;
+    t.shared_planes = shared_planes_of(acc, plane);
     t.register_planes = loads_to_registers(acc);
-    std::vector<int> ordinal(acc.size());
-    for (size_t i = 0; i < acc.size(); ++i) {
-        const bool same = i > 0 && acc[i - 1].thread == acc[i].thread && acc[i - 1].interval == acc[i].interval;
-        ordinal[i] = same ? ordinal[i - 1] + 1 : 0;
-    }
-    std::vector<size_t> order(acc.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        if (acc[a].interval != acc[b].interval) return acc[a].interval < acc[b].interval;
-        if (ordinal[a] != ordinal[b]) return ordinal[a] < ordinal[b];
-        return acc[a].thread < acc[b].thread;
-    });
-    t.acc.reserve(acc.size());
-    std::vector<int> ord;
-    for (size_t i : order) {
-        t.acc.push_back(acc[i]);
-        ord.push_back(ordinal[i]);
-    }
-
-    t.steps.push_back({-1, 0, 0});
-    for (size_t i = 0; i < t.acc.size(); ++i) {
-        const bool boundary = i + 1 == t.acc.size() || t.acc[i + 1].interval != t.acc[i].interval ||
-                              ord[i + 1] != ord[i];
-        if (!boundary) continue;
-        t.steps.push_back({t.acc[i].interval, ord[i], (int)i + 1});
-        if (i + 1 == t.acc.size() || t.acc[i + 1].interval != t.acc[i].interval) {
-            t.interval_end.push_back((int)t.steps.size() - 1);
-        }
-    }
+    // One step is one instruction of the block: the threads that executed the same access
+    // instruction (interval, site, occurrence: one source line) together, as a SIMT machine
+    // issues it (trace.h). Steps are put in an order that keeps every thread's program order
+    // (order_instructions), so the state after step k is what each thread had done by then.
+    order_instructions(acc, t);
+    t.sites = rep.site_source;
     t.intervals = t.acc.empty() ? 0 : t.acc.back().interval + 1;
     t.computes.assign(t.threads, 0);
     t.acts.assign(t.threads, 0);
@@ -197,6 +271,7 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
 }
 
 StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* cancel) {
+    if (!cfg.kernel_file.empty()) return trace_student_kernel(cfg, cancel);
     StepperTrace bad;
     bad.cfg = cfg;
     if (auto e = tile_error(cfg.kernel, cfg.tile, cfg.radius, cfg.precision)) {
@@ -207,7 +282,12 @@ StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* canc
         bad.error = *e;
         return bad;
     }
-    const auto g = launch_geometry(cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims);
+    if (cfg.block_shape)
+        if (auto e = block_error(cfg.kernel, *cfg.block_shape)) {
+            bad.error = *e;
+            return bad;
+        }
+    const auto g = launch_geometry(cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims, cfg.block_shape);
     if (cfg.block.x < 0 || cfg.block.y < 0 || cfg.block.z < 0 || cfg.block.x >= g.grid.x ||
         cfg.block.y >= g.grid.y || cfg.block.z >= g.grid.z) {
         bad.error = fmt::format("block ({}, {}, {}) is outside the launch grid of {} x {} x {} blocks",
@@ -223,7 +303,8 @@ StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* canc
     o.exec.trace.block = cfg.block;
     o.exec.trace.count = true;
     o.exec.cancel = cancel;
-    const LaunchRequest req{cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims};
+    LaunchRequest req{cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims};
+    req.block = cfg.block_shape;
     const StencilWeights w = laplacian_weights(cfg.radius);
     simt::ExecReport rep;
     try {
@@ -259,7 +340,7 @@ StepperState stepper_state(const StepperTrace& t, int step) {
     s.step = step;
     s.loads.assign(t.box.cells(), 0);
     s.written.assign(t.box.cells(), 0);
-    s.shared.assign((size_t)t.shared_planes * t.cfg.tile * t.cfg.tile, 0);
+    s.shared.assign((size_t)t.shared_planes * t.shared_nx * t.shared_ny, 0);
     s.threads.assign(t.threads, ThreadState::idle);
     if (!t.ok() || t.steps.empty()) return s;
     const Step& st = t.steps[step];
@@ -346,14 +427,108 @@ int prev_interval_step(const StepperTrace& t, int step) {
     return best;
 }
 
-int step_for_key(const StepperTrace& t, int step, StepKey key) {
+int step_of_access(const StepperTrace& t, int index) {
+    if (index < 0 || index >= (int)t.acc.size()) return 0;
+    // The first step whose accesses [previous end, end) hold `index`.
+    const auto it = std::upper_bound(t.steps.begin(), t.steps.end(), index,
+                                     [](int i, const Step& s) { return i < s.end; });
+    return (int)(it - t.steps.begin());
+}
+
+namespace {
+AccessAt access_at(const StepperTrace& t, int i) {
+    const auto& a = t.acc[i];
+    AccessAt r;
+    r.step = step_of_access(t, i);
+    r.thread = a.thread;
+    r.space = a.space;
+    r.op = a.op;
+    r.cell = a.offset / std::max<int>(1, a.size);
+    r.where = step_source(t, r.step);
+    return r;
+}
+}  // namespace
+
+std::vector<AccessAt> loads_of_cell(const StepperTrace& t, int x, int y, int z) {
+    std::vector<AccessAt> out;
+    const GridDims d = t.cfg.dims;
+    if (x < 0 || y < 0 || z < 0 || x >= d.nx || y >= d.ny || z >= d.nz) return out;
+    const long long cell = ((long long)z * d.ny + y) * d.nx + x;
+    for (int i = 0; i < (int)t.acc.size(); ++i) {
+        const auto& a = t.acc[i];
+        if (a.space == simt::Space::global && a.op == simt::Op::load && a.buffer == kInputBuffer &&
+            a.offset / a.size == cell)
+            out.push_back(access_at(t, i));
+    }
+    return out;
+}
+
+std::vector<AccessAt> accesses_of_thread(const StepperTrace& t, int thread) {
+    std::vector<std::pair<int, int>> mine;  // (seq, index)
+    for (int i = 0; i < (int)t.acc.size(); ++i)
+        if (t.acc[i].thread == thread) mine.emplace_back(t.acc[i].seq, i);
+    std::sort(mine.begin(), mine.end());
+    std::vector<AccessAt> out;
+    for (const auto& [seq, i] : mine) out.push_back(access_at(t, i));
+    return out;
+}
+
+const char* to_string(StepZoom z) {
+    switch (z) {
+        case StepZoom::instruction: return "instruction";
+        case StepZoom::line: return "line";
+        case StepZoom::interval: return "interval";
+    }
+    return "?";
+}
+
+std::optional<StepZoom> parse_zoom(std::string_view s) {
+    for (StepZoom z : {StepZoom::instruction, StepZoom::line, StepZoom::interval})
+        if (s == to_string(z)) return z;
+    return std::nullopt;
+}
+
+SourcePos step_source(const StepperTrace& t, int step) {
+    if (step <= 0 || step >= (int)t.steps.size()) return {};
+    const int site = t.steps[step].site;
+    if (site < 0 || site >= (int)t.sites.size()) return {};
+    const auto& s = t.sites[site];
+    return {s.file, s.line, s.instruction};
+}
+
+namespace {
+// Step s ends a unit of `zoom`: every step ends an instruction; a line ends where the next step is
+// on another line (or in another interval); an interval at its last step.
+bool is_stop(const StepperTrace& t, int s, StepZoom zoom) {
+    if (s <= 0 || s >= t.last_step()) return true;
+    if (zoom == StepZoom::instruction) return true;
+    const bool interval_ends = t.steps[s + 1].interval != t.steps[s].interval;
+    if (zoom == StepZoom::interval) return interval_ends;
+    const SourcePos a = step_source(t, s), b = step_source(t, s + 1);
+    return interval_ends || a.file != b.file || a.line != b.line;
+}
+}  // namespace
+
+int next_stop(const StepperTrace& t, int step, StepZoom zoom) {
+    int s = std::max(0, step) + 1;
+    while (s < t.last_step() && !is_stop(t, s, zoom)) ++s;
+    return std::clamp(s, 0, std::max(0, t.last_step()));
+}
+
+int prev_stop(const StepperTrace& t, int step, StepZoom zoom) {
+    int s = std::min(step, t.last_step()) - 1;
+    while (s > 0 && !is_stop(t, s, zoom)) --s;
+    return std::max(0, s);
+}
+
+int step_for_key(const StepperTrace& t, int step, StepKey key, StepZoom zoom) {
     int to = step;
     switch (key) {
         case StepKey::space:
         case StepKey::right: to = next_interval_step(t, step); break;
         case StepKey::left: to = prev_interval_step(t, step); break;
-        case StepKey::down: to = step + 1; break;
-        case StepKey::up: to = step - 1; break;
+        case StepKey::down: to = next_stop(t, step, zoom); break;
+        case StepKey::up: to = prev_stop(t, step, zoom); break;
         case StepKey::home: to = 0; break;
         case StepKey::end: to = t.last_step(); break;
     }

@@ -1,13 +1,16 @@
 // The stepper's data: one block's real execution, recorded by the CPU backend's tracer, and the
-// state of that block after k steps. A step is one "instruction" of every thread (the k-th traced
-// access each thread makes in a barrier interval); whole barrier intervals are runs of steps.
+// state of that block after k steps. A step is one instruction of the block: the threads that
+// executed one traced load or store (a PTX site, its n-th time in a barrier interval) together,
+// with the source line it came from; source lines and barrier intervals are runs of steps.
 //
 //   StepperTrace t = trace_block(cfg);          // runs the kernel once (CPU backend), when asked
 //   StepperState s = stepper_state(t, k);       // cheap: recomputed only when k changes
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/cpu/trace.h"
@@ -23,9 +26,16 @@ struct StepperConfig {
     Precision precision = Precision::f32;
     GridDims dims{20, 20, 20};
     simt::Idx3 block{1, 1, 1};
+    // A block shape of the user's for a version that takes one (naive: the textbook's 8x8x8
+    // against the coalescing cure 32x4x2; kernels/versions.h block_error); none: the row's T^3.
+    std::optional<Dim3> block_shape;
+    // A student's kernel instead of the lab's (viewer/core/student_trace.h): its file and the
+    // exercise whose contract it follows; kernel, T's rules, r and precision are the exercise's.
+    std::string kernel_file, exercise;
     bool operator==(const StepperConfig& o) const {
         return kernel == o.kernel && tile == o.tile && radius == o.radius && precision == o.precision &&
-               dims == o.dims && block == o.block;
+               dims == o.dims && block == o.block && block_shape == o.block_shape && kernel_file == o.kernel_file &&
+               exercise == o.exercise;
     }
 };
 
@@ -40,10 +50,15 @@ struct Box {
     }
 };
 
+// One instruction of the block: the threads that executed one access instruction (a PTX load or
+// store: site) for the occurrence-th time in a barrier interval.
 struct Step {
     int interval = -1;  // -1: before the launch
     int sub = 0;        // instruction index within the interval
     int end = 0;        // accesses [0, end) have happened after this step
+    int site = -1;      // StepperTrace::sites[site] is its file, line and PTX instruction
+    int occurrence = 0;
+    int threads = 0;    // threads that executed it
 };
 
 struct StepperTrace {
@@ -54,10 +69,13 @@ struct StepperTrace {
     int threads = 0;
     Box box;            // input region of the block: min / max of its global loads (the trace's)
     int shared_planes = 0;  // planes of the shared array the trace touches (T tiled, 2r+1 coarsened,
-                            // 1 register-tiled, 0 naive, for an interior block)
+                            // 1 register-tiled and streaming, 0 naive, for an interior block)
+    int shared_nx = 0, shared_ny = 0;  // one plane of the shared array, as the table declares it
+                                       // (shared_plane_shape): T x T, streaming's (T+2r) x (T+2r)
     bool register_planes = false;  // some global load is not stored straight to shared memory: the
                                    // thread keeps it in a register (stepper.cpp, loads_to_registers)
     std::vector<simt::Access> acc;  // this block's accesses in step order
+    std::vector<simt::ExecReport::SiteSource> sites;  // per site: file, line, PTX instruction
     std::vector<Step> steps;        // steps[0] is "before the launch"
     std::vector<int> interval_end;  // step index that completes each interval
     int intervals = 0;
@@ -68,9 +86,18 @@ struct StepperTrace {
     simt::Counts totals;                 // whole block
     long long outputs = 0;               // global stores of the block
     double seconds = 0;                  // time the traced launch took
+    std::vector<std::string> notes;      // what the CPU engine found (a student's race, a fault)
     bool ok() const { return error.empty(); }
     int last_step() const { return (int)steps.size() - 1; }
 };
+
+// The x-y shape of one plane of a version's __shared__ array, from its SharedTile row (zero for
+// none). Planes are counted in these: streaming's halo plane is one (T+2r)^2 plane, not two of T^2.
+struct PlaneShape {
+    int nx = 0, ny = 0;
+    long long cells() const { return (long long)nx * ny; }
+};
+PlaneShape shared_plane_shape(KernelId k, int tile, int radius);
 
 // Runs the whole grid on the CPU backend with the records of one block (a random input).
 // `cancel` (may be null), set from another thread, stops the launch promptly: error "cancelled".
@@ -113,10 +140,45 @@ StepperState stepper_state(const StepperTrace& t, int step);
 int next_interval_step(const StepperTrace& t, int step);
 int prev_interval_step(const StepperTrace& t, int step);
 
+// How far a step goes: one instruction of the block, the run of instructions of one source line,
+// or a whole barrier interval. A zoom's stops are the steps that end one of its units.
+enum class StepZoom { instruction, line, interval };
+const char* to_string(StepZoom z);                      // "instruction", "line", "interval"
+std::optional<StepZoom> parse_zoom(std::string_view s);
+int next_stop(const StepperTrace& t, int step, StepZoom zoom);
+int prev_stop(const StepperTrace& t, int step, StepZoom zoom);
+
+// Where the instruction of `step` came from: the PTX's .loc (file as NVRTC names it, 1-based
+// line) and the PTX instruction. Empty file and line 0 before the launch or without line info.
+struct SourcePos {
+    std::string file;
+    int line = 0;
+    std::string instruction;
+    bool known() const { return line > 0; }
+};
+SourcePos step_source(const StepperTrace& t, int step);
+
+// Who touched what, for the pointer over the stepper's pictures: an access of the traced block
+// with the step it happened in and the line it came from.
+struct AccessAt {
+    int step = 0;
+    int thread = 0;
+    simt::Space space = simt::Space::global;
+    simt::Op op = simt::Op::load;
+    long long cell = 0;  // global: the grid cell's index; shared: the shared array's cell
+    SourcePos where;
+};
+int step_of_access(const StepperTrace& t, int index);  // index into t.acc; 0 when out of range
+// The block's global loads of input cell (x, y, z), in step order.
+std::vector<AccessAt> loads_of_cell(const StepperTrace& t, int x, int y, int z);
+// Every load and store of thread `thread` (linear index in the block), in its program order.
+std::vector<AccessAt> accesses_of_thread(const StepperTrace& t, int thread);
+
 // The stepper's keys and what each does, without ImGui (the panel maps ImGui's keys to these):
-// space / right = next interval, left = previous interval, down / up = one instruction forward /
-// back, Home / End = first / last step. Returns the new step, clamped to the trace.
+// space / right = next interval, left = previous interval, down / up = one step forward / back at
+// `zoom` (an instruction, a source line or an interval), Home / End = first / last step. Returns
+// the new step, clamped to the trace.
 enum class StepKey { space, right, left, down, up, home, end };
-int step_for_key(const StepperTrace& t, int step, StepKey key);
+int step_for_key(const StepperTrace& t, int step, StepKey key, StepZoom zoom = StepZoom::instruction);
 
 }  // namespace stencil::viewer

@@ -26,6 +26,8 @@ std::vector<WarpLoad> warp_loads(const StepperTrace& t, int warp) {
         w.efficiency = w.sectors ? (double)w.lanes * r.size / (w.sectors * 32.0) : 0;
         w.lane_row.assign(32, -1);
         w.lane_sector.assign(32, -1);
+        w.lane_offset.assign(32, -1);
+        w.size = r.size;
         for (int s = 0; s < (int)r.sectors.size(); ++s) {
             w.sector_id.push_back(r.sectors[s].index);
             for (int lane = 0; lane < 32; ++lane)
@@ -44,6 +46,7 @@ std::vector<WarpLoad> warp_loads(const StepperTrace& t, int warp) {
                 it = w.row_id.end() - 1;
             }
             w.lane_row[a.lane()] = (int)(it - w.row_id.begin());
+            w.lane_offset[a.lane()] = a.offset;
         }
         w.rows = (int)w.row_id.size();
         w.label = r.op == simt::Op::load ? fmt::format("load {} (interval {})", ++n_loads, r.interval)

@@ -22,6 +22,8 @@ struct WarpLoad {
     double efficiency = 0;         // lanes * size / (sectors * 32)
     std::vector<int> lane_row;     // per lane: index of its row in this request (-1: inactive)
     std::vector<int> lane_sector;  // per lane: index of its sector in this request (-1)
+    std::vector<long long> lane_offset;  // per lane: its byte offset in the buffer (-1: inactive)
+    int size = 0;                  // bytes per lane
     std::vector<long long> row_id; // per row: z * ny + y
     std::vector<long long> sector_id;
     std::string label;             // "load 3 (interval 0)"

@@ -32,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "backends/cpu/ptx/engine.h"  // ptx::Error
@@ -43,6 +44,10 @@ namespace lab_ptx_detail {
 
 namespace fs = std::filesystem;
 
+// An instantiation's (T, r, K): T = 0 for a kernel without a T parameter (naive), K the steps
+// a launch fuses (1 for the kernels of one step, which have no K parameter).
+using InstanceKey = std::tuple<int, int, int>;
+
 namespace {
 
 // Bumped whenever encode_result's layout changes (it is part of the key).
@@ -53,21 +58,27 @@ const char* real_name(Precision p) { return p == Precision::f32 ? "float" : "dou
 // "kernels/register_tiled.cuh" -> "register_tiled"
 std::string stem(KernelId k) { return fs::path(version(k).source_file).stem().string(); }
 
-// The template arguments of every instantiation a family holds, keyed by (T, r) (T = 0 for the
-// naive kernel): exactly what kernels/dispatch.h instantiates for the CUDA backend.
-std::map<std::pair<int, int>, std::string> instantiations(KernelId k, Precision p) {
+// The template arguments of every instantiation a family holds: exactly what kernels/dispatch.h
+// (and, for K, backends/cuda/launch_temporal.cu) instantiates for the CUDA backend.
+std::map<InstanceKey, std::string> instantiations(KernelId k, Precision p) {
     const std::string real = real_name(p);
     const std::string pointers = ", const " + real + "*, " + real + "*>";
-    std::map<std::pair<int, int>, std::string> out;
+    std::map<InstanceKey, std::string> out;
     for (int r = 1; r <= kMaxRadius; ++r) {
         if (!version(k).tile_is_template) {  // T is only the block edge: one instantiation
-            out[{0, r}] = "<" + real + ", " + std::to_string(r) + pointers;
+            out[{0, r, 1}] = "<" + real + ", " + std::to_string(r) + pointers;
             continue;
         }
-        for (int t : kBuiltTiles)
-            if (tile_fits(k, t, r, bytes_of(p)))
-                out[{t, r}] =
-                    "<" + real + ", " + std::to_string(t) + ", " + std::to_string(r) + pointers;
+        for (int t : kBuiltTiles) {
+            if (!tile_fits(k, t, r, bytes_of(p))) continue;
+            const std::string tr = "<" + real + ", " + std::to_string(t) + ", " + std::to_string(r);
+            if (version(k).max_fused_steps <= 1) {
+                out[{t, r, 1}] = tr + pointers;
+                continue;
+            }
+            for (int K = 1; K <= version(k).max_fused_steps; ++K)
+                if (!fuse_error(k, t, r, K)) out[{t, r, K}] = tr + ", " + std::to_string(K) + pointers;
+        }
     }
     return out;
 }
@@ -278,14 +289,15 @@ struct Family {
     bool compiled = false;
     ptx::CompileResult result;
     double seconds = 0;  // for the first LabPtx made from it; 0 from the disk
-    std::map<std::pair<int, int>, std::unique_ptr<LabPtx>> made;
+    std::map<lab_ptx_detail::InstanceKey, std::unique_ptr<LabPtx>> made;
 };
 
 }  // namespace
 
-const LabPtx& lab_ptx(KernelId k, int tile, int radius, Precision p) {
+const LabPtx& lab_ptx(KernelId k, int tile, int radius, Precision p, int fused) {
     using namespace lab_ptx_detail;
     if (auto err = tile_error(k, tile, radius, p)) throw UserError(*err);
+    if (auto err = fuse_error(k, tile, radius, fused)) throw UserError(*err);
 
     static std::mutex families_m;
     static std::map<std::pair<KernelId, Precision>, std::unique_ptr<Family>> families;
@@ -310,7 +322,7 @@ const LabPtx& lab_ptx(KernelId k, int tile, int radius, Precision p) {
         fam->seconds = from_cache ? 0 : fam->result.seconds;
         fam->compiled = true;
     }
-    const std::pair<int, int> key{version(k).tile_is_template ? tile : 0, radius};
+    const InstanceKey key{version(k).tile_is_template ? tile : 0, radius, fused};
     auto& made = fam->made[key];
     if (!made) {
         auto out = std::make_unique<LabPtx>();

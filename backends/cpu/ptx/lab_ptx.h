@@ -29,8 +29,9 @@ struct LabPtx {
 // Thread-safe; compiled on first use and cached. Throws stencil::UserError (core/error.h) for
 // a (kernel, tile, radius, precision) the version table refuses (tile_error with the default
 // limits). The naive kernel has no T parameter: every valid tile gives the same instantiation.
-// The reference stays valid for the life of the process.
-const LabPtx& lab_ptx(KernelId k, int tile, int radius, Precision p);
+// The reference stays valid for the life of the process. `fused`: the steps a launch of a version
+// that fuses steps applies (temporal's K, fuse_error says which may run); 1 for the others.
+const LabPtx& lab_ptx(KernelId k, int tile, int radius, Precision p, int fused = 1);
 
 // ---- the pieces, for tests --------------------------------------------------------------------
 namespace lab_ptx_detail {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "tests/distributed/cli_run.h"
@@ -63,5 +64,42 @@ TEST_CASE("nccl: --gpus 2 split along z and along x (runs only with 2 GPUs)", "[
 TEST_CASE("nccl: one rank under mpirun, the communicator from MPI", "[gpu]") {
     require_equal(stencil::test::mpirun_prefix(MPIEXEC, 1) + stencil::test::stencil_lab_exe() +
                   " run --backend cuda --kernel tiled --nx 130 --ny 97 --nz 75 --steps 4 --decompose 1x1x1 --json");
+}
+#endif
+
+TEST_CASE("nccl cardiac2d: --gpus 1 equals the whole mesh, every version, both precisions", "[gpu]") {
+    const char* kernel = GENERATE("naive", "fused", "shared", "shared-all", "sliding-rows", "shuffle");
+    const char* precision = GENERATE("f32", "f64");
+    const auto j = require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --problem cardiac2d --kernel " +
+                                 kernel + " --precision " + precision + " --size 150 --steps 6 --decompose 1x1 --gpus 1 --json");
+    REQUIRE(j["problem"] == "cardiac2d");
+}
+
+TEST_CASE("nccl cardiac2d: --gpus 2 split on x and on y (runs only with 2 GPUs)", "[gpu]") {
+    if (gpus_here() < 2) {
+        WARN("one GPU here: the 2-GPU exchange is not run");
+        return;
+    }
+    const char* split = GENERATE("2x1", "1x2");
+    const auto j = require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --problem cardiac2d --kernel shared "
+                                 "--size 150 --steps 6 --decompose " + split + " --gpus 2 --json");
+    REQUIRE(j["halo_bytes_per_step"]["total"].get<long long>() > 0);
+}
+
+TEST_CASE("nccl scaling: --gpus N --scaling strong has a row per GPU count", "[gpu]") {
+    const auto o = run_command(stencil::test::stencil_lab_exe() + " run --backend cuda --kernel tiled --size 96 --steps 3 "
+                               "--decompose auto --scaling strong --gpus " + std::to_string(std::max(1, gpus_here())) + " --json");
+    CAPTURE(o.out, o.err);
+    REQUIRE(o.rc == 0);
+    const nlohmann::json j = nlohmann::json::parse(lines_of(o.out).at(0));
+    REQUIRE(j["ok"] == true);
+    REQUIRE(j["rows"].size() >= 1);
+    REQUIRE(j["rows"][0]["efficiency"].get<double>() == 1.0);
+}
+
+#ifdef MPIEXEC
+TEST_CASE("nccl cardiac2d: one rank under mpirun, the communicator from MPI", "[gpu]") {
+    require_equal(stencil::test::mpirun_prefix(MPIEXEC, 1) + stencil::test::stencil_lab_exe() +
+                  " run --backend cuda --problem cardiac2d --kernel fused --size 150 --steps 6 --decompose 1x1 --json");
 }
 #endif

@@ -33,6 +33,7 @@ plot 'opb_model.dat' using 1:2 with lines lw 2.5 dt 1 lc rgb '#1b9e77' title 'na
      'opb_model.dat' using 1:5 with lines lw 2 dt 4 lc rgb '#e7298a' title 'register-tiled (model)', \
      'opb_model.dat' using 1:6 with lines lw 1.5 dt 5 lc rgb '#66a61e' title 'streaming (model)', \
      'opb_model.dat' using 1:7 with lines lw 1 dt 6 lc rgb '#e6ab02' title 'conv27 (model)', \
+     'opb_model.dat' using 1:8 with lines lw 0.5 dt 7 lc rgb '#a6761d' title 'temporal (model)', \
      'opb_measured.dat' index 0 using 1:2 with points pt 7 ps 1.6 lc rgb '#1b9e77' notitle, \
      'opb_measured.dat' index 0 using 1:3 with points pt 5 ps 1.6 lc rgb '#1b9e77' notitle, \
      'opb_measured.dat' index 0 using 1:4 with points pt 9 ps 1.6 lc rgb '#1b9e77' notitle, \

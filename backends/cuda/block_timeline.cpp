@@ -1,0 +1,86 @@
+// The host side of the GPU's block timeline (block_timeline.h): buffers, the instrumented launch
+// (block_timeline.cu), the stamps read back and the outputs checked against the fp64 reference.
+#include "backends/cuda/block_timeline.h"
+
+#include <fmt/format.h>
+
+#include "backends/cuda/block_timeline_launch.h"
+#include "backends/cuda/cuda_util.h"
+#include "core/compare.h"
+#include "core/error.h"
+#include "core/field.h"
+#include "core/reference.h"
+#include "core/weights.h"
+
+namespace stencil {
+
+namespace {
+
+template <class real>
+RecordedTimeline record_as(const LaunchRequest& req, int bx, int by, int bz) {
+    using namespace cuda_detail;
+    const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    const int warps = (int)((g.block.count() + 31) / 32);
+    const Field<real> in = random_field<real>(req.dims, 7);
+    Field<real> out = poisoned_output(in, req.radius);
+    const StencilWeights w = laplacian_weights(req.radius);
+    const std::size_t bytes = in.data.size() * sizeof(real);
+    DeviceBuffer d_in(bytes, "input"), d_out(bytes, "output");
+    const std::size_t stamp_bytes = (std::size_t)warps * kTimelineMarks * sizeof(unsigned long long);
+    DeviceBuffer d_cycles(stamp_bytes, "clock64 stamps"), d_ns(stamp_bytes, "globaltimer stamps");
+    check(cudaMemcpy(d_in.get(), in.data.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy (input)");
+    check(cudaMemcpy(d_out.get(), out.data.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy (output)");
+    check(cudaMemset(d_cycles.get(), 0, stamp_bytes), "cudaMemset (stamps)");
+    check(cudaMemset(d_ns.get(), 0, stamp_bytes), "cudaMemset (stamps)");
+    TimelineLaunch l;
+    l.precision = req.precision;
+    l.tile = req.tile;
+    l.radius = req.radius;
+    l.dims = req.dims;
+    l.grid = g.grid;
+    l.block = g.block;
+    l.chosen[0] = bx, l.chosen[1] = by, l.chosen[2] = bz;
+    l.in = d_in.get();
+    l.out = d_out.get();
+    l.cycles = static_cast<unsigned long long*>(d_cycles.get());
+    l.ns = static_cast<unsigned long long*>(d_ns.get());
+    l.weights = &w;
+    if (!launch_tiled_timeline(l))
+        throw UserError(fmt::format("tiled T={} r={} {} is not built for the GPU", req.tile, req.radius,
+                                    to_string(req.precision)));
+    RecordedTimeline t;
+    t.warps = warps;
+    t.cycles.resize((size_t)warps * kTimelineMarks);
+    t.ns.resize(t.cycles.size());
+    check(cudaMemcpy(t.cycles.data(), d_cycles.get(), stamp_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (stamps)");
+    check(cudaMemcpy(t.ns.data(), d_ns.get(), stamp_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (stamps)");
+    check(cudaMemcpy(out.data.data(), d_out.get(), bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
+    // A mark no lane of the warp reached holds the one before it (a phase of length 0).
+    for (int wp = 0; wp < warps; ++wp)
+        for (int m = 1; m < kTimelineMarks; ++m)
+            for (auto* v : {&t.cycles, &t.ns}) {
+                auto& x = (*v)[(size_t)wp * kTimelineMarks + m];
+                if (x == 0) x = (*v)[(size_t)wp * kTimelineMarks + m - 1];
+            }
+    const CompareResult cmp = compare_with_reference(out, reference_stencil(in, w), req.precision);
+    t.output_ok = cmp.ok;
+    t.check = cmp.summary();
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) t.device = prop.name;
+    return t;
+}
+
+}  // namespace
+
+RecordedTimeline record_block_timeline(const LaunchRequest& req, int bx, int by, int bz) {
+    if (req.kernel != KernelId::tiled)
+        throw UserError("the GPU timeline instruments the tiled kernel (its one barrier between load and compute)");
+    if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
+    const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
+    if (bx < 0 || by < 0 || bz < 0 || bx >= g.grid.x || by >= g.grid.y || bz >= g.grid.z)
+        throw UserError(fmt::format("block ({}, {}, {}) is outside the launch grid of {} x {} x {} blocks", bx, by, bz,
+                                    g.grid.x, g.grid.y, g.grid.z));
+    return req.precision == Precision::f32 ? record_as<float>(req, bx, by, bz) : record_as<double>(req, bx, by, bz);
+}
+
+}  // namespace stencil

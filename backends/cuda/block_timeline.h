@@ -1,0 +1,42 @@
+// The GPU's own timeline of one block: an instrumented launch of the tiled kernel records, for one
+// chosen block, per warp, when it starts, has loaded its tile cells, arrives at the barrier, is
+// released from it, has computed and has stored: %clock64 (the SM's cycles: one clock for all
+// warps of a block, which share an SM) and %globaltimer (ns) at each of those six marks, into a
+// device buffer. It shows on real hardware what the barrier costs and how long halo warps idle.
+//
+// The instrumented kernel is a copy of kernels/tiled.cuh with the stamps added
+// (block_timeline.cu), so the textbook's kernel stays as printed; its outputs are checked against
+// the fp64 reference like any launch's. Plain C++ here (no CUDA headers): the viewer includes it.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/backend.h"
+
+namespace stencil {
+
+// The marks, in the order each warp passes them (viewer/core/block_timeline.h draws them).
+inline constexpr int kTimelineMarks = 6;  // start, loaded, arrived, released, computed, stored
+
+struct RecordedTimeline {
+    int warps = 0;
+    // warps x kTimelineMarks, row-major. A mark no lane of a warp reached (a halo warp computes
+    // nothing) holds the warp's previous mark: a phase of length 0.
+    std::vector<std::uint64_t> cycles, ns;
+    std::string device;       // "NVIDIA H100 80GB HBM3"
+    bool output_ok = false;   // the instrumented launch's output within the reference's bound
+    std::string check;        // compare_with_reference's summary
+    std::uint64_t at(const std::vector<std::uint64_t>& v, int warp, int mark) const {
+        return v[(size_t)warp * kTimelineMarks + mark];
+    }
+};
+
+// Records the timeline of block (bx, by, bz) of the tiled kernel at req's (T, r, precision, grid)
+// on the first CUDA device. A usage error (another kernel, a block outside the grid, no GPU) is a
+// UserError in one line.
+RecordedTimeline record_block_timeline(const LaunchRequest& req, int bx, int by, int bz);
+
+}  // namespace stencil

@@ -1,0 +1,23 @@
+// What the NCCL runs share, whatever the problem (nccl_star3d.cpp, nccl_cardiac2d.cpp): NCCL's
+// errors as one line, NVLink multicast kept off, a box of a device array packed into a contiguous
+// device buffer and back on a stream, and the GPUs this process can use. CUDA builds with NCCL.
+#pragma once
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include "distributed/box_copy.h"
+
+namespace stencil::distributed {
+
+// Throws UserError("WHAT failed: NCCL's words") unless rc is ncclSuccess.
+void nccl_check(ncclResult_t rc, const char* what);
+// NCCL reads its environment once, when it first initialises: call before that.
+void nvlink_multicast_off();
+// A box of a device array (dims, x fastest) to (to_packed) or from a packed device buffer.
+void copy_box_async(void* array, GridDims dims, int value_bytes, const Box& box, void* packed, bool to_packed,
+                    cudaStream_t stream);
+int gpu_count();
+// The name of GPU 0 ("" when it cannot be asked).
+const char* first_gpu_name();
+
+}  // namespace stencil::distributed

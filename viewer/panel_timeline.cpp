@@ -1,0 +1,170 @@
+// [SECTION] Timeline panel: the stepper's block over time, one row per warp (load, wait at the
+// barrier, compute, store), the barriers' releases as lines. From the GPU (an instrumented launch,
+// clock64 cycles) when asked and possible, else from the CPU engine's trace (in steps). Zoom with
+// the mouse wheel or the buttons; drag to pan.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "viewer/core/colormap.h"
+#include "viewer/fit.h"
+#include "viewer/panels.h"
+
+namespace stencil::viewer {
+
+namespace {
+
+Rgb phase_colour(TimelinePhase p) {
+    switch (p) {
+        case TimelinePhase::load: return palette::loaded;
+        case TimelinePhase::wait: return palette::reloaded;
+        case TimelinePhase::compute: return palette::output;
+        case TimelinePhase::store: return {0.94f, 0.89f, 0.26f};
+    }
+    return palette::idle;
+}
+
+void source_controls(App& app) {
+    auto& e = app.exp;
+    if (ImGui::Button("from the CPU trace")) {
+        e.timeline = timeline_from_trace(e.trace);
+        e.window = {0, std::max(1.0, e.timeline.end)};
+        e.gpu_timeline_why.clear();
+    }
+    HelpMarker("The CPU engine runs a block's threads one at a time: its clock is the stepper's step (one "
+               "instruction of the block). A warp waits from its last step before a barrier to the barrier's release.");
+    fit::SameLineIfFits(fit::ButtonWidth("record on the GPU"));
+    if (ImGui::Button("record on the GPU")) {
+        std::string why;
+        if (auto s = record_gpu_stamps(e.trace.cfg, &why)) {
+            e.timeline = timeline_from_stamps(*s);
+            e.window = {0, std::max(1.0, e.timeline.end)};
+            e.gpu_timeline_why.clear();
+        } else {
+            e.gpu_timeline_why = why;
+        }
+    }
+    HelpMarker("An instrumented copy of the tiled kernel stamps clock64 and %globaltimer at six marks per warp of "
+               "the stepper's block (start, loaded, at the barrier, released, computed, stored) into a device "
+               "buffer: the hardware's own timeline (backends/cuda/block_timeline.h).");
+    if (!e.gpu_timeline_why.empty()) Greyed("GPU timeline:", e.gpu_timeline_why);
+}
+
+void zoom_controls(App& app) {
+    auto& e = app.exp;
+    const double end = std::max(1.0, e.timeline.end);
+    const double mid = (e.window.from + e.window.to) / 2;
+    if (ImGui::Button("zoom in")) e.window = zoom_window(e.window, mid, 2, end);
+    fit::SameLineIfFits(fit::ButtonWidth("zoom out"));
+    if (ImGui::Button("zoom out")) e.window = zoom_window(e.window, mid, 0.5, end);
+    fit::SameLineIfFits(fit::ButtonWidth("whole block"));
+    if (ImGui::Button("whole block")) e.window = {0, end};
+    const std::string shown = fmt::format("{:.0f} .. {:.0f} of {:.0f} {}s", e.window.from, e.window.to, end, e.timeline.unit);
+    fit::SameLineIfFits(fit::TextWidth(shown));
+    fit::Text(shown);
+    HelpMarker("Mouse wheel over the chart: zoom about the pointer; drag: pan.");
+}
+
+void chart(App& app) {
+    auto& e = app.exp;
+    const auto& tl = e.timeline;
+    const float fs = ImGui::GetFontSize();
+    const float label_w = fit::TextWidth("w00 ");
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const int n = (int)tl.warps.size();
+    const float row_h = std::clamp((avail.y - fs * 2) / std::max(1, n), fs * 0.35f, fs * 1.2f);
+    const float width = std::max(fs * 4, avail.x - label_w - 4);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##timeline", ImVec2(label_w + width, row_h * n + fs * 1.5f));
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float x0 = p.x + label_w;
+    const ImVec2 lo(x0, p.y), hi(x0 + width, p.y + row_h * n);
+    dl->PushClipRect(lo, ImVec2(hi.x, hi.y + fs * 1.5f), true);
+    const TimeWindow& w = e.window;
+    std::string hover;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    for (int r = 0; r < n; ++r) {
+        const float y = p.y + r * row_h;
+        for (const auto& s : tl.warps[r]) {
+            if (s.end < w.from || s.begin > w.to) continue;
+            const float a = (float)w.x_of(s.begin, x0, width), b = std::max(a + 1.0f, (float)w.x_of(s.end, x0, width));
+            dl->AddRectFilled(ImVec2(a, y + 1), ImVec2(b, y + row_h - 1), pack(phase_colour(s.phase)));
+            if (ImGui::IsItemHovered() && mouse.x >= a && mouse.x < b && mouse.y >= y && mouse.y < y + row_h)
+                hover = fmt::format("warp {}: {} from {:.0f} to {:.0f} {}s (interval {})", r, to_string(s.phase),
+                                    s.begin, s.end, tl.unit, s.interval);
+        }
+    }
+    for (double b : tl.barriers)
+        if (b >= w.from && b <= w.to) {
+            const float x = (float)w.x_of(b, x0, width);
+            dl->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), IM_COL32(255, 255, 255, 200), 2);
+        }
+    dl->PopClipRect();
+    // Warp labels, as many as the rows have room for.
+    const int every = std::max(1, (int)std::ceil(fs / row_h));
+    for (int r = 0; r < n; r += every)
+        fit::DrawText(dl, ImVec2(p.x, p.y + r * row_h + (row_h - fs) / 2), IM_COL32(220, 220, 220, 255),
+                      fmt::format("w{}", r), ImVec2(p.x, p.y - fs), ImVec2(x0, hi.y + fs));
+    // Time ticks at the window's ends.
+    fit::DrawText(dl, ImVec2(x0, hi.y + 2), IM_COL32(200, 200, 200, 255), fmt::format("{:.0f}", w.from), lo,
+                  ImVec2(hi.x, hi.y + fs * 1.5f));
+    const std::string to = fmt::format("{:.0f} {}s", w.to, tl.unit);
+    fit::DrawText(dl, ImVec2(hi.x - ImGui::CalcTextSize(to.c_str()).x, hi.y + 2), IM_COL32(200, 200, 200, 255), to,
+                  lo, ImVec2(hi.x, hi.y + fs * 1.5f));
+    if (!hover.empty()) ImGui::SetTooltip("%s", hover.c_str());
+    // Wheel zooms about the pointer, a drag pans.
+    const double end = std::max(1.0, tl.end);
+    if (ImGui::IsItemHovered() && ImGui::GetIO().MouseWheel != 0) {
+        const double at = w.from + (mouse.x - x0) / width * (w.to - w.from);
+        e.window = zoom_window(w, at, ImGui::GetIO().MouseWheel > 0 ? 1.5 : 1 / 1.5, end);
+    }
+    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(0)) {
+        const double shift = -ImGui::GetIO().MouseDelta.x / width * (w.to - w.from);
+        const double span = w.to - w.from;
+        const double from = std::clamp(w.from + shift, 0.0, end - span);
+        e.window = {from, from + span};
+    }
+}
+
+}  // namespace
+
+void draw_timeline_panel(App& app) {
+    if (trace_status(app)) return;
+    auto& e = app.exp;
+    if (!e.trace.ok()) {
+        fit::Wrapped("No trace: " + e.trace.error);
+        return;
+    }
+    source_controls(app);
+    const auto& tl = e.timeline;
+    if (tl.empty()) {
+        fit::Wrapped("No timeline yet: press a button above.");
+        return;
+    }
+    fit::Wrapped(tl.source);
+    double all = 0;
+    for (int p = 0; p < kTimelinePhases; ++p) all += tl.total((TimelinePhase)p);
+    const double wait = tl.total(TimelinePhase::wait);
+    ValueWithHelp("waiting at barriers:",
+                  fmt::format("{:.0f}% of the warps' time ({} warps, {} barrier{})", all > 0 ? 100 * wait / all : 0,
+                              tl.warps.size(), tl.barriers.size(), tl.barriers.size() == 1 ? "" : "s"),
+                  "sum over warps of (release - arrival) / sum over warps of the time they spent in any phase. "
+                  "The tiled kernel's halo warps load, then wait and do nothing more.");
+    Swatches({{pack(phase_colour(TimelinePhase::load)), "load"},
+              {pack(phase_colour(TimelinePhase::wait)), "wait at barrier"},
+              {pack(phase_colour(TimelinePhase::compute)), "compute"},
+              {pack(phase_colour(TimelinePhase::store)), "store"},
+              {pack({1, 1, 1}), "line: barrier released"}});
+    zoom_controls(app);
+    chart(app);
+    if (app.recording) {
+        int spans = 0;
+        for (const auto& w : tl.warps) spans += (int)w.size();
+        app.drawn["timeline"] = {{"unit", tl.unit}, {"warps", tl.warps.size()}, {"spans", spans},
+                                 {"barriers", tl.barriers.size()}, {"wait_share", all > 0 ? wait / all : 0},
+                                 {"end", tl.end}, {"window_from", e.window.from}, {"window_to", e.window.to}};
+    }
+}
+
+}  // namespace stencil::viewer
