@@ -245,28 +245,7 @@ Cardiac2dRunResult run_cardiac2d_gpus(int gpus, const Cardiac2dRunOptions& o) {
 #if STENCIL_LAB_HAVE_MPI
 Cardiac2dRunResult run_cardiac2d_nccl(const MpiWorld& world, const Cardiac2dRunOptions& o) {
     if (auto e = cardiac2d_run_error(o, world.size())) throw UserError(*e);
-    // The rank's place among the ranks of its host picks its GPU.
-    MPI_Comm host;
-    mpi_check(MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL, &host),
-              "MPI_Comm_split_type");
-    int host_rank = 0, host_ranks = 1;
-    MPI_Comm_rank(host, &host_rank);
-    MPI_Comm_size(host, &host_ranks);
-    MPI_Comm_free(&host);
-    std::optional<std::string> no_nccl;
-    try {
-        nccl();
-    } catch (const UserError& e) {
-        no_nccl = e.what();
-    }
-    agree(world, no_nccl);
-    const int available = gpu_count();
-    agree(world, host_ranks > available ? std::optional<std::string>(fmt::format(
-                                              "{} ranks on this host but {} usable GPU{} (one rank per GPU)",
-                                              host_ranks, available, available == 1 ? "" : "s"))
-                                        : std::nullopt);
-    const int device = host_rank;
-    check(cudaSetDevice(device), "cudaSetDevice");
+    const int device = select_gpu_of_rank(world);
     const int value_bytes = bytes_of(o.precision);
     const GridDims whole = mesh_dims(o.n);
     const cardiac2d::Discretisation d = cardiac2d::discretise(o.n);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <optional>
+#include <string>
 
 #include "backends/cuda/cuda_util.h"
 #include "core/error.h"
@@ -50,5 +52,31 @@ const char* first_gpu_name() {
     if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return "";
     return prop.name;
 }
+
+#if STENCIL_LAB_HAVE_MPI
+int select_gpu_of_rank(const MpiWorld& world) {
+    MPI_Comm host;
+    mpi_check(MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL, &host),
+              "MPI_Comm_split_type");
+    int host_rank = 0, host_ranks = 1;
+    MPI_Comm_rank(host, &host_rank);
+    MPI_Comm_size(host, &host_ranks);
+    MPI_Comm_free(&host);
+    std::optional<std::string> no_nccl;
+    try {
+        nccl();
+    } catch (const UserError& e) {
+        no_nccl = e.what();
+    }
+    agree(world, no_nccl);
+    const int available = gpu_count();
+    agree(world, host_ranks > available ? std::optional<std::string>(fmt::format(
+                                              "{} ranks on this host but {} usable GPU{} (one rank per GPU)",
+                                              host_ranks, available, available == 1 ? "" : "s"))
+                                        : std::nullopt);
+    check(cudaSetDevice(host_rank), "cudaSetDevice");
+    return host_rank;
+}
+#endif
 
 }  // namespace stencil::distributed

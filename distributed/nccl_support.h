@@ -6,6 +6,9 @@
 #include <nccl.h>
 
 #include "distributed/box_copy.h"
+#if STENCIL_LAB_HAVE_MPI
+#include "distributed/mpi_world.h"
+#endif
 
 namespace stencil::distributed {
 
@@ -19,5 +22,12 @@ void copy_box_async(void* array, GridDims dims, int value_bytes, const Box& box,
 int gpu_count();
 // The name of GPU 0 ("" when it cannot be asked).
 const char* first_gpu_name();
+
+#if STENCIL_LAB_HAVE_MPI
+// One rank per GPU: the rank's place among the ranks of its host picks its GPU, made current.
+// Collective: every rank learns whether NCCL loads and whether the host has a GPU for each of its
+// ranks, and all throw UserError alike when not (never one rank hanging in a collective).
+int select_gpu_of_rank(const MpiWorld& world);
+#endif
 
 }  // namespace stencil::distributed
