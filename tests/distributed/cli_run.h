@@ -60,4 +60,19 @@ inline std::string mpirun_prefix(const char* mpiexec, int ranks) {
            (getuid() == 0 ? " --allow-run-as-root" : "") + " -np " + std::to_string(ranks) + " ";
 }
 
+// Refused under mpirun: exit 2, nothing on stdout, and exactly one line of ours on stderr, naming
+// `why` (mpirun adds its own notice; every rank refusing alike still prints one line).
+inline void require_one_refusal(const Outcome& o, const std::string& why) {
+    CAPTURE(o.out, o.err);
+    REQUIRE(o.rc == 2);
+    REQUIRE(lines_of(o.out).empty());
+    int ours = 0;
+    for (const std::string& line : lines_of(o.err))
+        if (line.rfind("stencil-lab: ", 0) == 0) {
+            ++ours;
+            REQUIRE(line.find(why) != std::string::npos);
+        }
+    REQUIRE(ours == 1);
+}
+
 }  // namespace stencil::test

@@ -53,17 +53,7 @@ void require_equal_to_single_domain(int ranks, const std::string& decomposition,
 // Bad input: exit 2, stdout empty, and exactly one line of ours (mpirun adds its own notice).
 void require_refused(int ranks, const std::string& args, const std::string& why) {
     CAPTURE(ranks, args);
-    const Outcome o = mpirun(ranks, args);
-    CAPTURE(o.out, o.err);
-    REQUIRE(o.rc == 2);
-    REQUIRE(lines_of(o.out).empty());
-    int ours = 0;
-    for (const std::string& line : lines_of(o.err))
-        if (line.rfind("stencil-lab: ", 0) == 0) {
-            ++ours;
-            REQUIRE(line.find(why) != std::string::npos);
-        }
-    REQUIRE(ours == 1);
+    stencil::test::require_one_refusal(mpirun(ranks, args), why);
 }
 
 }  // namespace
@@ -102,12 +92,8 @@ TEST_CASE("mpirun: a backend no rank can start is one line and exit 2, not a han
         WARN("this machine has a GPU: the CUDA backend starts, nothing to refuse");
         return;
     }
-    const Outcome o = stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, 2) +
-                                                 stencil::test::stencil_lab_exe() +
-                                                 " run --backend cuda --kernel naive --size 16 --decompose 2x1x1");
-    CAPTURE(o.out, o.err);
-    REQUIRE(o.rc == 2);
-    int ours = 0;
-    for (const std::string& line : lines_of(o.err)) ours += line.rfind("stencil-lab: --backend cuda", 0) == 0;
-    REQUIRE(ours == 1);
+    stencil::test::require_one_refusal(
+        stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, 2) + stencil::test::stencil_lab_exe() +
+                                   " run --backend cuda --kernel naive --size 16 --decompose 2x1x1"),
+        "--backend cuda");
 }

@@ -63,17 +63,7 @@ void require_equal_to_whole_mesh(int ranks, const std::string& split, const std:
 
 void require_refused(int ranks, const std::string& args, const std::string& why) {
     CAPTURE(ranks, args);
-    const Outcome o = mpirun(ranks, args);
-    CAPTURE(o.out, o.err);
-    REQUIRE(o.rc == 2);
-    REQUIRE(lines_of(o.out).empty());
-    int ours = 0;
-    for (const std::string& line : lines_of(o.err))
-        if (line.rfind("stencil-lab: ", 0) == 0) {
-            ++ours;
-            REQUIRE(line.find(why) != std::string::npos);
-        }
-    REQUIRE(ours == 1);
+    stencil::test::require_one_refusal(mpirun(ranks, args), why);
 }
 
 }  // namespace
@@ -121,14 +111,10 @@ TEST_CASE("mpirun cardiac2d: a backend no rank can start is one line and exit 2,
         WARN("this machine has a GPU: the CUDA backend starts, nothing to refuse");
         return;
     }
-    const Outcome o = stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, 2) +
-                                                 stencil::test::stencil_lab_exe() +
-                                                 " run --backend cuda --problem cardiac2d --kernel fused --decompose 2x1");
-    CAPTURE(o.out, o.err);
-    REQUIRE(o.rc == 2);
-    int ours = 0;
-    for (const std::string& line : lines_of(o.err)) ours += line.rfind("stencil-lab: --backend cuda", 0) == 0;
-    REQUIRE(ours == 1);
+    stencil::test::require_one_refusal(
+        stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, 2) + stencil::test::stencil_lab_exe() +
+                                   " run --backend cuda --problem cardiac2d --kernel fused --decompose 2x1"),
+        "--backend cuda");
 }
 
 namespace {
