@@ -153,6 +153,10 @@ distributed::Star3dRunOptions star3d_options(const CLI::App& app, bool gpu) {
     for (const char* name :
          {"--reps", "--warmup", "--no-time", "--counters", "--check-races", "--convergence", "--block"})
         if (given(app, name)) throw UserError(fmt::format("{} does not apply to run --decompose", name));
+    // Every step exchanges halos of width r, so a decomposed pass can fuse only one step.
+    if (given(app, "--fuse"))
+        throw UserError("--fuse does not apply to run --decompose: each step exchanges halos of width r, so a "
+                        "pass fuses one step");
     distributed::Star3dRunOptions o;
     const std::string kernel = value_of<std::string>(app, "--kernel", "");
     const KernelVersion* v = find_version(kernel);
@@ -201,7 +205,8 @@ std::string text_report(const distributed::Star3dRunResult& r) {
 
 distributed::Cardiac2dRunOptions cardiac_options(const CLI::App& app) {
     for (const char* name : {"--reps", "--warmup", "--no-time", "--counters", "--check-races", "--convergence",
-                             "--block", "--tile", "--radius", "--nx", "--ny", "--nz", "--seed", "--no-overlap"})
+                             "--block", "--tile", "--radius", "--nx", "--ny", "--nz", "--seed", "--no-overlap",
+                             "--fuse"})
         if (given(app, name)) throw UserError(fmt::format("{} does not apply to --problem cardiac2d --decompose", name));
     distributed::Cardiac2dRunOptions o;
     const std::string kernel = value_of<std::string>(app, "--kernel", "");

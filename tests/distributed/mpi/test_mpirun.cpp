@@ -85,6 +85,7 @@ TEST_CASE("mpirun: bad decompositions end every rank with exit 2 and one line", 
     // 10 cells in 4 parts (3, 3, 2, 2) at r = 3.
     require_refused(4, "--kernel naive --radius 3 --nx 10 --ny 16 --nz 16 --decompose 4x1x1", "thinner than the radius");
     require_refused(2, "--kernel naive --size 16 --decompose 2x1x1 --reps 3", "--reps does not apply");
+    require_refused(2, "--kernel temporal --size 16 --decompose 2x1x1 --fuse 2", "--fuse does not apply");
 }
 
 TEST_CASE("mpirun: a backend no rank can start is one line and exit 2, not a hang", "[mpi]") {
