@@ -200,57 +200,38 @@ Cardiac2dRunResult run_cardiac2d_gpus(int gpus, const Cardiac2dRunOptions& o) {
     const std::vector<unsigned char> E0 = to_bytes(start.E, o.precision), R0 = to_bytes(start.R, o.precision);
     const cardiac2d::Discretisation d = cardiac2d::discretise(o.n);
 
-    nvlink_multicast_off();
-    std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus));
-    std::vector<int> devices(static_cast<std::size_t>(gpus));
-    for (int g = 0; g < gpus; ++g) devices[g] = g;
-    nccl_check(nccl().comm_init_all(comms.data(), gpus, devices.data()), "ncclCommInitAll");
-
     Cardiac2dRunResult r;
     fill_common(r, o, gpus);
     r.halo_bytes_per_rank.assign(static_cast<std::size_t>(gpus), 0);
     std::vector<double> loop_seconds(static_cast<std::size_t>(gpus), 0);
     std::vector<unsigned char> gathered_E(E0.size()), gathered_R(R0.size());
-    std::barrier together(gpus);
-    const auto drive = [&](int g) {
-        try {
-            check(cudaSetDevice(g), "cudaSetDevice");
-            const analysis::SubBox box = analysis::cardiac_piece(o.n, o.decomposition, g);
-            GpuPiece piece(g, box, o);
-            std::vector<unsigned char> E(piece.bytes()), R(piece.bytes());
-            pack_box(E0.data(), whole, value_bytes, local_in_global(box), E.data());
-            pack_box(R0.data(), whole, value_bytes, local_in_global(box), R.data());
-            piece.upload(E.data(), R.data());
-            piece.connect(comms[g]);
-            piece.synchronize();
-            together.arrive_and_wait();
-            const auto t0 = Clock::now();
-            for (int s = 0; s < o.steps; ++s) piece.step(comms[g], d.alpha, d.dt);
-            piece.synchronize();
-            loop_seconds[g] = seconds_since(t0);
-            r.halo_bytes_per_rank[g] = piece.bytes_sent();
-            piece.download(E.data(), R.data());
-            std::vector<unsigned char> owned(std::size_t(owned_in_local(box).cells()) * value_bytes);
-            for (auto [local, global] : {std::pair{&E, &gathered_E}, std::pair{&R, &gathered_R}}) {
-                pack_box(local->data(), piece.local_dims(), value_bytes, owned_in_local(box), owned.data());
-                unpack_box(owned.data(), owned_in_global(box), global->data(), whole, value_bytes);  // disjoint
-            }
-        } catch (const std::exception& e) {
-            // The other GPUs may wait for this one inside NCCL: the process ends, as MPI_Abort would.
-            fmt::print(stderr, "stencil-lab: GPU {}: {}\n", g, e.what());
-            std::_Exit(1);
+    on_each_gpu(gpus, [&](int g, ncclComm_t comm, std::barrier<>& together) {
+        const analysis::SubBox box = analysis::cardiac_piece(o.n, o.decomposition, g);
+        GpuPiece piece(g, box, o);
+        std::vector<unsigned char> E(piece.bytes()), R(piece.bytes());
+        pack_box(E0.data(), whole, value_bytes, local_in_global(box), E.data());
+        pack_box(R0.data(), whole, value_bytes, local_in_global(box), R.data());
+        piece.upload(E.data(), R.data());
+        piece.connect(comm);
+        piece.synchronize();
+        together.arrive_and_wait();
+        const auto t0 = Clock::now();
+        for (int s = 0; s < o.steps; ++s) piece.step(comm, d.alpha, d.dt);
+        piece.synchronize();
+        loop_seconds[g] = seconds_since(t0);
+        r.halo_bytes_per_rank[g] = piece.bytes_sent();
+        piece.download(E.data(), R.data());
+        std::vector<unsigned char> owned(std::size_t(owned_in_local(box).cells()) * value_bytes);
+        for (auto [local, global] : {std::pair{&E, &gathered_E}, std::pair{&R, &gathered_R}}) {
+            pack_box(local->data(), piece.local_dims(), value_bytes, owned_in_local(box), owned.data());
+            unpack_box(owned.data(), owned_in_global(box), global->data(), whole, value_bytes);  // disjoint
         }
-    };
-    std::vector<std::thread> threads;
-    for (int g = 0; g < gpus; ++g) threads.emplace_back(drive, g);
-    for (std::thread& t : threads) t.join();
-    for (ncclComm_t c : comms) nccl().comm_destroy(c);
+    });
 
     for (int g = 0; g < gpus; ++g) {
         r.seconds_per_step = std::max(r.seconds_per_step, loop_seconds[g] / o.steps);
         r.halo_bytes_total += r.halo_bytes_per_rank[g];
     }
-    check(cudaSetDevice(0), "cudaSetDevice");
     cardiac2d::State alone = start;
     single_domain(o, alone, &r.single_domain_seconds_per_step);
     r.compare(from_bytes(gathered_E, o.precision), from_bytes(gathered_R, o.precision), alone.E, alone.R);

@@ -236,56 +236,37 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
     const StencilWeights weights = random_weights(global.radius, o.seed);
     const std::vector<unsigned char> input = input_bytes(global, o.seed);
 
-    nvlink_multicast_off();
-    std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus));
-    std::vector<int> devices(static_cast<std::size_t>(gpus));
-    for (int g = 0; g < gpus; ++g) devices[g] = g;
-    nccl_check(nccl().comm_init_all(comms.data(), gpus, devices.data()), "ncclCommInitAll");
-
     Star3dRunResult r;
     fill_common(r, o, gpus);
     r.halo_bytes_per_rank.assign(static_cast<std::size_t>(gpus), 0);
     std::vector<double> loop_seconds(static_cast<std::size_t>(gpus), 0);
     std::vector<unsigned char> gathered(input.size());
-    std::barrier together(gpus);
     // One host thread per GPU: each drives its own device, stream and communicator.
-    const auto drive = [&](int g) {
-        try {
-            check(cudaSetDevice(g), "cudaSetDevice");
-            upload_lab_kernel_weights(global, weights);
-            const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, global.radius, g);
-            GpuDomain domain(g, box, global, o.overlap);
-            std::vector<unsigned char> local(std::size_t(domain.local_dims().cells()) * value_bytes);
-            pack_box(input.data(), global.dims, value_bytes, local_in_global(box), local.data());
-            domain.upload(local.data());
-            domain.connect(comms[g]);
-            domain.synchronize();
-            together.arrive_and_wait();
-            const auto t0 = Clock::now();
-            for (int s = 0; s < o.steps; ++s) domain.step(comms[g]);
-            domain.synchronize();
-            loop_seconds[g] = seconds_since(t0);
-            r.halo_bytes_per_rank[g] = domain.bytes_sent();
-            domain.download(local.data());
-            std::vector<unsigned char> owned(std::size_t(owned_in_local(box).cells()) * value_bytes);
-            pack_box(local.data(), domain.local_dims(), value_bytes, owned_in_local(box), owned.data());
-            unpack_box(owned.data(), owned_in_global(box), gathered.data(), global.dims, value_bytes);  // disjoint boxes
-        } catch (const std::exception& e) {
-            // The other GPUs may wait for this one inside NCCL: the process ends, as MPI_Abort would.
-            fmt::print(stderr, "stencil-lab: GPU {}: {}\n", g, e.what());
-            std::_Exit(1);
-        }
-    };
-    std::vector<std::thread> threads;
-    for (int g = 0; g < gpus; ++g) threads.emplace_back(drive, g);
-    for (std::thread& t : threads) t.join();
-    for (ncclComm_t c : comms) nccl().comm_destroy(c);
+    on_each_gpu(gpus, [&](int g, ncclComm_t comm, std::barrier<>& together) {
+        upload_lab_kernel_weights(global, weights);
+        const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, global.radius, g);
+        GpuDomain domain(g, box, global, o.overlap);
+        std::vector<unsigned char> local(std::size_t(domain.local_dims().cells()) * value_bytes);
+        pack_box(input.data(), global.dims, value_bytes, local_in_global(box), local.data());
+        domain.upload(local.data());
+        domain.connect(comm);
+        domain.synchronize();
+        together.arrive_and_wait();
+        const auto t0 = Clock::now();
+        for (int s = 0; s < o.steps; ++s) domain.step(comm);
+        domain.synchronize();
+        loop_seconds[g] = seconds_since(t0);
+        r.halo_bytes_per_rank[g] = domain.bytes_sent();
+        domain.download(local.data());
+        std::vector<unsigned char> owned(std::size_t(owned_in_local(box).cells()) * value_bytes);
+        pack_box(local.data(), domain.local_dims(), value_bytes, owned_in_local(box), owned.data());
+        unpack_box(owned.data(), owned_in_global(box), gathered.data(), global.dims, value_bytes);  // disjoint boxes
+    });
 
     for (int g = 0; g < gpus; ++g) {
         r.seconds_per_step = std::max(r.seconds_per_step, loop_seconds[g] / o.steps);
         r.halo_bytes_total += r.halo_bytes_per_rank[g];
     }
-    check(cudaSetDevice(0), "cudaSetDevice");
     const auto alone = single_domain(global, input, o.steps, &r.single_domain_seconds_per_step);
     r.compare(gathered.data(), alone.data(), global.dims.cells());
     return r;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <thread>
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -51,6 +53,29 @@ const char* first_gpu_name() {
     static cudaDeviceProp prop{};
     if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return "";
     return prop.name;
+}
+
+void on_each_gpu(int gpus, const std::function<void(int g, ncclComm_t comm, std::barrier<>& together)>& drive) {
+    nvlink_multicast_off();
+    std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus));
+    std::vector<int> devices(static_cast<std::size_t>(gpus));
+    for (int g = 0; g < gpus; ++g) devices[g] = g;
+    nccl_check(nccl().comm_init_all(comms.data(), gpus, devices.data()), "ncclCommInitAll");
+    std::barrier together(gpus);
+    std::vector<std::thread> threads;
+    for (int g = 0; g < gpus; ++g)
+        threads.emplace_back([&, g] {
+            try {
+                check(cudaSetDevice(g), "cudaSetDevice");
+                drive(g, comms[g], together);
+            } catch (const std::exception& e) {
+                fmt::print(stderr, "stencil-lab: GPU {}: {}\n", g, e.what());
+                std::_Exit(1);
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    for (ncclComm_t c : comms) nccl().comm_destroy(c);
+    check(cudaSetDevice(0), "cudaSetDevice");
 }
 
 #if STENCIL_LAB_HAVE_MPI

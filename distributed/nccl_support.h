@@ -5,6 +5,9 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <barrier>
+#include <functional>
+
 #include "distributed/box_copy.h"
 #if STENCIL_LAB_HAVE_MPI
 #include "distributed/mpi_world.h"
@@ -22,6 +25,13 @@ void copy_box_async(void* array, GridDims dims, int value_bytes, const Box& box,
 int gpu_count();
 // The name of GPU 0 ("" when it cannot be asked).
 const char* first_gpu_name();
+
+// `--gpus N`: one host thread per GPU 0..gpus-1, each with its device current and its
+// communicator from ncclCommInitAll (NVLink multicast off first); drive(g, comm, together) runs
+// GPU g's part, `together` a barrier of all the threads (a common start for the timed steps).
+// A thread that throws ends the process with one line: the other GPUs may be waiting for it
+// inside NCCL, so nothing could join them (as MPI_Abort would end the ranks).
+void on_each_gpu(int gpus, const std::function<void(int g, ncclComm_t comm, std::barrier<>& together)>& drive);
 
 #if STENCIL_LAB_HAVE_MPI
 // One rank per GPU: the rank's place among the ranks of its host picks its GPU, made current.
