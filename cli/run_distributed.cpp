@@ -419,13 +419,19 @@ int run_rows(const CLI::App& app, const distributed::MpiWorld& world, const std:
     return code;
 }
 
-int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world) {
+// --backend on every rank. Whether a backend can be made may differ between ranks (hosts), so the
+// ranks agree first: one that cannot makes all of them refuse alike (UserError on each).
+std::unique_ptr<Backend> backend_on_every_rank(const CLI::App& app, const distributed::MpiWorld& world) {
     const std::string backend_name = value_of<std::string>(app, "--backend", "auto");
     std::string why;
-    const std::unique_ptr<Backend> backend = make_backend(backend_name, &why);
-    // Whether a backend can be made may differ between ranks (hosts); the options cannot.
+    std::unique_ptr<Backend> backend = make_backend(backend_name, &why);
     distributed::agree(world, backend ? std::nullopt
                                       : std::optional<std::string>(fmt::format("--backend {}: {}", backend_name, why)));
+    return backend;
+}
+
+int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world) {
+    const std::unique_ptr<Backend> backend = backend_on_every_rank(app, world);
     const bool gpu = backend->kind() == BackendKind::cuda;
     const distributed::Star3dRunOptions base = star3d_options(app, gpu);
     const std::vector<Row> rows = plan_rows(false, base.request.dims, base.request.radius, world.size());
@@ -457,11 +463,7 @@ int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world
 }
 
 int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world) {
-    const std::string backend_name = value_of<std::string>(app, "--backend", "auto");
-    std::string why;
-    const std::unique_ptr<Backend> backend = make_backend(backend_name, &why);
-    distributed::agree(world, backend ? std::nullopt
-                                      : std::optional<std::string>(fmt::format("--backend {}: {}", backend_name, why)));
+    const std::unique_ptr<Backend> backend = backend_on_every_rank(app, world);
     const bool gpu = backend->kind() == BackendKind::cuda;
 #if !STENCIL_LAB_HAVE_NCCL
     if (gpu)

@@ -1,3 +1,4 @@
+#include "distributed/seconds_since.h"
 #include "distributed/cardiac2d_run.h"
 
 #include <chrono>
@@ -15,8 +16,6 @@ namespace stencil::distributed {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 double max_over_ranks(const MpiWorld& world, double mine) {
     double out = 0;

@@ -1,3 +1,4 @@
+#include "distributed/seconds_since.h"
 #include "distributed/nccl_cardiac2d.h"
 
 #include <cuda_runtime_api.h>
@@ -28,8 +29,6 @@ namespace {
 
 using cuda_detail::check;
 using cuda_detail::DeviceBuffer;
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // fp64 host values as the kernel's precision, and back (widening keeps the bits apart).
 std::vector<unsigned char> to_bytes(const std::vector<double>& v, Precision p) {

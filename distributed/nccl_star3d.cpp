@@ -1,3 +1,4 @@
+#include "distributed/seconds_since.h"
 #include "distributed/nccl_star3d.h"
 
 #include <cuda_runtime_api.h>
@@ -29,8 +30,6 @@ namespace {
 
 using cuda_detail::check;
 using cuda_detail::DeviceBuffer;
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // One GPU's sub-box: its two arrays, its faces, the stream the faces travel on.
 class GpuDomain {
