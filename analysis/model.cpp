@@ -208,18 +208,14 @@ struct Offset3 {
 
 // The global load instructions of each kernel: a name and, for the naive kernel, the neighbour's
 // offset; for the z-marching kernels a plane index (see the loop in warp_pattern).
-constexpr int kMarchPlane = -1;    // plane i + r of each step
-constexpr int kCurrentPlane = -2;  // plane i of each step (the streaming kernel's ring)
+constexpr int kMarchPlane = -1;  // plane i + r of each step
 struct LoadInstr {
     std::string name;
     Offset3 off;
-    int plane = 0;  // z-marching: prologue p (0..2r-1), kMarchPlane or kCurrentPlane
-    // The streaming kernel's ring loads: along x (1) or y (2), the low (-1) or high (+1) side,
-    // and the iteration m of the loop `for (s = t; s < r; s += T)` (m > 0 only when T < r).
-    int ring_axis = 0, ring_side = 0, ring_iter = 0;
+    int plane = 0;  // z-marching: prologue p (0..2r-1) or kMarchPlane
 };
 
-std::vector<LoadInstr> load_instructions(KernelId k, int T, int radius) {
+std::vector<LoadInstr> load_instructions(KernelId k, int radius) {
     std::vector<LoadInstr> v;
     switch (k) {
         case KernelId::conv27:  // the whole cube, in the kernel's order: z, then y, then x
@@ -249,23 +245,7 @@ std::vector<LoadInstr> load_instructions(KernelId k, int T, int radius) {
             v.push_back({"first plane", {}, 0});
             v.push_back({"march plane p+1", {}, kMarchPlane});
             break;
-        case KernelId::streaming:
-            for (int p = 0; p < 2 * radius; ++p)
-                v.push_back({fmt::format("prologue plane z{:+d}", p - radius), {}, p});
-            v.push_back({fmt::format("march plane z+{}", radius), {}, kMarchPlane});
-            // The ring: lanes t < r load cell t - r (low side) and T + t (high side) of the row.
-            for (int m = 0; m * T < radius; ++m)
-                for (int axis : {1, 2})
-                    for (int side : {-1, 1}) {
-                        const int d = side < 0 ? -radius + m * T : T + m * T;
-                        LoadInstr l{fmt::format("ring {}{}{}", axis == 1 ? 'x' : 'y', side < 0 ? '-' : '+',
-                                                m ? fmt::format(" (pass {})", m + 1) : std::string()),
-                                    {axis == 1 ? d : 0, axis == 2 ? d : 0, 0}, kCurrentPlane};
-                        l.ring_axis = axis;
-                        l.ring_side = side;
-                        l.ring_iter = m;
-                        v.push_back(l);
-                    }
+        case KernelId::streaming:  // warp rows of vectors: streaming_warp_pattern
             break;
     }
     return v;
@@ -276,6 +256,10 @@ std::vector<LoadInstr> load_instructions(KernelId k, int T, int radius) {
 std::pair<int, int> streaming_planes(int b, int Z, int nz, int r) {
     return {std::max(b * Z, r), std::min(b * Z + Z, nz - r)};
 }
+
+// The values e of the vector q to the west of a streaming lane (east: the same count, mirrored)
+// that a lane at a row's end loads: those within r of its own vector, e >= q V - r.
+int streaming_end_first(int q, int V, int r) { return std::max(0, q * V - r); }
 
 struct Acc {
     long long requests = 0, rows = 0, sectors = 0, lines = 0, bytes = 0;
@@ -340,12 +324,11 @@ std::vector<AxisClass> axis_classes(int items, int L, Origin origin, Interval in
 
 // What every step of warp_pattern reads: the launch's shape and the kernel's load instructions.
 struct WarpLaunch {
-    WarpLaunch(KernelId k, int T_, int radius, Precision p, GridDims g_, std::optional<Dim3> block)
-        : geo(launch_geometry(k, T_, radius, p, g_, block)), g(g_), T(T_), r(radius), OUT(geo.out_tile),
+    WarpLaunch(KernelId k, int T_, int radius, Precision p, GridDims g_, std::optional<Dim3> block, int z_chunk)
+        : geo(launch_geometry(k, T_, radius, p, g_, block, 1, z_chunk)), g(g_), T(T_), r(radius), OUT(geo.out_tile),
           bytes(bytes_of(p)), L(128 / bytes), plane((long long)g_.nx * g_.ny), threads(geo.block.count()),
-          warps(int((threads + 31) / 32)), instrs(load_instructions(k, T_, radius)),
-          naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), streaming(k == KernelId::streaming),
-          temporal(k == KernelId::temporal) {}
+          warps(int((threads + 31) / 32)), instrs(load_instructions(k, radius)),
+          naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), temporal(k == KernelId::temporal) {}
     LaunchGeometry geo;
     GridDims g;
     int T, r, OUT, bytes;
@@ -356,22 +339,12 @@ struct WarpLaunch {
     std::vector<LoadInstr> instrs;
     bool naive;      // blocks of outputs, no halo in the tile
     bool zmarch;
-    bool streaming;  // a z-chunk per block, a ring per plane
     bool temporal;   // a z-chunk per block, its own column only (one step per launch here)
 
     // Along x and y: blocks b with first cell b S + shift (naive: S = the block's side along the
     // axis, T or the user's block, shift 0; the tiled kernels: S = OUT, shift -r) and lanes active
     // where the cell is interior (naive) or inside.
-    // The streaming kernel: every lane inside the grid loads (its own column), and its ring loads
-    // are the lanes t < r - mT on the instruction's axis, clipped at the grid's faces.
-    std::pair<int, int> interval(int n, int b, const LoadInstr& ins, int axis) const {
-        if (streaming) {
-            const int b0 = b * T;
-            if (ins.ring_axis != axis) return {0, std::min(T, n - b0)};
-            const int m = ins.ring_iter * T;
-            if (ins.ring_side < 0) return {std::max(0, r - b0 - m), std::min(T, r - m)};
-            return {0, std::min({T, r - m, n - b0 - T - m})};
-        }
+    std::pair<int, int> interval(int n, int b, const LoadInstr&, int axis) const {
         if (naive) {
             const int S = side(axis);
             return {std::max(0, r - b * S), std::min(S, n - r - b * S)};
@@ -384,8 +357,7 @@ struct WarpLaunch {
 
 using ClassesPerInstr = std::vector<std::vector<AxisClass>>;
 
-// The x (or y) classes of each instruction: only the streaming kernel's ring loads differ in
-// their active lanes, the other instructions share the first one's.
+// The x (or y) classes of each instruction: every instruction shares the first one's.
 ClassesPerInstr xy_classes(const WarpLaunch& w, int axis) {
     const int n_instr = int(w.instrs.size());
     const int blocks = axis == 1 ? w.geo.grid.x : w.geo.grid.y;
@@ -393,7 +365,7 @@ ClassesPerInstr xy_classes(const WarpLaunch& w, int axis) {
     const long long stride = axis == 1 ? 1 : w.g.nx;
     ClassesPerInstr cls(n_instr);
     for (int ins = 0; ins < n_instr; ++ins) {
-        if (ins > 0 && !w.streaming) {
+        if (ins > 0) {
             cls[ins] = cls[0];
             continue;
         }
@@ -422,9 +394,9 @@ ClassesPerInstr z_classes(const WarpLaunch& w) {
         }
         std::vector<int> planes;
         for (int bz = 0; bz < w.geo.grid.z; ++bz) {
-            // The planes a block computes: OUT_TILE_DIM from iStart, or the streaming kernel's
-            // interior part of its z-chunk (it loads nothing when that is empty).
-            auto [iBegin, iEnd] = w.streaming || w.temporal
+            // The planes a block computes: OUT_TILE_DIM from iStart, or temporal's interior part
+            // of its z-chunk (it loads nothing when that is empty).
+            auto [iBegin, iEnd] = w.temporal
                                       ? streaming_planes(bz, w.geo.out_planes, g.nz, r)
                                       : std::pair<int, int>{bz * w.OUT, bz * w.OUT + w.OUT};
             if (iBegin >= iEnd) continue;
@@ -435,10 +407,9 @@ ClassesPerInstr z_classes(const WarpLaunch& w) {
                     for (int q = first + 1; q < std::min(g.nz, iEnd + r); ++q) planes.push_back(q);
                 continue;
             }
-            const int shift = w.instrs[ins].plane == kCurrentPlane ? 0 : r;
             if (w.instrs[ins].plane >= 0) planes.push_back(iBegin - r + w.instrs[ins].plane);
             else
-                for (int i = iBegin; i < iEnd; ++i) planes.push_back(i + shift);
+                for (int i = iBegin; i < iEnd; ++i) planes.push_back(i + r);
         }
         zcls[ins] = axis_classes(int(planes.size()), w.L, [&](int i) { return planes[i] * w.plane; },
                                  [&](int i) {
@@ -592,14 +563,159 @@ std::string warp_pattern_explanation(KernelId k, int T, int radius, Precision p,
     return text;
 }
 
+// ---- the streaming kernel's warp pattern -----------------------------------------------------
+// A streaming warp is one row of its block (blockDim.x = 32): lane tx owns the V cells from
+// x0 = (32 bx + tx) V (kernels/streaming.cuh). Its global loads: the queue (each column's planes
+// iBegin - r .. iEnd + r - 1 of its chunk), the halo rows (warps ty < r: rows r below and above
+// the block, each computed plane) and the rows' ends (lanes tx < q west and tx >= 32 - q east,
+// q = 1..Q, each computed plane, lanes inside the grid only: one value at a time, only the cells
+// within r of the lane's own vector). The queue and halo rows are one 16-byte load per lane when
+// the vector lies inside the row and rows are whole vectors (nx % V == 0), else V loads of one
+// value (load e: the lanes whose cell x + e is inside the row): separate requests.
+// A request's sectors depend on the x-block and on the residue mod L of its row's first cell
+// (j nx + z nx ny); rows and planes enter only through that residue, so they are counted as
+// histograms and the requests of one x-block are evaluated once per residue. Exact.
+struct StreamingLoadKind {
+    std::string name;
+    int q = 0;          // the row's ends: vectors to the west (-q) or east (+q) of the lane's own; 0: own
+    int rows = 0;       // 0: the block's own rows, -1: the halo rows below, +1: those above
+    bool every_computed_plane = false;  // else the queue's planes
+    int element = -1;   // the row's ends: the one value of that vector it loads (else the vector)
+};
+
+WarpPattern streaming_warp_pattern(int T, int r, Precision p, GridDims g, int z_chunk) {
+    constexpr KernelId k = KernelId::streaming;
+    const int bytes = bytes_of(p), V = cells_per_thread(k, bytes), Q = (r + V - 1) / V, L = 128 / bytes;
+    const LaunchGeometry geo = launch_geometry(k, T, r, p, g, std::nullopt, 1, z_chunk);
+    const bool aligned = g.nx % V == 0;
+    const long long plane = (long long)g.nx * g.ny;
+    auto mod = [&](long long v) { return int(((v % L) + L) % L); };
+
+    std::vector<StreamingLoadKind> kinds{{"queue plane", 0, 0, false},
+                                         {"halo row below", 0, -1, true},
+                                         {"halo row above", 0, +1, true}};
+    for (int q = 1; q <= Q; ++q)
+        for (int e = streaming_end_first(q, V, r); e < V; ++e) {
+            // West: value e of the vector q to the west; east: the mirrored value V - 1 - e.
+            kinds.push_back({fmt::format("row end west {}.{}", q, e), -q, 0, true, e});
+            kinds.push_back({fmt::format("row end east {}.{}", q, V - 1 - e), +q, 0, true, V - 1 - e});
+        }
+    // Residues of the rows each kind loads (the same for every x-block).
+    auto row_histogram = [&](int rows) {
+        std::vector<long long> h(L, 0);
+        for (int by = 0; by < geo.grid.y; ++by)
+            for (int ty = 0; ty < (rows == 0 ? T : r); ++ty) {
+                const int j = rows == 0 ? by * T + ty : rows < 0 ? by * T - r + ty : by * T + T + ty;
+                if (j >= 0 && j < g.ny) ++h[mod((long long)j * g.nx)];
+            }
+        return h;
+    };
+    // Residues of the planes: the queue's [iBegin - r, iEnd + r) per chunk, or the computed ones.
+    auto plane_histogram = [&](bool computed) {
+        std::vector<long long> h(L, 0);
+        for (int bz = 0; bz < geo.grid.z; ++bz) {
+            auto [b, e] = streaming_planes(bz, geo.out_planes, g.nz, r);
+            if (b >= e) continue;
+            for (int z = computed ? b : b - r; z < (computed ? e : e + r); ++z) ++h[mod(z * plane)];
+        }
+        return h;
+    };
+    const long long lift = (long long)L * 4;  // keeps x0 - Q V + lift >= 0: floor divisions below
+
+    std::vector<Acc> all(kinds.size()), full(kinds.size());
+    for (size_t kind = 0; kind < kinds.size(); ++kind) {
+        const auto& K = kinds[kind];
+        const auto rows = row_histogram(K.rows), planes = plane_histogram(K.every_computed_plane);
+        std::vector<long long> count(L, 0);
+        for (int a = 0; a < L; ++a)
+            for (int b = 0; b < L; ++b) count[(a + b) % L] += rows[a] * planes[b];
+        const int lane_lo = K.q > 0 ? 32 - K.q : 0, lane_hi = K.q < 0 ? -K.q : 32;
+        for (int bx = 0; bx < geo.grid.x; ++bx)
+            for (int res = 0; res < L; ++res) {
+                if (!count[res]) continue;
+                // One vector request (lanes on the vector path), then V value requests; a row's
+                // end loads one value.
+                for (int e = -1; e < V; ++e) {
+                    if (K.element >= 0 && e != K.element) continue;
+                    long long sec[32 * 4], lin[32 * 4];
+                    int n = 0, lanes = 0;
+                    for (int tx = lane_lo; tx < lane_hi; ++tx) {
+                        const int x0 = (32 * bx + tx) * V;
+                        if (K.q != 0 && x0 >= g.nx) continue;  // the row's ends: lanes inside the grid
+                        const int start = x0 + K.q * V;
+                        const bool vector = K.element < 0 && aligned && start >= 0 && start + V <= g.nx;
+                        if (e < 0 ? !vector : vector) continue;
+                        bool any = false;
+                        for (int c = e < 0 ? 0 : e; c < (e < 0 ? V : e + 1); ++c) {
+                            const int x = start + c;
+                            if (x < 0 || x >= g.nx) continue;
+                            const long long cell = lift + res + x;
+                            sec[n] = cell * bytes / 32;
+                            lin[n] = cell * bytes / 128;
+                            ++n;
+                            any = true;
+                        }
+                        lanes += any;
+                    }
+                    if (!lanes) continue;
+                    Acc a;
+                    a.requests = count[res];
+                    a.rows = count[res];
+                    a.bytes = count[res] * n * bytes;
+                    a.sectors = count[res] * distinct(sec, n);
+                    a.lines = count[res] * distinct(lin, n);
+                    all[kind].add(a);
+                    if (lanes == 32) full[kind].add(a);
+                }
+            }
+    }
+    WarpPattern wp;
+    wp.grid = g;
+    wp.block_x = 32;
+    wp.rows_per_warp = 1;
+    Acc tot_all, tot_full;
+    for (size_t i = 0; i < kinds.size(); ++i) {
+        wp.all.push_back(all[i].finish(kinds[i].name));
+        wp.interior.push_back(full[i].finish(kinds[i].name));
+        tot_all.add(all[i]);
+        tot_full.add(full[i]);
+    }
+    const WarpLoad a = tot_all.finish("all"), f = tot_full.finish("interior");
+    wp.sectors_per_request = a.sectors;
+    wp.lines_per_request = a.lines;
+    wp.efficiency = a.efficiency;
+    wp.requests = tot_all.requests;
+    wp.sectors = tot_all.sectors;
+    wp.bytes_requested = tot_all.bytes;
+    wp.interior_sectors_per_request = f.sectors;
+    wp.interior_lines_per_request = f.lines;
+    wp.interior_efficiency = f.efficiency;
+    wp.full_warp_requests = tot_full.requests;
+    wp.explanation = fmt::format(
+        "streaming T={}, r={}, {}: a block of 32 x {} threads, a warp per row, each lane one 16-byte vector "
+        "({} values): a full warp's request is 512 contiguous bytes, {:.2f} sectors and {:.2f} lines per "
+        "request, {:.0f}% of each fetched sector used. At a row's ends {} lane(s) a side load the r cells "
+        "beyond it from the next block, one value each; the halo rows are r = {} warps a block. Over every "
+        "request of the {}x{}x{} grid: {:.3f} sectors per request{}.",
+        T, r, to_string(p), T, V, wp.interior_sectors_per_request, wp.interior_lines_per_request,
+        100 * wp.interior_efficiency, Q, r, g.nx, g.ny, g.nz, wp.sectors_per_request,
+        aligned ? "" : fmt::format(" (rows of {} cells are not whole vectors: every load is {} loads of one value)",
+                                   g.nx, V));
+    return wp;
+}
+
 }  // namespace
 
-WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g, std::optional<Dim3> block) {
+WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g, std::optional<Dim3> block,
+                         int z_chunk) {
     check_arguments(k, T, radius);
     if (auto e = grid_error(g, radius)) throw UserError(*e);
     if (block)
         if (auto e = block_error(k, *block)) throw UserError(*e);
-    const WarpLaunch w(k, T, radius, p, g, block);
+    if (z_chunk != 0)
+        if (auto e = z_chunk_error(k, z_chunk)) throw UserError(*e);
+    if (k == KernelId::streaming) return streaming_warp_pattern(T, radius, p, g, z_chunk);
+    const WarpLaunch w(k, T, radius, p, g, block, z_chunk);
     // Enumerating every warp of the launch costs O(N^3) (a 1000^3 grid: 3 x 10^7 warps). Instead,
     // warps are grouped by what decides their counts: which lanes are active (the block's active
     // interval along each axis: the first, interior and last blocks differ) and where the block's
@@ -654,14 +770,19 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, 
             }
             break;
         case KernelId::streaming: {
-            // Z planes of T^2 outputs. Global: the queue loads T^2 values for each of 2r + Z
-            // planes, the ring 4rT per plane. Shared: each plane's T^2 + 4rT values stored once,
-            // and each output reads its 4r in-plane neighbours.
-            const long long Z = version(k).z_chunk, ring = 4LL * radius * T;
-            b.outputs = sq(T) * Z;
-            b.loads = sq(T) * (Z + 2 * radius) + ring * Z;
-            b.shared_stores = (sq(T) + ring) * Z;
-            b.shared_loads = 4LL * radius * sq(T) * Z;
+            // Z planes of T rows of W = 32 V outputs. Global: the queue loads W T values for each
+            // of Z + 2r planes; per plane, the 2r halo rows (W values each) and the rows' ends
+            // (lanes tx < q a side, q = 1..Q, each the values of vector q within r of its own).
+            // Shared: per plane each thread's vector and the halo rows are stored, and each output
+            // reads its 2r y-neighbours.
+            const int V = cells_per_thread(k, bytes), Q = (radius + V - 1) / V;
+            const long long Z = version(k).z_chunk, W = 32LL * V;
+            long long ends = 0;  // values one row's two ends load
+            for (int q = 1; q <= Q; ++q) ends += 2LL * q * (V - streaming_end_first(q, V, radius));
+            b.outputs = W * T * Z;
+            b.loads = W * T * (Z + 2 * radius) + Z * (2LL * radius * W + T * ends);
+            b.shared_stores = Z * W * (T + 2LL * radius);
+            b.shared_loads = Z * W * T * 2LL * radius;
             break;
         }
         case KernelId::temporal: {
@@ -707,11 +828,13 @@ long long axis_loads(int n, int T, int OUT, int r) {
 }
 }  // namespace
 
-GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims g, int fused) {
+GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims g, int fused, int z_chunk) {
     check_arguments(k, T, radius, fused);
     if (auto e = grid_error(g, radius)) throw UserError(*e);
+    if (z_chunk != 0)
+        if (auto e = z_chunk_error(k, z_chunk)) throw UserError(*e);
     const int bytes = bytes_of(p), r = radius;
-    const LaunchGeometry geo = launch_geometry(k, T, radius, p, g, std::nullopt, fused);
+    const LaunchGeometry geo = launch_geometry(k, T, radius, p, g, std::nullopt, fused, z_chunk);
     GridTraffic t;
     t.blocks = geo.grid.count();
     const long long interior_cells =
@@ -724,20 +847,30 @@ GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridD
             if (b < e) march_planes += std::min(g.nz, e + H) - std::max(0, b - H);
         }
         t.load_values = axis_loads(g.nx, T, geo.out_tile, H) * axis_loads(g.ny, T, geo.out_tile, H) * march_planes;
-    } else if (version(k).z_chunk > 0) {  // streaming: the queue per column, the ring per plane
-        long long queue_planes = 0;
+    } else if (version(k).z_chunk > 0) {  // streaming: the queue per column; halo rows, rows' ends per plane
+        long long queue_planes = 0, computed_planes = 0;
         for (int bz = 0; bz < geo.grid.z; ++bz) {
             auto [b, e] = streaming_planes(bz, geo.out_planes, g.nz, r);
-            if (b < e) queue_planes += e - b + 2 * r;
+            if (b < e) queue_planes += e - b + 2 * r, computed_planes += e - b;
         }
-        // In-grid ring cells of each block along an axis: r each side, clipped at the faces.
-        auto ring = [&](int n) {
-            long long s = 0;
-            for (int b0 = 0; b0 < n; b0 += T) s += std::min(r, b0) + std::clamp(n - b0 - T, 0, r);
-            return s;
-        };
-        t.load_values = (long long)g.nx * g.ny * queue_planes +
-                        (long long)(g.nz - 2 * r) * (ring(g.nx) * g.ny + g.nx * ring(g.ny));
+        // Halo rows in the grid: r below and r above each block of T rows, clipped at the faces.
+        long long halo_rows = 0;
+        for (int j0 = 0; j0 < g.ny; j0 += T) halo_rows += std::min(r, j0) + std::clamp(g.ny - j0 - T, 0, r);
+        // The rows' ends of one row: lanes tx < q (tx >= 32 - q) inside the grid load the values
+        // of the vector q to their west (east) that lie within r of their own, inside the row.
+        const int V = cells_per_thread(k, bytes), Q = (r + V - 1) / V;
+        long long ends = 0;
+        for (int bx = 0; bx < geo.grid.x; ++bx)
+            for (int q = 1; q <= Q; ++q)
+                for (int i = 0; i < q; ++i) {
+                    const int west0 = (32 * bx + i) * V, east0 = (32 * bx + 31 - i) * V;
+                    for (int e = streaming_end_first(q, V, r); e < V; ++e) {
+                        const int xw = west0 - q * V + e, xe = east0 + q * V + (V - 1 - e);
+                        ends += west0 < g.nx && xw >= 0;
+                        ends += east0 < g.nx && xe < g.nx;
+                    }
+                }
+        t.load_values = (long long)g.nx * g.ny * queue_planes + computed_planes * (g.nx * halo_rows + g.ny * ends);
     } else if (!version(k).halo_in_tile) {  // every output loads its own points
         t.load_values = interior_cells * executed_points(k, r);
     } else {
@@ -954,27 +1087,32 @@ void model_z_marching(Model& m) {
     if (k == KernelId::register_tiled) m.queue_registers = 2 * r + 1;
 }
 
-// The streaming kernel: a z-chunk of Z planes per block, a ring per plane.
+// The streaming kernel: a z-chunk of Z planes per block, T rows of W = 32 V outputs each.
 void model_streaming(Model& m) {
     const int T = m.tile, r = m.radius, F = m.flops_per_point, B = m.bytes;
-    const int Z = m.out_planes;
+    const int Z = m.out_planes, V = cells_per_thread(KernelId::streaming, B), W = 32 * V, Q = (r + V - 1) / V;
+    long long ends = 0;  // values one row's two ends load
+    for (int q = 1; q <= Q; ++q) ends += 2LL * q * (V - streaming_end_first(q, V, r));
     m.active_threads = m.threads_per_block;
-    m.halo_plane = halo_2d(T + 2 * r, r);
+    m.halo_plane.output_cells = (long long)W * T;
+    m.halo_plane.halo_cells = 2LL * r * (W + T);  // a star needs no corner
+    m.halo_plane.tile_cells = m.halo_plane.output_cells + m.halo_plane.halo_cells;
+    m.halo_plane.fraction = double(m.halo_plane.halo_cells) / m.halo_plane.tile_cells;
     m.opb_limit = double(F) / B;
     m.queue_registers = 2 * r + 1;
     m.opb_formula = fmt::format(
-        "{} T^2 Z / ({} (T^2 (Z + {}) + {} T Z)) with Z = {} planes: {} x {}^2 x {} / ({} x "
-        "({}^2 x {} + {} x {} x {})) = {:.4g}",
-        F, B, 2 * r, 4 * r, Z, F, T, Z, B, T, Z + 2 * r, 4 * r, T, Z, m.opb);
+        "{} W T Z / ({} (W T (Z + {}) + Z ({} W + T E))) with W = 32 V = {}, V = {}, Z = {}, E = {} values "
+        "at a row's two ends: {} x {} x {} x {} / ({} x ({} x {} x {} + {} x ({} x {} + {} x {}))) = {:.4g}",
+        F, B, 2 * r, 2 * r, W, V, Z, ends, F, W, T, Z, B, W, T, Z + 2 * r, Z, 2 * r, W, T, ends, m.opb);
     m.opb_note = fmt::format(
-        "every thread computes (T counts outputs, not the halo) and a block marches a "
-        "z-chunk of Z = {} planes, so a block requests {:.3f} values per output: 1 of its "
-        "own, 2r/Z = {:.3f} for the {} planes below its chunk and 4r/T = {:.3f} for the "
-        "ring of each plane ({:.1f}% of its loads re-read a value another block loads too). "
-        "The ring is the neighbouring blocks' interior, read at about the same time, so it "
-        "is mostly served by L2: DRAM sees close to one read and one write per cell, the "
-        "copy's traffic. As T and Z grow the OP/B tends to {}/{} = {:.4g}.",
-        Z, m.requested_per_output, 2.0 * r / Z, 2 * r, 4.0 * r / T,
+        "every thread computes (T counts output rows, not the halo), owns a 16-byte vector of {} values and "
+        "marches a z-chunk of Z = {} planes, so a block requests {:.3f} values per output: 1 of its own, "
+        "2r/Z = {:.3f} for the {} planes beside its chunk, 2r/T = {:.3f} for the halo rows and "
+        "E/W = {:.3f} for the rows' ends ({:.1f}% of its loads re-read a value another block loads "
+        "too). The halo rows and ends are the neighbouring blocks' cells, read at about the same time, so "
+        "they are mostly L2 hits: DRAM sees close to one read and one write per cell, the copy's traffic. "
+        "As T and Z grow the OP/B tends to {}/{} = {:.4g}.",
+        V, Z, m.requested_per_output, 2.0 * r / Z, 2 * r, 2.0 * r / T, double(ends) / W,
         100 * m.halo_reread_share, F, B, double(F) / B);
 }
 
@@ -1062,7 +1200,7 @@ std::string model_summary(const Model& m) {
                      v.shared == SharedTile::none
                          ? std::string()
                          : fmt::format(" ({} = {} values)", smem_formula(k, r),
-                                       shared_cells(k, T, r, m.fused_steps)));
+                                       shared_cells(k, T, r, m.bytes, m.fused_steps)));
     s += fmt::format("  per interior block   {} loads ({} B), {} outputs ({} B), {} FLOP{}\n",
                      m.loads_per_block, m.block.load_bytes, m.outputs_per_block,
                      m.block.store_bytes, m.block.flops,

@@ -168,8 +168,9 @@ struct WarpPattern {
 // within a 128-byte line, one of each group evaluated and weighted by the group's size, so the cost
 // does not grow with N^3 (any valid grid: well under a second).
 // `block`: naive on a block of the user's shape (run --block; launch_geometry), T then unused.
+// `z_chunk`: planes a block marches (streaming, temporal: `run --z-chunk`; 0 = the row's).
 WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims grid,
-                         std::optional<Dim3> block = std::nullopt);
+                         std::optional<Dim3> block = std::nullopt, int z_chunk = 0);
 
 // ---- traffic: per interior block and per whole grid ------------------------------------------
 
@@ -216,7 +217,8 @@ struct GridTraffic {
     long long executed_flops = 0;  // interior cells x executed_flops_per_point (conv27: the cube's)
     double opb = 0;  // flops / load_bytes
 };
-GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims grid, int fused = 1);
+GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridDims grid, int fused = 1,
+                               int z_chunk = 0);
 
 // ---- bytes per cell update: the z-marching kernels at three levels (issue 13) ------------------
 //

@@ -1,5 +1,5 @@
 // `stencil-lab run --kernel NAME [--tile T | --block BXxBYxBZ] [--radius R] [--precision f32|f64] [--size N | --nx X
-// --ny Y --nz Z] [--steps S [--fuse K]] [--reps K] [--warmup W] [--seed S] [--backend auto|cuda|cpu] [--json]
+// --ny Y --nz Z] [--steps S [--fuse K]] [--z-chunk Z] [--reps K] [--warmup W] [--seed S] [--backend auto|cuda|cpu] [--json]
 // [--check-races]`: check one kernel against the fp64 reference, then time it (core/run.h does
 // both). On the CPU backend it also traces one interior block for the shared-memory bank
 // conflicts, and --check-races runs the kernel under several schedules and block orders with the
@@ -53,6 +53,7 @@ struct RunArgs {
     std::string problem = "star3d";
     int steps = 0;  // cardiac2d: time steps (0: the backend's default); star3d: S (0: one)
     int fuse = 0;   // star3d temporal: steps fused per pass (0: the version table's)
+    int z_chunk = 0;  // star3d streaming, temporal: planes a block marches (0: the version table's)
 };
 
 // The CPU backend traces one interior block: bank-conflict degree of its shared loads (max and
@@ -206,6 +207,7 @@ int run_command(const RunArgs& a) {
     req.precision = *precision;
     req.steps = a.steps > 0 ? a.steps : 1;  // --steps S: S applications, checked against S of the reference
     req.fuse = a.fuse;
+    req.z_chunk = a.z_chunk;
     if (!a.block.empty()) {  // the user's block shape instead of T^3 (the version table says who takes one)
         req.block = parse_block(a.block);
         if (!req.block) throw UserError(fmt::format("--block '{}': expected BXxBYxBZ, e.g. 32x4x2", a.block));
@@ -272,10 +274,10 @@ void refuse_other_problems_options(const CLI::App& app, const std::string& probl
     if (problem == "star3d") unused = {"--convergence"};
     if (problem == "cardiac2d")
         unused = {"--tile",        "--block",       "--radius", "--nx",   "--ny",     "--nz",     "--counters",
-                  "--check-races", "--convergence", "--warmup", "--seed", "--no-time",  "--fuse"};
+                  "--check-races", "--convergence", "--warmup", "--seed", "--no-time",  "--fuse", "--z-chunk"};
     if (problem == "derivative")  // its kernels' shapes are fixed (`versions --problem derivative`)
         unused = {"--tile", "--block", "--radius", "--nx", "--ny", "--nz", "--counters", "--check-races", "--steps",
-                  "--fuse"};
+                  "--fuse", "--z-chunk"};
     for (const char* n : unused)
         if (app.get_option(n)->count()) throw UserError(fmt::format("{} does not apply to --problem {}", n, problem));
 }
@@ -316,6 +318,8 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
                    "time steps: star3d applies the stencil S times (checked against S steps of the fp64 "
                    "reference, timed as S updates per cell); cardiac2d; with --decompose");
     add_int_option(app, "--fuse", a->fuse, 1, 4, "temporal: time steps fused per pass, K (default 2)");
+    add_int_option(app, "--z-chunk", a->z_chunk, 1, 4096,
+                   "streaming, temporal: planes a block marches (default: the version table's, 16 and 128)");
     app.add_flag("--check-races", a->check_races,
                  "CPU backend: run the kernel under 3 thread schedules and block orders with shared and "
                  "global race checks on, instead of timing it; rc 1 names the first diagnostic")

@@ -31,8 +31,11 @@ inline std::string format_run_report(const RunReport& rep) {
     const auto& a = rep.attributes;
     s += request_title(rep.request) + "\n";
     s += fmt::format("  on        {} ({} backend)\n", rep.device.name, to_string(rep.backend));
-    const std::string outputs = rep.request.block ? std::string("one output cell per thread")
-                                                  : fmt::format("{} output cells per block edge", g.out_tile);
+    std::string outputs = rep.request.block          ? std::string("one output cell per thread")
+                          : g.out_width != g.out_tile ? fmt::format("{} x {} output cells per block plane",
+                                                                     g.out_width, g.out_tile)
+                                                      : fmt::format("{} output cells per block edge", g.out_tile);
+    if (version(rep.request.kernel).z_chunk > 0) outputs += fmt::format(", {} planes per block", g.out_planes);
     s += fmt::format("  launch    grid {}x{}x{} blocks of {}x{}x{} threads, {}, {} static shared memory per block\n",
                      g.grid.x, g.grid.y, g.grid.z, g.block.x, g.block.y, g.block.z, outputs,
                      bytes_text(static_cast<double>(g.smem_bytes)));

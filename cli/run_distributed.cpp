@@ -25,6 +25,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,16 @@ distributed::Star3dRunOptions star3d_row(distributed::Star3dRunOptions o, const 
     return o;
 }
 
+// The link model's line, where the run measured its link: MPI also times the exchange within the
+// step, apart from the kernel; NCCL's travels beside the kernels, so only its exchange alone is timed.
+template <class RunResult>
+std::string model_line(const RunResult& r) {
+    if (!r.link) return {};
+    return distributed::link_text(*r.link, r.exchange_alone_seconds,
+                                  r.halo_exchange == "mpi" ? std::optional<double>(r.exchange_seconds_per_step)
+                                                           : std::nullopt);
+}
+
 std::string text_report(const distributed::Star3dRunResult& r) {
     const auto& q = r.options.request;
     std::string s = fmt::format("{} {}x{}x{} r={} {} T={}, {} steps, --decompose {} on {} {} ({} backend, halos "
@@ -198,7 +209,7 @@ std::string text_report(const distributed::Star3dRunResult& r) {
                      r.single_domain_seconds_per_step);
     s += fmt::format("  halos     {} bytes per step in all ({} by the model)\n", r.halo_bytes_total,
                      r.model_halo_bytes_total);
-    return s;
+    return s + model_line(r);
 }
 
 // ---- cardiac2d ----------------------------------------------------------------------------------
@@ -238,26 +249,14 @@ std::string cardiac_text_report(const distributed::Cardiac2dRunResult& r) {
                      r.single_domain_seconds_per_step);
     s += fmt::format("  halos     {} bytes per step in all ({} by the model)\n", r.halo_bytes_total,
                      r.model_halo_bytes_total);
-    return s;
+    return s + model_line(r);
 }
 
 // ---- printing -----------------------------------------------------------------------------------
 
-std::string link_text(const nlohmann::json& run) {
-    if (!run.contains("link")) return {};
-    const auto& l = run["link"];
-    const auto seconds = [&](const char* key) { return run.contains(key) && run[key].is_number() ? run[key].get<double>() : NAN; };
-    return fmt::format("  model     link {:.3g} GB/s, {:.3g} us latency (ping-pong of {} bytes between ranks 0 "
-                       "and 1): {:.4g} s per exchange predicted; measured {:.4g} s alone, {:.4g} s within a step "
-                       "(waiting for the slower neighbour included)\n",
-                       l["gbps"].get<double>(), l["latency_us"].get<double>(), l["large_message_bytes"].get<long long>(),
-                       l["predicted_exchange_seconds_per_step"].get<double>(), seconds("exchange_alone_seconds"),
-                       seconds("exchange_seconds_per_step"));
-}
-
 // One run: its JSON object or its text report; exit 0 when equal to the single domain.
 int print_run(const CLI::App& app, const nlohmann::json& j, const std::string& text) {
-    std::cout << (given(app, "--json") ? j.dump() + "\n" : text + link_text(j));
+    std::cout << (given(app, "--json") ? j.dump() + "\n" : text);
     std::cout.flush();
     const bool ok = j.value("ok", false);
     if (!ok)
@@ -368,12 +367,15 @@ struct RowOutput {
 };
 using RunRow = std::function<RowOutput(const distributed::MpiWorld& world, const Row& row)>;
 
-// The link next to the measurement: a ping-pong of the row's largest halo message between its
-// ranks 0 and 1, and the exchange time per step the model predicts from it.
-void add_link(const distributed::MpiWorld& world, const analysis::DecompositionModel& model, RowOutput& out) {
-    if (world.size() < 2) return;
+// The link next to the measurement (MPI): a ping-pong of the row's largest halo message between
+// its ranks 0 and 1, and the exchange time per step the model predicts from it; on rank 0 of a
+// world of two ranks or more. The NCCL runs probe their own link (nccl_link_probe.h).
+std::optional<distributed::LinkEstimate> mpi_link(const distributed::MpiWorld& world,
+                                                  const analysis::DecompositionModel& model) {
+    if (world.size() < 2) return std::nullopt;
     const distributed::PingPong p = distributed::ping_pong(world, distributed::largest_message_bytes(model));
-    if (world.root()) out.json["link"] = distributed::estimate_exchange(p, model).to_json();
+    if (!world.root()) return std::nullopt;
+    return distributed::estimate_exchange(p, model);
 }
 
 // Runs the rows, each on the first row.ranks ranks of `world` while the others wait; after each,
@@ -448,17 +450,15 @@ int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world
     return run_rows(app, world, rows, [&](const distributed::MpiWorld& w, const Row& row) {
         const distributed::Star3dRunOptions o = star3d_row(base, row);
 #if STENCIL_LAB_HAVE_NCCL
-        const distributed::Star3dRunResult r = nccl ? distributed::run_star3d_nccl(w, o)
-                                                    : distributed::run_star3d(w, *backend, o);
+        distributed::Star3dRunResult r = nccl ? distributed::run_star3d_nccl(w, o)
+                                              : distributed::run_star3d(w, *backend, o);
 #else
-        const distributed::Star3dRunResult r = distributed::run_star3d(w, *backend, o);
+        distributed::Star3dRunResult r = distributed::run_star3d(w, *backend, o);
 #endif
-        RowOutput out{r.to_json(), text_report(r)};
-        if (!nccl)  // the ping-pong measures MPI's link; NCCL's is another path
-            add_link(w, analysis::decomposition_model(o.request.dims, o.decomposition, o.request.radius,
-                                                      o.request.precision),
-                     out);
-        return out;
+        if (!nccl)  // MPI's link; the NCCL run has probed its own
+            r.link = mpi_link(w, analysis::decomposition_model(o.request.dims, o.decomposition, o.request.radius,
+                                                               o.request.precision));
+        return RowOutput{r.to_json(), text_report(r)};
     });
 }
 
@@ -486,14 +486,13 @@ int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& wo
         const distributed::Cardiac2dRunOptions o = row_options(row);
 #if STENCIL_LAB_HAVE_NCCL
         if (gpu) {
-            const distributed::Cardiac2dRunResult r = distributed::run_cardiac2d_nccl(w, o);
-            return RowOutput{r.to_json(), cardiac_text_report(r)};  // NCCL's link is not probed
+            const distributed::Cardiac2dRunResult r = distributed::run_cardiac2d_nccl(w, o);  // its link probed
+            return RowOutput{r.to_json(), cardiac_text_report(r)};
         }
 #endif
-        const distributed::Cardiac2dRunResult r = distributed::run_cardiac2d(w, stepper, o);
-        RowOutput out{r.to_json(), cardiac_text_report(r)};
-        add_link(w, analysis::cardiac_decomposition_model(o.n, o.decomposition, o.precision), out);
-        return out;
+        distributed::Cardiac2dRunResult r = distributed::run_cardiac2d(w, stepper, o);
+        r.link = mpi_link(w, analysis::cardiac_decomposition_model(o.n, o.decomposition, o.precision));
+        return RowOutput{r.to_json(), cardiac_text_report(r)};
     });
 }
 

@@ -30,6 +30,9 @@ struct LaunchRequest {
     // fuses steps (temporal), min(K, steps left) with K = `fuse` (0: the row's fused_steps).
     int steps = 1;
     int fuse = 0;
+    // Planes a block marches (`run --z-chunk Z`), for a version with a z-chunk (streaming,
+    // temporal): 0 = the row's. The kernel reads it back from gridDim.z (z_chunk_error).
+    int z_chunk = 0;
 };
 
 // K: the steps a launch of this request fuses at most (1 for the rows of one step per launch).
@@ -56,7 +59,8 @@ inline std::vector<LaunchRequest> launches(const LaunchRequest& r) {
 // The launch shape of a request: launch_geometry() with the request's own block, if any, and the
 // steps its (first) launch fuses. Every launch and every report takes its shape from here.
 inline LaunchGeometry launch_geometry(const LaunchRequest& r) {
-    return launch_geometry(r.kernel, r.tile, r.radius, r.precision, r.dims, r.block, steps_per_launch(r));
+    return launch_geometry(r.kernel, r.tile, r.radius, r.precision, r.dims, r.block, steps_per_launch(r),
+                           r.z_chunk);
 }
 // tile_error, then block_error when the request has a block, then the steps and what fusing them
 // needs: the version table's rules.
@@ -64,6 +68,8 @@ inline std::optional<std::string> request_error(const LaunchRequest& r, DeviceLi
     if (auto e = tile_error(r.kernel, r.tile, r.radius, r.precision, lim)) return e;
     if (r.block)
         if (auto e = block_error(r.kernel, *r.block, lim)) return e;
+    if (r.z_chunk != 0)
+        if (auto e = z_chunk_error(r.kernel, r.z_chunk)) return e;
     if (r.steps < 1) return "--steps must be at least 1 (got " + std::to_string(r.steps) + ")";
     if (r.fuse != 0 || version(r.kernel).max_fused_steps > 1)
         if (auto e = fuse_error(r.kernel, r.tile, r.radius, r.fuse != 0 ? r.fuse : steps_per_launch(r))) return e;

@@ -196,6 +196,9 @@ nlohmann::json RunReport::to_json() const {
     j["block"] = {geometry.block.x, geometry.block.y, geometry.block.z};
     j["grid"] = {geometry.grid.x, geometry.grid.y, geometry.grid.z};
     j["out_tile"] = geometry.out_tile;
+    j["out_width"] = geometry.out_width;
+    // Planes a block marches: the version table's z-chunk or --z-chunk (null: no z-chunk).
+    j["z_chunk"] = version(request.kernel).z_chunk > 0 ? nlohmann::json(geometry.out_planes) : nlohmann::json(nullptr);
     j["smem_bytes"] = geometry.smem_bytes;
     // Unknown is null, never -1 (the CPU backend has no registers, occupancy or compute capability).
     auto known = [](auto v) -> nlohmann::json { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };

@@ -52,7 +52,7 @@ void Cardiac2dRunResult::compare(const std::vector<double>& gathered_E, const st
 nlohmann::json Cardiac2dRunResult::to_json() const {
     const auto& p = options.decomposition.parts;
     const auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-    return {
+    nlohmann::json j = {
         {"ok", ok},
         {"problem", "cardiac2d"},
         {"ranks", ranks},
@@ -70,13 +70,15 @@ nlohmann::json Cardiac2dRunResult::to_json() const {
         {"seconds_per_step", seconds_per_step},
         // MPI times the exchange apart on the host; NCCL's runs on a stream beside the kernels.
         {"exchange_seconds_per_step", halo_exchange == "mpi" ? nlohmann::json(exchange_seconds_per_step) : nlohmann::json(nullptr)},
-        {"exchange_alone_seconds", halo_exchange == "mpi" ? nlohmann::json(exchange_alone_seconds) : nlohmann::json(nullptr)},
+        {"exchange_alone_seconds", exchange_alone_seconds},
         {"single_domain_seconds_per_step", single_domain_seconds_per_step},
         // t1 / (P tP): 1 when P ranks are P times faster than the whole mesh alone.
         {"parallel_efficiency", number(single_domain_seconds_per_step / (ranks * seconds_per_step))},
         {"halo_bytes_per_step", {{"per_rank", halo_bytes_per_rank}, {"total", halo_bytes_total},
                                  {"model_total", model_halo_bytes_total}}},
     };
+    if (link) j["link"] = link->to_json();
+    return j;
 }
 
 }  // namespace stencil::distributed

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/decomposition.h"
+#include "distributed/link_model.h"
 #include "kernels/cardiac2d/versions.h"
 
 namespace stencil::distributed {
@@ -44,6 +45,10 @@ struct Cardiac2dRunResult {
     std::vector<long long> halo_bytes_per_rank;  // sent per step
     long long halo_bytes_total = 0;
     long long model_halo_bytes_total = 0;  // analysis::cardiac_decomposition_model's figure
+    // The link measured before the timed steps and the exchange time it predicts, next to
+    // exchange_alone_seconds: MPI runs of two ranks or more (their ping-pong), NCCL runs always
+    // (GPUs 0 and 1, or one GPU with itself). Complete on rank 0.
+    std::optional<LinkEstimate> link;
 
     // Sets differing_cells, max_abs_diff and ok from the gathered mesh and the single domain's:
     // (n + 2)^2 fp64 values each for E and for R (the kernel's values widened, which keeps their

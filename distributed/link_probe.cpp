@@ -37,25 +37,12 @@ double one_way_seconds(const MpiWorld& world, int bytes) {
 
 PingPong ping_pong(const MpiWorld& world, long long large_bytes) {
     PingPong p;
+    p.path = LinkPath::mpi_ranks;
     if (world.size() < 2 || world.rank() > 1) return p;
     p.large_bytes = std::min<long long>(large_bytes, INT_MAX);
     p.small_seconds = one_way_seconds(world, static_cast<int>(p.small_bytes));
     p.large_seconds = one_way_seconds(world, static_cast<int>(p.large_bytes));
     return p;
-}
-
-long long largest_message_bytes(const analysis::DecompositionModel& model) {
-    // A face across x is the owned ny x nz cells, r deep; across y nx x nz; across z nx x ny. Only
-    // axes cut into parts carry faces.
-    long long largest = 0;
-    for (const analysis::RankTraffic& t : model.ranks) {
-        const GridDims o = t.owned;
-        const long long face[3] = {(long long)o.ny * o.nz, (long long)o.nx * o.nz, (long long)o.nx * o.ny};
-        for (int axis = 0; axis < 3; ++axis)
-            if (model.decomposition.parts[axis] > 1)
-                largest = std::max(largest, face[axis] * model.radius * bytes_of(model.precision));
-    }
-    return largest;
 }
 
 }  // namespace stencil::distributed

@@ -11,7 +11,4 @@ namespace stencil::distributed {
 // world of one rank has no link (all zeros).
 PingPong ping_pong(const MpiWorld& world, long long large_bytes);
 
-// The biggest single message a rank of this decomposition sends: one face.
-long long largest_message_bytes(const analysis::DecompositionModel& model);
-
 }  // namespace stencil::distributed

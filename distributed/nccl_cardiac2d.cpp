@@ -17,7 +17,9 @@
 #include "core/cardiac2d.h"
 #include "core/error.h"
 #include "distributed/box_copy.h"
+#include "distributed/link_model.h"
 #include "distributed/nccl_library.h"
+#include "distributed/nccl_link_probe.h"
 #include "distributed/nccl_support.h"
 #if STENCIL_LAB_HAVE_MPI
 #include "distributed/scatter_gather.h"
@@ -114,10 +116,14 @@ public:
     // NCCL connects two peers at their first send: one untimed exchange before the timed steps
     // keeps that out of the time per step (as nccl_star3d.cpp; the ghosts it fills, the first
     // step fills again with the same values).
-    void connect(ncclComm_t comm) {
+    void connect(ncclComm_t comm) { exchange_and_wait(comm); }
+
+    // E_prev's edges exchanged and waited for on the host, no kernel beside: the link model's
+    // comparison (nccl_link_probe.h). Like `connect`, it refills ghosts the next step fills again.
+    void exchange_and_wait(ncclComm_t comm) {
         if (faces_.empty()) return;
         exchange(comm);
-        check(cudaStreamSynchronize(comm_stream_), "the first exchange (cudaStreamSynchronize)");
+        check(cudaStreamSynchronize(comm_stream_), "an exchange (cudaStreamSynchronize)");
     }
 
     void synchronize() const {
@@ -202,7 +208,9 @@ Cardiac2dRunResult run_cardiac2d_gpus(int gpus, const Cardiac2dRunOptions& o) {
     Cardiac2dRunResult r;
     fill_common(r, o, gpus);
     r.halo_bytes_per_rank.assign(static_cast<std::size_t>(gpus), 0);
-    std::vector<double> loop_seconds(static_cast<std::size_t>(gpus), 0);
+    std::vector<double> loop_seconds(static_cast<std::size_t>(gpus), 0), exchange_alone(loop_seconds);
+    const analysis::DecompositionModel model = analysis::cardiac_decomposition_model(o.n, o.decomposition, o.precision);
+    PingPong link;
     std::vector<unsigned char> gathered_E(E0.size()), gathered_R(R0.size());
     on_each_gpu(gpus, [&](int g, ncclComm_t comm, std::barrier<>& together) {
         const analysis::SubBox box = analysis::cardiac_piece(o.n, o.decomposition, g);
@@ -213,6 +221,10 @@ Cardiac2dRunResult run_cardiac2d_gpus(int gpus, const Cardiac2dRunOptions& o) {
         piece.upload(E.data(), R.data());
         piece.connect(comm);
         piece.synchronize();
+        const PingPong probe = nccl_ping_pong(comm, g, gpus, probe_message_bytes(model));
+        if (g == 0) link = probe;
+        together.arrive_and_wait();
+        exchange_alone[g] = median_exchange_seconds([&] { piece.exchange_and_wait(comm); });
         together.arrive_and_wait();
         const auto t0 = Clock::now();
         for (int s = 0; s < o.steps; ++s) piece.step(comm, d.alpha, d.dt);
@@ -229,8 +241,10 @@ Cardiac2dRunResult run_cardiac2d_gpus(int gpus, const Cardiac2dRunOptions& o) {
 
     for (int g = 0; g < gpus; ++g) {
         r.seconds_per_step = std::max(r.seconds_per_step, loop_seconds[g] / o.steps);
+        r.exchange_alone_seconds = std::max(r.exchange_alone_seconds, exchange_alone[g]);
         r.halo_bytes_total += r.halo_bytes_per_rank[g];
     }
+    r.link = estimate_exchange(link, model);
     cardiac2d::State alone = start;
     single_domain(o, alone, &r.single_domain_seconds_per_step);
     r.compare(from_bytes(gathered_E, o.precision), from_bytes(gathered_R, o.precision), alone.E, alone.R);
@@ -268,6 +282,13 @@ Cardiac2dRunResult run_cardiac2d_nccl(const MpiWorld& world, const Cardiac2dRunO
     piece.upload(E.data(), R.data());
     piece.connect(comm);
     piece.synchronize();
+    const analysis::DecompositionModel model = analysis::cardiac_decomposition_model(o.n, o.decomposition, o.precision);
+    const PingPong link = nccl_ping_pong(comm, world.rank(), world.size(), probe_message_bytes(model));
+    MPI_Barrier(world.comm());
+    const double exchange_alone = median_exchange_seconds([&] { piece.exchange_and_wait(comm); });
+    double slowest_exchange = 0;
+    mpi_check(MPI_Reduce(&exchange_alone, &slowest_exchange, 1, MPI_DOUBLE, MPI_MAX, 0, world.comm()),
+              "MPI_Reduce of the exchange times");
     MPI_Barrier(world.comm());
     const auto t0 = Clock::now();
     for (int s = 0; s < o.steps; ++s) piece.step(comm, d.alpha, d.dt);
@@ -279,6 +300,8 @@ Cardiac2dRunResult run_cardiac2d_nccl(const MpiWorld& world, const Cardiac2dRunO
     Cardiac2dRunResult r;
     fill_common(r, o, world.size());
     r.seconds_per_step = slowest / o.steps;
+    r.exchange_alone_seconds = slowest_exchange;
+    if (world.root()) r.link = estimate_exchange(link, model);
     long long sent = piece.bytes_sent();
     r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));
     mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, r.halo_bytes_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),

@@ -6,6 +6,9 @@
 // outer sides and runs the version's kernel (launch_ghosts_on_device, launch_step_on_device). No
 // overlap: a 2D piece has no slab that reads no ghost cell and an unchanged kernel could take.
 // NVLink multicast stays off (NCCL_NVLS_ENABLE=0 before NCCL initialises).
+// Before the timed steps each run probes the link its halos take and times its exchange alone
+// (nccl_link_probe.h): the result's `link` and `exchange_alone_seconds`, the model beside the
+// measurement.
 #pragma once
 #include "distributed/cardiac2d_result.h"
 #if STENCIL_LAB_HAVE_MPI

@@ -18,7 +18,9 @@
 #include "core/field.h"
 #include "core/weights.h"
 #include "distributed/box_copy.h"
+#include "distributed/link_model.h"
 #include "distributed/nccl_library.h"
+#include "distributed/nccl_link_probe.h"
 #include "distributed/nccl_support.h"
 #if STENCIL_LAB_HAVE_MPI
 #include "distributed/scatter_gather.h"
@@ -114,10 +116,15 @@ public:
     // IPC handles): milliseconds to tens of them. One untimed exchange of every face before the
     // timed steps keeps that out of the time per step; it fills only halos that the first step
     // fills again with the same values.
-    void connect(ncclComm_t comm) {
+    void connect(ncclComm_t comm) { exchange_and_wait(comm); }
+
+    // Every face, both passes, waited for on the host: a step's exchange with no kernel beside
+    // it (the link model's comparison, nccl_link_probe.h). Like `connect`, it refills halos that
+    // the next step fills again with the same values.
+    void exchange_and_wait(ncclComm_t comm) {
         exchange(comm, false);
         exchange(comm, true);
-        check(cudaStreamSynchronize(comm_stream_), "the first exchange (cudaStreamSynchronize)");
+        check(cudaStreamSynchronize(comm_stream_), "an exchange (cudaStreamSynchronize)");
     }
 
     void synchronize() const {
@@ -238,7 +245,10 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
     Star3dRunResult r;
     fill_common(r, o, gpus);
     r.halo_bytes_per_rank.assign(static_cast<std::size_t>(gpus), 0);
-    std::vector<double> loop_seconds(static_cast<std::size_t>(gpus), 0);
+    std::vector<double> loop_seconds(static_cast<std::size_t>(gpus), 0), exchange_alone(loop_seconds);
+    const analysis::DecompositionModel model =
+        analysis::decomposition_model(global.dims, o.decomposition, global.radius, global.precision);
+    PingPong link;
     std::vector<unsigned char> gathered(input.size());
     // One host thread per GPU: each drives its own device, stream and communicator.
     on_each_gpu(gpus, [&](int g, ncclComm_t comm, std::barrier<>& together) {
@@ -250,6 +260,10 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
         domain.upload(local.data());
         domain.connect(comm);
         domain.synchronize();
+        const PingPong probe = nccl_ping_pong(comm, g, gpus, probe_message_bytes(model));
+        if (g == 0) link = probe;
+        together.arrive_and_wait();
+        exchange_alone[g] = median_exchange_seconds([&] { domain.exchange_and_wait(comm); });
         together.arrive_and_wait();
         const auto t0 = Clock::now();
         for (int s = 0; s < o.steps; ++s) domain.step(comm);
@@ -264,8 +278,10 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
 
     for (int g = 0; g < gpus; ++g) {
         r.seconds_per_step = std::max(r.seconds_per_step, loop_seconds[g] / o.steps);
+        r.exchange_alone_seconds = std::max(r.exchange_alone_seconds, exchange_alone[g]);
         r.halo_bytes_total += r.halo_bytes_per_rank[g];
     }
+    r.link = estimate_exchange(link, model);
     const auto alone = single_domain(global, input, o.steps, &r.single_domain_seconds_per_step);
     r.compare(gathered.data(), alone.data(), global.dims.cells());
     return r;
@@ -299,6 +315,14 @@ Star3dRunResult run_star3d_nccl(const MpiWorld& world, const Star3dRunOptions& o
     domain.upload(local.data());
     domain.connect(comm);
     domain.synchronize();
+    const analysis::DecompositionModel model =
+        analysis::decomposition_model(global.dims, o.decomposition, global.radius, global.precision);
+    const PingPong link = nccl_ping_pong(comm, world.rank(), world.size(), probe_message_bytes(model));
+    MPI_Barrier(world.comm());
+    const double exchange_alone = median_exchange_seconds([&] { domain.exchange_and_wait(comm); });
+    double slowest_exchange = 0;
+    mpi_check(MPI_Reduce(&exchange_alone, &slowest_exchange, 1, MPI_DOUBLE, MPI_MAX, 0, world.comm()),
+              "MPI_Reduce of the exchange times");
     MPI_Barrier(world.comm());
     const auto t0 = Clock::now();
     for (int s = 0; s < o.steps; ++s) domain.step(comm);
@@ -310,6 +334,8 @@ Star3dRunResult run_star3d_nccl(const MpiWorld& world, const Star3dRunOptions& o
     Star3dRunResult r;
     fill_common(r, o, world.size());
     r.seconds_per_step = slowest / o.steps;
+    r.exchange_alone_seconds = slowest_exchange;
+    if (world.root()) r.link = estimate_exchange(link, model);
     long long sent = domain.bytes_sent();
     r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));
     mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, r.halo_bytes_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),

@@ -7,6 +7,9 @@
 // be pointed at a z-slab (x-y planes are contiguous) but not at a box cut in x or y, so z is the
 // axis whose halos hide behind compute. Off (--no-overlap), the kernel waits for every face.
 // NVLink multicast stays off (NCCL_NVLS_ENABLE=0 before NCCL initialises), as the device notes ask.
+// Before the timed steps each run probes the link its halos take and times its exchange alone
+// (nccl_link_probe.h): the result's `link` and `exchange_alone_seconds`, the model beside the
+// measurement.
 #pragma once
 #include <string>
 

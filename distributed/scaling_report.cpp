@@ -116,10 +116,13 @@ std::string ScalingSweep::text() const {
 std::string ScalingSweep::plot_data() const {
     std::string d = "# ranks seconds_per_step exchange_seconds_per_step predicted_exchange_seconds efficiency "
                     "exchange_alone_seconds\n";
+    // One rank exchanges nothing: its exchange alone and its prediction (0, from the GPU's probe
+    // of itself in an NCCL sweep) are left out of the log-scale figure.
     for (const ScalingRow& row : rows)
         d += fmt::format("{} {:.9g} {:.9g} {:.9g} {:.6g} {:.9g}\n", row.ranks, row.seconds_per_step,
-                         number_or_nan(row.run, "exchange_seconds_per_step"), predicted_exchange(row.run),
-                         row.efficiency, row.ranks > 1 ? number_or_nan(row.run, "exchange_alone_seconds") : NAN);
+                         number_or_nan(row.run, "exchange_seconds_per_step"),
+                         row.ranks > 1 ? predicted_exchange(row.run) : NAN, row.efficiency,
+                         row.ranks > 1 ? number_or_nan(row.run, "exchange_alone_seconds") : NAN);
     return d;
 }
 
@@ -148,7 +151,7 @@ std::string ScalingSweep::plot_script(const std::string& png_terminal) const {
         "plot 'scaling.dat' using 1:2 with linespoints lw 2 pt 7 title 'step (measured)', \\\n"
         "     'scaling.dat' using 1:3 with linespoints lw 2 pt 5 title 'halo exchange in the step (measured)', \\\n"
         "     'scaling.dat' using 1:6 with linespoints lw 2 pt 13 title 'halo exchange alone (measured)', \\\n"
-        "     'scaling.dat' using 1:4 with linespoints lw 2 dt 2 pt 4 title 'halo exchange (model, ping-pong link)', \\\n"
+        "     'scaling.dat' using 1:4 with linespoints lw 2 dt 2 pt 4 title 'halo exchange (model, probed link)', \\\n"
         "     'scaling.dat' using 1:5 axes x1y2 with linespoints lw 2 pt 9 title 'efficiency'\n"
         "set terminal svg size 1200,760 font 'Sans,13' dynamic noenhanced\n"
         "set output 'scaling.svg'\n"

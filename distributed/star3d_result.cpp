@@ -50,7 +50,7 @@ nlohmann::json Star3dRunResult::to_json() const {
     const LaunchRequest& q = options.request;
     const auto& p = options.decomposition.parts;
     const auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-    return {
+    nlohmann::json j = {
         {"ok", ok},
         {"problem", "star3d"},
         {"ranks", ranks},
@@ -70,7 +70,7 @@ nlohmann::json Star3dRunResult::to_json() const {
         {"differing_cells", differing_cells},
         {"seconds_per_step", seconds_per_step},
         {"exchange_seconds_per_step", halo_exchange == "mpi" ? nlohmann::json(exchange_seconds_per_step) : nlohmann::json(nullptr)},
-        {"exchange_alone_seconds", halo_exchange == "mpi" ? nlohmann::json(exchange_alone_seconds) : nlohmann::json(nullptr)},
+        {"exchange_alone_seconds", exchange_alone_seconds},
         {"overlap", halo_exchange == "nccl" ? nlohmann::json(options.overlap) : nlohmann::json(nullptr)},
         {"single_domain_seconds_per_step", single_domain_seconds_per_step},
         // t1 / (P tP): 1 when P ranks are P times faster than one domain alone.
@@ -78,6 +78,8 @@ nlohmann::json Star3dRunResult::to_json() const {
         {"halo_bytes_per_step", {{"per_rank", halo_bytes_per_rank}, {"total", halo_bytes_total},
                                  {"model_total", model_halo_bytes_total}}},
     };
+    if (link) j["link"] = link->to_json();
+    return j;
 }
 
 }  // namespace stencil::distributed

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/decomposition.h"
+#include "distributed/link_model.h"
 #include "core/backend.h"
 
 namespace stencil::distributed {
@@ -36,14 +37,20 @@ struct Star3dRunResult {
     long long differing_cells = 0;      // cells whose bits differ
     double seconds_per_step = 0;        // the slowest rank's step loop / steps
     double exchange_seconds_per_step = 0;   // the slowest rank's time in the exchange / steps (MPI)
-    // The exchange alone (MPI): exchanges back to back after a barrier, no compute between, the
-    // slowest rank's median. The in-loop time above also holds the wait for a slower neighbour's
-    // compute; this one is what the link model (link_model.h) predicts.
+    // The exchange alone: exchanges back to back after a barrier, no compute between, the slowest
+    // rank's median (MPI: exchange_timing.h; NCCL: each waited for on the host, nccl_link_probe.h).
+    // The in-loop time above also holds the wait for a slower neighbour's compute, and NCCL's
+    // exchange travels beside the kernels, so it has no in-loop time; this one is what the link
+    // model (link_model.h) predicts.
     double exchange_alone_seconds = 0;
     double single_domain_seconds_per_step = 0;  // one domain alone, the same backend
     std::vector<long long> halo_bytes_per_rank;  // sent per step
     long long halo_bytes_total = 0;
     long long model_halo_bytes_total = 0;  // analysis/decomposition.h's figure for the same split
+    // The link measured before the timed steps and the exchange time it predicts, next to
+    // exchange_alone_seconds: MPI runs of two ranks or more (their ping-pong), NCCL runs always
+    // (GPUs 0 and 1, or one GPU with itself). Complete on rank 0.
+    std::optional<LinkEstimate> link;
 
     // Sets differing_cells, max_abs_diff and ok from the gathered field and the single domain's
     // (`cells` values of the request's precision each), and the model's halo total.

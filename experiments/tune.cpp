@@ -35,18 +35,25 @@ std::vector<TuneConfig> tune_configs(KernelId kernel, int radius, Precision p, c
         for (const Dim3 b : kTuneBlocks)
             if (!block_error(kernel, b, lim)) configs.push_back({T, b});
     }
+    if (version(kernel).z_chunk > 0) {
+        const int T = version(kernel).default_tile;
+        if (tile_fits(kernel, T, radius, bytes_of(p), lim))
+            for (int z : kTuneZChunks)
+                if (z != version(kernel).z_chunk) configs.push_back({T, std::nullopt, z});
+    }
     return configs;
 }
 
 namespace {
-std::string config_label(int tile, const std::optional<Dim3>& block) {
-    return block ? fmt::format("block {}x{}x{}", block->x, block->y, block->z) : fmt::format("T={}", tile);
+std::string config_label(int tile, const std::optional<Dim3>& block, int z_chunk) {
+    if (block) return fmt::format("block {}x{}x{}", block->x, block->y, block->z);
+    return z_chunk ? fmt::format("T={} z-chunk {}", tile, z_chunk) : fmt::format("T={}", tile);
 }
 json block_json(const Dim3& b) { return json::array({b.x, b.y, b.z}); }
 }  // namespace
 
-std::string TuneConfig::label() const { return config_label(tile, block); }
-std::string TuneTrial::label() const { return config_label(tile, block); }
+std::string TuneConfig::label() const { return config_label(tile, block, z_chunk); }
+std::string TuneTrial::label() const { return config_label(tile, block, z_chunk); }
 
 // ---- the cache --------------------------------------------------------------------------------
 json TuneTrial::to_json() const {
@@ -55,6 +62,7 @@ json TuneTrial::to_json() const {
               {"sectors_per_request", sectors_per_request}, {"from_cache", from_cache}};
     if (!skipped.empty()) j["skipped"] = skipped;
     if (block) j["block"] = block_json(*block);
+    if (z_chunk) j["z_chunk"] = z_chunk;
     if (timed) {
         j["ms"] = {{"min", ms_min}, {"median", ms_median}, {"max", ms_max}};
         j["gbps"] = gbps;
@@ -72,6 +80,7 @@ TuneTrial TuneTrial::from_json(const json& j) {
         const auto& b = j.at("block");
         t.block = Dim3{b.at(0).get<int>(), b.at(1).get<int>(), b.at(2).get<int>()};
     }
+    t.z_chunk = j.value("z_chunk", 0);
     t.skipped = j.value("skipped", std::string());
     t.ok = j.at("ok").get<bool>();
     t.check = j.at("check").get<std::string>();
@@ -125,8 +134,9 @@ struct Cache {
 };
 
 std::string cache_key(const Backend& backend, const TuneOptions& o, const TuneConfig& c) {
-    const std::string what = c.block ? fmt::format("B{}x{}x{}", c.block->x, c.block->y, c.block->z)
-                                     : fmt::format("T{}", c.tile);
+    const std::string what = c.block     ? fmt::format("B{}x{}x{}", c.block->x, c.block->y, c.block->z)
+                             : c.z_chunk ? fmt::format("T{}Z{}", c.tile, c.z_chunk)
+                                         : fmt::format("T{}", c.tile);
     return fmt::format("{}|{}|{}|r{}|{}|N{}|{}", backend.kind() == BackendKind::cuda ? "cuda" : "cpu",
                        backend.device().name, version(o.kernel).name, o.radius, to_string(o.precision), o.size, what);
 }
@@ -136,18 +146,21 @@ TuneTrial try_config(Backend& backend, const TuneOptions& o, const TuneConfig& c
     TuneTrial t;
     t.tile = c.tile;
     t.block = c.block;
+    t.z_chunk = c.z_chunk;
     const int T = c.tile;
     const GridDims dims{o.size, o.size, o.size};
     LaunchRequest req{o.kernel, T, o.radius, o.precision, dims};
     req.block = c.block;
+    req.z_chunk = c.z_chunk;
     if (auto why = backend.cannot_run(req)) {
         t.skipped = *why;
         return t;
     }
     const double outputs = std::pow(double(o.size - 2 * o.radius), 3);
-    const auto traffic = analysis::exact_grid_traffic(o.kernel, T, o.radius, o.precision, dims);
+    const auto traffic = analysis::exact_grid_traffic(o.kernel, T, o.radius, o.precision, dims, 1, c.z_chunk);
     t.requested_bytes_per_output = outputs > 0 ? double(traffic.load_bytes) / outputs : 0;
-    t.sectors_per_request = analysis::warp_pattern(o.kernel, T, o.radius, o.precision, dims, c.block).sectors_per_request;
+    t.sectors_per_request =
+        analysis::warp_pattern(o.kernel, T, o.radius, o.precision, dims, c.block, c.z_chunk).sectors_per_request;
     RunOptions ro;
     ro.request = req;
     ro.seed = o.seed;

@@ -37,17 +37,20 @@ struct TuneOptions {
     std::function<void(int done, int total, const std::string& what)> progress;
 };
 
-// One point of the search: a tile, or (a version that takes one) a block shape of the user's kind.
+// One point of the search: a tile, or (a version that takes one) a block shape of the user's kind,
+// or (a version with a z-chunk) the planes a block marches.
 struct TuneConfig {
     int tile = 0;
     std::optional<Dim3> block;      // set: `run --block` of this shape (tile then unused)
-    std::string label() const;      // "T=8", "block 32x4x2"
+    int z_chunk = 0;                // set: `run --z-chunk` (0: the row's)
+    std::string label() const;      // "T=8", "block 32x4x2", "T=8 z-chunk 32"
     bool operator==(const TuneConfig&) const = default;
 };
 
 struct TuneTrial {
     int tile = 0;
     std::optional<Dim3> block;       // as TuneConfig
+    int z_chunk = 0;                 // as TuneConfig
     std::string label() const;
     std::string skipped;             // why it cannot run (then nothing below is set)
     bool ok = false;                 // the check against the reference passed
@@ -78,13 +81,19 @@ struct TuneResult {
 // The tiles tune tries for `kernel`: the built tiles the kernel's rules allow at (r, precision).
 std::vector<int> tune_tiles(KernelId kernel, int radius, Precision p, const DeviceLimits& lim = {});
 // Every configuration tune tries: the tiles, then, for a version that takes a block shape, the
-// shapes of kTuneBlocks that block_error allows.
+// shapes of kTuneBlocks that block_error allows, and for a version with a z-chunk, the chunks of
+// kTuneZChunks at its default tile (one axis at a time: tiles x chunks would be 5 times the runs).
+// No version exposes an unrolling factor (the kernels' loops over r are unrolled by the compiler);
+// temporal's K changes what a launch computes, so it is compared by `run --fuse`, not tuned.
 std::vector<TuneConfig> tune_configs(KernelId kernel, int radius, Precision p, const DeviceLimits& lim = {});
 // Block shapes tried for such a version: the textbook's 32x4x2 and shapes around it (wider rows,
 // more rows, more planes), each a multiple of a warp.
 inline constexpr Dim3 kTuneBlocks[] = {{32, 4, 2}, {32, 8, 1}, {32, 4, 4}, {32, 8, 2}, {64, 4, 1},
                                        {64, 2, 2}, {64, 4, 2}, {128, 2, 1}, {128, 2, 2}, {16, 8, 2},
                                        {32, 2, 4}, {32, 16, 1}};
+// Z-chunks tried for a version with one: short chunks make more blocks (occupancy, the tail), long
+// ones re-read fewer of the 2r planes beside each chunk.
+inline constexpr int kTuneZChunks[] = {8, 16, 32, 64, 128};
 
 // DIR/tune.json (to_json), and the plot of the search: DIR/tune.dat, tune.gp and, where gnuplot
 // runs, tune.png and tune.svg (time against T with min/max bars on a GPU; requested bytes per

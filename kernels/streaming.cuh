@@ -1,153 +1,190 @@
 // ---------------------------------------------------------------------------------------------
-// Streaming (2.5D) 3D star stencil: a T x T block of output columns marches along z.
+// Streaming (2.5D) 3D star stencil: a block of warp-wide rows marches along z, each thread owning
+// one 16-byte vector of a row.
 //
-// What changes against register-tiled, and why. The textbook's z-marching kernels spend their
-// tile on the halo: a T x T block computes only (T - 2r)^2 columns, so at T = 32, r = 4 a third of
-// the threads load and never compute, and each block marches only OUT_TILE_DIM = T - 2r planes, so
-// the 2r halo planes in z are re-read for every OUT planes. Here:
-//   - every thread owns an output column (T counts outputs, not the halo): the in-plane halo is a
-//     ring of 4rT cells around the block, loaded by the threads at the block's edges;
-//   - a block marches a long chunk of planes (the z-chunk of the versions table, about 128): the
-//     2r planes before the chunk are loaded once per chunk, not once per OUT planes;
-//   - the 2r + 1 z-values of the column live in registers (the textbook's inPrev / inCurr /
-//     inNext queue); the x/y neighbours come from one shared plane of (T + 2r)^2 cells.
-// Per output plane a block loads T^2 new values (plane i + 1 + r into the queue, one step ahead)
-// and the 4rT ring of plane i + 1 (mostly L2 hits: the interior of the neighbouring blocks), and
-// writes T^2 outputs. DRAM traffic tends to one read and one write per cell: the copy's.
+// What changes against register-tiled, and why (each idea measured on its own on an H100 by
+// bench/zmarch/, docs/results/h100-zmarch-variants-512.txt):
+//   - every thread owns outputs (T counts output rows, not the halo): no thread only loads;
+//   - a thread owns V = 16 / sizeof(real) consecutive cells of its row (4 floats, 2 doubles), so
+//     every load and store of its own column is one 16-byte access and a warp's row is 512
+//     contiguous bytes: the fewest instructions per byte moved, whole sectors, whole lines;
+//   - the 2r + 1 z-values of the column live in registers (the textbook's inPrev / inCurr / inNext
+//     queue), the x-neighbours come from the neighbouring lanes (warp shuffles: a warp is one row),
+//     only the lanes at a row's two ends load theirs (from L1 / L2: the neighbouring blocks'
+//     cells); the y-neighbours come from a shared tile of T + 2r rows, double-buffered, so a plane
+//     costs one barrier, not two;
+//   - a block marches a short z-chunk (16 planes): enough blocks to fill the GPU several times
+//     over, and the 2r planes before each chunk are mostly L2 hits (the chunk below reads them).
+// Per output plane a block loads its 32 V x T cells once (plane i + 1 + r, one step ahead), the
+// 2r halo rows of plane i + 1 (threads ty < r, also one step ahead) and, at each row's two ends,
+// the r cells beyond it (one value at a time); it writes 32 V x T outputs. DRAM traffic tends to the copy's: one read and one write.
 //
-// The block: T x T threads, x fastest. With T = 16 a warp is two 64-byte rows (fp32) on
-// whole 32-byte sectors when nx is a multiple of 8: fully used sectors, no vector loads needed.
-// float2/float4 loads would make each thread own 2-4 columns; they pay where a warp's row would
-// otherwise be narrower than a sector, which it is not here (left to the tuner to try).
+// The block: 32 x T threads (x fastest); thread (tx, ty) owns cells x0 .. x0 + V - 1 of row j,
+// x0 = (blockIdx.x * 32 + tx) V. Any grid: a row whose length is not a multiple of V (or a vector
+// that crosses the grid's edge) is loaded and stored value by value instead.
 //
 // Which planes a block covers: the launch gives gridDim.z chunks; a block takes
 // zChunk = ceil(nz / gridDim.z) planes from blockIdx.z * zChunk and computes the ones that are
-// interior (r <= i < nz - r). It never loads a plane outside the grid: the march starts at an
-// interior plane, so the queue's lowest plane is >= 0, and stops before nz - r, so the highest
-// plane it loads is < nz.
+// interior (r <= i < nz - r), never loading a plane outside the grid.
 //
-// Launch: blocks of (T, T, 1), ceil(nx / T) x ceil(ny / T) x ceil(nz / z_chunk) blocks.
+// Launch: blocks of (32, T, 1), ceil(nx / 32V) x ceil(ny / T) x ceil(nz / z_chunk) blocks; T >= r
+// (the halo rows are loaded by the first r rows of threads).
 // Boundary: cells within r of a face are never written (README, "The stencil and its conventions").
+// Order of summation: the naive kernel's, so that the outputs are naive's bit for bit.
 // ---------------------------------------------------------------------------------------------
 #pragma once
 #include "kernels/stencil_coefficients.cuh"
 
 namespace stencil {
 
-// This thread's share of a plane's ring: threads within R of a block edge (tx < R or ty < R; the
-// index m covers T < R too) load the ring's cells on both sides of their row or column. The kernel
-// holds a plane's share in registers from the step before the plane is needed, so plane i + 1's
-// ring (and its queue top) are in flight while plane i is computed: a step does not wait for
-// memory at its barrier (the kernel would otherwise stall on the latency of every plane).
-template <typename real, int TILE_DIM, int R>
-struct RingShare {
-    real west[R] = {}, east[R] = {}, south[R] = {}, north[R] = {};  // x -, x +, y -, y + sides
-
-    // The share of the plane that starts at `plane` (= i * nx * ny); cells outside the grid are 0
-    // (no interior column reads them).
-    template <typename In>
-    __device__ void load(In in, int plane, int j0, int k0, int ty, int tx, int nx, int ny) {
-        const int j = j0 + ty, k = k0 + tx;
-#pragma unroll
-        for (int m = 0; m < R; ++m) {
-            const int sx = tx + m * TILE_DIM, sy = ty + m * TILE_DIM;
-            if (j < ny && sx < R) {
-                const int kl = k0 - R + sx, kr = k0 + TILE_DIM + sx;
-                west[m] = kl >= 0 ? in[plane + j * nx + kl] : real(0);
-                east[m] = kr < nx ? in[plane + j * nx + kr] : real(0);
-            }
-            if (k < nx && sy < R) {
-                const int jl = j0 - R + sy, jr = j0 + TILE_DIM + sy;
-                south[m] = jl >= 0 ? in[plane + jl * nx + k] : real(0);
-                north[m] = jr < ny ? in[plane + jr * nx + k] : real(0);
-            }
-        }
-    }
-
-    // Into the shared plane, beside the block's own cells (the same conditions as load).
-    template <typename Plane>
-    __device__ void store(Plane& inCurr_s, int j, int k, int ty, int tx, int nx, int ny) const {
-#pragma unroll
-        for (int m = 0; m < R; ++m) {
-            const int sx = tx + m * TILE_DIM, sy = ty + m * TILE_DIM;
-            if (j < ny && sx < R) {
-                inCurr_s[R + ty][sx] = west[m];
-                inCurr_s[R + ty][R + TILE_DIM + sx] = east[m];
-            }
-            if (k < nx && sy < R) {
-                inCurr_s[sy][R + tx] = south[m];
-                inCurr_s[R + TILE_DIM + sy][R + tx] = north[m];
-            }
-        }
-    }
+// V consecutive values of a row, one 16-byte load or store.
+template <typename real>
+struct alignas(16) RowVector {
+    static constexpr int V = 16 / sizeof(real);
+    real v[V];
 };
 
-// __launch_bounds__: the block is TILE_DIM^2 threads, so the compiler keeps registers within what
-// such a block may have (at T = 32 in fp64 and r >= 3 it would otherwise ask for more than 64
-// registers a thread, and a 1024-thread block could not launch).
-template <typename real, int TILE_DIM, int R, typename In, typename Out>
-__global__ void __launch_bounds__(TILE_DIM * TILE_DIM)
-stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz) {
-    // The current plane with its halo ring: inCurr_s[R + ty][R + tx] is this thread's column.
-    // The four corner squares are never read (a star stencil has no diagonal neighbours).
-    constexpr int PLANE_DIM = TILE_DIM + 2 * R;
-    __shared__ Shared<real> inCurr_s[PLANE_DIM][PLANE_DIM];
-    // z_reg[R + dz] holds this column's input at plane i + dz (as in register_tiled.cuh).
-    real z_reg[2 * R + 1];
+// The V cells of row `row` (the row's first cell's index) from x0: one vector load when the whole
+// vector is inside the row and rows start on a vector (nx % V == 0: `aligned`), else value by
+// value, cells outside the row read as 0 (no interior output uses them).
+template <typename real, typename In>
+__device__ inline RowVector<real> load_row_vector(In in, int row, int x0, int nx, bool aligned) {
+    constexpr int V = RowVector<real>::V;
+    RowVector<real> p;
+    if (aligned && x0 >= 0 && x0 + V <= nx) return *reinterpret_cast<const RowVector<real>*>(&in[row + x0]);
+#pragma unroll
+    for (int e = 0; e < V; ++e) p.v[e] = x0 + e >= 0 && x0 + e < nx ? in[row + x0 + e] : real(0);
+    return p;
+}
 
+template <typename real>
+__device__ inline RowVector<real> zero_row_vector() {
+    RowVector<real> p;
+#pragma unroll
+    for (int e = 0; e < RowVector<real>::V; ++e) p.v[e] = real(0);
+    return p;
+}
+
+// __launch_bounds__: 32 T threads, so the compiler keeps registers within what such a block may
+// have (the queue is 2r + 1 vectors: 36 values at r = 4 in fp32).
+template <typename real, int ROWS, int R, typename In, typename Out>
+__global__ void __launch_bounds__(32 * ROWS)
+stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz) {
+    using Vec = RowVector<real>;
+    constexpr int V = Vec::V;
+    constexpr int Q = (R + V - 1) / V;  // vectors on each side that hold a cell's x-neighbours
+    static_assert(ROWS >= R, "the first R rows of threads load the halo rows");
+    // inCurr_s[buf][R + ty][tx]: this thread's vector of the current plane; rows 0..R-1 and
+    // R + ROWS .. are the halo rows. Two buffers: plane i + 1 is written while plane i is read.
+    __shared__ Shared<Vec> inCurr_s[2][ROWS + 2 * R][32];
+    // z_reg[R + dz]: this thread's vector at plane i + dz (as in register_tiled.cuh).
+    Vec z_reg[2 * R + 1];
+
+    // The textbook's names: i walks z, j walks y, k (here x0, a vector's first cell) walks x.
     const int ty = threadIdx.y, tx = threadIdx.x;
-    const int j0 = (int)blockIdx.y * TILE_DIM, k0 = (int)blockIdx.x * TILE_DIM;
-    const int j = j0 + ty, k = k0 + tx;
-    const bool inside_xy = j < ny && k < nx;
-    const bool interior_xy = j >= R && j < ny - R && k >= R && k < nx - R;
+    const int j0 = (int)blockIdx.y * ROWS, j = j0 + ty;
+    const int x0 = ((int)blockIdx.x * 32 + tx) * V;
     const int sy = nx, sz = nx * ny;  // 32-bit offsets: see naive.cuh
-    const int c_xy = j * sy + k;
+    const bool aligned = nx % V == 0;
+    const bool inside = j < ny && x0 < nx;
+    const bool interior_row = j >= R && j < ny - R;
+    const int c_row = j * sy;  // row j's first cell within a plane
 
     // This block's planes: [iBegin, iEnd), the interior part of its chunk. Blocks whose chunk has
-    // no interior plane return at once (all threads of the block alike, so no barrier is skipped
-    // by only some of them).
+    // no interior plane return at once (the whole block alike: no barrier is skipped by a few).
     const int zChunk = (nz + (int)gridDim.z - 1) / (int)gridDim.z;
     const int zFirst = (int)blockIdx.z * zChunk;
     const int iBegin = zFirst > R ? zFirst : R;
     const int iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
     if (iBegin >= iEnd) return;
 
-    RingShare<real, TILE_DIM, R> ring;  // see above: the next plane's ring, one step ahead
+    // The halo rows: thread row ty < R carries row j0 - R + ty (south) and j0 + ROWS + ty (north)
+    // of each plane, loaded one step ahead like the queue's top.
+    const int jSouth = j0 - R + ty, jNorth = j0 + ROWS + ty;
+    const bool carriesSouth = ty < R && jSouth >= 0, carriesNorth = ty < R && jNorth < ny;
+    Vec south = zero_row_vector<real>(), north = zero_row_vector<real>();
 
-    // Prologue: the queue, planes iBegin - R .. iBegin + R, all inside the grid, and the first
-    // plane's ring.
+    // Prologue: the queue, planes iBegin - R .. iBegin + R (all inside the grid), and the first
+    // plane's halo rows.
 #pragma unroll
-    for (int p = 0; p <= 2 * R; ++p) z_reg[p] = inside_xy ? in[(iBegin - R + p) * sz + c_xy] : real(0);
-    ring.load(in, iBegin * sz, j0, k0, ty, tx, nx, ny);
+    for (int p = 0; p <= 2 * R; ++p)
+        z_reg[p] = inside ? load_row_vector<real>(in, (iBegin - R + p) * sz + c_row, x0, nx, aligned)
+                          : zero_row_vector<real>();
+    if (carriesSouth) south = load_row_vector<real>(in, iBegin * sz + jSouth * sy, x0, nx, aligned);
+    if (carriesNorth) north = load_row_vector<real>(in, iBegin * sz + jNorth * sy, x0, nx, aligned);
 
     for (int i = iBegin; i < iEnd; ++i) {
-        // Publish the current plane: this thread's own value, then its share of the ring.
-        if (inside_xy) inCurr_s[R + ty][R + tx] = z_reg[R];
-        ring.store(inCurr_s, j, k, ty, tx, nx, ny);
-        // The next step's loads, issued now: its queue top (plane i + 1 + R < nz) and its ring.
-        real top = real(0);
-        if (i + 1 < iEnd) {
-            if (inside_xy) top = in[(i + 1 + R) * sz + c_xy];
-            ring.load(in, (i + 1) * sz, j0, k0, ty, tx, nx, ny);
+        const int buf = (i - iBegin) & 1;
+        // Publish the current plane's rows: this thread's own vector and its halo rows.
+        inCurr_s[buf][R + ty][tx] = z_reg[R];
+        if (ty < R) {
+            inCurr_s[buf][ty][tx] = south;
+            inCurr_s[buf][R + ROWS + ty][tx] = north;
         }
-        __syncthreads();  // the current plane and its ring are complete in shared memory
+        // The next step's loads, issued now so that they travel while this plane is computed.
+        Vec top = zero_row_vector<real>();
+        if (i + 1 < iEnd) {
+            if (inside) top = load_row_vector<real>(in, (i + 1 + R) * sz + c_row, x0, nx, aligned);
+            if (carriesSouth) south = load_row_vector<real>(in, (i + 1) * sz + jSouth * sy, x0, nx, aligned);
+            if (carriesNorth) north = load_row_vector<real>(in, (i + 1) * sz + jNorth * sy, x0, nx, aligned);
+        }
+        __syncthreads();  // the plane's rows are in shared memory; the other buffer is free
 
-        // An interior column reads only cells within R of itself: all were stored above.
-        if (interior_xy) {
-            const int y = R + ty, x = R + tx;
-            real sum = coefficient<real>(0) * z_reg[R];
+        // row_x[Q V + e]: cell x0 + e of this row in plane i, for e = -Q V .. (Q + 1) V - 1. The
+        // vectors beside this thread's are the neighbouring lanes' own (shuffles; every lane takes
+        // part), except at the row's two ends, whose lanes load the cells they read: those within
+        // R of their own vector, one value at a time (a whole vector would move values no one
+        // reads, and the compiler would shrink the load: the source would no longer say the bytes).
+        real row_x[(2 * Q + 1) * V];
+#pragma unroll
+        for (int e = 0; e < V; ++e) row_x[Q * V + e] = z_reg[R].v[e];
+        const int plane = i * sz;
+#pragma unroll
+        for (int q = 1; q <= Q; ++q) {
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                real west = __shfl_up_sync(0xffffffffu, z_reg[R].v[e], q);
+                real east = __shfl_down_sync(0xffffffffu, z_reg[R].v[e], q);
+                // Cell x0 - qV + e is read when it lies within R of x0; x0 + qV + e when within R
+                // of x0 + V - 1 (both known at compile time for each q and e).
+                const int xw = x0 - q * V + e, xe = x0 + q * V + e;
+                if (tx < q) west = inside && e >= q * V - R && xw >= 0 ? in[plane + c_row + xw] : real(0);
+                if (tx >= 32 - q) east = inside && e < R - (q - 1) * V && xe < nx ? in[plane + c_row + xe] : real(0);
+                row_x[(Q - q) * V + e] = west;
+                row_x[(Q + q) * V + e] = east;
+            }
+        }
+
+        if (inside && interior_row) {
+            real sum[V];
+#pragma unroll
+            for (int e = 0; e < V; ++e) sum[e] = coefficient<real>(0) * z_reg[R].v[e];
 #pragma unroll
             for (int d = 1; d <= R; ++d) {
-                sum += coefficient<real>(coefficient_index(d, XM)) * inCurr_s[y][x - d];
-                sum += coefficient<real>(coefficient_index(d, XP)) * inCurr_s[y][x + d];
-                sum += coefficient<real>(coefficient_index(d, YM)) * inCurr_s[y - d][x];
-                sum += coefficient<real>(coefficient_index(d, YP)) * inCurr_s[y + d][x];
-                sum += coefficient<real>(coefficient_index(d, ZM)) * z_reg[R - d];
-                sum += coefficient<real>(coefficient_index(d, ZP)) * z_reg[R + d];
+                const Vec ym = inCurr_s[buf][R + ty - d][tx], yp = inCurr_s[buf][R + ty + d][tx];
+#pragma unroll
+                for (int e = 0; e < V; ++e) {
+                    sum[e] += coefficient<real>(coefficient_index(d, XM)) * row_x[Q * V + e - d];
+                    sum[e] += coefficient<real>(coefficient_index(d, XP)) * row_x[Q * V + e + d];
+                    sum[e] += coefficient<real>(coefficient_index(d, YM)) * ym.v[e];
+                    sum[e] += coefficient<real>(coefficient_index(d, YP)) * yp.v[e];
+                    sum[e] += coefficient<real>(coefficient_index(d, ZM)) * z_reg[R - d].v[e];
+                    sum[e] += coefficient<real>(coefficient_index(d, ZP)) * z_reg[R + d].v[e];
+                }
             }
-            out[i * sz + c_xy] = sum;
+            // One vector store when all V cells are interior, else the interior ones alone.
+            const int o = plane + c_row + x0;
+            if (aligned && x0 >= R && x0 + V <= nx - R) {
+                Vec w;
+#pragma unroll
+                for (int e = 0; e < V; ++e) w.v[e] = sum[e];
+                *reinterpret_cast<Vec*>(&out[o]) = w;
+            } else {
+#pragma unroll
+                for (int e = 0; e < V; ++e)
+                    if (x0 + e >= R && x0 + e < nx - R) out[o + e] = sum[e];
+            }
         }
-        __syncthreads();  // everyone is done with this plane before the next one overwrites it
 
         // Shift the queue: inPrev = inCurr, inCurr = inNext, and the prefetched top joins it.
 #pragma unroll

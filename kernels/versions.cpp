@@ -43,7 +43,12 @@ std::string problem_names() {
 }
 
 std::string threads_formula(KernelId k) {
-    return version(k).threads == ThreadShape::cube ? "T^3" : "T^2";
+    switch (version(k).threads) {
+        case ThreadShape::cube: return "T^3";
+        case ThreadShape::plane: return "T^2";
+        case ThreadShape::warp_rows: return "32 T";
+    }
+    return "";
 }
 
 std::string smem_formula(KernelId k, int radius) {
@@ -54,6 +59,7 @@ std::string smem_formula(KernelId k, int radius) {
         case SharedTile::one_plane: return "T^2";
         case SharedTile::halo_plane: return fmt::format("(T+2r)^2 = (T+{})^2", 2 * radius);
         case SharedTile::level_planes: return "K T^2";
+        case SharedTile::row_tile: return fmt::format("2 (T+2r) x 32 vectors = 2 (T+{}) x 512 B", 2 * radius);
     }
     return "";
 }
@@ -85,6 +91,10 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
         return fmt::format("{}: tile T={} leaves no output cells: T must exceed 2r = {} "
                            "(OUT_TILE_DIM = T - 2r = {})",
                            v.name, T, 2 * radius, T - 2 * radius);
+    if (v.threads == ThreadShape::warp_rows && T < radius)
+        return fmt::format("{}: tile T={} rows cannot load r={} halo rows on each side (its first r rows of "
+                           "threads load them): T must be at least r",
+                           v.name, T, radius);
     if (long long t = threads_per_block(k, T); t > lim.max_threads_per_block)
         return fmt::format("{}: tile T={} needs {} threads per block ({}), more than the {} a "
                            "block may have",
@@ -138,25 +148,43 @@ std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimit
     return out;
 }
 
+std::optional<std::string> z_chunk_error(KernelId k, int z_chunk) {
+    if (version(k).z_chunk == 0) {
+        std::string chunked;
+        for (const auto& row : kVersionTable)
+            if (row.z_chunk > 0) chunked += std::string(chunked.empty() ? "" : ", ") + row.name;
+        return fmt::format("--z-chunk applies to {} only: {} marches a fixed number of planes per block", chunked,
+                           version(k).name);
+    }
+    if (z_chunk < 1 || z_chunk > 4096)
+        return fmt::format("{}: --z-chunk {} is outside 1..4096 (planes a block marches)", version(k).name, z_chunk);
+    return std::nullopt;
+}
+
 LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g,
-                               std::optional<Dim3> block, int fused) {
+                               std::optional<Dim3> block, int fused, int z_chunk) {
     LaunchGeometry geo;
     if (block && version(k).takes_block) {  // a block of outputs of the user's shape
         geo.block = *block;
         geo.grid = {ceil_div(g.nx, block->x), ceil_div(g.ny, block->y), ceil_div(g.nz, block->z)};
-        geo.out_tile = block->x;
+        geo.out_tile = geo.out_width = block->x;
         geo.out_planes = block->z;
         return geo;
     }
     geo.smem_bytes = smem_bytes(k, T, radius, bytes_of(p), fused);
-    const int out = out_tile(k, T, radius, fused);
-    geo.block = {T, T, version(k).threads == ThreadShape::cube ? T : 1};
-    // One block per OUT_TILE_DIM outputs along every axis; a z-marching block covers
-    // OUT_TILE_DIM planes with its loop, or the row's z-chunk when it has one (the last chunks
-    // evened out: the kernel takes ceil(nz / gridDim.z) planes per block).
-    const int chunk = version(k).z_chunk;
-    geo.grid = {ceil_div(g.nx, out), ceil_div(g.ny, out), ceil_div(g.nz, chunk > 0 ? chunk : out)};
+    const int out = out_tile(k, T, radius, fused), width = out_width(k, T, radius, bytes_of(p), fused);
+    switch (version(k).threads) {
+        case ThreadShape::cube: geo.block = {T, T, T}; break;
+        case ThreadShape::plane: geo.block = {T, T, 1}; break;
+        case ThreadShape::warp_rows: geo.block = {32, T, 1}; break;
+    }
+    // One block per OUT_TILE_DIM outputs along every axis (out_width along x); a z-marching block
+    // covers OUT_TILE_DIM planes with its loop, or the row's z-chunk when it has one (the last
+    // chunks evened out: the kernel takes ceil(nz / gridDim.z) planes per block).
+    const int chunk = version(k).z_chunk > 0 && z_chunk > 0 ? z_chunk : version(k).z_chunk;
+    geo.grid = {ceil_div(g.nx, width), ceil_div(g.ny, out), ceil_div(g.nz, chunk > 0 ? chunk : out)};
     geo.out_tile = out;
+    geo.out_width = width;
     geo.out_planes = chunk > 0 ? z_planes_per_block(g.nz, geo.grid.z) : out;
     return geo;
 }

@@ -38,7 +38,8 @@ struct GridDims {
 struct LaunchGeometry {
     Dim3 grid;                 // blocks per axis
     Dim3 block;                // threads per block
-    int out_tile = 0;          // OUT_TILE_DIM (output cells per block along x and y)
+    int out_tile = 0;          // OUT_TILE_DIM (output cells per block along y, and x but below)
+    int out_width = 0;         // output cells per block along x (out_tile but for warp_rows)
     int out_planes = 0;        // output planes per block along z
     long long smem_bytes = 0;  // static shared memory per block
 };
@@ -55,9 +56,13 @@ struct DeviceLimits {
 // geometry, the tile rules, the traffic model's case and the stepper's pictures; they are written
 // here, in the table, and nowhere else (tests/kernels/test_versions.cpp greps the tree for copies).
 enum class ThreadShape {
-    cube,   // T x T x T threads: one output (or one input cell) per thread
-    plane,  // T x T x 1 threads marching along z: OUT_TILE_DIM output planes per block
+    cube,       // T x T x T threads: one output (or one input cell) per thread
+    plane,      // T x T x 1 threads marching along z: OUT_TILE_DIM output planes per block
+    warp_rows,  // 32 x T x 1 threads marching along z, a warp per row, each thread one 16-byte
+                // vector of its row (kRowVectorBytes / sizeof(real) cells): 32 V x T outputs
 };
+// The bytes a warp_rows thread owns of its row: one 16-byte load or store (4 floats, 2 doubles).
+inline constexpr int kRowVectorBytes = 16;
 enum class SharedTile {
     none,            // no shared memory
     whole_tile,      // the T^3 input tile
@@ -65,6 +70,8 @@ enum class SharedTile {
     one_plane,       // only the current plane: T^2 (z-neighbours in registers)
     halo_plane,      // the current plane with its halo ring: (T + 2r)^2 (T counts outputs)
     level_planes,    // one T^2 plane per fused time level: K T^2 (temporal blocking)
+    row_tile,        // the block's rows with r halo rows on each side, 32 vectors each, double-
+                     // buffered: 2 (T + 2r) x 32 x 16 bytes, whatever the precision
 };
 // The weights a version reads: the star's 6r + 1 (coefficient<real>(n) of
 // kernels/stencil_coefficients.cuh), or the dense (2r+1)^3 cube of a convolution, zero off the
@@ -127,16 +134,15 @@ inline constexpr std::array<KernelVersion, 7> kVersionTable{{
      "as coarsened, but only the current plane is shared; z-neighbours stay in registers",
      "kernels/register_tiled.cuh", "bench/textbook/register_tiled.cuh", ThreadShape::plane, true,
      SharedTile::one_plane, true, 32, 8, {8, 16, 32}},
-    // T = 16 by default: 256 threads, so an SM holds several blocks (a 1024-thread block leaves
-    // it one or two), and rows of 16 values still fill whole sectors. A z-chunk of 128 planes
-    // re-reads 2r / 128 of the grid in z (6% at r = 4) and still makes 4096 blocks at 512^3
-    // (about four waves of 132 SMs x 8 blocks).
+    // T = 8 rows by default: 32 x 8 = 256 threads, so an SM holds eight blocks, each owning a
+    // 128 x 8 (fp32) or 64 x 8 (fp64) patch of outputs. A z-chunk of 16 planes makes 8192 blocks at
+    // 512^3 (fp32): the best of the shapes and chunks bench/zmarch/ measured on an H100.
     {Problem::star3d, KernelId::streaming, "streaming", "Streaming (2.5D)",
-     "a T^2 block of output columns marches a long z-chunk: z-values in registers, x/y from a "
-     "shared plane with its halo ring",
+     "a warp per row marches a short z-chunk, a 16-byte vector per thread: z-values in registers, "
+     "x from the neighbouring lanes, y from a shared tile of rows",
      // No printed listing: shown beside the one it departs from (register tiling).
-     "kernels/streaming.cuh", "bench/textbook/register_tiled.cuh", ThreadShape::plane, false, SharedTile::halo_plane, true, 16, 8,
-     {8, 16, 32}, 128},
+     "kernels/streaming.cuh", "bench/textbook/register_tiled.cuh", ThreadShape::warp_rows, false, SharedTile::row_tile,
+     true, 8, 4, {4, 8, 16}, 16},
     // Text 000's "stencils as convolutions": naive's shape and bytes, every offset of the cube
     // multiplied (the off-axis weights are zero), so only the arithmetic differs from naive.
     {Problem::star3d, KernelId::conv27, "conv27", "Dense 3x3x3 convolution",
@@ -169,7 +175,7 @@ std::string version_names();  // "naive, tiled, coarsened, register-tiled"
 // grows with every instantiation, on two backends.
 inline constexpr int kBuiltTiles[] = {3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 24, 28, 32};
 
-constexpr bool marches_in_z(KernelId k) { return version(k).threads == ThreadShape::plane; }
+constexpr bool marches_in_z(KernelId k) { return version(k).threads != ThreadShape::cube; }
 
 // Points each output multiplies, and the FLOPs that costs: the star's 6r + 1 (12r + 1 FLOPs), or
 // the dense cube's (2r+1)^3 (2 (2r+1)^3 - 1). The useful work is always the star's.
@@ -184,17 +190,33 @@ constexpr int steps_per_launch(KernelId k, int fused) {
 }
 
 // Output cells per block edge: OUT_TILE_DIM = T - 2r when the tile holds its halo (T - 2rK for a
-// launch that fuses K steps), else T.
+// launch that fuses K steps), else T. A warp_rows block has T rows of out_width cells (below).
 constexpr int out_tile(KernelId k, int T, int radius, int fused = 1) {
     return version(k).halo_in_tile ? T - 2 * radius * steps_per_launch(k, fused) : T;
 }
 
-constexpr long long threads_per_block(KernelId k, int T) {
-    return version(k).threads == ThreadShape::cube ? (long long)T * T * T : (long long)T * T;
+// Cells a thread owns along x: a warp_rows thread's vector, else 1.
+constexpr int cells_per_thread(KernelId k, int bytes) {
+    return version(k).threads == ThreadShape::warp_rows ? kRowVectorBytes / bytes : 1;
 }
 
-// Values in shared memory per block (a launch fusing `fused` steps).
-constexpr long long shared_cells(KernelId k, int T, int radius, int fused = 1) {
+// Output cells per block along x: 32 V for a warp_rows block, else out_tile.
+constexpr int out_width(KernelId k, int T, int radius, int bytes, int fused = 1) {
+    return version(k).threads == ThreadShape::warp_rows ? 32 * cells_per_thread(k, bytes)
+                                                        : out_tile(k, T, radius, fused);
+}
+
+constexpr long long threads_per_block(KernelId k, int T) {
+    switch (version(k).threads) {
+        case ThreadShape::cube: return (long long)T * T * T;
+        case ThreadShape::plane: return (long long)T * T;
+        case ThreadShape::warp_rows: return 32LL * T;
+    }
+    return 0;
+}
+
+// Values in shared memory per block (a launch fusing `fused` steps) of `bytes` each.
+constexpr long long shared_cells(KernelId k, int T, int radius, int bytes, int fused = 1) {
     const long long plane = (long long)T * T;
     switch (version(k).shared) {
         case SharedTile::none: return 0;
@@ -203,12 +225,13 @@ constexpr long long shared_cells(KernelId k, int T, int radius, int fused = 1) {
         case SharedTile::one_plane: return plane;
         case SharedTile::halo_plane: return (long long)(T + 2 * radius) * (T + 2 * radius);
         case SharedTile::level_planes: return steps_per_launch(k, fused) * plane;
+        case SharedTile::row_tile: return 2LL * (T + 2 * radius) * 32 * cells_per_thread(k, bytes);
     }
     return 0;
 }
 
 constexpr long long smem_bytes(KernelId k, int T, int radius, int bytes, int fused = 1) {
-    return shared_cells(k, T, radius, fused) * bytes;
+    return shared_cells(k, T, radius, bytes, fused) * bytes;
 }
 
 // Planes a z-marching block covers on a grid of nz planes launched as `blocks_z` blocks along z:
@@ -224,6 +247,7 @@ std::string smem_formula(KernelId k, int radius);  // "" when the version uses n
 constexpr bool tile_fits(KernelId k, int T, int radius, int bytes, DeviceLimits lim = {}) {
     if (T < 1 || radius < 1 || radius > kMaxRadius) return false;
     if (version(k).halo_in_tile && T <= 2 * radius) return false;
+    if (version(k).threads == ThreadShape::warp_rows && T < radius) return false;  // halo rows
     if (threads_per_block(k, T) > lim.max_threads_per_block) return false;
     return smem_bytes(k, T, radius, bytes) <= lim.max_static_smem_per_block;
 }
@@ -252,8 +276,13 @@ std::vector<int> sweep_tiles(KernelId k, int radius, Precision p, DeviceLimits l
 // block_error). One block per block-sized box of outputs; out_tile is then block.x and
 // out_planes block.z.
 // `fused`: the time steps this launch applies (temporal's K; see out_tile).
+// `z_chunk`: planes a block marches, for a row with a z-chunk (0: the row's; z_chunk_error).
 LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridDims g,
-                               std::optional<Dim3> block = std::nullopt, int fused = 1);
+                               std::optional<Dim3> block = std::nullopt, int fused = 1, int z_chunk = 0);
+
+// Why version k cannot march z-chunks of `z_chunk` planes, in one sentence; nullopt when it can:
+// only the rows with a z-chunk take one (the kernel reads it back from gridDim.z), 1..4096 planes.
+std::optional<std::string> z_chunk_error(KernelId k, int z_chunk);
 
 // "32x4x2" -> {32, 4, 2}; nullopt unless three positive integers joined by 'x'.
 std::optional<Dim3> parse_block(std::string_view s);

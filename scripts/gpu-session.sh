@@ -16,6 +16,7 @@
 #   registers registers per thread, every kernel x r = 1..4 x precision     -> registers.jsonl
 #   baseline  `stencil-lab baseline --size 512 --reps 30`                    -> baseline.txt/.json
 #   sweep     `stencil-lab sweep --size 256`, f32 and f64                    -> sweep-256-f32/, -f64/
+#   peers     the lab's kernels (`run --json`) and bench/peers.py, r = 1..4   -> lab-512.jsonl, peers-512.*
 # Everything lands in $OUT/session.tar.gz (the device returns at most 8 files) and the console
 # output in $OUT/session.log.
 set -uo pipefail
@@ -151,6 +152,27 @@ if want sweep; then
     step "stencil-lab sweep --size 256 --precision $p"
     timeout 240 "$LAB" sweep --backend cuda --size 256 --precision $p --out "$RES/sweep-256-$p" 2>&1 | tail -n 12 || fail "sweep $p"
   done
+fi
+
+if want peers; then
+  # Issue 13's comparison in one session: the lab's kernels by `stencil-lab run --json`, then the
+  # peers (bench/peers.py: torch eager, torch.compile, cuDNN, CuPy) on the same grids, every figure
+  # a ratio to the copy measured in its own process.
+  step "the lab's kernels and their peers at ${SIZE}^3, r = 1..4, f32 and f64"
+  : > "$RES/lab-$SIZE.jsonl"
+  for p in f32 f64; do
+    for r in 1 2 3 4; do
+      for kt in naive:8 naive:32x4x2 register-tiled:32 streaming:8 streaming:4; do
+        k=${kt%%:*}; t=${kt##*:}
+        case $t in *x*) shape="--block $t" ;; *) shape="--tile $t" ;; esac
+        timeout 120 "$LAB" run --json --backend cuda --kernel "$k" $shape --radius "$r" --precision "$p" \
+          --size "$SIZE" --reps 10 >> "$RES/lab-$SIZE.jsonl" || fail "run $k $t r=$r $p"
+      done
+    done
+  done
+  timeout 500 python3 bench/peers.py --size "$SIZE" --radii 1,2,3,4 --reps 10 --lab "$RES/lab-$SIZE.jsonl" \
+    --out "$RES/peers-$SIZE" || fail "peers"
+  [ -f "$RES/peers-$SIZE.md" ] && cat "$RES/peers-$SIZE.md"
 fi
 
 step "summary"

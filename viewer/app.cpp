@@ -5,11 +5,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 
 #include "core/backend.h"
 #include "core/error.h"
 #include "checker/exercises.h"
 #include "viewer/core/colormap.h"
+#include "viewer/core/student_trace.h"
 
 namespace stencil::viewer {
 
@@ -118,6 +121,7 @@ void App::rebuild_opb() {
                            "level (the model's convention: above the model line is reuse a cache caught).\n"
                            "Model source: {}",
                            opb.fig.formula, model_provenance());
+    opb.update_help = update_table_text(opb.fig.updates);
     opb.roofline = roofline_figure(runs.records, opb.ceilings, opb.radius, opb.precision);
 }
 
@@ -246,6 +250,75 @@ void App::save_results_file() {
     } catch (const std::exception& e) {
         runs.message = e.what();
     }
+}
+
+void App::list_open_folder(const std::string& folder) {
+    open_dialog.listing = list_folder(folder, open_dialog.kind);
+    open_dialog.message = open_dialog.listing.error;
+}
+
+void App::show_open_dialog(OpenKind kind, const std::string& folder) {
+    open_dialog.kind = kind;
+    open_dialog.pending = true;
+    open_dialog.message.clear();
+    // Start from what that panel has now: the stepper's student file, the runs' results path.
+    const std::string now = kind == OpenKind::kernel ? exp.cfg.kernel_file : std::string(runs.path);
+    std::snprintf(open_dialog.path, sizeof open_dialog.path, "%s", open_error(now, kind).empty() ? now.c_str() : "");
+    list_open_folder(folder);
+}
+
+// A panel the user opened a file for comes into view: presented alone when one panel is.
+static void show_panel(UiOptions& ui, PanelId p) {
+    if (ui.solo >= 0) {
+        for (int i = 0; i < kPanels; ++i) ui.open[i] = i == (int)p;
+        ui.solo = (int)p;
+        ui.focus_pending = true;
+    } else {
+        ui.open[(int)p] = true;
+    }
+    ui.relayout = true;
+}
+
+std::string App::open_file(OpenKind kind, const std::string& path, const std::string& exercise) {
+    if (std::string why = open_error(path, kind); !why.empty()) return open_dialog.message = why;
+    if (kind == OpenKind::results) {
+        std::snprintf(runs.path, sizeof runs.path, "%s", path.c_str());
+        if (!load_results_file()) return open_dialog.message = runs.message;
+        show_panel(ui, PanelId::runs);
+    } else {
+        StepperConfig c = exp.cfg;
+        c.kernel_file = path;
+        c.exercise = exercise;
+        if (c.exercise.empty()) {  // what the file says it is for, as --kernel-file does
+            std::vector<std::string> names;
+            for (const auto& e : checker::exercises())
+                if (e.is_star3d()) names.push_back(e.name);
+            const auto g = guess_exercise(path, read_header(path), names);
+            if (!g) return open_dialog.message = path + ": say which exercise it is for (the stepper's exercise box)";
+            c.exercise = g->name;
+        }
+        if (std::string why = resolve_student_config(c); !why.empty()) return open_dialog.message = why;
+        set_config(c);
+        show_panel(ui, PanelId::stepper);
+    }
+    open_dialog.message.clear();
+    open_dialog.opened = path;
+    return "";
+}
+
+std::string App::open_from_flag(const std::string& spec, const std::string& exercise) {
+    std::string why;
+    const auto r = parse_open_request(spec, &why);
+    if (!r) return why;
+    if (r->path.empty()) {
+        show_open_dialog(r->kind);
+        return "";
+    }
+    // The same state as choosing the file in the dialog: its folder listed, its path typed, Open.
+    open_dialog.kind = r->kind;
+    std::snprintf(open_dialog.path, sizeof open_dialog.path, "%s", r->path.c_str());
+    list_open_folder(std::filesystem::path(r->path).parent_path().string());
+    return open_file(r->kind, r->path, exercise);
 }
 
 }  // namespace stencil::viewer

@@ -14,6 +14,7 @@
 #include "checker/checker.h"
 #include "viewer/core/exercise_guess.h"
 #include "viewer/core/figures.h"
+#include "viewer/core/file_open.h"
 #include "viewer/core/jobs.h"
 #include "viewer/core/block_timeline.h"
 #include "viewer/core/kernel_source.h"
@@ -81,6 +82,7 @@ struct OpbData {
     bool legend = true;              // the chart's legend (toggle: it can cover points on a projector)
     OpbFigure fig;                   // rebuilt by App::rebuild_opb on a change only
     std::string help;                // the model's HelpMarker text (formatted once, with fig)
+    std::string update_help;         // streaming's and temporal's bytes per update (the same)
     std::future<std::vector<TraceOpb>> measuring;
     std::vector<TraceOpb> measured;
     GridDims measure_dims{48, 48, 48};
@@ -134,6 +136,17 @@ struct CheckPanelData {
     std::optional<ExerciseGuess> guess;  // what the file at `path` suggests (set_check_path)
 };
 
+// File > Open's modal (frame.cpp draws it; viewer/core/file_open.h lists the folder): a student's
+// kernel for the stepper or a results file for the runs panel, handed to their loading code.
+struct OpenDialog {
+    bool pending = false;        // open the modal on the next frame
+    OpenKind kind = OpenKind::kernel;
+    char path[512] = "";
+    FolderListing listing;
+    std::string message;         // why the last choice could not be opened
+    std::string opened;          // the last file it opened (the sidecar's)
+};
+
 struct App {
     std::string exe_dir;
     UiOptions ui;
@@ -142,6 +155,7 @@ struct App {
     HaloData halo;
     RunsData runs;
     CheckPanelData check;
+    OpenDialog open_dialog;
     std::optional<std::string> gpu_unavailable;  // why GPU figures are greyed out
     // --screenshot: panels note what they drew (series and point counts, the step, counts) into
     // `drawn`, written beside the PNG as a sidecar the screenshot tests check. Off otherwise.
@@ -176,6 +190,14 @@ struct App {
     void set_check_path(bool choose);
     void finish_check();               // waits for the check in flight (--screenshot)
     void save_results_file();
+    // File > Open
+    void show_open_dialog(OpenKind kind, const std::string& folder = ".");
+    void list_open_folder(const std::string& folder);
+    // Hands `path` to the stepper (kernel: for `exercise`, or the one the file suggests) or to the
+    // runs panel (results), and shows that panel. Returns why not ("" when opened).
+    std::string open_file(OpenKind kind, const std::string& path, const std::string& exercise = "");
+    // The command line's File > Open (`kernel[:FILE]`, `results[:FILE]`: parse_open_request).
+    std::string open_from_flag(const std::string& spec, const std::string& exercise = "");
 };
 
 }  // namespace stencil::viewer

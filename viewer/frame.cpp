@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -19,8 +20,17 @@ const DrawFn kDraw[kPanels] = {draw_stepper_panel, draw_opb_panel,  draw_halos_p
                                draw_coalescing_panel, draw_runs_panel, draw_check_panel,
                                draw_cardiac_panel, draw_timeline_panel};
 
+// File > Open: a student's kernel (the stepper) or a results file (the runs panel).
+void file_menu(App& app) {
+    if (!ImGui::BeginMenu("File")) return;
+    if (ImGui::MenuItem("Open kernel...")) app.show_open_dialog(OpenKind::kernel);
+    if (ImGui::MenuItem("Open results...")) app.show_open_dialog(OpenKind::results);
+    ImGui::EndMenu();
+}
+
 void main_menu(App& app, bool* quit) {
     if (!ImGui::BeginMainMenuBar()) return;
+    file_menu(app);
     if (ImGui::BeginMenu("View")) {
         for (int p = 0; p < kPanels; ++p)
             if (ImGui::MenuItem(panel_title((PanelId)p), nullptr, &app.ui.open[p])) {
@@ -53,6 +63,57 @@ void main_menu(App& app, bool* quit) {
         if (ImGui::GetContentRegionAvail().x >= w) ImGui::TextDisabled("%s", s->c_str());
     }
     ImGui::EndMainMenuBar();
+}
+
+// File > Open's modal: the folder's sub-folders and files of the kind (click: into a folder, or the
+// file's path into the box; double-click or Enter: open), and the path box for anything else.
+constexpr const char* kOpenPopup = "Open a file";
+
+void open_dialog(App& app, bool first_frame) {
+    auto& d = app.open_dialog;
+    // Not while a panel is being focused (the first frame, Page Down): focusing it closes popups.
+    if (d.pending && !first_frame && !app.ui.focus_pending) {
+        ImGui::OpenPopup(kOpenPopup);
+        d.pending = false;
+    }
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float fs = ImGui::GetFontSize();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x / 2, vp->WorkPos.y + vp->WorkSize.y / 2),
+                            ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(vp->WorkSize.x * 0.9f, fs * 40), std::min(vp->WorkSize.y * 0.85f, fs * 24)),
+                             ImGuiCond_Appearing);
+    bool keep = true;
+    if (!ImGui::BeginPopupModal(kOpenPopup, &keep)) return;
+    std::string exts;
+    for (const auto& e : open_extensions(d.kind)) exts += (exts.empty() ? "" : " ") + e;
+    fit::Wrapped(d.kind == OpenKind::kernel ? "A student's kernel (" + exts + ") for the stepper, in " + d.listing.folder
+                                            : "Results (" + exts + ") for the runs panel, in " + d.listing.folder);
+    bool confirm = false;
+    ImGui::BeginChild("##entries", ImVec2(0, -(ImGui::GetFrameHeightWithSpacing() * 2 + fs * 1.5f)), true);
+    for (const auto& e : d.listing.entries) {
+        const std::string path = entry_path(d.listing.folder, e);
+        const std::string label = e.folder ? e.name + "/" : e.name;
+        if (ImGui::Selectable(label.c_str(), !e.folder && path == d.path, ImGuiSelectableFlags_AllowDoubleClick)) {
+            if (e.folder) {
+                app.list_open_folder(path);
+                break;  // the listing changed under the loop
+            }
+            std::snprintf(d.path, sizeof d.path, "%s", path.c_str());
+            confirm = ImGui::IsMouseDoubleClicked(0);
+        }
+    }
+    if (d.listing.entries.empty()) fit::Disabled("(nothing of this kind here)");
+    ImGui::EndChild();
+    const float buttons = fit::ButtonWidth("Open") + fit::ButtonWidth("Cancel") + fs;
+    ImGui::SetNextItemWidth(std::max(fs * 6, ImGui::GetContentRegionAvail().x - buttons));
+    confirm |= ImGui::InputText("##open_path", d.path, sizeof d.path, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    confirm |= ImGui::Button("Open");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    if (confirm && app.open_file(d.kind, d.path).empty()) ImGui::CloseCurrentPopup();
+    if (!d.message.empty()) fit::Colored(ImVec4(1, 0.5f, 0.4f, 1), d.message);
+    ImGui::EndPopup();
 }
 
 // One panel in its own window (grid or solo).
@@ -109,6 +170,7 @@ void present_next(App& app, int direction) {
 
 void draw_frame(App& app, bool first_frame, bool* quit) {
     main_menu(app, quit);
+    open_dialog(app, first_frame);  // a modal: on top whatever the order; first, so what it opens is laid out now
     if (!ImGui::GetIO().WantTextInput) {
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) present_next(app, +1);
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))) present_next(app, -1);
@@ -147,7 +209,13 @@ void draw_frame(App& app, bool first_frame, bool* quit) {
     }
     app.ui.focus_pending = false;
     app.ui.relayout = false;
-    if (app.recording) app.drawn["layout"] = mode;
+    if (app.recording) {
+        app.drawn["layout"] = mode;
+        const auto& d = app.open_dialog;
+        app.drawn["file_open"] = {{"kind", to_string(d.kind)}, {"shown", ImGui::IsPopupOpen(kOpenPopup)},
+                                  {"folder", d.listing.folder}, {"entries", d.listing.entries.size()},
+                                  {"path", d.path}, {"opened", d.opened}, {"message", d.message}};
+    }
 }
 
 }  // namespace stencil::viewer

@@ -1,5 +1,5 @@
-// stencil-lab-viewer: Dear ImGui + GLFW + OpenGL3. A numbered walk-through in the manner of imgui's
-// examples/example_glfw_opengl3/main.cpp.
+// stencil-lab-viewer: Dear ImGui + GLFW + OpenGL3 (or, --offscreen, EGL and no window). A numbered
+// walk-through in the manner of imgui's examples/example_glfw_opengl3/main.cpp.
 //
 //   stencil-lab-viewer                                  the window (all panels)
 //   stencil-lab-viewer --present stepper                one panel fills the window (Page Down / Up:
@@ -8,14 +8,21 @@
 //   stencil-lab-viewer --check FILE.cu --exercise E     grade a submission in the check panel
 //   stencil-lab-viewer --screenshot f.png [--frames N]  write the window and f.png.json (what each
 //                                                       panel drew, and clipped_items) and exit
+//   stencil-lab-viewer --offscreen --screenshot f.png   the same without a window or GLFW: EGL
+//                                                       draws into a framebuffer (a GPU machine)
+//   stencil-lab-viewer --offscreen --open-all --frames 300 --frame-times t.json
+//                                                       frame times (mean, p50, p95, max, fps)
 //   stencil-lab-viewer --headless-report                no display needed
 //   state: --kernel K --tile T --radius R --precision f32|f64 --grid N --block X,Y,Z --step K
 //          (negative: from the last step) --halo-2d --load results.json
+//   work first: --run N [--run-sweep] --runs-backend B, --measure-ceilings, --gpu-timeline
 //
 // The options are parsed in options.cpp, the frame (menu, layout, panels) drawn by frame.cpp, the
 // panels in panel_*.cpp. The screenshot tests' checker is its own tool (tests/viewer/image_check.cpp).
 //
-// [SECTION] index: 1 options, 2 headless, 3 GLFW window, 4 ImGui, 5 state, 6 main loop, 7 cleanup.
+// [SECTION] index: 1 options, 2 headless, 3 surface (GLFW window or EGL framebuffer), 4 ImGui,
+// 5 state, 6 main loop, 7 cleanup. Both surfaces share every step from 4 on: only the frame's
+// input (a window's events, or none) and its end (a swap, or the pixels stay in the FBO) differ.
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -25,6 +32,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <chrono>
@@ -32,7 +40,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "checker/exercises.h"
 #include "viewer/app.h"
@@ -40,7 +51,9 @@
 #include "viewer/core/student_trace.h"
 #include "viewer/fit.h"
 #include "viewer/frame.h"
+#include "viewer/frame_times.h"
 #include "viewer/headless.h"
+#include "viewer/offscreen_egl.h"
 #include "viewer/options.h"
 #include "viewer/screenshot.h"
 
@@ -115,8 +128,8 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     app.halo.tile = std::max(app.halo.tile, 2 * app.halo.radius + 1);
     if (o.step) app.exp.step_after_trace = *o.step;  // applied when the trace arrives
     if (!(c == app.exp.cfg)) app.set_config(c);
-    // --screenshot shows real content: wait for the trace (the window is not up for anyone yet).
-    if (!o.screenshot.empty()) app.finish_trace();
+    // --screenshot and --frame-times show real content: wait for the trace (no one sees the window yet).
+    if (o.bounded() || o.gpu_timeline) app.finish_trace();
     app.rebuild_opb();
     app.rebuild_halos();
     if (!o.check_path.empty()) {  // --check: open the check panel and grade the file
@@ -128,7 +141,7 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
         app.check.backend = o.check_backend == "cuda" ? 1 : o.check_backend == "cpu" ? 2 : 0;
         if (o.present < 0) app.ui.open[(int)PanelId::check] = true;
         app.start_check();
-        if (!o.screenshot.empty()) app.finish_check();
+        if (o.bounded()) app.finish_check();
     }
     if (!o.load.empty()) {
         std::snprintf(app.runs.path, sizeof app.runs.path, "%s", o.load.c_str());
@@ -137,14 +150,67 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
             return 2;
         }
     }
+    if (!o.open.empty()) {  // File > Open, as if the file were chosen in its dialog
+        if (auto why = app.open_from_flag(o.open, o.check_exercise); !why.empty()) {
+            std::fprintf(stderr, "stencil-lab-viewer: --open %s: %s\n", o.open.c_str(), why.c_str());
+            return 2;
+        }
+        if (o.bounded()) app.finish_trace();
+    }
     return std::nullopt;
 }
 
-// 3. A GLFW window with an OpenGL 3.3 core context; nullptr (the reason printed) when there is none.
-GLFWwindow* open_window(const ViewerOptions& opt, bool shot) {
+// The work a user starts with a panel's button, done before the first frame (the device's
+// screenshots): a run or T sweep in the runs panel, the roofline's ceilings, the GPU's timeline of
+// the stepper's block. A fixed-frame run waits for it. Returns an exit code when it cannot be done.
+std::optional<int> start_work(App& app, const ViewerOptions& o) {
+    if (!o.runs_backend.empty()) app.runs.backend = o.runs_backend == "cuda" ? 1 : o.runs_backend == "cpu" ? 2 : 0;
+    if (o.run_size) {
+        const StepperConfig& c = app.exp.cfg;  // --kernel, --tile, --radius, --precision
+        app.runs.kernel = c.kernel;
+        app.runs.tile = c.tile;
+        app.runs.radius = c.radius;
+        app.runs.precision = c.precision;
+        for (int& n : app.runs.n) n = o.run_size;
+        app.start_runs(o.run_sweep);
+        if (!app.runs.message.empty()) {
+            std::fprintf(stderr, "stencil-lab-viewer: --run: %s\n", app.runs.message.c_str());
+            return 1;
+        }
+        if (o.bounded()) app.runs.runner.wait();
+    }
+    if (o.measure_ceilings) {
+        app.start_ceiling_measurement();
+        if (o.bounded()) app.opb.measuring_ceilings.wait();
+    }
+    if (o.bounded()) app.poll();  // collect what finished
+    if (o.gpu_timeline) {
+        auto& e = app.exp;
+        std::string why;
+        const auto stamps = record_gpu_stamps(e.trace.cfg, &why);
+        if (!stamps) {
+            std::fprintf(stderr, "stencil-lab-viewer: --gpu-timeline: %s\n", why.c_str());
+            return 1;
+        }
+        e.timeline = timeline_from_stamps(*stamps);
+        e.window = {0, std::max(1.0, e.timeline.end)};
+        if (o.present < 0) app.ui.open[(int)PanelId::timeline] = true;
+    }
+    return std::nullopt;
+}
+
+// 3. Where frames are drawn: a GLFW window with an OpenGL 3.3 core context, or (--offscreen) an EGL
+// context and a framebuffer of the window's size, with no window and no GLFW call at all.
+struct Surface {
+    GLFWwindow* window = nullptr;
+    std::unique_ptr<OffscreenGl> offscreen;
+};
+
+// The window; nullptr (the reason printed) when there is none.
+GLFWwindow* open_window(const ViewerOptions& opt, bool bounded) {
     if (!glfwInit()) {
         std::fprintf(stderr, "stencil-lab-viewer: no display (glfwInit failed); run with --headless-report for the "
-                             "text report\n");
+                             "text report, or --offscreen with --screenshot\n");
         return nullptr;
     }
     glfwSetErrorCallback(glfw_error);  // after init: without a display the message above is the one line
@@ -152,7 +218,7 @@ GLFWwindow* open_window(const ViewerOptions& opt, bool shot) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);    // high-DPI monitors get a larger window
-    if (shot) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+    if (bounded) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
     GLFWwindow* window = glfwCreateWindow(opt.window_w, opt.window_h, "stencil-lab viewer", nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "stencil-lab-viewer: cannot create an OpenGL 3.3 window\n");
@@ -160,49 +226,73 @@ GLFWwindow* open_window(const ViewerOptions& opt, bool shot) {
         return nullptr;
     }
     glfwMakeContextCurrent(window);
-    glfwSwapInterval(shot ? 0 : 1);                      // vsync: 60 fps, no busy loop
+    glfwSwapInterval(bounded ? 0 : 1);                   // vsync: 60 fps, no busy loop
     return window;
 }
 
-// 4. Dear ImGui: context and backends.
-void start_imgui(GLFWwindow* window) {
+// False (the one line printed) when neither can be had.
+bool open_surface(Surface& s, const ViewerOptions& opt) {
+    if (!opt.offscreen) {
+        s.window = open_window(opt, opt.bounded());
+        return s.window != nullptr;
+    }
+    std::string why;
+    s.offscreen = OffscreenGl::create(opt.window_w, opt.window_h, &why);
+    if (!s.offscreen) {
+        std::fprintf(stderr, "stencil-lab-viewer: --offscreen: %s\n", why.c_str());
+        return false;
+    }
+    std::printf("%s\n", describe(*s.offscreen).c_str());
+    return true;
+}
+
+// 4. Dear ImGui: context and backends. Offscreen there is no platform backend: the display size
+// and the time step are set each frame (new_platform_frame), and there is no input.
+void start_imgui(const Surface& s) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
     io.IniFilename = nullptr;                            // the layout is computed; nothing to remember
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    if (s.window) {
+        io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+        ImGui_ImplGlfw_InitForOpenGL(s.window, true);
+    } else {
+        io.BackendPlatformName = "stencil-lab offscreen (EGL)";  // no keys mapped: no keyboard navigation
+    }
     ImGui_ImplOpenGL3_Init("#version 330");
 }
 
-// 5. The App's view of the window: its content scale, the font, a presented panel, and the
-// callbacks that keep fonts and layout following the window.
-void attach_app(App& app, GLFWwindow* window, const ViewerOptions& opt) {
-    float sx = 1, sy = 1;
-    glfwGetWindowContentScale(window, &sx, &sy);
-    app.ui.content_scale = std::max(1.0f, sx);
+// 5. The App's view of the surface: its content scale, the font, the open panels, and (a window)
+// the callbacks that keep fonts and layout following the window.
+void attach_app(App& app, const Surface& s, const ViewerOptions& opt) {
     app.ui.font_px = (float)opt.font_px;
+    if (opt.open_all) std::fill(std::begin(app.ui.open), std::end(app.ui.open), true);
     if (opt.present >= 0) {
         for (int p = 0; p < kPanels; ++p) app.ui.open[p] = p == opt.present;
         app.ui.solo = opt.present;
     }
-    glfwSetWindowUserPointer(window, &app);
+    if (!s.window) return;  // offscreen: 96 dpi, a fixed size
+    float sx = 1, sy = 1;
+    glfwGetWindowContentScale(s.window, &sx, &sy);
+    app.ui.content_scale = std::max(1.0f, sx);
+    glfwSetWindowUserPointer(s.window, &app);
     // High-DPI: a window moved to a monitor of another scale gets fonts of that scale.
-    glfwSetWindowContentScaleCallback(window, [](GLFWwindow* w, float x, float) {
+    glfwSetWindowContentScaleCallback(s.window, [](GLFWwindow* w, float x, float) {
         auto* a = static_cast<App*>(glfwGetWindowUserPointer(w));
         a->ui.content_scale = std::max(1.0f, x);
         a->ui.font_dirty = true;
     });
-    glfwSetWindowSizeCallback(window, [](GLFWwindow* w, int, int) {  // the layout follows the window
+    glfwSetWindowSizeCallback(s.window, [](GLFWwindow* w, int, int) {  // the layout follows the window
         static_cast<App*>(glfwGetWindowUserPointer(w))->ui.relayout = true;
     });
 }
 
 // Idle: wait for an event instead of redrawing at 60 fps (a run or trace in flight keeps polling
 // for its progress; a screenshot renders its frames back to back). `settle`: frames to draw after
-// an event before waiting again (ImGui settles in 1-2).
-void wait_for_events(const App& app, bool shot, int& settle) {
-    if (shot || app.busy() || settle > 0) {
+// an event before waiting again (ImGui settles in 1-2). Offscreen there are no events.
+void wait_for_events(const Surface& s, const App& app, bool bounded, int& settle) {
+    if (!s.window) return;
+    if (bounded || app.busy() || settle > 0) {
         glfwPollEvents();
         if (settle > 0) --settle;
     } else {
@@ -212,12 +302,40 @@ void wait_for_events(const App& app, bool shot, int& settle) {
     }
 }
 
+// What the platform backend does for a window: the display's size, the time step, the input.
+// Offscreen: the framebuffer's size, the time since the last frame as GLFW's backend measures it
+// (the menu bar's fps is then the real one), no input.
+void new_platform_frame(const Surface& s) {
+    if (s.window) {
+        ImGui_ImplGlfw_NewFrame();
+        return;
+    }
+    static auto last = std::chrono::steady_clock::now();
+    const auto now = std::chrono::steady_clock::now();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2((float)s.offscreen->width(), (float)s.offscreen->height());
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = std::max(1e-6f, std::chrono::duration<float>(now - last).count());  // ImGui needs > 0
+    last = now;
+}
+
+void framebuffer_size(const Surface& s, int& fw, int& fh) {
+    if (s.window) {
+        glfwGetFramebufferSize(s.window, &fw, &fh);
+    } else {
+        fw = s.offscreen->width();
+        fh = s.offscreen->height();
+        s.offscreen->bind();
+    }
+}
+
 struct FrameTimes {
-    double frame_ms_sum = 0, work_ms_sum = 0;
+    std::vector<double> frame_ms;  // each frame, NewFrame to the end of rasterising (glFinish)
+    double work_ms_sum = 0;
 };
 
 // One frame: the panels into ImGui's draw lists, then onto the framebuffer (its size in fw, fh).
-void draw_one_frame(GLFWwindow* window, App& app, bool shot, int frame, bool& quit, FrameTimes& times, int& fw,
+void draw_one_frame(const Surface& s, App& app, bool bounded, int frame, bool& quit, FrameTimes& times, int& fw,
                     int& fh) {
     const auto wall0 = std::chrono::steady_clock::now();
     const double cpu0 = thread_cpu_ms();
@@ -225,29 +343,32 @@ void draw_one_frame(GLFWwindow* window, App& app, bool shot, int frame, bool& qu
     fit::begin_frame();
 
     ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    // --screenshot: no pointer (Xvfb parks it mid-screen, where it raised tooltips in the PNGs).
-    if (shot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    new_platform_frame(s);
+    // A fixed-frame run: no pointer (Xvfb parks it mid-screen, where it raised tooltips in the PNGs).
+    if (bounded) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
-    if (ImGui::GetIO().KeyCtrl && glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS) quit = true;
+    if (s.window && ImGui::GetIO().KeyCtrl && glfwGetKey(s.window, GLFW_KEY_Q) == GLFW_PRESS) quit = true;
     draw_frame(app, frame == 0, &quit);
     ImGui::Render();
 
     const double work_ms = thread_cpu_ms() - cpu0;
-    glfwGetFramebufferSize(window, &fw, &fh);
+    framebuffer_size(s, fw, fh);
     glViewport(0, 0, fw, fh);
     glClearColor(0.08f, 0.09f, 0.11f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (shot) glFinish();  // --screenshot: count the rasterising in the frame time
-    times.frame_ms_sum += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+    if (bounded) glFinish();  // count the rasterising in the frame time
+    times.frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count());
     times.work_ms_sum += work_ms;
 }
 
-// --screenshot's end: the frame times, the sidecar JSON and the PNG. Returns the exit code.
-int finish_screenshot(App& app, const ViewerOptions& opt, int frame, const FrameTimes& times, int fw, int fh) {
-    std::printf("frames %d, mean frame ms %.2f (CPU time of the viewer's own work %.2f ms: NewFrame to Render)\n",
-                frame, times.frame_ms_sum / frame, times.work_ms_sum / frame);
+std::string gl_string(GLenum name) {
+    const auto* s = reinterpret_cast<const char*>(glGetString(name));
+    return s ? s : "?";
+}
+
+// --screenshot's end: the sidecar JSON and the PNG. Returns the exit code.
+int finish_screenshot(App& app, const ViewerOptions& opt, int fw, int fh) {
     // The last frame's facts: what each panel drew, and the text items that did not fit.
     app.drawn["clipped_items"] = fit::clipped_count();
     nlohmann::json clips = nlohmann::json::array();
@@ -256,6 +377,8 @@ int finish_screenshot(App& app, const ViewerOptions& opt, int frame, const Frame
     app.drawn["clipped"] = clips;
     app.drawn["font_px"] = (int)std::lround(ImGui::GetFontSize());
     app.drawn["window"] = {fw, fh};
+    app.drawn["gl_renderer"] = gl_string(GL_RENDERER);  // which GPU (or llvmpipe) drew the picture
+    app.drawn["offscreen"] = opt.offscreen;
     std::ofstream side(opt.screenshot + ".json");
     side << app.drawn.dump(1) << "\n";
     std::string why;
@@ -267,16 +390,65 @@ int finish_screenshot(App& app, const ViewerOptions& opt, int frame, const Frame
     return 0;
 }
 
+// --frame-times' end: the statistics and where they were measured, as JSON. Returns the exit code.
+int finish_frame_times(const App& app, const Surface& s, const ViewerOptions& opt, const FrameTimes& times, int fw,
+                       int fh) {
+    FrameTimeContext c;
+    c.gl_renderer = gl_string(GL_RENDERER);
+    c.gl_version = gl_string(GL_VERSION);
+    c.offscreen = s.offscreen != nullptr;
+    if (s.offscreen) {
+        const auto& i = s.offscreen->info();
+        c.egl = i.egl_version + " (" + i.egl_vendor + ", " + i.platform + " platform)";
+    }
+    c.width = fw;
+    c.height = fh;
+    c.font_px = (int)std::lround(ImGui::GetFontSize());
+    for (int p = 0; p < kPanels; ++p)
+        if (app.ui.open[p]) c.panels_open.push_back(panel_name((PanelId)p));
+    c.layout = app.drawn.value("layout", "");
+    c.cpu_work_ms = times.work_ms_sum / (double)times.frame_ms.size();
+    const nlohmann::json j = frame_times_json(times.frame_ms, c);
+    std::ofstream out(opt.frame_times);
+    out << j.dump(1) << "\n";
+    if (!out) {
+        std::fprintf(stderr, "stencil-lab-viewer: cannot write %s\n", opt.frame_times.c_str());
+        return 1;
+    }
+    std::printf("frame times (%d frames after %d warm-up, %dx%d, font %d px, %s): mean %.2f ms, p50 %.2f, p95 %.2f, "
+                "max %.2f, %.1f fps; wrote %s\n",
+                j["frames"].get<int>(), j["warmup_frames"].get<int>(), fw, fh, c.font_px, c.gl_renderer.c_str(),
+                j["mean_ms"].get<double>(), j["p50_ms"].get<double>(), j["p95_ms"].get<double>(),
+                j["max_ms"].get<double>(), j["fps"].get<double>(), opt.frame_times.c_str());
+    return 0;
+}
+
+// The end of a fixed-frame run: the frames' times, then the screenshot and / or the frame-time JSON.
+int finish_bounded(App& app, const Surface& s, const ViewerOptions& opt, const FrameTimes& times, int fw, int fh) {
+    const int n = (int)times.frame_ms.size();
+    double sum = 0;
+    for (double ms : times.frame_ms) sum += ms;
+    std::printf("frames %d, mean frame ms %.2f (CPU time of the viewer's own work %.2f ms: NewFrame to Render)\n", n,
+                sum / n, times.work_ms_sum / n);
+    int rc = 0;
+    if (!opt.screenshot.empty()) rc = finish_screenshot(app, opt, fw, fh);
+    if (!opt.frame_times.empty() && rc == 0) rc = finish_frame_times(app, s, opt, times, fw, fh);
+    return rc;
+}
+
 // 7. Cleanup. Returns the exit code, or leaves at once when a check is still running: its future
 // would block here until the child's time limit. The checker's child dies with this process
 // (PR_SET_PDEATHSIG); its temporary folder in /tmp stays.
-int clean_up(App& app, GLFWwindow* window, int rc) {
+int clean_up(App& app, Surface& s, int rc) {
     app.runs.runner.cancel();
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
+    ImGui_ImplOpenGL3_Shutdown();  // while the context is current (either surface)
+    if (s.window) ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
-    glfwDestroyWindow(window);
-    glfwTerminate();
+    if (s.window) {
+        glfwDestroyWindow(s.window);
+        glfwTerminate();
+    }
+    s.offscreen.reset();
     if (app.check.checking.valid() &&
         app.check.checking.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
         std::fprintf(stderr, "stencil-lab-viewer: quit while a check was running; it was stopped\n");
@@ -292,37 +464,38 @@ int main(int argc, char** argv) {
     // 1. Options ---------------------------------------------------------------------------------
     ViewerOptions opt;
     if (auto rc = parse_options(argc, argv, opt)) return *rc;
-    const bool shot = !opt.screenshot.empty();
+    const bool bounded = opt.bounded();  // a screenshot or frame times: a fixed number of frames, then exit
 
     // 2. Without a window: the headless report ------------------------------------------------------
     if (opt.headless) return run_headless_report();
 
-    // 3. GLFW window with an OpenGL 3.3 core context -----------------------------------------------
-    GLFWwindow* window = open_window(opt, shot);
-    if (!window) return 1;
+    // 3. An OpenGL 3.3 core context: a GLFW window, or EGL and a framebuffer (--offscreen) ----------
+    Surface surface;
+    if (!open_surface(surface, opt)) return 1;
 
     // 4. Dear ImGui: context and backends -----------------------------------------------------------
-    start_imgui(window);
+    start_imgui(surface);
 
     // 5. State: the stepper's first trace, the model's curves (computed once, here) ---------------
     App app;
     std::error_code ec;
     app.init(std::filesystem::canonical("/proc/self/exe", ec).parent_path().string());
-    attach_app(app, window, opt);
+    attach_app(app, surface, opt);
     if (auto rc = apply_state(app, opt)) return *rc;
-    app.recording = shot;
+    if (auto rc = start_work(app, opt)) return *rc;
+    app.recording = !opt.screenshot.empty();  // the panels note what they drew, for the sidecar
     FrameTimes times;
     int settle = 3;  // frames to draw after an event before waiting again
 
     // 6. Main loop ----------------------------------------------------------------------------------
     bool quit = false;
     int frame = 0, rc = 0;
-    while (!glfwWindowShouldClose(window) && !quit) {
-        if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {  // sleep while iconified
+    while (!(surface.window && glfwWindowShouldClose(surface.window)) && !quit) {
+        if (surface.window && glfwGetWindowAttrib(surface.window, GLFW_ICONIFIED)) {  // sleep while iconified
             glfwWaitEvents();
             continue;
         }
-        wait_for_events(app, shot, settle);
+        wait_for_events(surface, app, bounded, settle);
         app.poll();  // finished background work only
         if (app.ui.font_dirty) {
             build_fonts(app.ui);
@@ -330,16 +503,20 @@ int main(int argc, char** argv) {
             settle = 3;
         }
         if (frame == 1) app.ui.relayout = true;  // frame 0 ran before the menu bar set WorkPos
+        // Frame times alone: only the last frame notes what it drew (its layout, for the JSON), so
+        // the measured frames do no bookkeeping a normal frame would not.
+        if (bounded && opt.screenshot.empty()) app.recording = frame == opt.frames - 1;
         int fw = 0, fh = 0;
-        draw_one_frame(window, app, shot, frame, quit, times, fw, fh);
-        if (shot && ++frame >= opt.frames) {
-            rc = finish_screenshot(app, opt, frame, times, fw, fh);
+        draw_one_frame(surface, app, bounded, frame, quit, times, fw, fh);
+        if (bounded && ++frame >= opt.frames) {
+            rc = finish_bounded(app, surface, opt, times, fw, fh);
             break;
         }
-        if (!shot) ++frame;
-        glfwSwapBuffers(window);
+        if (!bounded) ++frame;
+        if (surface.window) glfwSwapBuffers(surface.window);
+        if (!bounded) times.frame_ms.clear();  // an interactive session keeps no history
     }
 
     // 7. Cleanup ------------------------------------------------------------------------------------
-    return clean_up(app, window, rc);
+    return clean_up(app, surface, rc);
 }

@@ -19,8 +19,16 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
                    "presentation: this panel fills the window (stepper, opb, halos, coalescing, runs, check, cardiac, timeline); "
                    "Page Down / Page Up go to the next / previous panel");
     auto* frames_opt =
-        cli.add_option("--frames", o.frames, "frames to render before the screenshot (needs --screenshot)")
+        cli.add_option("--frames", o.frames,
+                       "frames to render before the screenshot or over which --frame-times measures")
             ->check(CLI::Range(1, 10000));
+    cli.add_flag("--offscreen", o.offscreen,
+                 "no window: draw with EGL into a framebuffer (a GPU machine without a display; needs "
+                 "--screenshot or --frame-times)");
+    cli.add_option("--frame-times", o.frame_times,
+                   "time each of --frames frames (each ended by glFinish) and write mean / p50 / p95 / max ms, "
+                   "fps and GL_RENDERER to this JSON file, then exit");
+    cli.add_flag("--open-all", o.open_all, "open every panel (the default layout opens five)");
     cli.add_option("--window", window_text, "window size WxH, 1024x768 .. 3840x2160");
     cli.add_option("--font", o.font_px, "font height in pixels, 14 .. 40 (every size follows it)")
         ->check(CLI::Range(kMinFontPx, kMaxFontPx));
@@ -42,6 +50,9 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
     cli.add_option("--kernel-file", o.kernel_file,
                    "stepper: step a student's kernel (FILE.cu, with --exercise), run on the CPU engine in the "
                    "checker's child process");
+    cli.add_option("--open", o.open,
+                   "File > Open: 'kernel' or 'results' shows its dialog; kernel:FILE.cu (with --exercise, or the one "
+                   "the file suggests) or results:FILE.json opens FILE as if chosen in it");
     cli.add_option("--thread", o.thread, "stepper: list this thread's loads and stores (linear index in the block)")
         ->check(CLI::Range(0, 1023));
     cli.add_flag("--halo-2d", o.halo_2d, "halos panel in 2D");
@@ -57,6 +68,18 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
         });
     cli.add_option("--check-backend", o.check_backend, "auto, cuda or cpu (--check)")
         ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
+    cli.add_option("--runs-backend", o.runs_backend, "the runs panel's backend for --run and --measure-ceilings: "
+                                                     "auto, cuda or cpu")
+        ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
+    cli.add_option("--run", o.run_size,
+                   "run the stepper's kernel (--kernel, --tile, --radius, --precision) at N^3 in the runs panel "
+                   "before the first frame")
+        ->check(CLI::Range(3, 1024));
+    cli.add_flag("--run-sweep", o.run_sweep, "with --run: every tile size T the kernel can run");
+    cli.add_flag("--measure-ceilings", o.measure_ceilings,
+                 "measure the roofline's ceilings (copy GB/s, and FMA GFLOP/s on CUDA) on --runs-backend first");
+    cli.add_flag("--gpu-timeline", o.gpu_timeline,
+                 "record the stepper's block on the GPU first (the timeline panel's button; CUDA backend)");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -64,8 +87,16 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
         return rc == 0 ? 0 : 2;
     }
     if (step_opt->count()) o.step = step;
-    if (frames_opt->count() && o.screenshot.empty()) {
-        std::fprintf(stderr, "stencil-lab-viewer: --frames needs --screenshot\n");
+    if (frames_opt->count() && !o.bounded()) {
+        std::fprintf(stderr, "stencil-lab-viewer: --frames needs --screenshot or --frame-times\n");
+        return 2;
+    }
+    if (o.offscreen && !o.bounded()) {  // no window to look at: nothing would come out
+        std::fprintf(stderr, "stencil-lab-viewer: --offscreen needs --screenshot or --frame-times\n");
+        return 2;
+    }
+    if (o.run_sweep && !o.run_size) {
+        std::fprintf(stderr, "stencil-lab-viewer: --run-sweep needs --run N\n");
         return 2;
     }
     std::string why;

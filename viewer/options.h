@@ -13,6 +13,10 @@ struct ViewerOptions {
     int window_w = 1600, window_h = 1000;
     int font_px = 20;
     bool headless = false;
+    // --offscreen: no window and no GLFW; EGL draws into a framebuffer (viewer/offscreen_egl.h).
+    bool offscreen = false;
+    std::string frame_times;         // --frame-times FILE.json: per-frame times of --frames frames
+    bool open_all = false;           // every panel open (the grid), not the default five
     // The state the panels start in.
     std::string kernel, precision, block, load;
     int tile = 0, radius = 0, grid = 0;
@@ -20,11 +24,21 @@ struct ViewerOptions {
     std::string zoom;                // stepper: instruction, line or interval per step
     std::string block_shape;         // stepper: naive's block shape BXxBYxBZ (8x8x8, 32x4x2)
     std::string kernel_file;         // stepper: a student's kernel (with --exercise)
+    std::string open;                // File > Open: kernel | results (its dialog), kernel:FILE | results:FILE
     int thread = -1;                 // stepper: the thread whose loads and stores are listed
     bool halo_2d = false;
     bool roofline = false;           // the OP/B panel opens on its roofline tab
     int halo_slice = -1;
     std::string check_path, check_exercise, check_backend = "auto";  // exercise "": the one the file suggests
+    // Work done before the first frame, as a user would with the panels' buttons.
+    std::string runs_backend;        // the runs panel's backend (auto, cuda, cpu; "": the panel's default)
+    int run_size = 0;                // --run N: the stepper's kernel at N^3 in the runs panel
+    bool run_sweep = false;          // --run-sweep: every T of that kernel
+    bool measure_ceilings = false;   // the roofline's copy / FMA ceilings, measured here
+    bool gpu_timeline = false;       // the timeline panel's "record on the GPU"
+
+    // A run of a fixed number of frames that exits: a screenshot or a frame-time measurement.
+    bool bounded() const { return !screenshot.empty() || !frame_times.empty(); }
 };
 
 // Parses argv. Returns the exit code when the viewer must exit now (--help: 0, bad usage: 2, with

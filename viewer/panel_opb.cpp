@@ -55,9 +55,19 @@ void draw_opb_tab(App& app) {
     fit::Text("Model:");
     HelpMarker(o.help.c_str());
     for (const auto& m : f.table) {
+        if (has_update_model(m.kernel)) continue;  // theirs are per byte moved, on the next line
         const std::string t = fmt::format(" {} T={}: {:.2f} ", version(m.kernel).name, m.tile, m.opb);
         fit::SameLineIfFits(fit::TextWidth(t));
         fit::Text(t);
+    }
+    if (!f.updates.empty()) {
+        fit::Text("Per byte moved:");
+        HelpMarker(o.update_help.c_str());
+        for (const auto& m : f.updates) {
+            const std::string t = " " + update_short_text(m) + " ";
+            fit::SameLineIfFits(fit::TextWidth(t));
+            fit::Text(t);
+        }
     }
     // Greyed GPU series: the reason as visible text, not only on hover.
     if (!f.counters_why.empty()) {
@@ -84,6 +94,10 @@ void draw_opb_tab(App& app) {
         nlohmann::json ser = nlohmann::json::array();
         for (const auto& s : f.series)
             if (s.in_legend) ser.push_back({{"name", s.name}, {"points", s.x.size()}, {"greyed", s.greyed}});
+        nlohmann::json updates = nlohmann::json::array();  // every z-chunked curve, listed or not
+        for (const auto& s : f.series)
+            if (s.name.find("(model): ") != std::string::npos)
+                updates.push_back({{"name", s.name}, {"points", s.x.size()}, {"last_opb", s.y.empty() ? 0 : s.y.back()}});
         const double limit = f.refs.empty() ? 0.0 : f.refs[0].value;
         app.drawn["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
                             {"seeds", f.points.size()}, {"seed_label", f.points.empty() ? "" : f.points[0].label},
@@ -91,7 +105,8 @@ void draw_opb_tab(App& app) {
                             {"limit_matches_model", limit > 0 && limit == f.model_limit},
                             {"dram_points", f.dram_points}, {"l2_points", f.l2_points},
                             {"requested_points", f.requested_points}, {"trace_points", f.trace_points},
-                            {"label_overlaps", drawn.label_overlaps}, {"counters_why", f.counters_why}};
+                            {"label_overlaps", drawn.label_overlaps}, {"counters_why", f.counters_why},
+                            {"update_series", updates}, {"update_rows", f.updates.size()}};
     }
 }
 
@@ -149,7 +164,11 @@ void draw_roofline_tab(App& app) {
     const PlotDrawn drawn = Plot(spec);
     if (app.recording) {
         const Ceilings& c = f.used;
+        nlohmann::json kernels = nlohmann::json::array();
+        for (const auto& s : f.series)
+            if (!s.labels.empty()) kernels.push_back({{"name", s.name}, {"points", s.x.size()}});
         app.drawn["roofline"] = {{"points", f.points}, {"dram_points", f.dram_points},
+                                 {"model_points", f.model_points}, {"series", kernels},
                                  {"memory_gbps", c.memory_gbps.value_or(0)}, {"memory_source", c.memory_source},
                                  {"compute_gflops", c.compute_gflops.value_or(0)}, {"compute_source", c.compute_source},
                                  {"ridge", f.ridge}, {"label_overlaps", drawn.label_overlaps}, {"note", f.note},

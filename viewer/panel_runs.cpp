@@ -94,7 +94,7 @@ void draw_results_file(App& app) {
     HelpMarker("The results.json that `stencil-lab sweep` writes (a list under \"results\"), or JSON lines: "
                "`stencil-lab run --json` lines, or bench/peers.py's .jsonl (torch, cuDNN and CuPy on the same stencils, "
                "each with its ratio to the copy of its own process). Loaded runs join the table and feed the OP/B "
-               "(DRAM counters) and coalescing (sectors per request) panels.");
+               "(DRAM counters) and coalescing (sectors per request) panels. File > Open results... lists them.");
     fit::SameLineIfFits(fit::ButtonWidth("Clear"));
     if (ImGui::Button("Clear")) r.records.clear(), app.rebuild_opb();
     if (!r.message.empty()) fit::Wrapped(r.message);

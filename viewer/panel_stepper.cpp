@@ -17,19 +17,22 @@ namespace stencil::viewer {
 
 namespace {
 
-// File > Open for the stepper: a student's .cu and the exercise whose contract it follows, run
-// on the CPU engine in the checker's child process (viewer/core/student_trace.h).
+// A student's .cu and the exercise whose contract it follows, run on the CPU engine in the
+// checker's child process (viewer/core/student_trace.h). File > Open (frame.cpp) hands its file to
+// the same config; the box then shows it.
 void student_file_controls(StepperConfig& c, bool& changed) {
     static char path[512] = "";
     static int exercise = -1;
+    static std::string shown;  // the config's file the box last took (File > Open, --kernel-file)
     static std::vector<std::string> names;
     if (names.empty())
         for (const auto& e : checker::exercises())
             if (e.is_star3d()) names.push_back(e.name);
-    if (exercise < 0) {
+    if (exercise < 0 || c.kernel_file != shown) {
+        shown = c.kernel_file;
         if (!c.exercise.empty()) std::snprintf(path, sizeof path, "%s", c.kernel_file.c_str());
         const auto it = std::find(names.begin(), names.end(), c.exercise);
-        exercise = it == names.end() ? 0 : (int)(it - names.begin());
+        if (exercise < 0 || it != names.end()) exercise = it == names.end() ? 0 : (int)(it - names.begin());
     }
     // Folded by default: the lab's kernels are what a lecture starts with (and a projector's
     // font leaves few rows for controls).
@@ -53,7 +56,7 @@ void student_file_controls(StepperConfig& c, bool& changed) {
     HelpMarker("A student's kernel (FILE.cu for an exercise, as `stencil-lab check` takes it): compiled with NVRTC "
                "and run on the CPU engine by the checker's runner in a child process, so a crash or an endless loop "
                "ends that process, not the viewer. Stepped like the lab's kernels, beside the exercise's textbook "
-               "listing. Choosing a kernel above goes back to the lab's.");
+               "listing. Choosing a kernel above goes back to the lab's. File > Open kernel... chooses a file too.");
     ImGui::TreePop();
 }
 
@@ -365,17 +368,17 @@ void tile_view(App& app) {
 }
 
 // The __shared__ array as the versions table declares it (shared_plane_shape): T planes of T x T
-// (tiled), 2r + 1 (coarsened), one T x T plane (register-tiled), one (T + 2r)^2 plane with its halo
-// ring (streaming); a cell is lit once a thread of the block stored it.
+// (tiled), 2r + 1 (coarsened), one T x T plane (register-tiled), two planes of T + 2r rows of 32
+// vectors (streaming's double buffer); a cell is lit once a thread of the block stored it.
 void shared_view(App& app) {
     const auto& t = app.exp.trace;
     const auto& s = app.exp.state;
     if (t.shared_planes == 0 || t.shared_nx == 0) return;
     fit::Wrapped(fmt::format("__shared__ array: {} plane{} of {} x {}", t.shared_planes,
                              t.shared_planes == 1 ? "" : "s", t.shared_nx, t.shared_ny));
-    HelpMarker("The block's shared array, plane by plane, in the shape kernels/versions.h gives it (streaming: one "
-               "(T+2r) x (T+2r) plane, the outputs' T x T and the ring of halo cells around it). Lit: stored by "
-               "some thread of the block so far.");
+    HelpMarker("The block's shared array, plane by plane, in the shape kernels/versions.h gives it (streaming: two "
+               "buffers of T + 2r rows, each 32 lanes x one 16-byte vector: the block's T rows and r halo rows on "
+               "each side). Lit: stored by some thread of the block so far.");
     const float fs = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
     const float gap = ImGui::GetStyle().ItemSpacing.x, label_w = fit::TextWidth("plane 00");
     const float min_cell = std::min(fs * 0.45f, (avail - 2) / t.shared_nx);

@@ -1,5 +1,6 @@
 // [SECTION] Timeline panel: the stepper's block over time, one row per warp (load, wait at the
-// barrier, compute, store), the barriers' releases as lines. From the GPU (an instrumented launch,
+// barrier, compute, store), the barriers' releases as lines; tiled or coarsened (its z-march: two
+// barriers per plane). From the GPU (an instrumented launch,
 // clock64 cycles) when asked and possible, else from the CPU engine's trace (in steps). Zoom with
 // the mouse wheel or the buttons; drag to pan.
 #include <fmt/format.h>
@@ -15,6 +16,9 @@ namespace stencil::viewer {
 
 namespace {
 
+// "step" -> "steps"; "cycles" and "ns" are already what a count of them says.
+std::string plural(const std::string& unit) { return unit.empty() || unit.back() == 's' ? unit : unit + "s"; }
+
 Rgb phase_colour(TimelinePhase p) {
     switch (p) {
         case TimelinePhase::load: return palette::loaded;
@@ -25,8 +29,32 @@ Rgb phase_colour(TimelinePhase p) {
     return palette::idle;
 }
 
+// The kernels with an instrumented GPU launch; the CPU trace's fallback shows the same ones (the
+// stepper's block: choosing here changes the stepper's kernel too).
+void kernel_choice(App& app) {
+    const StepperConfig& c = app.exp.cfg;
+    const bool lab = c.kernel_file.empty();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+    if (ImGui::BeginCombo("kernel##timeline", lab ? version(c.kernel).name : "a student's")) {
+        for (KernelId k : gpu_timeline_kernels())
+            if (ImGui::Selectable(version(k).name, lab && k == c.kernel)) {
+                StepperConfig n = c;
+                n.kernel = k;
+                n.tile = std::min(version(k).default_tile, 8);
+                n.kernel_file.clear();
+                n.exercise.clear();
+                app.set_config(n);
+            }
+        ImGui::EndCombo();
+    }
+    HelpMarker("tiled: one barrier between the load and the compute. coarsened: the block marches z, two barriers "
+               "per plane (the plane's load, then the shift of the 2r+1 planes): the z-march's barrier cost plane "
+               "by plane. The stepper's block, on the GPU or in the CPU engine's trace.");
+}
+
 void source_controls(App& app) {
     auto& e = app.exp;
+    kernel_choice(app);
     if (ImGui::Button("from the CPU trace")) {
         e.timeline = timeline_from_trace(e.trace);
         e.window = {0, std::max(1.0, e.timeline.end)};
@@ -45,9 +73,10 @@ void source_controls(App& app) {
             e.gpu_timeline_why = why;
         }
     }
-    HelpMarker("An instrumented copy of the tiled kernel stamps clock64 and %globaltimer at six marks per warp of "
-               "the stepper's block (start, loaded, at the barrier, released, computed, stored) into a device "
-               "buffer: the hardware's own timeline (backends/cuda/block_timeline.h).");
+    HelpMarker("An instrumented copy of the tiled or coarsened kernel stamps clock64 and %globaltimer at six marks "
+               "per warp of the stepper's block (start, loaded, at the barrier, released, computed, stored; coarsened: "
+               "per plane of its z-march) into a device buffer: the hardware's own timeline "
+               "(backends/cuda/block_timeline.h).");
     if (!e.gpu_timeline_why.empty()) Greyed("GPU timeline:", e.gpu_timeline_why);
 }
 
@@ -60,7 +89,8 @@ void zoom_controls(App& app) {
     if (ImGui::Button("zoom out")) e.window = zoom_window(e.window, mid, 0.5, end);
     fit::SameLineIfFits(fit::ButtonWidth("whole block"));
     if (ImGui::Button("whole block")) e.window = {0, end};
-    const std::string shown = fmt::format("{:.0f} .. {:.0f} of {:.0f} {}s", e.window.from, e.window.to, end, e.timeline.unit);
+    const std::string shown =
+        fmt::format("{:.0f} .. {:.0f} of {:.0f} {}", e.window.from, e.window.to, end, plural(e.timeline.unit));
     fit::SameLineIfFits(fit::TextWidth(shown));
     fit::Text(shown);
     HelpMarker("Mouse wheel over the chart: zoom about the pointer; drag: pan.");
@@ -109,7 +139,7 @@ void chart(App& app) {
     // Time ticks at the window's ends.
     fit::DrawText(dl, ImVec2(x0, hi.y + 2), IM_COL32(200, 200, 200, 255), fmt::format("{:.0f}", w.from), lo,
                   ImVec2(hi.x, hi.y + fs * 1.5f));
-    const std::string to = fmt::format("{:.0f} {}s", w.to, tl.unit);
+    const std::string to = fmt::format("{:.0f} {}", w.to, plural(tl.unit));
     fit::DrawText(dl, ImVec2(hi.x - ImGui::CalcTextSize(to.c_str()).x, hi.y + 2), IM_COL32(200, 200, 200, 255), to,
                   lo, ImVec2(hi.x, hi.y + fs * 1.5f));
     if (!hover.empty()) ImGui::SetTooltip("%s", hover.c_str());
@@ -161,7 +191,8 @@ void draw_timeline_panel(App& app) {
     if (app.recording) {
         int spans = 0;
         for (const auto& w : tl.warps) spans += (int)w.size();
-        app.drawn["timeline"] = {{"unit", tl.unit}, {"warps", tl.warps.size()}, {"spans", spans},
+        app.drawn["timeline"] = {{"kernel", e.trace.cfg.kernel_file.empty() ? version(e.trace.cfg.kernel).name : "student"},
+                                 {"unit", tl.unit}, {"warps", tl.warps.size()}, {"spans", spans},
                                  {"barriers", tl.barriers.size()}, {"wait_share", all > 0 ? wait / all : 0},
                                  {"end", tl.end}, {"window_from", e.window.from}, {"window_to", e.window.to}};
     }

@@ -42,6 +42,19 @@ void marker(ImDrawList* dl, MarkerShape m, ImVec2 c, float r, ImU32 col, float t
             dl->AddLine(ImVec2(c.x - r * 1.2f, c.y - r * 1.2f), ImVec2(c.x + r * 1.2f, c.y + r * 1.2f), col, thick);
             dl->AddLine(ImVec2(c.x - r * 1.2f, c.y + r * 1.2f), ImVec2(c.x + r * 1.2f, c.y - r * 1.2f), col, thick);
             break;
+        case MarkerShape::ring: dl->AddCircle(c, r * 1.2f, col, 0, thick); break;
+        case MarkerShape::plus:
+            dl->AddLine(ImVec2(c.x - r * 1.5f, c.y), ImVec2(c.x + r * 1.5f, c.y), col, thick);
+            dl->AddLine(ImVec2(c.x, c.y - r * 1.5f), ImVec2(c.x, c.y + r * 1.5f), col, thick);
+            break;
+        case MarkerShape::triangle_down:
+            dl->AddTriangle(ImVec2(c.x, c.y + r * 1.5f), ImVec2(c.x - r * 1.4f, c.y - r), ImVec2(c.x + r * 1.4f, c.y - r),
+                            col, thick);
+            break;
+        case MarkerShape::hexagon: dl->AddNgon(c, r * 1.4f, col, 6, thick); break;
+        case MarkerShape::square_filled:
+            dl->AddRectFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), col);
+            break;
     }
 }
 

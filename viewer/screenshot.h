@@ -1,4 +1,5 @@
-// Reads the window's back buffer (glReadPixels) and writes it as a PNG (stb_image_write).
+// Reads what the frame was drawn into (glReadPixels: the window's back buffer, or with --offscreen
+// the framebuffer object bound for reading) and writes it as a PNG (stb_image_write).
 #pragma once
 #include <string>
 

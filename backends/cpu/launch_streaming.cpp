@@ -1,20 +1,15 @@
-// The streaming kernel (kernels/streaming.cuh, unmodified) on the retired fiber engine (the CPU benchmark's peer only), every built (T, r, precision).
+// The streaming kernel on the retired fiber engine (the CPU benchmark's peer only): not there. The
+// kernel exchanges x-neighbours with warp shuffles and loads 16-byte vectors, which the fiber
+// engine (the kernel source compiled by the host compiler) does not emulate; the CPU backend runs
+// it on the PTX engine (launch_ptx.cpp) like every other version.
 #include "backends/cpu/launch_common.h"
-#include "kernels/streaming.cuh"
+#include "core/error.h"
 
 namespace stencil::cpu_detail {
 
-namespace {
-std::mutex g_launch_mutex;
-}
-
-simt::ExecReport launch_streaming(const LaunchRequest& req, const StencilWeights& w, const void* in,
-                             void* out, const simt::ExecOptions& opt, const LaunchGeometry& geo) {
-    return launch_kernel<KernelId::streaming>(
-        g_launch_mutex, req, w, in, out, opt, geo,
-        []<class real, int T, int R>(auto in, auto out, int nx, int ny, int nz) {
-            stencil_streaming_kernel<real, T, R>(in, out, nx, ny, nz);
-        });
+simt::ExecReport launch_streaming(const LaunchRequest&, const StencilWeights&, const void*, void*,
+                                  const simt::ExecOptions&, const LaunchGeometry&) {
+    throw UserError("streaming runs on the PTX engine only: the retired fiber engine has no warp shuffles");
 }
 
 }  // namespace stencil::cpu_detail

@@ -1,5 +1,6 @@
 // The host side of the GPU's block timeline (block_timeline.h): buffers, the instrumented launch
-// (block_timeline.cu), the stamps read back and the outputs checked against the fp64 reference.
+// of tiled or coarsened (block_timeline.cu), the stamps read back and the outputs checked against
+// the fp64 reference.
 #include "backends/cuda/block_timeline.h"
 
 #include <fmt/format.h>
@@ -21,12 +22,14 @@ RecordedTimeline record_as(const LaunchRequest& req, int bx, int by, int bz) {
     using namespace cuda_detail;
     const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
     const int warps = (int)((g.block.count() + 31) / 32);
+    const int planes = req.kernel == KernelId::coarsened ? g.out_planes : 1;
     const Field<real> in = random_field<real>(req.dims, 7);
     Field<real> out = poisoned_output(in, req.radius);
     const StencilWeights w = laplacian_weights(req.radius);
     const std::size_t bytes = in.data.size() * sizeof(real);
     DeviceBuffer d_in(bytes, "input"), d_out(bytes, "output");
-    const std::size_t stamp_bytes = (std::size_t)warps * kTimelineMarks * sizeof(unsigned long long);
+    const std::size_t stamps = (std::size_t)warps * planes * kTimelineMarks;
+    const std::size_t stamp_bytes = stamps * sizeof(unsigned long long);
     DeviceBuffer d_cycles(stamp_bytes, "clock64 stamps"), d_ns(stamp_bytes, "globaltimer stamps");
     check(cudaMemcpy(d_in.get(), in.data.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy (input)");
     check(cudaMemcpy(d_out.get(), out.data.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy (output)");
@@ -45,22 +48,26 @@ RecordedTimeline record_as(const LaunchRequest& req, int bx, int by, int bz) {
     l.cycles = static_cast<unsigned long long*>(d_cycles.get());
     l.ns = static_cast<unsigned long long*>(d_ns.get());
     l.weights = &w;
-    if (!launch_tiled_timeline(l))
-        throw UserError(fmt::format("tiled T={} r={} {} is not built for the GPU", req.tile, req.radius,
-                                    to_string(req.precision)));
+    const bool launched = req.kernel == KernelId::coarsened ? launch_coarsened_timeline(l) : launch_tiled_timeline(l);
+    if (!launched)
+        throw UserError(fmt::format("{} T={} r={} {} is not built for the GPU", version(req.kernel).name, req.tile,
+                                    req.radius, to_string(req.precision)));
     RecordedTimeline t;
     t.warps = warps;
-    t.cycles.resize((size_t)warps * kTimelineMarks);
+    t.planes = planes;
+    t.cycles.resize(stamps);
     t.ns.resize(t.cycles.size());
     check(cudaMemcpy(t.cycles.data(), d_cycles.get(), stamp_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (stamps)");
     check(cudaMemcpy(t.ns.data(), d_ns.get(), stamp_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (stamps)");
     check(cudaMemcpy(out.data.data(), d_out.get(), bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (output)");
-    // A mark no lane of the warp reached holds the one before it (a phase of length 0).
+    // A mark no lane of the warp reached holds the one before it (a phase of length 0), across
+    // planes too: a warp's marks are one sequence, plane after plane.
+    const std::size_t per_warp = (std::size_t)planes * kTimelineMarks;
     for (int wp = 0; wp < warps; ++wp)
-        for (int m = 1; m < kTimelineMarks; ++m)
+        for (std::size_t m = 1; m < per_warp; ++m)
             for (auto* v : {&t.cycles, &t.ns}) {
-                auto& x = (*v)[(size_t)wp * kTimelineMarks + m];
-                if (x == 0) x = (*v)[(size_t)wp * kTimelineMarks + m - 1];
+                auto& x = (*v)[wp * per_warp + m];
+                if (x == 0) x = (*v)[wp * per_warp + m - 1];
             }
     const CompareResult cmp = compare_with_reference(out, reference_stencil(in, w), req.precision);
     t.output_ok = cmp.ok;
@@ -73,8 +80,10 @@ RecordedTimeline record_as(const LaunchRequest& req, int bx, int by, int bz) {
 }  // namespace
 
 RecordedTimeline record_block_timeline(const LaunchRequest& req, int bx, int by, int bz) {
-    if (req.kernel != KernelId::tiled)
-        throw UserError("the GPU timeline instruments the tiled kernel (its one barrier between load and compute)");
+    if (!has_block_timeline(req.kernel))
+        throw UserError(fmt::format("the GPU timeline instruments the tiled and coarsened kernels (their barriers "
+                                    "between load and compute), not {}",
+                                    version(req.kernel).name));
     if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) throw UserError(*e);
     const LaunchGeometry g = launch_geometry(req.kernel, req.tile, req.radius, req.precision, req.dims);
     if (bx < 0 || by < 0 || bz < 0 || bx >= g.grid.x || by >= g.grid.y || bz >= g.grid.z)

@@ -16,7 +16,7 @@ struct TimelineLaunch {
     int chosen[3] = {0, 0, 0};             // the block that records
     const void* in = nullptr;               // device arrays of the precision
     void* out = nullptr;
-    unsigned long long* cycles = nullptr;   // device: warps x 6 stamps each
+    unsigned long long* cycles = nullptr;   // device: warps x planes x 6 stamps (tiled: 1 plane)
     unsigned long long* ns = nullptr;
     const StencilWeights* weights = nullptr;
 };
@@ -24,5 +24,7 @@ struct TimelineLaunch {
 // Uploads the weights to this TU's constant memory, launches and synchronises (a CUDA error is a
 // UserError). False when (precision, T, r) is not built.
 bool launch_tiled_timeline(const TimelineLaunch& l);
+// The same for the coarsened kernel: OUT_TILE_DIM planes of stamps per warp.
+bool launch_coarsened_timeline(const TimelineLaunch& l);
 
 }  // namespace stencil::cuda_detail

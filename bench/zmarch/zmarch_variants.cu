@@ -13,8 +13,8 @@
 //
 // The variants, all marching a z-chunk of planes per block with the 2r + 1 z-values of each column
 // in registers (the textbook's inPrev / inCurr / inNext queue):
-//   lab        kernels/streaming.cuh as it is (T x T threads, a shared (T+2r)^2 plane, two
-//              barriers per plane), at the table's T = 16 and z-chunk 128, then at z-chunk 16;
+//   lab        kernels/streaming.cuh as it is (since 2026-11-24 the smem-y design below, in the
+//              lab's own words: 32 x T threads, any grid), at T = 8, 4, 16 rows and z-chunks 16, 32;
 //   z-copy     the march with no neighbour at all (out = c0 * in): the ceiling of the pattern;
 //   L1         one cell per thread, x and y neighbours as plain global loads (L1 hits);
 //   vec-L1     V cells per thread (one 16-byte load: 4 floats or 2 doubles), x and y from L1;
@@ -22,6 +22,9 @@
 //              the lanes at a row's ends load), y from L1: no shared memory, no barrier;
 //   smem-y     as vec-shfl, but y from a double-buffered shared tile of BY + 2r rows: one
 //              barrier per plane.
+// Each variant may keep D planes in flight (D = 1: the next plane, loaded one step ahead; D > 1:
+// a deeper pipeline of loads, more bytes in flight per thread), shown as "D=" in the table.
+// Beside them, `kernel copy`: a plain vector copy kernel, what any kernel can get of the copy.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -84,7 +87,7 @@ enum class XY { none, l1, shuffle_x_l1_y, shuffle_x_shared_y };
 
 // A block of BX x BY threads, each owning V consecutive cells of a row, marches the planes of its
 // z-chunk. nx must be a multiple of V (the program's grids are).
-template <class real, int R, int V, int BX, int BY, XY how>
+template <class real, int R, int V, int BX, int BY, XY how, int D = 1>
 __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict__ in, real* __restrict__ out,
                                                          int nx, int ny, int nz) {
     using P = Pack<real, V>;
@@ -108,6 +111,13 @@ __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict_
     P zq[2 * R + 1];
 #pragma unroll
     for (int p = 0; p <= 2 * R; ++p) zq[p] = inside ? load((iBegin - R + p) * sz + cxy) : zero_pack<real, V>();
+    // pend[d]: plane i + R + 1 + d, loaded D - d steps ago (pend[D - 1] is loaded at a step's start).
+    P pend[D];
+#pragma unroll
+    for (int d = 0; d < D; ++d) {
+        const int plane = iBegin + R + 1 + d;
+        pend[d] = d < D - 1 && inside && plane < iEnd + R ? load(plane * sz + cxy) : zero_pack<real, V>();
+    }
     // smem-y: threads ty < R also carry the halo rows j0 - R + ty and j0 + BY + ty, one plane ahead.
     const int jSouth = j0 - R + ty, jNorth = j0 + BY + ty;
     const bool haloThread = kSharedY && ty < R && x0 < nx;
@@ -124,9 +134,9 @@ __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict_
             if (ty < R) tile[buf][ty][tx] = south, tile[buf][BY + R + ty][tx] = north;
         }
         // The next plane's loads, issued before this plane's arithmetic.
-        P top = zero_pack<real, V>(), nextSouth = zero_pack<real, V>(), nextNorth = zero_pack<real, V>();
+        P nextSouth = zero_pack<real, V>(), nextNorth = zero_pack<real, V>();
+        pend[D - 1] = inside && i + R + D < iEnd + R ? load((i + R + D) * sz + cxy) : zero_pack<real, V>();
         if (i + 1 < iEnd) {
-            if (inside) top = load((i + 1 + R) * sz + cxy);
             if (haloThread) {
                 if (jSouth >= 0) nextSouth = load((i + 1) * sz + jSouth * sy + x0);
                 if (jNorth < ny) nextNorth = load((i + 1) * sz + jNorth * sy + x0);
@@ -196,9 +206,20 @@ __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict_
         }
 #pragma unroll
         for (int p = 0; p < 2 * R; ++p) zq[p] = zq[p + 1];
-        zq[2 * R] = top;
+        zq[2 * R] = pend[0];
+#pragma unroll
+        for (int d = 0; d + 1 < D; ++d) pend[d] = pend[d + 1];
         south = nextSouth, north = nextNorth;
     }
+}
+
+// A plain copy kernel: 16-byte vectors, a grid-stride loop, what a kernel gets of the copy.
+template <class real>
+__global__ void copy_kernel(const real* __restrict__ in, real* __restrict__ out, long cells) {
+    using P = Pack<real, 16 / sizeof(real)>;
+    const long packs = cells / (16 / sizeof(real));
+    for (long p = blockIdx.x * (long)blockDim.x + threadIdx.x; p < packs; p += (long)gridDim.x * blockDim.x)
+        reinterpret_cast<P*>(out)[p] = reinterpret_cast<const P*>(in)[p];
 }
 
 template <class real>
@@ -248,26 +269,27 @@ double max_difference(const Arrays<real>& a) {
 
 template <class real>
 void report(const char* name, int R, const char* shape, int chunk, float ms, float copy_ms, double diff) {
-    std::printf("%s r=%d %-9s %-12s chunk %3d  %7.3f ms  copy ratio %.3f  max diff %s%.2g\n",
+    std::printf("%s r=%d %-11s %-16s chunk %3d  %7.3f ms  copy ratio %.3f  max diff %s%.2g\n",
                 sizeof(real) == 4 ? "f32" : "f64", R, name, shape, chunk, ms, copy_ms / ms, diff < 0 ? "- " : "",
                 diff < 0 ? 0.0 : diff);
 }
 
-template <class real, int R, int V, int BX, int BY, XY how>
+template <class real, int R, int V, int BX, int BY, XY how, int D = 1>
 void try_zmarch(Arrays<real>& a, const char* name, int chunk, float copy_ms) {
     const int n = a.n;
     const dim3 block(BX, BY), grid((n / V + BX - 1) / BX, (n + BY - 1) / BY, (n + chunk - 1) / chunk);
     CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
-    const float ms = best_ms([&] { zmarch_kernel<real, R, V, BX, BY, how><<<grid, block>>>(a.in, a.out, n, n, n); });
+    const float ms = best_ms([&] { zmarch_kernel<real, R, V, BX, BY, how, D><<<grid, block>>>(a.in, a.out, n, n, n); });
     char shape[32];
-    std::snprintf(shape, sizeof shape, "%dx%d V=%d", BX, BY, V);
+    std::snprintf(shape, sizeof shape, "%dx%d V=%d D=%d", BX, BY, V, D);
     report<real>(name, R, shape, chunk, ms, copy_ms, how == XY::none ? -1.0 : max_difference(a));
 }
 
+// The lab's kernel: 32 x T threads, each a 16-byte vector of its row (kernels/streaming.cuh).
 template <class real, int R, int T>
 void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
-    const int n = a.n;
-    const dim3 block(T, T), grid((n + T - 1) / T, (n + T - 1) / T, (n + chunk - 1) / chunk);
+    const int n = a.n, W = 32 * int(16 / sizeof(real));
+    const dim3 block(32, T), grid((n + W - 1) / W, (n + T - 1) / T, (n + chunk - 1) / chunk);
     CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
     const float ms = best_ms(
         [&] { stencil::stencil_streaming_kernel<real, T, R, const real*, real*><<<grid, block>>>(a.in, a.out, n, n, n); });
@@ -301,16 +323,18 @@ void suite(int n) {
     std::printf("%s r=%d copy %.3f ms (%.0f GB/s, read + write)\n", sizeof(real) == 4 ? "f32" : "f64", R, copy_ms,
                 2.0 * a.bytes / copy_ms / 1e6);
     constexpr int V = 16 / sizeof(real);
-    try_lab<real, R, 16>(a, 128, copy_ms);
+    {
+        const long cells = long(n) * n * n;
+        const float ms = best_ms([&] { copy_kernel<real><<<132 * 16, 256>>>(a.in, a.out, cells); });
+        report<real>("kernel-copy", R, "256 x 2112", 0, ms, copy_ms, -1.0);
+    }
+    try_lab<real, R, 8>(a, 16, copy_ms);
+    try_lab<real, R, 4>(a, 16, copy_ms);
     try_lab<real, R, 16>(a, 16, copy_ms);
-    try_zmarch<real, R, V, 32, 8, XY::none>(a, "z-copy", 16, copy_ms);
-    try_zmarch<real, R, 1, 32, 8, XY::l1>(a, "L1", 16, copy_ms);
-    try_zmarch<real, R, V, 32, 8, XY::l1>(a, "vec-L1", 16, copy_ms);
-    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_l1_y>(a, "vec-shfl", 16, copy_ms);
-    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_l1_y>(a, "vec-shfl", 64, copy_ms);
-    try_zmarch<real, R, V, 32 / V, 32, XY::shuffle_x_l1_y>(a, "vec-shfl", 16, copy_ms);  // T x T = 32 x 32 cells
-    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_shared_y>(a, "smem-y", 16, copy_ms);
-    try_zmarch<real, R, V, 32, 16, XY::shuffle_x_shared_y>(a, "smem-y", 32, copy_ms);
+    try_lab<real, R, 8>(a, 32, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::none, 1>(a, "z-copy", 16, copy_ms);
+    try_zmarch<real, R, 1, 32, 8, XY::l1, 1>(a, "L1", 16, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_shared_y, 1>(a, "smem-y", 16, copy_ms);
     CHECK_CUDA(cudaFree(a.in));
     CHECK_CUDA(cudaFree(a.out));
     CHECK_CUDA(cudaFree(a.expected));
@@ -331,6 +355,8 @@ int main(int argc, char** argv) {
     suite<double, 1>(n);
     suite<float, 2>(n);
     suite<double, 2>(n);
+    suite<float, 3>(n);
+    suite<double, 3>(n);
     suite<float, 4>(n);
     suite<double, 4>(n);
     return 0;

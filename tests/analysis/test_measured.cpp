@@ -49,8 +49,10 @@ TEST_CASE("requested bytes: an interior block's trace equals the model's block",
     const int T = v.id == KernelId::naive ? 8 : (v.id == KernelId::tiled ? 8 : 10);
     const int r = 1;
     const int n = 3 * T + 2;  // block (1, 1, 1) lies wholly inside
-    // A z-chunked block is interior when its whole chunk is: three chunks of exactly Z planes.
-    const GridDims g{n, n, v.z_chunk > 0 ? 3 * v.z_chunk : n};
+    // A z-chunked block is interior when its whole chunk is: three chunks of exactly Z planes. A
+    // warp-rows block (streaming) is 32 vectors of 4 floats wide: three of them, and a vector more.
+    const int nx = v.threads == ThreadShape::warp_rows ? 3 * 128 + 4 : n;
+    const GridDims g{nx, n, v.z_chunk > 0 ? 3 * v.z_chunk : n};
     CAPTURE(v.name, T);
     simt::TraceOptions tr;
     tr.per_block_counts = true;
@@ -85,15 +87,16 @@ TEST_CASE("sectors per request: the CPU trace equals the model's warp pattern", 
     REQUIRE(sectors == wp.sectors);
 }
 
-// The streaming kernel's own cases: several z-chunks, a radius wider than the tile (its ring loop
-// runs twice), fp64, against the trace's bytes and sectors.
+// The streaming kernel's own cases: several z-chunks, rows of whole vectors (16-byte loads) or not
+// (value loads), fp64's two vectors a side at r = 4, against the trace's bytes and sectors.
 TEST_CASE("streaming: traced bytes and sectors equal the model across z-chunks", "[analysis]") {
     const KernelId k = KernelId::streaming;
     const int r = GENERATE(1, 4);
-    const int T = GENERATE(3, 8);
+    const int T = GENERATE(4, 8);
     const Precision p = GENERATE(Precision::f32, Precision::f64);
-    const GridDims g{19, 13, 2 * version(k).z_chunk + 9};
-    CAPTURE(T, r, to_string(p));
+    const int nx = GENERATE(19, 136);
+    const GridDims g{nx, 13, 2 * version(k).z_chunk + 9};
+    CAPTURE(T, r, to_string(p), nx);
     simt::TraceOptions tr;
     tr.records = simt::TraceMode::all;
     tr.count = true;

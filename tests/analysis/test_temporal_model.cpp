@@ -39,10 +39,10 @@ TEST_CASE("bytes per cell update: temporal K = 4 and streaming, hand-computed", 
     REQUIRE(t.halo_reread_share == Approx(1 - 576.0 * 128 / (1024.0 * 136)));
     REQUIRE(t.redundant_work_share == Approx(1 - 576.0 * 128 * 4 / ((900.0 + 784 + 676 + 576) * 136)));
     REQUIRE(t.queue_registers == 12);
-    const UpdateTraffic s = update_traffic(KernelId::streaming, 16, 1, Precision::f32);
-    // 256 x 130 queue loads and 4 x 16 x 128 ring loads for 256 x 128 outputs.
-    REQUIRE(s.requested_bytes == Approx((256.0 * 130 + 64.0 * 128 + 256.0 * 128) * 4 / (256.0 * 128)));
-    REQUIRE(s.dram_bytes == Approx(4.0 * (130.0 / 128 + 1)));
+    const UpdateTraffic s = update_traffic(KernelId::streaming, 8, 1, Precision::f32);
+    // T = 8, Z = 16: 22784 loads (test_model.cpp) and 16384 stores for 16384 outputs.
+    REQUIRE(s.requested_bytes == Approx((22784.0 + 16384) * 4 / 16384));
+    REQUIRE(s.dram_bytes == Approx(4.0 * (18.0 / 16 + 1)));
     REQUIRE((s.redundant_work_share == 0 && s.queue_registers == 3 && s.fused == 1));
     REQUIRE_THROWS_AS(update_traffic(KernelId::tiled, 8, 1, Precision::f32), UserError);
     REQUIRE_THROWS_AS(update_traffic(KernelId::temporal, 8, 1, Precision::f32, 4), UserError);  // T <= 2rK

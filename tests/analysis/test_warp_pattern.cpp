@@ -26,14 +26,13 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
     const int B = bytes_of(p);
     const bool conv27 = k == KernelId::conv27;  // naive's threads, a load for every cell of the cube
     const bool naive = k == KernelId::naive || conv27, tiled = k == KernelId::tiled;
-    const bool streaming = k == KernelId::streaming;
-    const bool temporal = k == KernelId::temporal;  // one step per launch (K = 1), chunked like streaming
-    const int OUT = naive || streaming ? T : T - 2 * r;
-    // streaming: the row's z-chunk, evened out to ceil(nz / blocks) as the kernel does
+    const bool temporal = k == KernelId::temporal;  // one step per launch (K = 1), a z-chunk per block
+    const int OUT = naive ? T : T - 2 * r;
+    // temporal: the row's z-chunk, evened out to ceil(nz / blocks) as the kernel does
     const int chunk = std::max(1, version(k).z_chunk);
-    const int bz_stream = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_stream - 1) / bz_stream;
+    const int bz_chunks = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_chunks - 1) / bz_chunks;
     const int bx_n = (g.nx + OUT - 1) / OUT, by_n = (g.ny + OUT - 1) / OUT,
-              bz_n = streaming || temporal ? bz_stream : (g.nz + OUT - 1) / OUT;
+              bz_n = temporal ? bz_chunks : (g.nz + OUT - 1) / OUT;
     const int tz_n = naive || tiled ? T : 1;
     const int threads = T * T * tz_n;
     // (dx, dy, dz) of each load instruction; for z-marching, dz is a plane selector handled below
@@ -98,41 +97,6 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
                             if (in_grid(x, y, z)) cells.push_back(idx(x, y, z));
                         }
                         issue(cells);
-                    } else if (streaming) {
-                        // the kernel's program order: prologue planes b - r .. b + r - 1, then per
-                        // plane i: the queue's top i + r, the x ring (low, high) and the y ring
-                        const int b = std::max(bz * Z, r), e = std::min(bz * Z + Z, g.nz - r);
-                        if (b >= e) continue;
-                        auto own = [&](int zp) {
-                            cells.clear();
-                            for (int t = w0; t < w1; ++t) {
-                                int tx, ty, tz;
-                                lane(t, tx, ty, tz);
-                                const int x = bx * T + tx, y = by * T + ty;
-                                if (x < g.nx && y < g.ny) cells.push_back(idx(x, y, zp));
-                            }
-                            issue(cells);
-                        };
-                        for (int zp = b - r; zp < b + r; ++zp) own(zp);
-                        for (int i = b; i < e; ++i) {
-                            own(i + r);
-                            for (int axis = 0; axis < 2; ++axis)
-                                for (int s0 = 0; s0 < r; s0 += T)
-                                    for (int side = 0; side < 2; ++side) {
-                                        cells.clear();
-                                        for (int t = w0; t < w1; ++t) {
-                                            int tx, ty, tz;
-                                            lane(t, tx, ty, tz);
-                                            const int s = (axis == 0 ? tx : ty) + s0;
-                                            if (s >= r) continue;
-                                            int x = bx * T + tx, y = by * T + ty;
-                                            int& a = axis == 0 ? x : y;
-                                            a = (axis == 0 ? bx : by) * T + (side == 0 ? s - r : T + s);
-                                            if (in_grid(x, y, i)) cells.push_back(idx(x, y, i));
-                                        }
-                                        issue(cells);
-                                    }
-                        }
                     } else if (temporal) {
                         // its own column over planes max(0, b - r) .. min(nz, e + r) - 1, in order
                         const int b = std::max(bz * Z, r), e = std::min(bz * Z + Z, g.nz - r);
@@ -165,9 +129,89 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
     return c;
 }
 
+// streaming (kernels/streaming.cuh): 32 x T threads, a warp per row; lane tx owns the V cells from
+// x0 = (32 bx + tx) V. A queue or halo-row load is one 16-byte access per lane when its vector lies
+// inside the row and nx % V == 0, else V accesses of one value (each a request of the lanes whose
+// cell is inside); at a row's ends, the lanes load the cells within r beyond it one at a time.
+Counts brute_force_streaming(int T, int r, Precision p, GridDims g) {
+    const int B = bytes_of(p), V = 16 / B, W = 32 * V, Q = (r + V - 1) / V;
+    const int chunk = version(KernelId::streaming).z_chunk;
+    const int bz_n = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_n - 1) / bz_n;
+    const bool aligned = g.nx % V == 0;
+    Counts c;
+    auto issue = [&](const std::vector<long long>& cells, int lanes) {
+        if (cells.empty()) return;
+        std::set<long long> sec, lin;
+        for (long long cell : cells) sec.insert(cell * B / 32), lin.insert(cell * B / 128);
+        ++c.requests;
+        c.sectors += (long long)sec.size();
+        c.lines += (long long)lin.size();
+        c.bytes += (long long)cells.size() * B;
+        c.full_requests += lanes == 32;
+    };
+    std::vector<long long> cells;
+    for (int bz = 0; bz < bz_n; ++bz)
+        for (int by = 0; by < (g.ny + T - 1) / T; ++by)
+            for (int bx = 0; bx < (g.nx + W - 1) / W; ++bx)
+                for (int ty = 0; ty < T; ++ty) {  // one warp per row of threads
+                    const int b = std::max(bz * Z, r), e = std::min(bz * Z + Z, g.nz - r);
+                    if (b >= e) continue;
+                    const int j = by * T + ty;
+                    // Lanes [lo, hi) load the vector dq vectors beside their own in row jj of plane
+                    // z (`inside`: only lanes whose own cells are in the grid).
+                    auto load = [&](int jj, int z, int dq, int lo, int hi, bool inside) {
+                        const long long row = ((long long)z * g.ny + jj) * g.nx;
+                        for (int part = -1; part < V; ++part) {  // the vector load, then value loads
+                            cells.clear();
+                            int lanes = 0;
+                            for (int tx = lo; tx < hi; ++tx) {
+                                const int x0 = (32 * bx + tx) * V, start = x0 + dq * V;
+                                if (inside && (x0 >= g.nx || j >= g.ny)) continue;
+                                const bool vector = aligned && start >= 0 && start + V <= g.nx;
+                                if (part < 0 && vector) {
+                                    for (int q = 0; q < V; ++q) cells.push_back(row + start + q);
+                                    ++lanes;
+                                } else if (part >= 0 && !vector && start + part >= 0 && start + part < g.nx) {
+                                    cells.push_back(row + start + part);
+                                    ++lanes;
+                                }
+                            }
+                            issue(cells, lanes);
+                        }
+                    };
+                    for (int z = b - r; z < e + r; ++z) load(j, z, 0, 0, 32, true);  // the queue
+                    if (ty < r) {                                                    // the halo rows
+                        const int below = by * T - r + ty, above = by * T + T + ty;
+                        for (int z = b; z < e; ++z) {
+                            if (below >= 0) load(below, z, 0, 0, 32, false);
+                            if (above < g.ny) load(above, z, 0, 0, 32, false);
+                        }
+                    }
+                    // The rows' ends: lanes tx < q (tx >= 32 - q) load, one value at a time, the
+                    // cells of the vector q to their west (east) within r of their own vector.
+                    auto end_value = [&](int z, int lo, int hi, int dx) {
+                        cells.clear();
+                        for (int tx = lo; tx < hi; ++tx) {
+                            const int x0 = (32 * bx + tx) * V, x = x0 + dx;
+                            if (x0 < g.nx && j < g.ny && x >= 0 && x < g.nx)
+                                cells.push_back(((long long)z * g.ny + j) * g.nx + x);
+                        }
+                        issue(cells, int(cells.size()));
+                    };
+                    for (int z = b; z < e; ++z)
+                        for (int q = 1; q <= Q; ++q)
+                            for (int d = 1; d <= r; ++d) {  // cell x0 - d west, x0 + V - 1 + d east
+                                if (d <= (q - 1) * V || d > q * V) continue;  // in another vector
+                                end_value(z, 0, q, -d);
+                                end_value(z, 32 - q, 32, V - 1 + d);
+                            }
+                }
+    return c;
+}
+
 void require_same(KernelId k, int T, int r, Precision p, GridDims g) {
     CAPTURE(version(k).name, T, r, to_string(p), g.nx, g.ny, g.nz);
-    const Counts b = brute_force(k, T, r, p, g);
+    const Counts b = k == KernelId::streaming ? brute_force_streaming(T, r, p, g) : brute_force(k, T, r, p, g);
     const WarpPattern w = warp_pattern(k, T, r, p, g);
     REQUIRE(w.requests == b.requests);
     REQUIRE(w.sectors == b.sectors);
@@ -189,16 +233,21 @@ TEST_CASE("warp pattern: the class count equals lane-by-lane enumeration", "[ana
     if (g.ny < 2 * r + 1) return;
     for (int T : {3, 4, 5, 8, 10}) {
         if (v.halo_in_tile && T <= 2 * r) continue;
+        if (v.threads == ThreadShape::warp_rows && T < r) continue;
         if (threads_per_block(v.id, T) > 1024) continue;
         require_same(v.id, T, r, p, g);
     }
     if (v.id == KernelId::coarsened || v.id == KernelId::register_tiled) require_same(v.id, 16, r, p, g);
 }
 
-TEST_CASE("warp pattern: streaming across z-chunks, a radius wider than the tile", "[analysis]") {
+// Rows of whole vectors (16-byte loads) and not (value loads), several blocks along x (the rows'
+// ends reach into the next block), several z-chunks, fp64's two vectors a side at r >= 3.
+TEST_CASE("warp pattern: streaming across blocks and z-chunks, vectors and values", "[analysis]") {
     const Precision p = GENERATE(Precision::f32, Precision::f64);
+    const int nz = 2 * version(KernelId::streaming).z_chunk + 11;
     for (int r : {1, 3, 4})
-        for (int T : {3, 8, 16}) require_same(KernelId::streaming, T, r, p, {21, 11, 2 * version(KernelId::streaming).z_chunk + 11});
+        for (int T : {4, 8, 16})
+            for (int nx : {21, 136, 260}) require_same(KernelId::streaming, T, r, p, {nx, 11, nz});
 }
 
 TEST_CASE("warp pattern: naive 8^3 at N = 64 and 67 against enumeration", "[analysis]") {

@@ -39,6 +39,27 @@ TEST_CASE("run --steps 3 --fuse 2 on the CPU backend: checked against 3 referenc
     REQUIRE((t.code == 0 && contains(t.out, "against 2 steps of the fp64 reference")));
 }
 
+TEST_CASE("run --z-chunk: the planes a streaming block marches, refusals in one line", "[cli]") {
+    struct Case {
+        const char* args;
+        const char* message;
+    };
+    const Case c = GENERATE(Case{"run --kernel naive --z-chunk 8", "--z-chunk applies to streaming, temporal only"},
+                            Case{"run --kernel streaming --z-chunk 0", "--z-chunk"},
+                            Case{"run --problem cardiac2d --kernel fused --z-chunk 8", "--z-chunk does not apply"});
+    CAPTURE(c.args);
+    const Result r = run(c.args);
+    CAPTURE(r.code, r.err, r.out);
+    REQUIRE((r.code == 2 && r.err_lines() == 1 && contains(r.err, c.message) && r.out.empty()));
+    // 40 planes in chunks of 8: 5 blocks along z (the kernel takes ceil(nz / gridDim.z) planes each).
+    const Result ok = run("run --kernel streaming --tile 4 --z-chunk 8 --backend cpu --nx 36 --ny 9 --nz 40 "
+                          "--no-time --json");
+    CAPTURE(ok.code, ok.err);
+    REQUIRE(ok.code == 0);
+    const auto j = nlohmann::json::parse(ok.out);
+    REQUIRE((j["ok"] == true && j["grid"][2] == 5 && j["z_chunk"] == 8 && j["block"][0] == 32 && j["out_width"] == 128));
+}
+
 TEST_CASE("versions --json: takes_block and the fused steps of each row", "[cli]") {
     const Result r = run("versions --json");
     REQUIRE(r.code == 0);

@@ -70,12 +70,35 @@ TEST_CASE("z-chunked kernels match the reference across several chunks", "[cpu][
     const KernelId k = GENERATE_COPY(from_range(chunked));
     const Precision p = GENERATE(Precision::f32, Precision::f64);
     const int r = GENERATE(1, 2, 3, 4);
-    // A tile that holds its halo (temporal's) must exceed 2r: 2r + 1 is built for every r.
-    const int T = std::max(GENERATE(3, 8), version(k).halo_in_tile ? 2 * r + 1 : 1);
+    // A tile that holds its halo (temporal's) must exceed 2r: 2r + 1 is built for every r; warp
+    // rows (streaming's) need T >= r.
+    const int T = std::max(GENERATE(3, 8), version(k).halo_in_tile                         ? 2 * r + 1
+                                           : version(k).threads == ThreadShape::warp_rows ? r
+                                                                                           : 1);
     LaunchRequest req{k, T, r, p, {11, 9, 2 * version(k).z_chunk + 2 * r + 3}};
     const LaunchGeometry geo = launch_geometry(k, T, r, p, req.dims);
     CAPTURE(version(k).name, to_string(p), r, T, req.dims.nz, geo.grid.z, geo.out_planes);
     REQUIRE(geo.grid.z == 3);
+    const CompareResult res = p == Precision::f32 ? run_case<float>(req) : run_case<double>(req);
+    CAPTURE(res.summary());
+    REQUIRE(res.ok);
+}
+
+// Warp-wide rows (streaming): a row of several blocks, so that the lanes at a block's ends load
+// their x-neighbours from the next block's cells; rows a whole number of vectors long (16-byte
+// loads and stores) and not (value by value); a partial last block in x and y.
+TEST_CASE("streaming: 16-byte vectors, shuffles and the rows' ends across blocks", "[cpu][kernel]") {
+    const KernelId k = KernelId::streaming;
+    const Precision p = GENERATE(Precision::f32, Precision::f64);
+    const int r = GENERATE(1, 2, 3, 4);
+    const int T = GENERATE_COPY(4, 8);
+    const int V = cells_per_thread(k, bytes_of(p));
+    const int nx = GENERATE_COPY(2 * 32 * V + 2 * V, 32 * V + 5);  // aligned to V, then not
+    LaunchRequest req{k, T, r, p, {nx, 2 * T + 3, 2 * r + 7}};
+    const LaunchGeometry geo = launch_geometry(k, T, r, p, req.dims);
+    CAPTURE(to_string(p), r, T, nx, geo.grid.x, geo.grid.y);
+    REQUIRE(geo.grid.x >= 2);
+    REQUIRE(geo.block.x == 32);
     const CompareResult res = p == Precision::f32 ? run_case<float>(req) : run_case<double>(req);
     CAPTURE(res.summary());
     REQUIRE(res.ok);

@@ -26,6 +26,35 @@ std::string temp_path(const std::string& name) {
 }
 }  // namespace
 
+// A version with a z-chunk: its chunks are tried at the default tile, each checked, the model's
+// bytes counting the 2r planes every chunk re-reads (the longest chunk moves the fewest bytes).
+TEST_CASE("tune streaming on the CPU backend: z-chunks tried, checked and ranked", "[tune]") {
+    auto backend = make_cpu_backend();
+    TuneOptions o;
+    o.kernel = KernelId::streaming;
+    o.size = 20;
+    o.reps = 1;
+    o.warmup = 0;
+    const auto configs = tune_configs(KernelId::streaming, 1, Precision::f32);
+    long long chunks = 0;
+    for (const auto& c : configs) chunks += c.z_chunk != 0;
+    REQUIRE(chunks == std::size(kTuneZChunks) - 1);  // all but the row's own (its T= entry)
+    const TuneResult r = run_tune(*backend, o);
+    REQUIRE(r.tried.size() == configs.size());
+    double chunk8 = 0, chunk16 = 0;
+    for (const auto& t : r.tried) {
+        CAPTURE(t.label(), t.check);
+        CHECK(t.ok);
+        if (t.z_chunk == 8) chunk8 = t.requested_bytes_per_output;
+        if (t.z_chunk == 0 && t.tile == version(KernelId::streaming).default_tile) chunk16 = t.requested_bytes_per_output;
+    }
+    CHECK(chunk8 > chunk16);  // 18 planes: chunks of 8 re-read 2r planes thrice, chunks of 16 twice
+    const auto j = r.to_json();
+    bool seen = false;
+    for (const auto& t : j["tried"]) seen = seen || t.value("z_chunk", 0) == 32;
+    CHECK(seen);
+}
+
 TEST_CASE("tune on the CPU backend: every tile checked, ranked by the model's bytes, cached", "[tune]") {
     auto backend = make_cpu_backend();
     const std::string cache = temp_path("cache.json");

@@ -19,8 +19,10 @@ TEST_CASE("streaming matches the fp64 reference across z-chunks on the GPU", "[k
     const Precision p = GENERATE(Precision::f32, Precision::f64);
     const DeviceLimits lim = backend.limits();
     const int T = GENERATE_COPY(from_range(sweep_tiles(v.id, r, p, lim)));
-    // Odd sides, a part of a chunk at the end; the second grid's chunks even out to fewer planes.
+    // Odd sides (value loads), a part of a chunk at the end; rows of whole 16-byte vectors over
+    // several blocks (vector loads, rows' ends in the next block); chunks that even out to fewer planes.
     const GridDims d = GENERATE_COPY(GridDims{131, 67, 2 * v.z_chunk + 2 * r + 5},
+                                     GridDims{264, 37, 2 * v.z_chunk + 2 * r + 5},
                                      GridDims{45, 93, 3 * v.z_chunk + 1});
     const LaunchGeometry geo = launch_geometry(v.id, T, r, p, d);
     CAPTURE(T, r, to_string(p), d.nx, d.ny, d.nz, geo.grid.z, geo.out_planes);

@@ -22,11 +22,17 @@ TEST_CASE("every row's launch geometry covers the grid with the row's block shap
                 INFO(v.name << " T=" << T << " r=" << r);
                 CHECK(geo.block.count() == threads_per_block(v.id, T));
                 CHECK(geo.block.z == (v.threads == ThreadShape::cube ? T : 1));
+                // A warp per row (streaming): 32 lanes of 16-byte vectors, 4 floats each.
+                CHECK(geo.block.x == (v.threads == ThreadShape::warp_rows ? 32 : T));
                 const int out = v.halo_in_tile ? T - 2 * r : T;
+                const int width = v.threads == ThreadShape::warp_rows ? 32 * 4 : out;
                 CHECK(geo.out_tile == out);
+                CHECK(geo.out_width == width);
                 // Enough blocks for every cell, and not one block more.
-                CHECK((long long)geo.grid.x * out >= g.nx);
-                CHECK((long long)(geo.grid.x - 1) * out < g.nx);
+                CHECK((long long)geo.grid.x * width >= g.nx);
+                CHECK((long long)(geo.grid.x - 1) * width < g.nx);
+                CHECK((long long)geo.grid.y * out >= g.ny);
+                CHECK((long long)(geo.grid.y - 1) * out < g.ny);
                 CHECK((long long)geo.grid.z * geo.out_planes >= g.nz);
                 CHECK(geo.smem_bytes <= DeviceLimits{}.max_static_smem_per_block);
             }

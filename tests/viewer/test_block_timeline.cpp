@@ -86,7 +86,7 @@ TEST_CASE("timeline from stamps: spans between the marks, the barrier at the fir
     s.unit = "cycles";
     // warp 0: loads 100..300, waits 310..500, computes 500..900, stores 900..950 (start at 100)
     // warp 1, a halo warp: loads 120..200, waits 200..520, computes nothing, done at 530
-    s.warps = {{100, 300, 310, 500, 900, 950}, {120, 200, 200, 520, 520, 530}};
+    s.warps = {{{100, 300, 310, 500, 900, 950}}, {{120, 200, 200, 520, 520, 530}}};
     const BlockTimeline tl = timeline_from_stamps(s);
     auto phases = [&](int w) {
         std::vector<TimelinePhase> p;
@@ -97,6 +97,30 @@ TEST_CASE("timeline from stamps: spans between the marks, the barrier at the fir
     REQUIRE((tl.warps.size() == 2 && phases(0) == std::vector<P>{P::load, P::compute, P::wait, P::compute, P::store} &&
              phases(1) == std::vector<P>{P::load, P::wait, P::store} && tl.barriers == std::vector<double>{400} &&
              tl.end == 850 && tl.total(P::wait) == 190 + 320 && tl.warps[1][0].begin == 20));
+}
+
+TEST_CASE("timeline from a z-march's stamps: each plane's barrier and the plane shift's between planes",
+          "[viewer][timeline]") {
+    BlockStamps s;
+    s.unit = "cycles";
+    // Two planes. warp 0 computes: plane 0 loads 0..10, waits 12..20, computes 20..30, stores
+    // 30..35, waits for the shift 35..40; plane 1 the same 40 cycles later. Warp 1 is a halo warp.
+    s.warps = {{{0, 10, 12, 20, 30, 35}, {40, 50, 52, 60, 70, 75}},
+               {{2, 8, 8, 21, 21, 22}, {41, 48, 48, 61, 61, 62}}};
+    const BlockTimeline tl = timeline_from_stamps(s);
+    using P = TimelinePhase;
+    std::vector<std::tuple<P, double, double, int>> halo;
+    for (const auto& x : tl.warps.at(1)) halo.emplace_back(x.phase, x.begin, x.end, x.interval);
+    const std::vector<std::tuple<P, double, double, int>> want{
+        {P::load, 2, 8, 0}, {P::wait, 8, 21, 0}, {P::store, 21, 22, 1}, {P::wait, 22, 41, 1},
+        {P::load, 41, 48, 2}, {P::wait, 48, 61, 2}, {P::store, 61, 62, 3}};
+    CAPTURE(tl.barriers, tl.end, tl.total(P::wait));
+    REQUIRE((halo == want && tl.barriers == std::vector<double>{20, 40, 60} && tl.end == 75 &&
+             tl.total(P::wait) == (8 + 5 + 8) + (13 + 19 + 13)));
+}
+
+TEST_CASE("the timeline panel offers the kernels the GPU can stamp: tiled and coarsened", "[viewer][timeline]") {
+    REQUIRE(gpu_timeline_kernels() == std::vector<KernelId>{KernelId::tiled, KernelId::coarsened});
 }
 
 TEST_CASE("zooming keeps the pointer's time in place and the window inside the block", "[viewer][timeline]") {

@@ -81,10 +81,12 @@ TEST_CASE("OP/B chart: the limit is the T -> infinity figure at every r (r = 4 d
     CAPTURE(r, to_string(p));
     const OpbFigure f = opb_figure(r, p, false, {}, {}, std::nullopt);
     const double want = double(12 * r + 1) / bytes_of(p);
-    // Above every finite-T point of the tiled curves, and the chart reaches it.
+    // Above every finite-T point of the tiled curves, and the chart reaches it. (Streaming's and
+    // temporal's curves count FLOP per byte moved, K updates per byte for temporal: not bounded by it.)
     double highest = 0;
     for (const auto& s : f.series)
-        if (s.name.find("(model)") != std::string::npos && s.name.find("naive") == std::string::npos)
+        if (s.name.find("(model)") != std::string::npos && s.name.find("naive") == std::string::npos &&
+            s.name.find("per byte moved") == std::string::npos)
             for (double y : s.y) highest = std::max(highest, y);
     REQUIRE((f.refs.at(0).value == Approx(want) && highest < want && f.y.hi >= want &&
              f.refs.at(0).label.find(fmt::format("{:.2f}", want)) != std::string::npos));

@@ -37,32 +37,38 @@ std::string line_of(const StepperTrace& t, int step, const KernelSource& src) {
 }
 }  // namespace
 
-TEST_CASE("streaming's shared array is one (T+2r)^2 plane with its halo ring, as the table says",
+TEST_CASE("streaming's shared array is two planes of T + 2r rows of 32 vectors, as the table says",
           "[viewer][stepper]") {
     const int r = GENERATE(1, 2);
     const int T = 8;
-    const StepperTrace t = traced(KernelId::streaming, T, {20, 20, 20}, {1, 1, 0}, r);
+    // Block (0, 1, 0): rows 8..15 of a 20 x 20 x 20 grid, so both halo rows lie inside the grid.
+    const StepperTrace t = traced(KernelId::streaming, T, {20, 20, 20}, {0, 1, 0}, r);
     const StepperState end = stepper_state(t, t.last_step());
     const long long stored = std::count(end.shared.begin(), end.shared.end(), 1);
     CAPTURE(r, t.error, t.shared_planes, t.shared_nx, t.shared_ny, end.shared.size(), stored);
-    // An interior block stores its T^2 outputs' plane and the 4rT ring (no corners) of every plane.
-    REQUIRE((t.ok() && t.shared_planes == 1 && t.shared_nx == T + 2 * r && t.shared_ny == T + 2 * r &&
-             (long long)end.shared.size() == (long long)(T + 2 * r) * (T + 2 * r) && stored == T * T + 4 * r * T));
+    // Every lane stores its vector (zeros outside the grid) and the first r rows of threads the halo
+    // rows, into both buffers: every value of both planes is written.
+    REQUIRE((t.ok() && t.shared_planes == 2 && t.shared_nx == 128 && t.shared_ny == T + 2 * r &&
+             (long long)end.shared.size() == 2LL * (T + 2 * r) * 128 && stored == 2LL * (T + 2 * r) * 128));
 }
 
 TEST_CASE("the shared plane's shape follows the table's SharedTile", "[viewer][stepper]") {
-    CHECK(shared_plane_shape(KernelId::naive, 8, 1).cells() == 0);
-    CHECK(shared_plane_shape(KernelId::tiled, 8, 2).nx == 8);
-    CHECK(shared_plane_shape(KernelId::coarsened, 16, 1).ny == 16);
-    CHECK(shared_plane_shape(KernelId::register_tiled, 8, 3).cells() == 64);
-    CHECK(shared_plane_shape(KernelId::streaming, 16, 4).cells() == 24 * 24);
+    CHECK(shared_plane_shape(KernelId::naive, 8, 1, 4).cells() == 0);
+    CHECK(shared_plane_shape(KernelId::tiled, 8, 2, 4).nx == 8);
+    CHECK(shared_plane_shape(KernelId::coarsened, 16, 1, 4).ny == 16);
+    CHECK(shared_plane_shape(KernelId::register_tiled, 8, 3, 8).cells() == 64);
+    // streaming: T + 2r rows of 32 vectors of 16 bytes (4 floats, 2 doubles)
+    CHECK(shared_plane_shape(KernelId::streaming, 8, 4, 4).nx == 128);
+    CHECK(shared_plane_shape(KernelId::streaming, 8, 4, 8).cells() == 64 * 16);
 }
 
 TEST_CASE("a step is one instruction of the block: one site, and each thread's program order is kept",
           "[viewer][stepper]") {
     const auto k = GENERATE(KernelId::naive, KernelId::tiled, KernelId::coarsened, KernelId::register_tiled,
                             KernelId::streaming);
-    const StepperTrace t = traced(k, k == KernelId::naive ? 4 : 6, {15, 16, 17}, {1, 1, 0});
+    // Streaming's one block along x (32 lanes x 4 values cover all 15 columns): the block at x = 0.
+    const simt::Idx3 b = k == KernelId::streaming ? simt::Idx3{0, 1, 0} : simt::Idx3{1, 1, 0};
+    const StepperTrace t = traced(k, k == KernelId::naive ? 4 : 6, {15, 16, 17}, b);
     CAPTURE(version(k).name, t.error);
     REQUIRE(t.ok());
     bool one_site = true, ordered = true, counted = true, located = true;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "backends/cuda/block_timeline.h"  // has_block_timeline (plain C++; the launch needs CUDA)
 #include "viewer/core/warp_map.h"
 #if STENCIL_LAB_HAVE_CUDA
-#include "backends/cuda/block_timeline.h"
 #include "core/backend.h"
 #endif
 
@@ -101,34 +101,56 @@ BlockTimeline timeline_from_stamps(const BlockStamps& s) {
     BlockTimeline tl;
     tl.unit = s.unit;
     tl.source = s.source;
-    if (s.warps.empty()) return tl;
-    std::uint64_t t0 = s.warps[0][0];
-    for (const auto& w : s.warps) t0 = std::min(t0, w[(int)Mark::start]);
-    double release = 0;
+    if (s.warps.empty() || s.warps[0].empty()) return tl;
+    std::uint64_t t0 = s.warps[0][0][(int)Mark::start];
+    size_t planes = 0;
+    for (const auto& w : s.warps) {
+        if (!w.empty()) t0 = std::min(t0, w[0][(int)Mark::start]);
+        planes = std::max(planes, w.size());
+    }
+    // Per plane: the load barrier's first release, and the shift barrier's (the next plane's
+    // first start). Each warp's own stamp comes a few cycles after, as it is scheduled again.
+    std::vector<double> load_release(planes, -1), shift_release(planes, -1);
+    auto earliest = [](double& at, double t) { at = at < 0 ? t : std::min(at, t); };
     for (const auto& w : s.warps) {
         std::vector<TimelineSpan> spans;
-        auto at = [&](Mark m) { return (double)(w[(int)m] - t0); };
-        add_span(spans, TimelinePhase::load, at(Mark::start), at(Mark::loaded), 0);
-        add_span(spans, TimelinePhase::compute, at(Mark::loaded), at(Mark::arrived), 0);
-        add_span(spans, TimelinePhase::wait, at(Mark::arrived), at(Mark::released), 0);
-        add_span(spans, TimelinePhase::compute, at(Mark::released), at(Mark::computed), 1);
-        add_span(spans, TimelinePhase::store, at(Mark::computed), at(Mark::stored), 1);
-        release = std::max(release, at(Mark::released));
-        tl.end = std::max(tl.end, at(Mark::stored));
+        for (size_t p = 0; p < w.size(); ++p) {
+            auto at = [&](Mark m) { return (double)(w[p][(int)m] - t0); };
+            const int k = 2 * (int)p;
+            add_span(spans, TimelinePhase::load, at(Mark::start), at(Mark::loaded), k);
+            add_span(spans, TimelinePhase::compute, at(Mark::loaded), at(Mark::arrived), k);
+            add_span(spans, TimelinePhase::wait, at(Mark::arrived), at(Mark::released), k);
+            add_span(spans, TimelinePhase::compute, at(Mark::released), at(Mark::computed), k + 1);
+            add_span(spans, TimelinePhase::store, at(Mark::computed), at(Mark::stored), k + 1);
+            earliest(load_release[p], at(Mark::released));
+            if (p + 1 < w.size()) {
+                const double next = (double)(w[p + 1][(int)Mark::start] - t0);
+                add_span(spans, TimelinePhase::wait, at(Mark::stored), next, k + 1);
+                earliest(shift_release[p], next);
+            }
+            tl.end = std::max(tl.end, at(Mark::stored));
+        }
         tl.warps.push_back(std::move(spans));
     }
-    // The barrier released the block when its last warp left it (each warp's own release stamp
-    // comes a few cycles after, as the warp is scheduled again).
-    double first_release = release;
-    for (const auto& w : s.warps) first_release = std::min(first_release, (double)(w[(int)Mark::released] - t0));
-    tl.barriers.push_back(first_release);
+    for (size_t p = 0; p < planes; ++p) {
+        if (load_release[p] >= 0) tl.barriers.push_back(load_release[p]);
+        if (shift_release[p] >= 0) tl.barriers.push_back(shift_release[p]);
+    }
     return tl;
+}
+
+std::vector<KernelId> gpu_timeline_kernels() {
+    std::vector<KernelId> v;
+    for (const auto& k : kernel_versions())
+        if (has_block_timeline(k.id)) v.push_back(k.id);
+    return v;
 }
 
 std::optional<BlockStamps> record_gpu_stamps(const StepperConfig& cfg, std::string* why) {
 #if STENCIL_LAB_HAVE_CUDA
-    if (!cfg.kernel_file.empty() || cfg.kernel != KernelId::tiled) {
-        *why = "the GPU timeline instruments the lab's tiled kernel (its barrier between load and compute)";
+    if (!cfg.kernel_file.empty() || !has_block_timeline(cfg.kernel)) {
+        *why = "the GPU timeline instruments the lab's tiled and coarsened kernels (their barriers between load "
+               "and compute): choose one above";
         return std::nullopt;
     }
     if (auto no = cuda_unavailable_reason()) {
@@ -140,13 +162,18 @@ std::optional<BlockStamps> record_gpu_stamps(const StepperConfig& cfg, std::stri
         const RecordedTimeline r = record_block_timeline(req, cfg.block.x, cfg.block.y, cfg.block.z);
         BlockStamps s;
         s.unit = "cycles";
-        s.source = fmt::format("{}: tiled T={} r={} {}, block ({}, {}, {}), clock64{}", r.device, cfg.tile, cfg.radius,
-                               to_string(cfg.precision), cfg.block.x, cfg.block.y, cfg.block.z,
+        s.source = fmt::format("{}: {} T={} r={} {}, block ({}, {}, {}), clock64{}{}", r.device,
+                               version(cfg.kernel).name, cfg.tile, cfg.radius, to_string(cfg.precision), cfg.block.x,
+                               cfg.block.y, cfg.block.z, r.planes > 1 ? fmt::format(", {} planes", r.planes) : "",
                                r.output_ok ? "" : " (its output failed the check: " + r.check + ")");
         for (int w = 0; w < r.warps; ++w) {
-            WarpStamps ws{};
-            for (int m = 0; m < kMarks; ++m) ws[m] = r.at(r.cycles, w, m);
-            s.warps.push_back(ws);
+            std::vector<WarpStamps> planes;
+            for (int p = 0; p < r.planes; ++p) {
+                WarpStamps ws{};
+                for (int m = 0; m < kMarks; ++m) ws[m] = r.at(r.cycles, w, p, m);
+                planes.push_back(ws);
+            }
+            s.warps.push_back(std::move(planes));
         }
         return s;
     } catch (const std::exception& e) {

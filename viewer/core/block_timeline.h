@@ -46,22 +46,27 @@ BlockTimeline timeline_from_trace(const StepperTrace& t);
 
 // What an instrumented launch records per warp (lane 0 of it), in order; one stamp each, in the
 // clock's unit. Marks of a phase the warp skips (a halo warp computes nothing) repeat the previous
-// stamp: a span of length 0.
+// stamp: a span of length 0. A z-marching block (coarsened) records the six marks per plane.
 enum class Mark : std::uint8_t { start, loaded, arrived, released, computed, stored };
 inline constexpr int kMarks = 6;
 using WarpStamps = std::array<std::uint64_t, kMarks>;
 struct BlockStamps {
     std::string unit = "ns";
-    std::string source;              // "H100, tiled T=8 r=1, block (1,1,1)"
-    std::vector<WarpStamps> warps;
+    std::string source;                          // "H100, tiled T=8 r=1, block (1,1,1)"
+    std::vector<std::vector<WarpStamps>> warps;  // per warp, its planes' stamps (tiled: one)
 };
-// Spans from stamps: start..loaded load, loaded..arrived compute (address math), arrived..released
-// wait, released..computed compute, computed..stored store; times relative to the earliest start.
+// Spans from stamps, per plane p: start..loaded load, loaded..arrived compute (address math),
+// arrived..released wait (barrier interval 2p), released..computed compute, computed..stored
+// store, and stored..the next plane's start a wait (the plane shift's barrier, interval 2p + 1);
+// times relative to the earliest start. A barrier's release is its first warp's.
 BlockTimeline timeline_from_stamps(const BlockStamps& s);
 
-// The GPU's own timeline of the stepper's block (tiled only): an instrumented launch on the first
-// CUDA device (backends/cuda/block_timeline.h), in clock64 cycles. nullopt, with the reason in
-// `why`, in a build without CUDA, without a GPU, or for another kernel.
+// The kernels with an instrumented GPU launch (tiled, coarsened): the timeline panel offers them.
+std::vector<KernelId> gpu_timeline_kernels();
+
+// The GPU's own timeline of the stepper's block (tiled or coarsened): an instrumented launch on
+// the first CUDA device (backends/cuda/block_timeline.h), in clock64 cycles. nullopt, with the
+// reason in `why`, in a build without CUDA, without a GPU, or for another kernel.
 std::optional<BlockStamps> record_gpu_stamps(const StepperConfig& cfg, std::string* why);
 
 // The timeline's view: what part of [0, end) is shown (zoom and pan), and where a time falls.

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "viewer/core/colormap.h"
+#include "viewer/core/update_model.h"
+#include "viewer/core/version_style.h"
 
 namespace stencil::viewer {
 
@@ -22,7 +24,8 @@ struct PlottedValues {
 Series model_series(const KernelVersion& v, int radius, Precision precision) {
     Series s;
     s.name = std::string(v.name) + " (model)";
-    s.colour = pack(category((int)v.id));
+    s.colour = pack(version_style(v.id).colour);
+    s.marker = version_style(v.id).marker;
     const bool flat = !v.tile_is_template;  // naive, conv27: no T in the model
     s.dashed = flat;
     const auto tiles = flat ? model_tiles(KernelId::tiled, radius, precision) : model_tiles(v.id, radius, precision);
@@ -42,9 +45,48 @@ Series model_series(const KernelVersion& v, int radius, Precision precision) {
     return s;
 }
 
+// A z-chunked kernel's curve: FLOP per byte moved (loads and stores) per cell update, from
+// analysis::update_traffic. Temporal's curves (one per K) are labelled K = k at their last point.
+Series update_series(const UpdateCurve& c) {
+    Series s;
+    s.name = update_curve_name(c);
+    s.colour = pack(version_style(c.kernel).colour);
+    s.marker = version_style(c.kernel).marker;
+    s.markers = true;
+    s.dashed = c.fused % 2 == 0;  // neighbouring K apart where the curves cross
+    for (const auto& m : c.points) {
+        s.x.push_back(m.tile);
+        s.y.push_back(m.opb_requested);
+    }
+    if (version(c.kernel).max_fused_steps > 1) {
+        s.labels.assign(s.x.size(), std::string());
+        s.labels[s.labels.size() * 3 / 4] = fmt::format("K = {}", c.fused);  // clear of the T = 32 crowd
+    }
+    return s;
+}
+
 void add_model_series(OpbFigure& o, PlottedValues& plotted, int radius, Precision precision) {
+    const std::vector<UpdateCurve> curves = update_curves(radius, precision);
+    std::vector<Series> more_k;  // temporal's other K: drawn, labelled, not listed
     for (const auto& v : kernel_versions()) {
         Series s = model_series(v, radius, precision);
+        if (has_update_model(v.id)) {
+            s = Series{};
+            s.name = std::string(v.name) + " (model)";
+            s.colour = pack(version_style(v.id).colour);
+            for (const auto& c : curves) {
+                if (c.kernel != v.id) continue;
+                Series u = update_series(c);
+                for (const auto& m : c.points)
+                    if (m.tile == v.default_tile) o.updates.push_back(m);
+                if (c.fused == v.fused_steps) s = std::move(u);
+                else {  // drawn and labelled, not listed; lines only, so the textbook's labels find room
+                    u.in_legend = false;
+                    u.markers = false;
+                    more_k.push_back(std::move(u));
+                }
+            }
+        }
         // register-tiled has coarsened's formula: the same curve. Drawn as hollow squares over
         // coarsened's dots (so both show) and the legend says so.
         if (v.id == KernelId::register_tiled) {
@@ -52,12 +94,15 @@ void add_model_series(OpbFigure& o, PlottedValues& plotted, int radius, Precisio
             if (c.x == s.x && c.y == s.y) {
                 s.name += " = coarsened";
                 s.line = false;
-                s.marker = MarkerShape::square;
             }
         }
         plotted.add(s);
         o.series.push_back(std::move(s));
         o.table.push_back(kernel_model(v.id, v.default_tile, radius, precision));
+    }
+    for (auto& s : more_k) {
+        plotted.add(s);
+        o.series.push_back(std::move(s));
     }
     // Draw the tiled curve after coarsened (it coincides with it up to T = 10).
     std::swap(o.series[1], o.series[2]);
@@ -91,7 +136,7 @@ Series level_key(int level) {
 Series measured_series(const KernelVersion& v, int level, const char* source) {
     Series s;
     s.name = fmt::format("{} ({}, {})", v.name, source, kLevels[level].label);
-    s.colour = pack(category((int)v.id));
+    s.colour = pack(version_style(v.id).colour);
     s.line = false;
     s.markers = true;
     s.marker = kLevels[level].marker;

@@ -11,6 +11,7 @@
 #include "viewer/core/model_view.h"
 #include "viewer/core/plot_math.h"
 #include "viewer/core/results.h"
+#include "viewer/core/update_model.h"
 
 namespace stencil::viewer {
 
@@ -20,6 +21,9 @@ struct OpbFigure {
     std::vector<RefLine> refs;
     std::vector<RefPoint> points;
     std::vector<KernelModel> table;  // at each kernel's default T
+    // The z-chunked kernels' bytes per update at their default T (temporal: each K), from
+    // analysis::update_traffic; their curves are FLOP per byte moved (update_model.h).
+    std::vector<UpdateModel> updates;
     std::string formula;
     // Why the GPU-counter series are greyed out (empty when they have points): shown as text.
     std::string counters_why;

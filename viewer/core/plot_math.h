@@ -46,8 +46,8 @@ Range fit_range(const std::vector<double>& values, AxisScale scale, double pad =
 
 // Marker shapes, so series of one colour (or coinciding curves) stay distinguishable; the legend
 // draws the same shape. The OP/B chart gives each measured level its own: requested a diamond,
-// L2 a triangle, DRAM a cross.
-enum class MarkerShape { circle, square, diamond, triangle, cross };
+// L2 a triangle, DRAM a cross; the versions take the others (version_style.h).
+enum class MarkerShape { circle, square, diamond, triangle, cross, ring, plus, triangle_down, hexagon, square_filled };
 
 // One data series of a chart: a curve (line) or points (markers), optionally greyed out with the
 // reason (a GPU-only series on a machine without a GPU).

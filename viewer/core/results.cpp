@@ -52,7 +52,9 @@ json to_json(const RunRecord& r) {
            {"effective_gbps", r.gbps},
            {"copy_gbps", r.copy_gbps},
            {"of_copy", r.of_copy},
-           {"flops", r.flops}};
+           {"flops", r.flops},
+           {"steps", r.steps},
+           {"fused_steps", r.fused_steps}};
     if (r.checked) j["check"] = {{"ok", r.ok}, {"max_rel_err", r.max_rel_err}, {"bound", r.bound}};
     if (r.instructions_per_s > 0) j["emulated_instructions_per_s"] = r.instructions_per_s;
     if (!r.error.empty()) j["error"] = r.error;
@@ -104,10 +106,12 @@ RunRecord record_from_json(const json& row) {
     r.gbps = number(j, {"effective_gbps", "gbps"}).value_or(0);
     r.copy_gbps = number(j, {"copy_gbps"}).value_or(0);
     r.of_copy = number(j, {"of_copy", "copy_ratio"}).value_or(r.copy_gbps > 0 ? r.gbps / r.copy_gbps : 0);
+    r.steps = std::max(1, (int)number(j, {"steps"}).value_or(1));
+    r.fused_steps = std::clamp((int)number(j, {"fused_steps"}).value_or(1), 1, r.steps);
     r.flops = number(j, {"flops"}).value_or(0);
-    if (r.flops == 0 && r.dims.nx > 0)
+    if (r.flops == 0 && r.dims.nx > 0)  // the file's time is of all its steps
         r.flops = (double)std::max(0, r.dims.nx - 2 * r.radius) * std::max(0, r.dims.ny - 2 * r.radius) *
-                  std::max(0, r.dims.nz - 2 * r.radius) * (12.0 * r.radius + 1);
+                  std::max(0, r.dims.nz - 2 * r.radius) * (12.0 * r.radius + 1) * r.steps;
     if (j.contains("check") && j["check"].is_object()) {
         const json& chk = j["check"];
         r.checked = true;

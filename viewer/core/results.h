@@ -43,7 +43,11 @@ struct RunRecord {
     Level requested, l2, dram;
     std::optional<double> sectors_per_request;       // measured (ncu's ratio)
     std::optional<double> l1_sectors, l1_requests;   // the raw counts behind it
-    double flops = 0;                                // outputs x (12r + 1), or the counters'
+    double flops = 0;                                // outputs x (12r + 1) x steps, or the counters'
+    // `stencil-lab run --steps S` (h100-steps-512.jsonl): the time is of S steps, made by launches
+    // that each fuse `fused_steps` of them (temporal's K; 1 for the other kernels).
+    int steps = 1, fused_steps = 1;
+    int launches() const { return (steps + fused_steps - 1) / fused_steps; }
 
     std::optional<KernelId> kernel_id() const;
 };

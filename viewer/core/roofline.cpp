@@ -9,6 +9,8 @@
 #include "core/run.h"
 #include "core/stats.h"
 #include "viewer/core/colormap.h"
+#include "viewer/core/update_model.h"
+#include "viewer/core/version_style.h"
 #if STENCIL_LAB_HAVE_CUDA
 #include "backends/cuda/counters.h"
 #endif
@@ -93,8 +95,10 @@ std::optional<RooflinePoint> roofline_point(const RunRecord& r) {
         p.intensity = *rw;
         p.dram = true;
     } else {
+        // Each launch reads and writes the grid once: a temporal launch fusing K steps moves the
+        // bytes of one step for K steps' FLOPs.
         const Precision prec = r.precision == "f64" ? Precision::f64 : Precision::f32;
-        p.intensity = flops / minimum_bytes(r.dims, prec);
+        p.intensity = flops / (minimum_bytes(r.dims, prec) * r.launches());
     }
     return p;
 }
@@ -102,7 +106,9 @@ std::optional<RooflinePoint> roofline_point(const RunRecord& r) {
 namespace {
 
 std::string point_label(const RunRecord& r) {
-    return r.tile > 0 ? fmt::format("{} T={}", r.kernel, r.tile) : r.kernel;  // peers have no T
+    if (r.tile <= 0) return r.kernel;  // peers have no T
+    return r.fused_steps > 1 ? fmt::format("{} T={} K={}", r.kernel, r.tile, r.fused_steps)
+                             : fmt::format("{} T={}", r.kernel, r.tile);
 }
 
 // One series per kernel name (peers too: torch, cuDNN...), in the version table's colours.
@@ -115,10 +121,10 @@ void add_points(RooflineFigure& f, const std::vector<RunRecord>& runs, int radiu
         Series s;
         s.name = names[k];
         const auto* v = find_version(names[k]);
-        s.colour = pack(category(v ? (int)v->id : (int)kernel_versions().size() + (int)k));
+        s.colour = pack(v ? version_style(v->id).colour : category((int)k));
         s.line = false;
         s.markers = true;
-        s.marker = MarkerShape::diamond;
+        s.marker = v ? version_style(v->id).marker : MarkerShape::diamond;
         for (const auto& r : runs) {
             if (r.kernel != names[k] || r.radius != radius || r.precision != to_string(p)) continue;
             const auto pt = roofline_point(r);
@@ -136,6 +142,37 @@ void add_points(RooflineFigure& f, const std::vector<RunRecord>& runs, int radiu
     }
 }
 
+// The z-chunked kernels' model on the memory ceiling: FLOP per DRAM byte per update
+// (analysis::update_traffic at the row's default T; temporal: each K), at the GFLOP/s a
+// DRAM-bound launch reaches there. Only with a memory ceiling to place them on.
+void add_model_points(RooflineFigure& f, const Ceilings& c, int radius, Precision p, std::vector<double>& xs,
+                      std::vector<double>& ys) {
+    if (!c.memory_gbps) return;
+    for (const auto& v : kernel_versions()) {
+        if (!has_update_model(v.id)) continue;
+        Series s;
+        s.name = std::string(v.name) + " (model, DRAM bytes per update)";
+        s.colour = pack(version_style(v.id).colour, 0.55f);  // fainter than the measured points
+        s.line = false;
+        s.markers = true;
+        s.marker = version_style(v.id).marker;
+        for (int K : fused_choices(v.id)) {
+            const UpdateModel m = update_model(v.id, v.default_tile, radius, p, K);
+            if (m.invalid || m.opb_dram <= 0) continue;
+            double gflops = *c.memory_gbps * m.opb_dram;
+            if (c.compute_gflops) gflops = std::min(gflops, *c.compute_gflops);
+            s.x.push_back(m.opb_dram);
+            s.y.push_back(gflops);
+            s.labels.push_back(v.max_fused_steps > 1 ? fmt::format("model K={}", K) : std::string("model"));
+            xs.push_back(m.opb_dram);
+            ys.push_back(gflops);
+        }
+        if (s.x.empty()) continue;
+        f.model_points += (int)s.x.size();
+        f.series.push_back(std::move(s));
+    }
+}
+
 }  // namespace
 
 RooflineFigure roofline_figure(const std::vector<RunRecord>& runs, const Ceilings& given, int radius, Precision p) {
@@ -148,6 +185,7 @@ RooflineFigure roofline_figure(const std::vector<RunRecord>& runs, const Ceiling
         }
     std::vector<double> xs, ys;
     add_points(f, runs, radius, p, xs, ys);
+    add_model_points(f, c, radius, p, xs, ys);
     if (c.memory_gbps && c.compute_gflops) f.ridge = *c.compute_gflops / *c.memory_gbps;
     if (f.ridge > 0) xs.push_back(f.ridge);
     if (c.compute_gflops) ys.push_back(*c.compute_gflops);

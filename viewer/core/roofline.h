@@ -36,11 +36,13 @@ struct RooflineFigure {
     double ridge = 0;           // FLOP/B where the ceilings meet (0 without both)
     int points = 0;             // runs drawn
     int dram_points = 0;        // of them, with the DRAM bytes the counters measured
+    int model_points = 0;       // streaming's and temporal's model (update_model.h) on the memory ceiling
     std::string note;           // what is missing (a ceiling), shown as text
     Ceilings used;              // the ceilings drawn, with their sources
 };
 // A run's intensity: FLOP per DRAM byte (read + write) when counters measured it, else per byte of
-// the compulsory traffic 2 x cells x sizeof(real) (what a perfect cache would leave).
+// the compulsory traffic 2 x cells x sizeof(real) per launch (what a perfect cache would leave; a
+// temporal launch fusing K steps makes K steps' FLOPs of it).
 struct RooflinePoint {
     double intensity = 0, gflops = 0;
     bool dram = false;

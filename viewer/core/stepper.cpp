@@ -47,10 +47,11 @@ Box input_box(std::span<const simt::Access> acc, GridDims d) {
 // blocks: T (tiled), 2r + 1 (coarsened), 1 (register-tiled, streaming), 0 (naive: no shared
 // access). A block at the far faces of the grid uses fewer planes of the tiled kernel's array (it
 // stores no cell beyond the grid).
-int shared_planes_of(std::span<const simt::Access> acc, PlaneShape plane) {
+// `bytes`: a value's; an access may move several (streaming's 16-byte vectors).
+int shared_planes_of(std::span<const simt::Access> acc, PlaneShape plane, int bytes) {
     long long extent = 0;
     for (const auto& a : acc)
-        if (a.space == simt::Space::shared) extent = std::max(extent, a.offset / a.size + 1);
+        if (a.space == simt::Space::shared) extent = std::max(extent, (a.offset + a.size + bytes - 1) / bytes);
     return plane.cells() > 0 ? (int)((extent + plane.cells() - 1) / plane.cells()) : 0;
 }
 
@@ -215,7 +216,7 @@ void order_instructions(const std::vector<simt::Access>& acc, StepperTrace& t) {
 
 }  // namespace
 
-PlaneShape shared_plane_shape(KernelId k, int tile, int radius) {
+PlaneShape shared_plane_shape(KernelId k, int tile, int radius, int bytes) {
     switch (version(k).shared) {
         case SharedTile::none: return {};
         case SharedTile::whole_tile:
@@ -223,6 +224,8 @@ PlaneShape shared_plane_shape(KernelId k, int tile, int radius) {
         case SharedTile::one_plane:
         case SharedTile::level_planes: return {tile, tile};  // temporal: one T x T plane per level
         case SharedTile::halo_plane: return {tile + 2 * radius, tile + 2 * radius};
+        // streaming: T + 2r rows of 32 vectors, two planes of them (the double buffer)
+        case SharedTile::row_tile: return {32 * cells_per_thread(k, bytes), tile + 2 * radius};
     }
     return {};
 }
@@ -245,9 +248,9 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
     });
     // What the trace says about the block (see the helpers above).
     t.box = input_box(acc, cfg.dims);
-    const PlaneShape plane = shared_plane_shape(cfg.kernel, cfg.tile, cfg.radius);
+    const PlaneShape plane = shared_plane_shape(cfg.kernel, cfg.tile, cfg.radius, bytes_of(cfg.precision));
     t.shared_nx = plane.nx, t.shared_ny = plane.ny;
-    t.shared_planes = shared_planes_of(acc, plane);
+    t.shared_planes = shared_planes_of(acc, plane, bytes_of(cfg.precision));
     t.register_planes = loads_to_registers(acc);
     // One step is one instruction of the block: the threads that executed the same access
     // instruction (interval, site, occurrence: one source line) together, as a SIMT machine
@@ -382,8 +385,10 @@ StepperState stepper_state(const StepperTrace& t, int step) {
                 ++s.shared_loads;
             } else {
                 ++s.shared_stores;
-                const long long cell = a.offset / a.size;
-                if (cell >= 0 && cell < (long long)s.shared.size()) s.shared[cell] = 1;
+                // Every value the store writes (a 16-byte vector: 4 floats or 2 doubles).
+                const int bytes = bytes_of(t.cfg.precision);
+                for (long long cell = a.offset / bytes; cell < (a.offset + a.size) / bytes; ++cell)
+                    if (cell >= 0 && cell < (long long)s.shared.size()) s.shared[cell] = 1;
             }
         }
     }

@@ -92,12 +92,13 @@ struct StepperTrace {
 };
 
 // The x-y shape of one plane of a version's __shared__ array, from its SharedTile row (zero for
-// none). Planes are counted in these: streaming's halo plane is one (T+2r)^2 plane, not two of T^2.
+// none; `bytes`: a value's). Planes are counted in these: streaming's row tile is two planes of
+// (T + 2r) rows of 32 V cells (its double buffer).
 struct PlaneShape {
     int nx = 0, ny = 0;
     long long cells() const { return (long long)nx * ny; }
 };
-PlaneShape shared_plane_shape(KernelId k, int tile, int radius);
+PlaneShape shared_plane_shape(KernelId k, int tile, int radius, int bytes);
 
 // Runs the whole grid on the CPU backend with the records of one block (a random input).
 // `cancel` (may be null), set from another thread, stops the launch promptly: error "cancelled".

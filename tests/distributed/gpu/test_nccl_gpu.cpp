@@ -3,6 +3,9 @@
 // alone bit for bit. On one GPU the split is 1x1x1 (NCCL refuses two ranks on one GPU), so these
 // check the communicator's start, the device arrays, the slab launches and the gather; the faces
 // travel only with 2 GPUs or more, which the 2-GPU case runs when the machine has them.
+// Every run also probes its link before the timed steps (distributed/nccl_link_probe.h): on one GPU
+// the GPU with itself ("self"), whose prediction is 0 since one GPU has no halo to exchange, so
+// the prediction is held against the measured exchange only on 2 GPUs.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -31,7 +34,39 @@ nlohmann::json require_equal(const std::string& command) {
     REQUIRE(j["max_abs_diff_vs_single_domain"].get<double>() == 0.0);
     REQUIRE(j["differing_cells"] == 0);
     REQUIRE(j["halo_bytes_per_step"]["total"] == j["halo_bytes_per_step"]["model_total"]);
+    // The link probed: both sizes timed, a latency and a bandwidth fitted.
+    REQUIRE(j.contains("link"));
+    const nlohmann::json& link = j["link"];
+    CAPTURE(link.dump());
+    REQUIRE(link["small_one_way_seconds"].get<double>() > 0);
+    REQUIRE(link["large_one_way_seconds"].get<double>() > 0);
+    REQUIRE(link["large_message_bytes"].get<long long>() > link["small_message_bytes"].get<long long>());
+    REQUIRE(link["latency_us"].get<double>() > 0);
+    REQUIRE(link["gbps"].get<double>() > 0);
+    REQUIRE(j["exchange_alone_seconds"].get<double>() >= 0);
     return j;
+}
+
+// One GPU: the probe measured the GPU with itself, and with no halo the model predicts nothing.
+void require_self_link(const nlohmann::json& j, long long probe_bytes) {
+    REQUIRE(j["link"]["between"] == "self");
+    REQUIRE(j["link"]["large_message_bytes"].get<long long>() == probe_bytes);
+    REQUIRE(j["link"]["predicted_exchange_seconds_per_step"].get<double>() == 0.0);
+    REQUIRE(j["halo_bytes_per_step"]["total"].get<long long>() == 0);
+}
+
+// Two GPUs: the GPUs of ranks 0 and 1 probed, and the prediction within a generous factor of the exchange
+// timed alone (the model leaves out the packing copies and counts a latency per face where NCCL
+// launches one group, so it is not meant to be closer than that).
+void require_peer_link(const nlohmann::json& j) {
+    REQUIRE(j["link"]["between"] == "GPUs of ranks 0 and 1");
+    const double predicted = j["link"]["predicted_exchange_seconds_per_step"].get<double>();
+    const double measured = j["exchange_alone_seconds"].get<double>();
+    CAPTURE(predicted, measured);
+    REQUIRE(predicted > 0);
+    REQUIRE(measured > 0);
+    REQUIRE(predicted / measured > 0.1);
+    REQUIRE(predicted / measured < 10);
 }
 
 int gpus_here() {
@@ -44,8 +79,20 @@ int gpus_here() {
 TEST_CASE("nccl: --gpus 1 equals the single domain, overlap on and off, f32 and f64", "[gpu]") {
     const char* kernel = GENERATE("tiled", "register-tiled", "streaming");
     const char* flags = GENERATE("--precision f32", "--precision f64 --radius 2 --no-overlap");
-    require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --kernel " + kernel + " " + flags +
-                  " --nx 130 --ny 97 --nz 75 --steps 4 --decompose 1x1x1 --gpus 1 --json");
+    const auto j = require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --kernel " + kernel + " " +
+                                 flags + " --nx 130 --ny 97 --nz 75 --steps 4 --decompose 1x1x1 --gpus 1 --json");
+    // The probe's large message: the x face of 97 x 75 cells, r deep.
+    const int radius = j["radius"].get<int>(), value_bytes = j["precision"] == "f32" ? 4 : 8;
+    require_self_link(j, 97LL * 75 * radius * value_bytes);
+}
+
+TEST_CASE("nccl link: the text report of --gpus 1 says the GPU was probed with itself", "[gpu]") {
+    const auto o = run_command(stencil::test::stencil_lab_exe() + " run --backend cuda --kernel tiled --nx 130 --ny 97 "
+                               "--nz 75 --steps 4 --decompose 1x1x1 --gpus 1");
+    CAPTURE(o.out, o.err);
+    REQUIRE(o.rc == 0);
+    REQUIRE(o.out.find("  model     link ") != std::string::npos);
+    REQUIRE(o.out.find(", self): no halo to exchange, 0 s predicted; measured ") != std::string::npos);
 }
 
 TEST_CASE("nccl: --gpus 2 split along z and along x (runs only with 2 GPUs)", "[gpu]") {
@@ -58,12 +105,14 @@ TEST_CASE("nccl: --gpus 2 split along z and along x (runs only with 2 GPUs)", "[
     const auto j = require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --kernel tiled --nx 130 --ny 97 " +
                                  "--nz 75 --steps 4 --decompose " + split + " --gpus 2 --json " + overlap);
     REQUIRE(j["halo_bytes_per_step"]["total"].get<long long>() > 0);
+    require_peer_link(j);
 }
 
 #ifdef MPIEXEC
 TEST_CASE("nccl: one rank under mpirun, the communicator from MPI", "[gpu]") {
-    require_equal(stencil::test::mpirun_prefix(MPIEXEC, 1) + stencil::test::stencil_lab_exe() +
-                  " run --backend cuda --kernel tiled --nx 130 --ny 97 --nz 75 --steps 4 --decompose 1x1x1 --json");
+    const auto j = require_equal(stencil::test::mpirun_prefix(MPIEXEC, 1) + stencil::test::stencil_lab_exe() +
+                                 " run --backend cuda --kernel tiled --nx 130 --ny 97 --nz 75 --steps 4 --decompose 1x1x1 --json");
+    require_self_link(j, 97LL * 75 * 4);
 }
 #endif
 
@@ -73,6 +122,7 @@ TEST_CASE("nccl cardiac2d: --gpus 1 equals the whole mesh, every version, both p
     const auto j = require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --problem cardiac2d --kernel " +
                                  kernel + " --precision " + precision + " --size 150 --steps 6 --decompose 1x1 --gpus 1 --json");
     REQUIRE(j["problem"] == "cardiac2d");
+    require_self_link(j, 150LL * (j["precision"] == "f32" ? 4 : 8));  // one edge column
 }
 
 TEST_CASE("nccl cardiac2d: --gpus 2 split on x and on y (runs only with 2 GPUs)", "[gpu]") {
@@ -84,6 +134,7 @@ TEST_CASE("nccl cardiac2d: --gpus 2 split on x and on y (runs only with 2 GPUs)"
     const auto j = require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --problem cardiac2d --kernel shared "
                                  "--size 150 --steps 6 --decompose " + split + " --gpus 2 --json");
     REQUIRE(j["halo_bytes_per_step"]["total"].get<long long>() > 0);
+    require_peer_link(j);
 }
 
 TEST_CASE("nccl scaling: --gpus N --scaling strong has a row per GPU count", "[gpu]") {
@@ -95,11 +146,15 @@ TEST_CASE("nccl scaling: --gpus N --scaling strong has a row per GPU count", "[g
     REQUIRE(j["ok"] == true);
     REQUIRE(j["rows"].size() >= 1);
     REQUIRE(j["rows"][0]["efficiency"].get<double>() == 1.0);
+    REQUIRE(j["rows"][0]["link"]["between"] == "self");
+    for (const auto& row : j["rows"]) REQUIRE(row["exchange_alone_seconds"].get<double>() >= 0);
 }
 
 #ifdef MPIEXEC
 TEST_CASE("nccl cardiac2d: one rank under mpirun, the communicator from MPI", "[gpu]") {
-    require_equal(stencil::test::mpirun_prefix(MPIEXEC, 1) + stencil::test::stencil_lab_exe() +
-                  " run --backend cuda --problem cardiac2d --kernel fused --size 150 --steps 6 --decompose 1x1 --json");
+    const auto j = require_equal(stencil::test::mpirun_prefix(MPIEXEC, 1) + stencil::test::stencil_lab_exe() +
+                                 " run --backend cuda --problem cardiac2d --kernel fused --size 150 --steps 6 "
+                                 "--decompose 1x1 --json");
+    require_self_link(j, 150LL * 4);
 }
 #endif
