@@ -15,7 +15,7 @@ set key at screen 0.5, 0.012 center bottom horizontal maxcols 4 width 2 samplen 
 set xlabel 'T (IN_TILE_DIM; naive: block edge)'
 set xrange [0:34]
 set ylabel 'GB/s'
-copy = 2869.86
+copy = 2869.37
 set yrange [0:copy*1.2]
 set arrow from graph 0, first copy to graph 1, first copy nohead lw 2 dt 2 lc rgb 'black'
 set label sprintf('device-to-device copy: %.0f GB/s', copy) at graph 0.98, first copy*1.06 right
