@@ -487,18 +487,13 @@ void count_requests(const WarpLaunch& w, const ClassesPerInstr& xcls, const Clas
             }
 }
 
-// The per-instruction and total figures, from the counts of all requests and of full warps.
-WarpPattern summarize_warp_loads(const WarpLaunch& w, const std::vector<Acc>& acc_all, const std::vector<Acc>& acc_full) {
-    WarpPattern wp;
-    wp.grid = w.g;
-    wp.block_x = w.geo.block.x;
-    // The rows one warp covers: 32 lanes over rows of Bx threads, but never more rows than the
-    // block has (a 3x3x3 block is one warp of 27 threads in 9 rows).
-    wp.rows_per_warp = ceil_div(int(std::min<long long>(32, w.threads)), wp.block_x);
+// Each load's figures and the totals, from the counts of all requests and of full warps.
+void add_warp_loads(WarpPattern& wp, const std::vector<std::string>& names, const std::vector<Acc>& acc_all,
+                    const std::vector<Acc>& acc_full) {
     Acc tot_all, tot_full;
-    for (size_t i = 0; i < w.instrs.size(); ++i) {
-        wp.all.push_back(acc_all[i].finish(w.instrs[i].name));
-        wp.interior.push_back(acc_full[i].finish(w.instrs[i].name));
+    for (size_t i = 0; i < names.size(); ++i) {
+        wp.all.push_back(acc_all[i].finish(names[i]));
+        wp.interior.push_back(acc_full[i].finish(names[i]));
         tot_all.add(acc_all[i]);
         tot_full.add(acc_full[i]);
     }
@@ -513,6 +508,19 @@ WarpPattern summarize_warp_loads(const WarpLaunch& w, const std::vector<Acc>& ac
     wp.interior_lines_per_request = f.lines;
     wp.interior_efficiency = f.efficiency;
     wp.full_warp_requests = tot_full.requests;
+}
+
+// The per-instruction and total figures, from the counts of all requests and of full warps.
+WarpPattern summarize_warp_loads(const WarpLaunch& w, const std::vector<Acc>& acc_all, const std::vector<Acc>& acc_full) {
+    WarpPattern wp;
+    wp.grid = w.g;
+    wp.block_x = w.geo.block.x;
+    // The rows one warp covers: 32 lanes over rows of Bx threads, but never more rows than the
+    // block has (a 3x3x3 block is one warp of 27 threads in 9 rows).
+    wp.rows_per_warp = ceil_div(int(std::min<long long>(32, w.threads)), wp.block_x);
+    std::vector<std::string> names;
+    for (const auto& ins : w.instrs) names.push_back(ins.name);
+    add_warp_loads(wp, names, acc_all, acc_full);
     return wp;
 }
 
@@ -673,24 +681,9 @@ WarpPattern streaming_warp_pattern(int T, int r, Precision p, GridDims g, int z_
     wp.grid = g;
     wp.block_x = 32;
     wp.rows_per_warp = 1;
-    Acc tot_all, tot_full;
-    for (size_t i = 0; i < kinds.size(); ++i) {
-        wp.all.push_back(all[i].finish(kinds[i].name));
-        wp.interior.push_back(full[i].finish(kinds[i].name));
-        tot_all.add(all[i]);
-        tot_full.add(full[i]);
-    }
-    const WarpLoad a = tot_all.finish("all"), f = tot_full.finish("interior");
-    wp.sectors_per_request = a.sectors;
-    wp.lines_per_request = a.lines;
-    wp.efficiency = a.efficiency;
-    wp.requests = tot_all.requests;
-    wp.sectors = tot_all.sectors;
-    wp.bytes_requested = tot_all.bytes;
-    wp.interior_sectors_per_request = f.sectors;
-    wp.interior_lines_per_request = f.lines;
-    wp.interior_efficiency = f.efficiency;
-    wp.full_warp_requests = tot_full.requests;
+    std::vector<std::string> names;
+    for (const auto& kind : kinds) names.push_back(kind.name);
+    add_warp_loads(wp, names, all, full);
     wp.explanation = fmt::format(
         "streaming T={}, r={}, {}: a block of 32 x {} threads, a warp per row, each lane one 16-byte vector "
         "({} values): a full warp's request is 512 contiguous bytes, {:.2f} sectors and {:.2f} lines per "
