@@ -46,15 +46,6 @@ plot 'opb_model.dat' using 1:2 with lines lw 2.5 dt 1 lc rgb '#1b9e77' title 'na
      'opb_measured.dat' index 3 using 1:2 with points pt 7 ps 1.6 lc rgb '#e7298a' notitle, \
      'opb_measured.dat' index 3 using 1:3 with points pt 5 ps 1.6 lc rgb '#e7298a' notitle, \
      'opb_measured.dat' index 3 using 1:4 with points pt 9 ps 1.6 lc rgb '#e7298a' notitle, \
-     'opb_measured.dat' index 4 using 1:2 with points pt 7 ps 1.6 lc rgb '#66a61e' notitle, \
-     'opb_measured.dat' index 4 using 1:3 with points pt 5 ps 1.6 lc rgb '#66a61e' notitle, \
-     'opb_measured.dat' index 4 using 1:4 with points pt 9 ps 1.6 lc rgb '#66a61e' notitle, \
-     'opb_measured.dat' index 5 using 1:2 with points pt 7 ps 1.6 lc rgb '#e6ab02' notitle, \
-     'opb_measured.dat' index 5 using 1:3 with points pt 5 ps 1.6 lc rgb '#e6ab02' notitle, \
-     'opb_measured.dat' index 5 using 1:4 with points pt 9 ps 1.6 lc rgb '#e6ab02' notitle, \
-     'opb_measured.dat' index 6 using 1:2 with points pt 7 ps 1.6 lc rgb '#a6761d' notitle, \
-     'opb_measured.dat' index 6 using 1:3 with points pt 5 ps 1.6 lc rgb '#a6761d' notitle, \
-     'opb_measured.dat' index 6 using 1:4 with points pt 9 ps 1.6 lc rgb '#a6761d' notitle, \
      NaN with points pt 7 ps 1.6 lc rgb 'black' title 'measured: requested', \
      NaN with points pt 5 ps 1.6 lc rgb 'black' title 'measured: L2', \
      NaN with points pt 9 ps 1.6 lc rgb 'black' title 'measured: DRAM'
