@@ -22,19 +22,14 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench/device_timing.cuh"
 #include "kernels/temporal.cuh"
 
 namespace {
 
-#define CHECK_CUDA(call)                                                                         \
-    do {                                                                                         \
-        const cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess) {                                                               \
-            std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), __FILE__, \
-                         __LINE__);                                                              \
-            std::exit(1);                                                                        \
-        }                                                                                        \
-    } while (0)
+using bench::best_ms;
+using bench::max_difference;
+
 
 using stencil::coefficient;
 using stencil::coefficient_index;
@@ -126,28 +121,6 @@ one_barrier_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, 
     }
 }
 
-template <class Launch>
-float best_ms(Launch launch, int reps = 10) {
-    cudaEvent_t a, b;
-    CHECK_CUDA(cudaEventCreate(&a));
-    CHECK_CUDA(cudaEventCreate(&b));
-    launch();
-    CHECK_CUDA(cudaGetLastError());
-    CHECK_CUDA(cudaDeviceSynchronize());
-    float best = 1e30f;
-    for (int r = 0; r < reps; ++r) {
-        CHECK_CUDA(cudaEventRecord(a));
-        launch();
-        CHECK_CUDA(cudaEventRecord(b));
-        CHECK_CUDA(cudaEventSynchronize(b));
-        float ms = 0;
-        CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-        best = std::fmin(best, ms);
-    }
-    CHECK_CUDA(cudaEventDestroy(a));
-    CHECK_CUDA(cudaEventDestroy(b));
-    return best;
-}
 
 template <class real>
 struct Arrays {
@@ -156,19 +129,6 @@ struct Arrays {
     real *in = nullptr, *out = nullptr, *expected[5] = {};  // expected[K]: K reference steps
 };
 
-template <class real>
-double max_difference(const real* got_d, const real* want_d, size_t bytes) {
-    const size_t cells = bytes / sizeof(real);
-    std::vector<real> got(cells), want(cells);
-    CHECK_CUDA(cudaMemcpy(got.data(), got_d, bytes, cudaMemcpyDeviceToHost));
-    CHECK_CUDA(cudaMemcpy(want.data(), want_d, bytes, cudaMemcpyDeviceToHost));
-    double worst = 0;
-    for (size_t c = 0; c < cells; ++c) {
-        const double d = std::fabs(double(got[c]) - double(want[c]));
-        if (!(d <= worst)) worst = d;
-    }
-    return worst;
-}
 
 template <class real, int R, int T, int K, bool kOneBarrier, int MIN_BLOCKS = 1>
 void try_temporal(Arrays<real>& a, int chunk, float copy_ms) {

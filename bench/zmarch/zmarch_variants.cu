@@ -32,19 +32,13 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench/device_timing.cuh"
 #include "kernels/streaming.cuh"
 
 namespace {
 
-#define CHECK_CUDA(call)                                                                     \
-    do {                                                                                     \
-        const cudaError_t err_ = (call);                                                     \
-        if (err_ != cudaSuccess) {                                                           \
-            std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), __FILE__, \
-                         __LINE__);                                                          \
-            std::exit(1);                                                                    \
-        }                                                                                    \
-    } while (0)
+using bench::best_ms;
+
 
 using stencil::coefficient;
 using stencil::coefficient_index;
@@ -229,42 +223,10 @@ struct Arrays {
     real *in = nullptr, *out = nullptr, *expected = nullptr;
 };
 
-// Best of `reps` launches (after one untimed), in ms.
-template <class Launch>
-float best_ms(Launch launch, int reps = 10) {
-    cudaEvent_t a, b;
-    CHECK_CUDA(cudaEventCreate(&a));
-    CHECK_CUDA(cudaEventCreate(&b));
-    launch();
-    CHECK_CUDA(cudaGetLastError());
-    CHECK_CUDA(cudaDeviceSynchronize());
-    float best = 1e30f;
-    for (int r = 0; r < reps; ++r) {
-        CHECK_CUDA(cudaEventRecord(a));
-        launch();
-        CHECK_CUDA(cudaEventRecord(b));
-        CHECK_CUDA(cudaEventSynchronize(b));
-        float ms = 0;
-        CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-        best = std::fmin(best, ms);
-    }
-    CHECK_CUDA(cudaEventDestroy(a));
-    CHECK_CUDA(cudaEventDestroy(b));
-    return best;
-}
 
 template <class real>
 double max_difference(const Arrays<real>& a) {
-    const size_t cells = a.bytes / sizeof(real);
-    std::vector<real> got(cells), want(cells);
-    CHECK_CUDA(cudaMemcpy(got.data(), a.out, a.bytes, cudaMemcpyDeviceToHost));
-    CHECK_CUDA(cudaMemcpy(want.data(), a.expected, a.bytes, cudaMemcpyDeviceToHost));
-    double worst = 0;
-    for (size_t c = 0; c < cells; ++c) {
-        const double d = std::fabs(double(got[c]) - double(want[c]));
-        if (!(d <= worst)) worst = d;  // NaN wins
-    }
-    return worst;
+    return bench::max_difference(a.out, a.expected, a.bytes);
 }
 
 template <class real>
