@@ -284,23 +284,15 @@ Cardiac2dRunResult run_cardiac2d_nccl(const MpiWorld& world, const Cardiac2dRunO
     piece.synchronize();
     const analysis::DecompositionModel model = analysis::cardiac_decomposition_model(o.n, o.decomposition, o.precision);
     const PingPong link = nccl_ping_pong(comm, world.rank(), world.size(), probe_message_bytes(model));
-    MPI_Barrier(world.comm());
-    const double exchange_alone = median_exchange_seconds([&] { piece.exchange_and_wait(comm); });
-    double slowest_exchange = 0;
-    mpi_check(MPI_Reduce(&exchange_alone, &slowest_exchange, 1, MPI_DOUBLE, MPI_MAX, 0, world.comm()),
-              "MPI_Reduce of the exchange times");
-    MPI_Barrier(world.comm());
-    const auto t0 = Clock::now();
-    for (int s = 0; s < o.steps; ++s) piece.step(comm, d.alpha, d.dt);
-    piece.synchronize();
-    double loop = seconds_since(t0), slowest = 0;
-    mpi_check(MPI_Reduce(&loop, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, world.comm()), "MPI_Reduce of the times");
+    const RankTimes t = time_on_every_rank(
+        world, o.steps, [&] { piece.exchange_and_wait(comm); }, [&] { piece.step(comm, d.alpha, d.dt); },
+        [&] { piece.synchronize(); });
     nccl().comm_destroy(comm);
 
     Cardiac2dRunResult r;
     fill_common(r, o, world.size());
-    r.seconds_per_step = slowest / o.steps;
-    r.exchange_alone_seconds = slowest_exchange;
+    r.seconds_per_step = t.steps / o.steps;
+    r.exchange_alone_seconds = t.exchange_alone;
     if (world.root()) r.link = estimate_exchange(link, model);
     long long sent = piece.bytes_sent();
     r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));

@@ -11,6 +11,8 @@
 #include "backends/cuda/cuda_util.h"
 #include "core/error.h"
 #include "distributed/nccl_library.h"
+#include "distributed/nccl_link_probe.h"
+#include "distributed/seconds_since.h"
 
 namespace stencil::distributed {
 
@@ -79,6 +81,22 @@ void on_each_gpu(int gpus, const std::function<void(int g, ncclComm_t comm, std:
 }
 
 #if STENCIL_LAB_HAVE_MPI
+RankTimes time_on_every_rank(const MpiWorld& world, int steps, const std::function<void()>& exchange_and_wait,
+                             const std::function<void()>& step, const std::function<void()>& synchronize) {
+    MPI_Barrier(world.comm());
+    const double exchange_alone = median_exchange_seconds(exchange_and_wait);
+    RankTimes slowest;
+    mpi_check(MPI_Reduce(&exchange_alone, &slowest.exchange_alone, 1, MPI_DOUBLE, MPI_MAX, 0, world.comm()),
+              "MPI_Reduce of the exchange times");
+    MPI_Barrier(world.comm());
+    const auto t0 = Clock::now();
+    for (int s = 0; s < steps; ++s) step();
+    synchronize();
+    const double loop = seconds_since(t0);
+    mpi_check(MPI_Reduce(&loop, &slowest.steps, 1, MPI_DOUBLE, MPI_MAX, 0, world.comm()), "MPI_Reduce of the times");
+    return slowest;
+}
+
 int select_gpu_of_rank(const MpiWorld& world) {
     MPI_Comm host;
     mpi_check(MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL, &host),

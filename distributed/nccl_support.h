@@ -38,6 +38,15 @@ void on_each_gpu(int gpus, const std::function<void(int g, ncclComm_t comm, std:
 // Collective: every rank learns whether NCCL loads and whether the host has a GPU for each of its
 // ranks, and all throw UserError alike when not (never one rank hanging in a collective).
 int select_gpu_of_rank(const MpiWorld& world);
+
+// One rank per GPU: the exchange timed alone (median_exchange_seconds, nothing computing), then
+// `steps` steps timed from a common start; each the slowest rank's, complete on rank 0. Collective.
+struct RankTimes {
+    double exchange_alone = 0;  // seconds per exchange
+    double steps = 0;           // seconds for all the steps
+};
+RankTimes time_on_every_rank(const MpiWorld& world, int steps, const std::function<void()>& exchange_and_wait,
+                             const std::function<void()>& step, const std::function<void()>& synchronize);
 #endif
 
 }  // namespace stencil::distributed
