@@ -241,9 +241,10 @@ std::vector<LoadInstr> load_instructions(KernelId k, int radius) {
                 v.push_back({fmt::format("prologue plane z{:+d}", p - radius), {}, p});
             v.push_back({fmt::format("march plane z+{}", radius), {}, kMarchPlane});
             break;
-        case KernelId::temporal:  // the march's first plane, then each step's next plane
-            v.push_back({"first plane", {}, 0});
-            v.push_back({"march plane p+1", {}, kMarchPlane});
+        case KernelId::temporal:  // each row of the strip: the march's first plane, then each step's next
+            for (int c = 0; c < rows_per_thread(k); ++c) v.push_back({fmt::format("first plane, row +{}", c), {0, c, 0}, 0});
+            for (int c = 0; c < rows_per_thread(k); ++c)
+                v.push_back({fmt::format("march plane p+1, row +{}", c), {0, c, 0}, kMarchPlane});
             break;
         case KernelId::streaming:  // warp rows of vectors: streaming_warp_pattern
             break;
@@ -328,7 +329,8 @@ struct WarpLaunch {
         : geo(launch_geometry(k, T_, radius, p, g_, block, 1, z_chunk)), g(g_), T(T_), r(radius), OUT(geo.out_tile),
           bytes(bytes_of(p)), L(128 / bytes), plane((long long)g_.nx * g_.ny), threads(geo.block.count()),
           warps(int((threads + 31) / 32)), instrs(load_instructions(k, radius)),
-          naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), temporal(k == KernelId::temporal) {}
+          naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), temporal(k == KernelId::temporal),
+          ystride(rows_per_thread(k)) {}
     LaunchGeometry geo;
     GridDims g;
     int T, r, OUT, bytes;
@@ -340,18 +342,27 @@ struct WarpLaunch {
     bool naive;      // blocks of outputs, no halo in the tile
     bool zmarch;
     bool temporal;   // a z-chunk per block, its own column only (one step per launch here)
+    int ystride;     // rows between threads ty and ty + 1 (a strip's rows: load instruction dy = row)
 
     // Along x and y: blocks b with first cell b S + shift (naive: S = the block's side along the
     // axis, T or the user's block, shift 0; the tiled kernels: S = OUT, shift -r) and lanes active
     // where the cell is interior (naive) or inside.
-    std::pair<int, int> interval(int n, int b, const LoadInstr&, int axis) const {
+    // A strip's thread ty loads row ty S + dy (S = ystride): its active threads are those whose row
+    // is inside the grid.
+    std::pair<int, int> interval(int n, int b, const LoadInstr& ins, int axis) const {
         if (naive) {
             const int S = side(axis);
             return {std::max(0, r - b * S), std::min(S, n - r - b * S)};
         }
-        return {std::max(0, r - b * OUT), std::min(T, n + r - b * OUT)};
+        const int S = axis == 2 ? ystride : 1, dy = axis == 2 ? ins.off.dy : 0;
+        const long long lo_cell = r - (long long)b * out(axis) - dy, hi_cell = n + r - (long long)b * out(axis) - dy;
+        auto ceil_div_ll = [](long long a, long long s) { return a >= 0 ? (a + s - 1) / s : -((-a) / s); };
+        return {int(std::max<long long>(0, ceil_div_ll(lo_cell, S))),
+                int(std::min<long long>(side(axis), ceil_div_ll(hi_cell, S)))};
     }
-    long long first(int b, int axis) const { return naive ? (long long)b * side(axis) : (long long)b * OUT - r; }
+    long long first(int b, int axis) const { return naive ? (long long)b * side(axis) : (long long)b * out(axis) - r; }
+    // Outputs a block advances along the axis: out_width along x (a warp-wide tile's), else OUT.
+    int out(int axis) const { return axis == 1 ? geo.out_width : OUT; }
     int side(int axis) const { return axis == 1 ? geo.block.x : axis == 2 ? geo.block.y : geo.block.z; }
 };
 
@@ -365,7 +376,7 @@ ClassesPerInstr xy_classes(const WarpLaunch& w, int axis) {
     const long long stride = axis == 1 ? 1 : w.g.nx;
     ClassesPerInstr cls(n_instr);
     for (int ins = 0; ins < n_instr; ++ins) {
-        if (ins > 0) {
+        if (ins > 0 && (axis == 1 || w.ystride == 1)) {  // a strip's rows differ along y only
             cls[ins] = cls[0];
             continue;
         }
@@ -434,7 +445,7 @@ Acc warp_request(const WarpLaunch& w, int warp, const AxisClass& xc, const AxisC
         const int t = 32 * warp + l;
         const int tx = t % Bx, ty = (t / Bx) % By, tz = t / (Bx * By);
         if (tx < xc.lo || tx >= xc.hi || ty < yc.lo || ty >= yc.hi || tz < zc.lo || tz >= zc.hi) continue;
-        const long long rel_row = (long long)(tz + off.dz) * g.ny + ty + off.dy;
+        const long long rel_row = (long long)(tz + off.dz) * g.ny + (long long)ty * w.ystride + off.dy;
         const long long cell = lift + res + tx + off.dx + rel_row * g.nx;
         sec[active] = cell * w.bytes / 32;
         lin[active] = cell * w.bytes / 128;
@@ -779,20 +790,21 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, 
             break;
         }
         case KernelId::temporal: {
-            // Z planes of OUT^2 outputs of level K. The march takes Z + 2rK steps, each loading
-            // the T^2 columns' next plane; in each step, level t (1..K) publishes level t-1's band
-            // ((T - 2r(t-1))^2 values) and computes its own band ((T - 2rt)^2 cells, 4r shared
-            // reads each), on every step of the march (the pipeline's first and last steps compute
-            // planes that no output uses: work the kernel does all the same).
+            // Z planes of W_OUT x OUT outputs of level K (W_OUT = 32 - 2rK across the warp-wide
+            // tile). The march takes Z + 2rK steps, each loading the next plane of the tile's
+            // 32 x T cells; in each step every level t = 1..K is computed on the whole tile (every
+            // lane takes part in the shuffles; the cells outside level t's band are the halo's
+            // redundant work), and every level 0..K-1 publishes each strip's r first and r last
+            // rows. Shared reads: the y-neighbours beyond a strip's ends, r (r + 1) per column
+            // and level (d = 1..r rows beyond each end, for the rows within d of it).
+            const int S = rows_per_thread(k);
             const long long Z = version(k).z_chunk, steps = Z + 2LL * radius * K;
-            b.outputs = sq(OUT) * Z;
-            b.loads = sq(T) * steps;
-            long long computed = 0;
-            for (int t = 1; t <= K; ++t) {
-                b.shared_stores += sq(T - 2LL * radius * (t - 1)) * steps;
-                computed += sq(T - 2LL * radius * t) * steps;
-            }
-            b.shared_loads = 4LL * radius * computed;
+            const long long W_OUT = out_width(k, T, radius, bytes, K), tile = 32LL * T;
+            b.outputs = W_OUT * OUT * Z;
+            b.loads = tile * steps;
+            const long long computed = tile * K * steps;
+            b.shared_stores = (long long)K * (T / S) * 2 * radius * 32 * steps;
+            b.shared_loads = 32LL * (T / S) * radius * (radius + 1) * K * steps;
             b.load_bytes = b.loads * bytes;
             b.store_bytes = b.outputs * bytes;
             b.flops = b.outputs * K * flops_per_point(radius);
@@ -832,14 +844,15 @@ GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridD
     t.blocks = geo.grid.count();
     const long long interior_cells =
         (long long)(g.nx - 2 * r) * (g.ny - 2 * r) * (g.nz - 2 * r);
-    if (k == KernelId::temporal) {  // its own column over the march, the tile rK wider a side
+    if (k == KernelId::temporal) {  // its own cells over the march, the tile rK wider a side
         const int H = r * steps_per_launch(k, fused);
         long long march_planes = 0;
         for (int bz = 0; bz < geo.grid.z; ++bz) {
             auto [b, e] = streaming_planes(bz, geo.out_planes, g.nz, r);
             if (b < e) march_planes += std::min(g.nz, e + H) - std::max(0, b - H);
         }
-        t.load_values = axis_loads(g.nx, T, geo.out_tile, H) * axis_loads(g.ny, T, geo.out_tile, H) * march_planes;
+        t.load_values = axis_loads(g.nx, geo.block.x, geo.out_width, H) * axis_loads(g.ny, T, geo.out_tile, H) *
+                        march_planes;
     } else if (version(k).z_chunk > 0) {  // streaming: the queue per column; halo rows, rows' ends per plane
         long long queue_planes = 0, computed_planes = 0;
         for (int bz = 0; bz < geo.grid.z; ++bz) {
@@ -906,7 +919,7 @@ UpdateTraffic update_traffic(KernelId k, int T, int radius, Precision p, int fus
     u.copy_bytes = 2.0 * u.bytes;
     u.halo_reread_share = 1.0 - double(b.outputs) / b.loads;
     u.redundant_work_share = 1.0 - double(b.flops) / b.executed_flops;
-    u.queue_registers = u.fused * (2 * radius + 1);
+    u.queue_registers = u.fused * (2 * radius + 1) * rows_per_thread(k);
     u.copy_ratio_bound = u.copy_bytes / u.dram_bytes;
     return u;
 }
@@ -1109,30 +1122,42 @@ void model_streaming(Model& m) {
         100 * m.halo_reread_share, F, B, double(F) / B);
 }
 
-// The temporal kernel: K steps per launch, a z-chunk of Z planes per block, the halo rK wide.
+// The temporal kernel: K steps per launch, a z-chunk of Z planes per block, the halo rK wide, a
+// tile 32 cells wide (a warp) and T rows tall, each thread a strip of S rows.
 void model_temporal(Model& m) {
     const int T = m.tile, r = m.radius, F = m.flops_per_point, B = m.bytes, K = m.fused_steps;
-    const int Z = m.out_planes, OUT = m.out_tile, H = r * K;
+    const int Z = m.out_planes, OUT = m.out_tile, H = r * K, S = rows_per_thread(m.kernel);
+    const int W_OUT = out_width(m.kernel, T, r, B, K);
     const UpdateTraffic& u = *m.per_update;
-    m.active_threads = sq(OUT);
-    m.halo_plane = halo_2d(T, H);
+    // Threads that write an output: the lanes of level K's band, in the strips that hold a row of it.
+    int writing_strips = 0;
+    for (int s = 0; s < T / S; ++s) writing_strips += s * S + S > H && s * S < T - H;
+    m.active_threads = (long long)W_OUT * writing_strips;
+    m.halo_plane.tile_cells = 32LL * T;
+    m.halo_plane.output_cells = (long long)W_OUT * OUT;
+    m.halo_plane.halo_cells = m.halo_plane.tile_cells - m.halo_plane.output_cells;
+    m.halo_plane.fraction = double(m.halo_plane.halo_cells) / m.halo_plane.tile_cells;
     m.opb_limit = double(F) * K / B;
     m.queue_registers = u.queue_registers;
-    m.tile_bounds += fmt::format(" Fusing K = {} steps needs T > 2rK = {} (each step widens the halo by r).", K,
-                                 2 * H);
+    m.tile_bounds += fmt::format(" Fusing K = {} steps needs T > 2rK = {} and a warp's 32 > 2rK (each step widens "
+                                 "the halo by r); T a multiple of the strip's {} rows.",
+                                 K, 2 * H, S);
     m.opb_formula = fmt::format(
-        "{} K OUT^2 Z / ({} T^2 (Z + 2rK)) with K = {}, OUT = T - 2rK = {}, Z = {}: {} x {} x {}^2 x {} / ({} "
-        "x {}^2 x {}) = {:.4g}",
-        F, B, K, OUT, Z, F, K, OUT, Z, B, T, Z + 2 * H, m.opb);
+        "{} K W_OUT OUT Z / ({} x 32 T (Z + 2rK)) with K = {}, W_OUT = 32 - 2rK = {}, OUT = T - 2rK = {}, Z = {}: "
+        "{} x {} x {} x {} x {} / ({} x 32 x {} x {}) = {:.4g}",
+        F, B, K, W_OUT, OUT, Z, F, K, W_OUT, OUT, Z, B, T, Z + 2 * H, m.opb);
     m.opb_note = fmt::format(
-        "K = {} time steps per pass: level t is valid on a band r cells narrower per level, so a T = {} "
-        "tile writes OUT^2 = {}^2 cells of level K and its {:.1f}% of halo loads are the neighbours' "
-        "columns (mostly L2 hits). Per cell update: requested {:.3g} B, L2 {:.3g} B, DRAM {:.3g} B "
-        "(a copy: {} B), so a DRAM-bound pass can reach {:.2f}x the copy's updates per second; the "
-        "price is arithmetic: {:.1f}% of the cells computed are halo cells that a neighbour computes "
-        "too ({} FLOP executed per block for {} useful). As T grows the OP/B tends to K (12r+1) / B = {:.4g}.",
-        K, T, OUT, 100 * u.halo_reread_share, u.requested_bytes, u.l2_bytes, u.dram_bytes, 2 * B,
-        u.copy_ratio_bound, 100 * u.redundant_work_share, m.block.executed_flops, m.block.flops,
+        "K = {} time steps per pass: level t is valid on a band r cells narrower per level, so a 32 x {} tile "
+        "writes {} x {} cells of level K and {:.1f}% of its loads are the neighbours' cells (mostly L2 hits). "
+        "Each thread owns {} rows of its column: a register queue of 2r + 1 planes per row and level ({} "
+        "registers), x-neighbours from the neighbouring lanes (shuffles), y-neighbours from its own rows "
+        "except r beyond each end of its strip (shared memory). Per cell update: requested {:.3g} B, L2 {:.3g} "
+        "B, DRAM {:.3g} B (a copy: {} B), so a DRAM-bound pass can reach {:.2f}x the copy's updates per "
+        "second; the price is arithmetic: {:.1f}% of the cells computed are halo cells that a neighbour "
+        "computes too ({} FLOP executed per block for {} useful). As the tile grows the OP/B tends to "
+        "K (12r+1) / B = {:.4g}.",
+        K, T, W_OUT, OUT, 100 * u.halo_reread_share, S, u.queue_registers, u.requested_bytes, u.l2_bytes,
+        u.dram_bytes, 2 * B, u.copy_ratio_bound, 100 * u.redundant_work_share, m.block.executed_flops, m.block.flops,
         m.opb_limit);
 }
 
@@ -1221,7 +1246,8 @@ std::string model_summary(const Model& m) {
                          m.halo_plane.tile_cells, 100 * m.halo_plane.fraction);
     }
     if (m.queue_registers && m.fused_steps > 1)
-        s += fmt::format("  z-queue registers    K (2r + 1) = {} per thread\n", m.queue_registers);
+        s += fmt::format("  z-queue registers    K (2r + 1) x {} rows = {} per thread\n", rows_per_thread(k),
+                         m.queue_registers);
     else if (m.queue_registers)
         s += fmt::format("  z-queue registers    2r + 1 = {} per thread\n", m.queue_registers);
     if (m.per_update)

@@ -241,7 +241,7 @@ struct UpdateTraffic {
     double halo_reread_share = 0;     // of the block's loads, those another block loads too
     double redundant_work_share = 0;  // of the cells it computes, those another block owns
                                       // (temporal's shrinking halo levels; 0 for streaming)
-    int queue_registers = 0;          // streaming 2r + 1; temporal K (2r + 1): the z-queues
+    int queue_registers = 0;          // streaming 2r + 1; temporal K (2r + 1) x 8 rows: the z-queues
     double copy_ratio_bound = 0;      // copy_bytes / dram_bytes: the most updates per second a
                                       // DRAM-bound launch can reach, as a multiple of the copy's
 };
@@ -310,7 +310,7 @@ struct Model {
     int largest_fitting_tile = 0;
     std::string tile_bounds;          // the reason for each bound of T, in words
     int queue_registers = 0;          // register-tiled, streaming: 2r + 1 (z-queue); temporal
-                                      // K (2r + 1); others 0
+                                      // K (2r + 1) x 8 (a strip's rows); others 0
     int fused_steps = 1;              // temporal: K steps per launch; the others 1
     std::optional<UpdateTraffic> per_update;  // streaming and temporal (update_traffic)
     std::string summary;              // readable text with the formulas (the `model` command)

@@ -348,7 +348,8 @@ const Command model_cmd("model", 30, [](CLI::App& app) -> std::function<int()> {
                      ->capture_default_str();
     auto* block = app.add_option("--block", a->block,
                                  "BXxBYxBZ: naive's block shape instead of T^3 (sectors per request per shape)");
-    auto* fuse = add_int_option(app, "--fuse", a->fuse, 1, 4, "temporal: time steps fused per pass, K (default 2)");
+    auto* fuse = add_int_option(app, "--fuse", a->fuse, 1, 4, fmt::format("temporal: time steps fused per pass, K (default {})",
+                                               version(KernelId::temporal).fused_steps));
     app.add_flag("--json", a->json, "JSON instead of text");
     auto* explain = app.add_flag("--explain-invalid", a->explain_invalid,
                                  fmt::format("print the model of a tile that cannot run (marked 'cannot run: ...') "

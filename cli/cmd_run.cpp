@@ -287,7 +287,14 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
     auto a = std::make_shared<RunArgs>();
     app.add_option("--kernel,-k", a->kernel, "which version: " + version_names())->required();
     auto* tile = add_int_option(app, "--tile,-t", a->tile, 1, kMaxTile,
-                                "T: IN_TILE_DIM (block edge for naive); default: the version table's (8, 8, 32, 32)",
+                                fmt::format("T: IN_TILE_DIM (block edge for naive); default: the version table's ({})",
+                                            [] {
+                                                std::string d;
+                                                for (const auto& v : kernel_versions())
+                                                    d += fmt::format("{}{} {}", d.empty() ? "" : ", ", v.name,
+                                                                     v.default_tile);
+                                                return d;
+                                            }()),
                                 "a CUDA block has at most 1024 threads");
     app.add_option("--block", a->block, "BXxBYxBZ: naive's block shape instead of T^3 (the textbook's 32x4x2)");
     add_int_option(app, "--radius,-r", a->radius, 1, kMaxRadius, "stencil radius r (6r + 1 points), 1..4")
@@ -317,9 +324,11 @@ const Command run_cmd("run", 20, [](CLI::App& app) -> std::function<int()> {
     add_int_option(app, "--steps", a->steps, 1, 100000,
                    "time steps: star3d applies the stencil S times (checked against S steps of the fp64 "
                    "reference, timed as S updates per cell); cardiac2d; with --decompose");
-    add_int_option(app, "--fuse", a->fuse, 1, 4, "temporal: time steps fused per pass, K (default 2)");
+    add_int_option(app, "--fuse", a->fuse, 1, 4, fmt::format("temporal: time steps fused per pass, K (default {})",
+                                               version(KernelId::temporal).fused_steps));
     add_int_option(app, "--z-chunk", a->z_chunk, 1, 4096,
-                   "streaming, temporal: planes a block marches (default: the version table's, 16 and 128)");
+                   fmt::format("streaming, temporal: planes a block marches (default: the version table's, {} and {})",
+                               version(KernelId::streaming).z_chunk, version(KernelId::temporal).z_chunk));
     app.add_flag("--check-races", a->check_races,
                  "CPU backend: run the kernel under 3 thread schedules and block orders with shared and "
                  "global race checks on, instead of timing it; rc 1 names the first diagnostic")

@@ -194,7 +194,8 @@ struct Script {
 
 // ---- [opb] --------------------------------------------------------------------------------------
 
-// The model's OP/B for every T the formula allows (2r+1 .. 32; naive: any), one column per kernel.
+// The model's OP/B for every T the formula allows (2r+1 .. 32; naive: any; temporal: multiples of
+// 8), one column per kernel.
 std::string opb_model_data(const PlotInput& in) {
     std::string d = "# T  model_opb(";
     for (const auto& v : kernel_versions()) d += fmt::format("{}{}", &v == &kernel_versions()[0] ? "" : " ", v.name);
@@ -202,7 +203,9 @@ std::string opb_model_data(const PlotInput& in) {
     for (int T = 1; T <= 32; ++T) {
         d += fmt::format("{}", T);
         for (const auto& v : kernel_versions()) {
-            const bool ok = !version(v.id).halo_in_tile || T > 2 * in.radius;
+            // temporal's strips of kTemporalStripRows rows: T a multiple of 8 (gnuplot joins the points).
+            const bool ok = (!version(v.id).halo_in_tile || T > 2 * in.radius) &&
+                            (version(v.id).threads != ThreadShape::warp_strips || T % kTemporalStripRows == 0);
             d += ok ? fmt::format(" {:.6g}", interior_block_traffic(v.id, T, in.radius, in.precision).opb) : " NaN";
         }
         d += "\n";

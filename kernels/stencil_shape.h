@@ -14,6 +14,10 @@ namespace stencil {
 // Radius r of a 3D star stencil: 6r + 1 points (r = 1 is the textbook's 7-point stencil).
 inline constexpr int kMaxRadius = 4;
 
+// The temporal kernel's strip (kernels/temporal.cuh): the rows of its column each thread owns. Its
+// launch (kernels/versions.h: 32 x T / 8 threads) and the model follow from this one number.
+inline constexpr int kTemporalStripRows = 8;
+
 // Coefficients: the centre first, then for each distance d = 1..r the six neighbours in the
 // textbook's order (x-d, x+d, y-d, y+d, z-d, z+d). For r = 1 this is exactly c0..c6 of the
 // textbook listings: c1 = x-1, c2 = x+1, c3 = y-1, c4 = y+1, c5 = z-1, c6 = z+1.

@@ -65,10 +65,25 @@ __device__ inline RowVector<real> zero_row_vector() {
     return p;
 }
 
-// __launch_bounds__: 32 T threads, so the compiler keeps registers within what such a block may
-// have (the queue is 2r + 1 vectors: 36 values at r = 4 in fp32).
-template <typename real, int ROWS, int R, typename In, typename Out>
-__global__ void __launch_bounds__(32 * ROWS)
+// The blocks an SM must be able to hold (__launch_bounds__' second argument): at least 768 threads
+// (24 warps), which caps a thread at 85 registers, so that enough loads are in flight to hide the
+// memory's latency. Left alone (1), ptxas gave r = 3 and 4 about 100 registers and 16-20 warps an
+// SM, and reached 0.67-0.70 of the copy against 0.78-0.82 with the cap (fp32; ncu: occupancy
+// bound by registers; docs/results/h100-zmarch-variants-512-c.txt). Not where the thread's arrays
+// (the queue's 2r + 1 vectors and the row's 2Q + 1, four registers each) pass 48 registers: fp64
+// at r = 4 spills under the cap and runs slower.
+template <typename real, int ROWS, int R>
+STENCIL_HD constexpr int streaming_min_blocks() {
+    constexpr int V = 16 / sizeof(real), Q = (R + V - 1) / V;
+    constexpr int array_registers = 4 * (2 * R + 1) + 4 * (2 * Q + 1);
+    return array_registers <= 48 && 768 / (32 * ROWS) > 1 ? 768 / (32 * ROWS) : 1;
+}
+
+// __launch_bounds__: 32 T threads and streaming_min_blocks of them an SM (above); MIN_BLOCKS is a
+// parameter so that bench/zmarch/ can compare other values.
+template <typename real, int ROWS, int R, typename In, typename Out,
+          int MIN_BLOCKS = streaming_min_blocks<real, ROWS, R>()>
+__global__ void __launch_bounds__(32 * ROWS, MIN_BLOCKS)
 stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz) {
     using Vec = RowVector<real>;
     constexpr int V = Vec::V;

@@ -8,26 +8,39 @@
 // updates, so the rate in updates per second may pass the copy's (issue 13: 1.5x at 7-point
 // fp32 on an H100).
 //
-// The price is the halo: level t at a cell needs level t-1 within R of it, so to write a T_out
-// square of level K a block starts from a tile of level 0 that is R cells wider per level on every
-// side: TILE_DIM = OUT_TILE_DIM + 2RK (TILE_DIM counts the halo, as in the textbook's tiled
-// kernels), and the band a level is valid on shrinks by R per level. The cells outside the band are
-// computed by the neighbouring blocks too (redundant work, the "halo re-read share" of the model).
+// The price is the halo: level t at a cell needs level t-1 within R of it, so to write level K on
+// an OUT_WIDTH x OUT_TILE_DIM patch a block starts from a tile of level 0 that is R cells wider
+// per level on every side (the tile counts its halo, as in the textbook's tiled kernels), and the
+// band where a level is valid shrinks by R per level. The cells outside the band are computed by
+// the neighbouring blocks too (redundant work, the model's "halo re-read share").
 //
-// How (a 2.5D z-march, pipelined over levels). A TILE_DIM x TILE_DIM block marches along z, one
-// input plane p per step, each thread owning one (x, y) column. In the step that loads plane p:
+// The tile: 32 cells along x (one warp: a warp is a row of the tile) by IN_TILE_DIM rows along y.
+// Each thread owns a strip of ROWS = kTemporalStripRows = 8 rows of its column
+// (kernels/stencil_shape.h). Level t at plane i needs level t-1 at
+//   - planes i - R .. i + R of its own cells: the strip's register queue (queue[t-1], 2R + 1
+//     planes deep: the textbook's inPrev / inCurr / inNext);
+//   - x-neighbours: the neighbouring lanes' registers (warp shuffles, no shared memory);
+//   - y-neighbours: the strip's own registers, except the R rows beyond each end of the strip,
+//     which the strips above and below publish in shared memory (edge_s: their R first and R last
+//     rows).
+// Why strips (bench/temporal/, docs/results/h100-temporal-variants-512*.txt): the design before
+// this one gave each thread one column (T x T threads), and paid per cell and level a shared
+// store, 4R shared loads and a barrier's share; fp32 stayed at 0.98x the copy whatever K. A strip
+// of 8 rows reads 6 of its 8 y-neighbour pairs from its own registers, the x-neighbours by shuffles,
+// and shares one plane's two barriers among 8 K cells: 1.7x at r = 1, K = 3.
+//
+// The march (pipelined over levels). The block marches along z, loading input plane p in step p:
 //   level 0 (the input) gets plane p; level 1 computes plane p - R, level 2 plane p - 2R, ...,
 //   level K plane p - KR, which is written out.
-// Level t at plane i needs level t-1 at planes i - R .. i + R of its own column, which it holds
-// in a register queue (queue[t-1], the textbook's inPrev / inCurr / inNext, 2R + 1 deep: its newest
-// value is the plane level t-1 computed in this very step), and level t-1's plane i at the x / y
-// neighbours, which the block shares through one shared plane per level (level_s[t-1]). So a step
-// is K phases: publish level t-1's centre plane, barrier, compute level t.
+// The newest plane in queue[t-1] is the one level t-1 computed in this very step; the rows a step
+// publishes (level t-1 at the plane level t computes) were computed R steps earlier, so all K
+// levels' edges go to shared memory at the step's start, between two barriers.
 //
 // Boundary (the kernels' contract, README "The stencil and its conventions"): cells within R of a
 // face keep their input value at every step, so level t there is level t-1's value, which the
-// column carries in its own queue. That also makes the fused steps equal S launches of a one-step
-// kernel, cell for cell.
+// strip carries in its own queue. That also makes the fused steps equal S launches of a one-step
+// kernel, cell for cell. Cells outside the valid band are computed all the same (every lane must
+// take part in the shuffles); no output reads them.
 //
 // Order of summation: the naive kernel's (centre, then x-d, x+d, y-d, y+d, z-d, z+d for d = 1..R),
 // one term at a time into one accumulator, from values of the kernel's own precision: K fused steps
@@ -37,68 +50,63 @@
 // the streaming kernel; the march starts KR planes before the chunk (its pipeline fills) and runs
 // KR planes past it, never loading a plane outside the grid.
 //
-// Launch: blocks of (T, T, 1), ceil(nx / OUT) x ceil(ny / OUT) x ceil(nz / z_chunk) blocks,
-// OUT = T - 2RK. Shared memory: K T^2 values. Registers: K queues of 2R + 1.
+// Launch: blocks of (32, IN_TILE_DIM / 8, 1), ceil(nx / OUT_WIDTH) x ceil(ny / OUT_TILE_DIM) x
+// ceil(nz / z_chunk) blocks, OUT_WIDTH = 32 - 2RK, OUT_TILE_DIM = IN_TILE_DIM - 2RK. Shared memory:
+// K x (IN_TILE_DIM / 8) strips x 2R rows x 32 values. Registers: K queues of 2R + 1 planes x 8 rows.
 // ---------------------------------------------------------------------------------------------
 #pragma once
 #include "kernels/stencil_coefficients.cuh"
 
 namespace stencil {
 
-// The star stencil at this thread's column, from level t-1: z-neighbours from the column's queue,
-// x / y neighbours from the shared plane. The naive kernel's order of terms (see above).
-template <typename real, int TILE_DIM, int R, typename Plane>
-__device__ inline real temporal_star(const real (&queue)[2 * R + 1], Plane& plane_s, int ty, int tx) {
-    real sum = coefficient<real>(0) * queue[R];
+// inPrev = inCurr, inCurr = inNext, ...: each row's queue moves up one plane and `newest` joins.
+template <typename real, int R, int ROWS>
+__device__ inline void temporal_push(real (&queue)[2 * R + 1][ROWS], const real (&newest)[ROWS]) {
 #pragma unroll
-    for (int d = 1; d <= R; ++d) {
-        sum += coefficient<real>(coefficient_index(d, XM)) * plane_s[ty][tx - d];
-        sum += coefficient<real>(coefficient_index(d, XP)) * plane_s[ty][tx + d];
-        sum += coefficient<real>(coefficient_index(d, YM)) * plane_s[ty - d][tx];
-        sum += coefficient<real>(coefficient_index(d, YP)) * plane_s[ty + d][tx];
-        sum += coefficient<real>(coefficient_index(d, ZM)) * queue[R - d];
-        sum += coefficient<real>(coefficient_index(d, ZP)) * queue[R + d];
-    }
-    return sum;
-}
-
-// inPrev = inCurr, inCurr = inNext, ...: the queue moves up one plane and `newest` joins it.
-template <typename real, int R>
-__device__ inline void temporal_push(real (&queue)[2 * R + 1], real newest) {
+    for (int q = 0; q < 2 * R; ++q)
 #pragma unroll
-    for (int q = 0; q < 2 * R; ++q) queue[q] = queue[q + 1];
-    queue[2 * R] = newest;
+        for (int c = 0; c < ROWS; ++c) queue[q][c] = queue[q + 1][c];
+#pragma unroll
+    for (int c = 0; c < ROWS; ++c) queue[2 * R][c] = newest[c];
 }
 
 template <typename real, int IN_TILE_DIM, int R, int K, typename In, typename Out>
-__global__ void __launch_bounds__(IN_TILE_DIM * IN_TILE_DIM)
+__global__ void __launch_bounds__(32 * (IN_TILE_DIM / kTemporalStripRows))
 stencil_temporal_kernel(In in, Out out, int nx, int ny, int nz) {
+    constexpr int ROWS = kTemporalStripRows, STRIPS = IN_TILE_DIM / ROWS;
     constexpr int HALO = R * K;  // R cells per fused step on every side
-    constexpr int OUT_TILE_DIM = IN_TILE_DIM - 2 * HALO;
-    static_assert(K >= 1 && OUT_TILE_DIM >= 1, "the tile must be wider than its K halos");
-    // level_s[t][ty][tx]: level t at the plane level t + 1 computes in this step.
-    __shared__ Shared<real> level_s[K][IN_TILE_DIM][IN_TILE_DIM];
-    // queue[t][R + dz]: level t of this column at (the plane level t + 1 computes) + dz. Level K
-    // needs no queue: it is written out as soon as it is computed. Zeros, so that the pipeline's
-    // first steps (planes before the march) compute with defined values that no output uses.
-    real queue[K][2 * R + 1];
+    constexpr int OUT_WIDTH = 32 - 2 * HALO, OUT_TILE_DIM = IN_TILE_DIM - 2 * HALO;
+    static_assert(IN_TILE_DIM % ROWS == 0 && R <= ROWS, "whole strips, each at least R rows");
+    static_assert(K >= 1 && OUT_WIDTH >= 1 && OUT_TILE_DIM >= 1, "the tile must be wider than its K halos");
+    // edge_s[t][strip][e][tx]: level t's row e (e < R) and row ROWS - R + (e - R) (e >= R) of each
+    // strip, at the plane level t + 1 computes in this step.
+    __shared__ Shared<real> edge_s[K][STRIPS][2 * R][32];
+    // queue[t][R + dz][c]: level t of row c of this strip at (the plane level t + 1 computes) + dz.
+    // Level K needs no queue: it is written out as soon as it is computed. Zeros, so that the
+    // pipeline's first steps (planes before the march) compute with defined values no output uses.
+    real queue[K][2 * R + 1][ROWS];
 #pragma unroll
     for (int t = 0; t < K; ++t)
 #pragma unroll
-        for (int q = 0; q <= 2 * R; ++q) queue[t][q] = real(0);
+        for (int q = 0; q <= 2 * R; ++q)
+#pragma unroll
+            for (int c = 0; c < ROWS; ++c) queue[t][q][c] = real(0);
 
-    // The textbook's names: i walks z, j walks y, k walks x.
-    const int ty = threadIdx.y, tx = threadIdx.x;
-    const int j = (int)blockIdx.y * OUT_TILE_DIM - HALO + ty;
-    const int k = (int)blockIdx.x * OUT_TILE_DIM - HALO + tx;
-    const bool inside_xy = j >= 0 && j < ny && k >= 0 && k < nx;
-    const bool interior_xy = j >= R && j < ny - R && k >= R && k < nx - R;
+    // The textbook's names: i walks z, j walks y, k walks x. This thread: column k, rows
+    // jFirst .. jFirst + ROWS - 1.
+    const int tx = threadIdx.x, strip = threadIdx.y;
+    const int k = (int)blockIdx.x * OUT_WIDTH - HALO + tx;
+    const int jFirst = (int)blockIdx.y * OUT_TILE_DIM - HALO + strip * ROWS;
+    const int above = strip > 0 ? strip - 1 : 0, below = strip < STRIPS - 1 ? strip + 1 : STRIPS - 1;
     const int sy = nx, sz = nx * ny;  // 32-bit offsets: see naive.cuh
-    const int c_xy = j * sy + k;
-    // The band where level t is valid in this block: R cells narrower per level. A thread computes
-    // level t only inside it (its neighbours at level t-1 are then inside level t-1's band).
-    auto in_band = [&](int t) {
-        return ty >= t * R && ty < IN_TILE_DIM - t * R && tx >= t * R && tx < IN_TILE_DIM - t * R;
+    const int c_xy = jFirst * sy + k;  // row c's cell: c_xy + c * sy
+    const bool inside_x = k >= 0 && k < nx, interior_x = k >= R && k < nx - R;
+    const bool writes_x = tx >= HALO && tx < 32 - HALO;  // level K's band
+    auto inside = [&](int c) { return inside_x && jFirst + c >= 0 && jFirst + c < ny; };
+    auto interior = [&](int c) { return interior_x && jFirst + c >= R && jFirst + c < ny - R; };
+    auto writes = [&](int c) {
+        const int row = strip * ROWS + c;
+        return writes_x && row >= HALO && row < IN_TILE_DIM - HALO && interior(c);
     };
 
     // This block's output planes: [iBegin, iEnd), the interior part of its chunk. A block with
@@ -114,34 +122,66 @@ stencil_temporal_kernel(In in, Out out, int nx, int ny, int nz) {
     const int pBegin = iBegin - HALO > 0 ? iBegin - HALO : 0;
     const int pEnd = iEnd + HALO;
 
-    // The next plane's value, loaded one step ahead so that its latency overlaps a step's work.
-    real next = inside_xy ? in[pBegin * sz + c_xy] : real(0);
+    // The next plane's rows, loaded one step ahead so that their latency overlaps a step's work.
+    real next[ROWS];
+#pragma unroll
+    for (int c = 0; c < ROWS; ++c) next[c] = inside(c) ? in[pBegin * sz + c_xy + c * sy] : real(0);
     for (int p = pBegin; p < pEnd; ++p) {
-        temporal_push<real, R>(queue[0], next);
-        next = real(0);
-        if (inside_xy && p + 1 < nz && p + 1 < pEnd) next = in[(p + 1) * sz + c_xy];
+        __syncthreads();  // every strip has read the previous step's edges
+        // Publish every level's edge rows: level t at the plane level t + 1 computes in this step
+        // is queue[t][R + 1] before this step's pushes.
+#pragma unroll
+        for (int t = 0; t < K; ++t)
+#pragma unroll
+            for (int e = 0; e < R; ++e) {
+                edge_s[t][strip][e][tx] = queue[t][R + 1][e];
+                edge_s[t][strip][R + e][tx] = queue[t][R + 1][ROWS - R + e];
+            }
+        __syncthreads();  // the edges are complete
+
+        temporal_push<real, R, ROWS>(queue[0], next);
+        const bool more = p + 1 < nz && p + 1 < pEnd;
+#pragma unroll
+        for (int c = 0; c < ROWS; ++c) next[c] = more && inside(c) ? in[(p + 1) * sz + c_xy + c * sy] : real(0);
 
 #pragma unroll
         for (int t = 1; t <= K; ++t) {
             const int i = p - t * R;  // the plane level t computes in this step
-            // Publish level t-1 at plane i for the x / y neighbours. Level t-1's band is enough:
-            // level t reads only within R of its own band.
-            if (in_band(t - 1)) level_s[t - 1][ty][tx] = queue[t - 1][R];
-            __syncthreads();  // level t-1's plane i is complete in shared memory
-
-            // A boundary cell (or a plane outside the grid) keeps the previous level's value.
-            real v = queue[t - 1][R];
-            if (in_band(t) && interior_xy && i >= R && i < nz - R)
-                v = temporal_star<real, IN_TILE_DIM, R>(queue[t - 1], level_s[t - 1], ty, tx);
+            const bool interior_i = i >= R && i < nz - R;
+            const real(&prev)[2 * R + 1][ROWS] = queue[t - 1];  // level t-1 around plane i
+            real level[ROWS];
+#pragma unroll
+            for (int c = 0; c < ROWS; ++c) {
+                real sum = coefficient<real>(0) * prev[R][c];
+#pragma unroll
+                for (int d = 1; d <= R; ++d) {
+                    // x: lanes tx -+ d of this row (a lane at the row's end gets its own value:
+                    // a halo cell, outside the band). y: this strip's rows, or the edge rows of
+                    // the strip above (row c - d < 0) or below (row c + d >= ROWS).
+                    const real west = __shfl_up_sync(0xffffffffu, prev[R][c], d);
+                    const real east = __shfl_down_sync(0xffffffffu, prev[R][c], d);
+                    const real south = c - d >= 0 ? prev[R][c - d >= 0 ? c - d : 0]
+                                                  : edge_s[t - 1][above][2 * R + c - d][tx];
+                    const real north = c + d < ROWS ? prev[R][c + d < ROWS ? c + d : 0]
+                                                    : edge_s[t - 1][below][c + d - ROWS][tx];
+                    sum += coefficient<real>(coefficient_index(d, XM)) * west;
+                    sum += coefficient<real>(coefficient_index(d, XP)) * east;
+                    sum += coefficient<real>(coefficient_index(d, YM)) * south;
+                    sum += coefficient<real>(coefficient_index(d, YP)) * north;
+                    sum += coefficient<real>(coefficient_index(d, ZM)) * prev[R - d][c];
+                    sum += coefficient<real>(coefficient_index(d, ZP)) * prev[R + d][c];
+                }
+                // A boundary cell (or a plane outside the grid) keeps the previous level's value.
+                level[c] = interior_i && interior(c) ? sum : prev[R][c];
+            }
             if (t < K) {
-                temporal_push<real, R>(queue[t], v);
-            } else if (in_band(K) && interior_xy && i >= iBegin && i < iEnd) {
-                out[i * sz + c_xy] = v;
+                temporal_push<real, R, ROWS>(queue[t], level);
+            } else if (i >= iBegin && i < iEnd) {
+#pragma unroll
+                for (int c = 0; c < ROWS; ++c)
+                    if (writes(c)) out[i * sz + c_xy + c * sy] = level[c];
             }
         }
-        // level_s[t-1] is read in phase t and written again in phase t of the next step: the
-        // K - 1 barriers of the other phases lie between. With K = 1 there are none: add one.
-        if (K == 1) __syncthreads();
     }
 }
 

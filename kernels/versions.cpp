@@ -47,6 +47,7 @@ std::string threads_formula(KernelId k) {
         case ThreadShape::cube: return "T^3";
         case ThreadShape::plane: return "T^2";
         case ThreadShape::warp_rows: return "32 T";
+        case ThreadShape::warp_strips: return fmt::format("32 T/{}", kTemporalStripRows);
     }
     return "";
 }
@@ -58,7 +59,9 @@ std::string smem_formula(KernelId k, int radius) {
         case SharedTile::stencil_planes: return fmt::format("(2r+1) T^2 = {} T^2", 2 * radius + 1);
         case SharedTile::one_plane: return "T^2";
         case SharedTile::halo_plane: return fmt::format("(T+2r)^2 = (T+{})^2", 2 * radius);
-        case SharedTile::level_planes: return "K T^2";
+        case SharedTile::strip_edges:
+            return fmt::format("K x T/{} strips x 2r x 32 = K x T/{} x {} x 32", kTemporalStripRows, kTemporalStripRows,
+                               2 * radius);
         case SharedTile::row_tile: return fmt::format("2 (T+2r) x 32 vectors = 2 (T+{}) x 512 B", 2 * radius);
     }
     return "";
@@ -95,6 +98,10 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
         return fmt::format("{}: tile T={} rows cannot load r={} halo rows on each side (its first r rows of "
                            "threads load them): T must be at least r",
                            v.name, T, radius);
+    if (v.threads == ThreadShape::warp_strips && T % kTemporalStripRows != 0)
+        return fmt::format("{}: tile T={} rows is not a whole number of strips: each thread owns {} rows of its "
+                           "column, so T must be a multiple of {}",
+                           v.name, T, kTemporalStripRows, kTemporalStripRows);
     if (long long t = threads_per_block(k, T); t > lim.max_threads_per_block)
         return fmt::format("{}: tile T={} needs {} threads per block ({}), more than the {} a "
                            "block may have",
@@ -129,10 +136,14 @@ std::optional<std::string> fuse_error(KernelId k, int T, int radius, int fused) 
     if (fused < 1 || fused > v.max_fused_steps)
         return fmt::format("{}: --fuse {} is outside 1..{} (time steps fused per pass)", v.name, fused,
                            v.max_fused_steps);
-    if (v.halo_in_tile && T <= 2 * radius * fused)
+    if (out_tile(k, T, radius, fused) < 1)
         return fmt::format("{}: tile T={} cannot fuse {} steps at r={}: each step widens the halo by r, so T "
                            "must exceed 2rK = {} (OUT_TILE_DIM = T - 2rK = {})",
                            v.name, T, fused, radius, 2 * radius * fused, T - 2 * radius * fused);
+    if (const int w = out_width(k, T, radius, 4, fused); w < 1)
+        return fmt::format("{}: r={} cannot fuse {} steps: the tile is one warp, 32 cells wide, and each step "
+                           "widens the halo by r, so 32 must exceed 2rK = {}",
+                           v.name, radius, fused, 2 * radius * fused);
     return std::nullopt;
 }
 
@@ -176,7 +187,8 @@ LaunchGeometry launch_geometry(KernelId k, int T, int radius, Precision p, GridD
     switch (version(k).threads) {
         case ThreadShape::cube: geo.block = {T, T, T}; break;
         case ThreadShape::plane: geo.block = {T, T, 1}; break;
-        case ThreadShape::warp_rows: geo.block = {32, T, 1}; break;
+        case ThreadShape::warp_rows:
+        case ThreadShape::warp_strips: geo.block = {block_side_x(k, T), block_side_y(k, T), 1}; break;
     }
     // One block per OUT_TILE_DIM outputs along every axis (out_width along x); a z-marching block
     // covers OUT_TILE_DIM planes with its loop, or the row's z-chunk when it has one (the last

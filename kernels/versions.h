@@ -60,6 +60,9 @@ enum class ThreadShape {
     plane,      // T x T x 1 threads marching along z: OUT_TILE_DIM output planes per block
     warp_rows,  // 32 x T x 1 threads marching along z, a warp per row, each thread one 16-byte
                 // vector of its row (kRowVectorBytes / sizeof(real) cells): 32 V x T outputs
+    warp_strips,  // 32 x T / 8 x 1 threads marching along z over a tile 32 cells wide (a warp per
+                  // row) and T rows tall, each thread a strip of kTemporalStripRows = 8 rows of its
+                  // column; T counts the halo along both axes (32 - 2r x T - 2r outputs)
 };
 // The bytes a warp_rows thread owns of its row: one 16-byte load or store (4 floats, 2 doubles).
 inline constexpr int kRowVectorBytes = 16;
@@ -69,7 +72,8 @@ enum class SharedTile {
     stencil_planes,  // the 2r + 1 planes a z-march needs: (2r + 1) T^2
     one_plane,       // only the current plane: T^2 (z-neighbours in registers)
     halo_plane,      // the current plane with its halo ring: (T + 2r)^2 (T counts outputs)
-    level_planes,    // one T^2 plane per fused time level: K T^2 (temporal blocking)
+    strip_edges,     // per fused time level, each strip's r first and r last rows of the plane:
+                     // K x T / 8 strips x 2r rows x 32 (temporal blocking)
     row_tile,        // the block's rows with r halo rows on each side, 32 vectors each, double-
                      // buffered: 2 (T + 2r) x 32 x 16 bytes, whatever the precision
 };
@@ -151,16 +155,17 @@ inline constexpr std::array<KernelVersion, 7> kVersionTable{{
      // No printed listing: shown beside the one it computes the same values as (naive).
      "kernels/conv27.cuh", "bench/textbook/naive.cuh", ThreadShape::cube, false, SharedTile::none,
      false, 8, 4, {8}, 0, WeightLayout::dense_cube},
-    // Issue 13's temporal blocking: K = 2 by default, so that the default T = 32 runs every
-    // radius (r = 4 leaves 32 - 16 = 16 outputs a side; K = 4 at r = 1 leaves 24, --fuse 4). A
-    // z-chunk of 128 planes as streaming: the pipeline's 2rK extra planes per chunk are 3% at
-    // r = 1, K = 2, and 512^3 still makes four chunks per column.
+    // Issue 13's temporal blocking: a 32 x 64 tile, K = 3 and a z-chunk of 64 planes by default,
+    // the best of bench/temporal/ on an H100 (1.75x the copy's updates per second at 7-point fp32,
+    // docs/results/h100-temporal-variants-512-b.txt). Every radius runs at T = 64 with K = 3:
+    // r = 4 leaves 32 - 24 = 8 outputs across the warp (K = 4 needs 2rK < 32: r <= 3).
     {Problem::star3d, KernelId::temporal, "temporal", "Temporal blocking (2.5D)",
-     "K time steps per pass: a T^2 block marches z, each level one shared plane and a register "
-     "queue, the halo r wider per level; one read + one write of the grid per K updates",
+     "K time steps per pass: a warp-wide tile of T rows marches z, each thread a strip of 8 rows "
+     "with a register queue per level, x-neighbours by shuffles, the strips' edge rows shared, the "
+     "halo r wider per level; one read + one write of the grid per K updates",
      // No printed listing: shown beside the one its levels each resemble (register tiling).
-     "kernels/temporal.cuh", "bench/textbook/register_tiled.cuh", ThreadShape::plane, true,
-     SharedTile::level_planes, true, 32, 8, {16, 24, 32}, 128, WeightLayout::star, false, 2, 4},
+     "kernels/temporal.cuh", "bench/textbook/register_tiled.cuh", ThreadShape::warp_strips, true,
+     SharedTile::strip_edges, true, 64, 16, {16, 32, 64}, 64, WeightLayout::star, false, 3, 4},
 }};
 
 std::span<const KernelVersion> kernel_versions();
@@ -171,9 +176,9 @@ std::string version_names();  // "naive, tiled, coarsened, register-tiled"
 // ---- facts that follow from a row --------------------------------------------------------------
 
 // The tile sizes the backends instantiate for the templated kernels. Every valid T from 3 to 10
-// (all the tiled kernel can have), then a spread up to 32 for the z-marching kernels: compile time
-// grows with every instantiation, on two backends.
-inline constexpr int kBuiltTiles[] = {3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 24, 28, 32};
+// (all the tiled kernel can have), then a spread up to 32 for the z-marching kernels, and 64 (only
+// temporal's strips fit a block at 64): compile time grows with every instantiation, on two backends.
+inline constexpr int kBuiltTiles[] = {3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 24, 28, 32, 64};
 
 constexpr bool marches_in_z(KernelId k) { return version(k).threads != ThreadShape::cube; }
 
@@ -190,7 +195,8 @@ constexpr int steps_per_launch(KernelId k, int fused) {
 }
 
 // Output cells per block edge: OUT_TILE_DIM = T - 2r when the tile holds its halo (T - 2rK for a
-// launch that fuses K steps), else T. A warp_rows block has T rows of out_width cells (below).
+// launch that fuses K steps), else T. A warp_rows or warp_strips block has out_tile rows of
+// out_width cells (below).
 constexpr int out_tile(KernelId k, int T, int radius, int fused = 1) {
     return version(k).halo_in_tile ? T - 2 * radius * steps_per_launch(k, fused) : T;
 }
@@ -200,10 +206,27 @@ constexpr int cells_per_thread(KernelId k, int bytes) {
     return version(k).threads == ThreadShape::warp_rows ? kRowVectorBytes / bytes : 1;
 }
 
-// Output cells per block along x: 32 V for a warp_rows block, else out_tile.
+// Output cells per block along x: 32 V for a warp_rows block, 32 - 2rK for a warp_strips tile (a
+// warp wide, its halo inside), else out_tile.
 constexpr int out_width(KernelId k, int T, int radius, int bytes, int fused = 1) {
-    return version(k).threads == ThreadShape::warp_rows ? 32 * cells_per_thread(k, bytes)
-                                                        : out_tile(k, T, radius, fused);
+    switch (version(k).threads) {
+        case ThreadShape::warp_rows: return 32 * cells_per_thread(k, bytes);
+        case ThreadShape::warp_strips: return 32 - 2 * radius * steps_per_launch(k, fused);
+        default: return out_tile(k, T, radius, fused);
+    }
+}
+
+// Threads a block has along x and y (z: 1 unless cube).
+constexpr int block_side_x(KernelId k, int T) {
+    const ThreadShape s = version(k).threads;
+    return s == ThreadShape::warp_rows || s == ThreadShape::warp_strips ? 32 : T;
+}
+constexpr int block_side_y(KernelId k, int T) {
+    return version(k).threads == ThreadShape::warp_strips ? T / kTemporalStripRows : T;
+}
+// The rows of its column one thread owns: a warp_strips thread's strip, else 1.
+constexpr int rows_per_thread(KernelId k) {
+    return version(k).threads == ThreadShape::warp_strips ? kTemporalStripRows : 1;
 }
 
 constexpr long long threads_per_block(KernelId k, int T) {
@@ -211,6 +234,7 @@ constexpr long long threads_per_block(KernelId k, int T) {
         case ThreadShape::cube: return (long long)T * T * T;
         case ThreadShape::plane: return (long long)T * T;
         case ThreadShape::warp_rows: return 32LL * T;
+        case ThreadShape::warp_strips: return 32LL * (T / kTemporalStripRows);
     }
     return 0;
 }
@@ -224,7 +248,8 @@ constexpr long long shared_cells(KernelId k, int T, int radius, int bytes, int f
         case SharedTile::stencil_planes: return (2 * radius + 1) * plane;
         case SharedTile::one_plane: return plane;
         case SharedTile::halo_plane: return (long long)(T + 2 * radius) * (T + 2 * radius);
-        case SharedTile::level_planes: return steps_per_launch(k, fused) * plane;
+        case SharedTile::strip_edges:
+            return (long long)steps_per_launch(k, fused) * (T / kTemporalStripRows) * 2 * radius * 32;
         case SharedTile::row_tile: return 2LL * (T + 2 * radius) * 32 * cells_per_thread(k, bytes);
     }
     return 0;
@@ -248,6 +273,7 @@ constexpr bool tile_fits(KernelId k, int T, int radius, int bytes, DeviceLimits 
     if (T < 1 || radius < 1 || radius > kMaxRadius) return false;
     if (version(k).halo_in_tile && T <= 2 * radius) return false;
     if (version(k).threads == ThreadShape::warp_rows && T < radius) return false;  // halo rows
+    if (version(k).threads == ThreadShape::warp_strips && T % kTemporalStripRows != 0) return false;
     if (threads_per_block(k, T) > lim.max_threads_per_block) return false;
     return smem_bytes(k, T, radius, bytes) <= lim.max_static_smem_per_block;
 }
@@ -262,9 +288,17 @@ constexpr bool tile_is_built(KernelId k, int T) {
 // Why (k, T, r, precision) cannot run, in one sentence; nullopt when it can.
 std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p,
                                       DeviceLimits lim = {});
-// Why version k with tile T cannot fuse `fused` steps per launch at radius r, in one sentence
-// (fusing is temporal's alone, 1..max_fused_steps, and needs T > 2rK); nullopt when it can.
-// The shared planes never limit it: K T^2 values stop at 32 KiB (K = 4, T = 32, fp64).
+// True when version k with tile T can fuse `fused` steps per launch at radius r: fusing is
+// temporal's alone (1..max_fused_steps), and the tile must exceed the K halos, T > 2rK (and the
+// warp's 32 cells too, for warp_strips). Shared memory never limits it: the edge rows stop at
+// 2rK <= 24 rows x T / 8 strips x 32 values, 48 KiB at T = 64 in fp64 (the largest built tile).
+constexpr bool fuse_fits(KernelId k, int T, int radius, int fused) {
+    const auto& v = version(k);
+    if (v.max_fused_steps <= 1) return fused == 1;
+    if (fused < 1 || fused > v.max_fused_steps) return false;
+    return out_tile(k, T, radius, fused) >= 1 && out_width(k, T, radius, 4, fused) >= 1;
+}
+// Why fuse_fits is false, in one sentence; nullopt when it is true.
 std::optional<std::string> fuse_error(KernelId k, int T, int radius, int fused);
 
 // The T that can run for (k, r, precision): valid and built.

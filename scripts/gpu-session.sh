@@ -17,6 +17,7 @@
 #   baseline  `stencil-lab baseline --size 512 --reps 30`                    -> baseline.txt/.json
 #   sweep     `stencil-lab sweep --size 256`, f32 and f64                    -> sweep-256-f32/, -f64/
 #   peers     the lab's kernels (`run --json`) and bench/peers.py, r = 1..4   -> lab-512.jsonl, peers-512.*
+#   steps     `run --steps 8`: temporal K = 2..4 beside one step a launch   -> steps-512.jsonl
 # Everything lands in $OUT/session.tar.gz (the device returns at most 8 files) and the console
 # output in $OUT/session.log.
 set -uo pipefail
@@ -173,6 +174,25 @@ if want peers; then
   timeout 500 python3 bench/peers.py --size "$SIZE" --radii 1,2,3,4 --reps 10 --lab "$RES/lab-$SIZE.jsonl" \
     --out "$RES/peers-$SIZE" || fail "peers"
   [ -f "$RES/peers-$SIZE.md" ] && cat "$RES/peers-$SIZE.md"
+fi
+
+if want steps; then
+  # Issue 13's temporal target: 8 time steps at 512^3, temporal at its default T fusing K = 2, 3, 4
+  # steps a pass, beside versions that launch once a step; rates count one read and one write per
+  # cell update (copy_ratio).
+  step "run --steps 8 at ${SIZE}^3: temporal K = 2..4 and one step a launch"
+  : > "$RES/steps-$SIZE.jsonl"
+  for p in f32 f64; do
+    for ktf in temporal:64:2 temporal:64:3 temporal:64:4 streaming:8: naive:8: register-tiled:32:; do
+      IFS=: read -r k t f <<< "$ktf"
+      timeout 120 "$LAB" run --json --backend cuda --kernel "$k" --tile "$t" ${f:+--fuse "$f"} --steps 8 \
+        --precision "$p" --size "$SIZE" --reps 10 >> "$RES/steps-$SIZE.jsonl" || fail "steps $k T=$t K=$f $p"
+    done
+  done
+  python3 -c '
+import json,sys
+for l in open(sys.argv[1]):
+    j=json.loads(l); print("%-15s T=%-3d K=%d %s copy-equivalent %.3f" % (j["kernel"], j["tile"], j["fused_steps"], j["precision"], j["copy_ratio"]))' "$RES/steps-$SIZE.jsonl"
 fi
 
 step "summary"

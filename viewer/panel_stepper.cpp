@@ -369,7 +369,8 @@ void tile_view(App& app) {
 
 // The __shared__ array as the versions table declares it (shared_plane_shape): T planes of T x T
 // (tiled), 2r + 1 (coarsened), one T x T plane (register-tiled), two planes of T + 2r rows of 32
-// vectors (streaming's double buffer); a cell is lit once a thread of the block stored it.
+// vectors (streaming's double buffer), one plane per level of the strips' 2r edge rows (temporal);
+// a cell is lit once a thread of the block stored it.
 void shared_view(App& app) {
     const auto& t = app.exp.trace;
     const auto& s = app.exp.state;

@@ -1,33 +1,15 @@
-// The temporal kernel (kernels/temporal.cuh, unmodified) on the retired fiber engine (the CPU
-// benchmark's peer only), every built (T, r, precision), one step per launch (K = 1): the benchmark
-// compares the engines on one launch of every version, and each K would multiply this file's host
-// compile. A launch fusing more steps is refused here in a diagnostic; the PTX engine runs them all.
+// The temporal kernel on the retired fiber engine (the CPU benchmark's peer only): not there. Its
+// threads exchange x-neighbours with warp shuffles, which the fiber engine (the kernel source
+// compiled by the host compiler) does not emulate; the CPU backend runs it on the PTX engine
+// (launch_ptx.cpp) like every other version, K = 1..4.
 #include "backends/cpu/launch_common.h"
-#include "kernels/temporal.cuh"
+#include "core/error.h"
 
 namespace stencil::cpu_detail {
 
-namespace {
-std::mutex g_launch_mutex;
-}
-
-simt::ExecReport launch_temporal(const LaunchRequest& req, const StencilWeights& w, const void* in,
-                                 void* out, const simt::ExecOptions& opt, const LaunchGeometry& geo) {
-    if (steps_per_launch(req) != 1) {
-        simt::ExecReport rep;
-        simt::Diagnostic d;
-        d.kind = simt::DiagKind::kernel_exception;
-        d.message = "the fiber engine runs temporal one step per launch only (K = 1); the PTX engine runs K = 1..4";
-        rep.ok = false;
-        rep.totals[static_cast<int>(d.kind)] = 1;
-        rep.diagnostics.push_back(d);
-        return rep;
-    }
-    return launch_kernel<KernelId::temporal>(
-        g_launch_mutex, req, w, in, out, opt, geo,
-        []<class real, int T, int R>(auto in, auto out, int nx, int ny, int nz) {
-            stencil_temporal_kernel<real, T, R, 1>(in, out, nx, ny, nz);
-        });
+simt::ExecReport launch_temporal(const LaunchRequest&, const StencilWeights&, const void*, void*,
+                                 const simt::ExecOptions&, const LaunchGeometry&) {
+    throw UserError("temporal runs on the PTX engine only: the retired fiber engine has no warp shuffles");
 }
 
 }  // namespace stencil::cpu_detail

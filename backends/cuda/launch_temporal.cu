@@ -1,7 +1,7 @@
 // ---------------------------------------------------------------------------------------------
 // The temporal kernel (kernels/temporal.cuh) on the GPU: every runnable (precision, T, r)
 // instantiated through dispatch<KernelId::temporal>, and for each every K (steps fused per launch)
-// that its tile leaves room for (fuse_error: T > 2rK), with plain `const real*` / `real*`
+// that its tile leaves room for (fuse_fits: T > 2rK and 32 > 2rK), with plain `const real*` / `real*`
 // pointers and this TU's own constant-memory weights. cuda_backend.cpp launches the handles with
 // cudaLaunchKernel on the geometry of launch_geometry() (kernels/versions.h).
 // ---------------------------------------------------------------------------------------------
@@ -16,7 +16,7 @@ const void* temporal_fused_function(Precision p, int T, int radius, int fused) {
     const void* f = nullptr;
     dispatch<KernelId::temporal>(p, T, radius, [&]<class real, int TT, int RR>() {
         auto one = [&]<int K>() {
-            if constexpr (TT > 2 * RR * K)
+            if constexpr (fuse_fits(KernelId::temporal, TT, RR, K))
                 if (fused == K)
                     f = reinterpret_cast<const void*>(&stencil_temporal_kernel<real, TT, RR, K, const real*, real*>);
         };

@@ -3,13 +3,17 @@
 // rate (cells updated per second, one update counted as one read and one write of a cell) on the
 // 7-point stencil in fp32; this program is the evidence for the kernel's design.
 //
-//   stencil-temporal-variants [N]      (default 512; fp32 and fp64, r = 1 and 2, K = 1..4)
+//   stencil-temporal-variants [N] [strips]   (default 512; fp32 and fp64, r = 1 and 2, K = 1..4;
+//                                            strips: the strip shapes only)
 //
-//   lab          kernels/temporal.cuh as it is: a step is K phases (publish level t-1's plane,
-//                barrier, compute level t), K barriers a plane (two at K = 1);
-//   one-barrier  every value a step publishes is already in the registers when the step starts
-//                (level t-1's centre plane was computed R steps before), so all K planes are
-//                published at once, into a double-buffered shared tile: one barrier a plane.
+//   lab      kernels/temporal.cuh as it is: a warp-wide tile, each thread a strip of 8 rows of its
+//            column; x-neighbours by shuffles, y from the strip's registers and the neighbouring
+//            strips' edge rows (shared memory), two barriers a plane;
+//   column   the design before it (bench/temporal/column_kernel.cuh): a T x T block, a thread per
+//            column, one shared plane per level, K barriers a plane;
+//   strip    the strip design with its shape open (bench/temporal/strip_kernel.cuh): C rows of X
+//            cells a thread, a double-buffered edge tile (one barrier a plane); the search that
+//            chose the lab's shape.
 //
 // Each result is checked against K launches of a plain one-thread-per-cell kernel (cells within r
 // of a face keep their value, the lab's convention): the same terms in the same order, so the
@@ -20,9 +24,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "bench/device_timing.cuh"
+#include "bench/temporal/strip_kernel.cuh"
+#include "bench/temporal/column_kernel.cuh"
 #include "kernels/temporal.cuh"
 
 namespace {
@@ -58,70 +65,6 @@ __global__ void reference_step(const real* in, real* out, int nx, int ny, int nz
     out[c] = s;
 }
 
-// The one-barrier design (see the file's head). Same names and conventions as temporal.cuh.
-// MIN_BLOCKS: blocks per SM the registers must leave room for (__launch_bounds__' second argument):
-// 2 keeps a 1024-thread block at 32 registers a thread, so that two blocks share an SM and one
-// block's barrier wait is the other's compute time.
-template <typename real, int IN_TILE_DIM, int R, int K, int MIN_BLOCKS = 1>
-__global__ void __launch_bounds__(IN_TILE_DIM * IN_TILE_DIM, MIN_BLOCKS)
-one_barrier_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, int ny, int nz) {
-    constexpr int HALO = R * K;
-    constexpr int OUT_TILE_DIM = IN_TILE_DIM - 2 * HALO;
-    static_assert(OUT_TILE_DIM >= 1, "the tile must be wider than its K halos");
-    __shared__ real level_s[2][K][IN_TILE_DIM][IN_TILE_DIM];
-    real queue[K][2 * R + 1];
-#pragma unroll
-    for (int t = 0; t < K; ++t)
-#pragma unroll
-        for (int q = 0; q <= 2 * R; ++q) queue[t][q] = real(0);
-
-    const int ty = threadIdx.y, tx = threadIdx.x;
-    const int j = (int)blockIdx.y * OUT_TILE_DIM - HALO + ty;
-    const int k = (int)blockIdx.x * OUT_TILE_DIM - HALO + tx;
-    const bool inside_xy = j >= 0 && j < ny && k >= 0 && k < nx;
-    const bool interior_xy = j >= R && j < ny - R && k >= R && k < nx - R;
-    const int sy = nx, sz = nx * ny;
-    const int c_xy = j * sy + k;
-    auto in_band = [&](int t) {
-        return ty >= t * R && ty < IN_TILE_DIM - t * R && tx >= t * R && tx < IN_TILE_DIM - t * R;
-    };
-    const int zChunk = (nz + (int)gridDim.z - 1) / (int)gridDim.z;
-    const int zFirst = (int)blockIdx.z * zChunk;
-    const int iBegin = zFirst > R ? zFirst : R;
-    const int iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
-    if (iBegin >= iEnd) return;
-    const int pBegin = iBegin - HALO > 0 ? iBegin - HALO : 0;
-    const int pEnd = iEnd + HALO;
-
-    real next = inside_xy ? in[pBegin * sz + c_xy] : real(0);
-    for (int p = pBegin; p < pEnd; ++p) {
-        const int buf = (p - pBegin) & 1;
-        // Level t's plane p - (t + 1) R, which level t + 1 computes in this step, is queue[t][R + 1]
-        // before this step's pushes: all K planes go up at once.
-#pragma unroll
-        for (int t = 0; t < K; ++t)
-            if (in_band(t)) level_s[buf][t][ty][tx] = queue[t][R + 1];
-        __syncthreads();  // one barrier a plane: the other buffer is written in the next step
-
-        stencil::temporal_push<real, R>(queue[0], next);
-        next = real(0);
-        if (inside_xy && p + 1 < nz && p + 1 < pEnd) next = in[(p + 1) * sz + c_xy];
-#pragma unroll
-        for (int t = 1; t <= K; ++t) {
-            const int i = p - t * R;
-            real v = queue[t - 1][R];
-            if (in_band(t) && interior_xy && i >= R && i < nz - R)
-                v = stencil::temporal_star<real, IN_TILE_DIM, R>(queue[t - 1], level_s[buf][t - 1], ty, tx);
-            if (t < K) {
-                stencil::temporal_push<real, R>(queue[t], v);
-            } else if (in_band(K) && interior_xy && i >= iBegin && i < iEnd) {
-                out[i * sz + c_xy] = v;
-            }
-        }
-    }
-}
-
-
 template <class real>
 struct Arrays {
     int n = 0;
@@ -130,32 +73,84 @@ struct Arrays {
 };
 
 
-template <class real, int R, int T, int K, bool kOneBarrier, int MIN_BLOCKS = 1>
+// The lab's kernel (kLab) on its own launch (kernels/versions.h: 32 x T / 8 threads, a tile 32 wide
+// and T tall), or the column design on T x T threads.
+template <class real, int R, int T, int K, bool kLab>
 void try_temporal(Arrays<real>& a, int chunk, float copy_ms) {
-    const int n = a.n, out_tile = T - 2 * R * K;
-    const dim3 block(T, T), grid((n + out_tile - 1) / out_tile, (n + out_tile - 1) / out_tile, (n + chunk - 1) / chunk);
+    const int n = a.n, H = R * K;
+    const int out_w = kLab ? 32 - 2 * H : T - 2 * H, out_h = T - 2 * H;
+    const dim3 block = kLab ? dim3(32, T / stencil::kTemporalStripRows) : dim3(T, T);
+    const dim3 grid((n + out_w - 1) / out_w, (n + out_h - 1) / out_h, (n + chunk - 1) / chunk);
     // Boundary cells are the input's (the kernels never write them): start from a copy.
     CHECK_CUDA(cudaMemcpy(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice));
+    const void* f = nullptr;
+    if constexpr (kLab) f = (const void*)stencil::stencil_temporal_kernel<real, T, R, K, const real*, real*>;
+    else f = (const void*)bench::column_kernel<real, T, R, K, const real*, real*>;
     const float ms = best_ms([&] {
-        if constexpr (kOneBarrier) one_barrier_kernel<real, T, R, K, MIN_BLOCKS><<<grid, block>>>(a.in, a.out, n, n, n);
-        else stencil::stencil_temporal_kernel<real, T, R, K, const real*, real*><<<grid, block>>>(a.in, a.out, n, n, n);
+        if constexpr (kLab) stencil::stencil_temporal_kernel<real, T, R, K, const real*, real*><<<grid, block>>>(a.in, a.out, n, n, n);
+        else bench::column_kernel<real, T, R, K, const real*, real*><<<grid, block>>>(a.in, a.out, n, n, n);
     });
     const double diff = max_difference(a.out, a.expected[K], a.bytes);
-    const void* f = nullptr;
-    if constexpr (kOneBarrier) f = (const void*)one_barrier_kernel<real, T, R, K, MIN_BLOCKS>;
-    else f = (const void*)stencil::stencil_temporal_kernel<real, T, R, K, const real*, real*>;
     cudaFuncAttributes attr{};
     CHECK_CUDA(cudaFuncGetAttributes(&attr, f));
     int per_sm = 0;
-    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, T * T, 0));
-    std::printf("%s r=%d %-11s T=%2d K=%d min %d chunk %3d  %7.3f ms  copy-equivalent %.3f  regs %3d spill %4zu B "
-                "blocks/SM %d  max diff %.2g\n",
-                sizeof(real) == 4 ? "f32" : "f64", R, kOneBarrier ? "one-barrier" : "lab", T, K, MIN_BLOCKS, chunk, ms,
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, block.x * block.y, 0));
+    std::printf("%s r=%d %-6s %2dx%-2d       K=%d       chunk %3d  %7.3f ms  copy-equivalent %.3f  regs %3d "
+                "spill %4zu B blocks/SM %2d  max diff %.2g\n",
+                sizeof(real) == 4 ? "f32" : "f64", R, kLab ? "lab" : "column", kLab ? 32 : T, T, K, chunk, ms,
+                K * copy_ms / ms, attr.numRegs, attr.localSizeBytes, per_sm, diff);
+}
+
+// The strip design (bench/temporal/strip_kernel.cuh): blocks of 32 x BY threads, each owning C
+// rows of X cells; the tile is 32 X by BY C.
+template <class real, int R, int BY, int C, int X, int K, int MIN_BLOCKS = 1>
+void try_strip(Arrays<real>& a, int chunk, float copy_ms) {
+    const int n = a.n, out_w = 32 * X - 2 * R * K, out_h = BY * C - 2 * R * K;
+    const dim3 block(32, BY), grid((n + out_w - 1) / out_w, (n + out_h - 1) / out_h, (n + chunk - 1) / chunk);
+    CHECK_CUDA(cudaMemcpy(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice));
+    const auto kernel = bench::strip_kernel<real, BY, C, X, R, K, MIN_BLOCKS>;
+    const float ms = best_ms([&] { kernel<<<grid, block>>>(a.in, a.out, n, n, n); });
+    const double diff = max_difference(a.out, a.expected[K], a.bytes);
+    cudaFuncAttributes attr{};
+    CHECK_CUDA(cudaFuncGetAttributes(&attr, (const void*)kernel));
+    int per_sm = 0;
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void*)kernel, 32 * BY, 0));
+    std::printf("%s r=%d strip  %2dx%-2d C=%d X=%d K=%d min %d chunk %3d  %7.3f ms  copy-equivalent %.3f  regs %3d "
+                "spill %4zu B blocks/SM %2d  max diff %.2g\n",
+                sizeof(real) == 4 ? "f32" : "f64", R, 32 * X, BY * C, C, X, K, MIN_BLOCKS, chunk, ms,
                 K * copy_ms / ms, attr.numRegs, attr.localSizeBytes, per_sm, diff);
 }
 
 template <class real, int R>
-void suite(int n) {
+void strip_suite(Arrays<real>& a, float copy_ms) {
+    if constexpr (R == 1) {
+        try_strip<real, R, 8, 8, 1, 1>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 1, 2>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 1, 3>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 1, 3>(a, 64, copy_ms);
+        try_strip<real, R, 8, 8, 1, 4>(a, 128, copy_ms);
+        try_strip<real, R, 4, 8, 1, 3>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 1, 3>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 1, 3>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 2>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 3>(a, 128, copy_ms);
+        if constexpr (sizeof(real) == 4) try_strip<real, R, 8, 4, 2, 4>(a, 128, copy_ms);  // fp64: 64 KiB
+        try_strip<real, R, 8, 8, 2, 3>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 1, 3, 2>(a, 128, copy_ms);
+        try_strip<real, R, 16, 8, 1, 3>(a, 128, copy_ms);
+    } else if constexpr (sizeof(real) == 4) {
+        try_strip<real, R, 8, 8, 1, 1>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 1, 2>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 1, 3>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 2>(a, 128, copy_ms);
+    } else {  // fp64 r = 2: the edge tile is 2 x K x BY x 2r x X x 32 doubles, at most 48 KiB static
+        try_strip<real, R, 8, 8, 1, 1>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 1, 2>(a, 128, copy_ms);
+    }
+}
+
+template <class real, int R>
+void suite(int n, bool strips_only) {
     Arrays<real> a;
     a.n = n;
     a.bytes = size_t(n) * n * n * sizeof(real);
@@ -181,25 +176,23 @@ void suite(int n) {
         best_ms([&] { CHECK_CUDA(cudaMemcpyAsync(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice)); });
     std::printf("%s r=%d copy %.3f ms (%.0f GB/s, read + write)\n", sizeof(real) == 4 ? "f32" : "f64", R, copy_ms,
                 2.0 * a.bytes / copy_ms / 1e6);
-    try_temporal<real, R, 32, 1, false>(a, 128, copy_ms);
-    try_temporal<real, R, 32, 1, true>(a, 128, copy_ms);
-    try_temporal<real, R, 32, 2, false>(a, 128, copy_ms);
-    try_temporal<real, R, 32, 2, true>(a, 128, copy_ms);
-    try_temporal<real, R, 32, 2, true, 2>(a, 128, copy_ms);
-    try_temporal<real, R, 32, 3, false>(a, 128, copy_ms);
-    try_temporal<real, R, 32, 3, true>(a, 128, copy_ms);
-    try_temporal<real, R, 32, 3, true, 2>(a, 128, copy_ms);
-    if constexpr (sizeof(real) == 4 || R == 1) {  // fp64 T = 32, K = 4: 64 KiB of static shared memory
-        if constexpr (sizeof(real) == 4) {
-            try_temporal<real, R, 32, 4, true>(a, 128, copy_ms);
-            try_temporal<real, R, 32, 4, true, 2>(a, 128, copy_ms);
-        }
-        try_temporal<real, R, 32, 4, false>(a, 128, copy_ms);
+    if (strips_only) {
+        strip_suite<real, R>(a, copy_ms);
+    } else {
+        // The lab at its default T = 64 and z-chunk 64 (kernels/versions.h), every K; T = 32 beside.
+        try_temporal<real, R, 64, 1, true>(a, 64, copy_ms);
+        try_temporal<real, R, 64, 2, true>(a, 64, copy_ms);
+        try_temporal<real, R, 64, 3, true>(a, 64, copy_ms);
+        if constexpr (R == 1) try_temporal<real, R, 64, 4, true>(a, 64, copy_ms);
+        try_temporal<real, R, 32, 2, true>(a, 64, copy_ms);
+        try_temporal<real, R, 32, 3, true>(a, 64, copy_ms);
+        try_temporal<real, R, 64, 3, true>(a, 128, copy_ms);
+        // The column design it replaced, at its own best (T = 32, z-chunk 128).
+        try_temporal<real, R, 32, 2, false>(a, 128, copy_ms);
+        try_temporal<real, R, 32, 3, false>(a, 128, copy_ms);
+        // The strip shape the lab took, double-buffered (one barrier a plane): the barrier pair's price.
+        try_strip<real, R, 8, 8, 1, 3>(a, 64, copy_ms);
     }
-    try_temporal<real, R, 16, 2, true>(a, 128, copy_ms);
-    try_temporal<real, R, 16, 2, false>(a, 128, copy_ms);
-    try_temporal<real, R, 16, 3, true>(a, 128, copy_ms);
-    try_temporal<real, R, 24, 3, true, 2>(a, 128, copy_ms);
     CHECK_CUDA(cudaFree(a.in));
     CHECK_CUDA(cudaFree(a.out));
     for (auto& e : a.expected) CHECK_CUDA(cudaFree(e));
@@ -216,9 +209,10 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("%s, N = %d\n", prop.name, n);
-    suite<float, 1>(n);
-    suite<double, 1>(n);
-    suite<float, 2>(n);
-    suite<double, 2>(n);
+    const bool strips_only = argc > 2 && std::string(argv[2]) == "strips";
+    suite<float, 1>(n, strips_only);
+    suite<double, 1>(n, strips_only);
+    suite<float, 2>(n, strips_only);
+    suite<double, 2>(n, strips_only);
     return 0;
 }

@@ -15,6 +15,8 @@
 // in registers (the textbook's inPrev / inCurr / inNext queue):
 //   lab        kernels/streaming.cuh as it is (since 2026-11-24 the smem-y design below, in the
 //              lab's own words: 32 x T threads, any grid), at T = 8, 4, 16 rows and z-chunks 16, 32;
+//   lab-bounds the same kernel with another minimum of blocks per SM in its __launch_bounds__
+//              (1: no register cap), to show what its streaming_min_blocks buys;
 //   z-copy     the march with no neighbour at all (out = c0 * in): the ceiling of the pattern;
 //   L1         one cell per thread, x and y neighbours as plain global loads (L1 hits);
 //   vec-L1     V cells per thread (one 16-byte load: 4 floats or 2 doubles), x and y from L1;
@@ -231,7 +233,7 @@ double max_difference(const Arrays<real>& a) {
 
 template <class real>
 void report(const char* name, int R, const char* shape, int chunk, float ms, float copy_ms, double diff) {
-    std::printf("%s r=%d %-11s %-16s chunk %3d  %7.3f ms  copy ratio %.3f  max diff %s%.2g\n",
+    std::printf("%s r=%d %-11s %-24s chunk %3d  %7.3f ms  copy ratio %.3f  max diff %s%.2g\n",
                 sizeof(real) == 4 ? "f32" : "f64", R, name, shape, chunk, ms, copy_ms / ms, diff < 0 ? "- " : "",
                 diff < 0 ? 0.0 : diff);
 }
@@ -247,17 +249,22 @@ void try_zmarch(Arrays<real>& a, const char* name, int chunk, float copy_ms) {
     report<real>(name, R, shape, chunk, ms, copy_ms, how == XY::none ? -1.0 : max_difference(a));
 }
 
-// The lab's kernel: 32 x T threads, each a 16-byte vector of its row (kernels/streaming.cuh).
-template <class real, int R, int T>
+// The lab's kernel: 32 x T threads, each a 16-byte vector of its row (kernels/streaming.cuh), with
+// its own launch bounds (MIN_BLOCKS 0: streaming_min_blocks) or the given minimum blocks per SM
+// (1: no register cap, the kernel before 2026-11-24's cap).
+template <class real, int R, int T, int MIN_BLOCKS = 0>
 void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
+    constexpr int MB = MIN_BLOCKS > 0 ? MIN_BLOCKS : stencil::streaming_min_blocks<real, T, R>();
     const int n = a.n, W = 32 * int(16 / sizeof(real));
     const dim3 block(32, T), grid((n + W - 1) / W, (n + T - 1) / T, (n + chunk - 1) / chunk);
     CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
-    const float ms = best_ms(
-        [&] { stencil::stencil_streaming_kernel<real, T, R, const real*, real*><<<grid, block>>>(a.in, a.out, n, n, n); });
-    char shape[32];
-    std::snprintf(shape, sizeof shape, "T=%d", T);
-    report<real>("lab", R, shape, chunk, ms, copy_ms, max_difference(a));
+    const auto kernel = stencil::stencil_streaming_kernel<real, T, R, const real*, real*, MB>;
+    const float ms = best_ms([&] { kernel<<<grid, block>>>(a.in, a.out, n, n, n); });
+    cudaFuncAttributes attr{};
+    CHECK_CUDA(cudaFuncGetAttributes(&attr, (const void*)kernel));
+    char shape[48];
+    std::snprintf(shape, sizeof shape, "T=%d min %d (%d regs)", T, MB, attr.numRegs);
+    report<real>(MIN_BLOCKS > 0 ? "lab-bounds" : "lab", R, shape, chunk, ms, copy_ms, max_difference(a));
 }
 
 template <class real, int R>
@@ -294,6 +301,8 @@ void suite(int n) {
     try_lab<real, R, 4>(a, 16, copy_ms);
     try_lab<real, R, 16>(a, 16, copy_ms);
     try_lab<real, R, 8>(a, 32, copy_ms);
+    try_lab<real, R, 8, 1>(a, 16, copy_ms);  // the same kernels with no register cap
+    try_lab<real, R, 4, 1>(a, 16, copy_ms);
     try_zmarch<real, R, V, 32, 8, XY::none, 1>(a, "z-copy", 16, copy_ms);
     try_zmarch<real, R, 1, 32, 8, XY::l1, 1>(a, "L1", 16, copy_ms);
     try_zmarch<real, R, V, 32, 8, XY::shuffle_x_shared_y, 1>(a, "smem-y", 16, copy_ms);

@@ -32,7 +32,8 @@ TEST_CASE("requested bytes: the CPU trace equals the exact whole-grid count", "[
     const auto& v = GENERATE(from_range(kernel_versions().begin(), kernel_versions().end()));
     const Precision p = GENERATE(Precision::f32, Precision::f64);
     const int r = GENERATE(1, 2);
-    const int T = v.id == KernelId::naive ? 4 : (r == 1 ? 6 : 8);
+    // temporal's strips of 8 rows: its smallest built tile.
+    const int T = v.id == KernelId::naive ? 4 : v.id == KernelId::temporal ? 16 : (r == 1 ? 6 : 8);
     const GridDims g{17, 15, 19};  // not multiples of the tile
     CAPTURE(v.name, to_string(p), r, T);
     simt::TraceOptions tr;
@@ -46,12 +47,13 @@ TEST_CASE("requested bytes: the CPU trace equals the exact whole-grid count", "[
 
 TEST_CASE("requested bytes: an interior block's trace equals the model's block", "[analysis]") {
     const auto& v = GENERATE(from_range(kernel_versions().begin(), kernel_versions().end()));
-    const int T = v.id == KernelId::naive ? 8 : (v.id == KernelId::tiled ? 8 : 10);
+    const int T = v.id == KernelId::naive ? 8 : (v.id == KernelId::tiled ? 8 : v.id == KernelId::temporal ? 16 : 10);
     const int r = 1;
     const int n = 3 * T + 2;  // block (1, 1, 1) lies wholly inside
     // A z-chunked block is interior when its whole chunk is: three chunks of exactly Z planes. A
     // warp-rows block (streaming) is 32 vectors of 4 floats wide: three of them, and a vector more.
-    const int nx = v.threads == ThreadShape::warp_rows ? 3 * 128 + 4 : n;
+    // A warp-strips block (temporal) is 32 cells wide, 30 of them outputs at r = 1.
+    const int nx = v.threads == ThreadShape::warp_rows ? 3 * 128 + 4 : v.threads == ThreadShape::warp_strips ? 3 * 30 + 2 : n;
     const GridDims g{nx, n, v.z_chunk > 0 ? 3 * v.z_chunk : n};
     CAPTURE(v.name, T);
     simt::TraceOptions tr;

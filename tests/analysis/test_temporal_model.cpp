@@ -15,30 +15,35 @@
 using namespace stencil;
 using namespace stencil::analysis;
 
-TEST_CASE("temporal: an interior block of T = 32, r = 1, K = 2, hand-counted", "[analysis]") {
-    REQUIRE(version(KernelId::temporal).z_chunk == 128);  // the figures below assume it
-    const BlockTraffic b = interior_block_traffic(KernelId::temporal, 32, 1, Precision::f32, 2);
-    // OUT = 32 - 4 = 28; the march takes Z + 2rK = 132 steps of one 32^2 plane each.
-    REQUIRE(b.outputs == 28LL * 28 * 128);
-    REQUIRE(b.loads == 1024LL * 132);
-    // Per step: level 1 publishes level 0's 32^2 and computes 30^2; level 2 publishes 30^2 and
-    // computes 28^2.
-    REQUIRE(b.shared_stores == (1024LL + 900) * 132);
-    REQUIRE(b.shared_loads == 4LL * (900 + 784) * 132);
-    REQUIRE(b.flops == 28LL * 28 * 128 * 2 * 13);         // two useful updates of every output
-    REQUIRE(b.executed_flops == (900LL + 784) * 132 * 13);  // every cell of every level's band
+TEST_CASE("temporal: an interior block of T = 64, r = 1, K = 3, hand-counted", "[analysis]") {
+    REQUIRE(version(KernelId::temporal).z_chunk == 64);  // the figures below assume it
+    REQUIRE(kTemporalStripRows == 8);
+    const BlockTraffic b = interior_block_traffic(KernelId::temporal, 64, 1, Precision::f32, 3);
+    // The tile is 32 x 64 (8 strips of 8 rows); level 3 is valid on (32 - 6) x (64 - 6) = 26 x 58.
+    // The march takes Z + 2rK = 70 steps, each loading the tile's 2048 cells of the next plane.
+    REQUIRE(b.threads == 256);
+    REQUIRE(b.outputs == 26LL * 58 * 64);
+    REQUIRE(b.loads == 2048LL * 70);
+    // Per step, levels 0, 1 and 2 each publish every strip's first and last row (3 x 8 x 2 x 32);
+    // each column of a strip reads, per level computed, the row above its first and the row below
+    // its last (3 x 8 x 32 x 2).
+    REQUIRE(b.shared_stores == 3LL * 8 * 2 * 32 * 70);
+    REQUIRE(b.shared_loads == 3LL * 8 * 32 * 2 * 70);
+    REQUIRE(b.flops == 26LL * 58 * 64 * 3 * 13);         // three useful updates of every output
+    REQUIRE(b.executed_flops == 2048LL * 3 * 70 * 13);   // every level on the whole tile, every step
 }
 
 TEST_CASE("bytes per cell update: temporal K = 4 and streaming, hand-computed", "[analysis]") {
-    const UpdateTraffic t = update_traffic(KernelId::temporal, 32, 1, Precision::f32, 4);
-    // OUT = 24: 576 x 128 outputs, 1024 x 136 loads, 4 updates each.
-    REQUIRE(t.requested_bytes == Approx((1024.0 * 136 + 576.0 * 128) * 4 / (576.0 * 128 * 4)));
+    const UpdateTraffic t = update_traffic(KernelId::temporal, 64, 1, Precision::f32, 4);
+    // 24 x 56 x 64 = 86016 outputs, 2048 x 72 loads, 4 updates each.
+    const double outputs = 24.0 * 56 * 64, loads = 2048.0 * 72;
+    REQUIRE(t.requested_bytes == Approx((loads + outputs) * 4 / (outputs * 4)));
     REQUIRE(t.l2_bytes == t.requested_bytes);
-    REQUIRE(t.dram_bytes == Approx(4.0 * (136.0 / 128 + 1) / 4));  // 2.0625 B, the copy's 8 B
-    REQUIRE(t.copy_ratio_bound == Approx(8.0 / 2.0625));
-    REQUIRE(t.halo_reread_share == Approx(1 - 576.0 * 128 / (1024.0 * 136)));
-    REQUIRE(t.redundant_work_share == Approx(1 - 576.0 * 128 * 4 / ((900.0 + 784 + 676 + 576) * 136)));
-    REQUIRE(t.queue_registers == 12);
+    REQUIRE(t.dram_bytes == Approx(4.0 * (72.0 / 64 + 1) / 4));  // 2.125 B, the copy's 8 B
+    REQUIRE(t.copy_ratio_bound == Approx(8.0 / 2.125));
+    REQUIRE(t.halo_reread_share == Approx(1 - outputs / loads));
+    REQUIRE(t.redundant_work_share == Approx(1 - outputs * 4 / (2048.0 * 4 * 72)));
+    REQUIRE(t.queue_registers == 4 * 3 * 8);  // K levels x (2r + 1) planes x the strip's 8 rows
     const UpdateTraffic s = update_traffic(KernelId::streaming, 8, 1, Precision::f32);
     // T = 8, Z = 16: 22784 loads (test_model.cpp) and 16384 stores for 16384 outputs.
     REQUIRE(s.requested_bytes == Approx((22784.0 + 16384) * 4 / 16384));
@@ -49,15 +54,17 @@ TEST_CASE("bytes per cell update: temporal K = 4 and streaming, hand-computed", 
 }
 
 TEST_CASE("temporal: whole-grid loads of a fused launch, hand-counted and traced", "[analysis]") {
-    const GridDims g{13, 11, 10};
-    // T = 8, K = 2: OUT = 4, the halo 2 wide. Along x, blocks at -2, 2, 6, 10 load 6 + 8 + 7 + 3;
-    // along y 6 + 8 + 5; one z-chunk marches planes max(0, 1 - 2) .. min(10, 9 + 2): all 10.
-    const GridTraffic t = exact_grid_traffic(KernelId::temporal, 8, 1, Precision::f32, g, 2);
-    REQUIRE(t.load_values == 24LL * 19 * 10);
-    REQUIRE(t.store_values == 11LL * 9 * 8);
+    const GridDims g{45, 27, 10};
+    // T = 16, K = 2: the halo 2 wide, 28 outputs across the warp, 12 down. Along x, tiles at -2
+    // and 26 load 30 + 19; along y, tiles at -2, 10, 22 load 14 + 16 + 5; one z-chunk marches
+    // planes max(0, 1 - 2) .. min(10, 9 + 2): all 10.
+    const GridTraffic t = exact_grid_traffic(KernelId::temporal, 16, 1, Precision::f32, g, 2);
+    REQUIRE(t.load_values == 49LL * 35 * 10);
+    REQUIRE(t.store_values == 43LL * 25 * 8);
     const Precision p = GENERATE(Precision::f32, Precision::f64);
     const int K = GENERATE(1, 2, 3);
-    LaunchRequest req{KernelId::temporal, 8, 1, p, {17, 15, 2 * 128 + 9}};
+    // Two tiles across (26 .. 30 outputs each), two strips a tile, three z-chunks.
+    LaunchRequest req{KernelId::temporal, 16, 1, p, {40, 15, 2 * version(KernelId::temporal).z_chunk + 9}};
     req.steps = req.fuse = K;
     CAPTURE(to_string(p), K);
     CpuOptions opt;
@@ -68,12 +75,12 @@ TEST_CASE("temporal: whole-grid loads of a fused launch, hand-counted and traced
     const CpuRun run = run_cpu(req, random_weights(1, 3), f32 ? (const void*)in32.data() : (const void*)in.data(),
                                f32 ? (void*)out32.data() : (void*)out.data(), opt);
     REQUIRE(run.ok());
-    const GridTraffic e = exact_grid_traffic(KernelId::temporal, 8, 1, p, req.dims, K);
+    const GridTraffic e = exact_grid_traffic(KernelId::temporal, 16, 1, p, req.dims, K);
     REQUIRE(run.report.counts.global_load_bytes == e.load_bytes);
     REQUIRE(run.report.counts.global_store_bytes == e.store_bytes);
 }
 
-TEST_CASE("temporal: ptxas holds the model's K (2r + 1) z-queue in registers at T = 32", "[analysis]") {
+TEST_CASE("temporal: ptxas holds the model's K (2r + 1) x 8 z-queues in registers at T = 64", "[analysis]") {
     // The lab's own kernel header through NVRTC for sm_90 (no GPU needed), as the CUDA backend
     // compiles it; r = 1 in fp32 (the 1.5x target's configuration) for every K.
     ptx::CompileRequest req;
@@ -83,7 +90,7 @@ TEST_CASE("temporal: ptxas holds the model's K (2r + 1) z-queue in registers at 
         req.headers.push_back({lab_ptx_detail::kEmbeddedHeaders[i].name, lab_ptx_detail::kEmbeddedHeaders[i].text});
     req.options = {"--no-source-include"};
     auto expression = [](int K) {
-        return "stencil::stencil_temporal_kernel<float, 32, 1, " + std::to_string(K) + ", const float*, float*>";
+        return "stencil::stencil_temporal_kernel<float, 64, 1, " + std::to_string(K) + ", const float*, float*>";
     };
     for (int K = 1; K <= 4; ++K) req.name_expressions.push_back(expression(K));
     const CubinResult cubin = compile_to_cubin(req, "sm_90");
@@ -92,9 +99,9 @@ TEST_CASE("temporal: ptxas holds the model's K (2r + 1) z-queue in registers at 
     const auto all = cubin_resources(cubin.cubin);
     for (int K = 1; K <= 4; ++K) {
         const CubinResources res = all.at(cubin.lowered_name(expression(K)));
-        const UpdateTraffic u = update_traffic(KernelId::temporal, 32, 1, Precision::f32, K);
+        const UpdateTraffic u = update_traffic(KernelId::temporal, 64, 1, Precision::f32, K);
         CAPTURE(K, res.registers, res.frame_bytes, u.queue_registers);
-        // The queue is a lower bound; __launch_bounds__(1024) caps a thread at 64 registers; no spill.
-        REQUIRE((res.registers >= u.queue_registers && res.registers <= 64 && res.frame_bytes == 0));
+        // The queues are a lower bound; __launch_bounds__(256) allows a thread 255 registers; no spill.
+        REQUIRE((res.registers >= u.queue_registers && res.registers <= 255 && res.frame_bytes == 0));
     }
 }

@@ -26,13 +26,8 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
     const int B = bytes_of(p);
     const bool conv27 = k == KernelId::conv27;  // naive's threads, a load for every cell of the cube
     const bool naive = k == KernelId::naive || conv27, tiled = k == KernelId::tiled;
-    const bool temporal = k == KernelId::temporal;  // one step per launch (K = 1), a z-chunk per block
     const int OUT = naive ? T : T - 2 * r;
-    // temporal: the row's z-chunk, evened out to ceil(nz / blocks) as the kernel does
-    const int chunk = std::max(1, version(k).z_chunk);
-    const int bz_chunks = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_chunks - 1) / bz_chunks;
-    const int bx_n = (g.nx + OUT - 1) / OUT, by_n = (g.ny + OUT - 1) / OUT,
-              bz_n = temporal ? bz_chunks : (g.nz + OUT - 1) / OUT;
+    const int bx_n = (g.nx + OUT - 1) / OUT, by_n = (g.ny + OUT - 1) / OUT, bz_n = (g.nz + OUT - 1) / OUT;
     const int tz_n = naive || tiled ? T : 1;
     const int threads = T * T * tz_n;
     // (dx, dy, dz) of each load instruction; for z-marching, dz is a plane selector handled below
@@ -97,20 +92,6 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
                             if (in_grid(x, y, z)) cells.push_back(idx(x, y, z));
                         }
                         issue(cells);
-                    } else if (temporal) {
-                        // its own column over planes max(0, b - r) .. min(nz, e + r) - 1, in order
-                        const int b = std::max(bz * Z, r), e = std::min(bz * Z + Z, g.nz - r);
-                        if (b >= e) continue;
-                        for (int zp = std::max(0, b - r); zp < std::min(g.nz, e + r); ++zp) {
-                            cells.clear();
-                            for (int t = w0; t < w1; ++t) {
-                                int tx, ty, tz;
-                                lane(t, tx, ty, tz);
-                                const int x = bx * OUT + tx - r, y = by * OUT + ty - r;
-                                if (in_grid(x, y, zp)) cells.push_back(idx(x, y, zp));
-                            }
-                            issue(cells);
-                        }
                     } else {
                         // prologue: planes iStart - r .. iStart + r - 1; march: iStart + r .. + OUT - 1 + r
                         const int iStart = bz * OUT;
@@ -209,9 +190,49 @@ Counts brute_force_streaming(int T, int r, Precision p, GridDims g) {
     return c;
 }
 
+// temporal (kernels/temporal.cuh), one step per launch: a tile 32 cells wide (from bx (32 - 2r) - r)
+// and T rows tall (from by (T - 2r) - r), a warp per strip of 8 rows; per plane of the march
+// (max(0, b - r) .. min(nz, e + r) - 1 of its z-chunk's interior planes [b, e)) each row of the
+// strip is one load of the lanes whose cell is in the grid.
+Counts brute_force_temporal(int T, int r, Precision p, GridDims g) {
+    const int B = bytes_of(p), S = kTemporalStripRows, W = 32 - 2 * r, OUT = T - 2 * r;
+    const int chunk = version(KernelId::temporal).z_chunk;
+    const int bz_n = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_n - 1) / bz_n;
+    Counts c;
+    std::vector<long long> cells;
+    for (int bz = 0; bz < bz_n; ++bz) {
+        const int b = std::max(bz * Z, r), e = std::min(bz * Z + Z, g.nz - r);
+        if (b >= e) continue;
+        for (int by = 0; by < (g.ny + OUT - 1) / OUT; ++by)
+            for (int bx = 0; bx < (g.nx + W - 1) / W; ++bx)
+                for (int strip = 0; strip < T / S; ++strip)
+                    for (int z = std::max(0, b - r); z < std::min(g.nz, e + r); ++z)
+                        for (int row = 0; row < S; ++row) {
+                            const int y = by * OUT - r + strip * S + row;
+                            cells.clear();
+                            for (int tx = 0; tx < 32; ++tx) {
+                                const int x = bx * W - r + tx;
+                                if (x >= 0 && x < g.nx && y >= 0 && y < g.ny)
+                                    cells.push_back(((long long)z * g.ny + y) * g.nx + x);
+                            }
+                            if (cells.empty()) continue;
+                            std::set<long long> sec, lin;
+                            for (long long cell : cells) sec.insert(cell * B / 32), lin.insert(cell * B / 128);
+                            ++c.requests;
+                            c.sectors += (long long)sec.size();
+                            c.lines += (long long)lin.size();
+                            c.bytes += (long long)cells.size() * B;
+                            c.full_requests += cells.size() == 32;
+                        }
+    }
+    return c;
+}
+
 void require_same(KernelId k, int T, int r, Precision p, GridDims g) {
     CAPTURE(version(k).name, T, r, to_string(p), g.nx, g.ny, g.nz);
-    const Counts b = k == KernelId::streaming ? brute_force_streaming(T, r, p, g) : brute_force(k, T, r, p, g);
+    const Counts b = k == KernelId::streaming  ? brute_force_streaming(T, r, p, g)
+                     : k == KernelId::temporal ? brute_force_temporal(T, r, p, g)
+                                               : brute_force(k, T, r, p, g);
     const WarpPattern w = warp_pattern(k, T, r, p, g);
     REQUIRE(w.requests == b.requests);
     REQUIRE(w.sectors == b.sectors);
@@ -232,12 +253,11 @@ TEST_CASE("warp pattern: the class count equals lane-by-lane enumeration", "[ana
     const GridDims g = GENERATE(GridDims{19, 17, 23}, GridDims{33, 5, 9});
     if (g.ny < 2 * r + 1) return;
     for (int T : {3, 4, 5, 8, 10}) {
-        if (v.halo_in_tile && T <= 2 * r) continue;
-        if (v.threads == ThreadShape::warp_rows && T < r) continue;
-        if (threads_per_block(v.id, T) > 1024) continue;
+        if (!tile_fits(v.id, T, r, bytes_of(p))) continue;
         require_same(v.id, T, r, p, g);
     }
-    if (v.id == KernelId::coarsened || v.id == KernelId::register_tiled) require_same(v.id, 16, r, p, g);
+    if (v.id == KernelId::coarsened || v.id == KernelId::register_tiled || v.id == KernelId::temporal)
+        require_same(v.id, 16, r, p, g);
 }
 
 // Rows of whole vectors (16-byte loads) and not (value loads), several blocks along x (the rows'
@@ -248,6 +268,15 @@ TEST_CASE("warp pattern: streaming across blocks and z-chunks, vectors and value
     for (int r : {1, 3, 4})
         for (int T : {4, 8, 16})
             for (int nx : {21, 136, 260}) require_same(KernelId::streaming, T, r, p, {nx, 11, nz});
+}
+
+// Several tiles along x and y (two and three strips), several z-chunks, grids that do not divide.
+TEST_CASE("warp pattern: temporal across tiles, strips and z-chunks", "[analysis]") {
+    const Precision p = GENERATE(Precision::f32, Precision::f64);
+    const int nz = 2 * version(KernelId::temporal).z_chunk + 11;
+    for (int r : {1, 3})
+        for (int T : {16, 24, 64})
+            for (int nx : {21, 70}) require_same(KernelId::temporal, T, r, p, {nx, 37, nz});
 }
 
 TEST_CASE("warp pattern: naive 8^3 at N = 64 and 67 against enumeration", "[analysis]") {
@@ -280,7 +309,7 @@ static double thread_cpu_seconds() {
 TEST_CASE("warp pattern: any valid grid answers in well under a second", "[analysis]") {
     const double t0 = thread_cpu_seconds();
     for (const auto& v : kernel_versions()) {
-        const int T = v.threads == ThreadShape::cube ? 10 : 32;  // the largest T^3 block: 1000 threads
+        const int T = v.threads == ThreadShape::cube ? 10 : v.default_tile;  // 10^3: 1000 threads
         (void)warp_pattern(v.id, T, 1, Precision::f32, {1000, 1000, 1000});
         (void)warp_pattern(v.id, T, 4, Precision::f64, {1001, 999, 1003});
     }

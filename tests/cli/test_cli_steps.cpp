@@ -17,7 +17,9 @@ TEST_CASE("run --steps / --fuse: refusals in one line, exit 2", "[cli]") {
         Case{"run --kernel temporal --fuse 5 --steps 4", "--fuse"},
         Case{"run --kernel tiled --fuse 2 --steps 4 --backend cpu", "--fuse applies to temporal only"},
         Case{"run --kernel temporal --tile 8 --fuse 4 --steps 4", "cannot fuse 4 steps at r=1"},
-        Case{"run --kernel temporal --tile 16 --radius 4 --steps 3", "cannot fuse 2 steps at r=4"},
+        Case{"run --kernel temporal --tile 16 --radius 4 --steps 3", "cannot fuse 3 steps at r=4"},
+        Case{"run --kernel temporal --radius 4 --fuse 4 --steps 4", "32 must exceed 2rK = 32"},
+        Case{"run --kernel temporal --tile 12 --steps 2", "multiple of 8"},
         Case{"run --problem derivative --kernel x --fuse 2", "--fuse does not apply to --problem derivative"});
     CAPTURE(c.args);
     const Result r = run(c.args);
@@ -26,13 +28,14 @@ TEST_CASE("run --steps / --fuse: refusals in one line, exit 2", "[cli]") {
 }
 
 TEST_CASE("run --steps 3 --fuse 2 on the CPU backend: checked against 3 reference steps", "[cli]") {
-    const Result r = run("run --kernel temporal --tile 8 --fuse 2 --steps 3 --radius 1 --backend cpu --nx 13 "
-                         "--ny 9 --nz 11 --no-time --json");
+    const Result r = run("run --kernel temporal --tile 16 --fuse 2 --steps 3 --radius 1 --backend cpu --nx 33 "
+                         "--ny 19 --nz 11 --no-time --json");
     CAPTURE(r.code, r.err, r.out);
     REQUIRE(r.code == 0);
     const auto j = nlohmann::json::parse(r.out);
-    // The first launch fuses K = 2: its OUT_TILE_DIM is T - 2rK = 4.
-    REQUIRE((j["ok"] == true && j["steps"] == 3 && j["fused_steps"] == 2 && j["out_tile"] == 4 &&
+    // The first launch fuses K = 2: T - 2rK = 12 output rows, 32 - 2rK = 28 across the warp.
+    REQUIRE((j["ok"] == true && j["steps"] == 3 && j["fused_steps"] == 2 && j["out_tile"] == 12 &&
+             j["out_width"] == 28 && j["block"][0] == 32 && j["block"][1] == 2 &&
              contains(j["check"].get<std::string>(), "ok")));
     const Result t = run("run --kernel tiled --tile 6 --steps 2 --backend cpu --size 9 --no-time");
     CAPTURE(t.code, t.err, t.out);
@@ -71,7 +74,7 @@ TEST_CASE("versions --json: takes_block and the fused steps of each row", "[cli]
         const bool naive = row["kernel"] == "naive", temporal = row["kernel"] == "temporal";
         CAPTURE(row.dump());
         REQUIRE((row["takes_block"] == naive && row["max_fused_steps"] == (temporal ? 4 : 1) &&
-                 row["fused_steps"] == (temporal ? 2 : 1)));
+                 row["fused_steps"] == (temporal ? 3 : 1)));
     }
     REQUIRE(seen == 7);
 }
@@ -79,13 +82,13 @@ TEST_CASE("versions --json: takes_block and the fused steps of each row", "[cli]
 TEST_CASE("model --kernel temporal --fuse K: bytes per update fall as K grows", "[cli]") {
     double last = 1e9;
     for (int K : {1, 2, 3, 4}) {
-        const Result r = run("model --kernel temporal --tile 32 --fuse " + std::to_string(K) + " --json");
+        const Result r = run("model --kernel temporal --tile 64 --fuse " + std::to_string(K) + " --json");
         CAPTURE(K, r.code, r.err);
         REQUIRE(r.code == 0);
         const auto j = nlohmann::json::parse(r.out);
         const double dram = j["per_update"]["dram_bytes"].get<double>();
         CAPTURE(dram);
-        REQUIRE((j["fused_steps"] == K && j["out_tile"] == 32 - 2 * K && dram < last));
+        REQUIRE((j["fused_steps"] == K && j["out_tile"] == 64 - 2 * K && dram < last));
         last = dram;
     }
     const Result s = run("model --kernel streaming --json");

@@ -17,10 +17,13 @@ using namespace stencil;
 
 namespace {
 
-// The smallest built tile that leaves at least `out` outputs a side after K fused steps.
+// The smallest built tile of at least two strips (so that strips exchange their edge rows) that
+// leaves at least `out` output rows after K fused steps; 0 when the warp-wide tile has no room.
 int tile_for(int radius, int K, int out) {
     for (int t : kBuiltTiles)
-        if (t >= 2 * radius * K + out && t * t <= 1024) return t;
+        if (t >= 2 * kTemporalStripRows && t - 2 * radius * K >= out && tile_fits(KernelId::temporal, t, radius, 8) &&
+            fuse_fits(KernelId::temporal, t, radius, K))
+            return t;
     return 0;
 }
 
@@ -81,14 +84,16 @@ TEST_CASE("launches: S steps split into passes of K, the last one shorter", "[st
     for (const auto& l : launches(r)) got.push_back(l.steps);
     REQUIRE(got == std::vector<int>{2, 2, 1});
     r.fuse = 0;  // the row's default K
+    REQUIRE(version(KernelId::temporal).fused_steps == 3);
     r.steps = 7;
     got.clear();
     for (const auto& l : launches(r)) got.push_back(l.steps);
-    REQUIRE(got == std::vector<int>{2, 2, 2, 1});
+    REQUIRE(got == std::vector<int>{3, 3, 1});
     LaunchRequest n{KernelId::tiled, 8, 1, Precision::f32, {20, 20, 20}};
     n.steps = 3;  // a one-step version: one launch per step
     REQUIRE(launches(n).size() == 3);
-    REQUIRE(launch_geometry(r).out_tile == 16 - 2 * 2);
+    REQUIRE(launch_geometry(r).out_tile == 16 - 2 * 3);  // T - 2rK rows
+    REQUIRE(launch_geometry(r).out_width == 32 - 2 * 3);  // 32 - 2rK across the warp
 }
 
 TEST_CASE("temporal: S = 1..5 steps with K = 2..4 equal S naive launches bit for bit", "[cpu][kernel][steps]") {
@@ -108,11 +113,13 @@ TEST_CASE("temporal: every radius, precision and K on odd grids, passes of K the
     const int K = GENERATE(2, 3, 4);
     const int T = tile_for(r, K, 1);
     if (T == 0) {  // r = 4, K = 4: 2rK = 32 leaves no room in a 32-wide tile
-        REQUIRE(fuse_error(KernelId::temporal, 32, r, K).has_value());
+        REQUIRE(fuse_error(KernelId::temporal, 64, r, K).has_value());
         return;
     }
-    // x and y not multiples of the outputs per block, every side past the 2rK halo.
-    const GridDims d{T - 2 * r * K + 3 + r, 2 * r + 4, 2 * r * K + 3};
+    // Two blocks along x and y, neither a multiple of the outputs per block (32 - 2rK across,
+    // T - 2rK down), every side past the 2rK halo.
+    const int W = 32 - 2 * r * K, OUT = T - 2 * r * K;
+    const GridDims d{W + 3 + r, OUT + 2 + r, 2 * r * K + 3};
     const int S = K + 1;
     CAPTURE(r, to_string(p), K, T, S, d.nx, d.ny, d.nz);
     const Outcome o = temporal_case(r, p, K, S, T, d);
@@ -125,8 +132,8 @@ TEST_CASE("run --steps: every version's S steps pass against S steps of the refe
     const Precision p = GENERATE(Precision::f32, Precision::f64);
     const auto backend = make_cpu_backend();
     RunOptions opt;
-    // temporal fuses K = 2 by default: its tile must exceed 2rK = 8
-    opt.request = {v.id, v.id == KernelId::temporal ? 12 : v.small_tile, 2, p, {13, 11, 10}};
+    // temporal fuses K = 3 by default: its tile (small_tile, 16) exceeds 2rK = 12
+    opt.request = {v.id, v.small_tile, 2, p, {13, 11, 10}};
     opt.request.steps = 3;
     opt.time = false;
     CAPTURE(v.name, to_string(p));
@@ -150,7 +157,7 @@ TEST_CASE("the S-step check fails a kernel that does one step too few", "[cpu][s
 
 TEST_CASE("temporal: the pipeline restarts at every z-chunk", "[cpu][kernel][steps]") {
     const Precision p = GENERATE(Precision::f32, Precision::f64);
-    const int K = 3, T = 12;
+    const int K = 3, T = 16;
     const GridDims d{9, 8, 2 * version(KernelId::temporal).z_chunk + 5};  // two chunks and a part
     CAPTURE(to_string(p));
     LaunchRequest req{KernelId::temporal, T, 1, p, d};

@@ -2,7 +2,7 @@
 // for, S steps against S steps of the fp64 reference and bit for bit against S launches of the
 // naive kernel (temporal.cuh sums in naive's order); `run --steps` for every version. Correctness
 // only: the rate against the copy is the lead's benchmark,
-//   stencil-lab run --kernel temporal --tile 32 --fuse 4 --steps 8 --size 512 --precision f32
+//   stencil-lab run --kernel temporal --fuse 3 --steps 6 --size 512 --precision f32
 // beside `--kernel streaming --steps 8` (its copy_ratio is updates x (read + write) over the copy).
 #include <catch2/catch.hpp>
 
@@ -39,10 +39,10 @@ TEST_CASE("temporal: every K, radius and precision equals S naive launches on th
     const int r = GENERATE(1, 2, 3, 4);
     const Precision p = GENERATE(Precision::f32, Precision::f64);
     const int K = GENERATE(1, 2, 3, 4);
-    const int T = GENERATE(16, 32);
+    const int T = GENERATE(16, 32, 64);
     if (fuse_error(KernelId::temporal, T, r, K)) return;  // no room for K halos of r: refused by the table
     const int S = 2 * K + 1;  // two full passes and a shorter one
-    const GridDims d = GENERATE(GridDims{131, 67, 2 * 128 + 9}, GridDims{45, 93, 37});
+    const GridDims d = GENERATE(GridDims{131, 67, 2 * version(KernelId::temporal).z_chunk + 9}, GridDims{45, 93, 37});
     CAPTURE(r, to_string(p), K, T, S, d.nx, d.ny, d.nz);
     LaunchRequest t{KernelId::temporal, T, r, p, d};
     t.steps = S;
@@ -77,15 +77,16 @@ TEST_CASE("run --steps: every version on the GPU against S steps of the referenc
     REQUIRE((rep.ok && rep.timed && rep.bytes == 5 * minimum_bytes(opt.request.dims, p)));
 }
 
-TEST_CASE("temporal at T = 32, K = 4 is correct on the 512^3 benchmark grid", "[kernel][gpu]") {
+TEST_CASE("temporal at its default T, K = 3 and 4 is correct on the 512^3 benchmark grid", "[kernel][gpu]") {
     Backend& backend = test::gpu();
     const Precision p = GENERATE(Precision::f32, Precision::f64);
+    const int K = GENERATE(3, 4);
     RunOptions opt;
-    opt.request = {KernelId::temporal, 32, 1, p, {512, 512, 512}};
-    opt.request.steps = 8;
-    opt.request.fuse = 4;
+    opt.request = {KernelId::temporal, version(KernelId::temporal).default_tile, 1, p, {512, 512, 512}};
+    opt.request.steps = 2 * K;
+    opt.request.fuse = K;
     opt.time = false;
-    CAPTURE(to_string(p));
+    CAPTURE(to_string(p), K);
     const RunReport rep = run_kernel(backend, opt);
     CAPTURE(rep.check.summary());
     REQUIRE(rep.ok);

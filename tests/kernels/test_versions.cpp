@@ -22,10 +22,13 @@ TEST_CASE("every row's launch geometry covers the grid with the row's block shap
                 INFO(v.name << " T=" << T << " r=" << r);
                 CHECK(geo.block.count() == threads_per_block(v.id, T));
                 CHECK(geo.block.z == (v.threads == ThreadShape::cube ? T : 1));
-                // A warp per row (streaming): 32 lanes of 16-byte vectors, 4 floats each.
-                CHECK(geo.block.x == (v.threads == ThreadShape::warp_rows ? 32 : T));
+                // A warp per row (streaming): 32 lanes of 16-byte vectors, 4 floats each. A warp per
+                // row of strips (temporal): 32 cells, its halo inside, T / 8 strips of 8 rows.
+                const bool rows = v.threads == ThreadShape::warp_rows, strips = v.threads == ThreadShape::warp_strips;
+                CHECK(geo.block.x == (rows || strips ? 32 : T));
+                CHECK(geo.block.y == (strips ? T / 8 : T));
                 const int out = v.halo_in_tile ? T - 2 * r : T;
-                const int width = v.threads == ThreadShape::warp_rows ? 32 * 4 : out;
+                const int width = rows ? 32 * 4 : strips ? 32 - 2 * r : out;
                 CHECK(geo.out_tile == out);
                 CHECK(geo.out_width == width);
                 // Enough blocks for every cell, and not one block more.
@@ -67,6 +70,26 @@ TEST_CASE("the rows' tiles, sweeps and defaults are consistent", "[versions]") {
     CHECK_FALSE(tile_error(KernelId::naive, 2, 4, Precision::f32));
     CHECK(*parse_problem("star3d") == Problem::star3d);
     CHECK_FALSE(parse_problem("star"));
+}
+
+// fuse_fits (versions.h) promises that shared memory never limits a fused temporal launch at a
+// built tile: the strips' edge rows of every level fit the static 48 KiB, fp64 included.
+TEST_CASE("temporal: every built tile, radius and K that fuse_fits fits the static shared memory", "[versions]") {
+    const KernelId k = KernelId::temporal;
+    int launches = 0;
+    for (int T : kBuiltTiles)
+        for (int r = 1; r <= kMaxRadius; ++r)
+            for (int K = 1; K <= version(k).max_fused_steps; ++K) {
+                if (!tile_fits(k, T, r, 8) || !fuse_fits(k, T, r, K)) continue;
+                ++launches;
+                INFO("T=" << T << " r=" << r << " K=" << K);
+                CHECK(smem_bytes(k, T, r, 8, K) <= DeviceLimits{}.max_static_smem_per_block);
+            }
+    CHECK(launches > 0);
+    CHECK(threads_per_block(k, 64) == 256);
+    CHECK(fuse_fits(k, 64, 3, 4));        // 2rK = 24: 8 outputs across the warp
+    CHECK_FALSE(fuse_fits(k, 64, 4, 4));  // 2rK = 32: none
+    CHECK_FALSE(tile_fits(k, 12, 1, 4));  // not whole strips
 }
 
 // ---- the grep: no other source file restates a kernel's shape --------------------------------

@@ -1,0 +1,157 @@
+// The strip design of temporal blocking (a variant for bench/temporal/): the lab's kernel with a
+// thread owning a C x X strip of cells (C rows in y, X cells in x) instead of one column, a warp
+// owning whole rows of the tile.
+//   - x-neighbours come from the neighbouring lanes (warp shuffles) or the thread's own registers;
+//   - y-neighbours from the thread's own registers, except the R rows beyond each end of its
+//     strip, which the strips above and below publish in shared memory;
+//   - every level's edge rows of a plane are published at once, double-buffered: one barrier a
+//     plane, amortised over C X cells and K levels.
+// The tile is 32 X wide and BY C tall; level K is valid on (32 X - 2RK) x (BY C - 2RK).
+#pragma once
+#include "kernels/stencil_coefficients.cuh"
+
+namespace bench {
+
+template <typename real, int BY, int C, int X, int R, int K, int MIN_BLOCKS = 1>
+__global__ void __launch_bounds__(32 * BY, MIN_BLOCKS)
+strip_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, int ny, int nz) {
+    using stencil::coefficient;
+    using stencil::coefficient_index;
+    constexpr int HALO = R * K;
+    constexpr int W = 32 * X, H = BY * C;
+    constexpr int OUT_W = W - 2 * HALO, OUT_H = H - 2 * HALO;
+    static_assert(R <= C && OUT_W >= 1 && OUT_H >= 1 && C * X <= 32, "strip shape");
+    // edge_s[buf][t][strip][slot][e][lane]: level t's rows 0..R-1 (slots 0..R-1) and C-R..C-1
+    // (slots R..2R-1) of each strip, at the plane level t + 1 computes in this step.
+    __shared__ real edge_s[2][K][BY][2 * R][X][32];
+    real q[K][2 * R + 1][C][X];
+#pragma unroll
+    for (int t = 0; t < K; ++t)
+#pragma unroll
+        for (int s = 0; s <= 2 * R; ++s)
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+                for (int e = 0; e < X; ++e) q[t][s][c][e] = real(0);
+
+    const int lane = threadIdx.x, ty = threadIdx.y;
+    const int up = ty > 0 ? ty - 1 : 0, down = ty < BY - 1 ? ty + 1 : BY - 1;
+    const int x0 = (int)blockIdx.x * OUT_W - HALO + lane * X;
+    const int y0 = (int)blockIdx.y * OUT_H - HALO + ty * C;
+    const int sy = nx, sz = nx * ny;
+    unsigned inside = 0, interior = 0, writes = 0;  // bit c X + e
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+#pragma unroll
+        for (int e = 0; e < X; ++e) {
+            const int x = x0 + e, y = y0 + c, bit = c * X + e;
+            const bool in_grid = x >= 0 && x < nx && y >= 0 && y < ny;
+            const bool in_interior = x >= R && x < nx - R && y >= R && y < ny - R;
+            const bool in_out = lane * X + e >= HALO && lane * X + e < W - HALO && ty * C + c >= HALO &&
+                                ty * C + c < H - HALO;
+            inside |= unsigned(in_grid) << bit;
+            interior |= unsigned(in_interior) << bit;
+            writes |= unsigned(in_interior && in_out) << bit;
+        }
+    const int c_xy = y0 * sy + x0;
+
+    const int zChunk = (nz + (int)gridDim.z - 1) / (int)gridDim.z;
+    const int zFirst = (int)blockIdx.z * zChunk;
+    const int iBegin = zFirst > R ? zFirst : R;
+    const int iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
+    if (iBegin >= iEnd) return;
+    const int pBegin = iBegin - HALO > 0 ? iBegin - HALO : 0;
+    const int pEnd = iEnd + HALO;
+
+    real next[C][X];
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+#pragma unroll
+        for (int e = 0; e < X; ++e)
+            next[c][e] = (inside >> (c * X + e)) & 1u ? in[pBegin * sz + c_xy + c * sy + e] : real(0);
+
+    for (int p = pBegin; p < pEnd; ++p) {
+        const int buf = (p - pBegin) & 1;
+        // Every level's edge rows of the plane the next level computes: queue slot R + 1 before
+        // this step's pushes.
+#pragma unroll
+        for (int t = 0; t < K; ++t)
+#pragma unroll
+            for (int s = 0; s < R; ++s)
+#pragma unroll
+                for (int e = 0; e < X; ++e) {
+                    edge_s[buf][t][ty][s][e][lane] = q[t][R + 1][s][e];
+                    edge_s[buf][t][ty][R + s][e][lane] = q[t][R + 1][C - R + s][e];
+                }
+        __syncthreads();
+
+#pragma unroll
+        for (int s = 0; s < 2 * R; ++s)
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+                for (int e = 0; e < X; ++e) q[0][s][c][e] = q[0][s + 1][c][e];
+        const bool more = p + 1 < nz && p + 1 < pEnd;
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+#pragma unroll
+            for (int e = 0; e < X; ++e) {
+                q[0][2 * R][c][e] = next[c][e];
+                next[c][e] = more && ((inside >> (c * X + e)) & 1u) ? in[(p + 1) * sz + c_xy + c * sy + e] : real(0);
+            }
+
+#pragma unroll
+        for (int t = 1; t <= K; ++t) {
+            const int i = p - t * R;
+            const bool plane_interior = i >= R && i < nz - R;
+            const auto& src = q[t - 1];
+            real v[C][X];
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+                for (int e = 0; e < X; ++e) {
+                    real sum = coefficient<real>(0) * src[R][c][e];
+#pragma unroll
+                    for (int d = 1; d <= R; ++d) {
+                        // x: lane offset and element of cell e -+ d (compile-time after unrolling)
+                        const int pm = e - d, pp = e + d;
+                        const int lm = pm >= 0 ? pm / X : -((-pm + X - 1) / X), lp = pp / X;
+                        real xm = src[R][c][pm - lm * X], xp = src[R][c][pp - lp * X];
+                        if (lm != 0) xm = __shfl_up_sync(0xffffffffu, xm, -lm);  // lm, lp: constants
+                        if (lp != 0) xp = __shfl_down_sync(0xffffffffu, xp, lp);
+                        const real ym = c - d >= 0 ? src[R][c - d >= 0 ? c - d : 0][e]
+                                                   : edge_s[buf][t - 1][up][2 * R + c - d][e][lane];
+                        const real yp = c + d < C ? src[R][c + d < C ? c + d : 0][e]
+                                                  : edge_s[buf][t - 1][down][c + d - C][e][lane];
+                        sum += coefficient<real>(coefficient_index(d, stencil::XM)) * xm;
+                        sum += coefficient<real>(coefficient_index(d, stencil::XP)) * xp;
+                        sum += coefficient<real>(coefficient_index(d, stencil::YM)) * ym;
+                        sum += coefficient<real>(coefficient_index(d, stencil::YP)) * yp;
+                        sum += coefficient<real>(coefficient_index(d, stencil::ZM)) * src[R - d][c][e];
+                        sum += coefficient<real>(coefficient_index(d, stencil::ZP)) * src[R + d][c][e];
+                    }
+                    v[c][e] = plane_interior && ((interior >> (c * X + e)) & 1u) ? sum : src[R][c][e];
+                }
+            if (t < K) {
+#pragma unroll
+                for (int s = 0; s < 2 * R; ++s)
+#pragma unroll
+                    for (int c = 0; c < C; ++c)
+#pragma unroll
+                        for (int e = 0; e < X; ++e) q[t][s][c][e] = q[t][s + 1][c][e];
+#pragma unroll
+                for (int c = 0; c < C; ++c)
+#pragma unroll
+                    for (int e = 0; e < X; ++e) q[t][2 * R][c][e] = v[c][e];
+            } else if (i >= iBegin && i < iEnd) {
+#pragma unroll
+                for (int c = 0; c < C; ++c)
+#pragma unroll
+                    for (int e = 0; e < X; ++e)
+                        if ((writes >> (c * X + e)) & 1u) out[i * sz + c_xy + c * sy + e] = v[c][e];
+            }
+        }
+    }
+}
+
+}  // namespace bench
