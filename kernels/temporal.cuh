@@ -59,6 +59,25 @@
 
 namespace stencil {
 
+// The planes of one block of a z-chunked launch fusing steps with halo = rK: it outputs
+// [iBegin, iEnd), the interior part of its chunk of ceil(nz / gridDim.z) planes, and marches the
+// input planes [pBegin, pEnd). Level K reaches plane iBegin at step iBegin + halo, so the first plane
+// it needs is iBegin - halo; planes at or past nz are not loaded (the levels computed from them are
+// never used: an interior cell reads only planes inside the grid). Empty when iBegin >= iEnd.
+struct TemporalPlanes {
+    int iBegin, iEnd, pBegin, pEnd;
+};
+__device__ inline TemporalPlanes temporal_planes(int nz, int R, int halo) {
+    const int zChunk = (nz + (int)gridDim.z - 1) / (int)gridDim.z;
+    const int zFirst = (int)blockIdx.z * zChunk;
+    TemporalPlanes z;
+    z.iBegin = zFirst > R ? zFirst : R;
+    z.iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
+    z.pBegin = z.iBegin - halo > 0 ? z.iBegin - halo : 0;
+    z.pEnd = z.iEnd + halo;
+    return z;
+}
+
 // inPrev = inCurr, inCurr = inNext, ...: each row's queue moves up one plane and `newest` joins.
 template <typename real, int R, int ROWS>
 __device__ inline void temporal_push(real (&queue)[2 * R + 1][ROWS], const real (&newest)[ROWS]) {
@@ -109,18 +128,12 @@ stencil_temporal_kernel(In in, Out out, int nx, int ny, int nz) {
         return writes_x && row >= HALO && row < IN_TILE_DIM - HALO && interior(c);
     };
 
-    // This block's output planes: [iBegin, iEnd), the interior part of its chunk. A block with
-    // none returns at once (the whole block alike: no barrier is skipped by only some threads).
-    const int zChunk = (nz + (int)gridDim.z - 1) / (int)gridDim.z;
-    const int zFirst = (int)blockIdx.z * zChunk;
-    const int iBegin = zFirst > R ? zFirst : R;
-    const int iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
+    // This block's output planes [iBegin, iEnd) and the input planes it marches [pBegin, pEnd). A
+    // block with no output returns at once (the whole block alike: no barrier is skipped by only
+    // some threads).
+    const TemporalPlanes planes = temporal_planes(nz, R, HALO);
+    const int iBegin = planes.iBegin, iEnd = planes.iEnd, pBegin = planes.pBegin, pEnd = planes.pEnd;
     if (iBegin >= iEnd) return;
-    // The march: input planes [pBegin, pEnd). Level K reaches plane iBegin at step iBegin + HALO,
-    // the first plane it needs is iBegin - HALO; planes at or past nz are not loaded (the levels
-    // computed from them are never used: an interior cell reads only planes inside the grid).
-    const int pBegin = iBegin - HALO > 0 ? iBegin - HALO : 0;
-    const int pEnd = iEnd + HALO;
 
     // The next plane's rows, loaded one step ahead so that their latency overlaps a step's work.
     real next[ROWS];

@@ -4,6 +4,7 @@
 // centre plane in shared memory, barrier, compute level t (K barriers a plane).
 #pragma once
 #include "kernels/stencil_coefficients.cuh"
+#include "kernels/temporal.cuh"  // temporal_planes
 
 namespace bench {
 
@@ -65,18 +66,12 @@ column_kernel(In in, Out out, int nx, int ny, int nz) {
         return ty >= t * R && ty < IN_TILE_DIM - t * R && tx >= t * R && tx < IN_TILE_DIM - t * R;
     };
 
-    // This block's output planes: [iBegin, iEnd), the interior part of its chunk. A block with
-    // none returns at once (the whole block alike: no barrier is skipped by only some threads).
-    const int zChunk = (nz + (int)gridDim.z - 1) / (int)gridDim.z;
-    const int zFirst = (int)blockIdx.z * zChunk;
-    const int iBegin = zFirst > R ? zFirst : R;
-    const int iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
+    // This block's output planes [iBegin, iEnd) and the input planes it marches [pBegin, pEnd). A
+    // block with no output returns at once (the whole block alike: no barrier is skipped by only
+    // some threads).
+    const TemporalPlanes planes = temporal_planes(nz, R, HALO);
+    const int iBegin = planes.iBegin, iEnd = planes.iEnd, pBegin = planes.pBegin, pEnd = planes.pEnd;
     if (iBegin >= iEnd) return;
-    // The march: input planes [pBegin, pEnd). Level K reaches plane iBegin at step iBegin + HALO,
-    // the first plane it needs is iBegin - HALO; planes at or past nz are not loaded (the levels
-    // computed from them are never used: an interior cell reads only planes inside the grid).
-    const int pBegin = iBegin - HALO > 0 ? iBegin - HALO : 0;
-    const int pEnd = iEnd + HALO;
 
     // The next plane's value, loaded one step ahead so that its latency overlaps a step's work.
     real next = inside_xy ? in[pBegin * sz + c_xy] : real(0);

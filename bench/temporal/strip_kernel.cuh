@@ -9,6 +9,7 @@
 // The tile is 32 X wide and BY C tall; level K is valid on (32 X - 2RK) x (BY C - 2RK).
 #pragma once
 #include "kernels/stencil_coefficients.cuh"
+#include "kernels/temporal.cuh"  // temporal_planes
 
 namespace bench {
 
@@ -55,13 +56,9 @@ strip_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, int ny
         }
     const int c_xy = y0 * sy + x0;
 
-    const int zChunk = (nz + (int)gridDim.z - 1) / (int)gridDim.z;
-    const int zFirst = (int)blockIdx.z * zChunk;
-    const int iBegin = zFirst > R ? zFirst : R;
-    const int iEnd = zFirst + zChunk < nz - R ? zFirst + zChunk : nz - R;
+    const stencil::TemporalPlanes planes = stencil::temporal_planes(nz, R, HALO);  // as the lab's kernel
+    const int iBegin = planes.iBegin, iEnd = planes.iEnd, pBegin = planes.pBegin, pEnd = planes.pEnd;
     if (iBegin >= iEnd) return;
-    const int pBegin = iBegin - HALO > 0 ? iBegin - HALO : 0;
-    const int pEnd = iEnd + HALO;
 
     real next[C][X];
 #pragma unroll

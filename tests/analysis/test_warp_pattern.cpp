@@ -18,6 +18,18 @@ namespace {
 
 struct Counts {
     long long requests = 0, sectors = 0, lines = 0, bytes = 0, full_requests = 0;
+
+    // One request of a warp: the cells its active lanes load (`lanes` of 32 take part), B bytes each.
+    void add_request(const std::vector<long long>& cells, int B, int lanes) {
+        if (cells.empty()) return;
+        std::set<long long> sec, lin;
+        for (long long cell : cells) sec.insert(cell * B / 32), lin.insert(cell * B / 128);
+        ++requests;
+        sectors += (long long)sec.size();
+        lines += (long long)lin.size();
+        bytes += (long long)cells.size() * B;
+        full_requests += lanes == 32;
+    }
 };
 
 // Every thread of every block, as the kernels index it: global loads of each warp, in program
@@ -42,19 +54,7 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
             for (int s : {-d, d}) offs.insert(offs.end(), {{s, 0, 0}, {0, s, 0}, {0, 0, s}});
     }
     Counts c;
-    auto issue = [&](const std::vector<long long>& cells) {
-        if (cells.empty()) return;
-        std::set<long long> sec, lin;
-        for (long long cell : cells) {
-            sec.insert(cell * B / 32);
-            lin.insert(cell * B / 128);
-        }
-        ++c.requests;
-        c.sectors += (long long)sec.size();
-        c.lines += (long long)lin.size();
-        c.bytes += (long long)cells.size() * B;
-        c.full_requests += cells.size() == 32;
-    };
+    auto issue = [&](const std::vector<long long>& cells) { c.add_request(cells, B, int(cells.size())); };
     auto in_grid = [&](long long x, long long y, long long z) {
         return x >= 0 && x < g.nx && y >= 0 && y < g.ny && z >= 0 && z < g.nz;
     };
@@ -120,16 +120,7 @@ Counts brute_force_streaming(int T, int r, Precision p, GridDims g) {
     const int bz_n = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_n - 1) / bz_n;
     const bool aligned = g.nx % V == 0;
     Counts c;
-    auto issue = [&](const std::vector<long long>& cells, int lanes) {
-        if (cells.empty()) return;
-        std::set<long long> sec, lin;
-        for (long long cell : cells) sec.insert(cell * B / 32), lin.insert(cell * B / 128);
-        ++c.requests;
-        c.sectors += (long long)sec.size();
-        c.lines += (long long)lin.size();
-        c.bytes += (long long)cells.size() * B;
-        c.full_requests += lanes == 32;
-    };
+    auto issue = [&](const std::vector<long long>& cells, int lanes) { c.add_request(cells, B, lanes); };
     std::vector<long long> cells;
     for (int bz = 0; bz < bz_n; ++bz)
         for (int by = 0; by < (g.ny + T - 1) / T; ++by)
@@ -215,14 +206,7 @@ Counts brute_force_temporal(int T, int r, Precision p, GridDims g) {
                                 if (x >= 0 && x < g.nx && y >= 0 && y < g.ny)
                                     cells.push_back(((long long)z * g.ny + y) * g.nx + x);
                             }
-                            if (cells.empty()) continue;
-                            std::set<long long> sec, lin;
-                            for (long long cell : cells) sec.insert(cell * B / 32), lin.insert(cell * B / 128);
-                            ++c.requests;
-                            c.sectors += (long long)sec.size();
-                            c.lines += (long long)lin.size();
-                            c.bytes += (long long)cells.size() * B;
-                            c.full_requests += cells.size() == 32;
+                            c.add_request(cells, B, int(cells.size()));
                         }
     }
     return c;
