@@ -35,12 +35,15 @@ std::vector<TuneConfig> tune_configs(KernelId kernel, int radius, Precision p, c
         for (const Dim3 b : kTuneBlocks)
             if (!block_error(kernel, b, lim)) configs.push_back({T, b});
     }
-    if (version(kernel).z_chunk > 0) {
-        const int T = version(kernel).default_tile;
-        if (tile_fits(kernel, T, radius, bytes_of(p), lim))
-            for (int z : kTuneZChunks)
-                if (z != version(kernel).z_chunk) configs.push_back({T, std::nullopt, z});
-    }
+    return configs;
+}
+
+std::vector<TuneConfig> tune_chunk_configs(KernelId kernel, int tile, int radius, Precision p,
+                                           const DeviceLimits& lim) {
+    std::vector<TuneConfig> configs;
+    if (version(kernel).z_chunk > 0 && tile_fits(kernel, tile, radius, bytes_of(p), lim))
+        for (int z : kTuneZChunks)
+            if (z != version(kernel).z_chunk) configs.push_back({tile, std::nullopt, z});
     return configs;
 }
 
@@ -230,27 +233,38 @@ TuneResult run_tune(Backend& backend, const TuneOptions& o) {
                             : "no time was measured (the CPU backend is an emulator): the fewest requested bytes "
                               "per output in the model's exact count, then the fewest sectors per warp request; "
                               "every configuration was still checked against the reference";
-    const int total = int(configs.size());
-    for (int i = 0; i < total; ++i) {
-        const TuneConfig& c = configs[size_t(i)];
-        if (o.progress) o.progress(i, total, fmt::format("{} {}", version(o.kernel).name, c.label()));
-        const std::string key = cache_key(backend, o, c);
-        if (!o.fresh && cache.entries.contains(key)) {
-            TuneTrial t = TuneTrial::from_json(cache.entries[key]);
-            t.from_cache = true;
-            res.tried.push_back(t);
-            continue;
+    // Two stages: the tiles (and block shapes), then the z-chunks at the best tile of the first
+    // stage (the row's default when none passed). The chunks' count is known before the tile is.
+    const size_t chunks = std::size(kTuneZChunks) - 1;
+    const bool chunked = version(o.kernel).z_chunk > 0;
+    const int total = int(configs.size() + (chunked ? chunks : 0));
+    auto try_all = [&](const std::vector<TuneConfig>& stage) {
+        for (const TuneConfig& c : stage) {
+            if (o.progress)
+                o.progress(int(res.tried.size()), total, fmt::format("{} {}", version(o.kernel).name, c.label()));
+            const std::string key = cache_key(backend, o, c);
+            if (!o.fresh && cache.entries.contains(key)) {
+                TuneTrial t = TuneTrial::from_json(cache.entries[key]);
+                t.from_cache = true;
+                res.tried.push_back(t);
+                continue;
+            }
+            res.tried.push_back(try_config(backend, o, c));
+            cache.entries[key] = res.tried.back().to_json();
+            cache.save();  // after every configuration: an interrupted tune resumes here
         }
-        res.tried.push_back(try_config(backend, o, c));
-        cache.entries[key] = res.tried.back().to_json();
-        cache.save();  // after every configuration: an interrupted tune resumes here
+        for (size_t i = 0; i < res.tried.size(); ++i) {
+            const TuneTrial& t = res.tried[i];
+            if (!t.ok || (res.timed && !t.timed)) continue;
+            if (!res.best || better(t, res.tried[*res.best], res.timed)) res.best = i;
+        }
+    };
+    try_all(configs);
+    if (chunked) {
+        const int tile = res.best ? res.tried[*res.best].tile : version(o.kernel).default_tile;
+        try_all(tune_chunk_configs(o.kernel, tile, o.radius, o.precision, backend.limits()));
     }
-    if (o.progress) o.progress(total, total, "done");
-    for (size_t i = 0; i < res.tried.size(); ++i) {
-        const TuneTrial& t = res.tried[i];
-        if (!t.ok || (res.timed && !t.timed)) continue;
-        if (!res.best || better(t, res.tried[*res.best], res.timed)) res.best = i;
-    }
+    if (o.progress) o.progress(int(res.tried.size()), int(res.tried.size()), "done");
     return res;
 }
 

@@ -80,12 +80,16 @@ struct TuneResult {
 
 // The tiles tune tries for `kernel`: the built tiles the kernel's rules allow at (r, precision).
 std::vector<int> tune_tiles(KernelId kernel, int radius, Precision p, const DeviceLimits& lim = {});
-// Every configuration tune tries: the tiles, then, for a version that takes a block shape, the
-// shapes of kTuneBlocks that block_error allows, and for a version with a z-chunk, the chunks of
-// kTuneZChunks at its default tile (one axis at a time: tiles x chunks would be 5 times the runs).
-// No version exposes an unrolling factor (the kernels' loops over r are unrolled by the compiler);
-// temporal's K changes what a launch computes, so it is compared by `run --fuse`, not tuned.
+// The first stage of a search: the tiles, then, for a version that takes a block shape, the
+// shapes of kTuneBlocks that block_error allows. No version exposes an unrolling factor (the
+// kernels' loops over r are unrolled by the compiler); temporal's K changes what a launch
+// computes, so it is compared by `run --fuse`, not tuned.
 std::vector<TuneConfig> tune_configs(KernelId kernel, int radius, Precision p, const DeviceLimits& lim = {});
+// The second stage, for a version with a z-chunk: the chunks of kTuneZChunks but the row's own (the
+// tile's entry of the first stage ran it) at `tile`, the first stage's best (one axis at a time:
+// tiles x chunks would be 5 times the runs). Empty for other versions or a tile that does not fit.
+std::vector<TuneConfig> tune_chunk_configs(KernelId kernel, int tile, int radius, Precision p,
+                                           const DeviceLimits& lim = {});
 // Block shapes tried for such a version: the textbook's 32x4x2 and shapes around it (wider rows,
 // more rows, more planes), each a multiple of a warp.
 inline constexpr Dim3 kTuneBlocks[] = {{32, 4, 2}, {32, 8, 1}, {32, 4, 4}, {32, 8, 2}, {64, 4, 1},

@@ -14,7 +14,7 @@ namespace {
 
 // The configuration (quoted: "T=8", "block 32x4x2"), the ranked figure, its low and high (min /
 // max time; the model's bytes have no spread), and whether this is the best configuration. The
-// plot puts the configurations side by side in the order tried (tiles, then block shapes).
+// plot puts the configurations side by side in the order tried (tiles, then block shapes or z-chunks).
 std::string tune_data(const TuneResult& r) {
     std::string d = r.timed ? "# configuration median_ms min_ms max_ms best sectors_per_request\n"
                             : "# configuration requested_bytes_per_output - - best sectors_per_request\n";
