@@ -269,12 +269,24 @@ def make_plan(a):
 # ----------------------------------------------------------------------------------------------
 # The table (plain Python: the CI test renders it from records)
 
-def lab_label(row):
-    """'lab register-tiled T=32'; a run on a block of its own shape (`run --block`) names the block."""
+def lab_label(row, name_chunk=False):
+    """'lab register-tiled T=32'; a run on a block of its own shape (`run --block`) names the block;
+    with name_chunk, a z-marching row names its z-chunk ('lab streaming T=4 z-chunk 8')."""
     tile, block = row.get("tile"), row.get("user_block")
     if isinstance(block, list) and len(block) == 3:
         return f"lab {row['kernel']} block {'x'.join(str(b) for b in block)}"
-    return f"lab {row['kernel']}" + (f" T={tile}" if tile else "")
+    label = f"lab {row['kernel']}" + (f" T={tile}" if tile else "")
+    return label + (f" z-chunk {row['z_chunk']}" if name_chunk and row.get("z_chunk") else "")
+
+
+def chunked_lab_runs(records):
+    """The (kernel, tile) the lab ran at more than one z-chunk (`run --z-chunk`): their rows name
+    the chunk, so that the runs do not share a row."""
+    chunks = {}
+    for r in records:
+        if r.get("source") == "lab" and r.get("z_chunk"):
+            chunks.setdefault((r["kernel"], r.get("tile")), set()).add(r["z_chunk"])
+    return {key for key, seen in chunks.items() if len(seen) > 1}
 
 
 def ratio_cell(row):
@@ -298,10 +310,14 @@ def render_table(records, meta):
                      key=lambda c: (PRECISIONS.index(c[0]), c[1]))
     rows = {}      # label -> {(precision, radius): cell}
     order = []
+    chunked = chunked_lab_runs(records)
     for r in records:
         if r.get("source") == "copy":
             continue
-        label = lab_label(r) if r.get("source") == "lab" else PEER_LABELS.get(r.get("peer"), r["kernel"])
+        if r.get("source") == "lab":
+            label = lab_label(r, (r["kernel"], r.get("tile")) in chunked)
+        else:
+            label = PEER_LABELS.get(r.get("peer"), r["kernel"])
         if label not in rows:
             rows[label] = {}
             order.append(label)

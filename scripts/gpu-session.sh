@@ -163,11 +163,13 @@ if want peers; then
   : > "$RES/lab-$SIZE.jsonl"
   for p in f32 f64; do
     for r in 1 2 3 4; do
-      for kt in naive:8 naive:32x4x2 register-tiled:32 streaming:8 streaming:4; do
-        k=${kt%%:*}; t=${kt##*:}
+      # kernel:tile-or-block[:z-chunk]; streaming T = 4 at z-chunk 8 is what `tune` picked at r = 1
+      # (h100-tune-streaming-512*.json, 2026-11-24)
+      for ktz in naive:8 naive:32x4x2 register-tiled:32 streaming:8 streaming:4 streaming:4:8; do
+        IFS=: read -r k t z <<< "$ktz"
         case $t in *x*) shape="--block $t" ;; *) shape="--tile $t" ;; esac
-        timeout 120 "$LAB" run --json --backend cuda --kernel "$k" $shape --radius "$r" --precision "$p" \
-          --size "$SIZE" --reps 10 >> "$RES/lab-$SIZE.jsonl" || fail "run $k $t r=$r $p"
+        timeout 120 "$LAB" run --json --backend cuda --kernel "$k" $shape ${z:+--z-chunk "$z"} --radius "$r" \
+          --precision "$p" --size "$SIZE" --reps 10 >> "$RES/lab-$SIZE.jsonl" || fail "run $k $t $z r=$r $p"
       done
     done
   done

@@ -203,6 +203,20 @@ class TableTests(unittest.TestCase):
         self.assertIn("copy_ratio", table)          # the caption says where the lab's ratio comes from
         self.assertFalse(any(line.startswith("| copy") for line in lines))
 
+    def test_a_kernel_run_at_two_z_chunks_gets_a_row_for_each(self):
+        rows = []
+        for chunk, ratio in ((16, 0.91), (8, 0.92)):
+            row = json.loads(lab_line(kernel="streaming", tile=4, radius=1, ratio=ratio))
+            row["z_chunk"] = chunk
+            rows.append(peers.lab_record(row))
+        once = json.loads(lab_line(kernel="streaming", tile=8, radius=1, ratio=0.90))
+        once["z_chunk"] = 16
+        rows.append(peers.lab_record(once))
+        lines = peers.render_table(rows, {"grid": (64, 64, 64)}).splitlines()
+        self.assertIn("| lab streaming T=4 z-chunk 16 | 0.91 (0.76-1.01) |", lines)
+        self.assertIn("| lab streaming T=4 z-chunk 8 | 0.92 (0.77-1.02) |", lines)
+        self.assertIn("| lab streaming T=8 | 0.90 (0.75-1.00) |", lines)  # one chunk: no name
+
 
 if __name__ == "__main__":
     unittest.main()
