@@ -22,7 +22,9 @@ namespace {
 
 long long cube(long long a) { return a * a * a; }
 long long sq(long long a) { return a * a; }
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
+// ceil(a / b) for b > 0 and any sign of a (C++ division truncates toward zero).
+template <class I>
+I ceil_div(I a, I b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
 void check_arguments(KernelId k, int T, int radius, int fused = 1) {
     if (radius < 1 || radius > kMaxRadius)
@@ -356,9 +358,8 @@ struct WarpLaunch {
         }
         const int S = axis == 2 ? ystride : 1, dy = axis == 2 ? ins.off.dy : 0;
         const long long lo_cell = r - (long long)b * out(axis) - dy, hi_cell = n + r - (long long)b * out(axis) - dy;
-        auto ceil_div_ll = [](long long a, long long s) { return a >= 0 ? (a + s - 1) / s : -((-a) / s); };
-        return {int(std::max<long long>(0, ceil_div_ll(lo_cell, S))),
-                int(std::min<long long>(side(axis), ceil_div_ll(hi_cell, S)))};
+        return {int(std::max<long long>(0, ceil_div<long long>(lo_cell, S))),
+                int(std::min<long long>(side(axis), ceil_div<long long>(hi_cell, S)))};
     }
     long long first(int b, int axis) const { return naive ? (long long)b * side(axis) : (long long)b * out(axis) - r; }
     // Outputs a block advances along the axis: out_width along x (a warp-wide tile's), else OUT.

@@ -194,18 +194,18 @@ struct Script {
 
 // ---- [opb] --------------------------------------------------------------------------------------
 
-// The model's OP/B for every T the formula allows (2r+1 .. 32; naive: any; temporal: multiples of
-// 8), one column per kernel.
+// The model's OP/B for every T the formula allows (tile_fits without the hardware's limits: 2r+1 ..
+// 32; naive: any; temporal: multiples of 8, which gnuplot joins), one column per kernel.
 std::string opb_model_data(const PlotInput& in) {
+    // The curves go on past the tiles a block can hold (tiled's T^3 threads stop at T = 10).
+    constexpr DeviceLimits kNoHardwareLimits{1 << 30, 1LL << 40, 1 << 30};
     std::string d = "# T  model_opb(";
     for (const auto& v : kernel_versions()) d += fmt::format("{}{}", &v == &kernel_versions()[0] ? "" : " ", v.name);
     d += "), NaN where T is not allowed\n";
     for (int T = 1; T <= 32; ++T) {
         d += fmt::format("{}", T);
         for (const auto& v : kernel_versions()) {
-            // temporal's strips of kTemporalStripRows rows: T a multiple of 8 (gnuplot joins the points).
-            const bool ok = (!version(v.id).halo_in_tile || T > 2 * in.radius) &&
-                            (version(v.id).threads != ThreadShape::warp_strips || T % kTemporalStripRows == 0);
+            const bool ok = tile_fits(v.id, T, in.radius, bytes_of(in.precision), kNoHardwareLimits);
             d += ok ? fmt::format(" {:.6g}", interior_block_traffic(v.id, T, in.radius, in.precision).opb) : " NaN";
         }
         d += "\n";
