@@ -17,23 +17,16 @@
 // 24 registers (--maxrregcount, ptxas's floor for sm_90), the 27-point kernel spills and the 7-
 // and 9-point ones do not (tests/derivative/test_registers_check.cpp).
 #pragma once
-#include <map>
-#include <span>
 #include <string>
 
 #include "analysis/model.h"
+#include "backends/cpu/cubin_resources.h"
 
 namespace stencil::analysis {
 
-// What ptxas gave each kernel of a CUDA cubin, by mangled name: registers per thread
-// (EIATTR_REGCOUNT) and the per-thread stack frame (EIATTR_FRAME_SIZE: 0 unless something was
-// spilled to local memory, for kernels without local arrays). Throws std::runtime_error naming
-// what is wrong with bytes that are not an ELF64 cubin with register attributes.
-struct CubinResources {
-    int registers = -1;
-    long long frame_bytes = 0;
-};
-std::map<std::string, CubinResources> cubin_resources(std::span<const unsigned char> elf);
+// What ptxas gave each kernel of a CUDA cubin (backends/cpu/cubin_resources.h).
+using stencil::CubinResources;
+using stencil::cubin_resources;
 
 // The tolerance, counted for the z-march kernels (tests/derivative/fixtures/register_queues.cuh):
 // 4 registers for the two 64-bit pointers, 4 for two 64-bit addresses being formed, 8 for the

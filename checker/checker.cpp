@@ -209,8 +209,8 @@ Setup resolve(const CheckOptions& opt) {
     return s;
 }
 
-// The test cases: the fixed sizes and those drawn from the seed, each with fresh inputs and
-// poison; on the GPU also N = 127 and the timed size.
+// The test cases: the fixed sizes, those drawn from the seed, and the large one, each with fresh
+// inputs and poison; on the GPU also the timed size. How often each runs: run_plan.h.
 struct Plan {
     std::vector<TestCase> cases;
     int count_n = 0;   // the size whose loads are counted
@@ -222,10 +222,8 @@ Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
     std::vector<int> sizes = test_sizes(ex, s.tile, opt.quick);
     for (int n : random_sizes(ex, s.tile, mix_seed(s.seed + 3), sizes, opt.quick)) sizes.push_back(n);
     p.count_n = load_count_size(ex, s.tile);
-    if (s.gpu) {
-        sizes.push_back(127);
-        if (opt.timing) sizes.push_back(p.timing_n = 256);
-    }
+    sizes.push_back(kLargeStarN);
+    if (s.gpu && opt.timing) sizes.push_back(p.timing_n = 256);
     // Inputs, poison and guard zones of every size at once (a 256^3 case is 2 x 67 MB of random
     // cells): each case from its own seed, so the order they are made in changes nothing.
     std::vector<std::future<TestCase>> made;
@@ -235,20 +233,12 @@ Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
         }));
     for (size_t c = 0; c < sizes.size(); ++c) {
         TestCase tc = made[c].get();
-        if (s.gpu && tc.n == p.timing_n) {
-            // One checked run: each of the 20 timed launches after it must reproduce its output
-            // bit for bit (runner_cuda.cpp), which is the repeat check at this size.
-            tc.runs = {Schedule::repeat};
-            tc.run_seeds = {0};
-        } else if (s.gpu) {
-            tc.runs = {Schedule::repeat, Schedule::repeat, Schedule::repeat};
-            tc.run_seeds = {0, 0, 0};
-        } else {
-            // Threads of a block and, where the backend supports it, the blocks themselves in
-            // these orders (evaluate.cpp: runs must agree bit for bit).
-            tc.runs = {Schedule::in_order, Schedule::reversed, Schedule::random};
-            tc.run_seeds = {0, 0, mix_seed(s.seed + 7 + c) % 1000000};
-        }
+        const auto& l = tc.launch;
+        const long long threads = (long long)l.grid[0] * l.grid[1] * l.grid[2] * l.block[0] * l.block[1] * l.block[2];
+        CaseRuns runs = plan_runs(s.gpu, s.gpu && tc.n == p.timing_n, tc.n == kLargeStarN, threads,
+                                  mix_seed(s.seed + 7 + c));
+        tc.runs = std::move(runs.runs);
+        tc.check_block_stride = runs.check_block_stride;
         p.cases.push_back(std::move(tc));
     }
     return p;
@@ -384,8 +374,7 @@ std::optional<LoadCount> cpu_load_count(const Exercise& ex, const Setup& s, cons
     const std::string dir = work + "/count";
     fs::create_directories(dir);
     TestCase tc = make_case(ex, n, s.tile, mix_seed(s.seed + 99));
-    tc.runs = {Schedule::in_order};
-    tc.run_seeds = {0};
+    tc.runs = {RunSpec{}};
     Request creq = req;
     creq.mode = RunnerMode::cpu;
     creq.timing.reset();
@@ -428,7 +417,8 @@ void check_fields(CheckResult& res, const Exercise& ex, const Setup& s, const Ve
         res.sizes.push_back(cases[c].n);
         req.cases.push_back(field_case_spec(cases[c], int(c)));
         write_field_case_files(cases[c], int(c), work.path);
-        if (!cases[c].gpu_only && (count < 0 || cases[c].outputs > cases[size_t(count)].outputs)) count = int(c);
+        if (!cases[c].gpu_only && !cases[c].large && (count < 0 || cases[c].outputs > cases[size_t(count)].outputs))
+            count = int(c);
     }
     if (opt.count_loads && count >= 0) req.count = RunRef{count, 0};
     if (timing >= 0) req.timing = TimingSpec{timing, 20};

@@ -146,10 +146,8 @@ CaseSpec case_spec(const TestCase& c, int index) {
     cs.block = {as_int(c.launch.block[0]), as_int(c.launch.block[1]), as_int(c.launch.block[2])};
     // CPU runs order the blocks as they order the threads (in order, reversed, random from the
     // same seed) where the backend supports it: a race between blocks then makes runs differ.
-    for (size_t r = 0; r < c.runs.size(); ++r) {
-        const Schedule blocks = c.runs[r] == Schedule::repeat ? Schedule::in_order : c.runs[r];
-        cs.runs.push_back({c.runs[r], blocks, c.run_seeds[r]});
-    }
+    cs.runs = c.runs;
+    cs.check_block_stride = c.check_block_stride;
     return cs;
 }
 
@@ -191,7 +189,7 @@ Evidence message_only(std::string message) {
     return ev;
 }
 
-std::string run_label(const TestCase& c, size_t r) { return checker::run_label(c.runs[r], c.run_seeds[r], r); }
+std::string run_label(const TestCase& c, size_t r) { return checker::run_label(c.runs[r], r); }
 
 template <class real>
 bool read_run(const std::string& path, std::vector<real>& v, size_t expected) {
@@ -480,6 +478,53 @@ std::optional<Judgement> judge_child(const ChildResult& child, const ResultFile&
     return std::nullopt;
 }
 
+// Why two runs of one case may differ, from what the runs reported (the CPU engine says what it
+// read that a GPU leaves unspecified; a GPU says nothing, and the words cover both): the runs of
+// this case are result.runs[first, last], every earlier run may have left __device__ state.
+std::string why_runs_differ(const Result& result, size_t first, size_t last) {
+    std::vector<std::string> causes;
+    std::vector<std::string> state;
+    for (size_t k = 0; k < last && k < result.runs.size(); ++k)
+        for (const std::string& v : result.runs[k].state_changed)
+            if (std::find(state.begin(), state.end(), v) == state.end()) state.push_back(v);
+    long long clocks = 0, approximate = 0, unwritten = 0;
+    for (size_t k = first; k <= last && k < result.runs.size(); ++k) {
+        clocks += result.runs[k].clock_reads;
+        approximate += result.runs[k].approximate_results;
+        unwritten += result.runs[k].uninitialized_shared_reads;
+    }
+    if (!state.empty()) {
+        std::string names;
+        for (const auto& v : state) names += (names.empty() ? "" : ", ") + v;
+        causes.push_back(fmt::format("it keeps state between launches in __device__ variables ({}): a GPU keeps "
+                                     "them too, so each launch starts from what the one before left (reset them, "
+                                     "or do not rely on them)", names));
+    }
+    if (unwritten)
+        causes.push_back("it reads shared memory that no thread of the block stored (a tile cell never loaded?): "
+                         "a GPU leaves whatever was there before");
+    if (clocks) causes.push_back("it reads the clock (clock64(), %globaltimer), whose values differ from run to run");
+    if (approximate)
+        causes.push_back("it uses approximate instructions (__expf, __fdividef, __sinf, rsqrtf, ...), whose results "
+                         "a GPU gives only within an error bound");
+    if (causes.empty())
+        return "The result depends on the order threads or blocks run in (a missing __syncthreads()? atomics whose "
+               "order changes a sum?)";
+    std::string text = "The result depends on something a GPU does not fix: ";
+    for (size_t k = 0; k < causes.size(); ++k) text += (k ? "; " : "") + causes[k];
+    return text;
+}
+
+std::string state_note(const Result& result, size_t before) {
+    std::string names;
+    for (size_t k = 0; k < before && k < result.runs.size(); ++k)
+        for (const std::string& v : result.runs[k].state_changed)
+            if (names.find(v) == std::string::npos) names += (names.empty() ? "" : ", ") + v;
+    if (names.empty()) return {};
+    return fmt::format(" (earlier launches changed the __device__ variables {}: a GPU keeps them from one launch to "
+                       "the next, and so does this check)", names);
+}
+
 namespace {
 
 // Runs of one case must agree bit for bit: a difference is a race (or other nondeterminism) even
@@ -487,7 +532,7 @@ namespace {
 template <class real>
 std::optional<Evidence> runs_differ(const Exercise& ex, int tile, const TestCase& tc, const Evidence& base,
                                     const std::vector<real>& first_out, const std::string& first_label,
-                                    const std::vector<real>& out) {
+                                    const std::vector<real>& out, const std::string& causes) {
     constexpr int digits = kDigits<real>;
     const int n = tc.n;
     const long long cells = (long long)n * n * n;
@@ -504,10 +549,9 @@ std::optional<Evidence> runs_differ(const Exercise& ex, int tile, const TestCase
                                            classify_cell(ex, tile, n, x, y, z), "differs between runs"};
             ev.message = fmt::format(
                 "N={}: the output differs between the {} and the {} ({} cells), first at (x={}, y={}, "
-                "z={}): {:.{}g} vs {:.{}g}. The result depends on the order threads run in (a missing "
-                "__syncthreads()?) or on shared memory that no thread wrote (a tile cell never "
-                "loaded?); the CPU backend (--backend cpu) tells the two apart",
-                n, first_label, base.run, diff, x, y, z, double(first_out[i]), digits, double(out[i]), digits);
+                "z={}): {:.{}g} vs {:.{}g}. {}",
+                n, first_label, base.run, diff, x, y, z, double(first_out[i]), digits, double(out[i]), digits,
+                causes);
         } else {
             ev.message = fmt::format("N={}: the output differs between the {} and the {}", n, first_label, base.run);
         }
@@ -575,7 +619,7 @@ struct CaseJudge {
             Finding f = assess_run(ex, tile, tc, ref, out, in);
             f.ev.run = label;
             if (f.verdict != Verdict::pass) {
-                f.ev.message = fmt::format("N={} {}: {}", n, label, f.ev.message);
+                f.ev.message = fmt::format("N={} {}: {}{}", n, label, f.ev.message, state_note(result, ri));
                 line.note(f.verdict, f.ev.message);
                 findings.consider(f.verdict, f.ev);
             }
@@ -583,7 +627,8 @@ struct CaseJudge {
                 first_out = std::move(out);
                 first_label = label;
             } else if (!first_out.empty()) {
-                if (auto ev = runs_differ(ex, tile, tc, base, first_out, first_label, out)) {
+                if (auto ev = runs_differ(ex, tile, tc, base, first_out, first_label, out,
+                                          why_runs_differ(result, ri - r, ri))) {
                     line.note(Verdict::race, ev->message);
                     findings.consider(Verdict::race, std::move(*ev));
                 }
@@ -623,11 +668,6 @@ bool take_engine_diagnostics(const RunOutcome& run, const Evidence& base, const 
     return fatal;
 }
 
-std::string run_label(Schedule s, std::uint64_t seed, size_t r) {
-    if (s == Schedule::random) return fmt::format("random schedule (seed {})", seed);
-    if (s == Schedule::repeat) return fmt::format("GPU run {}", r + 1);
-    return fmt::format("{} schedule", to_string(s));
-}
 
 void printf_warning(const Result& result, std::vector<std::string>& warnings) {
     for (const RunOutcome& r : result.runs)

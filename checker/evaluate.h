@@ -16,6 +16,7 @@
 #include "checker/exercises.h"
 #include "checker/process.h"
 #include "checker/protocol.h"
+#include "checker/run_plan.h"
 #include "checker/shared_arrays.h"
 #include "core/field.h"
 #include "core/reference.h"
@@ -54,8 +55,8 @@ struct TestCase {
     std::uint64_t poison = 0;    // bit pattern of the NaN the interior starts as (f32: low 32 bits)
     Cells input;                 // guard + n^3 + guard, as given to the kernel
     Cells output;                // guard + n^3 + guard, poisoned
-    std::vector<Schedule> runs;     // CPU: in_order, reversed, random; GPU: repeat
-    std::vector<std::uint64_t> run_seeds;
+    std::vector<RunSpec> runs;     // run_plan.h
+    int check_block_stride = 1;
     Launch launch;
 };
 
@@ -67,6 +68,12 @@ std::uint64_t random_poison(Precision p, std::mt19937_64& rng);
 CaseSpec case_spec(const TestCase& c, int index);  // the request's view of it (files case<index>.*)
 
 int priority(Verdict v);  // lower wins
+
+// Why two runs of one case may differ, in words, from what the runs reported: their results are
+// result.runs[first, last]; every earlier run may have left __device__ state.
+std::string why_runs_differ(const Result& result, size_t first, size_t last);
+// " (earlier launches changed the __device__ variables x, y: ...)" when runs before `before` did.
+std::string state_note(const Result& result, size_t before);
 
 struct Judgement {
     Verdict verdict = Verdict::pass;
@@ -131,7 +138,6 @@ CellClass classify_cell(const Exercise& ex, int tile, int n, int x, int y, int z
 
 
 // "in_order schedule", "random schedule (seed 7)", "GPU run 2": run r of a case, for people.
-std::string run_label(Schedule s, std::uint64_t seed, size_t r);
 // One warning for device printf that went past its cap (the first such run).
 void printf_warning(const Result& result, std::vector<std::string>& warnings);
 

@@ -14,6 +14,7 @@
 
 #include "checker/contract.h"
 #include "checker/diagnostics.h"
+#include "checker/run_plan.h"
 #include "core/cardiac2d.h"
 #include "core/cardiac2d_check.h"
 #include "core/derivative.h"
@@ -179,6 +180,11 @@ FieldCase derivative_case(const Exercise& ex, int my, int mz, std::uint64_t seed
 }  // namespace
 
 // ---- [sizes and files] --------------------------------------------------------------------------
+// The large case of each problem (run_plan.h), on every backend: a 129 x 129 mesh (sizes past 128
+// and not a multiple of the 16 x 16 tile), and the derivative's 64 x 256 x 64 grid.
+constexpr int kLargeCardiacN = 129;
+constexpr int kLargeDerivativeMy = 256, kLargeDerivativeMz = 64;
+
 std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, bool quick, bool gpu, bool timing,
                                         int& timing_index) {
     std::mt19937_64 rng(mix_seed(seed ^ 0xf1e1dull));
@@ -192,16 +198,16 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, 
             sizes.push_back({std::uniform_int_distribution<int>(18, 47)(rng), 0});
             sizes.push_back({std::uniform_int_distribution<int>(50, 72)(rng), 0});
         }
-        if (gpu) sizes.push_back({127, 0});
+        sizes.push_back({kLargeCardiacN, 0});  // the large case, on every backend
     } else {
         // my must be a multiple of sPencils (the launch's grid); mz anything
         sizes = quick ? std::vector<std::pair<int, int>>{{4, 1}, {8, 3}}
                       : std::vector<std::pair<int, int>>{{4, 1}, {8, 3}, {12, 5}, {64, 64}};
         if (!quick) sizes.push_back({sPencils * std::uniform_int_distribution<int>(1, 10)(rng),
                                      std::uniform_int_distribution<int>(1, 9)(rng)});
-        if (gpu) sizes.push_back({256, 64});
+        sizes.push_back({kLargeDerivativeMy, kLargeDerivativeMz});  // the large case, on every backend
     }
-    const size_t every_backend = sizes.size() - (gpu ? 1 : 0);  // the GPU's large size is last
+    const int large_index = int(sizes.size()) - 1;
     timing_index = -1;
     if (gpu && timing) {
         timing_index = int(sizes.size());
@@ -215,17 +221,13 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, 
     std::vector<FieldCase> cases;
     for (size_t i = 0; i < made.size(); ++i) {
         FieldCase c = made[i].get();
-        c.gpu_only = i >= every_backend;
-        if (int(i) == timing_index) {
-            c.runs = {Schedule::repeat};  // each timed launch must reproduce it (runner_cuda.cpp)
-            c.run_seeds = {0};
-        } else if (gpu) {
-            c.runs = {Schedule::repeat, Schedule::repeat, Schedule::repeat};
-            c.run_seeds = {0, 0, 0};
-        } else {
-            c.runs = {Schedule::in_order, Schedule::reversed, Schedule::random};
-            c.run_seeds = {0, 0, mix_seed(seed + 7 + i) % 1000000};
-        }
+        c.gpu_only = int(i) == timing_index;
+        c.large = int(i) == large_index;
+        const long long threads = (long long)c.launch.grid[0] * c.launch.grid[1] * c.launch.grid[2] *
+                                  c.launch.block[0] * c.launch.block[1] * c.launch.block[2];
+        CaseRuns plan = plan_runs(gpu, int(i) == timing_index, int(i) == large_index, threads, mix_seed(seed + 7 + i));
+        c.runs = std::move(plan.runs);
+        c.check_block_stride = plan.check_block_stride;
         cases.push_back(std::move(c));
     }
     return cases;
@@ -239,10 +241,8 @@ CaseSpec field_case_spec(const FieldCase& c, int index) {
         cs.buffers.push_back({b.name, fmt::format("case{}.{}", index, b.name), c.dims.cells(), b.read_only});
     cs.args = c.args;
     for (int a = 0; a < 3; ++a) cs.grid[a] = int(c.launch.grid[a]), cs.block[a] = int(c.launch.block[a]);
-    for (size_t r = 0; r < c.runs.size(); ++r) {
-        const Schedule blocks = c.runs[r] == Schedule::repeat ? Schedule::in_order : c.runs[r];
-        cs.runs.push_back({c.runs[r], blocks, c.run_seeds[r]});
-    }
+    cs.runs = c.runs;
+    cs.check_block_stride = c.check_block_stride;
     return cs;
 }
 
@@ -429,7 +429,7 @@ struct FieldJudge {
         std::vector<Cells> first;
         std::string first_label;
         for (size_t r = 0; r < c.runs.size(); ++r, ++ri) {
-            const std::string label = run_label(c.runs[r], c.run_seeds[r], r);
+            const std::string label = run_label(c.runs[r], r);
             Evidence base;
             base.n = c.n;
             base.tile = tile;
@@ -475,17 +475,15 @@ struct FieldJudge {
                 if (auto where = runs_differ(c, first, got, diff)) {
                     Evidence ev = base;
                     ev.bad_cells = diff;
-                    ev.message = fmt::format(
-                        "{}: the output differs between the {} and the {} ({} cells; {}). The result depends on the "
-                        "order threads run in (a missing __syncthreads()?) or on shared memory no thread wrote; the "
-                        "CPU backend (--backend cpu) tells the two apart", c.label, first_label, label, diff, *where);
+                    ev.message = fmt::format("{}: the output differs between the {} and the {} ({} cells; {}). {}", c.label,
+                                             first_label, label, diff, *where, why_runs_differ(result, ri - r, ri));
                     line.note(Verdict::race, ev.message);
                     findings.consider(Verdict::race, std::move(ev));
                 }
             }
         }
         std::string runs;
-        for (size_t r = 0; r < c.runs.size(); ++r) runs += (r ? ", " : "") + run_label(c.runs[r], c.run_seeds[r], r);
+        for (size_t r = 0; r < c.runs.size(); ++r) runs += (r ? ", " : "") + run_label(c.runs[r], r);
         j.tests.push_back({fmt::format("{} ({})", c.label, runs), line.verdict == Verdict::pass, line.line});
         return ri;
     }

@@ -36,9 +36,10 @@ struct FieldCase {
     std::vector<FieldBuffer> buffers;
     std::vector<KernelArg> args;
     Launch launch;
-    std::vector<Schedule> runs;
-    std::vector<std::uint64_t> run_seeds;
-    bool gpu_only = false;     // a size only the GPU runs (the large one, the timed one)
+    std::vector<RunSpec> runs;  // run_plan.h
+    int check_block_stride = 1;
+    bool gpu_only = false;     // a size only the GPU runs (the timed one)
+    bool large = false;        // the large case (run_plan.h: one run on the CPU, a sample checked)
     long long outputs = 0;     // cells the kernel computes
     long long lab_loads = 0;   // global loads of the lab's kernel here (its table row, exactly)
 };

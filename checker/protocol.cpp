@@ -244,7 +244,8 @@ void put_optional(json& j, const char* key, const std::optional<T>& v) {
 
 // ---- [request] --------------------------------------------------------------------------------
 void to_json(json& j, const RunSpec& r) {
-    j = {{"schedule", name(r.schedule)}, {"block_order", name(r.block_order)}, {"seed", r.seed}};
+    j = {{"schedule", name(r.schedule)}, {"block_order", name(r.block_order)}, {"seed", r.seed},
+         {"checked", r.checked},          {"explore", r.explore}};
 }
 void to_json(json& j, const BufferSpec& b) {
     j = {{"name", b.name}, {"file", b.file}, {"cells", b.cells}, {"read_only", b.read_only}};
@@ -255,7 +256,7 @@ void to_json(json& j, const KernelArg& a) {
 void to_json(json& j, const ConstantSpec& c) { j = {{"name", c.name}, {"values", c.values}}; }
 void to_json(json& j, const CaseSpec& c) {
     j = {{"n", c.n},       {"guard", c.guard}, {"buffers", c.buffers}, {"args", c.args},
-         {"grid", c.grid}, {"block", c.block}, {"runs", c.runs}};
+         {"grid", c.grid}, {"block", c.block}, {"runs", c.runs}, {"check_block_stride", c.check_block_stride}};
 }
 void to_json(json& j, const RunRef& r) { j = {{"case", r.case_index}, {"run", r.run}}; }
 void to_json(json& j, const TimingSpec& t) { j = {{"case", t.case_index}, {"reps", t.reps}}; }
@@ -293,6 +294,8 @@ void read(const json& v, RunSpec& r) {
     field(v, "schedule", r.schedule);
     field(v, "block_order", r.block_order);
     field(v, "seed", r.seed);
+    field(v, "checked", r.checked);
+    field(v, "explore", r.explore);
 }
 void read(const json& v, BufferSpec& b) {
     field(v, "name", b.name);
@@ -317,6 +320,8 @@ void read(const json& v, CaseSpec& c) {
     field(v, "grid", c.grid);
     field(v, "block", c.block);
     field(v, "runs", c.runs);
+    field(v, "check_block_stride", c.check_block_stride);
+    if (c.check_block_stride < 1) throw FieldError{"check_block_stride", "must be at least 1"};
 }
 void read(const json& v, RunRef& r) {
     field(v, "case", r.case_index);
@@ -383,7 +388,10 @@ void to_json(json& j, const RunOutcome& r) {
          {"uninitialized_shared_reads", r.uninitialized_shared_reads},
          {"diagnostics", r.diagnostics},
          {"printf_bytes", r.printf_bytes},
-         {"printf_truncated", r.printf_truncated}};
+         {"printf_truncated", r.printf_truncated},
+         {"state_changed", r.state_changed},
+         {"clock_reads", r.clock_reads},
+         {"approximate_results", r.approximate_results}};
     put_optional(j, "launch_error", r.launch_error);
 }
 void to_json(json& j, const LoadCounts& c) {
@@ -449,6 +457,9 @@ void read(const json& v, RunOutcome& r) {
     field(v, "diagnostics", r.diagnostics);
     field(v, "printf_bytes", r.printf_bytes);
     field(v, "printf_truncated", r.printf_truncated);
+    field(v, "state_changed", r.state_changed);
+    field(v, "clock_reads", r.clock_reads);
+    field(v, "approximate_results", r.approximate_results);
     optional_field(v, "launch_error", r.launch_error);
 }
 void read(const json& v, LoadCounts& c) {

@@ -28,7 +28,7 @@
 namespace stencil::checker {
 
 // Bump when a field is added, removed, renamed or changes meaning.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 // A request or result that does not fit the structs below: one line, naming the field.
 struct ProtocolError : std::runtime_error {
@@ -93,7 +93,12 @@ using Int3 = std::array<int, 3>;
 struct RunSpec {
     Schedule schedule = Schedule::in_order;
     Schedule block_order = Schedule::in_order;  // CPU: blocks in this order too (never `repeat`)
-    std::uint64_t seed = 0;                     // the `random` schedule's
+    std::uint64_t seed = 0;                     // the `random` schedule's, and the exploration's
+    // CPU: the engine's race detector and uninitialised-read check on (bounds are always checked)
+    bool checked = true;
+    // CPU: what the GPU leaves unspecified varied from the seed (shared memory's first bytes, the
+    // clocks, approximate results: ptx::Explore); off, the fixed choice (0xFF bytes, exact)
+    bool explore = false;
     bool operator==(const RunSpec&) const = default;
 };
 
@@ -125,6 +130,8 @@ struct CaseSpec {
     std::vector<KernelArg> args;
     Int3 grid{1, 1, 1}, block{1, 1, 1};
     std::vector<RunSpec> runs;
+    // CPU: the checked runs check every k-th block (a large case's sample; 1: every block)
+    int check_block_stride = 1;
     bool operator==(const CaseSpec&) const = default;
 };
 
@@ -226,6 +233,10 @@ struct RunOutcome {
     std::optional<std::string> launch_error;  // GPU: the CUDA error of the launch (the runner stops)
     long long printf_bytes = 0;               // device printf output of this run
     bool printf_truncated = false;            // more than printf_cap_bytes (CPU) or the FIFO (GPU)
+    // CPU: what the run touched that the GPU does not fix, for a verdict that names what differed
+    std::vector<std::string> state_changed;   // __device__ variables the run changed (kept for the next)
+    long long clock_reads = 0;                // reads of %clock, %clock64, %globaltimer
+    long long approximate_results = 0;        // results of approximate instructions
     bool operator==(const RunOutcome&) const = default;
 };
 

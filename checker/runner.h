@@ -76,8 +76,8 @@ inline void write_result(const Result& result) {
     std::rename("result.json.tmp", "result.json");
 }
 
-// The submission as both backends run it: NVRTC's PTX (compute_90, -lineinfo) and the lowered
-// names of the kernel and of the request's constants, in order.
+// The submission as both backends run it: NVRTC's PTX (sm_90, -lineinfo), the lowered names of the
+// kernel and of the request's constants, in order, and ptxas's resources for the GPU.
 struct Compiled {
     bool ok = false;
     CompileStage stage = CompileStage::nvrtc;  // when !ok
@@ -86,6 +86,12 @@ struct Compiled {
     std::string kernel;
     std::vector<std::string> constants;
     double seconds = 0;
+    // What ptxas gave each function for the GPU (sm_90): registers per thread, stack frame bytes.
+    // The CPU engine holds a launch to them as the GPU does (ptx::GpuLimits); empty when the cubin
+    // could not be read (`limits_note` says why).
+    std::vector<std::pair<std::string, int>> registers;
+    std::vector<std::pair<std::string, long long>> frame_bytes;
+    std::string limits_note;
 };
 // Compiles the request's translation unit (`source`, named `display_name`) in this process,
 // under the request's `compile_seconds` (see arm_time_limit) and `compile_memory_bytes` (an

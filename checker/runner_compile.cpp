@@ -17,9 +17,11 @@
 #include <fstream>
 #include <iterator>
 #include <new>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "backends/cpu/cubin_resources.h"
 #include "backends/cpu/ptx/engine.h"
 #include "backends/cpu/ptx/nvrtc_ptx.h"
 #include "checker/protocol.h"
@@ -112,6 +114,21 @@ CompileOutcome compile_failure(CompileStage stage, const std::string& log) {
     return c;
 }
 
+// ptxas (NVRTC compiles for sm_90) refuses more static shared memory than a block may have:
+// "uses too much shared data (0x40800 bytes, 0xc000 max)". The same sentence as every other
+// limit, in decimal.
+static std::optional<std::string> shared_memory_refusal(const std::string& log, const std::string& display) {
+    const std::string key = "uses too much shared data (0x";
+    const auto at = log.find(key);
+    if (at == std::string::npos) return std::nullopt;
+    char* end = nullptr;
+    const long long used = std::strtoll(log.c_str() + at + key.size(), &end, 16);
+    const auto max_at = log.find("0x", size_t(end - log.c_str()));
+    const long long max = max_at == std::string::npos ? kMaxStaticSharedBytes : std::strtoll(log.c_str() + max_at + 2, nullptr, 16);
+    return fmt::format("{}: the kernel declares {} bytes ({:.1f} KiB) of static __shared__ memory per block; a GPU "
+                       "allows at most {} bytes ({} KiB): ptxas refuses it", display, used, used / 1024.0, max, max / 1024);
+}
+
 Compiled compile_submission(const Request& req) {
     std::ifstream f(req.source);
     if (!f) throw std::runtime_error("runner: cannot read the translation unit");
@@ -123,6 +140,7 @@ Compiled compile_submission(const Request& req) {
     cr.name_expressions.push_back(req.kernel_name);
     for (const ConstantSpec& k : req.constants) cr.name_expressions.push_back("&" + k.name);
     cr.options = {"-w"};  // the log is for errors: a student reads it only when the file fails
+    cr.cubin = true;      // ptxas's registers and frames: the GPU's limits, held on the CPU too
 
     progress("compiling " + cr.name + " with NVRTC");
     Compiled c;
@@ -147,7 +165,13 @@ Compiled compile_submission(const Request& req) {
     }
     c.log = r.log;
     c.seconds = r.seconds;
-    if (!r.ok) return c;
+    if (!r.ok) {
+        if (auto limit = shared_memory_refusal(r.log, req.display_name)) {  // ptxas's, in the student's words
+            c.stage = CompileStage::limits;
+            c.log = *limit;
+        }
+        return c;
+    }
     c.ptx = r.ptx;
     c.kernel = r.lowered_name(req.kernel_name);
     for (const ConstantSpec& k : req.constants) c.constants.push_back(r.lowered_name("&" + k.name));
@@ -160,6 +184,14 @@ Compiled compile_submission(const Request& req) {
             c.log += "\nthe harness's constants were not found after compilation";
             return c;
         }
+    try {
+        for (const auto& [name, res] : cubin_resources(r.cubin)) {
+            if (res.registers > 0) c.registers.emplace_back(name, res.registers);
+            c.frame_bytes.emplace_back(name, res.frame_bytes);
+        }
+    } catch (const std::runtime_error& e) {
+        c.limits_note = e.what();
+    }
     c.ok = true;
     return c;
 }

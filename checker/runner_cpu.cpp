@@ -195,17 +195,37 @@ struct EngineRun {
     std::string trace;            // when traced: the block's accesses (backends/cpu/trace_text.h)
 };
 
-// Step 3: one (case, run) on the engine; its buffers written to the run's files.
+// What the GPU leaves unspecified, for a run that explores it: shared memory's first bytes random,
+// the clocks at another stride from other starts, approximate results moved within their bounds;
+// all from the run's seed.
+ptx::Explore exploration(const RunSpec& run) {
+    ptx::Explore e;
+    e.seed = run.seed ^ 0xE5C0FFEEull;
+    if (!run.explore) return e;
+    e.shared_init = ptx::Explore::SharedInit::random;
+    e.clock_stride = 3 + std::uint32_t(run.seed % 5);
+    e.clock_jitter = true;
+    e.perturb_approx = true;
+    return e;
+}
+
+// Step 3: one (case, run) on the engine, on the device state the runs share; its buffers written
+// to the run's files.
 template <class real>
-EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled& k, size_t c, size_t r,
-                   const CaseData<real>& data, bool counted, const TraceSpec* traced = nullptr) {
+EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled& k, ptx::DeviceState& device,
+                   size_t c, size_t r, const CaseData<real>& data, bool counted, const TraceSpec* traced = nullptr) {
     const CaseSpec& cs = req.cases[c];
     const RunSpec& run = cs.runs[r];
     std::vector<std::vector<real>> bufs = data.initial;
     ptx::Launch L;
     L.entry = k.kernel;
-    L.grid = {unsigned(cs.grid[0]), unsigned(cs.grid[1]), unsigned(cs.grid[2])};
-    L.block = {unsigned(cs.block[0]), unsigned(cs.block[1]), unsigned(cs.block[2])};
+    L.grid = {int(cs.grid[0]), int(cs.grid[1]), int(cs.grid[2])};
+    L.block = {int(cs.block[0]), int(cs.block[1]), int(cs.block[2])};
+    L.limits.registers = k.registers;
+    L.limits.frame_bytes = k.frame_bytes;
+    L.explore = exploration(run);
+    L.state = &device;
+    L.check_block_stride = cs.check_block_stride;
     // Each array's cells only: every access beyond them is caught, even one into the guard zones
     // the parent placed around them. A read-only array's stores are reported (input_write) even
     // when the kernel restores the value later.
@@ -238,7 +258,7 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     opt.block_order = block_order_of(run.block_order);
     opt.seed = run.seed;
     opt.workers = req.workers;
-    opt.check_shared = true;
+    opt.check_shared = run.checked;
     opt.max_diagnostics = 4;
     opt.stop_on_error = true;
     opt.trace.count = counted;
@@ -246,6 +266,7 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
         opt.trace.records = simt::TraceMode::block;
         opt.trace.block = {traced->block[0], traced->block[1], traced->block[2]};
     }
+    const std::vector<unsigned char> state_before = device.globals();
     const simt::ExecReport rep = ptx::run(module, L, opt);
     for (size_t b = 0; b < bufs.size(); ++b) write_all(data.files[r][b], bufs[b].data(), bufs[b].size() * sizeof(real));
 
@@ -262,6 +283,9 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     o.races = rep.total(simt::DiagKind::race);
     o.uninitialized_shared_reads = rep.total(simt::DiagKind::uninitialized_shared_read);
     for (const auto& d : rep.diagnostics) o.diagnostics.push_back(diagnostic_of(d));
+    o.state_changed = device.changed_variables(state_before);
+    o.clock_reads = rep.clock_reads;
+    o.approximate_results = rep.approximate_results;
     o.printf_bytes = static_cast<long long>(printed.size());
     o.printf_truncated = req.printf_cap_bytes > 0 && o.printf_bytes >= req.printf_cap_bytes;
     return e;
@@ -288,7 +312,9 @@ int run_cpu_as(const Request& req) {
         if (const std::string why = install_sandbox(); !why.empty())
             throw std::runtime_error("runner: cannot install the seccomp filter (" + why + ")");
 
-    // ---- 3. the runs --------------------------------------------------------------------------
+    // ---- 3. the runs, one after another on one loaded module, as on a GPU: what a run leaves in
+    //         the module's __device__ variables (and heap) is there for the next -----------------
+    ptx::DeviceState device(*module);
     for (size_t c = 0; c < req.cases.size(); ++c) {
         for (size_t r = 0; r < req.cases[c].runs.size(); ++r) {
             progress("case " + std::to_string(c) + " N=" + std::to_string(req.cases[c].n) + " run " +
@@ -296,7 +322,7 @@ int run_cpu_as(const Request& req) {
             // The load count of a passing kernel comes from a checked run: the parent names which.
             const bool counted = req.count && req.count->case_index == int(c) && req.count->run == int(r);
             const bool this_traced = traced && traced->case_index == int(c) && traced->run == int(r);
-            EngineRun e = run_once<real>(req, *module, k, c, r, data[c], counted, this_traced ? traced : nullptr);
+            EngineRun e = run_once<real>(req, *module, k, device, c, r, data[c], counted, this_traced ? traced : nullptr);
             if (this_traced) write_all(trace_file, e.trace.data(), e.trace.size());
             if (counted && e.outcome.ok) {
                 LoadCounts lc;

@@ -53,7 +53,7 @@ Request sanitizer_request(const Request& req, size_t pick, const CheckOptions& o
     one.timing.reset();
     one.count.reset();
     CaseSpec cs = req.cases.at(pick);
-    cs.runs = {RunSpec{Schedule::repeat, Schedule::in_order, 0}};
+    cs.runs = {RunSpec{Schedule::repeat, Schedule::in_order, 0, true, false}};
     one.cases = {cs};
     one.time_limit = std::max(120.0, opt.time_limit_s);
     return one;

@@ -143,6 +143,9 @@ struct ExecReport {
     long long blocks_run = 0;
     long long threads_run = 0;  // emulated threads that ran (to their end or to a fault)
     long long instructions = 0; // PTX engine: instructions interpreted (all threads)
+    // PTX engine: what the kernel read that a GPU leaves unspecified (ptx::Explore varies it)
+    long long clock_reads = 0;          // %clock, %clock64, %globaltimer
+    long long approximate_results = 0;  // approximate instructions' results
     double seconds = 0;         // wall time of the launch
 
     long long total(DiagKind k) const { return totals[static_cast<int>(k)]; }

@@ -100,9 +100,10 @@ TEST_CASE("device printf is captured in order, capped once, and silent without a
     auto in = iota_in(64);
     std::vector<float> out(64);
     std::string expected;
+    // a warp's lanes print each call together, in lane order
     for (int b = 0; b < 2; ++b)
-        for (int t = 0; t < 2; ++t)
-            for (int i = 0; i < 2; ++i) {
+        for (int i = 0; i < 2; ++i)
+            for (int t = 0; t < 2; ++t) {
                 char line[256];
                 std::snprintf(line, sizeof line, "block %d thread %d: in=%g i=%d %s %c %5.2f|%-3d|%x\n", b, t,
                               (double)in[t], i, "ok", 'A' + t, 1.0 / 3, i, 255);

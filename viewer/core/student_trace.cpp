@@ -106,8 +106,7 @@ StepperTrace trace_student_kernel(const StepperConfig& given, const std::atomic<
         }
         Scratch work;
         TestCase tc = make_case(ex, n, cfg.tile, 1);
-        tc.runs = {Schedule::in_order};
-        tc.run_seeds = {0};
+        tc.runs = {RunSpec{}};
         const Launch l = launch_for(ex, n, cfg.tile);
         if (cfg.block.x < 0 || cfg.block.y < 0 || cfg.block.z < 0 || cfg.block.x >= (int)l.grid[0] ||
             cfg.block.y >= (int)l.grid[1] || cfg.block.z >= (int)l.grid[2]) {

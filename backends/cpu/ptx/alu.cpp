@@ -806,4 +806,29 @@ bool alu(const Instr& in, const std::uint64_t* s, int n, AluResult& out, std::ui
     }
 }
 
+bool is_approximate(const Instr& in) {
+    if (in.type != Ty::f32) return false;
+    switch (in.op) {
+        case Op::div: return (in.flags & (kApprox | kFull)) != 0;
+        case Op::rcp: case Op::sqrt: return (in.flags & kApprox) != 0;
+        case Op::rsqrt: case Op::sin: case Op::cos: case Op::ex2: case Op::lg2: case Op::tanh: return true;
+        default: return false;
+    }
+}
+
+std::uint64_t move_within_bound(const Instr& in, std::uint64_t exact, int direction) {
+    const float x = f32(exact);
+    if (direction == 0 || !std::isfinite(x) || x == 0.0f) return exact;
+    const float toward = direction > 0 ? INFINITY : -INFINITY;
+    float y = x;
+    switch (in.op) {
+        case Op::sin: case Op::cos: y = float(double(x) + direction * std::ldexp(1.0, -21)); break;  // |err| <= 2^-20.5
+        case Op::lg2: y = float(double(x) + direction * std::ldexp(1.0, -23)); break;  // |err| <= 2^-22.6
+        case Op::tanh: y = float(double(x) * (1.0 + direction * std::ldexp(1.0, -12))); break;  // rel <= 2^-10.987
+        default: y = std::nextafter(x, toward); break;  // within 1 ulp (div: 2 ulp)
+    }
+    return std::isfinite(y) ? bits(y) : exact;
+}
+
 }  // namespace ptx
+

@@ -19,6 +19,15 @@ struct AluResult {
 };
 bool alu(const Instr& in, const std::uint64_t* src, int nsrc, AluResult& out, std::uint32_t& carry);
 
+// PTX's approximate f32 instructions (div.approx/.full, rcp/sqrt.approx, rsqrt, sin, cos, ex2, lg2,
+// tanh): the GPU's result is any value within the ISA's documented error bound, which alu()
+// computes correctly rounded.
+bool is_approximate(const Instr& in);
+// `exact` (an approximate instruction's correctly rounded f32 result) moved by `direction`
+// (-1, 0, +1) within that bound: an ulp for the ones bounded in ulps, the absolute bound for sin,
+// cos and lg2, half the relative bound for tanh. NaN, infinities and zeros stay.
+std::uint64_t move_within_bound(const Instr& in, std::uint64_t exact, int direction);
+
 // Values as a type sees them.
 std::uint64_t truncate_to(Ty t, std::uint64_t v);  // to the type's width, sign-extended if signed
 

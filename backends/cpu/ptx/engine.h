@@ -17,13 +17,19 @@
 //   global   the launch's buffers, buffer i at buffer_address(i) (1 TiB apart, 256-byte aligned):
 //            every access is checked against its buffer's true bounds, whatever arithmetic or
 //            cast produced the address; a store to a read-only buffer is DiagKind::input_write
-//   shared   per block, sized from the PTX (static) plus the launch's dynamic bytes, poisoned
-//            (0xFF bytes: NaN as float or double) at block start
+//   shared   per block, sized from the PTX (static) plus the launch's dynamic bytes, its first bytes
+//            as Launch::explore says (0xFF bytes: NaN as float or double; or seeded random bytes)
 //   local    per thread (the function's local depot and its callees' frames), bounded
 //   const    the module's .const variables, zero or their initialisers, then Launch::constants
 //   param    the entry's parameters from Launch::params
+//   heap     device malloc/free: each allocation its own bounds-checked block, from a heap of the
+//            GPU's default size (8 MiB), kept in the DeviceState with the __device__ variables
 // The trace (simt::Access), counts and diagnostics are those of backends/cpu/trace.h, so the
 // analysis, the viewer and the checker read this engine's reports as they read any other.
+//
+// What a GPU decides and a CPU must not fix to one value (Launch::explore), what a GPU refuses
+// (Launch::limits: a launch it cannot make is a diagnostic naming the limit in numbers), and what
+// it keeps between launches (DeviceState) are the engine's too: docs/DESIGN.md, "The PTX engine".
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +50,7 @@ struct Error : std::runtime_error {
 };
 
 class Module;  // parsed and decoded PTX; immutable, shared by any number of concurrent launches
+class DeviceState;  // what a GPU keeps between launches of one loaded module (below)
 
 struct Param {
     std::string name;
@@ -55,6 +62,10 @@ struct EntryInfo {
     long long static_shared_bytes;  // .shared variables this entry reaches (module and function scope)
     long long local_bytes;          // the entry's local depot (its callees' frames come on top)
     int instructions = 0;
+    // Performance directives (__launch_bounds__ and the like): 0 when absent.
+    int maxntid = 0;       // threads per block at most (.maxntid x*y*z)
+    int reqntid = 0;       // threads per block exactly (.reqntid x*y*z)
+    int minnctapersm = 0;  // blocks per SM the compiler was asked to fit (.minnctapersm)
 };
 
 std::shared_ptr<const Module> load(std::string_view ptx_text);
@@ -84,6 +95,37 @@ struct ConstantInit {
     std::vector<unsigned char> bytes; // written from the symbol's start; at most its size
 };
 
+// The GPU's limits a launch is held to, beside the geometry every launch is (at most 1024 threads
+// per block, 64 along z, 65535 blocks along y and z). A launch the GPU would refuse, or a thread
+// that would overflow its stack, is a kernel_exception naming the limit in numbers.
+struct GpuLimits {
+    // Registers per thread of each function, and each function's stack frame in bytes, as ptxas
+    // gave them for the GPU (the cubin NVRTC makes for sm_90): by the PTX (mangled) name. Empty:
+    // the register and stack limits are not applied (the lab's own kernels).
+    std::vector<std::pair<std::string, int>> registers;
+    std::vector<std::pair<std::string, long long>> frame_bytes;
+    int register_file = 64 * 1024;       // 32-bit registers one block may use (sm_90)
+    int register_granule = 256;          // registers are given to a warp in units of this many
+    long long stack_bytes = 1024;        // per thread: the driver's default (cudaLimitStackSize)
+};
+
+// What the GPU leaves unspecified, fixed for one run and varied between runs (a checked launch
+// runs several): a kernel whose output depends on it shows outputs that differ.
+struct Explore {
+    enum class SharedInit : std::uint8_t { poison, random };
+    SharedInit shared_init = SharedInit::poison;  // poison: 0xFF bytes (NaN); random: from seed
+    // %clock, %clock64, %globaltimer: monotone per thread; the thread's executed instructions
+    // times `clock_stride` plus a per-thread offset drawn from the seed when clock_jitter.
+    std::uint32_t clock_stride = 1;
+    bool clock_jitter = false;
+    // Approximate instructions (div.approx/full, rcp/sqrt/rsqrt.approx, ex2, lg2, sin, cos, tanh):
+    // correctly rounded, or moved by the seed within PTX's documented error bound.
+    bool perturb_approx = false;
+    // The lanes of a warp take a memory instruction's accesses (atomics among them) in lane
+    // order, reversed, or shuffled by the seed; simt::Schedule orders the warps.
+    std::uint64_t seed = 0;
+};
+
 struct Launch {
     std::string entry;                        // the PTX (mangled) name
     simt::Idx3 grid{1, 1, 1}, block{1, 1, 1};
@@ -100,6 +142,33 @@ struct Launch {
     // "[printf output truncated]" once); nullptr: printf prints nothing.
     std::string* printf_output = nullptr;
     std::size_t printf_cap = 64 * 1024;
+    GpuLimits limits;
+    Explore explore;
+    // With ExecOptions::check_shared: check every k-th block only (a large grid's sample; global
+    // memory is then not shadowed, so races between blocks are not looked for). 1: every block.
+    int check_block_stride = 1;
+    // What persists between launches of the module (its __device__ variables, the device heap),
+    // as on a GPU, where a loaded module keeps them: nullptr, a fresh copy for this launch alone.
+    DeviceState* state = nullptr;
+};
+
+// A loaded module's device memory between launches. Launches that share one are ordered (one at a
+// time), as launches on one stream are.
+class DeviceState {
+public:
+    explicit DeviceState(const Module& m);
+    ~DeviceState();
+    DeviceState(const DeviceState&) = delete;
+    DeviceState& operator=(const DeviceState&) = delete;
+    // The __device__ variables' bytes (module .global memory), and those the variable `symbol`
+    // occupies (empty when no such variable).
+    const std::vector<unsigned char>& globals() const;
+    std::vector<std::string> changed_variables(const std::vector<unsigned char>& before) const;
+    struct Impl;
+    Impl& impl() { return *impl_; }
+
+private:
+    std::unique_ptr<Impl> impl_;
 };
 
 // Runs the launch. Never throws for a fault of the kernel (bounds, races, barriers, budget, an

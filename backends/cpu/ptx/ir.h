@@ -1,5 +1,5 @@
 // Internal to the PTX engine: the decoded form of a module. The parser (parse.cpp) builds it once;
-// the executor (exec.cpp) only reads it. An instruction is a fixed-size record with its operands
+// the executor (launch.cpp, interpret.cpp, ...) only reads it. An instruction is a fixed-size record with its operands
 // already resolved: registers to frame slots, symbols to state-space addresses, labels to
 // instruction indices, so that executing one is a switch and a few array reads.
 #pragma once
@@ -44,25 +44,40 @@ inline constexpr std::uint64_t kWindowMask = (std::uint64_t(1) << kSpaceShift) -
 // The module's own .global variables (printf's format strings, a student's __device__ arrays)
 // live in one engine-owned buffer just below the shared window.
 inline constexpr int kModuleGlobalsIndex = 0xFFFF - 1;
+// Function addresses (function pointers, indirect calls' targets) have a window of their own.
+inline constexpr std::uint64_t kCodeWindow = std::uint64_t(5) << kSpaceShift;
+inline constexpr std::uint64_t function_address(int index) { return kCodeWindow + std::uint64_t(index + 1) * 16; }
 
-enum class Op : std::uint16_t {
-    // data movement and conversion
-    mov, cvt, cvta, cvta_to, ld, st, ldu, prefetch,
-    // integer and bit
-    add, sub, mul, mad, mul24, mad24, sad, div, rem, abs, neg, min, max,
-    popc, clz, bfind, brev, bfe, bfi, prmt, fns, madc,
-    and_, or_, xor_, not_, cnot, lop3, shl, shr, shf, addc, subc,
-    // float
-    fma, rcp, sqrt, rsqrt, sin, cos, ex2, lg2, tanh, testp, copysign,
-    // compare and select
-    setp, selp, set, slct,
-    // control
-    bra, call, ret, exit, trap, brkpt,
-    // synchronisation, warp and block collectives
-    bar, bar_red, bar_warp, shfl, vote, match, activemask, redux,
-    membar, nanosleep, atom, red,
-    nop,
+// Instr::callee for the calls the engine answers itself, and for a call through a pointer.
+inline constexpr int kCalleeVprintf = -2;
+inline constexpr int kCalleeAssertFail = -3;
+inline constexpr int kCalleeMalloc = -4;
+inline constexpr int kCalleeFree = -5;
+inline constexpr int kCalleeIndirect = -6;  // the target is the value of operand 0
+
+// The opcodes, their families and names: one table, opcodes.def.
+enum class Family : std::uint8_t {
+    move, address, load, store, prefetch, alu, atomic, branch, call, ret, exit, trap, barrier, warp, fence,
+    yield, nop,
 };
+enum class Op : std::uint16_t {
+#define PTX_OP(id, name, family) id,
+#include "backends/cpu/ptx/opcodes.def"
+#undef PTX_OP
+};
+inline constexpr Family kOpFamily[] = {
+#define PTX_OP(id, name, family) Family::family,
+#include "backends/cpu/ptx/opcodes.def"
+#undef PTX_OP
+};
+inline constexpr const char* kOpName[] = {
+#define PTX_OP(id, name, family) name,
+#include "backends/cpu/ptx/opcodes.def"
+#undef PTX_OP
+};
+inline constexpr int kOpCount = int(sizeof(kOpName) / sizeof(kOpName[0]));
+inline Family family_of(Op op) { return kOpFamily[static_cast<int>(op)]; }
+inline const char* name_of(Op op) { return kOpName[static_cast<int>(op)]; }
 
 // Rounding: rn (default) rz rm rp for floats; rni rzi rmi rpi (to integral) for cvt.
 enum class Rnd : std::uint8_t { none, rn, rz, rm, rp, rni, rzi, rmi, rpi, rna };
@@ -81,6 +96,10 @@ enum : std::uint32_t {
     kXorsign = 1u << 19, kRelu = 1u << 20,
     kPrmtF4e = 1u << 21, kPrmtB4e = 1u << 22, kPrmtRc8 = 1u << 23, kPrmtEcl = 1u << 24, kPrmtEcr = 1u << 25,
     kPrmtRc16 = 1u << 26,
+    // Memory semantics (the PTX memory model): .acquire / .release (.acq_rel sets both), and
+    // "strong" for an access that may synchronise (.relaxed, .acquire, .release, .volatile; every
+    // atomic). A plain ld / st is weak.
+    kSemAcquire = 1u << 27, kSemRelease = 1u << 28, kStrong = 1u << 29,
 };
 
 // Sub-operations: shfl up/down/bfly/idx, vote all/any/uni/ballot, match any/all, atom/red/redux
@@ -134,7 +153,7 @@ struct Instr {
     std::int32_t site = -1;     // memory instructions: index into Module::sites
     std::int32_t loc = -1;      // index into Module::locs
     std::int32_t ptx_line = 0;  // line in the PTX text
-    std::int32_t callee = -1;   // call: function index (-2: vprintf)
+    std::int32_t callee = -1;   // call: function index, or one of the kCallee values above
     std::int32_t call_args = -1;  // call: index into Function::call_lists
 };
 
@@ -182,6 +201,8 @@ struct Function {
     std::vector<int> shared_vars;        // .shared variables this function names
     std::vector<int> entry_shared_vars;  // entries: the .shared variables they reach (their layout)
     std::vector<int> callees;
+    // entries: .maxntid / .reqntid (their product: threads per block), .minnctapersm; 0 if absent
+    int maxntid = 0, reqntid = 0, minnctapersm = 0;
 };
 
 struct Variable {
@@ -201,6 +222,10 @@ struct MemSite {
 };
 
 std::string demangled_variable_name(const std::string& mangled);  // "inCurr_s"
+
+class Module;
+// The defined function at a function address, or -1.
+int function_at(const Module& m, std::uint64_t address);
 
 class Module {
 public:

@@ -111,6 +111,7 @@ CompileResult compile_to_ptx(const CompileRequest& req) {
             fail("nvrtcAddNameExpression", r);
 
     std::vector<std::string> options = fixed_options();
+    if (req.cubin) options[0] = "--gpu-architecture=sm_90";
     options.insert(options.end(), req.options.begin(), req.options.end());
     std::vector<const char*> argv;
     for (const auto& o : options) argv.push_back(o.c_str());
@@ -140,6 +141,12 @@ CompileResult compile_to_ptx(const CompileRequest& req) {
         fail("nvrtcGetPTX", r);
     trim_end(out.ptx, false);  // the size counts the terminating NUL
     out.ptx = restore_file_names(std::move(out.ptx), req);
+    if (req.cubin) {
+        if (nvrtcResult r = nvrtcGetCUBINSize(prog.p, &n); r != NVRTC_SUCCESS) fail("nvrtcGetCUBINSize", r);
+        out.cubin.resize(n);
+        if (nvrtcResult r = nvrtcGetCUBIN(prog.p, reinterpret_cast<char*>(out.cubin.data())); r != NVRTC_SUCCESS)
+            fail("nvrtcGetCUBIN", r);
+    }
 
     for (const auto& e : req.name_expressions) {
         const char* lowered = nullptr;

@@ -22,12 +22,16 @@ struct CompileRequest {
     std::vector<std::string> name_expressions;  // "stencil_kernel", "&c0", "f<float, 8>"
     // Beyond the fixed ones (--gpu-architecture=compute_90, -lineinfo, --std=c++17): e.g. "-DT=8".
     std::vector<std::string> options;
+    // Also the cubin ptxas makes of that PTX for sm_90 (the GPU's registers and stack frames):
+    // compiled for the real architecture, whose PTX is the same text.
+    bool cubin = false;
 };
 
 struct CompileResult {
     bool ok = false;
     std::string log;  // NVRTC's log, trailing NULs and newlines removed
     std::string ptx;
+    std::vector<unsigned char> cubin;  // when asked for
     // (name expression, lowered PTX name) for each name expression NVRTC resolved.
     std::vector<std::pair<std::string, std::string>> lowered;
     double seconds = 0;

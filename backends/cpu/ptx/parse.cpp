@@ -312,7 +312,7 @@ private:
         const long long count = array_count(unsized);
         v.align = align > 0 ? align : elem;
         v.bytes = unsized ? 0 : count * elem;
-        if (accept("=")) read_initializer(v, space, elem, name.line);
+        if (accept("=")) read_initializer(v, space, elem);
         expect(";");
         if (space == Sp::local || (space == Sp::param && in_function)) {
             place_frame_variable(v, space, name.line);
@@ -358,31 +358,59 @@ private:
     }
 
     // = value | = {v0, v1, ...}: the values' low bytes, element by element, zero-filled to the size.
-    void read_initializer(Variable& v, Sp space, int elem, int line) {
+    // A value may be an address: a function's (a table of function pointers), or a variable's,
+    // `generic(var)` or `var`, plus an offset.
+    void read_initializer(Variable& v, Sp space, int elem) {
         std::vector<std::uint64_t> vals;
+        auto value = [&](const Tok& n) -> std::uint64_t {
+            if (n.kind == Tok::ident) return address_value(n, v, space);
+            bool neg = false;
+            std::string txt = n.text;
+            if (txt == "-") {
+                neg = true;
+                txt = next().text;
+            }
+            const std::uint64_t iv = parse_imm_text(txt, n.line);
+            return neg ? (std::uint64_t)(-(std::int64_t)iv) : iv;
+        };
         if (accept("{")) {
             while (!accept("}")) {
                 const Tok& n = next();
                 if (n.text == ",") continue;
-                if (n.kind == Tok::ident)
-                    fail(n.line, "the initializer of ." + std::string(space == Sp::constant ? "const" : "global") + " " +
-                                     v.name + " holds the address of " + demangle(n.text) +
-                                     ": function pointers are not supported by the CPU engine");
-                bool neg = false;
-                std::string txt = n.text;
-                if (txt == "-") {
-                    neg = true;
-                    txt = next().text;
-                }
-                auto iv = parse_imm_text(txt, n.line);
-                vals.push_back(neg ? (std::uint64_t)(-(std::int64_t)iv) : iv);
+                vals.push_back(value(n));
             }
         } else {
-            vals.push_back(parse_imm_text(next().text, line));
+            vals.push_back(value(next()));
         }
         v.init.assign((size_t)v.bytes, 0);
         for (size_t i = 0; i < vals.size() && (long long)((i + 1) * elem) <= v.bytes; ++i)
             std::memcpy(v.init.data() + i * elem, &vals[i], (size_t)elem);
+    }
+
+    // An address in an initializer: a function, or generic(var) / var [+ offset] of a .global or
+    // .const variable declared before.
+    std::uint64_t address_value(const Tok& n, const Variable& v, Sp space) {
+        const std::string where = "the initializer of ." + std::string(space == Sp::constant ? "const" : "global") + " " + v.name;
+        std::string name = n.text;
+        bool generic = false;
+        if (name == "generic" && accept("(")) {
+            name = next().text;
+            expect(")");
+            generic = true;
+        }
+        std::uint64_t address = 0;
+        if (auto f = m_->function_index.find(name); f != m_->function_index.end()) {
+            address = function_address(f->second);
+        } else if (auto it = m_->variable_index.find(name); it != m_->variable_index.end()) {
+            const Variable& target = m_->variables[(size_t)it->second];
+            if (target.space == Sp::global) address = ptx::buffer_address(kModuleGlobalsIndex) + (std::uint64_t)target.offset;
+            else if (target.space == Sp::constant) address = (generic ? kConstWindow : 0) + (std::uint64_t)target.offset;
+            else fail(n.line, where + " holds the address of " + demangle(name) + ", which is not a .global or .const variable");
+        } else {
+            fail(n.line, where + " names " + demangle(name) + ", which is no variable or function declared before it");
+        }
+        if (accept("+")) address += parse_imm_text(next().text, n.line);
+        return address;
     }
 
     // A .local or a function's .param: an offset in the function's frame.
@@ -458,7 +486,7 @@ private:
         }
         f.name = next().text;
         if (peek().text == "(") param_list(formals);
-        skip_performance_directives();
+        performance_directives(f);
         lay_out_params(f, formals, retval, kw.line);
         const int index = function_slot(f.name);
         if (accept(";")) {  // a declaration (vprintf, or a forward declaration)
@@ -505,11 +533,21 @@ private:
         }
     }
 
-    // performance directives: .maxntid 256, 1, 1  .reqntid ...  .minnctapersm N  .noreturn
-    void skip_performance_directives() {
+    // performance directives: .maxntid 256, 1, 1  .reqntid ...  .minnctapersm N  .noreturn; the
+    // launch limits (.maxntid and .reqntid as their product: threads per block) are kept.
+    void performance_directives(Function& f) {
         while (peek().kind == Tok::ident && peek().text[0] == '.') {
-            next();
-            while (peek().kind == Tok::number || peek().text == ",") next();
+            const std::string d = next().text;
+            long long product = 1;
+            bool any = false;
+            while (peek().kind == Tok::number || peek().text == ",") {
+                const Tok& n = next();
+                if (n.kind == Tok::number) product *= (long long)parse_int(n.text).value_or(1), any = true;
+            }
+            if (!any) continue;
+            if (d == ".maxntid") f.maxntid = (int)std::min<long long>(product, 1 << 20);
+            else if (d == ".reqntid") f.reqntid = (int)std::min<long long>(product, 1 << 20);
+            else if (d == ".minnctapersm") f.minnctapersm = (int)product;
         }
     }
 
@@ -637,6 +675,7 @@ private:
             if (t.kind == Tok::ident && peek(1).text == ":") {
                 labels_[next().text] = (int)fn_->code.size();
                 next();
+                if (peek().text == ".callprototype") skip_statement();  // an indirect call's prototype
                 continue;
             }
             instruction();
@@ -776,7 +815,12 @@ private:
             o.kind = Operand::kNone;
             return o;
         }
-        // a label (branch) or a symbol's address
+        // a function's address (a function pointer), a label (branch) or a symbol's address
+        if (auto f = m_->function_index.find(n.text); f != m_->function_index.end() && in.op != Op::call) {
+            o.kind = Operand::kImm;
+            o.imm = (std::int64_t)function_address(f->second);
+            return o;
+        }
         if (in.op == Op::bra) {
             o.kind = Operand::kLabel;
             pending_labels_.push_back({fn_index_, (int)fn_->code.size(), in.nops, n.text, ptx_line});
@@ -827,7 +871,6 @@ private:
             if (v.space == Sp::global) return {v.space, (long long)(v.offset + ptx::buffer_address(kModuleGlobalsIndex))};
             return {v.space, v.offset};
         }
-        if (m_->function_index.count(t.text)) fail(t.line, "function pointers are not supported (" + t.text + ")");
         fail(t.line, "unknown symbol " + t.text);
     }
 
@@ -857,25 +900,16 @@ private:
     void layout_shared();
 };
 
+// An opcode's base name (opcodes.def), or one of PTX's other spellings of the same instruction.
 std::optional<Op> op_of(const std::string& base) {
-    static const std::unordered_map<std::string, Op> ops{
-        {"mov", Op::mov}, {"cvt", Op::cvt}, {"cvta", Op::cvta}, {"ld", Op::ld}, {"st", Op::st},
-        {"ldu", Op::ldu}, {"prefetch", Op::prefetch}, {"prefetchu", Op::prefetch}, {"add", Op::add},
-        {"sub", Op::sub}, {"mul", Op::mul}, {"mad", Op::mad}, {"mul24", Op::mul24}, {"mad24", Op::mad24},
-        {"sad", Op::sad}, {"div", Op::div}, {"rem", Op::rem}, {"abs", Op::abs}, {"neg", Op::neg},
-        {"min", Op::min}, {"max", Op::max}, {"popc", Op::popc}, {"clz", Op::clz}, {"bfind", Op::bfind},
-        {"brev", Op::brev}, {"bfe", Op::bfe}, {"bfi", Op::bfi}, {"prmt", Op::prmt}, {"fns", Op::fns},
-        {"and", Op::and_}, {"or", Op::or_}, {"xor", Op::xor_}, {"not", Op::not_}, {"cnot", Op::cnot},
-        {"lop3", Op::lop3}, {"shl", Op::shl}, {"shr", Op::shr}, {"shf", Op::shf}, {"addc", Op::addc},
-        {"subc", Op::subc}, {"madc", Op::madc}, {"fma", Op::fma}, {"rcp", Op::rcp}, {"sqrt", Op::sqrt}, {"rsqrt", Op::rsqrt},
-        {"sin", Op::sin}, {"cos", Op::cos}, {"ex2", Op::ex2}, {"lg2", Op::lg2}, {"tanh", Op::tanh},
-        {"testp", Op::testp}, {"copysign", Op::copysign}, {"setp", Op::setp}, {"selp", Op::selp},
-        {"set", Op::set}, {"slct", Op::slct}, {"bra", Op::bra}, {"call", Op::call}, {"ret", Op::ret},
-        {"exit", Op::exit}, {"trap", Op::trap}, {"brkpt", Op::brkpt}, {"bar", Op::bar},
-        {"barrier", Op::bar}, {"shfl", Op::shfl}, {"vote", Op::vote}, {"match", Op::match},
-        {"activemask", Op::activemask}, {"redux", Op::redux}, {"membar", Op::membar},
-        {"fence", Op::membar}, {"nanosleep", Op::nanosleep}, {"atom", Op::atom}, {"red", Op::red},
-        {"mad.lo", Op::mad}};
+    static const std::unordered_map<std::string, Op> ops = [] {
+        std::unordered_map<std::string, Op> m;
+        for (int k = 0; k < kOpCount; ++k) m.emplace(kOpName[k], static_cast<Op>(k));
+        m.emplace("barrier", Op::bar);
+        m.emplace("fence", Op::membar);
+        m.emplace("prefetchu", Op::prefetch);
+        return m;
+    }();
     auto it = ops.find(base);
     if (it == ops.end()) return std::nullopt;
     return it->second;
@@ -948,12 +982,13 @@ std::optional<std::uint32_t> modifier_flag(const std::string& q) {
     static const std::unordered_map<std::string, std::uint32_t> flags{
         {"ftz", kFtz}, {"sat", kSat}, {"approx", kApprox}, {"full", kFull}, {"hi", kHi},
         {"lo", kLo}, {"wide", kWide}, {"cc", kCc}, {"NaN", kNaN}, {"shiftamt", kShiftr},
-        {"wrap", kWrap}, {"clamp", kClamp}, {"volatile", kVolatile}, {"nc", kNc},
+        {"wrap", kWrap}, {"clamp", kClamp}, {"volatile", kVolatile | kStrong}, {"nc", kNc},
         {"uni", kUni}, {"aligned", kAligned}, {"xorsign", kXorsign}, {"relu", kRelu},
-        {"relaxed", 0}, {"acquire", 0}, {"release", 0}, {"acq_rel", 0}, {"weak", 0},
+        {"relaxed", kStrong}, {"acquire", kStrong | kSemAcquire}, {"release", kStrong | kSemRelease},
+        {"acq_rel", kStrong | kSemAcquire | kSemRelease}, {"weak", 0},
         {"sync", 0}, {"cta", 0}, {"gpu", 0}, {"sys", 0}, {"gl", 0}, {"L1", 0}, {"L2", 0},
         {"ca", 0}, {"cg", 0}, {"cs", 0}, {"lu", 0}, {"cv", 0}, {"wb", 0}, {"wt", 0},
-        {"sc", 0}, {"noftz", 0}, {"mmio", 0}, {"arrive", 0x80000000u}, {"red", 0},
+        {"sc", 0}, {"noftz", 0}, {"mmio", kStrong}, {"arrive", 0x80000000u}, {"red", 0},
         {"any", 0}, {"all", 0}, {"L1::evict_last", 0}, {"evict_last", 0}, {"evict_first", 0},
         {"evict_normal", 0}, {"evict_unchanged", 0}, {"no_allocate", 0}, {"L2::64B", 0},
         {"64B", 0}, {"128B", 0}, {"256B", 0}, {"f4e", kPrmtF4e}, {"b4e", kPrmtB4e}, {"rc8", kPrmtRc8},
@@ -993,6 +1028,8 @@ bool Parser::decode_opcode(Instr& in, const std::string& opcode, int line) {
     if (in.op == Op::mul || in.op == Op::mad || in.op == Op::madc) {
         if (!(in.flags & (kHi | kLo | kWide))) in.flags |= is_float(in.type) ? 0u : std::uint32_t(kLo);
     }
+    if (family_of(in.op) == Family::atomic) in.flags |= kStrong;  // an atomic is a strong access
+    if (family_of(in.op) == Family::fence) in.flags &= ~std::uint32_t(kStrong | kSemAcquire | kSemRelease);
     return true;
 }
 
@@ -1042,6 +1079,13 @@ void Parser::instruction() {
         }
         const Tok& fnt = next();
         callee = fnt.text;
+        const bool indirect = regs_.count(callee) > 0;  // call through a function pointer
+        if (indirect) {
+            in.callee = kCalleeIndirect;
+            in.o[0].kind = Operand::kReg;
+            in.o[0].reg = regs_[callee];
+            in.nops = 1;
+        }
         if (accept(",")) {
             expect("(");
             while (!accept(")")) {
@@ -1050,11 +1094,14 @@ void Parser::instruction() {
                 cl.args.push_back({sym_off(a), bytes_of_param(a.text)});
             }
         }
-        if (accept(",")) fail(opt.line, "indirect calls (a call with a prototype list) are not supported");
+        if (accept(",")) {  // the prototype (or a list of possible targets) of an indirect call
+            if (!indirect) fail(opt.line, "a call with a prototype to a named function");
+            next();
+        }
         expect(";");
         in.call_args = (int)fn_->call_lists.size();
         fn_->call_lists.push_back(std::move(cl));
-        pending_calls_.push_back({fn_index_, (int)fn_->code.size(), callee, opt.line});
+        if (!indirect) pending_calls_.push_back({fn_index_, (int)fn_->code.size(), callee, opt.line});
         fn_->code.push_back(in);
         opcode_text_[fn_index_].push_back(opcode);
         return;
@@ -1080,19 +1127,22 @@ void Parser::instruction() {
 void Parser::finish() {
     for (auto& pc : pending_calls_) {
         Instr& in = m_->functions[pc.function].code[pc.instr];
-        if (pc.callee == "vprintf") {
-            in.callee = -2;
-            continue;
-        }
-        if (pc.callee == "__assertfail") {  // assert() (callee -3): the executor reports it
-            in.callee = -3;
+        // the device runtime's functions the engine answers itself
+        static const std::pair<const char*, int> builtins[] = {
+            {"vprintf", kCalleeVprintf}, {"__assertfail", kCalleeAssertFail}, {"malloc", kCalleeMalloc},
+            {"free", kCalleeFree}};
+        int builtin = 0;
+        for (const auto& [name, id] : builtins)
+            if (pc.callee == name) builtin = id;
+        if (builtin) {
+            in.callee = builtin;
             continue;
         }
         auto it = m_->function_index.find(pc.callee);
         if (it == m_->function_index.end() || !m_->functions[it->second].defined)
             fail(pc.ptx_line, "call to " + pc.callee + ", which has no body in this module (only vprintf "
-                                                       "and assert's __assertfail among the device runtime's "
-                                                       "functions are supported)");
+                                                       "assert's __assertfail, malloc and free among the device "
+                                                       "runtime's functions are supported)");
         in.callee = it->second;
     }
     layout_shared();
@@ -1109,7 +1159,8 @@ void Parser::finish() {
     for (auto& v : m_->variables) v.display = demangled_variable_name(v.name);
     for (const auto& f : m_->functions)
         if (f.is_entry && f.defined)
-            m_->entry_infos.push_back({f.name, f.params, f.static_shared_bytes, f.local_bytes, (int)f.code.size()});
+            m_->entry_infos.push_back({f.name, f.params, f.static_shared_bytes, f.local_bytes, (int)f.code.size(),
+                                       f.maxntid, f.reqntid, f.minnctapersm});
 }
 
 // Shared memory is laid out per entry: each entry's .shared variables (its own and its callees')
@@ -1296,6 +1347,14 @@ std::string find_symbol(const Module& m, std::string_view suffix) {
         }
     }
     return hits == 1 ? found : std::string();
+}
+
+int function_at(const Module& m, std::uint64_t address) {
+    if ((address >> kSpaceShift) != (kCodeWindow >> kSpaceShift) || address % 16 != 0) return -1;
+    const std::uint64_t k = (address - kCodeWindow) / 16;
+    if (k == 0 || k > m.functions.size()) return -1;
+    const Function& f = m.functions[(size_t)(k - 1)];
+    return f.defined && !f.is_entry ? int(k - 1) : -1;
 }
 
 std::string demangled_variable_name(const std::string& mangled) {
