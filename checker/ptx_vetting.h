@@ -4,7 +4,7 @@
 // before anything runs, on both backends; the text vetting (source.h) keeps what must be refused
 // before NVRTC sees the file.
 //
-// Parameter types. A C++ kernel's PTX name encodes its parameters (Itanium mangling:
+// Parameter types. A C++ kernel's PTX name encodes its parameters (checker/mangled_name.h:
 // `_Z14stencil_kernelPKfPfj` is (const float*, float*, unsigned int)), whatever the source wrote:
 // `__launch_bounds__` before or after `void`, an unnamed parameter, `__restrict__` or a top-level
 // `const` (not part of the type), a typedef for float, a default argument. They are held against
@@ -27,26 +27,10 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/mangled_name.h"
 #include "checker/protocol.h"
 
 namespace stencil::checker {
-
-// One parameter of a mangled C++ function name, as far as the contract needs it.
-struct MangledType {
-    enum class Kind { builtin, pointer, reference, named, unknown };
-    Kind kind = Kind::unknown;
-    std::string name;             // builtin: "float", "unsigned int", ...; named: the class's name
-    bool is_const = false, is_volatile = false;
-    std::vector<MangledType> pointee;  // pointer, reference: one element
-
-    // As C++ spells it: "const float*", "unsigned int".
-    std::string spelled() const;
-};
-
-// The parameter types of a mangled C++ function name (`_Z...`; nested and internal-linkage names
-// too), or nullopt when the name is not one (an extern "C" kernel) or uses what this reader does
-// not know (then the types are not the contract's either).
-std::optional<std::vector<MangledType>> mangled_parameters(std::string_view lowered_name);
 
 // How a kernel's parameters stand against the arguments of a case.
 enum class SignatureFit {
