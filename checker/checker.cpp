@@ -257,6 +257,7 @@ Request base_request(const Exercise& ex, const Setup& s, const VettedSource& src
     req.radius = ex.radius;
     req.tile = s.tile;
     req.kernel_name = kernel_contract(ex).kernel;
+    req.kernel_signature = kernel_signature(ex);
     req.display_name = src.display_name;
     req.constants = std::move(constants);
     // CPU runs use at most 4 worker threads: the child lives under an address-space limit
@@ -472,8 +473,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     };
 
     // 1. read and vet
-    VettedSource src = read_and_vet(path, kernel_contract(ex));
-    vet_for_exercise(src, ex);
+    const VettedSource src = read_and_vet(path, kernel_contract(ex));
     if (!src.ok) {
         set_compile_error(res, src.problem, src.problem + "\n");
         return finish(res);

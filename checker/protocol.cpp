@@ -35,7 +35,8 @@ constexpr Name<Schedule> kSchedules[] = {{Schedule::in_order, "in_order"},
 constexpr Name<CompileStage> kCompileStages[] = {{CompileStage::nvrtc, "nvrtc"},
                                                  {CompileStage::load, "load"},
                                                  {CompileStage::limits, "limits"},
-                                                 {CompileStage::memory, "memory"}};
+                                                 {CompileStage::memory, "memory"},
+                                                 {CompileStage::contract, "contract"}};
 constexpr Name<DiagnosticKind> kDiagnosticKinds[] = {
     {DiagnosticKind::race, "race"},
     {DiagnosticKind::uninitialized_shared_read, "uninitialized_shared_read"},
@@ -271,6 +272,7 @@ void to_json(json& j, const Request& r) {
          {"problem", std::string(to_string(r.problem))},
          {"lab_kernel", r.lab_kernel},
          {"kernel_name", r.kernel_name},
+         {"kernel_signature", r.kernel_signature},
          {"precision", std::string(to_string(r.precision))},
          {"radius", r.radius},
          {"tile", r.tile},
@@ -345,6 +347,7 @@ void read(const json& v, Request& r) {
     field(v, "problem", r.problem);
     field(v, "lab_kernel", r.lab_kernel);
     field(v, "kernel_name", r.kernel_name);
+    field(v, "kernel_signature", r.kernel_signature);
     field(v, "precision", r.precision);
     field(v, "radius", r.radius);
     field(v, "tile", r.tile);

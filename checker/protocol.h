@@ -49,8 +49,9 @@ enum class RunnerMode { cpu, cuda, probe_cuda, probe_sandbox };
 enum class Schedule { in_order, reversed, random, repeat };
 // Where a compile failed: NVRTC's log; the PTX could not be assembled or loaded (the GPU's
 // driver, the CPU engine); more static shared memory than a GPU allows; NVRTC ran out of the
-// memory the runner gives it (a macro or template bomb).
-enum class CompileStage { nvrtc, load, limits, memory };
+// memory the runner gives it (a macro or template bomb); the PTX breaks the contract where only
+// the PTX shows it (ptx_vetting.h: the kernel's parameter types, inline assembly).
+enum class CompileStage { nvrtc, load, limits, memory, contract };
 // The CPU engine's diagnostics, as the parent's diagnose() knows them (diagnostics.h).
 enum class DiagnosticKind {
     race,
@@ -178,6 +179,8 @@ struct Request {
     int radius = 1;
     int tile = 8;
     std::string kernel_name;      // the submission's __global__ function, as the source names it
+    std::string kernel_signature; // the contract's declaration of it, for the runner's refusal
+                                  // of other parameter types (ptx_vetting.h)
     std::string display_name;     // the student's file name, as diagnostics show it
     std::string source;           // the translation unit's path
     std::vector<ConstantSpec> constants;  // already rounded to the precision

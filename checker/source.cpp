@@ -1,8 +1,8 @@
 // Reading and vetting a submission (source.h says what the contract is), and the translation unit.
 //
 // Sections: lexing (splices, comments and literals blanked, pp-numbers, raw strings, tokens);
-// the kernel's parameters; read_submission / read_and_vet; vet_source (encoding, directives,
-// tokens, the kernel and its signature); vet_for_exercise; the translation unit; NVRTC's log.
+// read_submission / read_and_vet; vet_source (encoding, directives, tokens, the kernel's name and
+// body); the translation unit; NVRTC's log.
 #include "checker/source.h"
 
 #include <fcntl.h>
@@ -201,106 +201,6 @@ std::string where(const std::string& name, const std::string& text, size_t pos) 
     return fmt::format("{}:{}", name, line_of(text, pos));
 }
 
-// Parses "[const] float|double [const] * [__restrict__|const] name" / "[const] unsigned [int] name".
-bool parse_pointer_param(const std::vector<Token>& toks, KernelParam& p, std::string& element) {
-    bool saw_type = false, saw_star = false, const_before_star = false;
-    std::string name;
-    for (const auto& t : toks) {
-        if (t.text == "float" || t.text == "double") {
-            if (saw_type || saw_star) return false;
-            if (!element.empty() && element != t.text) return false;  // in and out agree
-            element = t.text;
-            saw_type = true;
-        } else if (t.text == "const") {
-            if (!saw_star) const_before_star = true;
-        } else if (t.text == "*") {
-            if (saw_star || !saw_type) return false;
-            saw_star = true;
-        } else if (t.text == "__restrict__" || t.text == "__restrict" || t.text == "restrict") {
-            if (!saw_star) return false;
-        } else if (is_ident_start(t.text[0])) {
-            if (!saw_star || !name.empty()) return false;
-            name = t.text;
-        } else {
-            return false;
-        }
-    }
-    if (!saw_type || !saw_star || name.empty()) return false;
-    p.name = name;
-    p.is_const = const_before_star;
-    return true;
-}
-
-bool parse_n_param(const std::vector<Token>& toks, std::string& name) {
-    bool saw_unsigned = false, saw_int = false;
-    for (size_t k = 0; k < toks.size(); ++k) {
-        const auto& t = toks[k].text;
-        if (t == "unsigned") {
-            if (saw_unsigned) return false;
-            saw_unsigned = true;
-        } else if (t == "int") {
-            if (saw_int) return false;
-            saw_int = true;
-        } else if (t == "const") {
-        } else if (is_ident_start(t[0]) && k + 1 == toks.size()) {
-            name = t;
-        } else {
-            return false;
-        }
-    }
-    return saw_unsigned && !name.empty();
-}
-
-// `int n` / `const int n`; `float alpha` / `double alpha` (the element type).
-bool parse_scalar_param(const std::vector<Token>& toks, const std::string& type, std::string& name) {
-    bool saw_type = false;
-    for (size_t k = 0; k < toks.size(); ++k) {
-        const auto& t = toks[k].text;
-        if (t == type && !saw_type) {
-            saw_type = true;
-        } else if (t == "const") {
-        } else if (is_ident_start(t[0]) && k + 1 == toks.size() && saw_type) {
-            name = t;
-        } else {
-            return false;
-        }
-    }
-    return saw_type && !name.empty();
-}
-
-// The parameters against the contract's, in order; their names and the element type into `s`.
-bool params_match(const std::vector<std::vector<Token>>& params, const KernelContract& contract, VettedSource& s) {
-    if (params.size() != contract.params.size()) return false;
-    int pointers = 0;
-    for (size_t i = 0; i < params.size(); ++i) {
-        const ParamContract& want = contract.params[i];
-        std::string name;
-        switch (want.type) {
-            case ParamType::pointer: {
-                KernelParam p;
-                if (!parse_pointer_param(params[i], p, s.element) || (want.written && p.is_const)) return false;
-                if (pointers == 0) s.in = p;
-                if (pointers == 1) s.out = p;
-                ++pointers;
-                name = p.name;
-                break;
-            }
-            case ParamType::uint32:
-                if (!parse_n_param(params[i], name)) return false;
-                break;
-            case ParamType::int32:
-                if (!parse_scalar_param(params[i], "int", name)) return false;
-                break;
-            case ParamType::real:
-                // after the pointers: the element type is known (float or double, as they are)
-                if (!parse_scalar_param(params[i], s.element.empty() ? contract.element : s.element, name)) return false;
-                break;
-        }
-        s.param_names.push_back(name);
-    }
-    return true;
-}
-
 }  // namespace
 
 std::string read_submission(const std::string& path) {
@@ -447,59 +347,54 @@ std::optional<Problem> token_problem(const std::vector<Token>& toks, const std::
     return std::nullopt;
 }
 
-// The kernel at token `global_tok`: `__global__ [__launch_bounds__(...)] void NAME(` the
-// contract's parameters `) {`; the parameters' names and element type go into `s`.
-std::optional<Problem> kernel_problem(const std::vector<Token>& toks, size_t global_tok, const std::string& text,
-                                      const std::string& display, const KernelContract& contract, VettedSource& s) {
-    size_t k = global_tok;
-    if (k > 0 && toks[k - 1].text == ">")
-        return Problem{SourceProblem::template_kernel, fmt::format("{}: {} must not be a template",
-                                where(display, text, toks[k].pos), contract.kernel)};
-    ++k;
-    if (k < toks.size() && toks[k].text == "__launch_bounds__") {
-        int depth = 0;
-        for (++k; k < toks.size(); ++k) {
-            if (toks[k].text == "(") ++depth;
-            if (toks[k].text == ")" && --depth == 0) {
-                ++k;
-                break;
-            }
-        }
-    }
-    const std::string expected = contract.signature();
-    if (k + 2 >= toks.size() || toks[k].text != "void" || toks[k + 1].text != contract.kernel ||
-        toks[k + 2].text != "(")
-        return Problem{SourceProblem::declaration, fmt::format("{}: the kernel must be declared as `{}`",
-                                where(display, text, toks[global_tok].pos), expected)};
-    const size_t open = k + 2;
-    size_t close = open;
-    std::vector<std::vector<Token>> params(1);
+// Skips a parenthesised group that starts at toks[k] (`(`); returns the index after its `)`.
+size_t after_group(const std::vector<Token>& toks, size_t k) {
     int depth = 0;
-    for (size_t m = open; m < toks.size(); ++m) {
-        if (toks[m].text == "(") {
-            if (depth++ == 0) continue;
-        } else if (toks[m].text == ")") {
-            if (--depth == 0) {
-                close = m;
-                break;
-            }
-        }
-        if (depth == 1 && toks[m].text == ",") {
-            params.emplace_back();
+    for (; k < toks.size(); ++k) {
+        if (toks[k].text == "(") ++depth;
+        if (toks[k].text == ")" && --depth == 0) return k + 1;
+    }
+    return k;
+}
+
+// The kernel at token `global_tok`: `__global__` among the other specifiers in any order NVRTC
+// accepts (`__launch_bounds__(...)` before or after `void`, `static`, `extern "C"`, a trailing
+// return type), the contract's name, a parameter list and a body. The parameters' types are not
+// read here: the runner checks them on the PTX (ptx_vetting.h), where no spelling can mislead.
+std::optional<Problem> kernel_problem(const std::vector<Token>& toks, size_t global_tok, const std::string& text,
+                                      const std::string& display, const KernelContract& contract) {
+    const std::string at = where(display, text, toks[global_tok].pos);
+    if (global_tok > 0 && toks[global_tok - 1].text == ">")
+        return Problem{SourceProblem::template_kernel, fmt::format("{}: {} must not be a template", at, contract.kernel)};
+    // The declarator's name: the last identifier before the parameter list's `(`, skipping
+    // attribute-like groups; `(stencil_kernel)(...)` names it in parentheses.
+    size_t k = global_tok + 1;
+    std::string name;
+    while (k < toks.size() && toks[k].text != "(" && toks[k].text != ";" && toks[k].text != "{") {
+        const std::string& t = toks[k].text;
+        if ((t == "__launch_bounds__" || t == "__attribute__" || t == "alignas" || t == "__declspec") &&
+            k + 1 < toks.size() && toks[k + 1].text == "(") {
+            k = after_group(toks, k + 1);
             continue;
         }
-        params.back().push_back(toks[m]);
+        if (is_ident_start(t[0])) name = t;
+        ++k;
     }
-    if (close == open || close + 1 >= toks.size() || toks[close + 1].text != "{")
-        return Problem{SourceProblem::definition, fmt::format("{}: the kernel must be defined here as `{} {{ ... }}`",
-                                where(display, text, toks[global_tok].pos), expected)};
-    if (!params_match(params, contract, s))
-        return Problem{SourceProblem::signature, fmt::format("{}: wrong signature: the kernel must be declared as `{}` "
-                                "(`const` on a pointer it only reads is fine; `double` for the fp64 exercises)",
-                                where(display, text, toks[global_tok].pos), expected)};
-    // The kernel's name may appear once more at most (a forward declaration is fine); other
-    // definitions of it (an overload) are caught by the __global__ count or the compiler.
-    return std::nullopt;
+    if (k + 2 < toks.size() && toks[k].text == "(" && toks[k + 1].text == contract.kernel && toks[k + 2].text == ")") {
+        name = contract.kernel;
+        k += 3;
+    }
+    const std::string expected = contract.signature();
+    if (name != contract.kernel || k >= toks.size() || toks[k].text != "(")
+        return Problem{SourceProblem::declaration, fmt::format("{}: the kernel must be declared as `{}`", at, expected)};
+    // After the parameters: a body, perhaps after a trailing return type or noexcept.
+    for (k = after_group(toks, k); k < toks.size(); ++k) {
+        if (toks[k].text == "{") return std::nullopt;
+        if (toks[k].text == ";" || toks[k].text == "}") break;
+        if (toks[k].text == "(") k = after_group(toks, k) - 1;
+    }
+    return Problem{SourceProblem::definition,
+                   fmt::format("{}: the kernel must be defined here as `{} {{ ... }}`", at, expected)};
 }
 
 }  // namespace
@@ -533,26 +428,9 @@ VettedSource vet_source(std::string text, std::string display, const KernelContr
     const auto toks = tokens_of(code);
     size_t global_tok = 0;
     if (auto p = token_problem(toks, text, display, contract, global_tok)) return fail(p->kind, p->message);
-    if (auto p = kernel_problem(toks, global_tok, text, display, contract, s)) return fail(p->kind, p->message);
+    if (auto p = kernel_problem(toks, global_tok, text, display, contract)) return fail(p->kind, p->message);
     s.ok = true;
     return s;
-}
-
-void vet_for_exercise(VettedSource& s, const Exercise& ex) {
-    if (s.ok && s.element != element_type(ex)) {
-        s.ok = false;
-        s.kind = SourceProblem::precision;
-        s.problem = fmt::format("{}: wrong precision: the {} exercise is {}; the kernel must be "
-                                "declared as `{}`{}",
-                                s.display_name, ex.name,
-                                ex.precision == Precision::f64 ? "double precision" : "single precision",
-                                kernel_signature(ex),
-                                ex.is_star3d() ? fmt::format(", and the harness's weights {} are {}", weight_names(ex),
-                                                             element_type(ex))
-                                               : std::string());
-    }
-    if (!s.ok && ex.precision != Precision::f32 && s.kind == SourceProblem::signature)
-        s.problem += fmt::format("\n{}: for the {} exercise: `{}`", s.display_name, ex.name, kernel_signature(ex));
 }
 
 namespace {

@@ -6,12 +6,16 @@
 // (`double` for the fp64 exercises). The harness provides what the contract names (star3d:
 // `__constant__ float c0..c{6r}` and the macros IN_TILE_DIM, OUT_TILE_DIM = T - 2r).
 //
-// Vetting runs on a copy with comments and literals blanked (positions and lines kept) and only
-// holds the contract, the same for both backends: the kernel and its signature (a clear message
-// instead of a compiler's), no #include (NVRTC would read the grading machine's files) and no
-// directives but #define/#undef/#if*/#pragma unroll (#line would misplace the evidence), no
-// redefinition of the harness's names, no inline PTX. No student code runs natively: both
-// backends compile the file with NVRTC to PTX (checker/README.md).
+// Vetting runs on a copy with comments and literals blanked (positions and lines kept) and holds
+// what must be refused before NVRTC sees the file, the same for both backends: no #include
+// (NVRTC would read the grading machine's files) and no directives but #define/#undef/#if*/
+// #pragma unroll (#line would misplace the evidence), no redefinition of the harness's names, no
+// `asm` as written, no extern __shared__, and exactly one __global__ function, named as the
+// contract says and defined here (a clear message instead of a compiler's). The kernel's
+// parameter types are checked where no spelling can mislead: on the PTX NVRTC makes of it
+// (ptx_vetting.h, in the runner), as is inline assembly however the preprocessor built it. No
+// student code runs natively: both backends compile the file with NVRTC to PTX
+// (checker/README.md).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -23,11 +27,6 @@
 namespace stencil::checker {
 
 inline constexpr std::size_t kMaxSourceBytes = 256 * 1024;
-
-struct KernelParam {
-    std::string name;
-    bool is_const = false;  // `const float*`
-};
 
 // What vetting found wrong (callers decide on this, never on the problem's wording).
 enum class SourceProblem {
@@ -43,10 +42,8 @@ enum class SourceProblem {
     no_kernel,
     several_kernels,
     template_kernel,
-    declaration,          // __global__ not followed by `void stencil_kernel(`
+    declaration,          // the __global__ function is not named as the contract says
     definition,           // no body where the kernel is declared
-    signature,            // the parameters are not the contract's (star3d: T* in, T* out, unsigned N)
-    precision,            // the element type is not the exercise's (check_submission decides it)
 };
 
 struct VettedSource {
@@ -55,9 +52,6 @@ struct VettedSource {
     std::string problem;       // when !ok: "FILE.cu:LINE: what is wrong" (one or two lines)
     std::string display_name;  // the file's base name, as diagnostics show it
     std::string text;          // the file as read
-    KernelParam in, out;       // the first two pointers (star3d: in, out)
-    std::string element;       // "float" or "double": the pointers' element type
-    std::vector<std::string> param_names;  // as the student named them
 };
 
 // Reads at most kMaxSourceBytes (+1 to notice a larger file). Throws UserError for a path that
@@ -67,14 +61,10 @@ std::string read_submission(const std::string& path);
 VettedSource read_and_vet(const std::string& path, const KernelContract& contract);
 // `contract`: the kernel it must define (nullptr: the star3d exercises' stencil_kernel).
 VettedSource vet_source(std::string text, std::string display_name, const KernelContract* contract = nullptr);
-// The exercise's side of the contract, after vet_source: the pointers' element type must be the
-// exercise's (else SourceProblem::precision), and a wrong signature in an fp64 exercise gets the
-// exercise's own signature as a second line.
-void vet_for_exercise(VettedSource& s, const Exercise& ex);
 
 // The text NVRTC compiles, on both backends: the harness (the macros, the weights in the
 // exercise's precision) and then the student's code, whose lines keep their numbers (#line 1
-// "FILE"). The source's element type must be the exercise's (check_submission says so first).
+// "FILE").
 std::string translation_unit(const VettedSource& s, const Exercise& ex, int tile);
 // C identifiers: a first character, and any other.
 bool is_ident_start(char c);

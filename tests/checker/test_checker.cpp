@@ -63,13 +63,29 @@ struct TempFile {
 
 }  // namespace
 
-TEST_CASE("corpus: every submission gets its expected verdict on the CPU backend", "[exercise]") {
-    const CorpusEntry e = GENERATE(from_range(corpus_entries()));
+namespace {
+
+// The entry's verdict on the CPU backend, unless the entry awaits what the CPU engine lacks.
+void check_on_cpu(const CorpusEntry& e) {
     if (e.cpu_verdict == nullptr) return;  // GPU-only entry
+    if (!engine_has(e.awaits)) {
+        WARN(e.file << " (" << e.exercise << "): left out until the CPU engine models what it needs (checker_corpus.h)");
+        return;
+    }
     CAPTURE(e.file, e.exercise, e.tile, e.cpu_verdict);
     const CheckResult r = check_submission(corpus(e.file), cpu_options(e));
     CAPTURE(to_text(r));
     REQUIRE(std::string(to_string(r.verdict)) == e.cpu_verdict);
+}
+
+}  // namespace
+
+TEST_CASE("corpus: every submission gets its expected verdict on the CPU backend", "[exercise]") {
+    check_on_cpu(GENERATE(from_range(corpus_entries(CorpusPart::before_issue26))));
+}
+
+TEST_CASE("corpus: issue 26's submissions get their expected verdict on the CPU backend", "[exercise]") {
+    check_on_cpu(GENERATE(from_range(corpus_entries(CorpusPart::issue26))));
 }
 
 TEST_CASE("corpus: evidence names the cell, the race and the student's line", "[exercise]") {
@@ -239,10 +255,6 @@ TEST_CASE("vetting ignores comments and strings, and keeps line numbers", "[exer
         "}\n";
     const VettedSource v = vet_source(src, "x.cu");
     REQUIRE(v.ok);
-    CHECK(v.in.name == "in");
-    CHECK(v.in.is_const);
-    CHECK(v.out.name == "out");
-    CHECK(v.param_names.at(2) == "N");
     // the file as it is after the harness: both backends compile this, and line 5 is line 5
     const std::string tu = translation_unit(v, *find_exercise("tiled"), 8);
     CHECK(tu.find("__constant__ float c0, c1, c2, c3, c4, c5, c6;") != std::string::npos);
@@ -512,6 +524,50 @@ TEST_CASE("vetting keeps valid code with separators, splices and strings", "[exe
     CAPTURE(v.problem);
     // and the kernel line keeps its number (4) after the splices of lines 1-3
     REQUIRE((v.ok && std::count(v.text.begin(), v.text.begin() + v.text.find("__global__"), '\n') == 3));
+}
+
+// The declaration's spellings are NVRTC's to accept: the text vetting reads only the kernel's
+// name and its body; the parameters' types are checked on the PTX (tests/checker/
+// test_ptx_vetting.cpp), where no spelling can mislead.
+TEST_CASE("vetting accepts every spelling of the kernel's declaration", "[exercise][vetting]") {
+    const std::string body = " { }\n";
+    const std::string decl = GENERATE(
+        std::string("__global__ void __launch_bounds__(256) stencil_kernel(float* in, float* out, unsigned int N)"),
+        std::string("__global__ __launch_bounds__(256, 2) void stencil_kernel(float* in, float* out, unsigned int N)"),
+        std::string("void __global__ stencil_kernel(float* in, float* out, unsigned int N)"),
+        std::string("__global__ void stencil_kernel(float* in, float* out, unsigned int /*N*/)"),
+        std::string("__global__ void stencil_kernel(const float* __restrict__ in, float* const __restrict__ out, const unsigned N)"),
+        std::string("typedef float real;\n__global__ void stencil_kernel(const real* in, real* out, unsigned int N)"),
+        std::string("__global__ void stencil_kernel(float in[], float out[], unsigned int N = 64)"),
+        std::string("__global__ auto stencil_kernel(float* in, float* out, unsigned int N) -> void"),
+        std::string("extern \"C\" __global__ void stencil_kernel(float* in, float* out, unsigned int N)"),
+        std::string("static __global__ void (stencil_kernel)(float* in, float* out, unsigned int N)"),
+        std::string("__global__ void\nstencil_kernel(float* in,\n               float* out,\n               unsigned int N)"));
+    CAPTURE(decl);
+    const VettedSource v = vet_source(decl + body, "x.cu");
+    CAPTURE(v.problem);
+    REQUIRE(v.ok);
+}
+
+TEST_CASE("vetting still refuses a kernel of another name, a template or no body, in one line", "[exercise][vetting]") {
+    struct Case {
+        std::string source;
+        SourceProblem kind;
+    };
+    const Case c = GENERATE(
+        Case{"__global__ void __launch_bounds__(256) stencil(float* in, float* out, unsigned int N) { }\n",
+             SourceProblem::declaration},
+        Case{"__global__ void stencil_kernel_v2(float* in, float* out, unsigned int N) { }\n", SourceProblem::declaration},
+        Case{"template <typename T>\n__global__ void stencil_kernel(T* in, T* out, unsigned int N) { }\n",
+             SourceProblem::template_kernel},
+        Case{"__global__ void stencil_kernel(float* in, float* out, unsigned int N);\n", SourceProblem::definition},
+        Case{"__global__ void stencil_kernel(float* in, float* out, unsigned int N) { }\n__global__ void b() { }\n",
+             SourceProblem::several_kernels});
+    CAPTURE(c.source);
+    const VettedSource v = vet_source(c.source, "x.cu");
+    CAPTURE(v.problem);
+    REQUIRE((!v.ok && v.kind == c.kind && v.problem.find('\n') == std::string::npos &&
+             v.problem.rfind("x.cu", 0) == 0));
 }
 
 // Both backends compile the file with NVRTC and run the same PTX: a test of the compiler or the

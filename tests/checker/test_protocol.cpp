@@ -41,6 +41,7 @@ Request full_request() {
     r.source = "/tmp/x/submission.cu";
     r.problem = stencil::Problem::derivative;
     r.kernel_name = "derivative_x";
+    r.kernel_signature = "__global__ void derivative_x(const float* f, float* df, int mx, int my, int mz)";
     r.constants = {{"c_ax", {0.5}}, {"table", {-0.25, 0.125}}};
     r.workers = 3;
     CaseSpec c;
@@ -147,7 +148,8 @@ TEST_CASE("protocol: every enum name parses back to its value", "[protocol]") {
         CHECK(parse_runner_mode(to_string(v)) == v);
     for (auto v : {Schedule::in_order, Schedule::reversed, Schedule::random, Schedule::repeat})
         CHECK(parse_schedule(to_string(v)) == v);
-    for (auto v : {CompileStage::nvrtc, CompileStage::load, CompileStage::limits, CompileStage::memory})
+    for (auto v : {CompileStage::nvrtc, CompileStage::load, CompileStage::limits, CompileStage::memory,
+                   CompileStage::contract})
         CHECK(parse_compile_stage(to_string(v)) == v);
     for (auto v : {DiagnosticKind::race, DiagnosticKind::uninitialized_shared_read, DiagnosticKind::divergent_barrier,
                    DiagnosticKind::exit_before_barrier, DiagnosticKind::out_of_bounds,
@@ -245,24 +247,6 @@ TEST_CASE("'no CUDA in this build' is decided by the probe's exit code, not its 
     const auto no_device = cuda_unavailable_from_probe(exited(kProbeNoDeviceExit, "backend 'cuda' is not built"));
     REQUIRE((not_built == std::optional<std::string>("this build has no CUDA support") && no_device &&
              no_device->find("no usable CUDA device") == 0 && !cuda_unavailable_from_probe(exited(0))));
-}
-
-TEST_CASE("the fp64 signature hint is decided by the problem's kind, not its words", "[protocol]") {
-    const Exercise& f64 = *find_exercise("register-tiled-f64");
-    VettedSource kind_only;
-    kind_only.display_name = "a.cu";
-    kind_only.kind = SourceProblem::signature;
-    kind_only.problem = "a.cu:1: reworded";
-    VettedSource words_only = kind_only;
-    words_only.kind = SourceProblem::declaration;
-    words_only.problem = "a.cu:1: the word signature appears here";
-    vet_for_exercise(kind_only, f64);
-    vet_for_exercise(words_only, f64);
-    const std::string hint = kernel_signature(f64);
-    REQUIRE((kind_only.problem.find(hint) != std::string::npos && words_only.problem.find(hint) == std::string::npos));
-    // and vetting does give a wrong signature that kind
-    REQUIRE(vet_source("__global__ void stencil_kernel(int* in, int* out, unsigned N) {}\n", "b.cu").kind ==
-            SourceProblem::signature);
 }
 
 TEST_CASE("compute-sanitizer's report is read in one place", "[protocol]") {

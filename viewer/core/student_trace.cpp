@@ -123,6 +123,7 @@ StepperTrace trace_student_kernel(const StepperConfig& given, const std::atomic<
         req.radius = ex.radius;
         req.tile = cfg.tile;
         req.kernel_name = kernel_contract(ex).kernel;
+        req.kernel_signature = kernel_signature(ex);
         req.display_name = src.display_name;
         const StencilWeights w = laplacian_weights(ex.radius).rounded_to(ex.precision);
         req.constants = harness_constants(ex, {w.c.begin(), w.c.begin() + weight_count(ex)});
