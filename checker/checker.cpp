@@ -222,7 +222,7 @@ Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
     std::vector<int> sizes = test_sizes(ex, s.tile, opt.quick);
     for (int n : random_sizes(ex, s.tile, mix_seed(s.seed + 3), sizes, opt.quick)) sizes.push_back(n);
     p.count_n = load_count_size(ex, s.tile);
-    sizes.push_back(kLargeStarN);
+    if (opt.large_case) sizes.push_back(kLargeStarN);
     if (s.gpu && opt.timing) sizes.push_back(p.timing_n = 256);
     // Inputs, poison and guard zones of every size at once (a 256^3 case is 2 x 67 MB of random
     // cells): each case from its own seed, so the order they are made in changes nothing.
@@ -409,7 +409,7 @@ void check_fields(CheckResult& res, const Exercise& ex, const Setup& s, const Ve
     WorkDir work;
     const SharedArrays arrays = find_shared_arrays(src.text, ex, s.tile);
     int timing = -1;
-    const std::vector<FieldCase> cases = make_field_cases(ex, s.seed, opt.quick, s.gpu, opt.timing, timing);
+    const std::vector<FieldCase> cases = make_field_cases(ex, s.seed, opt.quick, opt.large_case, s.gpu, opt.timing, timing);
     Request req = base_request(ex, s, src, harness_constants(ex, {}), opt, work.path);
     // Loads are counted at the largest case every backend runs (the GPU-only ones and the timed
     // one left out): partial tiles and whole ones both.

@@ -153,6 +153,8 @@ struct CheckOptions {
     bool count_loads = true;         // global loads per output (GPU counters or CPU trace)
     std::optional<std::uint64_t> seed;  // tests only: a fixed seed (never from the submission)
     bool quick = false;              // fewer sizes (tests of the checker itself)
+    bool large_case = true;          // the large case (run_plan.h; tests of the checker leave it out
+                                     // where it is not what they test)
     // A front end's live check (the viewer): set `stop` from another thread to end the check (its
     // runner's process group is killed; check_submission then throws UserError "cancelled");
     // `progress` is called from the checking thread with each case the runner starts.

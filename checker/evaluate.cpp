@@ -580,6 +580,7 @@ struct CaseJudge {
         const Reference& ref = refs ? (*refs)[c].get() : *own;
         std::vector<real> first_out;
         std::string first_label;
+        bool failed_after_state = false;  // a run wrong on its own, after launches that changed state
         CaseLine line;
         for (size_t r = 0; r < tc.runs.size(); ++r, ++ri) {
             const std::string label = run_label(tc, r);
@@ -619,14 +620,19 @@ struct CaseJudge {
             Finding f = assess_run(ex, tile, tc, ref, out, in);
             f.ev.run = label;
             if (f.verdict != Verdict::pass) {
-                f.ev.message = fmt::format("N={} {}: {}{}", n, label, f.ev.message, state_note(result, ri));
+                const std::string note = state_note(result, ri);
+                failed_after_state = failed_after_state || !note.empty();
+                f.ev.message = fmt::format("N={} {}: {}{}", n, label, f.ev.message, note);
                 line.note(f.verdict, f.ev.message);
                 findings.consider(f.verdict, f.ev);
             }
             if (r == 0) {
                 first_out = std::move(out);
                 first_label = label;
-            } else if (!first_out.empty()) {
+            } else if (!first_out.empty() && !failed_after_state) {
+                // A run already wrong on its own after state kept between launches carries the
+                // verdict a GPU gives (its next launch starts from the same state); the runs'
+                // difference is not a second, scheduling, finding.
                 if (auto ev = runs_differ(ex, tile, tc, base, first_out, first_label, out,
                                           why_runs_differ(result, ri - r, ri))) {
                     line.note(Verdict::race, ev->message);

@@ -47,9 +47,9 @@ Launch launch_for(const Exercise& ex, int n, int T);
 std::string tile_problem(const Exercise& ex, int T);
 
 // The large case of every star3d check, on both backends (checker/run_plan.h: one run on the CPU,
-// a sample of its blocks checked): past 128 per side, where a size-dependent bug the small cases
-// miss shows, and not a multiple of any tile.
-inline constexpr int kLargeStarN = 129;
+// a sample of its blocks checked): past 128 per side (an interior past index 128), where a
+// size-dependent bug the small cases miss shows; a prime, so a multiple of no tile.
+inline constexpr int kLargeStarN = 131;
 
 // Grid sizes N (cubes N^3) the checker runs: smaller than a tile, odd, prime, not a multiple of
 // OUT_TILE_DIM, and one perfect multiple (+2) for the load count. `large` adds GPU-only sizes.

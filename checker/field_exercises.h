@@ -46,7 +46,7 @@ struct FieldCase {
 
 // The sizes of a check (the fixed ones, two drawn from the seed, and on the GPU a large one and
 // the timed one), each case made from its own seed. `timing_index`: the timed case's index, or -1.
-std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, bool quick, bool gpu,
+std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, bool quick, bool large, bool gpu,
                                         bool timing, int& timing_index);
 
 // The request's view of case `index` (files case<index>.<buffer>), and the files themselves.

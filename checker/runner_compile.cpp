@@ -25,6 +25,7 @@
 #include "backends/cpu/ptx/engine.h"
 #include "backends/cpu/ptx/nvrtc_ptx.h"
 #include "checker/protocol.h"
+#include "checker/ptx_vetting.h"
 #include "checker/runner.h"
 
 namespace stencil::checker::runner {
@@ -184,14 +185,22 @@ Compiled compile_submission(const Request& req) {
             c.log += "\nthe harness's constants were not found after compilation";
             return c;
         }
+    // The contract where only the PTX shows it (the parameters' types, inline assembly), before
+    // anything runs.
+    if (auto refused = vet_compiled(req, c.ptx, c.kernel)) {
+        c.stage = CompileStage::contract;
+        c.log = *refused;
+        return c;
+    }
+    // Registers from the cubin; stack frames from ptxas's report (the cubin's frame sizes leave out
+    // the registers a call saves, and name a kernel's callees "$kernel$callee").
     try {
-        for (const auto& [name, res] : cubin_resources(r.cubin)) {
+        for (const auto& [name, res] : cubin_resources(r.cubin))
             if (res.registers > 0) c.registers.emplace_back(name, res.registers);
-            c.frame_bytes.emplace_back(name, res.frame_bytes);
-        }
     } catch (const std::runtime_error& e) {
         c.limits_note = e.what();
     }
+    c.frame_bytes = r.stack_frames;
     c.ok = true;
     return c;
 }

@@ -203,7 +203,7 @@ ptx::Explore exploration(const RunSpec& run) {
     e.seed = run.seed ^ 0xE5C0FFEEull;
     if (!run.explore) return e;
     e.shared_init = ptx::Explore::SharedInit::random;
-    e.clock_stride = 3 + std::uint32_t(run.seed % 5);
+    e.clock_stride = 8 + std::uint32_t(run.seed % 25);
     e.clock_jitter = true;
     e.perturb_approx = true;
     return e;

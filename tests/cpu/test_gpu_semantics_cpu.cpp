@@ -222,6 +222,7 @@ TEST_CASE("explored runs vary shared memory's first bytes, the clocks and approx
     auto launch = [&](const std::string& kernel, Arrays& a, bool explore, std::uint64_t seed, Schedule s = Schedule::in_order) {
         ptx::Launch l = ptxtest::launch_of(fx(), kernel, call({1, 1, 1}, {32, 1, 1}, a));
         l.explore.seed = seed;
+        l.explore.clock_stride = 1;
         if (explore) {
             l.explore.shared_init = ptx::Explore::SharedInit::random;
             l.explore.clock_stride = 3;

@@ -37,16 +37,17 @@ using u64 = std::uint64_t;
 using u32 = std::uint32_t;
 using simt::DiagKind;
 
-inline constexpr long long kQuantum = 1 << 16;       // instructions a group runs before others may
+// Instructions a warp runs before the block's other warps may: small, so that a warp spinning on a
+// flag another warp sets lets that warp run soon (warps of a block run at once on a GPU).
+inline constexpr long long kQuantum = 1 << 10;
 inline constexpr long long kLocalLimit = 512 * 1024;  // bytes of local memory (frames) per thread
 inline constexpr int kMaxFrames = 4096;               // call depth
 inline constexpr long long kCheckEvery = 1 << 16;     // deadline / cancel polling, in instructions
 inline constexpr int kWarpSize = 32;
 inline constexpr u32 kAllLanes = 0xffffffffu;
 
-// The device heap's allocations: each a global buffer slot of its own, from this index up.
-inline constexpr int kHeapFirstIndex = 0x8000;
-inline constexpr int kHeapLastIndex = kModuleGlobalsIndex - 1;
+// The device heap (device_state.h): a global buffer slot of its own, just below the module's variables.
+inline constexpr int kHeapIndex = kModuleGlobalsIndex - 1;
 
 enum class State : std::uint8_t { ready, barrier, warp, exited };
 
@@ -109,13 +110,7 @@ struct BufferSlot {
     int id = 0;
     std::string name;
     bool read_only = false;
-    bool freed = false;  // a heap allocation after free()
-};
-
-// The memory of a DeviceState: the module's __device__ variables and the heap.
-struct HeapBlock {
-    std::vector<unsigned char> bytes;
-    bool live = false;
+    bool heap = false;  // the device heap: each access checked against its malloc'd block
 };
 
 struct LaunchState {
@@ -135,6 +130,10 @@ struct LaunchState {
     int nthreads = 0;
     bool counting = false, recording = false;
     std::atomic<bool> stop{false};
+    // Launch::block_instruction_budget times the blocks: one pool for the launch, so a block that
+    // does other blocks' work (a work queue) may, and an endless loop still ends exactly
+    long long instruction_pool = 0;
+    std::atomic<long long> instructions_drawn{0};
     std::mutex printf_mutex;
     // Set once the sink is full (or there is none): later printfs only count their conversions,
     // so a kernel that prints in every thread costs no formatting past the cap.
@@ -227,6 +226,7 @@ private:
     bool abort_ = false;
     bool record_block_ = false;
     long long block_instructions_ = 0;
+    long long drawn_ = 0;  // of block_instructions_, what is drawn from the launch's pool already
     long long next_poll_ = 0;
     std::chrono::steady_clock::time_point block_start_;
     std::mt19937_64 rng_;
@@ -299,6 +299,7 @@ private:
     void do_assert_fail(Group& g, Thread& t, const Instr& in);
     void do_malloc(Group& g, Thread& t, const Instr& in);
     void do_free(Group& g, Thread& t, const Instr& in);
+    bool heap_access_ok(Thread& t, const Instr& in, long long off, int size, simt::Op op, bool store);
     u64 call_param(Group& g, Thread& t, const Instr& in, size_t k) const;
 
     // -- rendezvous (rendezvous.cpp)

@@ -1,16 +1,19 @@
-// What a loaded module keeps between launches (device_state.h), and device malloc / free: each
-// allocation a buffer of its own, so an index past it, a use after free, a double free and a free
-// of a pointer malloc never gave are each one diagnostic naming the line.
+// What a loaded module keeps between launches (device_state.h), and device malloc / free.
 #include "backends/cpu/ptx/device_state.h"
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include <fmt/format.h>
 
 namespace ptx {
 
-DeviceState::Impl::Impl(const Module& module) : m(module), globals(module.global_image), slots(kSlots) {}
+DeviceState::Impl::Impl(const Module& module) : m(module), globals(module.global_image) {
+    heap_slot.id = -2;
+    heap_slot.name = "the device heap";
+    heap_slot.heap = true;
+}
 
 DeviceState::DeviceState(const Module& m) : impl_(std::make_unique<Impl>(m)) {}
 DeviceState::~DeviceState() = default;
@@ -30,29 +33,45 @@ std::vector<std::string> DeviceState::changed_variables(const std::vector<unsign
     return names;
 }
 
+DeviceState::Impl::Hit DeviceState::Impl::find(std::uint64_t offset, int size) const {
+    Hit h;
+    auto it = blocks.upper_bound(offset);
+    if (it == blocks.begin()) return h;
+    --it;  // the block at or below the offset: the one the access belongs to, or overran
+    h.block = &it->second;
+    h.start = it->first;
+    h.inside = offset + (std::uint64_t)size <= it->first + it->second.bytes;
+    return h;
+}
+
 namespace detail {
 
-// malloc(size): a fresh allocation (never a reused address: a use after free stays visible), or
-// a null pointer when the heap's bytes are spent, as on the GPU.
+// malloc(size): a block of the arena (a freed one of the size once it left the quarantine, else
+// the next free bytes), or a null pointer when the arena is spent, as on the GPU.
 void BlockRunner::do_malloc(Group& g, Thread& t, const Instr& in) {
     const u64 bytes = call_param(g, t, in, 0);
     DeviceState::Impl& d = *L_.device;
     u64 address = 0;
-    {
-        std::lock_guard lock(d.heap_mutex);
-        if (bytes > 0 && (long long)bytes <= kHeapBytes - d.heap_used && d.next_slot < DeviceState::Impl::kSlots) {
-            const int k = d.next_slot++;
-            d.storage.push_back(std::make_unique<unsigned char[]>((size_t)bytes));
-            std::memset(d.storage.back().get(), 0xFF, (size_t)bytes);  // malloc's bytes are undefined
-            auto slot = std::make_unique<BufferSlot>();
-            slot->data = d.storage.back().get();
-            slot->bytes = (size_t)bytes;
-            slot->id = -2;
-            slot->name = fmt::format("malloc'd block {}", k + 1);
-            d.slots[(size_t)k].store(slot.get(), std::memory_order_release);
-            d.owned.push_back(std::move(slot));
-            d.heap_used += (long long)bytes;
-            address = buffer_address(kHeapFirstIndex + k);
+    if (bytes > 0 && bytes <= kHeapBytes) {
+        const u64 size = (bytes + 15) / 16 * 16 + kHeapRedZone;  // an overrun lands in no block
+        std::unique_lock lock(d.heap_mutex);
+        if (d.arena.empty()) {  // made at the first malloc: most modules never call it
+            d.arena.assign(kHeapBytes, 0xFF);
+            d.heap_slot.data = d.arena.data();
+            d.heap_slot.bytes = d.arena.size();
+        }
+        u64 at = ~u64(0);
+        if (auto f = d.free_.lower_bound(size); f != d.free_.end() && f->first < 2 * size) {
+            at = f->second;
+            d.free_.erase(f);
+        } else if (d.top + size <= kHeapBytes) {
+            at = d.top;
+            d.top += size;
+        }
+        if (at != ~u64(0)) {
+            d.blocks[at] = {bytes, d.next_id++, true};
+            std::memset(d.arena.data() + at, 0xFF, (size_t)bytes);  // malloc's bytes are undefined
+            address = buffer_address(kHeapIndex) + at;
         }
     }
     const CallList& cl = g.f->call_lists[(size_t)in.call_args];
@@ -64,20 +83,58 @@ void BlockRunner::do_free(Group& g, Thread& t, const Instr& in) {
     const u64 address = call_param(g, t, in, 0);
     if (address == 0) return;  // free(NULL) does nothing
     DeviceState::Impl& d = *L_.device;
-    const int index = int((address >> 40) - 1);
-    std::lock_guard lock(d.heap_mutex);
-    BufferSlot* b = (address & ((u64(1) << 40) - 1)) == 0 && (address >> kSpaceShift) == 0
-                        ? const_cast<BufferSlot*>(heap_slot(d, index))
-                        : nullptr;
-    if (!b || b->freed) {
+    const u64 base = buffer_address(kHeapIndex);
+    std::unique_lock lock(d.heap_mutex);
+    auto it = address >= base ? d.blocks.find(address - base) : d.blocks.end();
+    if (it == d.blocks.end() || !it->second.live) {
         fatal(DiagKind::kernel_exception, t, &in,
               fmt::format("{} calls free({:#x}) at {}, {}", thread_text(t), address, where(&in),
-                          b ? "but that block was already freed (a double free)"
-                            : "but malloc did not return that pointer"));
+                          it != d.blocks.end() ? "but that block was already freed (a double free)"
+                                               : "but malloc did not return that pointer"));
         return;
     }
-    b->freed = true;
-    d.heap_used -= (long long)b->bytes;
+    it->second.live = false;
+    const u64 size = (it->second.bytes + 15) / 16 * 16 + kHeapRedZone;
+    d.quarantine.push_back({it->first, size});
+    d.quarantined += size;
+    while (d.quarantined > kHeapQuarantineBytes) {  // the oldest freed blocks become reusable
+        const auto [off, sz] = d.quarantine.front();
+        d.quarantine.pop_front();
+        d.quarantined -= sz;
+        d.blocks.erase(off);
+        d.free_.insert({sz, off});
+    }
+}
+
+// A heap access: inside a live block, or the fault that says where it went.
+bool BlockRunner::heap_access_ok(Thread& t, const Instr& in, long long off, int size, simt::Op op, bool store) {
+    DeviceState::Impl& d = *L_.device;
+    std::shared_lock lock(d.heap_mutex);
+    const auto hit = d.find((u64)off, size);
+    if (hit.block && hit.inside && hit.block->live) return true;
+    const int elem = std::max(1, bytes_of(in.type));
+    std::string what;
+    if (!hit.block)
+        what = fmt::format("byte {} of the device heap, which is in no block malloc returned", off);
+    else if (!hit.block->live && (u64)off < hit.start + hit.block->bytes)
+        what = fmt::format("malloc'd block {}[{}], after that allocation was freed", hit.block->id,
+                           ((u64)off - hit.start) / (u64)elem);
+    else
+        what = fmt::format("malloc'd block {}[{}], but that block has {} elements", hit.block->id,
+                           ((u64)off - hit.start) / (u64)elem, hit.block->bytes / (u64)elem);
+    simt::Diagnostic dg;
+    dg.kind = DiagKind::out_of_bounds;
+    locate(dg, t, &in);
+    dg.space = simt::Space::global;
+    dg.array = "heap";
+    dg.offset = off;
+    dg.elem_size = elem;
+    dg.op_a = op;
+    dg.message = fmt::format("out-of-bounds {}: {} {} {} at {}", store ? "store" : "load", thread_text(t),
+                             store ? "stores" : "loads", what, where(&in));
+    add_diag(std::move(dg));
+    fail_block();
+    return false;
 }
 
 }  // namespace detail

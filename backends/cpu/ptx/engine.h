@@ -115,8 +115,10 @@ struct Explore {
     enum class SharedInit : std::uint8_t { poison, random };
     SharedInit shared_init = SharedInit::poison;  // poison: 0xFF bytes (NaN); random: from seed
     // %clock, %clock64, %globaltimer: monotone per thread; the thread's executed instructions
-    // times `clock_stride` plus a per-thread offset drawn from the seed when clock_jitter.
-    std::uint32_t clock_stride = 1;
+    // times `clock_stride` plus a per-thread offset drawn from the seed when clock_jitter. More than
+    // one a instruction, as a GPU's clock runs at cycles: a kernel that waits some cycles in a loop
+    // costs the engine that many cycles' worth of instructions, not one per cycle.
+    std::uint32_t clock_stride = 16;
     bool clock_jitter = false;
     // Approximate instructions (div.approx/full, rcp/sqrt/rsqrt.approx, ex2, lg2, sin, cos, tanh):
     // correctly rounded, or moved by the seed within PTX's documented error bound.
@@ -135,8 +137,9 @@ struct Launch {
     std::vector<std::uint64_t> params;
     std::vector<ConstantInit> constants;
     std::size_t dynamic_shared_bytes = 0;
-    // Instructions any one block may execute before the launch stops with DiagKind::timeout
-    // (0: no limit). The checker's way to stop a kernel that never ends, exactly and at once.
+    // Instructions a block may execute, on average: the launch stops with DiagKind::timeout once
+    // its blocks together executed this times their number (0: no limit). The checker's way to stop
+    // a kernel that never ends, exactly and at once; one pool, so a block may do others' work.
     long long block_instruction_budget = 0;
     // Device printf (vprintf): formatted text is appended here, at most printf_cap bytes (then
     // "[printf output truncated]" once); nullptr: printf prints nothing.

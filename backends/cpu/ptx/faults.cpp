@@ -122,9 +122,6 @@ void BlockRunner::buffer_fault(Thread& t, const Instr& in, const BufferSlot& b, 
     if (kind == DiagKind::input_write)
         d.message = fmt::format("{} stores to the read-only input {}[{}] at {}", thread_text(t), b.name, off / elem,
                                 where(&in));
-    else if (b.freed)
-        d.message = fmt::format("{} {} {}[{}] at {}, after that allocation was freed", thread_text(t),
-                                store ? "stores" : "loads", b.name, off / elem, where(&in));
     else
         d.message = fmt::format("out-of-bounds {}: {} {} {}[{}] at {}, but {} has {} elements",
                                 store ? "store" : "load", thread_text(t), store ? "stores" : "loads", b.name,

@@ -321,13 +321,17 @@ void BlockRunner::run_group(Warp& w, u32 mask, long long& quantum) {
 bool BlockRunner::poll_limits(Group& g, const Instr& in) {
     next_poll_ = block_instructions_ + kCheckEvery;
     const Thread& t = *g.lanes[std::countr_zero(g.mask)];
-    const long long budget = L_.launch.block_instruction_budget;
-    if (budget > 0 && block_instructions_ > budget) {
-        fatal(DiagKind::timeout, t, &in,
-              fmt::format("block {} executed more than {} instructions without finishing (an endless "
-                          "loop?); thread {} was at {}",
-                          idx_text(block_idx_), budget, idx_text(t.idx), where(&in)));
-        return false;
+    if (L_.instruction_pool > 0) {
+        const long long drawn = L_.instructions_drawn.fetch_add(block_instructions_ - drawn_) + block_instructions_ - drawn_;
+        drawn_ = block_instructions_;
+        if (drawn > L_.instruction_pool) {
+            fatal(DiagKind::timeout, t, &in,
+                  fmt::format("the launch executed more than {} instructions ({} a block) without finishing (an "
+                              "endless loop?); thread {} of block {} was at {}",
+                              L_.instruction_pool, L_.launch.block_instruction_budget, idx_text(t.idx),
+                              idx_text(block_idx_), where(&in)));
+            return false;
+        }
     }
     if (L_.deadline > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - block_start_).count() > L_.deadline) {
@@ -969,14 +973,13 @@ const BufferSlot* BlockRunner::buffer_of(u64 addr, int& index) const {
     auto known = [&](u64 s) {
         if (s == 0) return false;
         const u64 i = s - 1;
-        return i < L_.buffers.size() || i == u64(kModuleGlobalsIndex) ||
-               (i >= u64(kHeapFirstIndex) && i <= u64(kHeapLastIndex) && heap_slot(*L_.device, int(i)));
+        return i < L_.buffers.size() || i == u64(kModuleGlobalsIndex) || i == u64(kHeapIndex);
     };
     if (!known(slot)) slot = addr >> 40;
     if (!known(slot)) return nullptr;
     index = int(slot - 1);
     if (index == kModuleGlobalsIndex) return &L_.module_globals;
-    if (index >= kHeapFirstIndex) return heap_slot(*L_.device, index);
+    if (index == kHeapIndex) return &L_.device->heap_slot;
     return &L_.buffers[(size_t)index];
 }
 
@@ -990,7 +993,8 @@ bool BlockRunner::global_pointer(Thread& t, const Instr& in, u64 addr, int size,
         return false;
     }
     const long long off = (long long)(addr - buffer_address(index));
-    if (off < 0 || off + size > (long long)b->bytes || b->freed) {
+    if (b->heap && off >= 0 && !heap_access_ok(t, in, off, size, op, store)) return false;
+    if (off < 0 || off + size > (long long)b->bytes) {
         buffer_fault(t, in, *b, off, op, DiagKind::out_of_bounds, store);
         return false;
     }

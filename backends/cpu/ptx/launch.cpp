@@ -81,6 +81,7 @@ void BlockRunner::run_block(int linear_block) {
     const auto totals_before = report.totals;
     abort_ = false;
     block_instructions_ = 0;
+    drawn_ = 0;
     next_poll_ = 0;
     block_start_ = std::chrono::steady_clock::now();
     block_counts_ = {};
@@ -137,6 +138,7 @@ void BlockRunner::run_block(int linear_block) {
         resolve_stuck();
         if (abort_) break;
     }
+    L_.instructions_drawn += block_instructions_ - drawn_;
     for (auto& t : threads_) report.instructions += t.executed;
     report.threads_run += n;
     ++report.blocks_run;
@@ -259,6 +261,8 @@ void prepare_launch(LaunchState& L, int entry_index) {
     L.recording = opt.trace.records != simt::TraceMode::off;
     L.counting = opt.trace.count || opt.trace.per_block_counts;
     L.deadline = opt.deadline_seconds < 0 ? (opt.check_shared ? simt::kDefaultCheckedDeadline : 0) : opt.deadline_seconds;
+    L.instruction_pool = launch.block_instruction_budget *
+                         ((long long)launch.grid.x * launch.grid.y * launch.grid.z);
     for (int v : entry.entry_shared_vars) {
         const Variable& var = m.variables[(size_t)v];
         if (var.offset + var.bytes <= L.shared_total) L.shared_vars.push_back({var.offset, v});

@@ -4,6 +4,7 @@
 #include <nvrtc.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -76,6 +77,36 @@ std::string restore_file_names(std::string ptx, const CompileRequest& req) {
     return out;
 }
 
+// ptxas's -v report, taken out of NVRTC's log: "ptxas info    : Function properties for NAME"
+// then "ptxas         .     40 bytes stack frame, ..." gives NAME's frame; every "ptxas info" and
+// report line is dropped (the log is for the student's errors).
+std::string take_stack_frames(const std::string& log, std::vector<std::pair<std::string, long long>>& frames) {
+    std::string kept, function;
+    std::size_t pos = 0;
+    while (pos < log.size()) {
+        std::size_t end = log.find('\n', pos);
+        if (end == std::string::npos) end = log.size();
+        const std::string_view line(log.data() + pos, end - pos);
+        pos = end + 1;
+        const std::string_view props = "Function properties for ";
+        if (line.starts_with("ptxas info")) {
+            if (const auto at = line.find(props); at != line.npos) function = std::string(line.substr(at + props.size()));
+            continue;
+        }
+        if (line.starts_with("ptxas         .")) {
+            if (const auto at = line.find(" bytes stack frame"); at != line.npos && !function.empty()) {
+                std::size_t b = at;
+                while (b > 0 && std::isdigit((unsigned char)line[b - 1])) --b;
+                frames.emplace_back(function, std::stoll(std::string(line.substr(b, at - b))));
+            }
+            continue;
+        }
+        kept.append(line).push_back('\n');
+    }
+    trim_end(kept, true);
+    return kept;
+}
+
 }  // namespace
 
 std::string CompileResult::lowered_name(const std::string& expression) const {
@@ -111,7 +142,10 @@ CompileResult compile_to_ptx(const CompileRequest& req) {
             fail("nvrtcAddNameExpression", r);
 
     std::vector<std::string> options = fixed_options();
-    if (req.cubin) options[0] = "--gpu-architecture=sm_90";
+    if (req.cubin) {
+        options[0] = "--gpu-architecture=sm_90";
+        options.push_back("--ptxas-options=-v");  // each function's stack frame, in the log
+    }
     options.insert(options.end(), req.options.begin(), req.options.end());
     std::vector<const char*> argv;
     for (const auto& o : options) argv.push_back(o.c_str());
@@ -124,6 +158,7 @@ CompileResult compile_to_ptx(const CompileRequest& req) {
         if (nvrtcGetProgramLog(prog.p, out.log.data()) != NVRTC_SUCCESS) out.log.clear();
     }
     trim_end(out.log, true);
+    if (req.cubin) out.log = take_stack_frames(out.log, out.stack_frames);
     auto seconds = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };

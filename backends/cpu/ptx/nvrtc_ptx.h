@@ -32,6 +32,10 @@ struct CompileResult {
     std::string log;  // NVRTC's log, trailing NULs and newlines removed
     std::string ptx;
     std::vector<unsigned char> cubin;  // when asked for
+    // With the cubin: each function's stack frame as ptxas reports it (its locals, spills and the
+    // registers it saves: what one call of it takes of a thread's stack), by PTX name. ptxas's
+    // report lines are not left in `log`.
+    std::vector<std::pair<std::string, long long>> stack_frames;
     // (name expression, lowered PTX name) for each name expression NVRTC resolved.
     std::vector<std::pair<std::string, std::string>> lowered;
     double seconds = 0;

@@ -27,37 +27,60 @@ namespace ptx::detail {
 namespace {
 
 // ---- clocks ------------------------------------------------------------------------------------
+// Bounds by key (a thread's global index, or a block), sorted by key: a join is a merge, a look-up
+// a binary search (a release sequence through an atomic counter gathers a bound from every block).
+class Bounds {
+public:
+    bool empty() const { return v_.empty(); }
+    void clear() { v_.clear(); }
+    void raise(u64 key, u32 bound) {
+        auto it = std::lower_bound(v_.begin(), v_.end(), key, [](const auto& e, u64 k) { return e.first < k; });
+        if (it != v_.end() && it->first == key) it->second = std::max(it->second, bound);
+        else v_.insert(it, {key, bound});
+    }
+    void join(const Bounds& o) {
+        if (o.v_.empty()) return;
+        if (v_.empty()) {
+            v_ = o.v_;
+            return;
+        }
+        std::vector<std::pair<u64, u32>> out;
+        out.reserve(v_.size() + o.v_.size());
+        size_t a = 0, b = 0;
+        while (a < v_.size() || b < o.v_.size()) {
+            if (b == o.v_.size() || (a < v_.size() && v_[a].first < o.v_[b].first)) out.push_back(v_[a++]);
+            else if (a == v_.size() || o.v_[b].first < v_[a].first) out.push_back(o.v_[b++]);
+            else {
+                out.push_back({v_[a].first, std::max(v_[a].second, o.v_[b].second)});
+                ++a, ++b;
+            }
+        }
+        v_ = std::move(out);
+    }
+    u32 at(u64 key) const {
+        auto it = std::lower_bound(v_.begin(), v_.end(), key, [](const auto& e, u64 k) { return e.first < k; });
+        return it != v_.end() && it->first == key ? it->second : 0;
+    }
+
+private:
+    std::vector<std::pair<u64, u32>> v_;
+};
+
+// What a thread (or a location) knows happened before: for threads, the epoch below which their
+// accesses are ordered; for blocks, the barrier interval below which theirs are.
 struct Knowledge {
-    std::vector<std::pair<u64, u32>> threads;  // (block * threads per block + thread, epoch bound)
-    std::vector<std::pair<u32, u32>> blocks;   // (block, interval bound)
+    Bounds threads, blocks;
     bool empty() const { return threads.empty() && blocks.empty(); }
     void clear() {
         threads.clear();
         blocks.clear();
     }
-    template <class K>
-    static void raise(std::vector<std::pair<K, u32>>& v, K key, u32 bound) {
-        for (auto& [k, b] : v)
-            if (k == key) {
-                b = std::max(b, bound);
-                return;
-            }
-        v.push_back({key, bound});
-    }
     void join(const Knowledge& o) {
-        for (const auto& [k, b] : o.threads) raise(threads, k, b);
-        for (const auto& [k, b] : o.blocks) raise(blocks, k, b);
+        threads.join(o.threads);
+        blocks.join(o.blocks);
     }
-    u32 thread_bound(u64 gid) const {
-        for (const auto& [k, b] : threads)
-            if (k == gid) return b;
-        return 0;
-    }
-    u32 block_bound(u32 block) const {
-        for (const auto& [k, b] : blocks)
-            if (k == block) return b;
-        return 0;
-    }
+    u32 thread_bound(u64 gid) const { return threads.at(gid); }
+    u32 block_bound(u32 block) const { return blocks.at(block); }
 };
 
 struct Clock {
@@ -107,6 +130,7 @@ struct GlobalShadow {
 // locations' knowledge.
 struct Shared {
     std::vector<std::unique_ptr<GlobalShadow>> shadows;
+    std::unique_ptr<GlobalShadow> module_shadow;  // the module's __device__ variables
     std::mutex sync_mutex;
     std::unordered_map<u64, Knowledge> sync;
     int stride = 1;
@@ -122,6 +146,7 @@ public:
         active_ = s_.stride <= 1 || r.block() % s_.stride == 0;
         if (!active_) return;
         ++gen_;
+        block_known_.clear();
         if (clocks_.size() < (size_t)L_.nthreads) clocks_.resize((size_t)L_.nthreads);
         if (w_.size() < (size_t)L_.shared_total) {
             written_.resize((size_t)L_.shared_total, 0);
@@ -152,18 +177,18 @@ public:
     // thread now knows.
     void barrier_released(BlockRunner&) override {
         if (!active_) return;
-        Knowledge all;
         for (int t = 0; t < L_.nthreads; ++t) {
             Clock& c = clock(t);
             if (!c.pending.empty()) {
                 c.known.join(c.pending);
                 c.pending.clear();
             }
-            if (!c.known.empty()) all.join(c.known);
+            if (!c.known.empty()) {  // now the whole block's
+                block_known_.join(c.known);
+                c.known.clear();
+            }
             c.released = ++c.epoch;
         }
-        if (!all.empty())
-            for (int t = 0; t < L_.nthreads; ++t) clock(t).known = all;
     }
 
     void warp_synced(BlockRunner&, const std::vector<Thread*>& lanes) override {
@@ -190,6 +215,7 @@ private:
     Shared& s_;
     bool active_ = false;
     u32 gen_ = 0;
+    Knowledge block_known_;  // what a barrier made every thread of the block know
     std::vector<Clock> clocks_;
     std::vector<u32> written_;  // the generation of the block whose thread stored the byte
     std::vector<Rec> w_, r_;
@@ -233,21 +259,25 @@ private:
             return;
         }
         Knowledge k = c.known;
-        Knowledge::raise(k.threads, gid(r.block(), e.t.linear), bound);
-        Knowledge::raise(k.blocks, u32(r.block()), u32(e.t.interval));
+        k.join(block_known_);
+        k.threads.raise(gid(r.block(), e.t.linear), bound);
+        k.blocks.raise(u32(r.block()), u32(e.t.interval));
         Knowledge& at = s_.sync[key(r, e)];
         if (rmw) at.join(k);
         else at = std::move(k);
     }
 
     // Is the recorded access E (of this block) ordered before the current access of thread t?
+    u32 thread_bound(const Clock& c, u64 g) const { return std::max(c.known.thread_bound(g), block_known_.thread_bound(g)); }
+    u32 block_bound(const Clock& c, u32 b) const { return std::max(c.known.block_bound(b), block_known_.block_bound(b)); }
+
     bool ordered(BlockRunner& r, const Rec& e, const Thread& t, const Clock& c) const {
         if (e.thread == t.linear) return true;
         if (e.interval < t.interval) return true;
-        if (c.known.block_bound(u32(r.block())) > u32(e.interval)) return true;
+        if (block_bound(c, u32(r.block())) > u32(e.interval)) return true;
         if (e.thread >= 0) {
             if (e.thread / kWarpSize == t.warp && c.warp[(size_t)(e.thread % kWarpSize)] > e.wc) return true;
-            return c.known.thread_bound(gid(r.block(), e.thread)) > e.epoch;
+            return thread_bound(c, gid(r.block(), e.thread)) > e.epoch;
         }
         if (e.warp == t.warp && e.lanes) {
             for (u32 m = e.lanes; m; m &= m - 1)
@@ -383,13 +413,17 @@ private:
             if (th != kManyThreads && int(th) / kWarpSize == t.warp && c.warp[(size_t)(th % kWarpSize)] > ck_wc(clock))
                 return true;
         }
-        if (c.known.block_bound(blk) > iv) return true;
-        return th != kManyThreads && c.known.thread_bound(gid(int(blk), int(th))) > ck_epoch(clock);
+        if (block_bound(c, blk) > iv) return true;
+        return th != kManyThreads && thread_bound(c, gid(int(blk), int(th))) > ck_epoch(clock);
     }
 
     void global_access(BlockRunner& r, const AccessEvent& e, const Clock& c) {
-        if (e.buffer_index < 0 || e.buffer_index >= (int)s_.shadows.size() || !s_.shadows[(size_t)e.buffer_index]) return;
-        GlobalShadow& sh = *s_.shadows[(size_t)e.buffer_index];
+        GlobalShadow* shadow = e.buffer_index == kModuleGlobalsIndex ? s_.module_shadow.get()
+                               : e.buffer_index >= 0 && e.buffer_index < (int)s_.shadows.size()
+                                   ? s_.shadows[(size_t)e.buffer_index].get()
+                                   : nullptr;
+        if (!shadow) return;  // (the read-only input; the device heap is not shadowed)
+        GlobalShadow& sh = *shadow;
         const u64 mine = pack(u64(r.block()) + 1, u64(e.t.linear), u64(e.t.interval), u64(e.in.site));
         const u64 my_clock = pack_clock(c.epoch, c.warp[(size_t)e.t.lane], e.strong);
         auto conflicts = [&](u64 who, u64 clock) {
@@ -411,7 +445,9 @@ private:
                     other = rd;
                 }
             }
-            if (e.op != simt::Op::store) {
+            // (an atomic's read is coherence-ordered with the writes to its location: it is
+            // recorded as the write it also is, not among the readers)
+            if (e.op == simt::Op::load) {
                 u64 rd = R.load();
                 for (;;) {
                     const u64 rdc = RC.load();
@@ -439,16 +475,23 @@ private:
 
     void report_global_race(BlockRunner& r, const AccessEvent& e, u64 conflict, simt::Op other_op) {
         const int elem = std::max(1, bytes_of(e.in.type));
-        const BufferSlot& b = *e.buffer;
         simt::Diagnostic d;
         d.kind = DiagKind::race;
         r.locate(d, e.t, &e.in);
         d.op_a = e.op;
         d.op_b = other_op;
         d.space = simt::Space::global;
-        d.array = b.name;
+        d.array = e.buffer->name;
         d.offset = e.offset;
         d.elem_size = elem;
+        if (e.buffer_index == kModuleGlobalsIndex)  // a __device__ variable, by its name
+            for (const Variable& v : L_.m.variables)
+                if (v.space == Sp::global && v.offset <= e.offset && e.offset < v.offset + v.bytes) {
+                    d.array = v.display;
+                    d.offset = e.offset - v.offset;
+                }
+        const BufferSlot b{nullptr, 0, 0, d.array, false, false};
+        const long long offset_in_array = d.offset;
         const bool other_block_known = sh_block(conflict) != kManyBlocks;
         const int ob = other_block_known ? int(sh_block(conflict)) - 1 : -1;
         simt::Idx3 obi = r.block_idx();
@@ -469,12 +512,12 @@ private:
         if (same_block)
             d.message = fmt::format("race on global {}[{}]: thread {} {} it at {} and {} {} it at {} in the same barrier "
                                     "interval ({}) of block {}",
-                                    b.name, e.offset / elem, idx_text(e.t.idx), op_word(e.op), r.where(&e.in), who,
+                                    b.name, offset_in_array / elem, idx_text(e.t.idx), op_word(e.op), r.where(&e.in), who,
                                     op_word(other_op), d.site_b, e.t.interval, idx_text(r.block_idx()));
         else
             d.message = fmt::format("race on global {}[{}] between blocks: thread {} of block {} {} it at {}, and {} of {} "
                                     "{} it at {}: blocks run in no fixed order, and no fence and flag orders the two",
-                                    b.name, e.offset / elem, idx_text(e.t.idx), idx_text(r.block_idx()), op_word(e.op),
+                                    b.name, offset_in_array / elem, idx_text(e.t.idx), idx_text(r.block_idx()), op_word(e.op),
                                     r.where(&e.in), who, ob >= 0 ? "block " + idx_text(obi) : "other blocks",
                                     op_word(other_op), d.site_b);
         r.add_diag(std::move(d));
@@ -490,6 +533,7 @@ public:
         for (size_t i = 0; i < L.buffers.size(); ++i)
             if (!L.buffers[i].read_only && L.buffers[i].bytes > 0)
                 s_.shadows[i] = std::make_unique<GlobalShadow>((L.buffers[i].bytes + 3) / 4);
+        if (L.module_globals.bytes > 0) s_.module_shadow = std::make_unique<GlobalShadow>((L.module_globals.bytes + 3) / 4);
     }
     std::vector<std::unique_ptr<BlockObserver>> for_worker() override {
         std::vector<std::unique_ptr<BlockObserver>> v;
