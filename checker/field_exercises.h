@@ -39,6 +39,7 @@ struct FieldCase {
     std::vector<Schedule> runs;
     std::vector<std::uint64_t> run_seeds;
     bool gpu_only = false;     // a size only the GPU runs (the large one, the timed one)
+    bool drawn = false;        // a size drawn from the check's seed
     long long outputs = 0;     // cells the kernel computes
     long long lab_loads = 0;   // global loads of the lab's kernel here (its table row, exactly)
 };
