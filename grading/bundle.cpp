@@ -305,7 +305,7 @@ std::vector<ClassroomStep> classroom_steps(const JobConfig& config, bool with_gp
 BundleReport make_bundle(const BundleRequest& req) {
     check_out(req.out);
     const fs::path out = fs::absolute(req.out);
-    std::string tmpl = (out.parent_path() / ("." + out.filename().string() + ".tmp-XXXXXX")).string();
+    std::string tmpl = (out.parent_path() / fmt::format(".{}.tmp-XXXXXX", out.filename().string())).string();
     if (!::mkdtemp(tmpl.data())) throw UserError(fmt::format("--out {}: cannot create a folder beside it", req.out.string()));
     const fs::path tmp = tmpl;
     BundleReport rep;

@@ -1,7 +1,8 @@
 // A ZIP archive of a folder, as Gradescope takes an autograder: the files at the archive's root,
-// stored (not compressed), Unix permissions kept (run_autograder must stay executable), one fixed
-// timestamp (the same folder gives the same bytes). Written here rather than by a zip program: a
-// grading box or CI may not have one, and the format's stored subset is a page of code.
+// deflated by zlib where that makes them smaller (stored otherwise), Unix permissions kept
+// (run_autograder must stay executable), one fixed timestamp (the same folder gives the same
+// bytes). Written here rather than by a zip program: a grading box or CI may not have one, and the
+// format's subset needed is a page of code.
 #pragma once
 #include <filesystem>
 

@@ -30,7 +30,7 @@ echo
 echo "The whole tree: $(du -sh "$T/tree" | cut -f1) ($(find "$T/tree" -type f | wc -l) files; share/stencil-lab $(du -sh "$T/tree/share/stencil-lab" | cut -f1))."
 echo "Outside glibc and GCC's runtime (libstdc++, libgcc_s: GLIBCXX_3.4.29 is GCC 11's, Ubuntu 22.04 has GCC 12's),"
 echo "\`libnvrtc.so.13\` is the one library the box must have: the CUDA 13 toolkit's, or NVIDIA's \`cuda-nvrtc-13-0\`"
-echo "package (the bundles' setup.sh and Dockerfile install it). libseccomp is linked in; the CUDA runtime is linked"
+echo "package (the bundles' setup.sh and Dockerfile install it). libseccomp and zlib are linked in; the CUDA runtime is linked"
 echo "in and libcuda is loaded only where there is a GPU (the CUDA backend's probe), so the binaries start where no"
 echo "driver exists. libstdc++ and libgcc stay shared: linked statically from GCC 12 (this preset's first form) they"
 echo "needed GLIBC_2.36 (arc4random) and GLIBC_2.35 (_dl_find_object), more than Ubuntu 22.04's 2.35."

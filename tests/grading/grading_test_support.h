@@ -1,12 +1,14 @@
 // What the bundle tests share: a temporary folder, a shell command with its output, the built
 // stencil-lab first on PATH, the corpus's submissions, and an unzip of the stored archives
-// grading/zip_writer.h writes (so no zip program is needed, and the archive's own bytes are read).
+// grading/zip_writer.h writes (so no zip program is needed, and the archive's own bytes are read:
+// each entry's size, CRC-32 and mode from the central directory).
 #pragma once
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -85,15 +87,32 @@ inline std::map<std::string, unsigned> unzip(const fs::path& zip, const fs::path
     std::map<std::string, unsigned> modes;
     for (size_t i = 0; i < count; ++i) {
         REQUIRE(u32(at) == 0x02014b50u);
-        const size_t size = u32(at + 24), name_len = u16(at + 28), extra = u16(at + 30), comment = u16(at + 32);
-        const unsigned mode = (u32(at + 38) >> 16) & 0777;
+        const std::uint32_t crc = u32(at + 16);
+        const size_t packed = u32(at + 20), size = u32(at + 24), name_len = u16(at + 28), extra = u16(at + 30),
+                     comment = u16(at + 32);
+        const unsigned method = u16(at + 10), mode = (u32(at + 38) >> 16) & 0777;
         const size_t local = u32(at + 42);
         const std::string name = z.substr(at + 46, name_len);
-        REQUIRE(u16(at + 10) == 0);  // stored
+        REQUIRE((method == 0 || method == 8));  // stored or deflated
         const size_t data = local + 30 + u16(local + 26) + u16(local + 28);
+        std::string bytes(size, '\0');
+        if (method == 0) {
+            bytes = z.substr(data, size);
+        } else {
+            z_stream s{};
+            REQUIRE(inflateInit2(&s, -15) == Z_OK);
+            s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(z.data() + data));
+            s.avail_in = uInt(packed);
+            s.next_out = reinterpret_cast<Bytef*>(bytes.data());
+            s.avail_out = uInt(size);
+            const int rc = inflate(&s, Z_FINISH);
+            inflateEnd(&s);
+            REQUIRE(rc == Z_STREAM_END);
+        }
+        REQUIRE(::crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), uInt(bytes.size())) == crc);
         const fs::path out = to / name;
         fs::create_directories(out.parent_path());
-        std::ofstream(out, std::ios::binary) << z.substr(data, size);
+        std::ofstream(out, std::ios::binary) << bytes;
         fs::permissions(out, fs::perms(mode), fs::perm_options::replace);
         modes[name] = mode;
         at += 46 + name_len + extra + comment;
