@@ -6,11 +6,17 @@
 # and where unshare is allowed the checkout is hidden under an empty folder while they run.
 #
 # Here:   cmake --preset grading && cmake --build --preset grading && scripts/grading-carry.sh
-# There:  scripts/gpu-install-check.sh .carry/stencil-lab-grading     (carry [".carry"])
+# There:  scripts/gpu-install-check.sh .carry/stencil-lab-grading.tar.xz     (carry [".carry"])
 # The log goes to $OUT/gpu-install-check.log (and the results files beside it).
 set -uo pipefail
-CARRY=$(cd "${1:-.carry/stencil-lab-grading}" && pwd) || { echo "gpu-install-check: no carried tree"; exit 2; }
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+ARG=${1:-$REPO/.carry/stencil-lab-grading.tar.xz}
+if [ -f "$ARG" ]; then  # the packed carry: unpacked outside the checkout
+  UNPACKED=$(mktemp -d /tmp/stencil-grading-carry-XXXXXX)
+  tar -C "$UNPACKED" -xJf "$ARG" || { echo "gpu-install-check: cannot unpack $ARG"; exit 2; }
+  ARG=$UNPACKED/stencil-lab-grading
+fi
+CARRY=$(cd "$ARG" && pwd) || { echo "gpu-install-check: no carried tree at $ARG"; exit 2; }
 OUT=${OUT:-$REPO/out}
 mkdir -p "$OUT"
 T=$(mktemp -d /tmp/stencil-install-check-XXXXXX)
@@ -70,5 +76,5 @@ else
 fi
 rc=${PIPESTATUS[0]}
 cp "$T"/gradescope-*.json "$OUT"/ 2> /dev/null
-rm -rf "$T"
+rm -rf "$T" ${UNPACKED:+"$UNPACKED"}
 exit "$rc"
