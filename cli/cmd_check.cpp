@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <mutex>
@@ -207,10 +208,20 @@ public:
                  e.value("line", ""), e.value("row", ""), e.value("json", nlohmann::json())};
         return g;
     }
+    // Written at most once a second (a batch of a thousand would otherwise rewrite the file a thousand
+    // times) and at the end: a batch stopped half-way loses at most a second of results.
     void put(const Graded& g) {
         std::lock_guard<std::mutex> lock(m_);
         entries_[g.name] = {{"sha256", g.sha256}, {"seed", fmt::format("{:#x}", g.seed)}, {"options", g.options},
                             {"passed", g.passed}, {"error", g.error}, {"line", g.line}, {"row", g.row}, {"json", g.json}};
+        const auto now = std::chrono::steady_clock::now();
+        if (now - saved_ >= std::chrono::seconds(1)) {
+            save();
+            saved_ = now;
+        }
+    }
+    void flush() {
+        std::lock_guard<std::mutex> lock(m_);
         save();
     }
     void save() const {
@@ -231,6 +242,7 @@ private:
     bool has_seed_ = false;
     nlohmann::json entries_ = nlohmann::json::object();
     mutable std::mutex m_;
+    std::chrono::steady_clock::time_point saved_{};
 };
 
 // Each file's seed follows from the batch's seed and the file's content: the same file in the same
@@ -349,6 +361,7 @@ int run_batch(const CheckArgs& a, checker::CheckOptions opt) {
     for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
     worker();
     for (auto& t : threads) t.join();
+    state.flush();
     if (progress) progress->finish();
     int passed = 0, errors = 0;
     for (const Graded& g : done) passed += g.passed, errors += g.error;
