@@ -43,7 +43,8 @@ struct Case {
 }  // namespace
 
 TEST_CASE("contract: no command is a usage error", "[cli][contract]") {
-    require_usage_error("", "a command is required (one of info, versions, run, model, sweep, baseline, tune, check, cache, lab)");
+    require_usage_error("", "a command is required (one of info, versions, run, model, sweep, baseline, tune, check, cache, lab, "
+                            "autograder)");
 }
 
 TEST_CASE("contract: an unknown command is a usage error", "[cli][contract]") {
