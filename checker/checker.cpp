@@ -31,6 +31,7 @@
 #include "checker/source.h"
 #include "core/backend_choice.h"
 #include "core/error.h"
+#include "core/install_layout.h"
 #include "core/parallel.h"
 #include "core/weights.h"
 
@@ -42,19 +43,9 @@ using json = nlohmann::json;
 // ---- [helpers] --------------------------------------------------------------------------------
 namespace {
 
-std::string runner_path() {
-    if (const char* v = std::getenv("STENCIL_CHECK_RUNNER"); v && *v) return v;
-    // Next to the running binary first (an installed or copied build), then the build tree.
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        // next to it (stencil-lab), or one folder up (the test binaries in <build>/tests)
-        for (const fs::path& p : {self.parent_path() / "stencil-check-runner",
-                                  self.parent_path().parent_path() / "stencil-check-runner"})
-            if (fs::exists(p)) return p.string();
-    }
-    return STENCIL_CHECKER_RUNNER;
-}
+// The runner beside an installed or copied binary, in an install tree's libexec/, or in the build
+// tree (core/install_layout.h).
+std::string runner_path() { return find_runner(STENCIL_CHECKER_RUNNER); }
 
 void write_text(const std::string& path, const std::string& s) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -215,12 +206,14 @@ struct Plan {
     std::vector<TestCase> cases;
     int count_n = 0;   // the size whose loads are counted
     int timing_n = 0;  // GPU: the size timed against the lab's kernel (0: none)
+    std::vector<int> drawn;  // the sizes drawn from the seed
 };
 
 Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
     Plan p;
     std::vector<int> sizes = test_sizes(ex, s.tile, opt.quick);
-    for (int n : random_sizes(ex, s.tile, mix_seed(s.seed + 3), sizes, opt.quick)) sizes.push_back(n);
+    p.drawn = random_sizes(ex, s.tile, mix_seed(s.seed + 3), sizes, opt.quick);
+    for (int n : p.drawn) sizes.push_back(n);
     p.count_n = load_count_size(ex, s.tile);
     if (opt.large_case) sizes.push_back(kLargeStarN);
     if (s.gpu && opt.timing) sizes.push_back(p.timing_n = 256);
@@ -263,7 +256,8 @@ Request base_request(const Exercise& ex, const Setup& s, const VettedSource& src
     // CPU runs use at most 4 worker threads: the child lives under an address-space limit
     // (memory_limit_mb), and every worker holds a block's state (registers, local memory, shared
     // shadows) and a malloc arena; on a 16-core machine all cores would pass 4 GiB first.
-    req.workers = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    req.workers = opt.workers > 0 ? std::min(opt.workers, 4)
+                                  : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
     write_text(work + "/submission.cu", translation_unit(src, ex, s.tile));
     req.source = work + "/submission.cu";
     req.compile_seconds = opt.compile_seconds;
@@ -416,6 +410,7 @@ void check_fields(CheckResult& res, const Exercise& ex, const Setup& s, const Ve
     int count = -1;
     for (size_t c = 0; c < cases.size(); ++c) {
         res.sizes.push_back(cases[c].n);
+        if (cases[c].drawn) res.drawn_sizes.push_back(cases[c].n);
         req.cases.push_back(field_case_spec(cases[c], int(c)));
         write_field_case_files(cases[c], int(c), work.path);
         if (!cases[c].gpu_only && !cases[c].large && (count < 0 || cases[c].outputs > cases[size_t(count)].outputs))
@@ -489,6 +484,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     const StencilWeights weights = random_weights(ex.radius, mix_seed(s.seed)).rounded_to(ex.precision);
     const Plan plan = plan_cases(ex, s, opt);
     for (const TestCase& tc : plan.cases) res.sizes.push_back(tc.n);
+    res.drawn_sizes = plan.drawn;
     const Request req = write_request_files(ex, s, src, weights, plan, opt, work.path);
 
     // 3. compile and run in the child (the references are computed meanwhile)

@@ -104,6 +104,8 @@ struct TestRecord {
     std::string name;    // "N=13 in_order"
     bool passed = false;
     std::string output;  // one line
+    int size = 0;        // the case's size (star3d N, cardiac2d n, derivative my): a rubric scores
+                         // sizes apart (grading/score.h)
 };
 
 struct Timing {
@@ -134,6 +136,7 @@ struct CheckResult {
     std::string backend;                // "cpu" or "cuda"
     std::uint64_t seed = 0;             // for the record; drawn by the parent, never passed in
     std::vector<int> sizes;             // every N tested (the fixed ones and those from the seed)
+    std::vector<int> drawn_sizes;       // those of `sizes` drawn from the seed (a rubric's hidden tests)
     std::optional<Timing> timing;       // GPU, passing kernels
     std::optional<LoadCount> loads;     // GPU counters on the GPU, a checked run's count on the CPU
     double seconds = 0;
@@ -155,6 +158,8 @@ struct CheckOptions {
     bool quick = false;              // fewer sizes (tests of the checker itself)
     bool large_case = true;          // the large case (run_plan.h; tests of the checker leave it out
                                      // where it is not what they test)
+    int workers = 0;                 // CPU engine threads per check; 0: min(cores, 4). A batch of
+                                     // N parallel checks gives each its share of the cores
     // A front end's live check (the viewer): set `stop` from another thread to end the check (its
     // runner's process group is killed; check_submission then throws UserError "cancelled");
     // `progress` is called from the checking thread with each case the runner starts.
@@ -164,10 +169,9 @@ struct CheckOptions {
 
 CheckResult check_submission(const std::string& path, const CheckOptions& opt);
 
-// Output formats.
+// Output formats (a platform's results file, with points: grading/platform_results.h).
 nlohmann::json to_json(const CheckResult& r);
 std::string to_text(const CheckResult& r);          // for a terminal
-nlohmann::json to_gradescope(const CheckResult& r);  // Gradescope results.json
 
 // Whether the CUDA path can run here (driver + GPU, probed in a child); nullopt when it can.
 std::optional<std::string> cuda_unavailable_for_checker();

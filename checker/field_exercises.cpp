@@ -190,6 +190,7 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, 
     std::mt19937_64 rng(mix_seed(seed ^ 0xf1e1dull));
     // (a, b): cardiac2d n = a; derivative my = a, mz = b
     std::vector<std::pair<int, int>> sizes;
+    std::vector<size_t> drawn;  // the indices of the sizes drawn from the seed
     if (ex.problem == Problem::cardiac2d) {
         // one cell; smaller than a tile; one tile; one more than a tile; two tiles and a bit
         sizes = quick ? std::vector<std::pair<int, int>>{{1, 0}, {17, 0}, {33, 0}}
@@ -197,14 +198,18 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, 
         if (!quick) {
             sizes.push_back({std::uniform_int_distribution<int>(18, 47)(rng), 0});
             sizes.push_back({std::uniform_int_distribution<int>(50, 72)(rng), 0});
+            drawn = {sizes.size() - 2, sizes.size() - 1};
         }
         if (large) sizes.push_back({kLargeCardiacN, 0});  // the large case, on every backend
     } else {
         // my must be a multiple of sPencils (the launch's grid); mz anything
         sizes = quick ? std::vector<std::pair<int, int>>{{4, 1}, {8, 3}}
                       : std::vector<std::pair<int, int>>{{4, 1}, {8, 3}, {12, 5}, {64, 64}};
-        if (!quick) sizes.push_back({sPencils * std::uniform_int_distribution<int>(1, 10)(rng),
-                                     std::uniform_int_distribution<int>(1, 9)(rng)});
+        if (!quick) {
+            sizes.push_back({sPencils * std::uniform_int_distribution<int>(1, 10)(rng),
+                             std::uniform_int_distribution<int>(1, 9)(rng)});
+            drawn = {sizes.size() - 1};
+        }
         if (large) sizes.push_back({kLargeDerivativeMy, kLargeDerivativeMz});  // the large case, on every backend
     }
     const int large_index = large ? int(sizes.size()) - 1 : -1;
@@ -223,6 +228,7 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, 
         FieldCase c = made[i].get();
         c.gpu_only = int(i) == timing_index;
         c.large = int(i) == large_index;
+        c.drawn = std::find(drawn.begin(), drawn.end(), i) != drawn.end();
         const long long threads = (long long)c.launch.grid[0] * c.launch.grid[1] * c.launch.grid[2] *
                                   c.launch.block[0] * c.launch.block[1] * c.launch.block[2];
         CaseRuns plan = plan_runs(gpu, int(i) == timing_index, int(i) == large_index, threads, mix_seed(seed + 7 + i));
@@ -487,7 +493,7 @@ struct FieldJudge {
         }
         std::string runs;
         for (size_t r = 0; r < c.runs.size(); ++r) runs += (r ? ", " : "") + run_label(c.runs[r], r);
-        j.tests.push_back({fmt::format("{} ({})", c.label, runs), line.verdict == Verdict::pass, line.line});
+        j.tests.push_back({fmt::format("{} ({})", c.label, runs), line.verdict == Verdict::pass, line.line, c.n});
         return ri;
     }
 

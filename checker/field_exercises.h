@@ -40,6 +40,7 @@ struct FieldCase {
     int check_block_stride = 1;
     bool gpu_only = false;     // a size only the GPU runs (the timed one)
     bool large = false;        // the large case (run_plan.h: one run on the CPU, a sample checked)
+    bool drawn = false;        // a size drawn from the check's seed
     long long outputs = 0;     // cells the kernel computes
     long long lab_loads = 0;   // global loads of the lab's kernel here (its table row, exactly)
 };

@@ -1,4 +1,5 @@
-// Verdict names and the three output formats: text, JSON, Gradescope.
+// Verdict names and the two output formats: text and JSON (a platform's results file, with points,
+// is grading/platform_results.h's).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -55,6 +56,7 @@ json to_json(const CheckResult& r) {
     j["backend"] = r.backend;
     j["seed"] = std::to_string(r.seed);  // a string: JavaScript readers would round a 64-bit number
     j["sizes"] = r.sizes;
+    j["drawn_sizes"] = r.drawn_sizes;
     j["seconds"] = r.seconds;
     const Evidence& e = r.evidence;
     json ev;
@@ -89,7 +91,8 @@ json to_json(const CheckResult& r) {
     if (!e.child_output.empty()) ev["child_output"] = e.child_output;
     j["evidence"] = ev;
     j["tests"] = json::array();
-    for (const auto& t : r.tests) j["tests"].push_back({{"name", t.name}, {"passed", t.passed}, {"output", t.output}});
+    for (const auto& t : r.tests)
+        j["tests"].push_back({{"name", t.name}, {"size", t.size}, {"passed", t.passed}, {"output", t.output}});
     j["warnings"] = r.warnings;
     if (r.timing)
         j["timing"] = {{"n", r.timing->n}, {"reps", r.timing->reps}, {"student_ms", r.timing->student_ms},
@@ -149,35 +152,6 @@ std::string to_text(const CheckResult& r) {
     }
     s += fmt::format("  seed {:#x}\n", r.seed);
     return s;
-}
-
-json to_gradescope(const CheckResult& r) {
-    json g;
-    const bool pass = r.verdict == Verdict::pass;
-    g["score"] = pass ? 1.0 : 0.0;
-    g["output"] = to_text(r);
-    g["tests"] = json::array();
-    g["tests"].push_back({{"name", "verdict"},
-                          {"score", pass ? 1.0 : 0.0},
-                          {"max_score", 1.0},
-                          {"status", pass ? "passed" : "failed"},
-                          {"output", std::string(to_string(r.verdict)) + ": " + r.evidence.message}});
-    for (const auto& t : r.tests)
-        g["tests"].push_back({{"name", t.name}, {"status", t.passed ? "passed" : "failed"},
-                              {"output", t.output}});
-    if (r.timing)
-        g["tests"].push_back({{"name", "time vs the lab's kernel"},
-                              {"status", "passed"},
-                              {"output", fmt::format("{:.3f} ms vs {:.3f} ms (ratio {:.2f})",
-                                                     r.timing->student_ms, r.timing->reference_ms,
-                                                     r.timing->ratio)}});
-    if (r.loads)
-        g["tests"].push_back({{"name", "global loads per output"},
-                              {"status", r.loads->within_budget ? "passed" : "failed"},
-                              {"output", fmt::format("{:.3f} (budget {:.3f})", r.loads->loads_per_output,
-                                                     r.loads->budget)}});
-    g["extra_data"] = to_json(r);
-    return g;
 }
 
 }  // namespace stencil::checker

@@ -1,11 +1,21 @@
 // `stencil-lab check FILE.cu --exercise NAME`: grade one submission (or a folder with --batch).
-// All the work is in checker/; this file only maps options and prints.
+// The checking is checker/'s and the points grading/'s; this file maps options, runs a batch's
+// checks in parallel (--jobs, bounded by memory), keeps the batch's state so that a rerun skips
+// unchanged files, and prints.
 #include <fmt/format.h>
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <thread>
 #include <cstring>
 #include <optional>
 #include <cmath>
@@ -19,6 +29,11 @@
 #include "cli/command.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "core/sha256.h"
+#include "grading/box.h"
+#include "grading/platform_results.h"
+#include "grading/rubric.h"
+#include "grading/score.h"
 
 namespace stencil::cli {
 namespace {
@@ -36,6 +51,11 @@ struct CheckArgs {
     std::string time_limit;
     std::string seed;
     bool no_timing = false;
+    int jobs = 1;
+    std::string results_dir;  // --batch: one platform results file per submission
+    std::string platform = "gradescope";
+    std::string rubric;
+    bool fresh = false;       // --batch: ignore the folder's state, grade everything again
 };
 
 std::string csv_field(std::string s) {
@@ -89,13 +109,16 @@ checker::CheckOptions options_of(const CheckArgs& a) {
     return opt;
 }
 
+// ---- [batch] ------------------------------------------------------------------------------------
+
 std::string csv_row(const std::string& file, const std::string& verdict, const std::string& message,
-                    const checker::CheckResult* r) {
+                    const checker::CheckResult* r, std::uint64_t seed, const std::string& sha256) {
     const bool pass = verdict == "pass";
     return csv_field(file) + "," + verdict + "," + (pass ? "1" : "0") + "," + csv_field(message) + "," +
            (r && r->loads ? fmt::format("{:.4f}", r->loads->loads_per_output) : "") + "," +
            (r && r->loads ? fmt::format("{:.4f}", r->loads->budget) : "") + "," +
-           (r && r->timing ? fmt::format("{:.3f}", r->timing->ratio) : "") + "\n";
+           (r && r->timing ? fmt::format("{:.3f}", r->timing->ratio) : "") + "," + fmt::format("{:#x}", seed) + "," +
+           sha256 + "\n";
 }
 
 // One entry of the batch folder: a .cu file to grade, or why it cannot be graded.
@@ -119,6 +142,7 @@ std::vector<BatchEntry> list_batch(const CheckArgs& a) {
         const fs::path p = it->path();
         if (p.filename().string().rfind('.', 0) == 0) continue;
         if (!a.csv.empty() && fs::equivalent(p, a.csv, ec)) continue;
+        if (!a.results_dir.empty() && fs::equivalent(p, a.results_dir, ec)) continue;
         BatchEntry e{p, ""};
         const fs::file_status st = fs::status(p, ec);  // follows links
         if (p.extension() != ".cu")
@@ -138,43 +162,221 @@ std::vector<BatchEntry> list_batch(const CheckArgs& a) {
     return entries;
 }
 
+// A graded entry as the batch keeps it: its row, its JSON and (with --results-dir) its platform
+// results file, and what makes it the same next time (content hash, seed, options).
+struct Graded {
+    std::string name, sha256, options;
+    std::uint64_t seed = 0;
+    bool passed = false, error = false;
+    std::string line, row;
+    nlohmann::json json;
+};
+
+std::string file_sha256(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return sha256_hex(ss.str());
+}
+
+// The batch's state (`.stencil-lab-batch.json` in the batch folder): the batch's seed and every
+// graded entry, rewritten whole after each one, so that a batch stopped half-way resumes and a
+// rerun skips every file whose content, seed and options are unchanged.
+class BatchState {
+public:
+    BatchState(std::filesystem::path path, bool load) : path_(std::move(path)) {
+        std::ifstream in(path_);
+        if (!load || !in) return;
+        const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+        if (j.is_discarded() || j.value("version", 0) != 1) return;  // another format: start afresh
+        if (j.contains("seed") && j["seed"].is_string()) std::sscanf(j["seed"].get<std::string>().c_str(), "%" SCNx64, &seed_);
+        has_seed_ = j.contains("seed");
+        if (j.contains("entries") && j["entries"].is_object()) entries_ = j["entries"];
+    }
+    bool has_seed() const { return has_seed_; }
+    std::uint64_t seed() const { return seed_; }
+    void set_seed(std::uint64_t s) { seed_ = s, has_seed_ = true; }
+    std::optional<Graded> find(const std::string& name, const std::string& sha256, std::uint64_t seed,
+                               const std::string& options) const {
+        std::lock_guard<std::mutex> lock(m_);
+        if (!entries_.contains(name)) return std::nullopt;
+        const auto& e = entries_[name];
+        if (e.value("sha256", "") != sha256 || e.value("seed", "") != fmt::format("{:#x}", seed) ||
+            e.value("options", "") != options)
+            return std::nullopt;
+        Graded g{name, sha256, options, seed, e.value("passed", false), e.value("error", false),
+                 e.value("line", ""), e.value("row", ""), e.value("json", nlohmann::json())};
+        return g;
+    }
+    // Written at most once a second (a batch of a thousand would otherwise rewrite the file a thousand
+    // times) and at the end: a batch stopped half-way loses at most a second of results.
+    void put(const Graded& g) {
+        std::lock_guard<std::mutex> lock(m_);
+        entries_[g.name] = {{"sha256", g.sha256}, {"seed", fmt::format("{:#x}", g.seed)}, {"options", g.options},
+                            {"passed", g.passed}, {"error", g.error}, {"line", g.line}, {"row", g.row}, {"json", g.json}};
+        const auto now = std::chrono::steady_clock::now();
+        if (now - saved_ >= std::chrono::seconds(1)) {
+            save();
+            saved_ = now;
+        }
+    }
+    void flush() {
+        std::lock_guard<std::mutex> lock(m_);
+        save();
+    }
+    void save() const {
+        const nlohmann::json j = {{"version", 1}, {"seed", fmt::format("{:#x}", seed_)}, {"entries", entries_}};
+        const std::string tmp = path_.string() + ".tmp";
+        {
+            std::ofstream f(tmp, std::ios::trunc);
+            f << j.dump() << "\n";
+            if (!f) return;  // a folder we cannot write: no resume, the batch itself goes on
+        }
+        std::error_code ec;
+        std::filesystem::rename(tmp, path_, ec);
+    }
+
+private:
+    std::filesystem::path path_;
+    std::uint64_t seed_ = 0;
+    bool has_seed_ = false;
+    nlohmann::json entries_ = nlohmann::json::object();
+    mutable std::mutex m_;
+    std::chrono::steady_clock::time_point saved_{};
+};
+
+// Each file's seed follows from the batch's seed and the file's content: the same file in the same
+// batch gets the same inputs (a regrade reproduces it), a changed file gets new ones.
+std::uint64_t file_seed(std::uint64_t batch_seed, const std::string& sha256) {
+    return std::stoull(sha256_hex(fmt::format("{:#x}:{}", batch_seed, sha256)).substr(0, 16), nullptr, 16);
+}
+
+// How many checks run at once: --jobs, within the memory a check needs (about 768 MB, parent and
+// runner together, docs/results/box-fit.md) against the memory available.
+int bounded_jobs(int jobs, std::string& note) {
+    const long long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    const long long available = pages > 0 && page > 0 ? pages * page : 0;
+    const long long per_check = grading::kCheckNeedsBytes;
+    if (available <= 0) return jobs;
+    const int fit = int(std::max<long long>(1, available / per_check));
+    if (fit < jobs) note = fmt::format("--jobs {}: {} at once fit the {} MB available ({} MB a check)", jobs, fit,
+                                       available >> 20, per_check >> 20);
+    return std::min(jobs, fit);
+}
+
 // Every entry of the folder, one row each: a verdict, or `error` and the reason. Exit 0 only
 // when all pass.
-int run_batch(const CheckArgs& a, const checker::CheckOptions& opt) {
+int run_batch(const CheckArgs& a, checker::CheckOptions opt) {
+    namespace fs = std::filesystem;
     const std::vector<BatchEntry> entries = list_batch(a);
+    std::optional<grading::Platform> platform;
+    std::optional<grading::Rubric> rubric;
+    if (!a.results_dir.empty()) {
+        platform = grading::parse_platform(a.platform);
+        if (!platform) throw UserError(fmt::format("--platform: unknown platform '{}'; one of: {}", a.platform,
+                                                   grading::platform_names()));
+        rubric = a.rubric.empty() ? grading::default_rubric(opt.exercise) : grading::load_rubric(a.rubric, opt.exercise);
+        std::error_code ec;
+        fs::create_directories(a.results_dir, ec);
+        if (!fs::is_directory(a.results_dir, ec) || ::access(a.results_dir.c_str(), W_OK) != 0)
+            throw UserError("--results-dir " + a.results_dir + ": cannot be written");
+    }
+    BatchState state(fs::path(a.batch) / ".stencil-lab-batch.json", !a.fresh);
+    if (opt.seed) state.set_seed(*opt.seed);
+    if (!state.has_seed()) {
+        std::random_device rd;
+        state.set_seed((std::uint64_t(rd()) << 32) ^ rd());
+    }
+    const std::uint64_t batch_seed = state.seed();
+    const std::string options = fmt::format("{} T={} {} limit={}", opt.exercise, opt.tile, opt.backend, opt.time_limit_s);
+    std::string note;
+    const int jobs = bounded_jobs(a.jobs, note);
+    if (!note.empty()) fmt::print(stderr, "stencil-lab: {}\n", note);
+    // Each check's CPU engine gets its share of the cores; the probe runs once, before the threads.
+    opt.workers = std::max(1, int(std::thread::hardware_concurrency()) / jobs);
+    if (opt.backend != "cpu") checker::cuda_unavailable_for_checker();
+
     std::ofstream csv;
     if (!a.csv.empty()) {
         csv.open(a.csv, std::ios::trunc);
         if (!csv) throw UserError("cannot write " + a.csv);
-        csv << "file,verdict,score,message,loads_per_output,load_budget,time_ratio\n";
+        csv << "file,verdict,score,message,loads_per_output,load_budget,time_ratio,seed,sha256\n";
     }
-    int passed = 0, errors = 0;
+    std::vector<Graded> done(entries.size());
+    std::mutex out_m;
+    std::atomic<size_t> next{0}, finished{0};
     std::optional<Progress> progress;
-    if (entries.size() > 1) progress.emplace("check --batch", static_cast<long long>(entries.size()));
-    for (size_t i = 0; i < entries.size(); ++i) {
-        const std::string name = entries[i].path.filename().string();
-        if (progress) progress->update(static_cast<long long>(i), name);
-        std::string row, line;
-        try {
-            if (!entries[i].problem.empty()) throw UserError(entries[i].problem);
-            // Each file's compile and run happen in their own child processes.
-            const checker::CheckResult r = checker::check_submission(entries[i].path.string(), opt);
-            passed += r.verdict == checker::Verdict::pass;
-            line = fmt::format("{:<40} {}", name, checker::to_string(r.verdict));
-            row = csv_row(name, checker::to_string(r.verdict), r.evidence.message, &r);
-        } catch (const std::exception& e) {
-            ++errors;
-            line = fmt::format("{:<40} error: {}", name, e.what());
-            row = csv_row(name, "error", e.what(), nullptr);
+    if (entries.size() > 1 && !a.json) progress.emplace("check --batch", static_cast<long long>(entries.size()));
+    int reused = 0;
+    auto grade_one = [&](size_t i) {
+        const BatchEntry& e = entries[i];
+        Graded g;
+        g.name = e.path.filename().string();
+        g.options = options;
+        if (e.problem.empty()) g.sha256 = file_sha256(e.path);
+        g.seed = e.problem.empty() ? file_seed(batch_seed, g.sha256) : 0;
+        if (auto old = e.problem.empty() ? state.find(g.name, g.sha256, g.seed, options) : std::nullopt) {
+            std::lock_guard<std::mutex> lock(out_m);
+            ++reused;
+            return *old;
         }
-        if (progress) progress->update(static_cast<long long>(i + 1), name);
-        fmt::print("{}\n", line);
-        std::fflush(stdout);
-        if (csv) csv << row << std::flush;
-    }
+        try {
+            if (!e.problem.empty()) throw UserError(e.problem);
+            checker::CheckOptions o = opt;
+            o.seed = g.seed;
+            const checker::CheckResult r = checker::check_submission(e.path.string(), o);
+            g.passed = r.verdict == checker::Verdict::pass;
+            g.line = fmt::format("{:<40} {}", g.name, checker::to_string(r.verdict));
+            g.row = csv_row(g.name, checker::to_string(r.verdict), r.evidence.message, &r, g.seed, g.sha256);
+            g.json = checker::to_json(r);
+            if (platform)
+                grading::write_results_file(fs::path(a.results_dir) / (e.path.stem().string() + ".json"),
+                                            grading::results_for(*platform, grading::score_check(*rubric, r), g.sha256));
+        } catch (const std::exception& ex) {
+            g.error = true;
+            g.line = fmt::format("{:<40} error: {}", g.name, ex.what());
+            g.row = csv_row(g.name, "error", ex.what(), nullptr, g.seed, g.sha256);
+            g.json = {{"file", e.path.string()}, {"verdict", "error"}, {"message", ex.what()}};
+            if (platform)
+                grading::write_results_file(fs::path(a.results_dir) / (e.path.stem().string() + ".json"),
+                                            grading::results_for(*platform, grading::score_failure(*rubric, ex.what(), false)));
+        }
+        if (e.problem.empty()) state.put(g);
+        return g;
+    };
+    auto worker = [&] {
+        for (size_t i; (i = next++) < entries.size();) {
+            done[i] = grade_one(i);
+            std::lock_guard<std::mutex> lock(out_m);
+            const size_t n = ++finished;
+            if (progress) progress->update(static_cast<long long>(n), done[i].name);
+            if (!a.json) {
+                fmt::print("{}\n", done[i].line);
+                std::fflush(stdout);
+            }
+            if (csv) csv << done[i].row << std::flush;
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads) t.join();
+    state.flush();
     if (progress) progress->finish();
-    fmt::print("{} of {} passed{}\n", passed, entries.size(),
-               errors ? fmt::format("; {} could not be graded (verdict error)", errors) : "");
+    int passed = 0, errors = 0;
+    for (const Graded& g : done) passed += g.passed, errors += g.error;
+    if (a.json) {
+        nlohmann::json results = nlohmann::json::array();
+        for (const Graded& g : done) results.push_back(g.json);
+        std::cout << nlohmann::json{{"results", results}, {"passed", passed}, {"total", done.size()},
+                                    {"errors", errors}, {"seed", fmt::format("{:#x}", batch_seed)},
+                                    {"reused", reused}}.dump(2) << "\n";
+    } else {
+        fmt::print("{} of {} passed{}{}; batch seed {:#x}\n", passed, entries.size(),
+                   errors ? fmt::format("; {} could not be graded (verdict error)", errors) : "",
+                   reused ? fmt::format("; {} unchanged since the last run (not checked again)", reused) : "",
+                   batch_seed);
+    }
     return passed == static_cast<int>(entries.size()) ? 0 : 1;
 }
 
@@ -183,10 +385,15 @@ int run_check(const CheckArgs& a) {
         throw UserError("check: give either a FILE.cu or --batch DIR, not both");
     if (a.batch.empty() && !a.csv.empty()) throw UserError("check: --csv goes with --batch");
     if (!a.batch.empty() && !a.gradescope.empty())
-        throw UserError("check: --gradescope writes one file's results; not with --batch (use --csv)");
+        throw UserError("check: --gradescope writes one file's results; with --batch use --results-dir DIR");
+    if (a.batch.empty() && (!a.results_dir.empty() || a.jobs != 1 || a.fresh))
+        throw UserError("check: --results-dir, --jobs and --fresh go with --batch");
+    if (!a.rubric.empty() && a.results_dir.empty() && a.gradescope.empty())
+        throw UserError("check: --rubric goes with --gradescope or --results-dir");
     if (a.batch.empty() && a.file.empty()) throw UserError("check: give a FILE.cu (or --batch DIR)");
     // Where the results go is checked before anything is graded: a bad path costs no grading time.
     if (!a.gradescope.empty()) check_output_file(a.gradescope, "--gradescope");
+    if (!a.rubric.empty()) grading::load_rubric(a.rubric, a.exercise);  // refused before any grading
     if (!a.csv.empty()) check_output_file(a.csv, "--csv");
     const checker::CheckOptions opt = options_of(a);
     if (!a.batch.empty()) return run_batch(a, opt);
@@ -197,9 +404,11 @@ int run_check(const CheckArgs& a) {
     else
         std::cout << checker::to_text(r);
     if (!a.gradescope.empty()) {
-        std::ofstream g(a.gradescope, std::ios::trunc);
-        g << checker::to_gradescope(r).dump(2) << "\n";
-        if (!g) throw UserError("cannot write " + a.gradescope);
+        // Points by the rubric (the exercise's default without --rubric): a kernel right on some
+        // sizes gets those sizes' points.
+        const grading::Rubric rubric =
+            a.rubric.empty() ? grading::default_rubric(opt.exercise) : grading::load_rubric(a.rubric, opt.exercise);
+        grading::write_results_file(a.gradescope, grading::to_gradescope(grading::score_check(rubric, r), checker::to_json(r)));
     }
     return r.verdict == checker::Verdict::pass ? 0 : 1;
 }
@@ -213,11 +422,16 @@ const Command check_command("check", 60, [](CLI::App& app) -> std::function<int(
     app.add_option("--tile,-t", a->tile, "T (IN_TILE_DIM); default: the exercise's (8 or 32)");
     add_backend_option(app, a->backend);
     add_problem_option(app);
-    app.add_flag("--json", a->json, "print the verdict and its evidence as JSON");
+    app.add_flag("--json", a->json, "print the verdict and its evidence as JSON (--batch: one document for all)");
     app.add_option("--gradescope", a->gradescope, "also write a Gradescope results.json here");
     app.add_flag("--sanitize", a->sanitize, "GPU: also run compute-sanitizer memcheck/racecheck/synccheck");
     app.add_option("--batch", a->batch, "grade every .cu file of this folder (exit 0 only if all pass)");
-    app.add_option("--csv", a->csv, "with --batch: write grades here");
+    app.add_option("--csv", a->csv, "with --batch: write grades here (one row per file, with its seed)");
+    add_int_option(app, "--jobs,-j", a->jobs, 1, 64, "with --batch: checks at once (bounded by the memory available)");
+    app.add_option("--results-dir", a->results_dir, "with --batch: one platform results file per submission here");
+    app.add_option("--platform", a->platform, "with --results-dir: gradescope (default), prairielearn or classroom");
+    app.add_option("--rubric", a->rubric, "with --gradescope or --results-dir: the rubric (default: the exercise's)");
+    app.add_flag("--fresh", a->fresh, "with --batch: grade every file again (ignore the folder's .stencil-lab-batch.json)");
     app.add_option("--time-limit", a->time_limit, "seconds the kernel runs may take in all (default 60)");
     app.add_option("--seed", a->seed, "reproduce a run (the seed a report printed)");
     app.add_flag("--no-timing", a->no_timing, "GPU: skip timing against the lab's kernel");

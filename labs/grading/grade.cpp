@@ -70,21 +70,23 @@ GradedAnswer grade_one(const Question& q, const Key& key, const json* given) {
     if (given) a.given = *given;
     if (!key.needs_gpu.empty()) {
         a.verdict = Verdict::needs_gpu;
-        a.why = key.needs_gpu;
+        a.why = a.detail = key.needs_gpu;
         return a;
     }
     if (!given) {
         a.verdict = Verdict::missing;
-        a.why = "no answer";
+        a.why = a.detail = "no answer";
         return a;
     }
+    // `why` says what is wrong without the key; `detail` adds the key and the tolerance.
     if (q.kind == AnswerKind::number) {
         const double k = key.value.get<double>();
         const auto g = as_number(*given);
         const std::string expected = fmt::format("{} expected {}", show(k), tolerance_text(q));
         if (!g) {
             a.verdict = Verdict::wrong;
-            a.why = fmt::format("{}: {} is not a number", expected, given->dump());
+            a.why = fmt::format("{} is not a number (write 0.46, \"13/28\" or \"46%\")", given->dump());
+            a.detail = fmt::format("{}: {}", expected, a.why);
             return a;
         }
         if (close(q, *g, k)) {
@@ -100,7 +102,9 @@ GradedAnswer grade_one(const Question& q, const Key& key, const json* given) {
             }
         if (slip.empty() && k != 0 && close(q, *g / 100, k)) slip = "that is a percentage; write the share as a fraction";
         if (slip.empty() && k != 0 && close(q, -*g, k)) slip = "the sign is wrong";
-        a.why = fmt::format("{}, got {}{}{}", expected, show(*g), slip.empty() ? "" : ": ", slip);
+        a.why = fmt::format("{} is not within the question's tolerance ({}){}{}", show(*g), tolerance_text(q),
+                            slip.empty() ? "" : ": ", slip);
+        a.detail = fmt::format("{}, got {}{}{}", expected, show(*g), slip.empty() ? "" : ": ", slip);
         return a;
     }
     const std::string k = normal_word(key.value), g = normal_word(*given);
@@ -113,12 +117,16 @@ GradedAnswer grade_one(const Question& q, const Key& key, const json* given) {
         std::find(q.choices.begin(), q.choices.end(), g) == q.choices.end()) {
         std::string list;
         for (const auto& c : q.choices) list += (list.empty() ? "" : ", ") + c;
-        a.why = fmt::format("{} is not one of the choices ({})", given->dump(), list);
+        a.why = a.detail = fmt::format("{} is not one of the choices ({})", given->dump(), list);
         return a;
     }
-    a.why = fmt::format("'{}' expected, got '{}'", k, g);
+    a.why = fmt::format("'{}' is not the answer", g);
+    a.detail = fmt::format("'{}' expected, got '{}'", k, g);
     for (const Hint& h : key.hints)
-        if (normal_word(h.value) == g) a.why += ": " + h.why;
+        if (normal_word(h.value) == g) {
+            a.why += ": " + h.why;
+            a.detail += ": " + h.why;
+        }
     return a;
 }
 
@@ -172,12 +180,12 @@ json read_answer_file(const std::string& path) {
     return doc["answers"];
 }
 
-LabGrade grade_lab(int lab, const json& answers, const GpuResults* gpu) {
+LabGrade grade_lab(int lab, const json& answers, const GpuResults* gpu, const LabParams& params) {
     check_lab(lab);
     LabGrade g;
     g.lab = lab;
     for (const Question* q : questions_of_lab(lab)) {
-        const Key key = q->compute(q->gpu ? gpu : nullptr);
+        const Key key = q->compute(q->gpu ? gpu : nullptr, params);
         const json* given = answers.contains(q->id) && !answers[q->id].is_null() ? &answers[q->id] : nullptr;
         g.answers.push_back(grade_one(*q, key, given));
     }
@@ -188,11 +196,11 @@ LabGrade grade_lab(int lab, const json& answers, const GpuResults* gpu) {
     return g;
 }
 
-json answer_key(int lab, const GpuResults* gpu) {
+json answer_key(int lab, const GpuResults* gpu, const LabParams& params) {
     check_lab(lab);
     json answers = json::object(), pending = json::object();
     for (const Question* q : questions_of_lab(lab)) {
-        const Key key = q->compute(q->gpu ? gpu : nullptr);
+        const Key key = q->compute(q->gpu ? gpu : nullptr, params);
         if (key.needs_gpu.empty())
             answers[q->id] = key.value;
         else

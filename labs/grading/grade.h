@@ -21,7 +21,10 @@ struct GradedAnswer {
     Verdict verdict = Verdict::missing;
     nlohmann::json given;     // null when missing
     nlohmann::json expected;  // null for a GPU question without its figures
-    std::string why;          // wrong: what is wrong (and the slip, when known); needs_gpu: what to run
+    std::string why;          // wrong: what is wrong in words (and the slip, when known), never the
+                              // expected value; needs_gpu: what to run
+    std::string detail;       // the same with the expected value and the tolerance: for the
+                              // instructor, and for students only in practice mode (course.h)
 };
 
 struct LabGrade {
@@ -37,12 +40,13 @@ struct LabGrade {
 // read, is not JSON, or has no "answers" object.
 nlohmann::json read_answer_file(const std::string& path);
 
-// Throws UserError for a lab outside 1..kLabCount.
-LabGrade grade_lab(int lab, const nlohmann::json& answers, const GpuResults* gpu);
+// Throws UserError for a lab outside 1..kLabCount. `params`: the course's (course.h), or the
+// handouts' values (default_params).
+LabGrade grade_lab(int lab, const nlohmann::json& answers, const GpuResults* gpu, const LabParams& params);
 
 // {"answers": {id: key}} for the questions that can be answered here, and "needs_gpu": {id: why}
 // for the others (absent when none).
-nlohmann::json answer_key(int lab, const GpuResults* gpu);
+nlohmann::json answer_key(int lab, const GpuResults* gpu, const LabParams& params);
 
 // "within 1%", "exactly", "within +- 0.3": the question's tolerance in words.
 std::string tolerance_text(const Question& q);

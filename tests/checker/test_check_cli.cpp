@@ -151,7 +151,7 @@ TEST_CASE("check --batch --csv: one row per file, errors included, exit 1 unless
              csv.find("\"c_null.cu\",crash,0,") != std::string::npos &&
              csv.find("\"d_empty.cu\",compile_error,0,") != std::string::npos &&
              csv.find("grades.csv\",") == std::string::npos &&  // its own output is no entry
-             r.output.find("1 of 4 passed\n") != std::string::npos));
+             r.output.find("1 of 4 passed; batch seed 0x") != std::string::npos));
 }
 
 // Issue 16: the batch used to drop what it could not grade and report "2 of 2 passed".
@@ -194,7 +194,7 @@ TEST_CASE("check --batch: every entry it cannot grade is an `error` row with the
              r.output.find(summary) != std::string::npos));
 }
 
-TEST_CASE("check --gradescope: the file holds the verdict and score", "[exercise][cli]") {
+TEST_CASE("check --gradescope: the file holds the points and the verdict", "[exercise][cli]") {
     struct Case {
         const char* file;
         double score;
@@ -208,7 +208,9 @@ TEST_CASE("check --gradescope: the file holds the verdict and score", "[exercise
     const std::string text = slurp(gs);
     CAPTURE(c.file, r.output, text);
     const auto g = nlohmann::json::parse(text, nullptr, false);
-    REQUIRE((!g.is_discarded() && g["score"] == c.score &&
+    // points by the exercise's default rubric: all 100 for a pass (no GPU: the time item's points
+    // go to the others), none here for a kernel wrong on every size
+    REQUIRE((!g.is_discarded() && g["score"] == c.score * 100 &&
              g["tests"][0]["status"] == (c.score == 1.0 ? "passed" : "failed") &&
              g["extra_data"]["verdict"].is_string()));
 }

@@ -43,7 +43,8 @@ struct Case {
 }  // namespace
 
 TEST_CASE("contract: no command is a usage error", "[cli][contract]") {
-    require_usage_error("", "a command is required (one of info, versions, run, model, sweep, baseline, tune, check, cache, lab)");
+    require_usage_error("", "a command is required (one of info, versions, run, model, sweep, baseline, tune, check, cache, lab, "
+                            "autograder)");
 }
 
 TEST_CASE("contract: an unknown command is a usage error", "[cli][contract]") {
@@ -185,7 +186,7 @@ TEST_CASE("contract: model --explain-invalid caps the tile and answers at once",
 
 TEST_CASE("contract: --help exits 0", "[cli][contract]") {
     for (const char* args : {"--help", "--help-all", "run --help", "model --help", "sweep --help", "baseline --help",
-                             "info --help", "check --help", "cache --help"}) {
+                             "info --help", "check --help", "cache --help", "autograder --help", "lab --help"}) {
         CAPTURE(args);
         const Result r = run(args);
         CAPTURE(r.code, r.err);
@@ -198,7 +199,7 @@ TEST_CASE("contract: --help exits 0", "[cli][contract]") {
 
 TEST_CASE("contract: every command takes --problem", "[cli][contract]") {
     for (const char* cmd : {"info", "versions", "run --kernel naive", "sweep --out /tmp/x", "baseline",
-                            "check x.cu --exercise naive", "cache info", "lab key 1"}) {
+                            "check x.cu --exercise naive", "cache info", "lab key 1", "autograder rubric --exercise naive"}) {
         require_usage_error(std::string(cmd) + " --problem nope", "--problem must be one of star3d");
     }
     require_usage_error("model --kernel tiled --problem nope", "--problem must be one of star3d");
@@ -219,7 +220,8 @@ TEST_CASE("contract: every command takes --problem", "[cli][contract]") {
 TEST_CASE("contract: every command takes --backend", "[cli][contract]") {
     // A bad value is the same usage error everywhere.
     for (const char* cmd : {"info", "versions", "run --kernel naive", "model --kernel tiled", "sweep --out /tmp/x",
-                            "baseline", "check x.cu --exercise naive", "cache info", "cache clear", "lab key 1"}) {
+                            "baseline", "check x.cu --exercise naive", "cache info", "cache clear", "lab key 1",
+                            "autograder rubric --exercise naive"}) {
         require_usage_error(std::string(cmd) + " --backend fpga", "--backend must be auto, cuda or cpu (got 'fpga')");
     }
     // model runs nothing: it accepts every backend and says which limits it used.

@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -16,6 +17,7 @@
 
 #include "analysis/derivative_tiles.h"
 #include "core/error.h"
+#include "labs/grading/course.h"
 #include "labs/grading/grade.h"
 
 using namespace stencil::labs;
@@ -42,9 +44,9 @@ const GradedAnswer& graded(const LabGrade& g, const std::string& id) {
 
 // The lab's key with one answer replaced.
 LabGrade grade_with(int lab, const std::string& id, const json& value) {
-    json answers = answer_key(lab, nullptr)["answers"];
+    json answers = answer_key(lab, nullptr, default_params(lab))["answers"];
     answers[id] = value;
-    return grade_lab(lab, answers, nullptr);
+    return grade_lab(lab, answers, nullptr, default_params(lab));
 }
 
 fs::path write_temp(const std::string& name, const std::string& text) {
@@ -73,8 +75,8 @@ TEST_CASE("labs: the question bank is well formed", "[labs]") {
 TEST_CASE("labs: every lab's key is graded all right, GPU questions waiting without --results", "[labs]") {
     const int lab = GENERATE(range(1, kLabCount + 1));
     CAPTURE(lab);
-    const json key = answer_key(lab, nullptr);
-    const LabGrade g = grade_lab(lab, key["answers"], nullptr);
+    const json key = answer_key(lab, nullptr, default_params(lab));
+    const LabGrade g = grade_lab(lab, key["answers"], nullptr, default_params(lab));
     REQUIRE(g.passed());
     REQUIRE(g.count(Verdict::wrong) == 0);
     REQUIRE(g.count(Verdict::missing) == 0);
@@ -89,29 +91,29 @@ TEST_CASE("labs: with the H100's sweep every question has a key and the key pass
     REQUIRE(gpu.device == "NVIDIA H100 80GB HBM3");
     const int lab = GENERATE(range(1, kLabCount + 1));
     CAPTURE(lab);
-    const json key = answer_key(lab, &gpu);
+    const json key = answer_key(lab, &gpu, default_params(lab));
     REQUIRE_FALSE(key.contains("needs_gpu"));
-    const LabGrade g = grade_lab(lab, key["answers"], &gpu);
+    const LabGrade g = grade_lab(lab, key["answers"], &gpu, default_params(lab));
     REQUIRE(g.passed());
     REQUIRE(g.count(Verdict::right) == int(questions_of_lab(lab).size()));
 }
 
 TEST_CASE("labs: GPU figures come from the results file, not from the model", "[labs]") {
     const GpuResults sweep = load_gpu_results(kSweep);
-    const json k1 = answer_key(1, &sweep)["answers"];
+    const json k1 = answer_key(1, &sweep, default_params(1))["answers"];
     // The sweep's naive run: DRAM saw about 3 FLOP per byte read, the model 13/28.
     REQUIRE(k1["l1.dram-opb"].get<double>() == Approx(3.0219).epsilon(1e-3));
     REQUIRE(k1["l1.copy-ratio"].get<double>() == Approx(0.5334).epsilon(1e-3));
     REQUIRE(k1["l1.bound"] == "memory");
-    const json k2 = answer_key(2, &sweep)["answers"];
+    const json k2 = answer_key(2, &sweep, default_params(2))["answers"];
     REQUIRE(k2["l2.tiled-faster"] == "no");
     // JSON lines from `run --json`: bandwidths, but no DRAM counters, and no FMA figure.
     const GpuResults runs = load_gpu_results(kRuns);
     REQUIRE(runs.runs.size() == 18);
-    const json r1 = answer_key(1, &runs);
+    const json r1 = answer_key(1, &runs, default_params(1));
     REQUIRE(r1["answers"]["l1.copy-ratio"].get<double>() == Approx(0.5262).epsilon(1e-3));
     REQUIRE(r1["needs_gpu"]["l1.dram-opb"].get<std::string>().find("no DRAM counters") != std::string::npos);
-    REQUIRE(answer_key(3, &runs)["answers"]["l3.registers-compiler"] == 32);
+    REQUIRE(answer_key(3, &runs, default_params(3))["answers"]["l3.registers-compiler"] == 32);
 }
 
 TEST_CASE("labs: a wrong answer is flagged with the slip that produces it", "[labs]") {
@@ -121,13 +123,13 @@ TEST_CASE("labs: a wrong answer is flagged with the slip that produces it", "[la
         json given;
         std::string says;
     };
-    const json k1 = answer_key(1, nullptr)["answers"], k2 = answer_key(2, nullptr)["answers"];
+    const json k1 = answer_key(1, nullptr, default_params(1))["answers"], k2 = answer_key(2, nullptr, default_params(2))["answers"];
     const Case c = GENERATE_COPY(
         Case{1, "l1.opb-f64", k1["l1.opb"], "0.2321 expected within 1%, got 0.4643: you gave the fp32 figure for fp64"},
         Case{1, "l1.opb", 0.5, "counts 14 FLOP per output"},
         Case{1, "l1.sectors-interior", 4, "4 counts rows, not sectors"},
         Case{2, "l2.halo-3d", 57.8, "that is a percentage"},
-        Case{2, "l2.halo-3d", k2["l2.halo-2d"], "2D 32x32 tile's share"},
+        Case{2, "l2.halo-3d", k2["l2.halo-2d"], "the 2D tile's share"},
         Case{2, "l2.limit", 3.5, "points / 2"},
         Case{2, "l2.opb-t8", "a lot", "\"a lot\" is not a number"},
         Case{4, "l4.ghost-slides", 64, "what the slides' code loads"},
@@ -140,9 +142,12 @@ TEST_CASE("labs: a wrong answer is flagged with the slip that produces it", "[la
     CAPTURE(c.id, c.given);
     const LabGrade g = grade_with(c.lab, c.id, c.given);
     const GradedAnswer& a = graded(g, c.id);
-    CAPTURE(a.why);
+    CAPTURE(a.why, a.detail);
     REQUIRE(a.verdict == Verdict::wrong);
-    REQUIRE(a.why.find(c.says) != std::string::npos);
+    // the instructor's detail has the slip and the key; the student's words have the slip only
+    REQUIRE(a.detail.find(c.says) != std::string::npos);
+    REQUIRE(a.why.find("expected") == std::string::npos);
+    if (c.says.find("expected") == std::string::npos) REQUIRE(a.why.find(c.says) != std::string::npos);
     REQUIRE_FALSE(g.passed());
 }
 
@@ -159,16 +164,47 @@ TEST_CASE("labs: answers may be written as fractions, percentages and rounded fi
     REQUIRE(graded(grade_with(2, "l2.largest-t", 9.9), "l2.largest-t").verdict == Verdict::wrong);
 }
 
+TEST_CASE("labs: a course's secret picks each lab's parameters, and the key follows them", "[labs]") {
+    // the handouts' values without a course
+    REQUIRE(course_params(2, nullptr).values == default_params(2).values);
+    REQUIRE(default_params(2).get("T3") == 8);
+    // a course draws every parameter from its options, the same way every time
+    int differ = 0;
+    for (int i = 0; i < 8; ++i) {
+        const Course c = new_course("test");
+        const LabParams p = course_params(2, &c);
+        REQUIRE(p.values == course_params(2, &c).values);
+        for (const ParamSpec& s : param_specs())
+            if (s.lab == 2) REQUIRE(std::find(s.options.begin(), s.options.end(), p.get(s.name)) != s.options.end());
+        if (p.values != default_params(2).values) {
+            ++differ;
+            // the course's key is graded right at the course's parameters
+            const json key = answer_key(2, nullptr, p)["answers"];
+            REQUIRE(grade_lab(2, key, nullptr, p).passed());
+        }
+    }
+    REQUIRE(differ > 0);  // 8 courses all on the handout's values: a chance of (1/18)^8
+    // the question's text names the course's value
+    const Question* q = find_question("l2.halo-3d");
+    LabParams p = default_params(2);
+    p.values["T3"] = 6;
+    REQUIRE(question_text(*q, p).find("a 6^3 input tile") != std::string::npos);
+    // a course file with an unknown key, or a short secret, is one line naming the key
+    REQUIRE_THROWS_WITH(parse_course(json{{"secret", std::string(32, 'a')}, {"practise", true}}, "c.json"),
+                        Catch::Contains("course file c.json: practise: unknown key"));
+    REQUIRE_THROWS_WITH(parse_course(json{{"secret", "abc"}}, "c.json"), Catch::Contains("secret: must be 32 or more hex"));
+}
+
 TEST_CASE("labs: a missing answer and an id of another lab are reported", "[labs]") {
-    json answers = answer_key(3, nullptr)["answers"];
+    json answers = answer_key(3, nullptr, default_params(3))["answers"];
     answers.erase("l3.registers-27pt");
-    LabGrade g = grade_lab(3, answers, nullptr);
+    LabGrade g = grade_lab(3, answers, nullptr, default_params(3));
     REQUIRE(g.count(Verdict::missing) == 1);
     REQUIRE(graded(g, "l3.registers-27pt").verdict == Verdict::missing);
     REQUIRE_FALSE(g.passed());
-    answers = answer_key(3, nullptr)["answers"];
+    answers = answer_key(3, nullptr, default_params(3))["answers"];
     answers["l2.opb-t8"] = 1.37;
-    g = grade_lab(3, answers, nullptr);
+    g = grade_lab(3, answers, nullptr, default_params(3));
     REQUIRE(g.unknown_ids == std::vector<std::string>{"l2.opb-t8"});
     REQUIRE_FALSE(g.passed());
 }
@@ -193,7 +229,7 @@ TEST_CASE("labs: unreadable and malformed files are one-line user errors", "[lab
     one_line_error([&] { read_answer_file(no_answers.string()); }, "no \"answers\" object");
     const fs::path not_results = write_temp("results.json", "{\"results\": []}");
     one_line_error([&] { load_gpu_results(not_results.string()); }, "no timed CUDA run");
-    one_line_error([] { grade_lab(6, json::object(), nullptr); }, "lab must be between 1 and 5");
+    one_line_error([] { grade_lab(6, json::object(), nullptr, default_params(1)); }, "lab must be between 1 and 5");
     fs::remove(bad);
     fs::remove(no_answers);
     fs::remove(not_results);
@@ -205,7 +241,7 @@ TEST_CASE("labs: text 004's reload shares and text 002's ghost counts", "[labs][
     REQUIRE(stencil::analysis::derivative_tile(tiles, "64x4").shape.reload_share == 0);
     REQUIRE(stencil::analysis::derivative_tile(tiles, "64x4").shape.fully_coalesced);
     REQUIRE_FALSE(stencil::analysis::derivative_tile(tiles, "16x16").shape.fully_coalesced);
-    const json k4 = answer_key(4, nullptr)["answers"];
+    const json k4 = answer_key(4, nullptr, default_params(4))["answers"];
     REQUIRE(k4["l4.ghost-slides"] == 60);
     REQUIRE(k4["l4.ghost-code"] == 64);
 }
@@ -226,7 +262,7 @@ TEST_CASE("labs: each handout names every question of its lab and prints no key"
             CAPTURE(q->id);
             REQUIRE(s.find("`" + q->id + "`") != std::string::npos);
             // A key of four significant figures or more would be the answer printed inline.
-            const json k = q->compute(nullptr).value;
+            const json k = q->compute(nullptr, default_params(lab)).value;
             if (k.is_number_float()) {
                 char buf[32];
                 std::snprintf(buf, sizeof buf, "%.3f", k.get<double>());

@@ -1,0 +1,337 @@
+#include "grading/bundle.h"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "core/error.h"
+#include "grading/zip_writer.h"
+#include "labs/grading/grade.h"
+
+namespace stencil::grading {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+// ---- [helpers] ----------------------------------------------------------------------------------
+
+void write_file(const fs::path& p, const std::string& text, bool executable = false) {
+    fs::create_directories(p.parent_path());
+    std::ofstream f(p, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    if (!f) throw UserError(fmt::format("cannot write {}", p.string()));
+    fs::permissions(p, executable ? fs::perms(0755) : fs::perms(0644), fs::perm_options::replace);
+}
+
+std::string read_file(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// The install tree's own files only (the prefix may be /usr/local): the CLI, the runner, bundled
+// libraries and the data.
+void copy_install_tree(const fs::path& prefix, const fs::path& to) {
+    const auto opts = fs::copy_options::recursive | fs::copy_options::copy_symlinks;
+    fs::create_directories(to / "bin");
+    fs::copy(prefix / "bin" / "stencil-lab", to / "bin" / "stencil-lab", opts);
+    for (const char* d : {"libexec/stencil-lab", "lib/stencil-lab", "share/stencil-lab"}) {
+        std::error_code ec;
+        if (!fs::exists(prefix / d, ec)) continue;
+        fs::create_directories((to / d).parent_path());
+        fs::copy(prefix / d, to / d, opts);
+    }
+}
+
+std::string exercise_name(const JobConfig& c) {
+    return c.kind == JobConfig::Kind::lab ? fmt::format("lab {}", c.lab) : c.rubric.exercise;
+}
+
+// NVRTC from NVIDIA's apt repository: the one part of the CUDA toolkit the binaries load
+// (libnvrtc.so.13, ~110 MB, too large to carry in every bundle). The CUDA runtime is linked into
+// them and libcuda is loaded only where a GPU is.
+std::string install_nvrtc(const std::string& sudo) {
+    return fmt::format(R"SH(. /etc/os-release
+case "$VERSION_ID" in
+  22.04) repo=ubuntu2204 ;;
+  24.04) repo=ubuntu2404 ;;
+  *) echo "setup: NVIDIA's packages are for Ubuntu 22.04 and 24.04 (this is $PRETTY_NAME)"; exit 1 ;;
+esac
+if ! ldconfig -p | grep -q 'libnvrtc.so.13 '; then
+  {0}apt-get update -qq
+  {0}apt-get install -y -qq --no-install-recommends ca-certificates wget > /dev/null
+  wget -q "https://developer.download.nvidia.com/compute/cuda/repos/$repo/x86_64/cuda-keyring_1.1-1_all.deb"
+  {0}dpkg -i cuda-keyring_1.1-1_all.deb > /dev/null && rm -f cuda-keyring_1.1-1_all.deb
+  {0}apt-get update -qq
+  {0}apt-get install -y -qq --no-install-recommends cuda-nvrtc-13-0 > /dev/null
+  echo /usr/local/cuda-13.0/targets/x86_64-linux/lib | {0}tee /etc/ld.so.conf.d/stencil-lab-nvrtc.conf > /dev/null
+  {0}ldconfig
+fi
+)SH", sudo);
+}
+
+// Where a script finds stencil-lab: the one on PATH (a test here, a box set up by hand), else the
+// bundle's install tree.
+std::string find_stencil_lab(const std::string& tree) {
+    return fmt::format("LAB=$(command -v stencil-lab || true)\n[ -n \"$LAB\" ] || LAB=\"{}/bin/stencil-lab\"\n", tree);
+}
+
+// ---- [gradescope] -------------------------------------------------------------------------------
+
+void gradescope(const BundleRequest& req, const fs::path& dir, BundleReport& rep) {
+    const fs::path src = dir / "zip";
+    write_file(src / "setup.sh", "#!/usr/bin/env bash\n"
+               "# Gradescope runs this once, as root, while it builds the autograder's image (Ubuntu 22.04 or\n"
+               "# 24.04): NVRTC from NVIDIA's apt repository; stencil-lab comes prebuilt in this zip\n"
+               "# (stencil-lab/, an install tree that needs glibc 2.34 or later).\n"
+               "set -euo pipefail\ncd \"$(dirname \"$0\")\"\n" + install_nvrtc("") +
+               "if [ -x stencil-lab/bin/stencil-lab ]; then ln -sf \"$PWD/stencil-lab/bin/stencil-lab\" /usr/local/bin/stencil-lab; fi\n"
+               "stencil-lab info  # the install tree starts here (glibc, NVRTC), or the image build fails now\n", true);
+    write_file(src / "run_autograder", "#!/usr/bin/env bash\n"
+               "# Gradescope runs this for every submission: the student's files are in ROOT/submission,\n"
+               "# the results go to ROOT/results/results.json. ROOT is /autograder, or\n"
+               "# $STENCIL_LAB_PLATFORM_ROOT (a test runs the bundle in a folder laid out the same way).\n"
+               "ROOT=${STENCIL_LAB_PLATFORM_ROOT:-/autograder}\n" + find_stencil_lab("$ROOT/source/stencil-lab") +
+               "mkdir -p \"$ROOT/results\"\nrm -f \"$ROOT/results/results.json\"\n"
+               "\"$LAB\" autograder run --platform gradescope --config \"$ROOT/source/grading.json\" --root \"$ROOT\"\n"
+               "rc=$?\n"
+               "# Never a silent 0: when stencil-lab itself did not finish (killed for memory or time, or\n"
+               "# missing), the results say so.\n"
+               "if [ ! -s \"$ROOT/results/results.json\" ]; then\n"
+               "  cat > \"$ROOT/results/results.json\" <<JSON\n"
+               "{\"score\": 0, \"output\": \"The grader stopped before it wrote the results (exit code $rc; 137 means it was killed, usually for memory: the grading box may be too small). This is the grading machine, not your kernel: tell your instructor.\", \"tests\": [{\"name\": \"the grader ran\", \"score\": 0, \"max_score\": 0, \"status\": \"failed\", \"output\": \"exit code $rc\"}]}\n"
+               "JSON\nfi\nexit 0\n", true);
+    write_file(src / "grading.json", to_json(req.config).dump(2) + "\n");
+    if (req.gpu_results) fs::copy_file(*req.gpu_results, src / "gpu-results.json");
+    if (!req.install_tree.empty()) copy_install_tree(req.install_tree, src / "stencil-lab");
+    write_zip(src, dir / "autograder.zip");
+    fs::remove_all(src);
+    rep.files.push_back("autograder.zip");
+    rep.notes.push_back("upload autograder.zip as the assignment's autograder (Ubuntu 22.04 or 24.04 base image)");
+}
+
+// ---- [prairielearn] -----------------------------------------------------------------------------
+
+std::string uuid4() {
+    std::random_device rd;
+    std::mt19937_64 g((std::uint64_t(rd()) << 32) ^ rd());
+    const std::uint64_t a = g(), b = g();
+    return fmt::format("{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff, a & 0xfff,
+                       0x8000 | (b >> 48 & 0x3fff), b & 0xffffffffffffull);
+}
+
+void prairielearn(const BundleRequest& req, const fs::path& dir, BundleReport& rep) {
+    const bool lab = req.config.kind == JobConfig::Kind::lab;
+    write_file(dir / "Dockerfile",
+               "# The grader image for PrairieLearn's external grading: Ubuntu 24.04, NVRTC from NVIDIA's apt\n"
+               "# repository, stencil-lab's install tree (stencil-lab/ beside this file). Grading jobs have no\n"
+               "# network: everything is in the image.\n"
+               "#   docker build -t YOU/stencil-lab-grader . && docker push YOU/stencil-lab-grader\n"
+               "FROM ubuntu:24.04\n"
+               "RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates wget \\\n"
+               " && wget -q https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2404/x86_64/cuda-keyring_1.1-1_all.deb \\\n"
+               " && dpkg -i cuda-keyring_1.1-1_all.deb && rm cuda-keyring_1.1-1_all.deb \\\n"
+               " && apt-get update && apt-get install -y --no-install-recommends cuda-nvrtc-13-0 \\\n"
+               " && echo /usr/local/cuda-13.0/targets/x86_64-linux/lib > /etc/ld.so.conf.d/stencil-lab-nvrtc.conf && ldconfig \\\n"
+               " && apt-get purge -y wget && rm -rf /var/lib/apt/lists/*\n"
+               "COPY stencil-lab /opt/stencil-lab\n"
+               "ENV PATH=/opt/stencil-lab/bin:$PATH\n"
+               "RUN stencil-lab info\n");
+    rep.files.push_back("Dockerfile");
+    if (!req.install_tree.empty()) {
+        copy_install_tree(req.install_tree, dir / "stencil-lab");
+        rep.files.push_back("stencil-lab/");
+    } else {
+        rep.notes.push_back("no install tree was copied (this stencil-lab runs from a build tree): put one in "
+                            "DIR/stencil-lab (cmake --install build --prefix DIR/stencil-lab) before docker build");
+    }
+    const fs::path q = dir / "question";
+    json info = {{"uuid", uuid4()},
+                 {"title", "stencil-lab: " + exercise_name(req.config)},
+                 {"topic", "Stencils"},
+                 {"type", "v3"},
+                 {"singleVariant", true},
+                 {"gradingMethod", "External"},
+                 {"externalGradingOptions",
+                  {{"enabled", true},
+                   {"image", "YOU/stencil-lab-grader"},
+                   {"entrypoint", "/grade/tests/run.sh"},
+                   {"timeout", 180}}}};
+    write_file(q / "info.json", info.dump(2) + "\n");
+    const std::string file = lab ? "answers.json" : "stencil.cu";
+    const std::string editor = lab ? "<pl-file-upload file-names=\"answers.json\"></pl-file-upload>"
+                                   : "<pl-file-editor file-name=\"stencil.cu\" ace-mode=\"ace/mode/c_cpp\" "
+                                     "source-file-name=\"stencil.cu\"></pl-file-editor>";
+    write_file(q / "question.html",
+               fmt::format("<pl-question-panel>\n  <p>stencil-lab, {}: write {} (the handout says what it must "
+                           "do); it is graded by stencil-lab's checker.</p>\n</pl-question-panel>\n\n{}\n\n"
+                           "<pl-submission-panel>\n  <pl-external-grader-results></pl-external-grader-results>\n"
+                           "  <pl-file-preview></pl-file-preview>\n</pl-submission-panel>\n",
+                           exercise_name(req.config), file, editor));
+    if (!lab && !req.data.empty() && fs::exists(req.data / "exercises" / req.config.rubric.exercise / "stencil.cu"))
+        write_file(q / "stencil.cu", read_file(req.data / "exercises" / req.config.rubric.exercise / "stencil.cu"));
+    write_file(q / "tests" / "grading.json", to_json(req.config).dump(2) + "\n");
+    if (req.gpu_results) fs::copy_file(*req.gpu_results, q / "tests" / "gpu-results.json");
+    write_file(q / "tests" / "run.sh", "#!/usr/bin/env bash\n"
+               "# PrairieLearn's entry point: the student's files are in ROOT/student, the results go to\n"
+               "# ROOT/results/results.json. ROOT is /grade, or $STENCIL_LAB_PLATFORM_ROOT.\n"
+               "ROOT=${STENCIL_LAB_PLATFORM_ROOT:-/grade}\n" + find_stencil_lab("/opt/stencil-lab") +
+               "mkdir -p \"$ROOT/results\"\nrm -f \"$ROOT/results/results.json\"\n"
+               "\"$LAB\" autograder run --platform prairielearn --config \"$ROOT/tests/grading.json\" --root \"$ROOT\"\n"
+               "rc=$?\n"
+               "# Never a silent 0: a grader that did not finish is not the student's fault (no attempt charged).\n"
+               "if [ ! -s \"$ROOT/results/results.json\" ]; then\n"
+               "  cat > \"$ROOT/results/results.json\" <<JSON\n"
+               "{\"gradable\": false, \"score\": 0, \"message\": \"The grader stopped before it wrote the results (exit code $rc; 137 means it was killed, usually for memory).\", \"format_errors\": \"the grading machine failed, not your submission: tell your instructor\"}\n"
+               "JSON\nfi\nexit 0\n", true);
+    rep.files.push_back("question/");
+    rep.notes.push_back("docker build -t YOU/stencil-lab-grader DIR && docker push ...; set externalGradingOptions.image "
+                        "in question/info.json; copy question/ into your course's questions/");
+}
+
+// ---- [classroom] --------------------------------------------------------------------------------
+
+std::string step_id(const std::string& item) {
+    std::string id;
+    for (char c : item) id += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+    return id;
+}
+
+void classroom(const BundleRequest& req, const fs::path& dir, BundleReport& rep) {
+    const bool lab = req.config.kind == JobConfig::Kind::lab;
+    const fs::path ours = dir / ".stencil-lab";
+    write_file(ours / "grading.json", to_json(req.config).dump(2) + "\n");
+    if (req.gpu_results) fs::copy_file(*req.gpu_results, ours / "gpu-results.json");
+    if (!req.install_tree.empty()) copy_install_tree(req.install_tree, ours / "stencil-lab");
+    write_file(ours / "setup.sh", "#!/usr/bin/env bash\n"
+               "# The workflow's first step runs this on GitHub's Ubuntu runner: NVRTC from NVIDIA's apt\n"
+               "# repository; stencil-lab is in .stencil-lab/stencil-lab (an install tree).\n"
+               "set -euo pipefail\n" + install_nvrtc("sudo "), true);
+    write_file(ours / "grade", "#!/usr/bin/env bash\n"
+               "# One autograding step: `.stencil-lab/grade ITEM` exits 0 when ITEM earned all its points. The\n"
+               "# first step checks the submission; the others read its results (.stencil-lab/results.json).\n"
+               "cd \"$(dirname \"$0\")/..\"\n" + find_stencil_lab("$PWD/.stencil-lab/stencil-lab") +
+               "exec \"$LAB\" autograder run --platform classroom --config .stencil-lab/grading.json --root . --item \"$1\"\n",
+               true);
+    std::string yaml =
+        "# GitHub Classroom's autograding: one step per rubric item (or per question of a lab), each\n"
+        "# worth its points when `.stencil-lab/grade ITEM` exits 0. Made by `stencil-lab autograder make`.\n"
+        "name: Autograding Tests\n'on':\n- push\n- repository_dispatch\npermissions:\n  checks: write\n"
+        "  actions: read\n  contents: read\njobs:\n  run-autograding-tests:\n    runs-on: ubuntu-latest\n"
+        "    if: github.actor != 'github-classroom[bot]'\n    steps:\n    - name: Checkout code\n"
+        "      uses: actions/checkout@v4\n";
+    const auto steps = classroom_steps(req.config, bool(req.gpu_results));
+    std::string env, runners;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const ClassroomStep& s = steps[i];
+        yaml += fmt::format("    - name: {}\n      id: {}\n      uses: classroom-resources/autograding-command-grader@v1\n"
+                            "      with:\n        test-name: {}\n{}        command: .stencil-lab/grade {}\n"
+                            "        timeout: 10\n        max-score: {:g}\n",
+                            s.item, s.id, s.item, i == 0 ? "        setup-command: bash .stencil-lab/setup.sh\n" : "",
+                            s.item, s.points);
+        std::string upper;
+        for (char c : s.id) upper += char(std::toupper(static_cast<unsigned char>(c)));
+        env += fmt::format("        {}_RESULTS: \"${{{{steps.{}.outputs.result}}}}\"\n", upper, s.id);
+        runners += (runners.empty() ? "" : ",") + s.id;
+    }
+    yaml += "    - name: Autograding Reporter\n      uses: classroom-resources/autograding-grading-reporter@v1\n"
+            "      env:\n" + env + "      with:\n        runners: " + runners + "\n";
+    write_file(dir / ".github" / "workflows" / "classroom.yml", yaml);
+    if (lab) {
+        json answers = json::object();
+        const labs::LabParams params = labs::course_params(req.config.lab, &req.config.course);
+        std::string sheet = fmt::format("# Lab {}: your questions\n\nWrite your answers into answers.json under their "
+                                        "ids; every push is graded.\n\n", req.config.lab);
+        for (const labs::Question* q : labs::questions_of_lab(req.config.lab)) {
+            answers[q->id] = nullptr;
+            sheet += fmt::format("- `{}`{}: {}\n", q->id, q->gpu ? " (GPU)" : "", labs::question_text(*q, params));
+        }
+        write_file(dir / "answers.json", json{{"answers", answers}}.dump(2) + "\n");
+        write_file(dir / "QUESTIONS.md", sheet);
+    } else if (!req.data.empty()) {
+        const fs::path ex = req.data / "exercises" / req.config.rubric.exercise;
+        if (fs::exists(ex / "stencil.cu")) write_file(dir / "stencil.cu", read_file(ex / "stencil.cu"));
+        if (fs::exists(ex / "README.md")) write_file(dir / "README.md", read_file(ex / "README.md"));
+    }
+    rep.files.push_back(".github/workflows/classroom.yml");
+    rep.files.push_back(".stencil-lab/");
+    rep.notes.push_back("push DIR as the assignment's template repository (GitHub Classroom runs "
+                        ".github/workflows/classroom.yml on every push)");
+}
+
+// The out folder: a new name in a folder that exists and can be written, or an empty folder.
+void check_out(const fs::path& out) {
+    std::error_code ec;
+    if (out.empty()) throw UserError("--out needs a folder");
+    if (fs::exists(out, ec)) {
+        if (!fs::is_directory(out, ec)) throw UserError(fmt::format("--out {}: exists and is not a folder", out.string()));
+        if (!fs::is_empty(out, ec)) throw UserError(fmt::format("--out {}: exists and is not empty", out.string()));
+    }
+    const fs::path parent = fs::absolute(out).parent_path();
+    if (!fs::is_directory(parent, ec))
+        throw UserError(fmt::format("--out {}: the folder {} does not exist", out.string(), parent.string()));
+    if (::access(parent.c_str(), W_OK) != 0)
+        throw UserError(fmt::format("--out {}: the folder {} cannot be written", out.string(), parent.string()));
+}
+
+}  // namespace
+
+std::vector<ClassroomStep> classroom_steps(const JobConfig& config, bool with_gpu_results) {
+    std::vector<ClassroomStep> steps;
+    if (config.kind == JobConfig::Kind::lab) {
+        for (const labs::Question* q : labs::questions_of_lab(config.lab))
+            if (!q->gpu || with_gpu_results) steps.push_back({step_id(q->id), q->id, 1});
+        return steps;
+    }
+    // GitHub's runners have no GPU: a rubric that rescales without one scales the other items up.
+    const Rubric& r = config.rubric;
+    double max = 0;
+    for (const Item& i : r.items) max += i.kind == ItemKind::time && r.time.rescale_without_gpu ? 0 : i.points;
+    for (const Item& i : r.items) {
+        if (i.points <= 0 || (i.kind == ItemKind::time && r.time.rescale_without_gpu)) continue;
+        steps.push_back({to_string(i.kind), to_string(i.kind), max > 0 ? std::round(i.points * r.total / max * 100) / 100 : 0});
+    }
+    return steps;
+}
+
+BundleReport make_bundle(const BundleRequest& req) {
+    check_out(req.out);
+    const fs::path out = fs::absolute(req.out);
+    std::string tmpl = (out.parent_path() / fmt::format(".{}.tmp-XXXXXX", out.filename().string())).string();
+    if (!::mkdtemp(tmpl.data())) throw UserError(fmt::format("--out {}: cannot create a folder beside it", req.out.string()));
+    const fs::path tmp = tmpl;
+    BundleReport rep;
+    try {
+        switch (req.platform) {
+            case Platform::gradescope: gradescope(req, tmp, rep); break;
+            case Platform::prairielearn: prairielearn(req, tmp, rep); break;
+            case Platform::classroom: classroom(req, tmp, rep); break;
+        }
+        fs::permissions(tmp, fs::perms(0755), fs::perm_options::replace);
+        std::error_code ec;
+        if (fs::exists(out, ec)) fs::remove(out);  // empty (check_out)
+        fs::rename(tmp, out);
+    } catch (const fs::filesystem_error& e) {
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        throw UserError(fmt::format("--out {}: {}", req.out.string(), e.code().message()));
+    } catch (...) {
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        throw;
+    }
+    if (req.install_tree.empty() && req.platform != Platform::prairielearn)
+        rep.notes.push_back("no install tree was copied (this stencil-lab runs from a build tree): the bundle uses "
+                            "the stencil-lab on PATH; make bundles for courses from an installed stencil-lab");
+    return rep;
+}
+
+}  // namespace stencil::grading

@@ -1,0 +1,193 @@
+#include "grading/job.h"
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "checker/checker.h"
+#include "core/error.h"
+#include "core/sha256.h"
+#include "grading/box.h"
+#include "grading/platform_results.h"
+#include "labs/grading/grade.h"
+
+namespace stencil::grading {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+JobConfig parse_job_config(const json& j, const std::string& origin) {
+    const auto bad = [&](const std::string& key, const std::string& why) {
+        throw UserError(fmt::format("grading config {}: {}: {}", origin, key, why));
+    };
+    if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string()) bad("kind", "required: exercise or lab");
+    JobConfig c;
+    const std::string kind = j["kind"].get<std::string>();
+    if (kind == "exercise") {
+        for (const auto& [k, v] : j.items())
+            if (k != "kind" && k != "rubric" && k != "backend") bad(k, "unknown key (known: kind, rubric, backend)");
+        if (!j.contains("rubric")) bad("rubric", "required");
+        c.rubric = parse_rubric(j["rubric"], origin + " (rubric)");
+        if (j.contains("backend")) {
+            if (!j["backend"].is_string()) bad("backend", "must be auto, cuda or cpu");
+            c.backend = j["backend"].get<std::string>();
+        }
+    } else if (kind == "lab") {
+        c.kind = JobConfig::Kind::lab;
+        for (const auto& [k, v] : j.items())
+            if (k != "kind" && k != "lab" && k != "course" && k != "results")
+                bad(k, "unknown key (known: kind, lab, course, results)");
+        if (!j.contains("lab") || !j["lab"].is_number_integer() || j["lab"].get<int>() < 1 ||
+            j["lab"].get<int>() > labs::kLabCount)
+            bad("lab", fmt::format("required, 1..{}", labs::kLabCount));
+        c.lab = j["lab"].get<int>();
+        if (!j.contains("course")) bad("course", "required (the instructor's course file)");
+        c.course = labs::parse_course(j["course"], origin + " (course)");
+        if (j.contains("results")) {
+            if (!j["results"].is_string()) bad("results", "must be a file name");
+            c.gpu_results = j["results"].get<std::string>();
+        }
+    } else {
+        bad("kind", fmt::format("'{}' is not exercise or lab", kind));
+    }
+    return c;
+}
+
+JobConfig load_job_config(const fs::path& path) {
+    std::ifstream in(path);
+    if (!in) throw UserError(fmt::format("grading config {}: cannot be read", path.string()));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    try {
+        return parse_job_config(json::parse(ss.str()), path.string());
+    } catch (const json::parse_error& e) {
+        throw UserError(fmt::format("grading config {}: not JSON (byte {})", path.string(), e.byte));
+    }
+}
+
+json to_json(const JobConfig& c) {
+    if (c.kind == JobConfig::Kind::exercise) return {{"kind", "exercise"}, {"rubric", to_json(c.rubric)}, {"backend", c.backend}};
+    json j = {{"kind", "lab"}, {"lab", c.lab}, {"course", labs::to_json(c.course)}};
+    if (!c.gpu_results.empty()) j["results"] = c.gpu_results;
+    return j;
+}
+
+Found find_submission(const fs::path& folder, const std::string& extension, const std::string& preferred) {
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec))
+        return {{}, fmt::format("no submission: the folder {} does not exist", folder.string())};
+    std::vector<fs::path> found;
+    for (const auto& e : fs::directory_iterator(folder, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.empty() || name[0] == '.') continue;
+        if (e.path().extension() == extension) found.push_back(e.path());
+    }
+    std::sort(found.begin(), found.end());
+    if (found.size() == 1) return {found[0], ""};
+    for (const auto& p : found)
+        if (p.filename() == preferred) return {p, ""};
+    if (found.empty())
+        return {{}, fmt::format("no submission: submit one {} file ({} is what the handout names)", extension, preferred)};
+    std::string names;
+    for (const auto& p : found) names += (names.empty() ? "" : ", ") + p.filename().string();
+    return {{}, fmt::format("{} {} files submitted ({}): submit one, or name the graded one {}", found.size(), extension,
+                            names, preferred)};
+}
+
+namespace {
+
+std::string file_sha256(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return sha256_hex(ss.str());
+}
+
+// A check killed or out of time on a box too small for it is the box's doing, not the student's:
+// the results say so.
+void note_small_box(Score& s, const checker::CheckResult& r, const BoxLimits& box) {
+    const bool killed = r.verdict == checker::Verdict::crash &&
+                        r.evidence.message.find("signal 9") != std::string::npos;
+    const bool out_of_time = r.verdict == checker::Verdict::timeout;
+    const bool small = (box.memory_bytes > 0 && box.memory_bytes < kCheckNeedsBytes) || (box.cpus > 0 && box.cpus < 0.5);
+    if ((killed || out_of_time) && (small || killed))
+        s.output = fmt::format("note: the grading box has {}; a check needs about {} MB and half a core for up to a "
+                               "minute. A run killed or out of time here may be the box, not the kernel: ask your "
+                               "instructor to regrade on a larger box.\n",
+                               box.describe(), kCheckNeedsBytes >> 20) + s.output;
+}
+
+}  // namespace
+
+Score score_lab(int lab, const fs::path& sheet, const labs::Course& course, const std::optional<std::string>& gpu_results) {
+    Score s;
+    std::optional<labs::GpuResults> gpu;
+    if (gpu_results) gpu = labs::load_gpu_results(*gpu_results);
+    json answers;
+    try {
+        answers = labs::read_answer_file(sheet.string());
+    } catch (const UserError& e) {
+        s.gradable = false;
+        s.output = std::string(e.what()) + "\n";
+        return s;
+    }
+    const labs::LabGrade g = labs::grade_lab(lab, answers, gpu ? &*gpu : nullptr, labs::course_params(lab, &course));
+    for (const auto& a : g.answers) {
+        if (a.verdict == labs::Verdict::needs_gpu) continue;
+        const bool right = a.verdict == labs::Verdict::right;
+        s.tests.push_back({a.question->id, ItemKind::visible, right ? 1.0 : 0.0, 1.0, right, Visibility::visible,
+                           right ? "right" : (course.practice ? a.detail : a.why), a.question->id});
+        s.max_points += 1;
+        s.points += right ? 1 : 0;
+    }
+    s.output = fmt::format("lab {}: {} right, {} wrong, {} missing of {} graded questions\n", lab,
+                           g.count(labs::Verdict::right), g.count(labs::Verdict::wrong), g.count(labs::Verdict::missing),
+                           s.tests.size());
+    for (const auto& id : g.unknown_ids)
+        s.output += fmt::format("  {}: not a question of lab {} (the handout lists them)\n", id, lab);
+    return s;
+}
+
+JobOutcome run_job(Platform p, const PlatformLayout& where, const JobConfig& config) {
+    JobOutcome out;
+    const bool lab = config.kind == JobConfig::Kind::lab;
+    const Found f = find_submission(where.submission, lab ? ".json" : ".cu", lab ? "answers.json" : "stencil.cu");
+    if (!f.problem.empty()) {
+        // Nothing to grade is the student's to fix, and costs them no attempt.
+        out.score = lab ? Score{} : score_failure(config.rubric, f.problem, false);
+        out.score.gradable = false;
+        if (lab) out.score.output = f.problem + "\n";
+    } else {
+        out.submission = f.path.string();
+        out.submission_sha256 = file_sha256(f.path);
+        if (lab) {
+            std::optional<std::string> results;
+            if (!config.gpu_results.empty()) results = (where.source / config.gpu_results).string();
+            out.score = score_lab(config.lab, f.path, config.course, results);
+        } else {
+            const BoxLimits box = read_box_limits();
+            checker::CheckOptions opt;
+            opt.exercise = config.rubric.exercise;
+            opt.backend = config.backend;
+            // The engine's threads follow the box's CPUs (a quota of half a core: one). Its memory is
+            // the box's to limit (a cgroup counts what is resident; the runner's own address-space
+            // limit would count reservations, which NVRTC and threads make freely).
+            if (box.cpus > 0) opt.workers = std::max(1, int(box.cpus));
+            try {
+                const checker::CheckResult r = checker::check_submission(f.path.string(), opt);
+                out.score = score_check(config.rubric, r);
+                note_small_box(out.score, r, box);
+            } catch (const UserError& e) {
+                out.score = score_failure(config.rubric, fmt::format("the grader could not check {}: {}",
+                                                                     f.path.filename().string(), e.what()), false);
+            }
+        }
+    }
+    write_results_file(where.results, results_for(p, out.score, out.submission_sha256));
+    return out;
+}
+
+}  // namespace stencil::grading

@@ -1,0 +1,113 @@
+#include "grading/platform_results.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "core/error.h"
+
+namespace stencil::grading {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Scores a platform shows: no -0, no 33.333333333333336.
+double rounded(double x) { return std::round(x * 10000) / 10000 + 0.0; }
+
+std::string cut(const std::string& s, size_t max) {
+    if (s.size() <= max) return s;
+    return s.substr(0, max) + fmt::format("\n[... {} more bytes cut]\n", s.size() - max);
+}
+
+}  // namespace
+
+json to_gradescope(const Score& s, const json& extra) {
+    json g;
+    g["score"] = rounded(s.points);
+    g["execution_time"] = static_cast<long long>(std::ceil(s.seconds));
+    g["output"] = s.output;
+    g["stdout_visibility"] = "hidden";  // the run's own log is for the instructor
+    g["tests"] = json::array();
+    for (const auto& t : s.tests)
+        g["tests"].push_back({{"name", t.name},
+                              {"score", rounded(t.points)},
+                              {"max_score", rounded(t.max_points)},
+                              {"status", t.passed ? "passed" : "failed"},
+                              {"output", t.output},
+                              {"tags", json::array({to_string(t.item)})},
+                              {"visibility", to_string(t.visibility)}});
+    g["leaderboard"] = json::array();
+    for (const auto& e : s.leaderboard)
+        g["leaderboard"].push_back({{"name", e.name}, {"value", e.value}, {"order", e.ascending ? "asc" : "desc"}});
+    if (!extra.is_null()) g["extra_data"] = extra;
+    return g;
+}
+
+json to_prairielearn(const Score& s) {
+    size_t budget = 16 * 1024;  // bytes per output; halved until the file fits PrairieLearn's limit
+    for (;;) {
+        json p;
+        p["gradable"] = s.gradable;
+        p["score"] = s.max_points > 0 ? rounded(s.points / s.max_points) : 0.0;
+        p["message"] = cut(s.output.substr(0, s.output.find('\n')), budget);
+        p["output"] = cut(s.output, budget);
+        if (!s.gradable) p["format_errors"] = cut(s.output, budget);
+        p["tests"] = json::array();
+        for (const auto& t : s.tests)
+            p["tests"].push_back({{"name", t.name},
+                                  {"description", to_string(t.item)},
+                                  {"points", rounded(t.points)},
+                                  {"max_points", rounded(t.max_points)},
+                                  {"message", t.passed ? "passed" : "failed"},
+                                  {"output", cut(t.output, budget)}});
+        if (p.dump().size() <= kPrairieLearnMaxBytes || budget < 64) return p;
+        budget /= 2;
+    }
+}
+
+json to_classroom(const Score& s, const std::string& submission_hash) {
+    json items = json::object();
+    for (const auto& t : s.tests) {
+        json& it = items[t.group.empty() ? std::string(to_string(t.item)) : t.group];
+        if (it.is_null()) it = {{"points", 0.0}, {"max_points", 0.0}, {"lines", json::array()}};
+        it["points"] = rounded(it["points"].get<double>() + t.points);
+        it["max_points"] = rounded(it["max_points"].get<double>() + t.max_points);
+        it["lines"].push_back(fmt::format("[{}] {}: {}", t.passed ? "ok" : "FAIL", t.name, t.output));
+    }
+    return {{"submission_sha256", submission_hash}, {"score", rounded(s.points)}, {"max_score", rounded(s.max_points)},
+            {"gradable", s.gradable}, {"output", s.output}, {"items", items}};
+}
+
+json results_for(Platform p, const Score& s, const std::string& submission_hash) {
+    switch (p) {
+        case Platform::gradescope: return to_gradescope(s);
+        case Platform::prairielearn: return to_prairielearn(s);
+        case Platform::classroom: return to_classroom(s, submission_hash);
+    }
+    return nullptr;
+}
+
+void write_results_file(const fs::path& path, const json& j) {
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    const fs::path tmp = path.string() + fmt::format(".tmp{}", ::getpid());
+    {
+        std::ofstream f(tmp, std::ios::trunc);
+        f << j.dump(2) << "\n";
+        if (!f) {
+            fs::remove(tmp, ec);
+            throw UserError(fmt::format("cannot write {}", path.string()));
+        }
+    }
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throw UserError(fmt::format("cannot write {}: {}", path.string(), ec.message()));
+    }
+}
+
+}  // namespace stencil::grading

@@ -1,0 +1,202 @@
+// Rubrics and scores without running a check: the default rubric of every exercise adds up; every
+// way a rubric can be wrong is one line naming the file and the key; a check right on some sizes
+// earns those sizes' points; hidden sizes follow the rubric's rule (drawn from the seed, or above
+// a size), whatever sizes the checker runs; without a GPU the time item scales the others up.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "checker/exercises.h"
+#include "core/error.h"
+#include "grading/platform_results.h"
+#include "grading/rubric.h"
+#include "grading/score.h"
+#include "tests/grading/platform_specs.h"
+
+using namespace stencil::grading;
+using nlohmann::json;
+using stencil::checker::CheckResult;
+using stencil::checker::Verdict;
+
+namespace {
+
+// A naive check on the CPU backend: fixed sizes 3..31, two drawn from the seed (one above 64), as
+// the checker reports them; `fail` lists the sizes that fail.
+CheckResult naive_result(std::vector<int> fail, Verdict verdict) {
+    CheckResult r;
+    r.verdict = verdict;
+    r.exercise = "naive";
+    r.backend = "cpu";
+    r.file = "stencil.cu";
+    r.sizes = {3, 5, 9, 13, 17, 18, 31, 23, 68};
+    r.drawn_sizes = {23, 68};
+    for (int n : r.sizes) {
+        const bool bad = std::find(fail.begin(), fail.end(), n) != fail.end();
+        r.tests.push_back({"N=" + std::to_string(n), !bad, bad ? "wrong" : "ok", n});
+    }
+    if (verdict == Verdict::pass) {
+        stencil::checker::LoadCount lc;
+        lc.n = 18;
+        lc.loads_per_output = 7;
+        lc.budget = 7;
+        lc.within_budget = true;
+        r.loads = lc;
+    } else {
+        r.evidence.n = fail.empty() ? 0 : fail.front();
+        r.evidence.message = "N=" + std::to_string(r.evidence.n) + ": wrong";
+    }
+    return r;
+}
+
+double item_points(const Score& s, ItemKind k) {
+    double p = 0;
+    for (const auto& t : s.tests) p += t.item == k ? t.points : 0;
+    return p;
+}
+
+void require_refused(const json& j, const std::string& says) {
+    CAPTURE(j.dump(), says);
+    try {
+        parse_rubric(j, "r.json", "naive");
+        FAIL("accepted");
+    } catch (const stencil::UserError& e) {
+        const std::string m = e.what();
+        CAPTURE(m);
+        REQUIRE(m.find("rubric r.json: ") == 0);
+        REQUIRE(m.find(says) != std::string::npos);
+        REQUIRE(m.find('\n') == std::string::npos);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("rubric: every exercise's default adds up and reads back as itself", "[grading]") {
+    for (const auto& ex : stencil::checker::exercises()) {
+        CAPTURE(ex.name);
+        const Rubric r = default_rubric(ex.name);
+        double sum = 0;
+        for (const Item& i : r.items) sum += i.points;
+        REQUIRE(sum == r.total);
+        REQUIRE(to_json(parse_rubric(to_json(r), "default", ex.name)) == to_json(r));
+    }
+}
+
+TEST_CASE("rubric: a wrong rubric is one line naming the file and the key", "[grading]") {
+    const json good = to_json(default_rubric("naive"));
+    json j = good;
+    j["extra"] = 1;
+    require_refused(j, "extra: unknown key");
+    j = good;
+    j["items"]["visible"]["weight"] = 3;
+    require_refused(j, "items.visible.weight: unknown key");
+    j = good;
+    j["items"]["style"] = {{"points", 1}};
+    require_refused(j, "items.style: unknown key");
+    j = good;
+    j["items"]["visible"]["points"] = 41;
+    require_refused(j, "items: the points add up to 101, not to the total 100");
+    j = good;
+    j["items"]["hidden"]["visibility"] = "secret";
+    require_refused(j, "items.hidden.visibility: 'secret' is not one of visible, hidden, after_due_date, after_published");
+    j = good;
+    j["exercise"] = "nope";
+    require_refused(j, "exercise: unknown exercise 'nope'");
+    j = good;
+    j["exercise"] = "tiled";
+    require_refused(j, "the rubric is for 'tiled', not 'naive'");
+    j = good;
+    j["leaderboard"] = {"speed"};
+    require_refused(j, "leaderboard[0]: 'speed' is not one of loads_per_output, time_ratio");
+    j = good;
+    j["items"]["loads"]["points"] = -10;
+    require_refused(j, "items.loads.points: must be a number of at least 0");
+    j = good;
+    j["items"]["time"]["zero_at_ratio"] = 1.0;
+    require_refused(j, "zero_at_ratio: must be above full_at_ratio");
+}
+
+TEST_CASE("score: a kernel right on some sizes gets those sizes' points", "[grading]") {
+    const Rubric r = default_rubric("naive");  // 40 visible, 30 hidden, 10 loads, 10 clean, 10 time
+    SECTION("a pass: every point; the time item, without a GPU, scales the others up") {
+        const Score s = score_check(r, naive_result({}, Verdict::pass));
+        REQUIRE(s.points == Approx(100));
+        REQUIRE(s.max_points == 100);
+        REQUIRE(item_points(s, ItemKind::visible) == Approx(40.0 * 100 / 90));
+        REQUIRE(item_points(s, ItemKind::time) == 0);
+    }
+    SECTION("wrong above N = 64 only (naive_big_n_wrong): the visible points and the other hidden size's") {
+        const Score s = score_check(r, naive_result({68}, Verdict::wrong_result));
+        const double k = 100.0 / 90;
+        REQUIRE(item_points(s, ItemKind::visible) == Approx(40 * k));
+        REQUIRE(item_points(s, ItemKind::hidden) == Approx(15 * k));  // 23 of {23, 68}
+        REQUIRE(item_points(s, ItemKind::loads) == 0);
+        REQUIRE(s.points == Approx(55 * k));
+        REQUIRE(s.gradable);
+        // the hidden size's evidence stays with the hidden tests
+        REQUIRE(s.output.find("N=68") == std::string::npos);
+        REQUIRE(s.output.find("a hidden test failed") != std::string::npos);
+    }
+    SECTION("a compile error: nothing to grade, not gradable") {
+        CheckResult c = naive_result({}, Verdict::compile_error);
+        c.tests.clear();
+        const Score s = score_check(r, c);
+        REQUIRE(s.points == 0);
+        REQUIRE_FALSE(s.gradable);
+        double max = 0;
+        for (const auto& t : s.tests) max += t.max_points;
+        REQUIRE(max == Approx(100));
+    }
+}
+
+TEST_CASE("score: hidden is a rule, not a list of sizes", "[grading]") {
+    Rubric r = default_rubric("naive");
+    REQUIRE(r.hidden_size(23, true));
+    REQUIRE_FALSE(r.hidden_size(23, false));
+    REQUIRE(r.hidden_size(128, false));  // a large case a later checker adds is hidden too
+    REQUIRE_FALSE(r.hidden_size(64, false));
+    r.hidden_drawn = false;
+    r.hidden_above = 16;
+    REQUIRE_FALSE(r.hidden_size(23 - 10, true));
+    REQUIRE(r.hidden_size(17, false));
+}
+
+TEST_CASE("score: on a GPU the time item counts, and the leaderboard has both columns", "[grading]") {
+    const Rubric r = default_rubric("naive");
+    CheckResult c = naive_result({}, Verdict::pass);
+    c.backend = "cuda";
+    stencil::checker::Timing t;
+    t.n = 256;
+    t.student_ms = 2.0;
+    t.reference_ms = 1.0;
+    t.ratio = 2.0;  // halfway between 1.1 (all) and 3.0 (none): (3 - 2) / 1.9 of 10 points
+    c.timing = t;
+    const Score s = score_check(r, c);
+    REQUIRE(item_points(s, ItemKind::time) == Approx(10 * 1.0 / 1.9));
+    REQUIRE(item_points(s, ItemKind::visible) == Approx(40));
+    REQUIRE(s.leaderboard.size() == 2);
+    REQUIRE(s.leaderboard[1].name == "time_ratio");
+    REQUIRE(s.leaderboard[1].value == 2.0);
+}
+
+TEST_CASE("platform results: each file conforms to its platform's documented fields", "[grading]") {
+    const Rubric r = default_rubric("naive");
+    for (const Verdict v : {Verdict::pass, Verdict::wrong_result}) {
+        const Score s = score_check(r, naive_result(v == Verdict::pass ? std::vector<int>{} : std::vector<int>{3, 68}, v));
+        const json g = to_gradescope(s);
+        CAPTURE(g.dump(1));
+        REQUIRE(platform_specs::gradescope_violation(g) == "");
+        double sum = 0;
+        for (const auto& t : g["tests"]) sum += t["score"].get<double>();
+        REQUIRE(sum == Approx(g["score"].get<double>()));
+        const json p = to_prairielearn(s);
+        REQUIRE(platform_specs::prairielearn_violation(p, p.dump().size()) == "");
+        REQUIRE(p["score"].get<double>() == Approx(s.points / 100).margin(1e-4));
+    }
+    // A PrairieLearn result stays under 1 MB whatever the outputs hold.
+    Score big = score_failure(r, std::string(3'000'000, 'x'), true);
+    const json p = to_prairielearn(big);
+    REQUIRE(p.dump().size() <= kPrairieLearnMaxBytes);
+    REQUIRE(platform_specs::prairielearn_violation(p, p.dump().size()) == "");
+}
