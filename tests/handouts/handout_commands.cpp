@@ -112,9 +112,11 @@ std::string for_the_cpu(const std::string& command, std::string* why) {
         return std::string();
     };
     if (has("mpirun")) return skip("mpirun: the mpi tests (ctest -L mpi) run the commands under MPI");
-    for (size_t i = 0; i < w.size(); ++i) {
-        const std::string& x = w[i];
-        const bool loop_variable = i > 0 && w[i - 1] == "for";  // "for T in 4 6 8": a shell variable
+    // Placeholders are looked for outside quotes ('^  OP/B  ' is a pattern, not a placeholder).
+    const auto bare = words_of(std::regex_replace(c, std::regex(R"('[^']*'|"[^"]*")"), " "));
+    for (size_t i = 0; i < bare.size(); ++i) {
+        const std::string& x = bare[i];
+        const bool loop_variable = i > 0 && bare[i - 1] == "for";  // "for T in 4 6 8": a shell variable
         if ((placeholder(x) && !loop_variable) || x.find('[') != std::string::npos || x.find(']') != std::string::npos)
             return skip("a synopsis (" + x + "), not a command");
     }
@@ -210,8 +212,13 @@ std::vector<HandoutCommand> handout_commands(const std::string& file, const std:
             c.text = cmd;
             c.comment = comment;
             c.stencil_lab = mentions_stencil_lab(cmd);
+            if (!c.stencil_lab) continue;  // another tool's line (scripts/test-lab, gnuplot): not ours
             c.expect_exit = expected_exit(comment);
-            c.run = c.stencil_lab ? for_the_cpu(cmd, &c.skip) : cmd;
+            c.run = for_the_cpu(cmd, &c.skip);
+            if (c.skip.empty() && starts_with(comment, "GPU:")) {
+                c.run.clear();
+                c.skip = "GPU only: its text says so";
+            }
             out.push_back(c);
             of_block.push_back(out.size() - 1);
         }
@@ -235,7 +242,12 @@ std::vector<HandoutCommand> handout_commands(const std::string& file, const std:
             c.text = trim(span);
             c.stencil_lab = true;
             c.inline_span = true;
+            // Held to its words: its command and options must exist (--help checks them, runs nothing).
             c.run = for_the_cpu(c.text, &c.skip);
+            if (!c.run.empty()) {
+                const size_t end = std::min(c.run.find_first_of("|;&>"), c.run.size());
+                c.run = trim(c.run.substr(0, end)) + " --help";
+            }
             out.push_back(c);
         }
     }

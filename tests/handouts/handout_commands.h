@@ -1,16 +1,17 @@
 // The commands of the handouts (labs/*.md, exercises/*/README.md, README.md), read as the
 // `handout_commands` test runs them. The rules, also written in labs/README.md:
 //   - A command is a line of a fenced shell block (``` with no language, sh, bash or console;
-//     lines ending in '\' continue) whose command word is `stencil-lab` (or `build/stencil-lab`,
-//     the README's spelling), or an inline `stencil-lab ...` span of the prose. Other lines of a
-//     block (a heredoc writing an answers file, a loop around stencil-lab) run with it, in order.
-//   - It must exit 0, unless its comment starts with "exit N": then N. A span of the prose is only
-//     held to its words: not a usage error (exit 0 or 1).
+//     lines ending in '\' continue) with the word `stencil-lab` (or `build/stencil-lab`, the
+//     README's spelling; a loop or a pipe around it is part of the line), or an inline
+//     `stencil-lab ...` span of the prose. A heredoc of a block (an answers file) runs with it.
+//   - It must exit 0, unless its comment starts with "exit N": then N. A span of the prose is held
+//     to its words: it runs with --help, and every option it names must exist (exit 0).
 //   - CI has no GPU: run, sweep and tune run on the CPU engine with every grid side above 32 made
 //     32, and a sweep or tune without --size gets --size 16 (a GPU's 256^3 sweep takes the
 //     engine many minutes). `model` computes only: its sizes stay.
 //   - Not run, with the reason said: GPU-only commands (baseline, --counters, --gpus, --backend
-//     cuda), mpirun (the `mpi` tests run those), and synopses (FILE, DIR, N, [optional], a | b).
+//     cuda, or a comment that starts with "GPU:"), mpirun (the `mpi` tests run those), and
+//     synopses (FILE, DIR, N, [optional], a | b).
 //   - A block with a comment line "# answers: ID ..." is a recipe: the numbers its commands print,
 //     in order, are those questions' answers, and each must equal the key (labs/grading).
 #pragma once
@@ -24,7 +25,7 @@ struct HandoutCommand {
     int line = 0;            // 1-based, its first line
     std::string text;        // as written (continuations joined), without its comment
     std::string comment;     // after its '#', trimmed ("" when none)
-    bool stencil_lab = false;  // a stencil-lab command (else a line run with it: a heredoc, a loop)
+    bool stencil_lab = false;  // a stencil-lab command (else a heredoc, run with it, or not run)
     bool inline_span = false;  // from the prose (held to its words only)
     int block = -1;          // its fenced block in the file (-1: the prose)
     std::string run;         // what CI runs (the rules applied); "" when skipped

@@ -53,6 +53,7 @@ TEST_CASE("handouts: fenced shell lines, exits from comments, heredocs, recipes,
                            "{\"answers\": {}}\n"
                            "END\n"
                            "stencil-lab lab check 1 a.json   # exit 1 until every answer is right\n"
+                           "scripts/test-lab\n"
                            "stencil-lab run --kernel tiled \\\n"
                            "    --size 256\n"
                            "```\n"
@@ -65,11 +66,18 @@ TEST_CASE("handouts: fenced shell lines, exits from comments, heredocs, recipes,
                            "```\n";
     const auto c = handout_commands("lab.md", md);
     REQUIRE(c.size() == 5);
+    CHECK(c[4].run == "stencil-lab model --kernel naive --tile 8 --help");  // the prose: held to its words
     CHECK((!c[0].stencil_lab && c[0].text.find("END") != std::string::npos && c[0].line == 5));
     CHECK((c[1].stencil_lab && c[1].expect_exit == 1 && c[1].comment == "exit 1 until every answer is right"));
-    CHECK((c[2].line == 9 && c[2].run == "stencil-lab run --kernel tiled --size 32" && c[2].expect_exit == 0));
+    CHECK((c[2].line == 10 && c[2].run == "stencil-lab run --kernel tiled --size 32" && c[2].expect_exit == 0));
     CHECK((c[3].answers == std::vector<std::string>{"l2.opb-t4", "l2.opb-t6"} && c[3].block == 2));
     CHECK((c[4].inline_span && c[4].line == 2 && c[4].text == "stencil-lab model --kernel naive --tile 8"));
+}
+
+TEST_CASE("handouts: a comment that starts with GPU: keeps a command off the CPU", "[handouts]") {
+    const auto c = handout_commands("lab.md", "```\nstencil-lab lab check 2 a.json --results s/results.json   # GPU: your sweep\n```\n");
+    REQUIRE(c.size() == 1);
+    CHECK((c[0].run.empty() && c[0].skip == "GPU only: its text says so"));
 }
 
 TEST_CASE("handouts: numbers are read as printed, not out of words", "[handouts]") {
@@ -97,3 +105,29 @@ TEST_CASE("handouts: every handout has commands the rules read", "[handouts]") {
     }
     CHECK((files == 7 && run >= 30));
 }
+
+#ifdef STENCIL_HANDOUTS_CHECKER
+#include <fmt/format.h>
+
+#include "checker/exercises.h"
+
+// The tiled README once gave 2.37 where `check` prints 3.014: a budget a README states must be the
+// one the checker counts, at the size it counts it.
+TEST_CASE("handouts: each tiled exercise's README states the budget check prints, at its N", "[handouts]") {
+    namespace fs = std::filesystem;
+    for (const auto& ex : stencil::checker::exercises()) {
+        if (!ex.is_star3d() || !stencil::checker::tile_has_halo(ex)) continue;
+        CAPTURE(ex.name);
+        const int T = stencil::checker::default_tile(ex);
+        const int n = stencil::checker::load_count_size(ex, T);
+        const double budget = stencil::checker::load_budget(ex, n, T);
+        std::ifstream in(fs::path(STENCIL_LAB_SOURCE_DIR) / "exercises" / ex.name / "README.md");
+        std::stringstream s;
+        s << in.rdbuf();
+        const std::string text = s.str();
+        CHECK((text.find(fmt::format("{:.3f}", budget)) != std::string::npos ||
+               text.find(fmt::format("{:.1f} at N = {}", budget, n)) != std::string::npos));
+        CHECK(text.find(fmt::format("N = {}", n)) != std::string::npos);
+    }
+}
+#endif
