@@ -103,7 +103,7 @@ std::vector<double> numbers_in(const std::string& t) {
     return out;
 }
 
-std::string for_the_cpu(const std::string& command, std::string* why) {
+std::string for_the_cpu(const std::string& command, std::string* why, bool on_gpu) {
     std::string c = std::regex_replace(command, std::regex(R"((^|[\s;(])build/stencil-lab\b)"), "$1stencil-lab");
     const auto w = words_of(c);
     auto has = [&](const std::string& x) { return std::find(w.begin(), w.end(), x) != w.end(); };
@@ -122,6 +122,7 @@ std::string for_the_cpu(const std::string& command, std::string* why) {
     }
     for (size_t i = 0; i + 1 < w.size(); ++i)
         if (w[i] == "|" && starts_with(w[i + 1], "--")) return skip("a synopsis (" + w[i + 1] + " is an alternative)");
+    if (on_gpu) return c;
     size_t at = 0;  // the subcommand
     while (at < w.size() && w[at] != "stencil-lab") ++at;
     const std::string sub = at + 1 < w.size() ? w[at + 1] : "";
@@ -154,7 +155,7 @@ std::string for_the_cpu(const std::string& command, std::string* why) {
     return out;
 }
 
-std::vector<HandoutCommand> handout_commands(const std::string& file, const std::string& markdown) {
+std::vector<HandoutCommand> handout_commands(const std::string& file, const std::string& markdown, bool on_gpu) {
     std::vector<std::string> lines;
     {
         std::istringstream in(markdown);
@@ -214,8 +215,8 @@ std::vector<HandoutCommand> handout_commands(const std::string& file, const std:
             c.stencil_lab = mentions_stencil_lab(cmd);
             if (!c.stencil_lab) continue;  // another tool's line (scripts/test-lab, gnuplot): not ours
             c.expect_exit = expected_exit(comment);
-            c.run = for_the_cpu(cmd, &c.skip);
-            if (c.skip.empty() && starts_with(comment, "GPU:")) {
+            c.run = for_the_cpu(cmd, &c.skip, on_gpu);
+            if (c.skip.empty() && starts_with(comment, "GPU:") && !on_gpu) {
                 c.run.clear();
                 c.skip = "GPU only: its text says so";
             }
@@ -243,7 +244,7 @@ std::vector<HandoutCommand> handout_commands(const std::string& file, const std:
             c.stencil_lab = true;
             c.inline_span = true;
             // Held to its words: its command and options must exist (--help checks them, runs nothing).
-            c.run = for_the_cpu(c.text, &c.skip);
+            c.run = for_the_cpu(c.text, &c.skip, on_gpu);
             if (!c.run.empty()) {
                 const size_t end = std::min(c.run.find_first_of("|;&>"), c.run.size());
                 c.run = trim(c.run.substr(0, end)) + " --help";

@@ -14,6 +14,8 @@
 //     synopses (FILE, DIR, N, [optional], a | b).
 //   - A block with a comment line "# answers: ID ..." is a recipe: the numbers its commands print,
 //     in order, are those questions' answers, and each must equal the key (labs/grading).
+//   - On a GPU machine (`on_gpu`) the commands run as written: no grid shrinks, the GPU-only ones
+//     run too; mpirun and synopses stay out.
 #pragma once
 #include <string>
 #include <vector>
@@ -35,11 +37,13 @@ struct HandoutCommand {
 };
 
 // Every command of one Markdown file, in the order written.
-std::vector<HandoutCommand> handout_commands(const std::string& file, const std::string& markdown);
+std::vector<HandoutCommand> handout_commands(const std::string& file, const std::string& markdown,
+                                             bool on_gpu = false);
 
 // The CPU rule on one stencil-lab command line: the line to run, or "" and *skip_why for one CI
-// cannot run (a GPU-only command, mpirun, a synopsis).
-std::string for_the_cpu(const std::string& command, std::string* skip_why);
+// cannot run (a GPU-only command, mpirun, a synopsis). `on_gpu`: the line as written, only mpirun
+// and synopses left out.
+std::string for_the_cpu(const std::string& command, std::string* skip_why, bool on_gpu = false);
 
 // The numbers of a text, in order ("1.371, 2.0e-3" -> 1.371, 0.002); parts of words are not
 // numbers ("f32", "l2.opb-t4").

@@ -3,7 +3,8 @@
 // repository's folders are linked, the build's stencil-lab first on PATH. Checks each exit against
 // its text and each recipe's numbers against the labs' key; prints one line per command.
 //
-//   stencil-handout-check --source REPO --build BUILD --work DIR [FILE.md ...]
+//   stencil-handout-check --source REPO --build BUILD --work DIR [--gpu] [FILE.md ...]
+//     --gpu: on a GPU machine, the commands as written (the GPU-only ones too, no grid shrunk)
 #include <sys/wait.h>
 
 #include <cmath>
@@ -112,14 +113,16 @@ bool check_recipe(const std::vector<std::string>& ids, const std::string& printe
 int main(int argc, char** argv) {
     fs::path src, build, work;
     std::vector<std::string> only;
+    bool gpu = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if ((a == "--source" || a == "--build" || a == "--work") && i + 1 < argc)
             (a == "--source" ? src : a == "--build" ? build : work) = argv[++i];
+        else if (a == "--gpu") gpu = true;
         else only.push_back(a);
     }
     if (src.empty() || build.empty() || work.empty()) {
-        std::fprintf(stderr, "usage: stencil-handout-check --source REPO --build BUILD --work DIR [FILE.md ...]\n");
+        std::fprintf(stderr, "usage: stencil-handout-check --source REPO --build BUILD --work DIR [--gpu] [FILE.md ...]\n");
         return 2;
     }
     build = fs::absolute(build);  // the commands run in other folders
@@ -130,7 +133,7 @@ int main(int argc, char** argv) {
     int ran = 0, skipped = 0, failed = 0;
     std::map<std::string, int> skip_reasons;
     for (const auto& file : only.empty() ? handout_files(src) : only) {
-        const auto commands = stencil::handouts::handout_commands(file, slurp(src / file));
+        const auto commands = stencil::handouts::handout_commands(file, slurp(src / file), gpu);
         // A folder of its own, with the repository's folders the commands name.
         fs::path dir = work / file;
         dir.replace_extension();

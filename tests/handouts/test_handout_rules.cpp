@@ -74,6 +74,16 @@ TEST_CASE("handouts: fenced shell lines, exits from comments, heredocs, recipes,
     CHECK((c[4].inline_span && c[4].line == 2 && c[4].text == "stencil-lab model --kernel naive --tile 8"));
 }
 
+TEST_CASE("handouts: on a GPU machine the commands run as written", "[handouts]") {
+    std::string why;
+    CHECK(for_the_cpu("stencil-lab sweep --kernels naive,tiled --size 256 --out s", &why, true) ==
+          "stencil-lab sweep --kernels naive,tiled --size 256 --out s");
+    CHECK(for_the_cpu("build/stencil-lab baseline --size 512", &why, true) == "stencil-lab baseline --size 512");
+    CHECK(for_the_cpu("mpirun -np 4 build/stencil-lab run --kernel tiled", &why, true).empty());
+    const auto c = handout_commands("lab.md", "```\nstencil-lab lab check 2 a.json --results s.json   # GPU: yours\n```\n", true);
+    CHECK((c.size() == 1 && c[0].skip.empty() && !c[0].run.empty()));
+}
+
 TEST_CASE("handouts: a comment that starts with GPU: keeps a command off the CPU", "[handouts]") {
     const auto c = handout_commands("lab.md", "```\nstencil-lab lab check 2 a.json --results s/results.json   # GPU: your sweep\n```\n");
     REQUIRE(c.size() == 1);
