@@ -113,7 +113,7 @@ void toggle_group(OpbSelection& s, const std::string& group) {
 }
 
 double group_limit(const std::string& group, int radius, Precision precision) {
-    const double step = double(12 * radius + 1) / bytes_of(precision);
+    const double step = opb_limit_at_infinity(radius, precision);  // (12r+1) / sizeof(real)
     int K = 0;
     if (is_temporal_group(group, &K)) return K * step / 2;
     if (group == version(KernelId::streaming).name) return step / 2;
@@ -161,14 +161,14 @@ OpbFigure opb_view(const OpbFigure& all, const OpbSelection& sel, int radius, Pr
     if (moved)
         std::stable_sort(v.series.begin(), v.series.end(), [](const Series& a, const Series& b) { return a.group < b.group; });
     // The limits of what is shown.
-    const double step = double(12 * radius + 1) / bytes_of(precision);
-    const int B = bytes_of(precision);
+    const double step = opb_limit_at_infinity(radius, precision);  // (12r+1) / sizeof(real)
+    const int B = bytes_of(precision), F = flops_per_point(radius);
     if (!moved) {
         std::vector<std::string> owners;
         for (const auto& g : loaded_groups())
             if (sel.shown.count(g)) owners.push_back(g);
         if (!owners.empty()) {
-            v.refs.push_back({true, step, fmt::format("single-step limit {}/{} = {:.2f}", 12 * radius + 1, B, step),
+            v.refs.push_back({true, step, fmt::format("single-step limit {}/{} = {:.2f}", F, B, step),
                               pack({0.9f, 0.9f, 0.9f}, 0.8f), owners});
             ys.push_back(step);
         }
@@ -209,7 +209,7 @@ OpbFigure opb_view(const OpbFigure& all, const OpbSelection& sel, int radius, Pr
             const double lim = step / 2;
             v.refs.insert(v.refs.begin(), {true, lim,
                                            compact ? fmt::format("one step: {:.2f}", lim)
-                                                   : fmt::format("one step: {}/(2x{}) = {:.2f}", 12 * radius + 1, B, lim),
+                                                   : fmt::format("one step: {}/(2x{}) = {:.2f}", F, B, lim),
                                            pack({0.9f, 0.9f, 0.9f}, 0.8f), one_step});
             ys.push_back(lim);
         }
