@@ -27,6 +27,7 @@
 #include "checker/checker.h"
 #include "checker/exercises.h"
 #include "cli/command.h"
+#include "cli/suggest.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/sha256.h"
@@ -97,7 +98,7 @@ checker::CheckOptions options_of(const CheckArgs& a) {
     if (a.exercise.empty())
         throw UserError("check: --exercise is required (one of: " + checker::exercise_names() + ")");
     if (!checker::find_exercise(a.exercise))
-        throw UserError("unknown exercise '" + a.exercise + "'; one of: " + checker::exercise_names());
+        throw UserError(unknown_choice("exercise", a.exercise, checker::exercise_names()));
     checker::CheckOptions opt;
     opt.exercise = a.exercise;
     if (!a.tile.empty()) opt.tile = parse_tile(a.tile);

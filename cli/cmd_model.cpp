@@ -20,6 +20,7 @@
 #include "cli/cardiac2d.h"
 #include "cli/command.h"
 #include "cli/model_decomposition.h"
+#include "cli/suggest.h"
 #include "core/error.h"
 
 namespace stencil::cli {
@@ -272,7 +273,7 @@ int kernel_model(const ModelArgs& a) {
     if (a.kernel.empty())
         throw UserError("--kernel is required (or one of --bounds, --registers, --derivatives, --ghost)");
     const KernelVersion* v = find_version(a.kernel);
-    if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", a.kernel, version_names()));
+    if (!v) throw UserError(unknown_choice("kernel", a.kernel, version_names()));
     const auto p = parse_precision(a.precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
     // (--tile, --radius and --size are range-checked by the parser.)

@@ -21,6 +21,7 @@
 #include "cli/run_distributed.h"
 #include "cli/report_run.h"
 #include "backends/cpu/cpu_backend.h"
+#include "cli/suggest.h"
 #include "core/error.h"
 #include "core/field.h"
 #include "core/progress.h"
@@ -193,7 +194,7 @@ int run_command(const RunArgs& a) {
         return run_cardiac2d({a.kernel, a.size_given ? a.size : 0, a.steps, a.reps_given ? a.reps : 0, a.precision, a.backend, a.json});
     // Everything the user typed is checked before a backend is made (a GPU context costs time).
     const KernelVersion* v = find_version(a.kernel);
-    if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", a.kernel, version_names()));
+    if (!v) throw UserError(unknown_choice("kernel", a.kernel, version_names()));
     const auto precision = parse_precision(a.precision);
     if (!precision) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
     if (a.check_races && a.backend == "cuda")

@@ -11,6 +11,7 @@
 
 #include "cli/command.h"
 #include "cli/measuring_backend.h"
+#include "cli/suggest.h"
 #include "core/progress.h"
 #include "experiments/sweep.h"
 #include "experiments/sweep_output.h"
@@ -122,7 +123,7 @@ int sweep_command(const SweepArgs& a) {
     experiments::SweepOptions o;
     for (const auto& k : a.kernels) {
         const KernelVersion* v = find_version(k);
-        if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", k, version_names()));
+        if (!v) throw UserError(unknown_choice("kernel", k, version_names()));
         o.kernels.push_back(v->id);
     }
     o.tiles = a.tiles;  // each in 1..kMaxTile (parsed below)

@@ -11,6 +11,7 @@
 
 #include "cli/command.h"
 #include "cli/measuring_backend.h"
+#include "cli/suggest.h"
 #include "core/disk_cache.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -69,7 +70,7 @@ int tune_command(const TuneArgs& a) {
     experiments::TuneOptions o;
     if (a.kernel.empty()) throw UserError(fmt::format("tune needs --kernel (one of {})", version_names()));
     const KernelVersion* v = find_version(a.kernel);
-    if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", a.kernel, version_names()));
+    if (!v) throw UserError(unknown_choice("kernel", a.kernel, version_names()));
     o.kernel = v->id;
     const auto p = parse_precision(a.precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -16,9 +17,12 @@
 #include <deque>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/help_sections.h"
+#include "cli/suggest.h"
 #include "core/backend_choice.h"
 #include "core/error.h"
 #include "kernels/versions.h"
@@ -166,6 +170,46 @@ std::string command_list() {
     return s;
 }
 
+// "did you mean 'X'? " when a name is near `got`, else nothing.
+std::string did_you_mean(std::string_view got, const std::vector<std::string>& names) {
+    const auto near = closest_name(got, names);
+    return near ? fmt::format("did you mean '{}'? ", *near) : std::string();
+}
+
+// The first option on the command line that `sub` does not have ("--kernal"), named with the
+// closest one it has. Checked before CLI11 parses: CLI11 reports a missing required option first,
+// which hid the typo that caused it ("run --kernal tiled" said "--kernel is required").
+std::optional<std::string> unknown_option(const CLI::App& sub, int argc, char** argv) {
+    std::vector<std::string> names;
+    for (const CLI::Option* o : sub.get_options())
+        for (const auto& l : o->get_lnames()) names.push_back("--" + l);
+    const CLI::App* top = sub.get_parent();
+    bool value_next = false;  // the previous word was an option that takes a value
+    for (int i = 2; i < argc; ++i) {
+        const std::string w = argv[i];
+        if (w == "--") break;  // the rest are positionals
+        const bool long_form = w.size() > 2 && w.rfind("--", 0) == 0;
+        const bool short_form = w.size() == 2 && w[0] == '-' && std::isalpha(static_cast<unsigned char>(w[1]));
+        if (!long_form && !short_form) {
+            value_next = false;
+            continue;
+        }
+        if (value_next) {  // a value that looks like an option: the option's own check says what is wrong
+            value_next = false;
+            continue;
+        }
+        const std::string name = w.substr(0, w.find('='));
+        const CLI::Option* o = sub.get_option_no_throw(name);
+        if (!o && top) o = top->get_option_no_throw(name);  // --help-all
+        if (!o) {
+            const auto near = closest_name(name, names);
+            return fmt::format("unknown option '{}'{}", name, near ? fmt::format(" (did you mean '{}'?)", *near) : "");
+        }
+        value_next = o->get_type_size_max() > 0 && name.size() == w.size();
+    }
+    return std::nullopt;
+}
+
 bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 // CLI11's messages, as one line that names the rule (the pointer to `stencil-lab CMD --help`
@@ -254,6 +298,7 @@ int main(int argc, char** argv) {
         CLI::App* sub = app.add_subcommand(c.name);
         commands.emplace_back(sub, c.setup(*sub));
     }
+    arrange_help_sections(app);
     auto usage_error = [](const std::string& line, const std::string& sub) {
         fmt::print(stderr, "stencil-lab: {} (see stencil-lab {}--help)\n", one_line(line),
                    sub.empty() ? "" : sub + " ");
@@ -271,7 +316,12 @@ int main(int argc, char** argv) {
         bool known = false;
         for (auto& [sub, run] : commands) known = known || sub->get_name() == argv[1];
         if (!known)
-            return usage_error(fmt::format("unknown command '{}' (one of {})", argv[1], command_list()), "");
+            return usage_error(fmt::format("unknown command '{}' ({}one of {})", argv[1],
+                                           did_you_mean(argv[1], split_names(command_list())), command_list()),
+                               "");
+        for (auto& [sub, run] : commands)
+            if (sub->get_name() == argv[1])
+                if (auto why = unknown_option(*sub, argc, argv)) return usage_error(*why, sub->get_name());
     }
     try {
         app.parse(argc, argv);

@@ -15,6 +15,7 @@
 #include "analysis/cardiac2d_model.h"
 #include "backends/cpu/cardiac2d_cpu.h"
 #include "cli/cardiac2d.h"
+#include "cli/suggest.h"
 #include "core/backend.h"
 #include "core/error.h"
 #include "core/stats.h"
@@ -157,7 +158,7 @@ int run_cardiac2d(const Cardiac2dRunArgs& a) {
     Outcome o;
     o.v = find_version(a.kernel);
     if (!o.v)
-        throw UserError(fmt::format("unknown kernel '{}' for --problem cardiac2d (choose {})", a.kernel, version_names()));
+        throw UserError(unknown_choice("kernel", a.kernel, version_names(), "for --problem cardiac2d"));
     const auto p = parse_precision(a.precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", a.precision));
     o.p = *p;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "backends/cpu/derivative_cpu.h"
+#include "cli/suggest.h"
 #include "core/backend.h"
 #include "core/derivative.h"
 #include "core/error.h"
@@ -180,8 +181,7 @@ DerivativeRun parse_run(const CLI::App& app) {
     const std::string kernel = value_of<std::string>(app, "--kernel", "");
     r.v = find_derivative_version(kernel);
     if (!r.v)
-        throw UserError(fmt::format("unknown kernel '{}' for --problem derivative (choose {})", kernel,
-                                    derivative_version_names()));
+        throw UserError(unknown_choice("kernel", kernel, derivative_version_names(), "for --problem derivative"));
     const std::string precision_text = value_of<std::string>(app, "--precision", "f32");
     const auto precision = parse_precision(precision_text);
     if (!precision) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", precision_text));

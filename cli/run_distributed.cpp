@@ -31,6 +31,7 @@
 
 #include "analysis/decomposition.h"
 #include "cli/command.h"
+#include "cli/suggest.h"
 #include "core/backend.h"
 #include "core/error.h"
 #include "distributed/cardiac2d_result.h"
@@ -161,7 +162,7 @@ distributed::Star3dRunOptions star3d_options(const CLI::App& app, bool gpu) {
     distributed::Star3dRunOptions o;
     const std::string kernel = value_of<std::string>(app, "--kernel", "");
     const KernelVersion* v = find_version(kernel);
-    if (!v) throw UserError(fmt::format("unknown kernel '{}' (choose {})", kernel, version_names()));
+    if (!v) throw UserError(unknown_choice("kernel", kernel, version_names()));
     const std::string precision = value_of<std::string>(app, "--precision", "f32");
     const auto p = parse_precision(precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", precision));
@@ -223,8 +224,7 @@ distributed::Cardiac2dRunOptions cardiac_options(const CLI::App& app) {
     const std::string kernel = value_of<std::string>(app, "--kernel", "");
     const cardiac2d::Version* v = cardiac2d::find_version(kernel);
     if (!v)
-        throw UserError(fmt::format("unknown kernel '{}' for --problem cardiac2d (choose {})", kernel,
-                                    cardiac2d::version_names()));
+        throw UserError(unknown_choice("kernel", kernel, cardiac2d::version_names(), "for --problem cardiac2d"));
     o.kernel = v->id;
     const std::string precision = value_of<std::string>(app, "--precision", "f32");
     const auto p = parse_precision(precision);

@@ -232,66 +232,112 @@ std::string opb_measured_data(const PlotInput& in, bool any_level[3]) {
     return d;
 }
 
-// The OP/B key: a line per kernel version, a marker per measured level, in 4 columns.
-int key_rows_opb(const bool any_level[3]) {
-    const int entries = int(kernel_versions().size()) + any_level[0] + any_level[1] + any_level[2];
-    return (entries + 3) / 4;
+// One story per figure, as the viewer's OP/B chart tells them (viewer/core/opb_view.h): the
+// textbook's four, tiled against T, every kernel per byte loaded, and the kernels beyond the
+// textbook on their own axis (FLOP per byte moved). Each draws the limits its kernels obey.
+struct OpbStory {
+    const char* name;      // the figure's file stem
+    const char* title;
+    std::vector<KernelId> kernels;
+    double x_lo, x_hi;
+    bool log_y;
+};
+
+std::vector<OpbStory> loaded_stories() {
+    return {{"opb_vs_T", "OP/B against T: naive, tiled, coarsened, register-tiled",
+             {KernelId::naive, KernelId::tiled, KernelId::coarsened, KernelId::register_tiled}, 1, 33, true},
+            {"opb_tiled_vs_T", "OP/B of the tiled kernel against T", {KernelId::naive, KernelId::tiled}, 2, 11, false},
+            {"opb_loaded_vs_T", "OP/B against T: every kernel per byte loaded",
+             {KernelId::naive, KernelId::tiled, KernelId::coarsened, KernelId::register_tiled, KernelId::conv27}, 1, 33,
+             true}};
 }
 
-std::vector<Script> opb_figure(const PlotInput& in, const std::string& term) {
+bool among(const std::vector<KernelId>& ks, KernelId k) { return std::find(ks.begin(), ks.end(), k) != ks.end(); }
+
+// The largest T the tiled kernel's block holds (T^3 <= 1024 threads), at r.
+int tiled_largest_tile(int r, Precision p) {
+    int largest = 0;
+    for (const auto& t : tile_table(KernelId::tiled, r, p, 64))
+        if (t.fits) largest = t.tile;
+    return largest;
+}
+
+Script opb_story(const PlotInput& in, const std::string& term, const OpbStory& story, const bool any_level[3]) {
     const int r = in.radius, B = bytes_of(in.precision), F = flops_per_point(r);
     const double limit = double(F) / B;
-    bool any_level[3] = {false, false, false};
-    Script model{"opb_vs_T", opb_model_data(in), "opb_model.dat", ""};
-    Script meas{"", opb_measured_data(in, any_level), "opb_measured.dat", ""};
-
+    int entries = 0;
+    for (const auto& v : kernel_versions()) entries += among(story.kernels, v.id);
+    for (int l = 0; l < 3; ++l) entries += any_level[l];
     std::string gp = script_head(
-        "opb_vs_T", term, fmt::format("OP/B against T: r = {}, {}", r, precision_text(in.precision)),
+        story.name, term, fmt::format("{}: r = {}, {}", story.title, r, precision_text(in.precision)),
         in.gpu() ? "lines: the model (FLOP per byte loaded); points: measured on the GPU at three levels"
                  : "lines: the model; points: the loads the CPU engine counted (an emulator: no caches, no L2/DRAM)",
-        4, key_rows_opb(any_level));
-    gp += "set xlabel 'T (IN_TILE_DIM; naive: block edge)'\nset ylabel 'FLOP per byte loaded'\n"
-          "set logscale y\nset xrange [1:34]\nset format y '%g'\n";
-    // Room above the limit line for its label, which sits above the line (never on it).
-    gp += fmt::format("limit = {:.6g}\nset yrange [*:limit*5]\n", limit);
-    gp += "set arrow from 1,limit to 34,limit nohead dt 2 lw 1.5 lc rgb 'gray30'\n";
+        4, (entries + 3) / 4);
+    gp += "set xlabel 'T (IN_TILE_DIM; naive: block edge)'\nset ylabel 'FLOP per byte loaded'\n";
+    gp += fmt::format("set xrange [{}:{}]\nlimit = {:.6g}\n", story.x_lo, story.x_hi, limit);
+    // The axis fitted to the curves shown and their limit; room above the limit for its label,
+    // which sits above the line (never on it).
+    double lowest = limit;
+    for (KernelId k : story.kernels)
+        for (int T = std::max(1, (int)story.x_lo); T <= (int)story.x_hi; ++T)
+            if (tile_fits(k, T, r, B, DeviceLimits{1 << 30, 1LL << 40, 1 << 30}))
+                lowest = std::min(lowest, interior_block_traffic(k, T, r, in.precision).opb);
+    if (story.log_y)
+        gp += fmt::format("set logscale y\nset format y '%g'\nset yrange [{:.6g}:limit*2.2]\n", lowest * 0.6);
+    else
+        gp += "set yrange [0:limit*1.25]\n";
+    gp += fmt::format("set arrow from {0},limit to {1},limit nohead dt 2 lw 1.5 lc rgb 'gray30'\n", story.x_lo,
+                      story.x_hi);
     const bool tb = textbook_case(in);
-    gp += fmt::format("set label \"limit (12r+1)/{} B = {}/{} = {:.3g} FLOP/B{}\" at 1.6,limit*1.45 left tc rgb "
-                      "'gray20'\n",
-                      B, F, B, limit, tb ? fmt::format("  (textbook: 13/4, not {}/2)", point_count(r)) : "");
-    // The texts' two worked figures, circled at their (T, value), each named by a label in an
-    // empty part of the chart with an arrow to its point: tiled T = 8's below the curves to its
-    // right (the measured points there lie above 1/5 of its value, the naive line at 1/3), and
-    // coarsened T = 32's below-left of the curves' right end.
+    gp += fmt::format("set label \"single-step limit (12r+1)/{} B = {}/{} = {:.3g} FLOP/B{}\" at {:.6g},limit*{} left tc "
+                      "rgb 'gray20'\n",
+                      B, F, B, limit, tb ? fmt::format("  (textbook: 13/4, not {}/2)", point_count(r)) : "",
+                      story.x_lo + (story.x_hi - story.x_lo) * 0.02, story.log_y ? "1.25" : "1.05");
+    // The tiled kernel's own bound: its block is its tile, T^3 threads of at most 1024. Its label in
+    // the chart's empty part: under the curves right of the line (log axes), or left of it between
+    // the curve and the measured DRAM points (tiled against T).
+    if (among(story.kernels, KernelId::tiled)) {
+        const int largest = tiled_largest_tile(r, in.precision);
+        if (largest > 0 && largest < story.x_hi)
+            gp += fmt::format("set arrow from {0},graph 0 to {0},graph 1 nohead dt 3 lw 1.5 lc rgb '{1}'\n"
+                              "set label \"tiled: T <= {0} (T^3 <= 1024 threads)\" at {0},graph {2} {3} offset "
+                              "{4},0 tc rgb '{1}'\n",
+                              largest, color(KernelId::tiled), story.log_y ? "0.06" : "0.55",
+                              story.log_y ? "left" : "right", story.log_y ? "0.6" : "-0.6");
+    }
+    // The texts' worked figures, circled at their (T, value), each named by a label in an empty
+    // part of the chart with an arrow to its point.
     struct Mark {
         KernelId k;
         int T;
         double label_T, label_scale;
         const char* align;
     };
-    for (const Mark& m : {Mark{KernelId::tiled, 8, 11.0, 1 / 5.5, "left"},
+    const bool zoomed = story.x_hi < 20;  // tiled against T: the label below-right of its point
+    for (const Mark& m : {Mark{KernelId::tiled, 8, zoomed ? 8.3 : 11.0, zoomed ? 0.55 : 1 / 5.5, "left"},
                           Mark{KernelId::coarsened, 32, 31.0, 0.5, "right"}}) {
-        if (m.T <= 2 * r || !tile_fits(m.k, m.T, r, B)) continue;
+        if (!among(story.kernels, m.k) || m.T > story.x_hi || m.T <= 2 * r || !tile_fits(m.k, m.T, r, B)) continue;
         const double y = interior_block_traffic(m.k, m.T, r, in.precision).opb;
         const double ly = y * m.label_scale;
         gp += fmt::format("set label '' at {0},{1:.6g} point pt 6 ps 2.6 lw 2 lc rgb 'black'\n"
                           "set label \"{2}{1:.3g} at T = {0} ({3})\" at {4:.6g},{5:.6g} {6}\n"
                           "set arrow from {4:.6g},{7:.6g} to {0},{8:.6g} head size 0.6,20 lw 1.2 lc rgb 'gray20'\n",
-                          m.T, y, tb ? "textbook: " : "", version(m.k).name, m.label_T, ly, m.align, ly * 1.12,
-                          y * 0.86);
+                          m.T, y, tb ? "textbook: " : "", version(m.k).name, m.label_T, ly, m.align,
+                          ly * (story.log_y ? 1.12 : 1.04), y * (story.log_y ? 0.86 : 0.95));
     }
     std::vector<std::string> clauses;
     int col = 2;
     for (const auto& v : kernel_versions()) {
-        clauses.push_back(fmt::format("'opb_model.dat' using 1:{} with lines lw {} dt {} lc rgb '{}' title '{} (model)'",
-                                      col, col == 2 ? 2.5 : 3.5 - 0.5 * (col - 2), col - 1, color(v.id), v.name));
+        if (among(story.kernels, v.id))
+            clauses.push_back(fmt::format("'opb_model.dat' using 1:{} with lines lw {} dt {} lc rgb '{}' title '{} (model)'",
+                                          col, col == 2 ? 2.5 : 3.5 - 0.5 * (col - 2), col - 1, color(v.id), v.name));
         ++col;
     }
     const char* level_names[3] = {"requested", "L2", "DRAM"};
     const int level_pt[3] = {7, 5, 9};
     for (size_t i = 0; i < in.kernels.size(); ++i)
         for (int l = 0; l < 3; ++l)
-            if (any_level[l] || l == 0)
+            if ((any_level[l] || l == 0) && among(story.kernels, in.kernels[i]))
                 clauses.push_back(fmt::format("'opb_measured.dat' index {} using 1:{} with points pt {} ps 1.6 lc "
                                               "rgb '{}' notitle",
                                               i, l + 2, level_pt[l], color(in.kernels[i])));
@@ -300,9 +346,92 @@ std::vector<Script> opb_figure(const PlotInput& in, const std::string& term) {
         if (any_level[l])
             clauses.push_back(fmt::format("NaN with points pt {} ps 1.6 lc rgb 'black' title 'measured: {}'",
                                           level_pt[l], level_names[l]));
-    gp += plot_command(clauses) + script_tail("opb_vs_T");
-    model.gp = gp;
-    return {model, meas};
+    gp += plot_command(clauses) + script_tail(story.name);
+    return {story.name, "", "", gp};
+}
+
+// Beyond the textbook, on its own axis: FLOP per byte moved (loads and stores) per cell update of
+// the z-chunked kernels, streaming and temporal's K = 1..4 fused steps; K steps make K updates per
+// byte moved, so each K has its own limit, K (12r+1) / (2 sizeof(real)).
+std::vector<Script> opb_beyond_figure(const PlotInput& in, const std::string& term) {
+    const int r = in.radius, B = bytes_of(in.precision), F = flops_per_point(r);
+    struct Curve {
+        KernelId k;
+        int K;
+    };
+    std::vector<Curve> curves;
+    for (const auto& v : kernel_versions())
+        if (v.z_chunk > 0)
+            for (int K = 1; K <= std::max(1, v.max_fused_steps); ++K) curves.push_back({v.id, K});
+    Script data{"", "# T, then per curve FLOP per byte moved (NaN: no model at that T):", "opb_beyond.dat", ""};
+    for (const auto& c : curves) data.data += fmt::format(" {}_K{}", version(c.k).name, c.K);
+    data.data += "\n";
+    double top = 0;
+    for (int T = 1; T <= 64; ++T) {
+        std::string row = std::to_string(T);
+        bool any = false;
+        for (const auto& c : curves) {
+            double v = NAN;
+            const bool fits = tile_fits(c.k, T, r, B) && smem_bytes(c.k, T, r, B, c.K) <= DeviceLimits{}.max_static_smem_per_block;
+            if (fits) {
+                try {
+                    const UpdateTraffic u = update_traffic(c.k, T, r, in.precision, c.K);
+                    if (u.requested_bytes > 0) v = F / u.requested_bytes;
+                } catch (const std::exception&) {  // T <= 2rK: no output left
+                }
+            }
+            any = any || std::isfinite(v);
+            row += " " + val(std::isfinite(v) ? std::optional<double>(v) : std::nullopt);
+        }
+        if (any) data.data += row + "\n";
+    }
+    int max_k = 1;
+    for (const auto& c : curves) max_k = std::max(max_k, c.K);
+    top = max_k * double(F) / (2.0 * B);
+    std::string gp = script_head(
+        "opb_beyond_vs_T", term,
+        fmt::format("Streaming and temporal: FLOP per byte moved, r = {}, {}", r, precision_text(in.precision)),
+        "loads and stores of a cell update; K fused steps do K updates per byte moved, so each K has its own limit",
+        4, ((int)curves.size() + 3) / 4);
+    gp += fmt::format("set xlabel 'T (the tile rows)'\nset ylabel 'FLOP per byte moved'\nset xrange [0:66]\n"
+                      "set yrange [0:{:.6g}]\n",
+                      top * 1.15);
+    int col = 2;
+    std::vector<std::string> clauses;
+    // Temporal's K = 1..4 in the viewer's colours for them (Okabe-Ito), apart from streaming's.
+    static const char* kKColours[4] = {"#0072b2", "#009e73", "#d55e00", "#cc79a7"};
+    for (const auto& c : curves) {
+        const double lim = c.K * double(F) / (2.0 * B);
+        const bool temporal = version(c.k).max_fused_steps > 1;
+        const std::string colour = temporal ? kKColours[(c.K - 1) % 4] : color(c.k);
+        // Each limit's label at the left end above its line, where the curves (from T = 8) have not
+        // begun; one step's at the right end, above the curves that approach it.
+        if (c.K > 1)
+            gp += fmt::format("set arrow from 0,{0:.6g} to 66,{0:.6g} nohead dt 2 lw 1.2 lc rgb '{1}'\n"
+                              "set label \"K = {2} limit {0:.3g}\" at 0.6,{0:.6g} left offset 0,0.6 tc rgb '{1}'\n",
+                              lim, colour, c.K);
+        else if (!temporal)  // one step a pass: streaming's limit is temporal K = 1's too
+            gp += fmt::format("set arrow from 0,{0:.6g} to 66,{0:.6g} nohead dt 2 lw 1.2 lc rgb 'gray30'\n"
+                              "set label \"one step a pass: (12r+1)/(2x{1}) = {0:.3g}\" at 65,{0:.6g} right offset "
+                              "0,0.6 tc rgb 'gray20'\n",
+                              lim, B);
+        clauses.push_back(fmt::format("'opb_beyond.dat' using 1:{} with linespoints pt 7 ps 0.8 lw 2.5 dt {} lc rgb '{}' "
+                                      "title '{}'",
+                                      col++, temporal && c.K % 2 == 0 ? 2 : 1, colour,
+                                      temporal ? fmt::format("temporal K = {}", c.K) : std::string(version(c.k).name)));
+    }
+    gp += plot_command(clauses) + script_tail("opb_beyond_vs_T");
+    return {data, {"opb_beyond_vs_T", "", "", gp}};
+}
+
+std::vector<Script> opb_figure(const PlotInput& in, const std::string& term) {
+    bool any_level[3] = {false, false, false};
+    Script model{"", opb_model_data(in), "opb_model.dat", ""};
+    Script meas{"", opb_measured_data(in, any_level), "opb_measured.dat", ""};
+    std::vector<Script> out{model, meas};
+    for (const auto& story : loaded_stories()) out.push_back(opb_story(in, term, story, any_level));
+    for (auto& s : opb_beyond_figure(in, term)) out.push_back(std::move(s));
+    return out;
 }
 
 // ---- [halo] -------------------------------------------------------------------------------------

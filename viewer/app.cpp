@@ -44,10 +44,14 @@ void App::init(const std::string& dir) {
 void App::set_config(StepperConfig c) {
     // Keep T and the block valid for the kernel: the nearest runnable T, a block in the grid.
     exp.runnable = runnable_tiles(c.kernel, c.radius, c.precision);
+    exp.tile_note.clear();
     if (!exp.runnable.empty() && std::find(exp.runnable.begin(), exp.runnable.end(), c.tile) == exp.runnable.end()) {
         int best = exp.runnable.front();
         for (int t : exp.runnable)
             if (std::abs(t - c.tile) < std::abs(best - c.tile)) best = t;
+        const auto why = tile_error(c.kernel, c.tile, c.radius, c.precision);
+        exp.tile_note = fmt::format("T = {} cannot run for {} ({}): showing T = {}", c.tile, version(c.kernel).name,
+                                    why ? *why : "not among the tiles this build compiled", best);
         c.tile = best;
     }
     if (!version(c.kernel).takes_block) c.block_shape.reset();  // only naive's rows take a block shape
@@ -74,6 +78,11 @@ void App::install_trace(TraceResult r) {
         exp.textbook = load_textbook_source(exp.trace.cfg.kernel, exe_dir);
         exp.book_line = corresponding_lines(exp.source, exp.textbook);
     }
+    exp.ptx = exp.trace.ptx.empty() ? PtxListing{} : ptx_listing(exp.trace.ptx, exp.trace.ptx_entry);
+    if (exp.trace.ptx.empty()) exp.ptx.error = "the PTX of a student's kernel stays in the checker's child process";
+    exp.site_line = exp.ptx.ok() ? site_lines(exp.ptx, exp.trace.site_instr, exp.trace.sites) : std::vector<int>{};
+    exp.line_counts = counts_by_line(exp.ptx, exp.site_line, exp.trace.acc, exp.trace.sites, exp.trace.ptx_file);
+    exp.linked_line = -1;
     exp.slice = 0;
     exp.timeline = timeline_from_trace(exp.trace);  // the GPU's only when asked (timeline panel)
     exp.window = {0, std::max(1.0, exp.timeline.end)};
@@ -122,6 +131,7 @@ void App::rebuild_opb() {
                            "Model source: {}",
                            opb.fig.formula, model_provenance());
     opb.update_help = update_table_text(opb.fig.updates);
+    opb.view = opb_view(opb.fig, opb.selection, opb.radius, opb.precision, opb.log_y, ui.lecture);
     opb.roofline = roofline_figure(runs.records, opb.ceilings, opb.radius, opb.precision);
 }
 
@@ -217,8 +227,9 @@ void App::start_runs(bool sweep) {
     o.backend = r.backend == 0 ? "auto" : r.backend == 1 ? "cuda" : "cpu";
     o.reps = r.reps;
     const GridDims d{r.n[0], r.n[1], r.n[2]};
-    if (sweep) o.runs = sweep_requests(r.kernel, r.radius, r.precision, d);
-    else o.runs = {{r.kernel, r.tile, r.radius, r.precision, d}};
+    LaunchRequest one;
+    one.kernel = r.kernel, one.tile = r.tile, one.radius = r.radius, one.precision = r.precision, one.dims = d;
+    o.runs = sweep ? sweep_requests(r.kernel, r.radius, r.precision, d) : std::vector<LaunchRequest>{one};
     std::string why;
     if (!r.runner.start(std::move(o), &why)) r.message = why;
     else r.message.clear();

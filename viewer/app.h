@@ -3,6 +3,7 @@
 // stencil_viewer_core) only what that change affects. Nothing here is recomputed per frame.
 #pragma once
 #include <future>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,7 +22,9 @@
 #include "viewer/core/listing_match.h"
 #include "viewer/core/measure.h"
 #include "viewer/core/model_view.h"
+#include "viewer/core/opb_view.h"
 #include "viewer/core/plot_math.h"
+#include "viewer/core/ptx_listing.h"
 #include "viewer/core/results.h"
 #include "viewer/core/roofline.h"
 #include "viewer/core/stepper.h"
@@ -45,6 +48,13 @@ struct UiOptions {
     bool relayout = true;        // place the open windows on the next frame
     int solo = -1;               // presentation: this panel fills the window (--present)
     bool focus_pending = false;  // focus the presented panel on the next frame (Page Down / Up)
+    // Lecture mode (--lecture, the L key): one panel, its figure first and as large as the window
+    // allows, its controls folded into one line or left to the keys, no menu bar, and one small
+    // status line under it that the panel fills (`status`) each frame.
+    bool lecture = false;
+    std::vector<std::string> status;  // the panel's words, most important first (each shown if it fits)
+    bool saved_open[kPanels] = {};  // the layout lecture mode replaced, restored when it ends
+    int saved_solo = -1;
 };
 
 // The stepper's block, shared with the coalescing panel (same trace).
@@ -61,6 +71,13 @@ struct Experiment {
     SourcePos where;               // the current step's file and line (step_source)
     KernelSource textbook;         // the row's listing as printed (bench/textbook/)
     std::vector<int> book_line;    // per line of `source`: its line in `textbook` (-1: none)
+    // Source beside PTX: the engine's PTX of the traced kernel, each site's line in it, and per
+    // source line (1-based) what the block did there (ptx_listing.h). Set with each trace.
+    PtxListing ptx;
+    std::vector<int> site_line;
+    std::map<int, LineCounts> line_counts;
+    bool beside_ptx = false;       // the source's neighbour: the PTX (else the textbook's listing)
+    int linked_line = -1;          // a source line (1-based) chosen by a click in either listing
     int thread = -1;               // the stepper's chosen thread (its loads and stores listed)
     BlockTimeline timeline;        // the timeline panel's (from the trace, or the GPU's when asked)
     TimeWindow window;             // its zoom
@@ -72,6 +89,7 @@ struct Experiment {
     WarpSummary warp_summary, block_summary;
     WarpPrediction prediction;
     std::vector<int> runnable;     // T choices for cfg.kernel
+    std::string tile_note;         // why the asked T was replaced by the nearest that runs (shown, never silent)
     int slice = 0;                 // z slice in the coalescing panel's colour map
 };
 
@@ -80,7 +98,9 @@ struct OpbData {
     Precision precision = Precision::f32;
     bool log_y = false;
     bool legend = true;              // the chart's legend (toggle: it can cover points on a projector)
-    OpbFigure fig;                   // rebuilt by App::rebuild_opb on a change only
+    OpbFigure fig;                   // every series of both scales: rebuilt by App::rebuild_opb on a change only
+    OpbSelection selection = selection_of(0);  // what the chart shows: a preset, or the legend's clicks
+    OpbFigure view;                  // fig filtered by the selection, axes and limits fitted (opb_view.h)
     std::string help;                // the model's HelpMarker text (formatted once, with fig)
     std::string update_help;         // streaming's and temporal's bytes per update (the same)
     std::future<std::vector<TraceOpb>> measuring;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "viewer/core/layout.h"
+#include "viewer/core/text_wrap.h"
 
 namespace stencil::viewer::fit {
 
@@ -58,12 +59,58 @@ void Colored(const ImVec4& c, std::string_view s) {
 
 void Disabled(std::string_view s) { Colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), s); }
 
+namespace {
+float measure_text(std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; }
+}  // namespace
+
 void Wrapped(std::string_view s) {
     const float edge = right_edge();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(s.data(), s.data() + s.size());
-    ImGui::PopTextWrapPos();
+    const float width = std::max(1.0f, edge - ImGui::GetCursorScreenPos().x);
+    const std::string lines = wrap_text(s, width, measure_text);
+    ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
     measure_last(s, edge);
+}
+
+ImVec2 TextSize(std::string_view text, float wrap_w) {
+    if (wrap_w <= 0) return ImGui::CalcTextSize(text.data(), text.data() + text.size());
+    const std::string t = wrap_text(text, wrap_w, measure_text);
+    return ImGui::CalcTextSize(t.data(), t.data() + t.size());
+}
+
+namespace {
+struct FigureParts {
+    bool any = false, visible = true;
+    Rect box;
+} g_figure;
+}  // namespace
+
+void BeginFigure() { ImGui::BeginGroup(); }
+
+void EndFigure() {
+    ImGui::EndGroup();
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const Rect part{a.x, a.y, b.x - a.x, b.y - a.y};
+    // What the window shows: its clip rectangle (a child's, inside a scrolled parent) within the screen.
+    const ImRect clip = ImGui::GetCurrentWindow()->ClipRect;
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const Rect screen{vp->Pos.x, vp->Pos.y, vp->Size.x, vp->Size.y};
+    const Rect shown{clip.Min.x, clip.Min.y, clip.Max.x - clip.Min.x, clip.Max.y - clip.Min.y};
+    g_figure.visible = g_figure.visible && figure_facts(part, shown, screen).visible;
+    g_figure.box = g_figure.any ? bounding(g_figure.box, part) : part;
+    g_figure.any = true;
+}
+
+Figure TakeFigure() {
+    Figure f;
+    if (g_figure.any) {
+        const ImGuiViewport* vp = ImGui::GetMainViewport();
+        const Rect screen{vp->Pos.x, vp->Pos.y, vp->Size.x, vp->Size.y};
+        f.drawn = true;
+        f.share = figure_facts(g_figure.box, screen, screen).share;
+        f.visible = g_figure.visible;
+    }
+    g_figure = {};
+    return f;
 }
 
 float TextWidth(std::string_view s) {
@@ -97,8 +144,9 @@ void CheckWindow(const char* name) {
 }
 
 void DrawText(ImDrawList* dl, ImVec2 pos, ImU32 colour, std::string_view text, ImVec2 lo, ImVec2 hi, float wrap_w) {
-    const ImVec2 s = ImGui::CalcTextSize(text.data(), text.data() + text.size(), false, wrap_w);
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), pos, colour, text.data(), text.data() + text.size(), wrap_w);
+    const std::string t = wrap_w > 0 ? wrap_text(text, wrap_w, measure_text) : std::string(text);
+    const ImVec2 s = ImGui::CalcTextSize(t.data(), t.data() + t.size());
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), pos, colour, t.data(), t.data() + t.size());
     const float over = std::max({lo.x - pos.x, pos.x + s.x - hi.x, lo.y - pos.y, pos.y + s.y - hi.y});
     if (over > kSlack) note_clip(text, "plot", over);
 }

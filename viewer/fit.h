@@ -28,7 +28,9 @@ void note_clip(std::string_view text, const char* where, float overflow_px);
 void Text(std::string_view s);
 void Colored(const ImVec4& c, std::string_view s);
 void Disabled(std::string_view s);
-void Wrapped(std::string_view s);  // wraps at the cell / window edge; one word wider is counted
+// Wraps at the cell / window edge, at spaces only (a number is never split: viewer/core/text_wrap.h);
+// a line that still does not fit is counted.
+void Wrapped(std::string_view s);
 template <class... A>
 void TextF(fmt::format_string<A...> f, A&&... a) {
     Text(fmt::format(f, std::forward<A>(a)...));
@@ -47,10 +49,24 @@ void CheckItem(std::string_view what);
 // the window (a widget or picture pushed past its edge) counts once.
 void CheckWindow(const char* name);
 
-// Text drawn straight onto a draw list (plots), wrapped at wrap_w when > 0: counted when it
-// leaves [lo, hi].
+// Text drawn straight onto a draw list (plots), wrapped at wrap_w when > 0 (at spaces, as Wrapped):
+// counted when it leaves [lo, hi].
 void DrawText(ImDrawList* dl, ImVec2 pos, ImU32 colour, std::string_view text, ImVec2 lo, ImVec2 hi,
               float wrap_w = 0);
+// The size DrawText gives `text` at wrap_w (0: no wrapping).
+ImVec2 TextSize(std::string_view text, float wrap_w = 0);
+
+// A panel's figure (the stepper's tile and current line, a chart, the memory axis...): the items
+// between BeginFigure and EndFigure are one part of it; TakeFigure joins the parts drawn since the
+// last call into the facts the sidecar reports (figure_share, figure_visible: viewer/core/layout.h).
+void BeginFigure();
+void EndFigure();
+struct Figure {
+    bool drawn = false;  // some part was drawn
+    double share = 0;    // of the whole window
+    bool visible = false;  // every part wholly on screen
+};
+Figure TakeFigure();
 
 // A table sized to its contents: each column as wide as its widest cell or header, and when the
 // whole is wider than the panel, wrapped into bands of columns, one under the other, each

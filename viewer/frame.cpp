@@ -15,6 +15,8 @@ namespace stencil::viewer {
 
 namespace {
 
+ImFont* g_small_font = nullptr;  // the status line's (lecture mode), built with the font
+
 using DrawFn = void (*)(App&);
 const DrawFn kDraw[kPanels] = {draw_stepper_panel, draw_opb_panel,  draw_halos_panel,
                                draw_coalescing_panel, draw_runs_panel, draw_check_panel,
@@ -38,6 +40,7 @@ void main_menu(App& app, bool* quit) {
                 app.ui.relayout = true;
             }
         ImGui::Separator();
+        if (ImGui::MenuItem("Lecture mode", "L")) set_lecture(app, true);
         if (ImGui::MenuItem("Next panel (presentation)", "Page Down")) present_next(app, +1);
         if (ImGui::MenuItem("Previous panel", "Page Up")) present_next(app, -1);
         if (ImGui::MenuItem("All panels")) {
@@ -116,6 +119,14 @@ void open_dialog(App& app, bool first_frame) {
     ImGui::EndPopup();
 }
 
+// The figure facts of the panel just drawn (fit::TakeFigure), into the sidecar's "figures".
+void record_figure(App& app, int p) {
+    const fit::Figure f = fit::TakeFigure();
+    if (app.recording)
+        app.drawn["figures"][panel_name((PanelId)p)] = {{"figure_share", f.share}, {"figure_visible", f.visible},
+                                                        {"figure_drawn", f.drawn}};
+}
+
 // One panel in its own window (grid or solo).
 void panel_window(App& app, int p, const Rect* place, bool focus) {
     if (place) {
@@ -123,11 +134,52 @@ void panel_window(App& app, int p, const Rect* place, bool focus) {
         ImGui::SetNextWindowSize(ImVec2(place->w, place->h));
     }
     if (focus) ImGui::SetNextWindowFocus();
-    if (ImGui::Begin(panel_title((PanelId)p), &app.ui.open[p], ImGuiWindowFlags_NoCollapse)) {
+    // Lecture mode: the window is the panel, with no title bar to take a line.
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse |
+                                   (app.ui.lecture ? ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                                                         ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus
+                                                   : 0);
+    if (ImGui::Begin(panel_title((PanelId)p), &app.ui.open[p], flags)) {
         kDraw[p](app);
         fit::CheckWindow(panel_title((PanelId)p));
     }
+    record_figure(app, p);
     ImGui::End();
+}
+
+// Lecture mode's one small line under the panel: which panel, what it shows (the panel's status),
+// and the keys, each part only when it fits (nothing is ever cut).
+void status_line(App& app, const Rect& r) {
+    ImGui::SetNextWindowPos(ImVec2(r.x, r.y));
+    ImGui::SetNextWindowSize(ImVec2(r.w, r.h));
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoNav;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().WindowPadding.x, 2));
+    if (ImGui::Begin("##status", nullptr, flags)) {
+        if (g_small_font) ImGui::PushFont(g_small_font);
+        const int p = app.ui.solo;
+        std::vector<std::string> parts = {p >= 0 ? panel_name((PanelId)p) : ""};
+        parts.insert(parts.end(), app.ui.status.begin(), app.ui.status.end());
+        parts.push_back("L: leave lecture mode");
+        parts.push_back("Page Down / Up: next / previous panel");
+        const float avail = ImGui::GetContentRegionAvail().x;
+        float used = 0;
+        for (const auto& t : parts) {
+            if (t.empty()) continue;
+            const std::string text = used > 0 ? "  |  " + t : t;  // a part that does not fit is left out
+            const float w = fit::TextWidth(text);
+            if (used + w > avail) continue;
+            if (used > 0) ImGui::SameLine(0, 0);
+            fit::Disabled(text);
+            used += w;
+        }
+        if (g_small_font) ImGui::PopFont();
+        fit::CheckWindow("status");
+    }
+    ImGui::End();
+    ImGui::PopStyleVar();
+    if (app.recording) app.drawn["status_line"] = app.ui.status;
 }
 
 }  // namespace
@@ -142,12 +194,19 @@ void build_fonts(UiOptions& ui) {
                                 "/usr/share/fonts/TTF/DejaVuSans.ttf",
                                 "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"};
     ImFont* font = nullptr;
+    g_small_font = nullptr;
+    const float small_px = std::round(px * 0.72f);  // lecture mode's status line
     for (const char* f : candidates)
-        if (std::filesystem::exists(f) && (font = io.Fonts->AddFontFromFileTTF(f, px))) break;
+        if (std::filesystem::exists(f) && (font = io.Fonts->AddFontFromFileTTF(f, px))) {
+            g_small_font = io.Fonts->AddFontFromFileTTF(f, small_px);
+            break;
+        }
     if (!font) {
         ImFontConfig cfg;
         cfg.SizePixels = px;
         io.Fonts->AddFontDefault(&cfg);
+        cfg.SizePixels = small_px;
+        g_small_font = io.Fonts->AddFontDefault(&cfg);
     }
     io.Fonts->Build();
     ImGui_ImplOpenGL3_DestroyFontsTexture();
@@ -160,6 +219,28 @@ void build_fonts(UiOptions& ui) {
     ui.font_dirty = false;
 }
 
+void set_lecture(App& app, bool on) {
+    UiOptions& ui = app.ui;
+    if (on == ui.lecture) return;
+    if (on) {
+        std::copy(std::begin(ui.open), std::end(ui.open), std::begin(ui.saved_open));
+        ui.saved_solo = ui.solo;
+        if (ui.solo < 0) {  // the first open panel, else the stepper
+            ui.solo = 0;
+            for (int p = kPanels - 1; p >= 0; --p)
+                if (ui.open[p]) ui.solo = p;
+        }
+        for (int p = 0; p < kPanels; ++p) ui.open[p] = p == ui.solo;
+    } else {
+        std::copy(std::begin(ui.saved_open), std::end(ui.saved_open), std::begin(ui.open));
+        ui.solo = ui.saved_solo;
+    }
+    ui.lecture = on;
+    ui.relayout = true;
+    ui.focus_pending = true;
+    app.rebuild_opb();  // the chart's labels and legend follow the mode (opb_view's compact)
+}
+
 void present_next(App& app, int direction) {
     const int from = app.ui.solo >= 0 ? app.ui.solo : 0;
     app.ui.solo = ((from + direction) % kPanels + kPanels) % kPanels;
@@ -168,38 +249,55 @@ void present_next(App& app, int direction) {
     app.ui.focus_pending = true;
 }
 
+// The panels of `L` as tabs of one window at `r`.
+void tab_window(App& app, const char* id, const std::vector<int>& panels, const Rect& r, bool place) {
+    if (place) {
+        ImGui::SetNextWindowPos(ImVec2(r.x, r.y));
+        ImGui::SetNextWindowSize(ImVec2(r.w, r.h));
+    }
+    if (ImGui::Begin(id, nullptr, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar)) {
+        if (ImGui::BeginTabBar("panels", ImGuiTabBarFlags_FittingPolicyScroll)) {
+            for (int p : panels)
+                if (ImGui::BeginTabItem(panel_title((PanelId)p))) {
+                    ImGui::BeginChild("##tab");
+                    kDraw[p](app);
+                    fit::CheckWindow(panel_title((PanelId)p));
+                    record_figure(app, p);
+                    ImGui::EndChild();
+                    ImGui::EndTabItem();
+                }
+            ImGui::EndTabBar();
+        }
+    }
+    ImGui::End();
+}
+
 void draw_frame(App& app, bool first_frame, bool* quit) {
-    main_menu(app, quit);
+    app.ui.status.clear();
+    if (!app.ui.lecture) main_menu(app, quit);
     open_dialog(app, first_frame);  // a modal: on top whatever the order; first, so what it opens is laid out now
     if (!ImGui::GetIO().WantTextInput) {
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) present_next(app, +1);
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))) present_next(app, -1);
+        if (LetterPressed('L')) set_lecture(app, !app.ui.lecture);
     }
     const ImGuiViewport* vp = ImGui::GetMainViewport();
-    const Rect area{vp->WorkPos.x, vp->WorkPos.y, vp->WorkSize.x, vp->WorkSize.y};
+    Rect area{vp->WorkPos.x, vp->WorkPos.y, vp->WorkSize.x, vp->WorkSize.y};
+    Rect status{};
+    if (app.ui.lecture) {  // the status line's small font, one line, at the bottom
+        const float h = std::round((g_small_font ? g_small_font->FontSize : ImGui::GetFontSize()) + 6);
+        status = {area.x, area.y + area.h - h, area.w, h};
+        area.h -= h;
+    }
     const PanelLayout L = panel_layout(std::vector<bool>(app.ui.open, app.ui.open + kPanels), area, ImGui::GetFontSize());
-    const bool place = app.ui.relayout;
-    const char* mode = L.mode == LayoutMode::solo ? "solo" : L.mode == LayoutMode::grid ? "grid" : "tabs";
-    if (L.mode == LayoutMode::tabs) {
+    const bool place = app.ui.relayout || app.ui.lecture;
+    const char* mode = to_string(L.mode);
+    if (L.mode == LayoutMode::split) {  // the stepper beside the others' tabs
+        panel_window(app, L.panels[0], place ? &L.rects[0] : nullptr, false);
+        tab_window(app, "stencil-lab##others", std::vector<int>(L.panels.begin() + 1, L.panels.end()), L.rects[1], place);
+    } else if (L.mode == LayoutMode::tabs) {
         // One window, the panels as tabs: a grid would leave each panel too small at this font.
-        if (place) {
-            ImGui::SetNextWindowPos(ImVec2(area.x, area.y));
-            ImGui::SetNextWindowSize(ImVec2(area.w, area.h));
-        }
-        if (ImGui::Begin("stencil-lab", nullptr, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar)) {
-            if (ImGui::BeginTabBar("panels", ImGuiTabBarFlags_FittingPolicyScroll)) {
-                for (int p : L.panels)
-                    if (ImGui::BeginTabItem(panel_title((PanelId)p))) {
-                        ImGui::BeginChild("##tab");
-                        kDraw[p](app);
-                        fit::CheckWindow(panel_title((PanelId)p));
-                        ImGui::EndChild();
-                        ImGui::EndTabItem();
-                    }
-                ImGui::EndTabBar();
-            }
-        }
-        ImGui::End();
+        tab_window(app, "stencil-lab", L.panels, area, place);
     } else {
         for (size_t i = 0; i < L.panels.size(); ++i) {
             const int p = L.panels[i];
@@ -207,10 +305,12 @@ void draw_frame(App& app, bool first_frame, bool* quit) {
             panel_window(app, p, r, (first_frame || app.ui.focus_pending) && app.ui.solo == p);
         }
     }
+    if (app.ui.lecture) status_line(app, status);
     app.ui.focus_pending = false;
     app.ui.relayout = false;
     if (app.recording) {
         app.drawn["layout"] = mode;
+        app.drawn["lecture"] = app.ui.lecture;
         const auto& d = app.open_dialog;
         app.drawn["file_open"] = {{"kind", to_string(d.kind)}, {"shown", ImGui::IsPopupOpen(kOpenPopup)},
                                   {"folder", d.listing.folder}, {"entries", d.listing.entries.size()},

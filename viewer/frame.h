@@ -12,5 +12,8 @@ void build_fonts(UiOptions& ui);
 void draw_frame(App& app, bool first_frame, bool* quit);
 // Presentation: the next (+1) or previous (-1) panel fills the window.
 void present_next(App& app, int direction);
+// Lecture mode on or off (the L key, --lecture): on, one panel (the presented one, else the first
+// open) fills the window below a small status line, with no menu bar; off, the layout before it.
+void set_lecture(App& app, bool on);
 
 }  // namespace stencil::viewer

@@ -30,6 +30,7 @@
 #include <GLFW/glfw3.h>
 #include <GL/gl.h>
 
+#include <fmt/format.h>
 #include <time.h>
 
 #include <algorithm>
@@ -56,6 +57,7 @@
 #include "viewer/offscreen_egl.h"
 #include "viewer/options.h"
 #include "viewer/screenshot.h"
+#include "viewer/svg_export.h"
 
 using namespace stencil;
 using namespace stencil::viewer;
@@ -103,6 +105,7 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     }
     if (auto z = parse_zoom(o.zoom)) app.exp.zoom = *z;
     app.exp.thread = o.thread;
+    app.exp.beside_ptx = o.ptx;
     if (!o.kernel_file.empty()) {  // a student's kernel in the stepper, for --exercise or the one it suggests
         c.kernel_file = o.kernel_file;
         c.exercise = o.check_exercise;
@@ -128,6 +131,11 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     app.halo.tile = std::max(app.halo.tile, 2 * app.halo.radius + 1);
     if (o.step) app.exp.step_after_trace = *o.step;  // applied when the trace arrives
     if (!(c == app.exp.cfg)) app.set_config(c);
+    // A T the kernel cannot run is replaced by the nearest that can: said here and in the stepper.
+    if (o.tile && !app.exp.tile_note.empty()) std::fprintf(stderr, "stencil-lab-viewer: --tile: %s\n", app.exp.tile_note.c_str());
+    if (!o.opb_preset.empty())
+        for (int i = 0; i < (int)opb_presets().size(); ++i)
+            if (o.opb_preset == opb_presets()[i].key) app.opb.selection = selection_of(i);
     // --screenshot and --frame-times show real content: wait for the trace (no one sees the window yet).
     if (o.bounded() || o.gpu_timeline) app.finish_trace();
     app.rebuild_opb();
@@ -271,6 +279,11 @@ void attach_app(App& app, const Surface& s, const ViewerOptions& opt) {
         for (int p = 0; p < kPanels; ++p) app.ui.open[p] = p == opt.present;
         app.ui.solo = opt.present;
     }
+    if (!opt.export_slides.empty()) {  // the stepper's lecture view, whatever --present says
+        for (int p = 0; p < kPanels; ++p) app.ui.open[p] = p == (int)PanelId::stepper;
+        app.ui.solo = (int)PanelId::stepper;
+    }
+    if (opt.lecture || !opt.export_slides.empty()) set_lecture(app, true);
     if (!s.window) return;  // offscreen: 96 dpi, a fixed size
     float sx = 1, sy = 1;
     glfwGetWindowContentScale(s.window, &sx, &sy);
@@ -423,6 +436,61 @@ int finish_frame_times(const App& app, const Surface& s, const ViewerOptions& op
     return 0;
 }
 
+// --export-slides DIR: the stepper's stepping as slides, one per stop of the zoom: each the lecture
+// view at the window's size, as DIR/slide-NNN.png (the pixels) and .svg (the same draw lists as
+// vectors and text), listed in DIR/slides.json with what each shows. Returns the exit code.
+int export_slides(App& app, const Surface& s, const ViewerOptions& opt) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(opt.export_slides, ec);
+    if (!fs::is_directory(opt.export_slides)) {
+        std::fprintf(stderr, "stencil-lab-viewer: --export-slides %s: cannot create the folder\n", opt.export_slides.c_str());
+        return 2;
+    }
+    const auto& t = app.exp.trace;
+    if (!t.ok()) {
+        std::fprintf(stderr, "stencil-lab-viewer: --export-slides: no trace: %s\n", t.error.c_str());
+        return 1;
+    }
+    const std::vector<int> stops = zoom_stops(t, app.exp.zoom);
+    nlohmann::json list = nlohmann::json::array();
+    FrameTimes times;
+    bool quit = false;
+    int clipped = 0;
+    for (size_t i = 0; i < stops.size(); ++i) {
+        app.set_step(stops[i]);
+        int fw = 0, fh = 0;
+        for (int f = 0; f < 2; ++f) {  // the second frame: the listing scrolled to the current line
+            app.recording = f == 1;
+            draw_one_frame(s, app, true, f + 1, quit, times, fw, fh);
+        }
+        const std::string stem = fmt::format("slide-{:03d}", i + 1);
+        const std::string png = (fs::path(opt.export_slides) / (stem + ".png")).string();
+        const std::string svg = (fs::path(opt.export_slides) / (stem + ".svg")).string();
+        std::string why;
+        SvgCounts counts;
+        if (!save_framebuffer_png(png, fw, fh, &why) || !write_svg(svg, ImGui::GetDrawData(), fw, fh, &counts, &why)) {
+            std::fprintf(stderr, "stencil-lab-viewer: --export-slides: %s\n", why.c_str());
+            return 1;
+        }
+        clipped += fit::clipped_count();
+        const auto& st = app.exp.state;
+        list.push_back({{"slide", i + 1}, {"step", stops[i]}, {"png", stem + ".png"}, {"svg", stem + ".svg"},
+                        {"interval", st.interval}, {"line", app.exp.where.line}, {"file", app.exp.where.file},
+                        {"clipped_items", fit::clipped_count()}, {"figures", app.drawn.value("figures", nlohmann::json())},
+                        {"svg_paths", counts.paths}, {"svg_texts", counts.texts}, {"svg_chars", counts.chars}});
+    }
+    const nlohmann::json j = {{"kernel", version(t.cfg.kernel).name}, {"tile", t.cfg.tile}, {"radius", t.cfg.radius},
+                              {"zoom", to_string(app.exp.zoom)}, {"intervals", t.intervals},
+                              {"last_step", t.last_step()}, {"stops", stops.size()}, {"size", {opt.window_w, opt.window_h}},
+                              {"font_px", opt.font_px}, {"clipped_items", clipped}, {"slides", list}};
+    std::ofstream out(fs::path(opt.export_slides) / "slides.json");
+    out << j.dump(1) << "\n";
+    std::printf("wrote %zu slides (%s, %s zoom) to %s\n", stops.size(), version(t.cfg.kernel).name,
+                to_string(app.exp.zoom), opt.export_slides.c_str());
+    return out ? 0 : 1;
+}
+
 // The end of a fixed-frame run: the frames' times, then the screenshot and / or the frame-time JSON.
 int finish_bounded(App& app, const Surface& s, const ViewerOptions& opt, const FrameTimes& times, int fw, int fh) {
     const int n = (int)times.frame_ms.size();
@@ -483,6 +551,10 @@ int main(int argc, char** argv) {
     attach_app(app, surface, opt);
     if (auto rc = apply_state(app, opt)) return *rc;
     if (auto rc = start_work(app, opt)) return *rc;
+    if (!opt.export_slides.empty()) {
+        build_fonts(app.ui);
+        return clean_up(app, surface, export_slides(app, surface, opt));
+    }
     app.recording = !opt.screenshot.empty();  // the panels note what they drew, for the sidecar
     FrameTimes times;
     int settle = 3;  // frames to draw after an event before waiting again

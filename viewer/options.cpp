@@ -8,6 +8,7 @@
 #include "kernels/versions.h"
 #include "viewer/app.h"
 #include "viewer/core/layout.h"
+#include "viewer/core/opb_view.h"
 
 namespace stencil::viewer {
 
@@ -29,6 +30,15 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
                    "time each of --frames frames (each ended by glFinish) and write mean / p50 / p95 / max ms, "
                    "fps and GL_RENDERER to this JSON file, then exit");
     cli.add_flag("--open-all", o.open_all, "open every panel (the default layout opens five)");
+    cli.add_flag("--lecture", o.lecture,
+                 "lecture mode: one panel (--present's, else the stepper), its figure as large as the window allows, "
+                 "controls left to the keys, a small status line; L toggles it");
+    cli.add_option("--opb-preset", o.opb_preset,
+                   "OP/B chart: which story it tells: " + opb_preset_keys() + " (default textbook)")
+        ->check([](const std::string& k) { return find_opb_preset(k) ? std::string() : "one of: " + opb_preset_keys(); });
+    cli.add_option("--export-slides", o.export_slides,
+                   "write the stepper's stepping (each stop of --zoom, the lecture view) as DIR/slide-NNN.png and "
+                   ".svg at --window's size, listed in DIR/slides.json, then exit");
     cli.add_option("--window", window_text, "window size WxH, 1024x768 .. 3840x2160");
     cli.add_option("--font", o.font_px, "font height in pixels, 14 .. 40 (every size follows it)")
         ->check(CLI::Range(kMinFontPx, kMaxFontPx));
@@ -55,6 +65,7 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
                    "the file suggests) or results:FILE.json opens FILE as if chosen in it");
     cli.add_option("--thread", o.thread, "stepper: list this thread's loads and stores (linear index in the block)")
         ->check(CLI::Range(0, 1023));
+    cli.add_flag("--ptx", o.ptx, "stepper: the PTX the engine runs beside the source, with per-line counts");
     cli.add_flag("--halo-2d", o.halo_2d, "halos panel in 2D");
     cli.add_flag("--roofline", o.roofline, "OP/B panel: open its roofline tab (GFLOP/s against FLOP/B, the ceilings)");
     cli.add_option("--halo-slice", o.halo_slice, "halos panel: the z slice of the 3D tile shown")->check(CLI::Range(0, 63));

@@ -17,6 +17,11 @@ struct ViewerOptions {
     bool offscreen = false;
     std::string frame_times;         // --frame-times FILE.json: per-frame times of --frames frames
     bool open_all = false;           // every panel open (the grid), not the default five
+    bool lecture = false;            // --lecture: one panel, its figure filling the window (L toggles)
+    std::string opb_preset;          // --opb-preset: the OP/B chart's story (viewer/core/opb_view.h)
+    // --export-slides DIR: the stepper's stepping, each stop of --zoom a numbered PNG and SVG of the
+    // lecture view at --window's size, listed in DIR/slides.json; then exit.
+    std::string export_slides;
     // The state the panels start in.
     std::string kernel, precision, block, load;
     int tile = 0, radius = 0, grid = 0;
@@ -26,6 +31,7 @@ struct ViewerOptions {
     std::string kernel_file;         // stepper: a student's kernel (with --exercise)
     std::string open;                // File > Open: kernel | results (its dialog), kernel:FILE | results:FILE
     int thread = -1;                 // stepper: the thread whose loads and stores are listed
+    bool ptx = false;                // stepper: the PTX beside the source (else the textbook's listing)
     bool halo_2d = false;
     bool roofline = false;           // the OP/B panel opens on its roofline tab
     int halo_slice = -1;
@@ -38,7 +44,7 @@ struct ViewerOptions {
     bool gpu_timeline = false;       // the timeline panel's "record on the GPU"
 
     // A run of a fixed number of frames that exits: a screenshot or a frame-time measurement.
-    bool bounded() const { return !screenshot.empty() || !frame_times.empty(); }
+    bool bounded() const { return !screenshot.empty() || !frame_times.empty() || !export_slides.empty(); }
 };
 
 // Parses argv. Returns the exit code when the viewer must exit now (--help: 0, bad usage: 2, with

@@ -15,6 +15,7 @@
 #include "viewer/core/colormap.h"
 #include "viewer/fit.h"
 #include "viewer/panels.h"
+#include "viewer/plot_widget.h"
 
 #if STENCIL_LAB_HAVE_CUDA
 #include "backends/cuda/cardiac2d.h"
@@ -98,11 +99,82 @@ CardiacRun& run() {
 
 }  // namespace
 
+// Viridis from 0 (bottom) to 1 (top) with its ends labelled: the key to the picture's colours.
+void colour_bar(float w, float h) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float fs = ImGui::GetFontSize();
+    ImGui::InvisibleButton("##colourbar", ImVec2(w, h));
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float bar_w = fs * 0.9f, top = p.y + fs * 0.6f, bottom = p.y + h - fs * 0.6f;
+    constexpr int kSteps = 32;
+    for (int i = 0; i < kSteps; ++i) {
+        const float y0 = bottom - (bottom - top) * (i + 1) / kSteps, y1 = bottom - (bottom - top) * i / kSteps;
+        dl->AddRectFilled(ImVec2(p.x, y0), ImVec2(p.x + bar_w, y1 + 1), pack(viridis((i + 0.5) / kSteps)));
+    }
+    const ImVec2 lo = p, hi(p.x + w, p.y + h);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    fit::DrawText(dl, ImVec2(p.x + bar_w + fs * 0.3f, top - fs * 0.5f), text, "E = 1", lo, hi);
+    fit::DrawText(dl, ImVec2(p.x + bar_w + fs * 0.3f, bottom - fs * 0.5f), text, "E = 0", lo, hi);
+}
+
+// E along the mesh's middle row: the wave's profile, beside the picture.
+void profile_plot(const State& st, float w, float h) {
+    Series e;
+    e.name = "E along y = n/2";
+    e.colour = pack(viridis(0.85));
+    const int n = st.n;
+    for (int x = 0; x < n; ++x) {
+        e.x.push_back(x);
+        e.y.push_back(st.E[st.index(x + 1, n / 2 + 1)]);
+    }
+    const Axis ax{0, (double)std::max(1, n - 1), AxisScale::linear, "x (cell)"};
+    const Axis ay{-0.1, 1.1, AxisScale::linear, "E along the middle row"};
+    const std::vector<Series> series = {std::move(e)};
+    PlotSpec spec;
+    spec.id = "profile";
+    spec.x = &ax;
+    spec.y = &ay;
+    spec.series = &series;
+    spec.legend = false;
+    spec.size = ImVec2(w, h);
+    Plot(spec);
+}
+
 void draw_cardiac_panel(App& app) {
     CardiacRun& r = run();
     const float fs = ImGui::GetFontSize();
-    // The choices: kernel, mesh, steps, Run / Stop.
+    const bool lecture = app.ui.lecture;
     const Version& v = version(KernelId(r.kernel));
+    const bool gpu = !app.gpu_unavailable.has_value();
+    if (lecture) {  // the picture, its colour key and the profile; space runs or stops
+        if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::GetIO().WantTextInput &&
+            ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) {
+            if (r.running) r.halt();
+            else r.start(gpu);
+        }
+        std::lock_guard lock(r.m);
+        const Statistics st = cardiac2d::statistics(r.shown);
+        app.ui.status = {fmt::format("{}, {}x{} cells", v.name, r.shown.n, r.shown.n),
+                         fmt::format("step {} of {} on {}", r.step, r.steps, r.step > 0 ? r.backend : (gpu ? "cuda" : "cpu")),
+                         fmt::format("max |E| {:.3f}, L2 of E {:.3f}", st.max_abs_E, st.l2_E),
+                         r.running ? "space: stop" : "space: run"};
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        const int n = r.shown.n;
+        const float side = std::max(1.0f, std::min(avail.y - 2, avail.x * 0.55f));
+        const float cell = std::max(1.0f, side / n);
+        fit::BeginFigure();
+        DrawCellGrid("##cardiac", n, n, cell, [&](int x, int y) { return pack(viridis(r.shown.E[r.shown.index(x + 1, y + 1)])); });
+        ImGui::SameLine();
+        colour_bar(fs * 4, n * cell + 2);
+        ImGui::SameLine();
+        profile_plot(r.shown, std::max(fs * 8, ImGui::GetContentRegionAvail().x), n * cell + 2);
+        fit::EndFigure();
+        if (app.recording)
+            app.drawn["cardiac"] = {{"kernel", v.name}, {"n", n}, {"step", r.step}, {"max_abs_E", st.max_abs_E},
+                                    {"l2_E", st.l2_E}, {"picture", true}};
+        return;
+    }
+    // The choices: kernel, mesh, steps, Run / Stop.
     ImGui::SetNextItemWidth(fs * 9);
     if (ImGui::BeginCombo("kernel##cardiac", v.name)) {
         for (const Version& row : versions())
@@ -115,7 +187,6 @@ void draw_cardiac_panel(App& app) {
     fit::SameLineIfFits(fit::LabeledWidth(fs * 7, "steps"));
     ImGui::SetNextItemWidth(fs * 7);
     ImGui::SliderInt("steps##cardiac", &r.steps, 10, 10000);
-    const bool gpu = !app.gpu_unavailable.has_value();
     fit::SameLineIfFits(fit::ButtonWidth(r.running ? "Stop" : "Run"));
     if (r.running ? ImGui::Button("Stop") : ImGui::Button("Run")) {
         if (r.running)
@@ -141,9 +212,11 @@ void draw_cardiac_panel(App& app) {
     const float side = std::max(0.0f, std::min(avail.x, avail.y) - 4);
     const float cell = std::max(1.0f, side / n);
     if (side >= n) {
+        fit::BeginFigure();
         DrawCellGrid("##cardiac", n, n, cell, [&](int x, int y) {
             return pack(viridis(r.shown.E[r.shown.index(x + 1, y + 1)]));
         });
+        fit::EndFigure();
     } else {
         fit::Disabled("(the panel is too small for the picture)");
     }

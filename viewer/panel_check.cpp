@@ -118,7 +118,7 @@ void draw_verdict(const checker::CheckResult& r) {
 }
 
 // The evidence's slice map as coloured squares with their key; `rows` are its rows, first y first.
-void draw_slice_map(const checker::Evidence& e, const std::vector<std::string>& rows) {
+void draw_slice_map(const checker::Evidence& e, const std::vector<std::string>& rows, bool lecture) {
     if (rows.empty()) return;
     const float fs = ImGui::GetFontSize();
     const int nx = (int)std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
@@ -130,7 +130,7 @@ void draw_slice_map(const checker::Evidence& e, const std::vector<std::string>& 
     std::string header = e.slice_map.substr(0, e.slice_map.find('\n'));
     if (auto d = header.find(" down;"); d != std::string::npos) header.replace(d, 6, " up;");
     HelpMarker(header.c_str());
-    const float cell = std::clamp(fs * 10 / std::max(nx, ny), 4.0f, fs);
+    const float cell = std::clamp(fs * (lecture ? 16 : 10) / std::max(nx, ny), 4.0f, lecture ? fs * 2 : fs);
     DrawCellGrid("##slice", nx, ny, cell, [&](int x, int y) {
         const std::string& row = rows[(size_t)y];
         return cell_colour(x < (int)row.size() ? row[(size_t)x] : ' ');
@@ -188,8 +188,13 @@ void draw_check_panel(App& app) {
     auto& c = app.check;
     const bool busy = c.checking.valid();
     const auto exs = checker::exercises();
-    draw_check_controls(app, exs, busy);
-    fit::Wrapped(exs[c.exercise].summary);
+    const bool lecture = app.ui.lecture;
+    if (!lecture) {
+        draw_check_controls(app, exs, busy);
+        fit::Wrapped(exs[c.exercise].summary);
+    } else {
+        app.ui.status = {c.checked_path, fmt::format("exercise {}", exs[c.exercise].name)};
+    }
     const std::string mismatch = exercise_mismatch(c.guess, exs[c.exercise].name);
     if (!mismatch.empty()) fit::Colored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "note: " + mismatch);
     if (busy) {
@@ -209,13 +214,16 @@ void draw_check_panel(App& app) {
     }
     const checker::CheckResult& r = *c.result;
     ImGui::Separator();
+    // The figure: the verdict with its evidence and every test, down to the panel's foot.
+    fit::BeginFigure();
     draw_verdict(r);
     const checker::Evidence& e = r.evidence;
     const auto rows = slice_rows(e.slice_map);
-    draw_slice_map(e, rows);
+    draw_slice_map(e, rows, lecture);
     draw_loads_time_warnings(r);
     ImGui::Separator();
     const int failed = draw_tests(r);
+    fit::EndFigure();
     if (app.recording)
         app.drawn["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},
                               {"failed", failed}, {"map_rows", rows.size()}, {"message", e.message},

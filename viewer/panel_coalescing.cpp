@@ -14,19 +14,37 @@ namespace stencil::viewer {
 
 namespace {
 
+constexpr Rgb kUnused{0.42f, 0.42f, 0.45f};  // a sector's bytes no lane asked for
+
 // The textbook's picture of one request: the warp's 32 lanes in a row, and under them the memory
 // they read, a box per 32-byte sector (filled as far as the lanes use it) grouped in 128-byte lines,
 // each lane joined to its address. Lines far apart are drawn side by side with a gap (a break).
-void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width) {
+// The colour of grid row `row` of the request: its lanes, the links from them and the bytes they use
+// are drawn in it, and the key names the row (the legend once showed one blue for all of them).
+std::uint32_t row_colour(int row, float alpha = 1.0f) { return row < 0 ? pack(palette::outside) : pack(category(row), alpha); }
+
+// The row whose lanes read sector `sector` (the first lane in it), -1 when none.
+int row_of_sector(const WarpLoad& w, const AxisSector& sector) {
+    for (int lane = 0; lane < 32; ++lane)
+        if (sector.lanes >> lane & 1u) return lane < (int)w.lane_row.size() ? w.lane_row[lane] : -1;
+    return -1;
+}
+
+// `height`: what the picture may take (lecture mode gives it the room; 0: its natural height).
+void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float height = 0) {
     const float fs = ImGui::GetFontSize();
     const int per_line = kLineBytes / kSectorBytes;
     int boxes = 0;
     for (const auto& seg : m.segments) boxes += (int)(seg.last_line - seg.first_line + 1) * per_line;
     const float gap = fs * 0.8f;
     const int gaps = std::max(0, (int)m.segments.size() - 1);
-    const float lane_w = std::max(4.0f, std::min(fs * 1.4f, width / 33.0f));
-    const float sector_w = boxes ? std::clamp((width - gaps * gap - 2) / boxes, 3.0f, fs * 2.5f) : 0;
-    const float lanes_h = lane_w, link_h = fs * 3, axis_h = fs * 1.2f, line_h = fs * 0.5f;
+    // Given the room (lecture mode), lanes and sectors take the whole width and the links the height.
+    const bool room = height > 0;
+    const float lane_w = std::max(4.0f, std::min(fs * (room ? 4.0f : 1.4f), width / 33.0f));
+    const float sector_w = boxes ? std::clamp((width - gaps * gap - 2) / boxes, 3.0f, fs * (room ? 8.0f : 2.5f)) : 0;
+    float lanes_h = room ? std::min(lane_w, fs * 1.5f) : lane_w, link_h = fs * 3, axis_h = fs * (room ? 2.0f : 1.2f);
+    const float line_h = fs * 0.5f;
+    if (height > lanes_h + link_h + axis_h + line_h + 4) link_h = height - (lanes_h + axis_h + line_h + 4);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float axis_y = p.y + lanes_h + link_h;
@@ -45,8 +63,8 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width) {
                 dl->AddRect(a, b, IM_COL32(200, 200, 200, 255));
                 if (it != seg.sectors.end()) {
                     const float used = (float)it->bytes_used / kSectorBytes;
-                    dl->AddRectFilled(a, ImVec2(a.x + (sector_w - 1) * used, b.y), pack(palette::loaded));
-                    dl->AddRectFilled(ImVec2(a.x + (sector_w - 1) * used, a.y), b, pack(palette::reloaded, 0.5f));
+                    dl->AddRectFilled(a, ImVec2(a.x + (sector_w - 1) * used, b.y), row_colour(row_of_sector(w, *it)));
+                    dl->AddRectFilled(ImVec2(a.x + (sector_w - 1) * used, a.y), b, pack(kUnused));
                 }
                 x += sector_w;
             }
@@ -76,11 +94,11 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width) {
     for (int lane = 0; lane < 32; ++lane) {
         const ImVec2 a(p.x + lane * lane_w, p.y);
         const int row = w.lane_row[lane];
-        dl->AddRectFilled(a, ImVec2(a.x + lane_w - 1, a.y + lanes_h), row < 0 ? pack(palette::outside) : pack(category(row)));
+        dl->AddRectFilled(a, ImVec2(a.x + lane_w - 1, a.y + lanes_h), row_colour(row));
         const long long o = lane < (int)m.lane_offset.size() ? m.lane_offset[lane] : -1;
         if (o < 0) continue;
         const float ax = axis_x(o) + sector_w * m.size / (2.0f * kSectorBytes);
-        dl->AddLine(ImVec2(a.x + lane_w * 0.5f, a.y + lanes_h), ImVec2(ax, axis_y), pack(category(std::max(0, row)), 0.7f));
+        dl->AddLine(ImVec2(a.x + lane_w * 0.5f, a.y + lanes_h), ImVec2(ax, axis_y), row_colour(row, 0.7f));
     }
     const float total_w = std::max(32 * lane_w, x - p.x);
     ImGui::Dummy(ImVec2(total_w, lanes_h + link_h + axis_h + line_h + 4));
@@ -94,14 +112,22 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width) {
     }
 }
 
-void memory_axis_legend() {
-    Swatches({{pack(palette::loaded), "bytes of a sector the lanes use"},
-              {pack(palette::reloaded, 0.5f), "fetched, unused"},
-              {pack({1.0f, 0.86f, 0.24f}), "bracket: one 128-byte line"}});
-    HelpMarker("Top: the warp's 32 lanes (colour = the grid row a lane reads). Below: memory, one box per 32-byte "
-               "sector of the lines the request touches; a lane's line ends at its address. The memory system "
-               "moves whole sectors: sectors per request = boxes with any colour; efficiency = bytes used / "
-               "(sectors x 32). A break (//) means the next line is far away in memory.");
+// The key: one swatch per grid row the request reads (the colour of its lanes and of the bytes they
+// use), the fetched bytes nobody uses, the line bracket. `ny`: the grid's rows per plane.
+void memory_axis_legend(const WarpLoad& w, int ny) {
+    std::vector<std::string> names;
+    for (size_t r = 0; r < w.row_id.size(); ++r)
+        names.push_back(fmt::format("row y={}, z={}", w.row_id[r] % std::max(1, ny), w.row_id[r] / std::max(1, ny)));
+    std::vector<std::pair<std::uint32_t, const char*>> items;
+    for (size_t r = 0; r < names.size(); ++r) items.push_back({row_colour((int)r), names[r].c_str()});
+    items.push_back({pack(kUnused), "fetched, unused"});
+    items.push_back({pack({1.0f, 0.86f, 0.24f}), "bracket: one 128-byte line"});
+    Swatches(items);
+    HelpMarker("Top: the warp's 32 lanes, each in the colour of the grid row it reads. Below: memory, one box per "
+               "32-byte sector of the lines the request touches, the bytes the lanes use in their row's colour; a "
+               "lane's line ends at its address. The memory system moves whole sectors: sectors per request = boxes "
+               "with any colour; efficiency = bytes used / (sectors x 32). A break (//) means the next line is far "
+               "away in memory.");
 }
 
 // Predicted against measured: the model's first load, the trace's warp and, when a loaded GPU run
@@ -189,12 +215,15 @@ void draw_requests_of_warp(App& app) {
         fit::Wrapped(fmt::format("{}: {} lanes, {} rows; {} sectors per request (fewest possible {}), {} lines, "
                                  "{:.0f}% of the fetched bytes used",
                                  w.label, w.lanes, w.rows, m.sectors, m.ideal_sectors, m.lines, 100 * m.efficiency));
-        memory_axis_legend();
+        memory_axis_legend(w, e.trace.cfg.dims.ny);
+        fit::BeginFigure();
         memory_axis_view(w, m, ImGui::GetContentRegionAvail().x);
+        fit::EndFigure();
         if (app.recording)
             app.drawn["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
                                             {"lines", m.lines}, {"segments", m.segments.size()},
-                                            {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency}};
+                                            {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency},
+                                            {"rows", w.rows}, {"legend_rows", w.row_id.size()}};
     }
     ImGui::EndGroup();
 }
@@ -228,6 +257,47 @@ void draw_warps_over_block(App& app) {
     }
 }
 
+// Lecture mode: one request of one warp, as large as the window allows; Left / Right choose the
+// warp, Up / Down the request, the status line says the rest.
+void draw_coalescing_lecture(App& app) {
+    auto& e = app.exp;
+    const auto& t = e.trace;
+    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::GetIO().WantTextInput) {
+        const int warps = warps_in_block(t.geo.block);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) app.set_warp(std::min(warps - 1, e.warp + 1));
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) app.set_warp(std::max(0, e.warp - 1));
+        const int requests = (int)e.warp_loads.size();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) e.request = std::min(requests - 1, e.request + 1);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) e.request = std::max(0, e.request - 1);
+    }
+    app.ui.status = {fmt::format("{} T={}, block ({}, {}, {})", version(t.cfg.kernel).name, t.cfg.tile, t.cfg.block.x,
+                                 t.cfg.block.y, t.cfg.block.z),
+                     fmt::format("warp {} of {}, request {} of {}", e.warp, warps_in_block(t.geo.block), e.request + 1,
+                                 e.warp_loads.size()),
+                     fmt::format("the model: {:g} sectors", e.prediction.sectors), "Left / Right: warp",
+                     "Up / Down: request"};
+    if (e.request >= (int)e.warp_loads.size()) {
+        fit::Wrapped(fmt::format("warp {} makes no global request", e.warp));
+        return;
+    }
+    const auto& w = e.warp_loads[e.request];
+    const MemoryAxis m = memory_axis(w);
+    fit::BeginFigure();
+    fit::Wrapped(fmt::format("warp {}, {}: {} lanes in {} row{}: {} sectors (fewest possible {}), {} line{}, {:.0f}% of "
+                             "the fetched bytes used",
+                             e.warp, w.label, w.lanes, w.rows, w.rows == 1 ? "" : "s", m.sectors, m.ideal_sectors,
+                             m.lines, m.lines == 1 ? "" : "s", 100 * m.efficiency));
+    memory_axis_legend(w, t.cfg.dims.ny);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    memory_axis_view(w, m, avail.x, avail.y);
+    fit::EndFigure();
+    if (app.recording)
+        app.drawn["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
+                                        {"lines", m.lines}, {"segments", m.segments.size()},
+                                        {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency},
+                                        {"rows", w.rows}, {"legend_rows", w.row_id.size()}};
+}
+
 }  // namespace
 
 void draw_coalescing_panel(App& app) {
@@ -236,6 +306,14 @@ void draw_coalescing_panel(App& app) {
     const auto& t = e.trace;
     if (!t.ok()) {
         fit::Wrapped("No trace: " + t.error);
+        return;
+    }
+    if (app.ui.lecture) {
+        draw_coalescing_lecture(app);
+        if (app.recording)
+            app.drawn["coalescing"] = {{"warp", e.warp}, {"requests", e.warp_loads.size()},
+                                       {"model_sectors", e.prediction.sectors},
+                                       {"trace_sectors", e.warp_summary.sectors_per_request}, {"gpu", false}};
         return;
     }
     fit::Wrapped(fmt::format("{}, T = {}, block ({}, {}, {}) of the stepper", version(t.cfg.kernel).name, t.cfg.tile,

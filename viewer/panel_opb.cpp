@@ -17,11 +17,40 @@ namespace stencil::viewer {
 
 namespace {
 
-// r, precision, log y, legend and the CPU-trace measurement: shared by both tabs.
+// The preset: which story the chart tells (opb_view.h). Returns true when it changed.
+bool preset_choice(App& app) {
+    auto& o = app.opb;
+    const auto& presets = opb_presets();
+    const float fs = ImGui::GetFontSize();
+    const char* now = o.selection.preset >= 0 ? presets[o.selection.preset].name : "your choice (legend clicks)";
+    float w = fit::TextWidth(now);
+    for (const auto& p : presets) w = std::max(w, fit::TextWidth(p.name));
+    w += ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SetNextItemWidth(std::min(w, ImGui::GetContentRegionAvail().x - fit::TextWidth("show") - fs));
+    bool changed = false;
+    if (ImGui::BeginCombo("show##opb_preset", now)) {
+        for (int i = 0; i < (int)presets.size(); ++i)
+            if (ImGui::Selectable(presets[i].name, i == o.selection.preset)) {
+                o.selection = selection_of(i);
+                changed = true;
+            }
+        ImGui::EndCombo();
+    }
+    fit::CheckItem("show");
+    return changed;
+}
+
+// The preset, r, precision, log y, legend and the CPU-trace measurement: shared by both tabs.
+// Lecture mode keeps the preset (P cycles it) and leaves the rest to the normal view.
 bool draw_controls(App& app) {
     auto& o = app.opb;
-    bool changed = false;
+    bool changed = preset_choice(app);
+    HelpMarker("One story at a time: the textbook's four kernels, tiled against T, the kernels beyond the textbook "
+               "(per byte moved, on their own axis), or every kernel per byte loaded. A click on a legend entry "
+               "shows or hides that series. P cycles the presets.");
+    if (app.ui.lecture) return changed;
     const float fs = ImGui::GetFontSize();
+    fit::SameLineIfFits(fit::LabeledWidth(fs * 5, "r"));
     ImGui::SetNextItemWidth(fs * 5);
     changed |= ImGui::SliderInt("r##opb", &o.radius, 1, kMaxRadius);
     int prec = o.precision == Precision::f32 ? 0 : 1;
@@ -48,33 +77,47 @@ bool draw_controls(App& app) {
     return changed;
 }
 
-void draw_opb_tab(App& app) {
+// The model's figures of the shown kernels at their default T, one line each kind.
+void model_lines(App& app) {
     auto& o = app.opb;
-    const OpbFigure& f = o.fig;
-    const float fs = ImGui::GetFontSize();
-    fit::Text("Model:");
-    HelpMarker(o.help.c_str());
-    for (const auto& m : f.table) {
-        if (has_update_model(m.kernel)) continue;  // theirs are per byte moved, on the next line
-        const std::string t = fmt::format(" {} T={}: {:.2f} ", version(m.kernel).name, m.tile, m.opb);
-        fit::SameLineIfFits(fit::TextWidth(t));
-        fit::Text(t);
-    }
-    if (!f.updates.empty()) {
-        fit::Text("Per byte moved:");
-        HelpMarker(o.update_help.c_str());
-        for (const auto& m : f.updates) {
-            const std::string t = " " + update_short_text(m) + " ";
+    const OpbFigure& f = o.view;
+    const bool moved = o.selection.scale == OpbScale::per_byte_moved;
+    if (!moved) {
+        fit::Text("Model:");
+        HelpMarker(o.help.c_str());
+        for (const auto& m : f.table) {
+            if (has_update_model(m.kernel) || !o.selection.shown.count(version(m.kernel).name)) continue;
+            const std::string t = fmt::format(" {} T={}: {:.2f} ", version(m.kernel).name, m.tile, m.opb);
             fit::SameLineIfFits(fit::TextWidth(t));
             fit::Text(t);
         }
+        return;
     }
-    // Greyed GPU series: the reason as visible text, not only on hover.
-    if (!f.counters_why.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        fit::Wrapped("GPU counters (L2, DRAM) not shown: " + f.counters_why);
-        ImGui::PopStyleColor();
+    fit::Text("Per byte moved:");
+    HelpMarker(o.update_help.c_str());
+    for (const auto& m : f.updates) {
+        const std::string t = fmt::format(" {} ", update_short_text(m));
+        fit::SameLineIfFits(fit::TextWidth(t));
+        fit::Text(t);
     }
+}
+
+void draw_opb_tab(App& app) {
+    auto& o = app.opb;
+    const OpbFigure& f = o.view;
+    const float fs = ImGui::GetFontSize();
+    const bool lecture = app.ui.lecture;
+    const OpbPreset* preset = o.selection.preset >= 0 ? &opb_presets()[o.selection.preset] : nullptr;
+    if (!lecture) {
+        model_lines(app);
+        // Greyed GPU series: the reason as visible text, not only on hover.
+        if (!f.counters_why.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            fit::Wrapped("GPU counters (L2, DRAM) not shown: " + f.counters_why);
+            ImGui::PopStyleColor();
+        }
+    }
+    if (preset) fit::Wrapped(preset->explanation);
     const float h = ImGui::GetContentRegionAvail().y;
     PlotSpec spec;
     spec.id = "opb";
@@ -87,19 +130,39 @@ void draw_opb_tab(App& app) {
     spec.size = ImVec2(0, std::max(h, fs * 10));
     spec.hover_text = [&](int s, int i) {
         const Series& S = f.series[s];
-        return fmt::format("{}\nT = {:g}: OP/B = {:.3f}", S.name, S.x[i], S.y[i]);
+        return fmt::format("{}\nT = {:g}: {:.3f} FLOP/B", S.name, S.x[i], S.y[i]);
     };
+    fit::BeginFigure();
     const PlotDrawn drawn = Plot(spec);
+    fit::EndFigure();
+    if (drawn.legend_clicked >= 0) {
+        toggle_group(o.selection, f.series[drawn.legend_clicked].group);
+        app.rebuild_opb();
+    }
+    app.ui.status = {fmt::format("r = {}, {}", o.radius, to_string(o.precision)), preset ? preset->name : "your choice",
+                     "P: next story", "R: roofline", "click the legend: show / hide"};
     if (app.recording) {
-        nlohmann::json ser = nlohmann::json::array();
+        nlohmann::json ser = nlohmann::json::array(), hidden = nlohmann::json::array();
         for (const auto& s : f.series)
-            if (s.in_legend) ser.push_back({{"name", s.name}, {"points", s.x.size()}, {"greyed", s.greyed}});
-        nlohmann::json updates = nlohmann::json::array();  // every z-chunked curve, listed or not
-        for (const auto& s : f.series)
+            if (s.in_legend) (s.hidden ? hidden : ser).push_back({{"name", s.name}, {"points", s.x.size()}, {"greyed", s.greyed}});
+        nlohmann::json updates = nlohmann::json::array();  // every z-chunked curve the model has
+        for (const auto& s : o.fig.series)
             if (s.name.find("(model): ") != std::string::npos)
                 updates.push_back({{"name", s.name}, {"points", s.x.size()}, {"last_opb", s.y.empty() ? 0 : s.y.back()}});
-        const double limit = f.refs.empty() ? 0.0 : f.refs[0].value;
+        nlohmann::json limits = nlohmann::json::array();
+        for (const auto& r : f.refs)
+            limits.push_back({{"label", r.label}, {"value", r.value}, {"horizontal", r.horizontal}, {"owners", r.owners}});
+        // Every shown series stays under the limits drawn for it (the sidecar says so for CI).
+        bool under = true;
+        for (const auto& s : f.series)
+            if (!s.hidden && !s.group.empty() && s.name.find("(model)") != std::string::npos)
+                for (double y : s.y) under = under && y <= group_limit(s.group, o.radius, o.precision) * (1 + 1e-9);
+        const double limit = f.refs.empty() || !f.refs[0].horizontal ? 0.0 : f.refs[0].value;
         app.drawn["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
+                            {"hidden", hidden}, {"preset", preset ? preset->key : "custom"},
+                            {"scale", o.selection.scale == OpbScale::per_byte_moved ? "per byte moved" : "per byte loaded"},
+                            {"limits", limits}, {"limit_lines", f.refs.size()}, {"under_limits", under},
+                            {"x_range", {f.x.lo, f.x.hi}}, {"y_range", {f.y.lo, f.y.hi}},
                             {"seeds", f.points.size()}, {"seed_label", f.points.empty() ? "" : f.points[0].label},
                             {"limit", limit}, {"limit_model", f.model_limit},
                             {"limit_matches_model", limit > 0 && limit == f.model_limit},
@@ -148,12 +211,27 @@ void draw_roofline_tab(App& app) {
     auto& o = app.opb;
     const RooflineFigure& f = o.roofline;
     const float fs = ImGui::GetFontSize();
-    draw_ceilings(app);
+    if (!app.ui.lecture) draw_ceilings(app);
+    const Ceilings& used = f.used;
+    app.ui.status = {fmt::format("roofline, r = {}, {}", o.radius, to_string(o.precision)),
+                     used.memory_gbps ? fmt::format("copy {:.0f} GB/s", *used.memory_gbps) : "no copy ceiling",
+                     used.compute_gflops ? fmt::format("FMA peak {:.0f} GFLOP/s", *used.compute_gflops)
+                                         : "no compute ceiling",
+                     "R: OP/B against T"};
     PlotSpec spec;
     spec.id = "roofline";
     spec.x = &f.x;
     spec.y = &f.y;
-    spec.series = &f.series;
+    // Lecture mode's small chart: a point's label is its T, its colour and marker the kernel's (the
+    // legend says which); "tiled T=8" for every point crowded the chart with leader lines.
+    std::vector<Series> compact;
+    if (app.ui.lecture) {
+        compact = f.series;
+        for (auto& s : compact)
+            for (auto& l : s.labels)
+                if (const size_t at = l.rfind(" T="); at != std::string::npos) l = l.substr(at + 1);
+    }
+    spec.series = app.ui.lecture ? &compact : &f.series;
     spec.legend = o.legend;
     spec.size = ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, fs * 10));
     spec.hover_text = [&](int s, int i) {
@@ -161,7 +239,9 @@ void draw_roofline_tab(App& app) {
         const std::string who = i < (int)S.labels.size() ? S.labels[i] : S.name;
         return fmt::format("{}\n{:.3g} FLOP/B: {:.4g} GFLOP/s", who, S.x[i], S.y[i]);
     };
+    fit::BeginFigure();
     const PlotDrawn drawn = Plot(spec);
+    fit::EndFigure();
     if (app.recording) {
         const Ceilings& c = f.used;
         nlohmann::json kernels = nlohmann::json::array();
@@ -180,7 +260,20 @@ void draw_roofline_tab(App& app) {
 
 void draw_opb_panel(App& app) {
     auto& o = app.opb;
-    if (draw_controls(app)) app.rebuild_opb();
+    bool changed = app.ui.lecture && o.show_roofline ? false : draw_controls(app);
+    if (LetterPressed('P') && ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) {
+        o.selection = selection_of(o.selection.preset < 0 ? 0 : (o.selection.preset + 1) % (int)opb_presets().size());
+        changed = true;
+    }
+    if (changed) app.rebuild_opb();
+    // Lecture mode: no tab bar (a line the chart can use); R switches between the two charts.
+    if (app.ui.lecture) {
+        if (LetterPressed('R') && ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows))
+            o.show_roofline = !o.show_roofline;
+        if (o.show_roofline) draw_roofline_tab(app);
+        else draw_opb_tab(app);
+        return;
+    }
     // --roofline opens the second tab; afterwards the user's click decides.
     static bool first = true;
     if (ImGui::BeginTabBar("##opb_tabs")) {

@@ -3,6 +3,9 @@
 // results.json), so a sweep made on a remote GPU can be explored on a laptop.
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "viewer/core/colormap.h"
 #include "viewer/core/run_table.h"
 #include "viewer/fit.h"
 #include "viewer/panels.h"
@@ -119,7 +122,9 @@ void draw_results_table(App& app) {
         rows.push_back(std::move(row));
     }
     ImGui::BeginChild("##runs_table", ImVec2(0, 0), false);
+    fit::BeginFigure();
     fit::Table("results", columns, rows, 1);
+    fit::EndFigure();
     fit::CheckWindow("runs table");
     ImGui::EndChild();
     if (app.recording) {
@@ -139,9 +144,78 @@ void draw_results_table(App& app) {
     }
 }
 
+// Lecture mode: each run a bar, as long as its share of the copy bandwidth (a GPU's runs) or its
+// emulated instructions per second against the fastest (the CPU engine's, which say nothing about a
+// GPU), labelled with what ran and its figure.
+void draw_runs_bars(App& app) {
+    const auto& recs = app.runs.records;
+    const float fs = ImGui::GetFontSize();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    if (recs.empty()) {
+        fit::Wrapped("No runs yet: Run or Sweep T (leave lecture mode with L), or load a results.json.");
+        return;
+    }
+    struct Bar {
+        std::string label, value;
+        double length;  // 0..1 of the bar area
+        bool gpu;
+    };
+    std::vector<Bar> bars;
+    double cpu_max = 0, gpu_max = 1;
+    for (const auto& r : recs) {
+        if (r.backend == "cpu") cpu_max = std::max(cpu_max, r.instructions_per_s);
+        else if (r.of_copy > 0) gpu_max = std::max(gpu_max, r.of_copy);
+    }
+    float label_w = 0;
+    for (const auto& r : recs) {
+        Bar b;
+        b.gpu = r.backend != "cpu";
+        b.label = fmt::format("{} T={} r={} {} {}", r.kernel, r.tile, r.radius, r.precision, r.dims.nx);
+        if (b.gpu && r.of_copy > 0) {
+            b.value = fmt::format("{:.0f} GB/s, {:.2f} of the copy", r.gbps, r.of_copy);
+            b.length = r.of_copy / gpu_max;
+        } else if (r.instructions_per_s > 0) {
+            b.value = si_rate(r.instructions_per_s) + "inst/s (CPU engine)";
+            b.length = cpu_max > 0 ? r.instructions_per_s / cpu_max : 0;
+        } else {
+            b.value = r.error.empty() ? "not timed" : r.error;
+            b.length = 0;
+        }
+        label_w = std::max(label_w, fit::TextWidth(b.label));
+        bars.push_back(std::move(b));
+    }
+    const int n = (int)bars.size();
+    const float row_h = std::max(fs * 1.2f, std::min(fs * 3, avail.y / n));
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float h = row_h * n, bar_x = p.x + label_w + fs;
+    ImGui::InvisibleButton("##bars", ImVec2(avail.x, h));
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 lo = p, hi(p.x + avail.x, p.y + h);
+    for (int i = 0; i < n; ++i) {
+        const Bar& b = bars[i];
+        const float y = p.y + i * row_h, mid = y + (row_h - fs) / 2;
+        fit::DrawText(dl, ImVec2(p.x, mid), ImGui::GetColorU32(ImGuiCol_Text), b.label, lo, hi);
+        const float value_w = fit::TextWidth(b.value) + fs * 0.5f;
+        const float room = std::max(fs, hi.x - bar_x - value_w);
+        const float len = (float)b.length * room;
+        dl->AddRectFilled(ImVec2(bar_x, y + row_h * 0.15f), ImVec2(bar_x + len, y + row_h * 0.85f),
+                          b.gpu ? pack(palette::output) : pack(palette::loaded));
+        fit::DrawText(dl, ImVec2(bar_x + len + fs * 0.3f, mid), ImGui::GetColorU32(ImGuiCol_Text), b.value, lo, hi);
+    }
+}
+
 }  // namespace
 
 void draw_runs_panel(App& app) {
+    if (app.ui.lecture) {
+        app.ui.status = {fmt::format("{} runs", app.runs.records.size()), app.runs.message};
+        fit::BeginFigure();
+        draw_runs_bars(app);
+        fit::EndFigure();
+        if (app.recording)
+            app.drawn["runs"] = {{"rows", app.runs.records.size()}, {"message", app.runs.message}, {"bars", true}};
+        return;
+    }
     const bool busy = app.runs.runner.running();
     ImGui::BeginDisabled(busy);
     draw_run_choices(app);

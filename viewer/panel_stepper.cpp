@@ -10,6 +10,7 @@
 
 #include "checker/exercises.h"
 #include "viewer/core/colormap.h"
+#include "viewer/core/layout.h"
 #include "viewer/fit.h"
 #include "viewer/panels.h"
 
@@ -145,6 +146,24 @@ void controls(App& app) {
     if (changed) app.set_config(c);  // re-traces once, on this change only
 }
 
+// The stepper's keys (the controls' buttons, and all there is in lecture mode): space / right next
+// interval, left previous, down / up one stop at the zoom, Home / End, Z the next zoom.
+void step_keys(App& app) {
+    if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) || ImGui::GetIO().WantTextInput) return;
+    const auto& t = app.exp.trace;
+    int step = app.exp.step;
+    // ImGui 1.86: IsKeyPressed takes the backend's key index, which GetKeyIndex maps an
+    // ImGuiKey_ to (passing ImGuiKey_Space itself reads an unrelated slot: nothing stepped).
+    static const std::pair<ImGuiKey, StepKey> keys[] = {
+        {ImGuiKey_Space, StepKey::space}, {ImGuiKey_RightArrow, StepKey::right}, {ImGuiKey_LeftArrow, StepKey::left},
+        {ImGuiKey_DownArrow, StepKey::down}, {ImGuiKey_UpArrow, StepKey::up},   {ImGuiKey_Home, StepKey::home},
+        {ImGuiKey_End, StepKey::end}};
+    for (const auto& [k, action] : keys)
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(k))) step = step_for_key(t, step, action, app.exp.zoom);
+    if (LetterPressed('Z')) app.exp.zoom = (StepZoom)(((int)app.exp.zoom + 1) % 3);
+    if (step != app.exp.step) app.set_step(step);
+}
+
 void step_controls(App& app) {
     const auto& t = app.exp.trace;
     const auto& s = app.exp.state;
@@ -172,17 +191,8 @@ void step_controls(App& app) {
     HelpMarker("One step forward or back: one instruction of the block (the threads that executed one PTX load or "
                "store together), all the instructions of one source line, or a whole barrier interval.");
     app.exp.zoom = (StepZoom)z;
-    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::GetIO().WantTextInput) {
-        // ImGui 1.86: IsKeyPressed takes the backend's key index, which GetKeyIndex maps an
-        // ImGuiKey_ to (passing ImGuiKey_Space itself reads an unrelated slot: nothing stepped).
-        static const std::pair<ImGuiKey, StepKey> keys[] = {
-            {ImGuiKey_Space, StepKey::space}, {ImGuiKey_RightArrow, StepKey::right}, {ImGuiKey_LeftArrow, StepKey::left},
-            {ImGuiKey_DownArrow, StepKey::down}, {ImGuiKey_UpArrow, StepKey::up},   {ImGuiKey_Home, StepKey::home},
-            {ImGuiKey_End, StepKey::end}};
-        for (const auto& [k, action] : keys)
-            if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(k))) step = step_for_key(t, step, action, app.exp.zoom);
-    }
     if (step != app.exp.step) app.set_step(step);
+    step_keys(app);
     std::string where = s.interval < 0 ? fmt::format("before the launch (step 0 of {})", t.last_step())
                                        : fmt::format("interval {} of {}, instruction {}  (step {} of {})",
                                                      s.interval + 1, t.intervals, s.sub + 1, app.exp.step,
@@ -200,43 +210,142 @@ void step_controls(App& app) {
                "the chosen size, Home / End.");
 }
 
-// One listing, the current line marked (bright) and the current interval's lines (dim).
-// `current` is the 0-based line of the current instruction in this file (-1: none here).
-void listing_view(const char* id, const KernelSource& src, const std::vector<LineRange>& lines, int current) {
+// What a listing marks: the current instruction's line (bright), the current interval's lines
+// (dim), a line chosen by a click in the PTX beside it (blue), and under each line the block's
+// counts there (source beside PTX). Lines are 0-based.
+struct ListingMarks {
+    int current = -1;
+    std::vector<LineRange> interval;
+    int linked = -1;
+    const std::map<int, LineCounts>* counts = nullptr;  // by 1-based line
+    bool figure = false;  // the current line is part of the panel's figure (the lab's listing)
+};
+
+// "global: 7 loads, 1 store; shared: 6 loads; 13 FLOPs" for one line's counts ("" when none).
+std::string counts_text(const LineCounts& c) {
+    std::vector<std::string> parts;
+    auto add = [&](long long n, const char* what) {
+        if (n) parts.push_back(fmt::format("{} {}", n, what));
+    };
+    add(c.global_loads, "global loads");
+    add(c.global_stores, "global stores");
+    add(c.shared_loads, "shared loads");
+    add(c.shared_stores, "shared stores");
+    if (c.flops > 0) parts.push_back(fmt::format("{:.0f} FLOPs", c.flops));
+    if (!c.flops_known) parts.push_back("FLOPs not counted");
+    std::string s;
+    for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;
+    return s;
+}
+
+// One listing. Returns the line a click chose (0-based), -1 when none.
+int listing_view(const char* id, const KernelSource& src, const ListingMarks& m) {
     if (!src.error.empty()) {
         fit::Wrapped(src.error);
-        return;
+        return -1;
     }
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    fit::Wrapped(src.path);
+    fit::Wrapped(src.name);
     ImGui::PopStyleColor();
     // Code lines wrap at the panel's edge (a projector cannot scroll sideways), indented under
     // their first line; the line number stays in its own column.
     ImGui::BeginChild(id, ImVec2(0, 0), true);
     const float num_w = fit::TextWidth("0000");
     int& last_scrolled = *ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("last"), -1);
-    const int target = current >= 0 ? current : lines.empty() ? -1 : lines.front().first;
+    const int target = m.linked >= 0   ? m.linked
+                       : m.current >= 0 ? m.current
+                       : m.interval.empty() ? -1
+                                            : m.interval.front().first;
+    int clicked = -1;
+    const ImVec4 muted = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
     for (int i = std::max(0, src.body_first - 1); i < (int)src.lines.size(); ++i) {
         bool hl = false;
-        for (const auto& r : lines) hl = hl || r.contains(i);
+        for (const auto& r : m.interval) hl = hl || r.contains(i);
         const bool barrier = std::find(src.barriers.begin(), src.barriers.end(), i) != src.barriers.end();
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float text_w = std::max(ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - num_w);
-        const float line_h = ImGui::CalcTextSize(src.lines[i].c_str(), nullptr, false, text_w).y;
-        if (hl || i == current)
+        const float line_h = fit::TextSize(src.lines[i], text_w).y;
+        if (hl || i == m.current || i == m.linked)
             ImGui::GetWindowDrawList()->AddRectFilled(
                 p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + line_h + ImGui::GetStyle().ItemSpacing.y),
-                i == current ? IM_COL32(150, 120, 20, 255) : IM_COL32(60, 80, 30, 255));
+                i == m.linked    ? IM_COL32(40, 80, 150, 255)
+                : i == m.current ? IM_COL32(150, 120, 20, 255)
+                                 : IM_COL32(60, 80, 30, 255));
+        const bool mark = m.figure && i == m.current;
+        if (mark) fit::BeginFigure();
+        ImGui::BeginGroup();
         fit::Disabled(fmt::format("{:>3}", i + 1));
         ImGui::SameLine(num_w);
         if (barrier) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.35f, 1));
         fit::Wrapped(src.lines[i]);
         if (barrier) ImGui::PopStyleColor();
+        if (m.counts) {
+            const auto c = m.counts->find(i + 1);
+            if (c != m.counts->end())
+                if (const std::string t = counts_text(c->second); !t.empty()) {
+                    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + num_w);
+                    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.8f, 1.0f, muted.w));
+                    fit::Wrapped(t);
+                    ImGui::PopStyleColor();
+                }
+        }
+        ImGui::EndGroup();
+        if (ImGui::IsItemClicked()) clicked = i;
+        if (mark) fit::EndFigure();
         if (i == target && target != last_scrolled) ImGui::SetScrollHereY(0.3f);
     }
     last_scrolled = target;
     fit::CheckWindow(id);
     ImGui::EndChild();
+    return clicked;
+}
+
+// The PTX the engine runs: each instruction's source line marked as the source's are (the current
+// instruction bright, the lines of a chosen source line blue). Returns the source line (1-based) of
+// a clicked PTX line of the kernel's file, -1 when none. Long lines scroll sideways (nothing cut).
+int ptx_view(const Experiment& e, int current_ptx, int linked_source_line) {
+    const PtxListing& l = e.ptx;
+    if (!l.ok()) {
+        Greyed("PTX:", l.error.empty() ? "none" : l.error);
+        return -1;
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    fit::Wrapped(fmt::format("PTX of {} ({} lines), as the CPU engine runs it", e.trace.ptx_file, l.lines.size()));
+    ImGui::PopStyleColor();
+    ImGui::BeginChild("ptx", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    int& last_scrolled = *ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("last"), -1);
+    int target = current_ptx;
+    if (linked_source_line > 0)
+        for (int i = 0; i < (int)l.lines.size(); ++i)
+            if (l.lines[i].instruction >= 0 && l.lines[i].line == linked_source_line && l.lines[i].file == e.trace.ptx_file) {
+                target = i;
+                break;
+            }
+    int clicked = -1;
+    const ImVec4 muted = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    const float line_h = ImGui::GetTextLineHeightWithSpacing();
+    for (int i = 0; i < (int)l.lines.size(); ++i) {
+        const PtxLine& p = l.lines[i];
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const bool linked = linked_source_line > 0 && p.instruction >= 0 && p.line == linked_source_line &&
+                            p.file == e.trace.ptx_file;
+        if (i == current_ptx || linked)
+            ImGui::GetWindowDrawList()->AddRectFilled(
+                at, ImVec2(at.x + std::max(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize(p.text.c_str()).x), at.y + line_h),
+                i == current_ptx ? IM_COL32(150, 120, 20, 255) : IM_COL32(40, 80, 150, 255));
+        // Not fit::Text: this child scrolls sideways, so a long line is reachable, not cut.
+        if (p.instruction < 0) ImGui::PushStyleColor(ImGuiCol_Text, muted);
+        ImGui::TextUnformatted(p.text.c_str());
+        if (p.instruction < 0) ImGui::PopStyleColor();
+        if (ImGui::IsItemClicked() && p.instruction >= 0 && p.file == e.trace.ptx_file) clicked = p.line;
+        if (ImGui::IsItemHovered() && p.line > 0)
+            ImGui::SetTooltip("%s line %d%s", p.file.c_str(), p.line,
+                              p.flops ? fmt::format(": {} FLOP{} each time", p.flops, p.flops == 1 ? "" : "s").c_str() : "");
+        if (i == target && target != last_scrolled) ImGui::SetScrollHereY(0.3f);
+    }
+    last_scrolled = target;
+    ImGui::EndChild();
+    return clicked;
 }
 
 // The lab's kernel and, beside it (or below, when narrow), the textbook's listing, the current
@@ -249,9 +358,32 @@ int current_book_line(const Experiment& e) {
     return lab_line >= 0 && lab_line < (int)e.book_line.size() ? e.book_line[lab_line] : -1;
 }
 
+// The current instruction's line in the PTX listing (-1: unknown or before the launch).
+int current_ptx_line(const Experiment& e) {
+    if (e.step <= 0 || e.step >= (int)e.trace.steps.size()) return -1;
+    const int site = e.trace.steps[e.step].site;
+    return site >= 0 && site < (int)e.site_line.size() ? e.site_line[site] : -1;
+}
+
 void source_view(App& app) {
-    const auto& e = app.exp;
+    auto& e = app.exp;
     const int lab_line = current_lab_line(e), book_line = current_book_line(e);
+    // Beside the kernel: the textbook's listing, or the PTX the engine runs (lines linked both ways).
+    int beside = e.beside_ptx ? 1 : 0;
+    fit::Text("beside it:");
+    fit::SameLineIfFits(fit::CheckWidth("the textbook"));
+    ImGui::RadioButton("the textbook", &beside, 0);
+    fit::SameLineIfFits(fit::CheckWidth("PTX"));
+    ImGui::RadioButton("PTX", &beside, 1);
+    HelpMarker("PTX: the code NVRTC made from the kernel, which the CPU engine runs (and a GPU's driver assembles). A "
+               "click on a line of the kernel marks its PTX instructions, a click on a PTX instruction its line; under "
+               "each line of the kernel, what the traced block did there: global and shared loads and stores counted "
+               "from the trace, and FLOPs (each instruction's floating-point operations, an fma 2, times how often "
+               "the block ran it).");
+    if ((beside == 1) != e.beside_ptx) {
+        e.beside_ptx = beside == 1;
+        e.linked_line = -1;
+    }
     auto book_header = [&] {
         fit::Wrapped(book_line >= 0 ? "the textbook's listing: the same statement marked"
                      : lab_line >= 0 ? "the textbook's listing: no statement like the current one"
@@ -260,28 +392,47 @@ void source_view(App& app) {
                    "correspond when their statements match once names are normalised (threadIdx.x = tx, any "
                    "__shared__ array, numbers and the radius): viewer/core/listing_match.h.");
     };
+    ListingMarks lab{lab_line, e.lines, -1, nullptr, true};
+    if (e.beside_ptx) {
+        lab.linked = e.linked_line - 1;
+        lab.counts = &e.line_counts;
+    }
+    auto lab_pane = [&] {
+        const int clicked = listing_view("labsrc", e.source, lab);
+        if (clicked >= 0 && e.beside_ptx) e.linked_line = clicked + 1;
+    };
+    auto other_pane = [&] {
+        if (e.beside_ptx) {
+            const int clicked = ptx_view(e, current_ptx_line(e), e.linked_line);
+            if (clicked > 0) e.linked_line = clicked;
+            return;
+        }
+        book_header();
+        listing_view("booksrc", e.textbook, {book_line, {}, -1, nullptr, false});
+    };
     const float fs = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    if (avail.x >= fs * 40) {  // side by side; the panes only stack a header over a scrolling listing
+    // Side by side (the PTX scrolls sideways: narrower panes do); the panes only stack a header
+    // over a scrolling listing.
+    if (avail.x >= fs * (e.beside_ptx ? 30 : 40)) {
         const ImVec2 pane(avail.x * 0.5f - ImGui::GetStyle().ItemSpacing.x, avail.y);
         const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
         ImGui::BeginChild("lab", pane, false, flags);
         fit::Wrapped("the lab's kernel");
-        listing_view("labsrc", e.source, e.lines, lab_line);
+        lab_pane();
         ImGui::EndChild();
         ImGui::SameLine();
         ImGui::BeginChild("book", pane, false, flags);
-        book_header();
-        listing_view("booksrc", e.textbook, {}, book_line);
+        other_pane();
         ImGui::EndChild();
     } else if (ImGui::BeginTabBar("listings")) {  // narrow: one at a time
         if (ImGui::BeginTabItem("lab's kernel")) {
-            listing_view("labsrc", e.source, e.lines, lab_line);
+            lab_pane();
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem(book_line >= 0 ? "textbook (line marked)###book" : "textbook###book")) {
-            book_header();
-            listing_view("booksrc", e.textbook, {}, book_line);
+        const char* other = e.beside_ptx ? "PTX###book" : book_line >= 0 ? "textbook (line marked)###book" : "textbook###book";
+        if (ImGui::BeginTabItem(other)) {
+            other_pane();
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
@@ -300,44 +451,56 @@ std::uint32_t cell_colour(const App& app, int x, int y, int z) {
     return pack(palette::idle);
 }
 
-void tile_view(App& app) {
+// The input region of the block, plane by plane (x right, y up), in a grid that fills `w` x `h`:
+// the stepper's figure. Lecture mode labels planes shortly ("z=4 prev"; the frame's colour says
+// where the plane lives) so the squares can take the room.
+void tile_view(App& app, float w, float h, bool lecture) {
     const auto& t = app.exp.trace;
     const auto& s = app.exp.state;
     const Box& b = t.box;
-    fit::Wrapped(fmt::format("Input region of block ({}, {}, {}): x {}..{}, y {}..{}, z {}..{}", t.cfg.block.x,
-                             t.cfg.block.y, t.cfg.block.z, b.x0, b.x0 + b.nx - 1, b.y0, b.y0 + b.ny - 1, b.z0,
-                             b.z0 + b.nz - 1));
-    HelpMarker("Each square is one input cell of the grid, seen as z-slices (x right, y up). Colours: loaded from "
-               "global memory once, loaded again (naive: neighbours re-read by other threads), output written, "
-               "beyond the grid.");
-    Swatches({{pack(palette::idle), "not loaded yet"},
-              {pack(palette::loaded), "loaded once"},
-              {pack(palette::reloaded), "loaded again"},
-              {pack(palette::output), "output written"},
-              {pack(palette::outside), "beyond the grid"}});
-
+    const float y0 = ImGui::GetCursorScreenPos().y;
+    if (!lecture) {
+        fit::Wrapped(fmt::format("Input region of block ({}, {}, {}): x {}..{}, y {}..{}, z {}..{}", t.cfg.block.x,
+                                 t.cfg.block.y, t.cfg.block.z, b.x0, b.x0 + b.nx - 1, b.y0, b.y0 + b.ny - 1, b.z0,
+                                 b.z0 + b.nz - 1));
+        HelpMarker("Each square is one input cell of the grid, seen as z-slices (x right, y up). Colours: loaded from "
+                   "global memory once, loaded again (naive: neighbours re-read by other threads), output written, "
+                   "beyond the grid.");
+    }
+    std::vector<std::pair<std::uint32_t, const char*>> keys = {{pack(palette::idle), "not loaded yet"},
+                                                               {pack(palette::loaded), "loaded once"},
+                                                               {pack(palette::reloaded), "loaded again"},
+                                                               {pack(palette::output), "output written"},
+                                                               {pack(palette::outside), "beyond the grid"}};
+    if (!s.planes.empty()) {
+        keys.push_back({pack({1.0f, 0.85f, 0.2f}), "frame: plane in shared memory"});
+        keys.push_back({pack({0.85f, 0.45f, 0.95f}), "frame: in registers"});
+    }
+    Swatches(keys);
     const float fs = ImGui::GetFontSize();
-    const float avail = ImGui::GetContentRegionAvail().x;
-    const int n = b.nz;
-    // A column holds a plane's grid and its label ("z=12 next: smem+reg"), whichever is wider: the
-    // labels were clipped when only the grid's width was counted.
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float label_w = ImGui::CalcTextSize(s.planes.empty() ? "z=000" : "z=000 prev2: smem+reg").x;
-    // Cells grow with the font (at least 0.45 of its height): a projector shows them.
-    const float min_cell = fs * 0.45f;
-    int cols = std::max(1, std::min(n, (int)((avail + gap) / (std::max(label_w, b.nx * min_cell + 2) + gap))));
-    const float cell = std::clamp(((avail + gap) / cols - gap - 2) / b.nx, min_cell, fs * 1.2f);
+    const float used = ImGui::GetCursorScreenPos().y - y0;
+    const char* widest = s.planes.empty() ? "z=000" : lecture ? "z=000 prev2" : "z=000 prev2: smem+reg";
+    const float label_w = fit::TextWidth(widest);
+    const float label_h = ImGui::GetTextLineHeightWithSpacing();
+    const int n = b.nz;
+    // Cells grow with the room, up to the font's size and more on a projector (lecture mode).
+    const PlaneGrid g = fit_planes(n, b.nx, b.ny, w, h - used, label_h, gap, std::max(3.0f, fs * 0.25f),
+                                   lecture ? fs * 3.0f : fs * 1.2f, label_w);
+    const float cell = g.cell;
     for (int k = 0; k < n; ++k) {
         const int z = b.z0 + k;
-        if (k % cols) fit::SameLineIfFits(std::max(label_w, b.nx * cell + 2));
+        if (k % g.cols) fit::SameLineIfFits(std::max(label_w, b.nx * cell + 2));
         ImGui::BeginGroup();
         std::string tag = fmt::format("z={}", z);
         std::uint32_t border = 0;
         for (const auto& p : s.planes)
             if (p.z == z) {
                 const char* role = p.dz < 0 ? "prev" : p.dz == 0 ? "curr" : "next";
-                tag = fmt::format("z={} {}{}: {}", z, role, std::abs(p.dz) > 1 ? std::to_string(std::abs(p.dz)) : "",
-                                  p.in_shared && p.in_registers ? "smem+reg" : p.in_shared ? "smem" : "regs");
+                const std::string dist = std::abs(p.dz) > 1 ? std::to_string(std::abs(p.dz)) : "";
+                tag = lecture ? fmt::format("z={} {}{}", z, role, dist)
+                              : fmt::format("z={} {}{}: {}", z, role, dist,
+                                            p.in_shared && p.in_registers ? "smem+reg" : p.in_shared ? "smem" : "regs");
                 border = p.in_shared ? pack({1.0f, 0.85f, 0.2f}) : pack({0.85f, 0.45f, 0.95f});
             }
         fit::Text(tag);
@@ -358,13 +521,10 @@ void tile_view(App& app) {
         }
         ImGui::EndGroup();
     }
-    if (!s.planes.empty()) {
-        Swatches({{pack({1.0f, 0.85f, 0.2f}), "frame: plane read from shared memory"},
-                  {pack({0.85f, 0.45f, 0.95f}), "frame: plane held in registers"}});
+    if (!s.planes.empty() && !lecture)
         HelpMarker("Where each of the 2r+1 input planes of the output plane in flight lives, from the trace: the "
                    "planes the compute reads from the __shared__ array (coarsened: all of them) or not at all "
                    "(register-tiled: z-neighbours come from each thread's register queue z_reg).");
-    }
 }
 
 // The __shared__ array as the versions table declares it (shared_plane_shape): T planes of T x T
@@ -505,7 +665,112 @@ void counts_view(App& app) {
                   "(12r+1) x outputs / (global loads x bytes). A block at a face loads and computes less.");
 }
 
+// Lecture mode's counts: one line of the block's running figures (the table's "so far" column).
+// Each name stays with its number (no-break spaces: a wrapped line breaks between figures only).
+void counts_line(App& app) {
+    const auto& s = app.exp.state;
+    const auto& m = app.exp.trace.model;
+    const double opb_now = s.global_load_bytes > 0 ? s.flops / s.global_load_bytes : 0;
+    constexpr const char* nb = "\u00a0";
+    std::string line = fmt::format("global{0}loads{0}{1}   stores{0}{2}", nb, s.global_loads, s.global_stores);
+    if (version(m.kernel).shared != SharedTile::none)
+        line += fmt::format("   shared{0}stores{0}{1}   shared{0}loads{0}{2}", nb, s.shared_stores, s.shared_loads);
+    line += fmt::format("   FLOPs{0}{1:.0f}   OP/B{0}{2:.2f}{0}(model{0}{3:.2f})", nb, s.flops, opb_now, m.opb);
+    fit::Wrapped(line);
+}
+
+// The current step's source line, large: the lab's kernel's (or the student's) line with its
+// number, else where the stepping stands.
+void current_line(App& app) {
+    const auto& e = app.exp;
+    const int line = current_lab_line(e);
+    if (line >= 0 && line < (int)e.source.lines.size()) {
+        std::string text = e.source.lines[line];
+        text.erase(0, std::min(text.find_first_not_of(' '), text.size()));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.85f, 0.35f, 1));
+        fit::Wrapped(fmt::format("{:>3}  {}", line + 1, text));
+        ImGui::PopStyleColor();
+    } else {
+        fit::Disabled(e.state.interval < 0 ? "before the launch: nothing loaded yet" : "(no source line for this step)");
+    }
+}
+
+// Lecture mode: the current line, the counts in one line, and the tile filling the rest; the keys
+// step (space, arrows, Home / End; Z: instruction, line or interval), the status line says where.
+void draw_stepper_lecture(App& app) {
+    step_keys(app);
+    const auto& t = app.exp.trace;
+    const auto& s = app.exp.state;
+    if (!app.exp.tile_note.empty()) fit::Colored(ImVec4(1, 0.6f, 0.3f, 1), app.exp.tile_note);
+    fit::BeginFigure();
+    current_line(app);
+    counts_line(app);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    tile_view(app, avail.x, avail.y, true);
+    fit::EndFigure();
+    const std::string at = s.interval < 0 ? "before the launch"
+                                          : fmt::format("interval {} of {}, step {} of {}", s.interval + 1, t.intervals,
+                                                        app.exp.step, t.last_step());
+    std::string what;
+    if (app.exp.where.known()) {
+        const Step& st = t.steps[app.exp.step];
+        what = fmt::format("{} by {} thread{}", app.exp.where.instruction, st.threads, st.threads == 1 ? "" : "s");
+    }
+    app.ui.status = {fmt::format("{} T={} r={} {}", t.cfg.kernel_file.empty() ? version(t.cfg.kernel).name
+                                                                               : t.cfg.kernel_file.c_str(),
+                                 t.cfg.tile, t.cfg.radius, to_string(t.cfg.precision)),
+                     at, what, fmt::format("block ({}, {}, {})", t.cfg.block.x, t.cfg.block.y, t.cfg.block.z),
+                     fmt::format("Z: a step is one {}", to_string(app.exp.zoom)), "space / arrows: step"};
+}
+
 }  // namespace
+
+// What the stepper drew, for the screenshot's sidecar.
+static void record_stepper(App& app) {
+    if (!app.recording) return;
+    const auto& t = app.exp.trace;
+    {
+        const auto& s = app.exp.state;
+        int planes_reg = 0, planes_smem = 0;
+        const long long shared_stored = std::count(s.shared.begin(), s.shared.end(), 1);
+        for (const auto& p : s.planes) planes_reg += p.in_registers, planes_smem += p.in_shared;
+        app.drawn["stepper"] = {{"kernel", version(t.cfg.kernel).name}, {"tile", t.cfg.tile},
+                                {"radius", t.cfg.radius}, {"precision", to_string(t.cfg.precision)},
+                                {"step", app.exp.step}, {"last_step", t.last_step()}, {"interval", s.interval},
+                                {"intervals", t.intervals}, {"global_loads", s.global_loads},
+                                {"global_stores", s.global_stores}, {"active_threads", s.active_threads},
+                                {"idle_threads", s.idle_threads}, {"planes_in_registers", planes_reg},
+                                {"planes_in_shared", planes_smem}, {"source_lines", app.exp.source.lines.size()},
+                                {"zoom", to_string(app.exp.zoom)}, {"source_file", app.exp.where.file},
+                                {"source_line", app.exp.where.line},
+                                {"textbook_line", current_book_line(app.exp) + 1},
+                                {"shared_array", fmt::format("{}x{}x{}", t.shared_nx, t.shared_ny, t.shared_planes)},
+                                {"shared_stored", shared_stored}, {"kernel_file", t.cfg.kernel_file},
+                                {"exercise", t.cfg.exercise}, {"notes", t.notes.size()},
+                                {"tile_note", app.exp.tile_note}, {"source_shown_as", app.exp.source.name}};
+        // Source beside PTX: the per-line counts add up to the block's.
+        double flops = 0;
+        bool known = true;
+        long long loads = 0, shared = 0;
+        for (const auto& [line, c] : app.exp.line_counts) {
+            flops += c.flops;
+            known = known && c.flops_known;
+            loads += c.global_loads;
+            shared += c.shared_loads + c.shared_stores;
+        }
+        app.drawn["stepper_ptx"] = {{"beside_ptx", app.exp.beside_ptx}, {"ptx_lines", app.exp.ptx.lines.size()},
+                                    {"sites_mapped", !app.exp.site_line.empty()}, {"lines_counted", app.exp.line_counts.size()},
+                                    {"line_flops", flops}, {"line_flops_known", known},
+                                    {"block_flops", (double)t.outputs * t.model.flops_per_output},
+                                    {"line_global_loads", loads}, {"block_global_loads", t.totals.global_loads},
+                                    {"line_shared_accesses", shared},
+                                    {"block_shared_accesses", t.totals.shared_loads + t.totals.shared_stores},
+                                    {"current_ptx_line", current_ptx_line(app.exp)}, {"error", app.exp.ptx.error},
+                                    {"flops_add_up", known && flops == (double)t.outputs * t.model.flops_per_output},
+                                    {"loads_add_up", loads == t.totals.global_loads &&
+                                                         shared == t.totals.shared_loads + t.totals.shared_stores}};
+    }
+}
 
 bool trace_status(App& app) {
     const auto pending = app.exp.tracer.pending();
@@ -531,7 +796,7 @@ bool trace_status(App& app) {
 }
 
 void draw_stepper_panel(App& app) {
-    controls(app);
+    if (!app.ui.lecture) controls(app);
     if (trace_status(app)) return;
     const auto& t = app.exp.trace;
     if (!t.ok()) {
@@ -541,6 +806,12 @@ void draw_stepper_panel(App& app) {
         if (app.recording) app.drawn["stepper"] = {{"error", t.error}};
         return;
     }
+    if (app.ui.lecture) {
+        draw_stepper_lecture(app);
+        record_stepper(app);
+        return;
+    }
+    if (!app.exp.tile_note.empty()) fit::Colored(ImVec4(1, 0.6f, 0.3f, 1), app.exp.tile_note);
     if (!t.cfg.kernel_file.empty()) {
         fit::Wrapped(fmt::format("a student's kernel: {} (exercise {}), run on the CPU engine in the checker's child "
                                  "process", t.cfg.kernel_file, t.cfg.exercise));
@@ -549,10 +820,14 @@ void draw_stepper_panel(App& app) {
         ImGui::PopStyleColor();
     }
     step_controls(app);
+    // The tile first, sized to the view (the figure, whole on screen), then the counts and the rest.
     auto block_view = [&] {
-        counts_view(app);
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        fit::BeginFigure();
+        tile_view(app, room.x, std::max(room.y * 0.75f, ImGui::GetFontSize() * 8), false);
+        fit::EndFigure();
         ImGui::Separator();
-        tile_view(app);
+        counts_view(app);
         ImGui::Separator();
         shared_view(app);
         ImGui::Separator();
@@ -563,8 +838,10 @@ void draw_stepper_panel(App& app) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (avail.x >= fs * 45) {  // the source beside the block
         if (ImGui::BeginTable("stepper", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
-            ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch, 0.42f);
-            ImGui::TableSetupColumn("block", ImGuiTableColumnFlags_WidthStretch, 0.58f);
+            // The source and its PTX take more of the width than the source and the textbook's listing.
+            const float source_share = app.exp.beside_ptx ? 0.6f : 0.42f;
+            ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch, source_share);
+            ImGui::TableSetupColumn("block", ImGuiTableColumnFlags_WidthStretch, 1 - source_share);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             source_view(app);
@@ -584,25 +861,7 @@ void draw_stepper_panel(App& app) {
         block_view();
         ImGui::EndChild();
     }
-    if (app.recording) {
-        const auto& s = app.exp.state;
-        int planes_reg = 0, planes_smem = 0;
-        const long long shared_stored = std::count(s.shared.begin(), s.shared.end(), 1);
-        for (const auto& p : s.planes) planes_reg += p.in_registers, planes_smem += p.in_shared;
-        app.drawn["stepper"] = {{"kernel", version(t.cfg.kernel).name}, {"tile", t.cfg.tile},
-                                {"radius", t.cfg.radius}, {"precision", to_string(t.cfg.precision)},
-                                {"step", app.exp.step}, {"last_step", t.last_step()}, {"interval", s.interval},
-                                {"intervals", t.intervals}, {"global_loads", s.global_loads},
-                                {"global_stores", s.global_stores}, {"active_threads", s.active_threads},
-                                {"idle_threads", s.idle_threads}, {"planes_in_registers", planes_reg},
-                                {"planes_in_shared", planes_smem}, {"source_lines", app.exp.source.lines.size()},
-                                {"zoom", to_string(app.exp.zoom)}, {"source_file", app.exp.where.file},
-                                {"source_line", app.exp.where.line},
-                                {"textbook_line", current_book_line(app.exp) + 1},
-                                {"shared_array", fmt::format("{}x{}x{}", t.shared_nx, t.shared_ny, t.shared_planes)},
-                                {"shared_stored", shared_stored}, {"kernel_file", t.cfg.kernel_file},
-                                {"exercise", t.cfg.exercise}, {"notes", t.notes.size()}};
-    }
+    record_stepper(app);
 }
 
 }  // namespace stencil::viewer

@@ -96,14 +96,15 @@ void zoom_controls(App& app) {
     HelpMarker("Mouse wheel over the chart: zoom about the pointer; drag: pan.");
 }
 
-void chart(App& app) {
+// `lecture`: the rows take all the height there is (else at most a line each).
+void chart(App& app, bool lecture) {
     auto& e = app.exp;
     const auto& tl = e.timeline;
     const float fs = ImGui::GetFontSize();
     const float label_w = fit::TextWidth("w00 ");
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const int n = (int)tl.warps.size();
-    const float row_h = std::clamp((avail.y - fs * 2) / std::max(1, n), fs * 0.35f, fs * 1.2f);
+    const float row_h = std::clamp((avail.y - fs * 2) / std::max(1, n), fs * 0.35f, lecture ? fs * 4 : fs * 1.2f);
     const float width = std::max(fs * 4, avail.x - label_w - 4);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##timeline", ImVec2(label_w + width, row_h * n + fs * 1.5f));
@@ -166,35 +167,56 @@ void draw_timeline_panel(App& app) {
         fit::Wrapped("No trace: " + e.trace.error);
         return;
     }
-    source_controls(app);
+    const bool lecture = app.ui.lecture;
+    if (!lecture) source_controls(app);
     const auto& tl = e.timeline;
     if (tl.empty()) {
         fit::Wrapped("No timeline yet: press a button above.");
         return;
     }
-    fit::Wrapped(tl.source);
     double all = 0;
     for (int p = 0; p < kTimelinePhases; ++p) all += tl.total((TimelinePhase)p);
     const double wait = tl.total(TimelinePhase::wait);
-    ValueWithHelp("waiting at barriers:",
-                  fmt::format("{:.0f}% of the warps' time ({} warps, {} barrier{})", all > 0 ? 100 * wait / all : 0,
-                              tl.warps.size(), tl.barriers.size(), tl.barriers.size() == 1 ? "" : "s"),
-                  "sum over warps of (release - arrival) / sum over warps of the time they spent in any phase. "
-                  "The tiled kernel's halo warps load, then wait and do nothing more.");
+    const std::string waiting = fmt::format("{:.0f}% of the warps' time ({} warps, {} barrier{})",
+                                            all > 0 ? 100 * wait / all : 0, tl.warps.size(), tl.barriers.size(),
+                                            tl.barriers.size() == 1 ? "" : "s");
+    // The CPU engine's clock cannot show a wait: say why, where the number is.
+    const bool lockstep = tl.unit == "step";
+    const char* why_none =
+        "The CPU engine interprets the block in lock step: every warp executes each instruction in the same step, "
+        "so all reach a barrier together and none is seen waiting there. That is the engine's clock, not the "
+        "kernel's: on a GPU warps run at their own pace (record on the GPU to see their wait).";
+    if (lecture) {
+        app.ui.status = {lockstep ? "CPU engine, in steps" : tl.unit, "waiting at barriers: " + waiting,
+                         lockstep ? "the engine runs warps in lock step: no wait can show" : ""};
+    } else {
+        fit::Wrapped(tl.source);
+        ValueWithHelp("waiting at barriers:", waiting,
+                      "sum over warps of (release - arrival) / sum over warps of the time they spent in any phase. "
+                      "The tiled kernel's halo warps load, then wait and do nothing more.");
+        if (lockstep) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            fit::Wrapped(why_none);
+            ImGui::PopStyleColor();
+        }
+    }
+    fit::BeginFigure();
     Swatches({{pack(phase_colour(TimelinePhase::load)), "load"},
               {pack(phase_colour(TimelinePhase::wait)), "wait at barrier"},
               {pack(phase_colour(TimelinePhase::compute)), "compute"},
               {pack(phase_colour(TimelinePhase::store)), "store"},
               {pack({1, 1, 1}), "line: barrier released"}});
-    zoom_controls(app);
-    chart(app);
+    if (!lecture) zoom_controls(app);
+    chart(app, lecture);
+    fit::EndFigure();
     if (app.recording) {
         int spans = 0;
         for (const auto& w : tl.warps) spans += (int)w.size();
         app.drawn["timeline"] = {{"kernel", e.trace.cfg.kernel_file.empty() ? version(e.trace.cfg.kernel).name : "student"},
                                  {"unit", tl.unit}, {"warps", tl.warps.size()}, {"spans", spans},
                                  {"barriers", tl.barriers.size()}, {"wait_share", all > 0 ? wait / all : 0},
-                                 {"end", tl.end}, {"window_from", e.window.from}, {"window_to", e.window.to}};
+                                 {"end", tl.end}, {"window_from", e.window.from}, {"window_to", e.window.to},
+                                 {"lockstep_note", lockstep}};
     }
 }
 

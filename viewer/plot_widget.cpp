@@ -123,13 +123,13 @@ PlotLayout plot_layout(const PlotSpec& spec, float fs) {
             if (w > 0) x += w + fs;  // an unlisted series takes no room
         }
         l.legend_h = y + l.lh + fs * 0.3f;
-        l.size.y = std::max(l.size.y, fs * 12.6f + l.legend_h);
+        l.size.y = std::max(l.size.y, fs * 8.0f + l.legend_h);
     }
     // Axis labels wrap to the canvas when it is narrower than they are (margins grow to hold them).
     l.label_wrap = std::max(fs * 4, l.size.x - fs * 0.4f);
     l.yl = ay.label + (ay.scale == AxisScale::log10 ? "  [log scale]" : "");
-    l.xs = ImGui::CalcTextSize(ax.label.c_str(), nullptr, false, l.label_wrap);
-    l.ys = ImGui::CalcTextSize(l.yl.c_str(), nullptr, false, l.label_wrap);
+    l.xs = fit::TextSize(ax.label, l.label_wrap);
+    l.ys = fit::TextSize(l.yl, l.label_wrap);
     l.x_label_h = l.xs.y + fs * 0.4f;
     l.left = fs * 4.2f;
     l.bottom = fs * 1.6f + l.x_label_h + l.legend_h;
@@ -191,34 +191,87 @@ void draw_axis_labels(const Canvas& c, const PlotLayout& l, bool has_title) {
     fit::DrawText(c.dl, ImVec2(yx, c.p0.y + fs * 0.2f), IM_COL32(190, 190, 190, 255), l.yl, c.lo, c.hi, l.label_wrap);
 }
 
-// Returns the boxes of the lines' labels (point labels keep off them).
-std::vector<Box> draw_ref_lines(const Canvas& c, const std::vector<RefLine>& refs) {
+// The markers of the shown series, as boxes labels keep off.
+std::vector<Box> marker_boxes(const Canvas& c, const std::vector<Series>& series) {
+    std::vector<Box> boxes;
+    for (const Series& s : series) {
+        const size_t n = std::min(s.x.size(), s.y.size());
+        for (size_t i = 0; i < n && s.markers && !s.hidden; ++i) {
+            const Point2 a = to_screen(c.ax, c.ay, c.r, s.x[i], s.y[i]);
+            if (std::isfinite(a.y)) boxes.push_back(marker_box(a.x, a.y, c.marker_r * 1.6f));
+        }
+    }
+    return boxes;
+}
+
+// The lines, each label beside its own line at the first spot along it (from the left end, or a
+// vertical line's top, in eighths; above the line then below, right of it then left) that covers
+// no other label, no marker and no other line. Returns the labels' boxes (point labels keep off
+// them); *overlaps counts the labels no spot kept clear.
+std::vector<Box> draw_ref_lines(const Canvas& c, const std::vector<RefLine>& refs, const std::vector<Box>& markers,
+                                int* overlaps) {
     std::vector<Box> boxes;
     const PlotRect& r = c.r;
-    const float fs = c.fs;
+    const float fs = c.fs, pad = fs * 0.3f;
     for (const RefLine& l : refs) {
         const Point2 p = to_screen(c.ax, c.ay, r, l.horizontal ? c.ax.lo : l.value, l.horizontal ? l.value : c.ay.lo);
+        const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
+        std::vector<Box> spots;
         if (l.horizontal) {
             dashed_line(c.dl, ImVec2(r.x0, p.y), ImVec2(r.x1, p.y), l.colour, 1.5f, fs * 0.4f);
-            const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-            // At the left end, above the line (below it when the line is at the top).
-            const float ly = p.y - ts.y - 2 >= r.y0 ? p.y - ts.y - 2 : p.y + 2;
-            c.dl->AddRectFilled(ImVec2(r.x0 + fs * 0.3f, ly), ImVec2(r.x0 + fs * 0.3f + ts.x, ly + ts.y),
-                                IM_COL32(20, 22, 28, 200));
-            boxes.push_back({r.x0 + fs * 0.3f, ly, r.x0 + fs * 0.3f + ts.x, ly + ts.y});
-            fit::DrawText(c.dl, ImVec2(r.x0 + fs * 0.3f, ly), l.colour, l.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
+            for (const float y : {p.y - ts.y - 2, p.y + 2})
+                for (int k = 0; k <= 8; ++k) {
+                    const float x = r.x0 + pad + (r.x1 - r.x0 - 2 * pad - ts.x) * k / 8;
+                    spots.push_back({x, y, x + ts.x, y + ts.y});
+                }
         } else {
             dashed_line(c.dl, ImVec2(p.x, r.y0), ImVec2(p.x, r.y1), l.colour, 1.5f, fs * 0.4f);
-            fit::DrawText(c.dl, ImVec2(p.x + 3, r.y0 + 2), l.colour, l.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
-            const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-            boxes.push_back({p.x + 3, r.y0 + 2, p.x + 3 + ts.x, r.y0 + 2 + ts.y});
+            for (int k = 0; k <= 8; ++k)
+                for (const float x : {p.x + 4, p.x - 4 - ts.x}) {
+                    const float y = r.y0 + 2 + (r.y1 - r.y0 - 4 - ts.y) * k / 8;
+                    spots.push_back({x, y, x + ts.x, y + ts.y});
+                }
         }
+        // The other lines, as thin bands a label must not lie on.
+        std::vector<Box> lines;
+        for (const RefLine& o : refs) {
+            if (&o == &l) continue;
+            const Point2 q = to_screen(c.ax, c.ay, r, o.horizontal ? c.ax.lo : o.value, o.horizontal ? o.value : c.ay.lo);
+            lines.push_back(o.horizontal ? Box{r.x0, q.y - 1, r.x1, q.y + 1} : Box{q.x - 1, r.y0, q.x + 1, r.y1});
+        }
+        const Box inner{r.x0 + 1, r.y0 + 1, r.x1 - 1, r.y1 - 1};
+        const Box* chosen = nullptr;
+        for (const Box& b : spots) {
+            if (!inside(b, inner)) continue;
+            bool clear = true;
+            for (const Box& o : boxes) clear = clear && !overlap(b, o);
+            for (const Box& o : markers) clear = clear && !overlap(b, o);
+            for (const Box& o : lines) clear = clear && !overlap(b, o);
+            if (clear) {
+                chosen = &b;
+                break;
+            }
+        }
+        if (!chosen) {
+            ++*overlaps;
+            for (const Box& b : spots)
+                if (inside(b, inner)) {
+                    chosen = &b;
+                    break;
+                }
+            if (!chosen) chosen = &spots.front();
+        }
+        const Box b = *chosen;
+        c.dl->AddRectFilled(ImVec2(b.x0, b.y0), ImVec2(b.x1, b.y1), IM_COL32(20, 22, 28, 200));
+        boxes.push_back(b);
+        fit::DrawText(c.dl, ImVec2(b.x0, b.y0), l.colour, l.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
     }
     return boxes;
 }
 
 void draw_series(const Canvas& c, const std::vector<Series>& series) {
     for (const Series& s : series) {
+        if (s.hidden) continue;
         const ImU32 col = s.greyed ? IM_COL32(110, 110, 110, 160) : s.colour;
         const int n = (int)std::min(s.x.size(), s.y.size());
         for (int i = 0; i + 1 < n && s.line; ++i) {
@@ -244,13 +297,7 @@ int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, cons
     const PlotRect& r = c.r;
     const float marker = c.marker_r;
     std::vector<Box> obstacles = reserved;
-    for (const Series& s : series) {
-        const size_t n = std::min(s.x.size(), s.y.size());
-        for (size_t i = 0; i < n && s.markers; ++i) {
-            const Point2 a = to_screen(c.ax, c.ay, r, s.x[i], s.y[i]);
-            if (std::isfinite(a.y)) obstacles.push_back(marker_box(a.x, a.y, marker * 1.6f));
-        }
-    }
+    for (const Box& b : marker_boxes(c, series)) obstacles.push_back(b);
     struct Text {
         std::string text;
         ImU32 colour;
@@ -259,7 +306,7 @@ int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, cons
     std::vector<LabelRequest> want;
     const float wrap = r.x1 - r.x0 - 4;
     auto ask = [&](const Point2& a, const std::string& t, ImU32 col, float gap) {
-        const ImVec2 ts = ImGui::CalcTextSize(t.c_str(), nullptr, false, wrap);
+        const ImVec2 ts = fit::TextSize(t, wrap);
         want.push_back({a.x, a.y, ts.x + 4, ts.y, gap});
         texts.push_back({t, col});
     };
@@ -272,7 +319,7 @@ int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, cons
         }
     for (const Series& s : series)
         for (size_t i = 0; i < s.labels.size() && i < s.x.size() && i < s.y.size(); ++i)
-            if (!s.labels[i].empty() && !s.greyed)
+            if (!s.labels[i].empty() && !s.greyed && !s.hidden)
                 ask(to_screen(c.ax, c.ay, r, s.x[i], s.y[i]), s.labels[i], s.colour, marker * 2.0f);
     const LabelPlacement p = place_labels(want, obstacles, Box{r.x0 + 2, r.y0 + 2, r.x1 - 2, r.y1 - 2});
     for (size_t i = 0; i < texts.size(); ++i) {
@@ -289,8 +336,11 @@ int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, cons
     return p.overlapping;
 }
 
-// The legend: right of the plot, or in rows below the x label.
-void draw_legend(const Canvas& c, const PlotLayout& l, const std::vector<Series>& series) {
+// The legend: right of the plot, or in rows below the x label. A hidden series' entry is dimmed;
+// a click on an entry of a series with a group returns that series (else -1).
+int draw_legend(const Canvas& c, const PlotLayout& l, const std::vector<Series>& series, bool hovered) {
+    int clicked = -1;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
     const float fs = c.fs, lh = l.lh;
     const float lx = l.legend_outside ? c.r.x1 + fs * 0.6f : c.p0.x + fs * 0.5f;
     const float ly = l.legend_outside ? c.r.y0 + fs * 0.3f : c.r.y1 + fs * 1.6f + l.x_label_h;
@@ -303,7 +353,13 @@ void draw_legend(const Canvas& c, const PlotLayout& l, const std::vector<Series>
         if (!s.in_legend) continue;
         const float x = l.legend_outside ? lx : lx + l.below_at[i].x;
         const float y = l.legend_outside ? ly + row++ * lh : ly + l.below_at[i].y;
-        const ImU32 col = s.greyed ? IM_COL32(110, 110, 110, 255) : s.colour;
+        const ImU32 col = s.greyed || s.hidden ? IM_COL32(110, 110, 110, s.hidden ? 150 : 255) : s.colour;
+        const float entry_w = l.entry_w[i] > 0 ? l.entry_w[i] : fs * 2;
+        if (hovered && !s.group.empty() && mouse.x >= x && mouse.x < x + entry_w && mouse.y >= y && mouse.y < y + lh) {
+            c.dl->AddRect(ImVec2(x - 2, y), ImVec2(x + entry_w, y + lh), IM_COL32(255, 255, 255, 90));
+            ImGui::SetTooltip("%s: click to %s it", s.group.c_str(), s.hidden ? "show" : "hide");
+            if (ImGui::IsMouseClicked(0)) clicked = (int)i;
+        }
         if (s.line) {
             if (s.dashed)
                 dashed_line(c.dl, ImVec2(x, y + fs * 0.55f), ImVec2(x + fs * 1.4f, y + fs * 0.55f), col, c.thick, fs * 0.3f);
@@ -312,9 +368,11 @@ void draw_legend(const Canvas& c, const PlotLayout& l, const std::vector<Series>
         if (s.markers)
             marker(c.dl, s.marker, ImVec2(x + fs * 0.7f, y + fs * 0.55f),
                    s.marker == MarkerShape::circle ? c.marker_r : c.marker_r * 1.1f, col, 2.0f);
-        fit::DrawText(c.dl, ImVec2(x + fs * 1.8f, y), s.greyed ? IM_COL32(140, 140, 140, 255) : c.text, s.name, c.lo,
-                      c.hi);
+        fit::DrawText(c.dl, ImVec2(x + fs * 1.8f, y),
+                      s.hidden ? IM_COL32(120, 120, 120, 255) : s.greyed ? IM_COL32(140, 140, 140, 255) : c.text, s.name,
+                      c.lo, c.hi);
     }
+    return clicked;
 }
 
 // The hovered point: a ring and a tooltip with its values.
@@ -353,11 +411,20 @@ PlotDrawn Plot(const PlotSpec& spec) {
     draw_ticks_and_grid(c);
     draw_axis_labels(c, l, spec.title != nullptr);
     c.dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), true);
-    const std::vector<Box> line_labels = spec.refs ? draw_ref_lines(c, *spec.refs) : std::vector<Box>{};
+    // Reference-line labels keep off the series' markers and the reference points' rings.
+    std::vector<Box> keep_off = marker_boxes(c, series);
+    if (spec.points)
+        for (const RefPoint& q : *spec.points) {
+            const Point2 a = to_screen(c.ax, c.ay, r, q.x, q.y);
+            keep_off.push_back(marker_box(a.x, a.y, c.marker_r * 2.4f));
+        }
+    int ref_overlaps = 0;
+    const std::vector<Box> line_labels = spec.refs ? draw_ref_lines(c, *spec.refs, keep_off, &ref_overlaps)
+                                                   : std::vector<Box>{};
     draw_series(c, series);
-    drawn.label_overlaps = draw_point_labels(c, spec.points, series, line_labels);
+    drawn.label_overlaps = ref_overlaps + draw_point_labels(c, spec.points, series, line_labels);
     c.dl->PopClipRect();
-    if (spec.legend && !series.empty()) draw_legend(c, l, series);
+    if (spec.legend && !series.empty()) drawn.legend_clicked = draw_legend(c, l, series, hovered);
     if (hovered) show_hover(c, spec);
     ImGui::PopID();
     return drawn;

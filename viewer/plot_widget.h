@@ -20,15 +20,17 @@ struct PlotSpec {
     const std::vector<Series>* series = nullptr;
     const std::vector<RefLine>* refs = nullptr;
     const std::vector<RefPoint>* points = nullptr;
-    bool legend = true;  // right of the plot when there is room, else inside its top-right corner
+    bool legend = true;  // right of the plot when there is room, else in rows below it
     ImVec2 size{0, 0};  // 0: fill the available width / 60% of it in height
     // Hover text for point i of series s ("T = 8: OP/B 1.37"); default prints x and y.
     std::function<std::string(int s, int i)> hover_text;
 };
 
-// What a plot drew that its panel's sidecar reports.
+// What a plot drew that its panel's sidecar reports, and what was clicked.
 struct PlotDrawn {
-    int label_overlaps = 0;  // point labels that could not keep clear of markers and other texts
+    // Point and reference-line labels that could not keep clear of markers and other texts.
+    int label_overlaps = 0;
+    int legend_clicked = -1;  // the series whose legend entry was clicked this frame (-1: none)
 };
 PlotDrawn Plot(const PlotSpec& spec);
 

@@ -53,3 +53,9 @@ void Swatches(const std::vector<std::pair<std::uint32_t, const char*>>& items) {
 }
 
 }  // namespace stencil::viewer
+
+namespace stencil::viewer {
+
+bool LetterPressed(char upper) { return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(upper, false); }
+
+}  // namespace stencil::viewer

@@ -22,5 +22,9 @@ void Swatch(std::uint32_t colour, const char* label);
 float SwatchWidth(const char* label);
 // A legend of swatches that flows onto the next line when the panel is narrow.
 void Swatches(const std::vector<std::pair<std::uint32_t, const char*>>& items);
+// A letter key pressed this frame ('L'), while no text field has the keyboard. ImGui 1.86 names
+// only a few keys; it indexes the others by the backend's codes, which GLFW gives letters as their
+// upper-case ASCII code (GLFW_KEY_L = 'L').
+bool LetterPressed(char upper);
 
 }  // namespace stencil::viewer

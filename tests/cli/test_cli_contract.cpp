@@ -53,10 +53,10 @@ TEST_CASE("contract: an unknown command is a usage error", "[cli][contract]") {
 }
 
 TEST_CASE("contract: an unknown option is a usage error", "[cli][contract]") {
-    const Case c = GENERATE(Case{"run --kernel naive --frobnicate", "unknown option or extra argument '--frobnicate'"},
-                            Case{"model --kernel naive --sizee 12", "unknown option or extra argument '--sizee 12'"},
-                            Case{"info --verbose", "unknown option or extra argument '--verbose'"},
-                            Case{"sweep --out /tmp/x --fast", "unknown option or extra argument '--fast'"},
+    const Case c = GENERATE(Case{"run --kernel naive --frobnicate", "unknown option '--frobnicate' (see stencil-lab run"},
+                            Case{"model --kernel naive --sizee 12", "unknown option '--sizee' (did you mean '--size'?)"},
+                            Case{"info --verbose", "unknown option '--verbose'"},
+                            Case{"sweep --out /tmp/x --fast", "unknown option '--fast'"},
                             Case{"baseline extra", "unknown option or extra argument 'extra'"});
     require_usage_error(c.args, c.says);
 }
@@ -113,7 +113,7 @@ TEST_CASE("contract: cache takes info or clear, and nothing else", "[cli][contra
                             Case{"cache --json", "action is required: cache info or cache clear"},
                             Case{"cache purge", "action must be info or clear (got 'purge')"},
                             Case{"cache info clear", "unknown option or extra argument 'clear'"},
-                            Case{"cache info --frobnicate", "unknown option or extra argument '--frobnicate'"},
+                            Case{"cache info --frobnicate", "unknown option '--frobnicate'"},
                             Case{"cache clear --json=maybe", "--json is a flag and takes no value (got 'maybe')"});
     require_usage_error(c.args, c.says);
     // Listed among the commands when none is given.

@@ -220,3 +220,48 @@ TEST_CASE("replot: a folder without results.json is one clear line", "[experimen
     REQUIRE_THROWS_WITH(replot_sweep(d.string()), Catch::Contains("not a sweep's results.json"));
     fs::remove_all(d);
 }
+
+TEST_CASE("plots tell one OP/B story each, with the limits of the kernels they show", "[experiments][plots]") {
+    const fs::path dir = scratch("stencil_tests_plots_stories");
+    const auto scripts = write_plot_scripts(committed_results(kCommitted[0]), dir.string(), "pngcairo");
+    for (const char* gp : {"opb_vs_T.gp", "opb_tiled_vs_T.gp", "opb_loaded_vs_T.gp", "opb_beyond_vs_T.gp"})
+        REQUIRE(std::find(scripts.begin(), scripts.end(), gp) != scripts.end());
+    // The textbook's four: their model columns only (naive 2, tiled 3, coarsened 4, register-tiled 5).
+    const std::string four = slurp(dir / "opb_vs_T.gp");
+    CHECK(four.find("using 1:5 with lines") != std::string::npos);
+    CHECK(four.find("using 1:6 with lines") == std::string::npos);
+    CHECK(four.find("conv27") == std::string::npos);
+    // Tiled against T: its axes, the single-step limit it approaches, its T <= 10 bound.
+    const std::string tiled = slurp(dir / "opb_tiled_vs_T.gp");
+    CHECK(tiled.find("set xrange [2:11]") != std::string::npos);
+    CHECK(tiled.find("tiled: T <= 10 (T^3 <= 1024 threads)") != std::string::npos);
+    CHECK(tiled.find("single-step limit") != std::string::npos);
+    CHECK(tiled.find("coarsened (model)") == std::string::npos);
+    // Streaming and temporal on their own axis, each K's limit K (12r+1) / (2 x 4).
+    const std::string beyond = slurp(dir / "opb_beyond_vs_T.gp");
+    CHECK(beyond.find("set ylabel 'FLOP per byte moved'") != std::string::npos);
+    for (int K = 2; K <= 4; ++K)
+        CHECK(beyond.find(fmt::format("K = {} limit {:.3g}", K, K * 13.0 / 8)) != std::string::npos);
+    CHECK(beyond.find("one step a pass") != std::string::npos);
+    CHECK(beyond.find("single-step limit") == std::string::npos);
+    // Every curve of the data stays under its own limit.
+    std::istringstream data(slurp(dir / "opb_beyond.dat"));
+    std::string line;
+    std::getline(data, line);  // the header names the columns: streaming_K1, temporal_K1..K4
+    int checked = 0;
+    while (std::getline(data, line)) {
+        std::istringstream row(line);
+        double T = 0;
+        row >> T;
+        const double limits[] = {13.0 / 8, 13.0 / 8, 2 * 13.0 / 8, 3 * 13.0 / 8, 4 * 13.0 / 8};
+        for (double lim : limits) {
+            std::string v;
+            row >> v;
+            if (v == "NaN") continue;
+            CHECK(std::stod(v) <= lim);
+            ++checked;
+        }
+    }
+    CHECK(checked > 40);
+    fs::remove_all(dir);
+}

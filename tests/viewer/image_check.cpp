@@ -3,8 +3,13 @@
 // that its sidecar PNG.json holds the facts given with --expect (viewer/core/sidecar_expect.h).
 //
 //   stencil-viewer-image-check f.png --size 1920x1080 --expect '/clipped_items=0' ...
+//   stencil-viewer-image-check --slides DIR --size 1024x768
+//       --export-slides' folder: DIR/slides.json lists one slide per stop of the stepping (an
+//       interval stepping: the intervals and the start), each PNG of the size and not blank, each
+//       SVG with shapes and text, nothing cut.
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -13,12 +18,51 @@
 #include "viewer/core/measure.h"
 #include "viewer/core/sidecar_expect.h"
 
+namespace {
+
+// The slides of --export-slides: returns the exit code, one line per finding.
+int check_slides(const std::string& dir, int w, int h) {
+    nlohmann::json j;
+    try {
+        std::ifstream in(dir + "/slides.json");
+        in >> j;
+    } catch (const std::exception& e) {
+        std::printf("%s/slides.json: %s\n", dir.c_str(), e.what());
+        return 1;
+    }
+    const auto& slides = j["slides"];
+    bool ok = slides.size() == j["stops"].get<size_t>() && !slides.empty() && j["clipped_items"] == 0;
+    if (j["zoom"] == "interval") ok = ok && slides.size() == j["intervals"].get<size_t>() + 1;
+    std::printf("%zu slides for %d stops (%s zoom, %d intervals), %d clipped items\n", slides.size(),
+                j["stops"].get<int>(), j["zoom"].get<std::string>().c_str(), j["intervals"].get<int>(),
+                j["clipped_items"].get<int>());
+    for (const auto& s : slides) {
+        const std::string png = dir + "/" + s["png"].get<std::string>(), svg = dir + "/" + s["svg"].get<std::string>();
+        const auto st = stencil::viewer::image_stats(png);
+        std::ifstream in(svg);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        size_t paths = 0, texts = 0;
+        for (size_t at = 0; (at = text.find("<path", at)) != std::string::npos; ++at) ++paths;
+        for (size_t at = 0; (at = text.find("<text", at)) != std::string::npos; ++at) ++texts;
+        const bool good = st.error.empty() && st.width == w && st.height == h && st.variance > 100 && paths >= 10 &&
+                          texts >= 3 && text.find("</svg>") != std::string::npos &&
+                          s["figures"]["stepper"]["figure_visible"] == true;
+        std::printf("  %s %s: %dx%d variance %.0f; %s: %zu paths, %zu texts\n", good ? "ok  " : "FAIL", png.c_str(),
+                    st.width, st.height, st.variance, svg.c_str(), paths, texts);
+        ok = ok && good;
+    }
+    return ok ? 0 : 1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-    std::string png, size;
+    std::string png, size, slides;
     std::vector<std::string> expects;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if ((a == "--size" || a == "--expect") && i + 1 < argc) (a == "--size" ? size : expects.emplace_back()) = argv[++i];
+        if ((a == "--size" || a == "--expect" || a == "--slides") && i + 1 < argc)
+            (a == "--size" ? size : a == "--slides" ? slides : expects.emplace_back()) = argv[++i];
         else if (png.empty() && a.rfind("--", 0) != 0) png = a;
         else {
             std::fprintf(stderr, "usage: stencil-viewer-image-check FILE.png --size WxH [--expect FACT]...\n");
@@ -26,6 +70,7 @@ int main(int argc, char** argv) {
         }
     }
     int w = 0, h = 0;
+    if (!slides.empty() && std::sscanf(size.c_str(), "%dx%d", &w, &h) == 2) return check_slides(slides, w, h);
     if (png.empty() || std::sscanf(size.c_str(), "%dx%d", &w, &h) != 2) {
         std::fprintf(stderr, "usage: stencil-viewer-image-check FILE.png --size WxH [--expect FACT]...\n");
         return 2;

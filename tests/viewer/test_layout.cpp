@@ -35,36 +35,46 @@ bool overlap(const Rect& a, const Rect& b) {
 }
 }  // namespace
 
-TEST_CASE("the default layout adapts: a grid of panels at least 30 x 14 font heights, else tabs", "[viewer][layout]") {
+TEST_CASE("the default layout adapts: a grid of whole panels, the stepper beside the others' tabs, else tabs",
+          "[viewer][layout]") {
     const auto [w, h, font] = GENERATE(table<float, float, float>(
-        {{1024, 768, 16}, {1024, 768, 32}, {1920, 1080, 16}, {1920, 1080, 32}, {3840, 2160, 40}, {1600, 1000, 20}}));
+        {{1024, 768, 16}, {1024, 768, 32}, {1920, 1080, 16}, {1920, 1080, 32}, {3840, 2160, 40}, {1600, 1000, 20},
+         {3840, 2160, 20}}));
     CAPTURE(w, h, font);
     const std::vector<bool> open = {true, true, true, true, true, false};
     const Rect area{0, 30, w, h - 30};
     const PanelLayout L = panel_layout(open, area, font);
     REQUIRE(L.panels == std::vector<int>{0, 1, 2, 3, 4});
-    if (L.mode == LayoutMode::tabs) {
-        // Tabs only when no grid (even without the stepper's column) gives every panel its minimum.
-        const int cols = std::max(1, std::min(2, (int)(w / (kMinPanelCols * font))));
-        const float ph = area.h / ((5 + cols - 1) / cols);
-        REQUIRE((L.rects.size() == 1 && (w / cols < kMinPanelCols * font || ph < kMinPanelRows * font)));
-    } else {
-        bool ok = L.mode == LayoutMode::grid && L.rects.size() == 5;
+    const float min_w = kMinPanelCols * font, min_h = kMinPanelRows * font;
+    auto whole = [&](const Rect& r) { return inside(r, area) && r.w >= min_w - 0.5f && r.h >= min_h - 0.5f; };
+    if (L.mode == LayoutMode::grid) {
+        bool ok = L.rects.size() == 5;
         for (size_t i = 0; ok && i < L.rects.size(); ++i) {
-            ok = inside(L.rects[i], area) && L.rects[i].w >= kMinPanelCols * font && L.rects[i].h >= kMinPanelRows * font;
+            ok = whole(L.rects[i]);
             for (size_t j = 0; ok && j < i; ++j) ok = !overlap(L.rects[i], L.rects[j]);
         }
         REQUIRE(ok);
+    } else if (L.mode == LayoutMode::split) {
+        // No grid gave every panel its minimum; half the window does.
+        REQUIRE((L.rects.size() == 2 && whole(L.rects[0]) && whole(L.rects[1]) && !overlap(L.rects[0], L.rects[1])));
+    } else {
+        REQUIRE((L.mode == LayoutMode::tabs && L.rects.size() == 1 && (w / 2 < min_w || area.h < min_h)));
     }
 }
 
-TEST_CASE("the layout at the sizes a projector uses: grid at 1920x1080 16 px, tabs at 1024x768 32 px", "[viewer][layout]") {
+TEST_CASE("the layout at the sizes a projector uses: split at 1920x1080, tabs at 1024x768 32 px, a grid at 4K",
+          "[viewer][layout]") {
     const std::vector<bool> open = {true, true, true, true, true, false};
-    REQUIRE(panel_layout(open, {0, 0, 1920, 1050}, 16).mode == LayoutMode::grid);
+    // Five panels sharing 1920x1080 showed no whole figure: the stepper beside the others' tabs.
+    REQUIRE(panel_layout(open, {0, 0, 1920, 1050}, 16).mode == LayoutMode::split);
+    REQUIRE(panel_layout(open, {0, 0, 1920, 1050}, 20).mode == LayoutMode::split);
     REQUIRE(panel_layout(open, {0, 0, 1024, 730}, 32).mode == LayoutMode::tabs);
-    // One panel open fills the area (presentation).
+    const std::vector<bool> all(8, true);
+    REQUIRE(panel_layout(all, {0, 0, 3840, 2130}, 20).mode == LayoutMode::grid);
+    // One panel open fills the area (presentation, lecture mode).
     const PanelLayout solo = panel_layout({false, true, false, false, false, false}, {0, 0, 1024, 730}, 40);
     REQUIRE((solo.mode == LayoutMode::solo && solo.panels == std::vector<int>{1} && solo.rects[0].w == 1024));
+    REQUIRE(std::string(to_string(LayoutMode::split)) == "split");
 }
 
 TEST_CASE("a table wider than its panel wraps into bands that repeat the key column", "[viewer][layout]") {

@@ -158,7 +158,9 @@ std::optional<BlockStamps> record_gpu_stamps(const StepperConfig& cfg, std::stri
         return std::nullopt;
     }
     try {
-        LaunchRequest req{cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims};
+        LaunchRequest req;
+        req.kernel = cfg.kernel, req.tile = cfg.tile, req.radius = cfg.radius, req.precision = cfg.precision;
+        req.dims = cfg.dims;
         const RecordedTimeline r = record_block_timeline(req, cfg.block.x, cfg.block.y, cfg.block.z);
         BlockStamps s;
         s.unit = "cycles";

@@ -24,6 +24,7 @@ struct PlottedValues {
 Series model_series(const KernelVersion& v, int radius, Precision precision) {
     Series s;
     s.name = std::string(v.name) + " (model)";
+    s.group = v.name;
     s.colour = pack(version_style(v.id).colour);
     s.marker = version_style(v.id).marker;
     const bool flat = !v.tile_is_template;  // naive, conv27: no T in the model
@@ -50,6 +51,7 @@ Series model_series(const KernelVersion& v, int radius, Precision precision) {
 Series update_series(const UpdateCurve& c) {
     Series s;
     s.name = update_curve_name(c);
+    s.group = update_curve_group(c);
     s.colour = pack(version_style(c.kernel).colour);
     s.marker = version_style(c.kernel).marker;
     s.markers = true;
@@ -136,6 +138,7 @@ Series level_key(int level) {
 Series measured_series(const KernelVersion& v, int level, const char* source) {
     Series s;
     s.name = fmt::format("{} ({}, {})", v.name, source, kLevels[level].label);
+    s.group = v.name;
     s.colour = pack(version_style(v.id).colour);
     s.line = false;
     s.markers = true;
@@ -223,7 +226,7 @@ void add_references(OpbFigure& o, PlottedValues& plotted, int radius, Precision 
     o.model_limit = smallest.invalid ? 0.0 : smallest.opb_limit;
     const double limit = opb_limit_at_infinity(radius, precision);
     o.refs.push_back({true, limit, fmt::format("limit T -> inf: (12r+1)/{} = {:.2f}", bytes_of(precision), limit),
-                      pack({0.9f, 0.9f, 0.9f}, 0.8f)});
+                      pack({0.9f, 0.9f, 0.9f}, 0.8f), {}});
     plotted.ys.push_back(limit);
     if (radius != 1 || precision != Precision::f32) return;
     // The seeds' figures, from the model (they must agree with the docs: tests check both).
@@ -288,8 +291,11 @@ HaloFigure halo_figure(int tile, int radius, int dims, int slice) {
         h.points.push_back({32, 100 * b.fraction,
                             fmt::format("textbook: 32x32 tile, {} of {} = {:.0f}%", b.halo_cells, b.in_cells, 100 * b.fraction),
                             pack({1, 1, 1})});
+        h.short_labels = {fmt::format("textbook 8^3: {:.0f}%", 100 * a.fraction),
+                          fmt::format("textbook 32x32: {:.0f}%", 100 * b.fraction)};
     }
     h.points.push_back({(double)tile, 100 * h.fig.fraction, "", pack({1.0f, 0.85f, 0.2f})});  // this tile: a ring
+    h.short_labels.push_back("");
     h.x = {0, 65, AxisScale::linear, "tile edge T (cells)"};
     h.y = {0, 100, AxisScale::linear, "halo share of the input tile (%)"};
     h.share_text = fmt::format("{} of {} cells = {:.1f}%  (output {})", h.fig.halo_cells, h.fig.in_cells,

@@ -82,7 +82,9 @@ std::vector<LaunchRequest> sweep_requests(KernelId k, int r, Precision p, GridDi
     for (int T : runnable_tiles(k, r, p)) {
         // naive (and conv27, naive-shaped): T is only the block edge; the two textbook blocks
         if (!version(k).tile_is_template && T != 4 && T != 8) continue;
-        out.push_back({k, T, r, p, d});
+        LaunchRequest q;
+        q.kernel = k, q.tile = T, q.radius = r, q.precision = p, q.dims = d;
+        out.push_back(q);
     }
     return out;
 }

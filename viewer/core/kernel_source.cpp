@@ -93,7 +93,9 @@ KernelSource load_source_file(const std::string& rel, const std::string& exe_dir
         s.error = "cannot find " + rel + " (set STENCIL_LAB_SOURCE_DIR to the repository root)";
         return s;
     }
-    return read_kernel_source(*p);
+    KernelSource s = read_kernel_source(*p);
+    s.name = rel;  // where it lives in the repository, not where this machine keeps it
+    return s;
 }
 
 KernelSource read_kernel_source(const std::string& path) {
@@ -102,11 +104,13 @@ KernelSource read_kernel_source(const std::string& path) {
     for (std::string line; std::getline(f, line);) lines.push_back(line);
     if (lines.empty()) {
         KernelSource s;
-        s.path = path;
+        s.path = s.name = path;
         s.error = "cannot read " + path;
         return s;
     }
-    return parse_kernel_source(path, std::move(lines));
+    KernelSource s = parse_kernel_source(path, std::move(lines));
+    s.name = path;
+    return s;
 }
 
 KernelSource load_kernel_source(KernelId k, const std::string& exe_dir) {

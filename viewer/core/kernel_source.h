@@ -26,6 +26,8 @@ struct LineRange {
 
 struct KernelSource {
     std::string path;                // where it was read from; empty when not found
+    std::string name;                // as shown: "kernels/tiled.cuh" (the build machine's folders are
+                                     // nobody's business on a projector), or a student's file as named
     std::string error;               // why it could not be read
     std::vector<std::string> lines;  // without line ends
     int body_first = -1, body_last = -1;  // the __global__ function's braces

@@ -22,6 +22,16 @@ std::optional<WindowSize> parse_window_size(const std::string& text, std::string
     return s;
 }
 
+const char* to_string(LayoutMode m) {
+    switch (m) {
+        case LayoutMode::solo: return "solo";
+        case LayoutMode::grid: return "grid";
+        case LayoutMode::split: return "split";
+        case LayoutMode::tabs: return "tabs";
+    }
+    return "?";
+}
+
 PanelLayout panel_layout(const std::vector<bool>& open, Rect area, float font_px) {
     PanelLayout L;
     for (int i = 0; i < (int)open.size(); ++i)
@@ -59,9 +69,54 @@ PanelLayout panel_layout(const std::vector<bool>& open, Rect area, float font_px
         }
         return L;
     }
+    // The stepper beside the others' tabs: each half still a whole panel.
+    if (stepper && rest.size() >= 2 && area.w * 0.5f >= min_w && area.h >= min_h) {
+        L.mode = LayoutMode::split;
+        const float half = area.w * 0.5f;
+        L.rects = {{area.x, area.y, half, area.h}, {area.x + half, area.y, area.w - half, area.h}};
+        return L;
+    }
     L.mode = LayoutMode::tabs;
     L.rects = {area};
     return L;
+}
+
+Rect bounding(const Rect& a, const Rect& b) {
+    const float x0 = std::min(a.x, b.x), y0 = std::min(a.y, b.y);
+    const float x1 = std::max(a.x + a.w, b.x + b.w), y1 = std::max(a.y + a.h, b.y + b.h);
+    return {x0, y0, x1 - x0, y1 - y0};
+}
+
+FigureFacts figure_facts(const Rect& figure, const Rect& shown, const Rect& window) {
+    FigureFacts f;
+    if (figure.w <= 0 || figure.h <= 0 || window.w <= 0 || window.h <= 0) return f;
+    constexpr float kSlack = 1.0f;  // sub-pixel rounding of item rectangles
+    f.visible = figure.x >= shown.x - kSlack && figure.y >= shown.y - kSlack &&
+                figure.x + figure.w <= shown.x + shown.w + kSlack && figure.y + figure.h <= shown.y + shown.h + kSlack;
+    // What of the figure lies on screen: inside what its window shows and inside the window.
+    const float x0 = std::max({figure.x, shown.x, window.x}), y0 = std::max({figure.y, shown.y, window.y});
+    const float x1 = std::min({figure.x + figure.w, shown.x + shown.w, window.x + window.w});
+    const float y1 = std::min({figure.y + figure.h, shown.y + shown.h, window.y + window.h});
+    if (x1 > x0 && y1 > y0) f.share = double(x1 - x0) * double(y1 - y0) / (double(window.w) * double(window.h));
+    return f;
+}
+
+PlaneGrid fit_planes(int planes, int nx, int ny, float w, float h, float label_h, float gap, float min_cell,
+                     float max_cell, float min_col_w) {
+    PlaneGrid best;
+    if (planes <= 0 || nx <= 0 || ny <= 0) return best;
+    best.cell = -1;
+    for (int cols = 1; cols <= planes; ++cols) {
+        if (cols > 1 && cols * min_col_w + (cols - 1) * gap > w) break;
+        const int rows = (planes + cols - 1) / cols;
+        // A plane's squares and its 2 px border, a gap between planes, a label over each.
+        const float by_w = ((w + gap) / cols - gap - 2) / nx;
+        const float by_h = ((h + gap) / rows - gap - label_h - 2) / ny;
+        const float cell = std::min(by_w, by_h);
+        if (cell > best.cell + 1e-3f) best = {cols, rows, cell};
+    }
+    best.cell = std::clamp(best.cell, min_cell, std::max(min_cell, max_cell));
+    return best;
 }
 
 std::vector<std::vector<int>> table_bands(const std::vector<float>& widths, float avail, int key_columns) {

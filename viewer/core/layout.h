@@ -21,16 +21,20 @@ std::optional<WindowSize> parse_window_size(const std::string& text, std::string
 struct Rect {
     float x = 0, y = 0, w = 0, h = 0;
 };
-// Where the open panels go. `grid`: one window per panel, the stepper (panel 0, when open) in a
-// left column when that leaves every panel its minimum, else all panels in one grid; `tabs`: one window
-// holding the panels as tabs, when a grid would give a panel less than kMinPanelCols x
-// kMinPanelRows font heights (a 1024x768 window at 32 px); `solo`: one panel fills the area.
-enum class LayoutMode { solo, grid, tabs };
-inline constexpr float kMinPanelCols = 30, kMinPanelRows = 14;  // in font heights
+// Where the open panels go. A panel gets at least kMinPanelCols x kMinPanelRows font heights, the
+// room its whole figure needs (five panels sharing a 1920x1080 window showed none whole).
+// `grid`: one window per panel, the stepper (panel 0, when open) in a left column when that leaves
+// every panel its minimum, else all panels in one grid; `split`: the stepper in the left half and
+// the other panels as tabs in the right half, when no grid fits but half the window does; `tabs`:
+// one window holding the panels as tabs; `solo`: one panel fills the area (--present, lecture mode).
+enum class LayoutMode { solo, grid, split, tabs };
+const char* to_string(LayoutMode m);  // "solo", "grid", "split", "tabs" (the sidecar's `layout`)
+inline constexpr float kMinPanelCols = 44, kMinPanelRows = 24;  // in font heights
 struct PanelLayout {
     LayoutMode mode = LayoutMode::grid;
     std::vector<int> panels;  // the open panels, in order
-    std::vector<Rect> rects;  // one per panel (grid), or one for the whole area (solo, tabs)
+    // One per panel (grid); the stepper's and the tabs' (split); one for the whole area (solo, tabs).
+    std::vector<Rect> rects;
 };
 // open: which panels are open (index = panel id; 0 is the stepper); area: the work area below the
 // menu bar; font_px: the font's height in pixels.
@@ -42,5 +46,26 @@ PanelLayout panel_layout(const std::vector<bool>& open, Rect area, float font_px
 // the columns of each band; a single column wider than `avail` gets a band of its own (the
 // caller wraps that column's text).
 std::vector<std::vector<int>> table_bands(const std::vector<float>& widths, float avail, int key_columns);
+
+// A panel's figure as the screenshot sidecar reports it: `share`, the part of the window it
+// covers on screen (0 to 1), and `visible`, whether all of it is on screen (not scrolled away, not
+// cut by its window). figure: its rectangle; shown: what its window shows of the screen; window:
+// the whole window.
+struct FigureFacts {
+    double share = 0;
+    bool visible = false;
+};
+FigureFacts figure_facts(const Rect& figure, const Rect& shown, const Rect& window);
+Rect bounding(const Rect& a, const Rect& b);  // the smallest rectangle holding both
+
+// Planes of nx x ny cells, each under a label line, laid out in a grid filling w x h: the number
+// of columns that gives the largest cells (clamped to [min_cell, max_cell]), and those cells. A
+// column is at least min_col_w wide (its label's width): no more columns than that allows.
+struct PlaneGrid {
+    int cols = 1, rows = 1;
+    float cell = 0;
+};
+PlaneGrid fit_planes(int planes, int nx, int ny, float w, float h, float label_h, float gap, float min_cell,
+                     float max_cell, float min_col_w = 0);
 
 }  // namespace stencil::viewer

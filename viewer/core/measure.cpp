@@ -17,7 +17,8 @@ TraceOpb measure_trace_opb(KernelId k, int T, int r, Precision p, GridDims dims)
     m.precision = p;
     CpuOptions o;
     o.exec.trace.count = true;
-    const LaunchRequest req{k, T, r, p, dims};
+    LaunchRequest req;
+    req.kernel = k, req.tile = T, req.radius = r, req.precision = p, req.dims = dims;
     try {
         simt::ExecReport rep;
         if (p == Precision::f32) {

@@ -125,7 +125,7 @@ Hover nearest_point(const std::vector<Series>& series, const Axis& ax, const Axi
     float best_d2 = max_px * max_px;
     for (int s = 0; s < (int)series.size(); ++s) {
         const Series& S = series[s];
-        if (S.greyed) continue;
+        if (S.greyed || S.hidden) continue;
         const int n = (int)std::min(S.x.size(), S.y.size());
         for (int i = 0; i < n; ++i) {
             const Point2 p = to_screen(ax, ay, r, S.x[i], S.y[i]);

@@ -66,6 +66,10 @@ struct Series {
     bool in_legend = true;
     // A text beside each point ("tiled T=8"), placed by place_labels (label_place.h); empty: none.
     std::vector<std::string> labels;
+    // Series of one group are shown and hidden together (a kernel's model curve and its measured
+    // points): a click on a legend entry toggles its group ("" : not toggled).
+    std::string group;
+    bool hidden = false;  // listed in the legend (dimmed, to click back on), not drawn
 };
 
 // A horizontal or vertical reference line with a label ("3.25 = 13/4, the limit").
@@ -74,6 +78,7 @@ struct RefLine {
     double value = 0;
     std::string label;
     std::uint32_t colour = 0xffffffffu;
+    std::vector<std::string> owners;  // the series (groups) whose limit it is, for the sidecar
 };
 // A labelled reference point ("seed: 1.37 at T = 8").
 struct RefPoint {

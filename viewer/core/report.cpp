@@ -41,7 +41,7 @@ std::string headless_runs(Backend& backend, int n, bool& ok) {
                                 gpu ? "CUDA events, L2 flushed, median of 10" : "wall clock, median of 3");
     for (const auto& v : kernel_versions()) {
         RunOptions o;
-        o.request = {v.id, v.default_tile, 1, Precision::f32, {n, n, n}};
+        o.request.kernel = v.id, o.request.tile = v.default_tile, o.request.dims = {n, n, n};
         o.reps = gpu ? 10 : 3;
         o.warmup = gpu ? 2 : 0;
         const RunReport r = run_kernel(backend, o);

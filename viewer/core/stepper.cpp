@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/ptx/lab_ptx.h"
 #include "core/error.h"
 #include "core/field.h"
 #include "core/weights.h"
@@ -142,7 +143,7 @@ std::vector<int> shared_dz_of(std::span<const simt::Access> steps, GridDims d, i
 void order_instructions(const std::vector<simt::Access>& acc, StepperTrace& t) {
     struct Group {
         int interval, site, occurrence, min_ordinal = INT_MAX, size = 0, at_head = 0;
-        std::vector<size_t> members;  // indices into acc, ascending thread
+        std::vector<size_t> members{};  // indices into acc, ascending thread
     };
     std::vector<Group> groups;
     std::map<std::tuple<int, int, int>, int> index_of;
@@ -259,6 +260,7 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
     // (order_instructions), so the state after step k is what each thread had done by then.
     order_instructions(acc, t);
     t.sites = rep.site_source;
+    t.site_instr = rep.sites;
     t.intervals = t.acc.empty() ? 0 : t.acc.back().interval + 1;
     t.computes.assign(t.threads, 0);
     t.acts.assign(t.threads, 0);
@@ -307,7 +309,9 @@ StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* canc
     o.exec.trace.block = cfg.block;
     o.exec.trace.count = true;
     o.exec.cancel = cancel;
-    LaunchRequest req{cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims};
+    LaunchRequest req;
+    req.kernel = cfg.kernel, req.tile = cfg.tile, req.radius = cfg.radius, req.precision = cfg.precision;
+    req.dims = cfg.dims;
     req.block = cfg.block_shape;
     const StencilWeights w = laplacian_weights(cfg.radius);
     simt::ExecReport rep;
@@ -335,6 +339,11 @@ StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* canc
     }
     StepperTrace t = build_stepper_trace(cfg, rep);
     if (rep.trace_truncated) t.error = "the trace was truncated: choose a smaller tile or grid";
+    // The text the engine parsed (in memory: the launch above compiled or loaded it).
+    const LabPtx& lab = lab_ptx(req.kernel, req.tile, req.radius, req.precision, steps_per_launch(req));
+    t.ptx = lab.ptx;
+    t.ptx_entry = lab.entry;
+    t.ptx_file = lab.source_file;
     return t;
 }
 
@@ -525,6 +534,17 @@ int prev_stop(const StepperTrace& t, int step, StepZoom zoom) {
     int s = std::min(step, t.last_step()) - 1;
     while (s > 0 && !is_stop(t, s, zoom)) --s;
     return std::max(0, s);
+}
+
+std::vector<int> zoom_stops(const StepperTrace& t, StepZoom zoom) {
+    std::vector<int> stops = {0};
+    for (int s = 0; s < t.last_step();) {
+        const int n = next_stop(t, s, zoom);
+        if (n <= s) break;
+        stops.push_back(n);
+        s = n;
+    }
+    return stops;
 }
 
 int step_for_key(const StepperTrace& t, int step, StepKey key, StepZoom zoom) {

@@ -76,6 +76,10 @@ struct StepperTrace {
                                    // thread keeps it in a register (stepper.cpp, loads_to_registers)
     std::vector<simt::Access> acc;  // this block's accesses in step order
     std::vector<simt::ExecReport::SiteSource> sites;  // per site: file, line, PTX instruction
+    std::vector<std::uintptr_t> site_instr;  // per site: its instruction's index in the PTX entry
+    // The PTX the engine ran (lab_ptx's text, its entry and the kernel's .file name); empty for a
+    // student's kernel, which runs in the checker's child process.
+    std::string ptx, ptx_entry, ptx_file;
     std::vector<Step> steps;        // steps[0] is "before the launch"
     std::vector<int> interval_end;  // step index that completes each interval
     int intervals = 0;
@@ -148,6 +152,9 @@ const char* to_string(StepZoom z);                      // "instruction", "line"
 std::optional<StepZoom> parse_zoom(std::string_view s);
 int next_stop(const StepperTrace& t, int step, StepZoom zoom);
 int prev_stop(const StepperTrace& t, int step, StepZoom zoom);
+// Every stop of a stepping at `zoom`, from step 0 (before the launch) to the last step: the slides
+// --export-slides writes, one per stop (an interval stepping: one more than the intervals).
+std::vector<int> zoom_stops(const StepperTrace& t, StepZoom zoom);
 
 // Where the instruction of `step` came from: the PTX's .loc (file as NVRTC names it, 1-based
 // line) and the PTX instruction. Empty file and line 0 before the launch or without line info.

@@ -68,6 +68,11 @@ std::string update_curve_name(const UpdateCurve& c) {
     return fmt::format("{} (model): per byte moved", version(c.kernel).name);
 }
 
+std::string update_curve_group(const UpdateCurve& c) {
+    if (version(c.kernel).max_fused_steps > 1) return fmt::format("{} K={}", version(c.kernel).name, c.fused);
+    return version(c.kernel).name;
+}
+
 }  // namespace stencil::viewer
 
 namespace stencil::viewer {

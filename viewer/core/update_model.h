@@ -42,6 +42,8 @@ std::vector<UpdateCurve> update_curves(int radius, Precision p);
 
 // The legend's / label's words: "streaming (model): per byte moved", "temporal (model): K = 2 ...".
 std::string update_curve_name(const UpdateCurve& c);
+// The curve's group in the OP/B chart's filter: "streaming", "temporal K=2" (each K its own).
+std::string update_curve_group(const UpdateCurve& c);
 
 }  // namespace stencil::viewer
 

@@ -8,19 +8,21 @@ set grid lc rgb '#d0d0d0'
 set border lw 1.2
 set lmargin 12
 set rmargin 6
-set title "OP/B against T: r = 1, fp64\nlines: the model (FLOP per byte loaded); points: measured on the GPU at three levels" font 'Sans,15'
+set title "OP/B against T: naive, tiled, coarsened, register-tiled: r = 1, fp64\nlines: the model (FLOP per byte loaded); points: measured on the GPU at three levels" font 'Sans,15'
 set tmargin 5
-set bmargin at screen 0.247
+set bmargin at screen 0.216
 set key at screen 0.5, 0.012 center bottom horizontal maxcols 4 width 2 samplen 3 spacing 1.2 box lc rgb '#b0b0b0'
 set xlabel 'T (IN_TILE_DIM; naive: block edge)'
 set ylabel 'FLOP per byte loaded'
-set logscale y
-set xrange [1:34]
-set format y '%g'
+set xrange [1:33]
 limit = 1.625
-set yrange [*:limit*5]
-set arrow from 1,limit to 34,limit nohead dt 2 lw 1.5 lc rgb 'gray30'
-set label "limit (12r+1)/8 B = 13/8 = 1.62 FLOP/B" at 1.6,limit*1.45 left tc rgb 'gray20'
+set logscale y
+set format y '%g'
+set yrange [0.0361111:limit*2.2]
+set arrow from 1,limit to 33,limit nohead dt 2 lw 1.5 lc rgb 'gray30'
+set label "single-step limit (12r+1)/8 B = 13/8 = 1.62 FLOP/B" at 1.64,limit*1.25 left tc rgb 'gray20'
+set arrow from 10,graph 0 to 10,graph 1 nohead dt 3 lw 1.5 lc rgb '#d95f02'
+set label "tiled: T <= 10 (T^3 <= 1024 threads)" at 10,graph 0.06 left offset 0.6,0 tc rgb '#d95f02'
 set label '' at 8,0.685547 point pt 6 ps 2.6 lw 2 lc rgb 'black'
 set label "0.686 at T = 8 (tiled)" at 11,0.124645 left
 set arrow from 11,0.139602 to 8,0.58957 head size 0.6,20 lw 1.2 lc rgb 'gray20'
@@ -31,9 +33,6 @@ plot 'opb_model.dat' using 1:2 with lines lw 2.5 dt 1 lc rgb '#1b9e77' title 'na
      'opb_model.dat' using 1:3 with lines lw 3 dt 2 lc rgb '#d95f02' title 'tiled (model)', \
      'opb_model.dat' using 1:4 with lines lw 2.5 dt 3 lc rgb '#7570b3' title 'coarsened (model)', \
      'opb_model.dat' using 1:5 with lines lw 2 dt 4 lc rgb '#e7298a' title 'register-tiled (model)', \
-     'opb_model.dat' using 1:6 with lines lw 1.5 dt 5 lc rgb '#66a61e' title 'streaming (model)', \
-     'opb_model.dat' using 1:7 with lines lw 1 dt 6 lc rgb '#e6ab02' title 'conv27 (model)', \
-     'opb_model.dat' using 1:8 with lines lw 0.5 dt 7 lc rgb '#a6761d' title 'temporal (model)', \
      'opb_measured.dat' index 0 using 1:2 with points pt 7 ps 1.6 lc rgb '#1b9e77' notitle, \
      'opb_measured.dat' index 0 using 1:3 with points pt 5 ps 1.6 lc rgb '#1b9e77' notitle, \
      'opb_measured.dat' index 0 using 1:4 with points pt 9 ps 1.6 lc rgb '#1b9e77' notitle, \
@@ -46,15 +45,6 @@ plot 'opb_model.dat' using 1:2 with lines lw 2.5 dt 1 lc rgb '#1b9e77' title 'na
      'opb_measured.dat' index 3 using 1:2 with points pt 7 ps 1.6 lc rgb '#e7298a' notitle, \
      'opb_measured.dat' index 3 using 1:3 with points pt 5 ps 1.6 lc rgb '#e7298a' notitle, \
      'opb_measured.dat' index 3 using 1:4 with points pt 9 ps 1.6 lc rgb '#e7298a' notitle, \
-     'opb_measured.dat' index 4 using 1:2 with points pt 7 ps 1.6 lc rgb '#66a61e' notitle, \
-     'opb_measured.dat' index 4 using 1:3 with points pt 5 ps 1.6 lc rgb '#66a61e' notitle, \
-     'opb_measured.dat' index 4 using 1:4 with points pt 9 ps 1.6 lc rgb '#66a61e' notitle, \
-     'opb_measured.dat' index 5 using 1:2 with points pt 7 ps 1.6 lc rgb '#e6ab02' notitle, \
-     'opb_measured.dat' index 5 using 1:3 with points pt 5 ps 1.6 lc rgb '#e6ab02' notitle, \
-     'opb_measured.dat' index 5 using 1:4 with points pt 9 ps 1.6 lc rgb '#e6ab02' notitle, \
-     'opb_measured.dat' index 6 using 1:2 with points pt 7 ps 1.6 lc rgb '#a6761d' notitle, \
-     'opb_measured.dat' index 6 using 1:3 with points pt 5 ps 1.6 lc rgb '#a6761d' notitle, \
-     'opb_measured.dat' index 6 using 1:4 with points pt 9 ps 1.6 lc rgb '#a6761d' notitle, \
      NaN with points pt 7 ps 1.6 lc rgb 'black' title 'measured: requested', \
      NaN with points pt 5 ps 1.6 lc rgb 'black' title 'measured: L2', \
      NaN with points pt 9 ps 1.6 lc rgb 'black' title 'measured: DRAM'
