@@ -18,5 +18,9 @@ mkdir -p "$DST"
     mkdir -p "$DST/$(dirname "$f")"
     cp -p "$SRC/$f" "$DST/$f"
   done
+# A build that links Debian's libfmt (every preset but gpu and grading) needs it there too: the
+# device machine does not have it. gpu-session.sh puts lib/ on LD_LIBRARY_PATH.
+find "$DST" -type f -perm -u+x -exec ldd {} + 2>/dev/null | awk '$1 ~ /^libfmt\.so/ && $3 ~ /^\// {print $3}' | sort -u |
+  while read -r lib; do mkdir -p "$DST/lib" && cp -L "$lib" "$DST/lib/"; done
 du -sh "$DST"
 echo "gpu-carry: carry [\".carry\"], then run: scripts/gpu-session.sh $DST"

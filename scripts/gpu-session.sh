@@ -59,6 +59,8 @@ if [ -n "$CACHE_DIR" ] && [ ! -e "$CACHE_DIR/CMakeCache.txt" ]; then
     echo "gpu-session: linked $CACHE_DIR -> $BUILD (the build's own path)"
 fi
 export STENCIL_LAB_BINARY_DIR="$BUILD"
+# Libraries gpu-carry.sh carried with the build (Debian's libfmt for a build that links it).
+[ -d "$BUILD/lib" ] && export LD_LIBRARY_PATH="$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 if want info; then
   step "stencil-lab info"
