@@ -27,7 +27,7 @@ KernelContract star3d_contract(const Exercise& ex, const std::string& element) {
     KernelContract k{"stencil_kernel",
                      {{"in", ParamType::pointer, false}, {"out", ParamType::pointer, true}, {"N", ParamType::uint32, false}},
                      element, {"IN_TILE_DIM", "OUT_TILE_DIM"}, ""};
-    for (int i = 0; i < weight_count(ex); ++i) k.harness_names.push_back("c" + std::to_string(i));
+    for (int i = 0; i < weight_count(ex); ++i) k.harness_names.push_back(fmt::format("c{}", i));
     k.harness_words = "the weights c0, c1, ..., IN_TILE_DIM and OUT_TILE_DIM";
     k.spell_const = false;
     return k;
@@ -132,7 +132,7 @@ std::vector<ConstantSpec> harness_constants(const Exercise& ex, const std::vecto
     std::vector<ConstantSpec> k;
     switch (ex.problem) {
         case Problem::star3d:
-            for (size_t i = 0; i < star_weights.size(); ++i) k.push_back({"c" + std::to_string(i), {star_weights[i]}});
+            for (size_t i = 0; i < star_weights.size(); ++i) k.push_back({fmt::format("c{}", i), {star_weights[i]}});
             break;
         case Problem::cardiac2d: break;
         case Problem::derivative: {

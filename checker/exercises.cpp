@@ -43,7 +43,6 @@ constexpr Exercise kExercises[] = {
      "the 8th-order x-derivative with pencils: every value of f loaded once (text 004)"},
 };
 
-unsigned ceil_div(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
 }  // namespace
 
 std::span<const Exercise> exercises() { return kExercises; }

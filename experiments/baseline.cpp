@@ -86,7 +86,10 @@ namespace {
 // and for naive the textbook's block (the lab's naive takes any block: `run --block`), so both
 // sides launch the same shape.
 LaunchRequest lab_request(const BaselineConfig& c, GridDims dims) {
-    LaunchRequest r{c.kernel, c.tile, 1, Precision::f32, dims};
+    LaunchRequest r;
+    r.kernel = c.kernel;
+    r.tile = c.tile;
+    r.dims = dims;  // radius 1, fp32: the textbook's
     if (c.kernel == KernelId::naive) r.block = c.naive_block;
     return r;
 }

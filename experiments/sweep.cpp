@@ -74,7 +74,11 @@ std::vector<SweepRow> plan_rows(const Backend& backend, const SweepOptions& o, G
         const std::vector<int> tiles = o.tiles.empty() ? sweep_tiles(k, o.radius, o.precision) : o.tiles;
         for (int T : tiles) {
             SweepRow row;
-            row.request = {k, T, o.radius, o.precision, dims};
+            row.request.kernel = k;
+            row.request.tile = T;
+            row.request.radius = o.radius;
+            row.request.precision = o.precision;
+            row.request.dims = dims;
             if (version(k).halo_in_tile && T <= 2 * o.radius) {
                 row.skipped = fmt::format("{}: tile T={} leaves no output cells (T must exceed 2r)",
                                           version(k).name, T);

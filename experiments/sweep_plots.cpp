@@ -381,7 +381,7 @@ std::vector<Script> opb_beyond_figure(const PlotInput& in, const std::string& te
                 }
             }
             any = any || std::isfinite(v);
-            row += " " + val(std::isfinite(v) ? std::optional<double>(v) : std::nullopt);
+            (row += ' ') += val(std::isfinite(v) ? std::optional<double>(v) : std::nullopt);
         }
         if (any) data.data += row + "\n";
     }

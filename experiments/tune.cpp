@@ -152,7 +152,12 @@ TuneTrial try_config(Backend& backend, const TuneOptions& o, const TuneConfig& c
     t.z_chunk = c.z_chunk;
     const int T = c.tile;
     const GridDims dims{o.size, o.size, o.size};
-    LaunchRequest req{o.kernel, T, o.radius, o.precision, dims};
+    LaunchRequest req;
+    req.kernel = o.kernel;
+    req.tile = T;
+    req.radius = o.radius;
+    req.precision = o.precision;
+    req.dims = dims;
     req.block = c.block;
     req.z_chunk = c.z_chunk;
     if (auto why = backend.cannot_run(req)) {

@@ -23,7 +23,7 @@ std::string tune_data(const TuneResult& r) {
         if (!t.ok || (r.timed && !t.timed)) continue;
         const bool best = r.best && *r.best == i;
         // On the axis a block shape is its three numbers ("32x4x2"), a tile "T=8".
-        const std::string label = "\"" + (t.block ? t.label().substr(6) : t.label()) + "\"";
+        const std::string label = fmt::format("\"{}\"", t.block ? t.label().substr(6) : t.label());
         if (r.timed)
             d += fmt::format("{} {} {} {} {} {}\n", label, t.ms_median, t.ms_min, t.ms_max, best ? 1 : 0,
                              t.sectors_per_request);

@@ -3,12 +3,14 @@
 # figure under docs/results/ comes out of this script, in one call.
 #
 # Here (no GPU):   cmake --preset gpu && cmake --build --preset gpu -j2 && scripts/gpu-carry.sh
-# There:           scripts/gpu-session.sh .carry/build-gpu [STEPS]   (carry [".carry"])
+# There:           scripts/gpu-session.sh .carry/build-gpu.tar.xz [STEPS]   (carry [".carry"])
 # Back here:       tar xzf <fetched>/session.tar.gz, then scripts/results-table.py (see below)
 #
 # STEPS (default: all), each under its own time limit:
 #   info      nvidia-smi and `stencil-lab info --json`                       -> info.json
 #   ctest     ctest -L gpu (every kernel x tile x radius x precision, ...)   -> ctest.log
+#             (CTEST_JOBS=N runs N at once: the corpus's CPU halves use the machine's cores)
+#   measure   the GPU's verdict of each corpus entry the table predicts      -> measure.txt
 #   counters  ncu on the naive kernel at 256^3, in-process CUPTI beside it,
 #             and whether the metrics the lab reads exist on this GPU         -> counters.txt
 #   sanitize  compute-sanitizer memcheck / racecheck / synccheck, 4 kernels  -> sanitizer.txt
@@ -24,6 +26,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD=${1:-build-gpu}
+if [ -f "$BUILD" ]; then  # gpu-carry.sh's packed build: unpacked beside it
+  tar -C "$(dirname "$BUILD")" -xJf "$BUILD" || { echo "gpu-session: cannot unpack $BUILD"; exit 2; }
+  BUILD=${BUILD%.tar.xz}
+fi
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "gpu-session: no build folder ${1:-build-gpu}"; exit 2; }
 STEPS=${2:-"info ctest counters sanitize run registers baseline sweep"}
 OUT=${OUT:-$ROOT/out}
@@ -70,8 +76,15 @@ fi
 
 if want ctest; then
   step "ctest -L gpu"
-  ( cd "$BUILD" && timeout 560 ctest -L gpu --output-on-failure --timeout 500 ) > "$RES/ctest.log" 2>&1 || fail "ctest -L gpu"
+  ( cd "$BUILD" && timeout 560 ctest -L gpu -j "${CTEST_JOBS:-1}" --output-on-failure --timeout 500 ) > "$RES/ctest.log" 2>&1 || fail "ctest -L gpu"
   tail -n 8 "$RES/ctest.log"
+fi
+
+if want measure; then
+  step "the GPU's verdict of each predicted corpus entry"
+  ( cd "$BUILD" && timeout 500 tests/stencil_tests_gpu "[measure]" ) > "$RES/measure.txt" 2>&1 || fail "measure"
+  grep -c "as predicted" "$RES/measure.txt" | sed 's/^/as predicted: /'
+  grep "DIFFERS" "$RES/measure.txt"
 fi
 
 if want counters; then

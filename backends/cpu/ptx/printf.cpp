@@ -103,7 +103,7 @@ bool BlockRunner::format_printf(Thread& t, const Instr& in, const std::string& f
             if (j < fmt_text.size() && fmt_text[j] == '*') {
                 u64 p = 0;
                 if (!next_arg(4, p)) return false;
-                if (std::int32_t(p) >= 0) spec += "." + std::to_string(std::int32_t(p));  // negative: as if none
+                if (std::int32_t(p) >= 0) (spec += '.') += std::to_string(std::int32_t(p));  // negative: as if none
                 ++j;
             } else {
                 spec.push_back('.');
