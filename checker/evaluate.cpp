@@ -487,11 +487,12 @@ std::string why_runs_differ(const Result& result, size_t first, size_t last) {
     for (size_t k = 0; k < last && k < result.runs.size(); ++k)
         for (const std::string& v : result.runs[k].state_changed)
             if (std::find(state.begin(), state.end(), v) == state.end()) state.push_back(v);
-    long long clocks = 0, approximate = 0, unwritten = 0;
+    long long clocks = 0, approximate = 0, unwritten = 0, refused = 0;
     for (size_t k = first; k <= last && k < result.runs.size(); ++k) {
         clocks += result.runs[k].clock_reads;
         approximate += result.runs[k].approximate_results;
         unwritten += result.runs[k].uninitialized_shared_reads;
+        refused += result.runs[k].mallocs_refused;
     }
     if (!state.empty()) {
         std::string names;
@@ -503,6 +504,9 @@ std::string why_runs_differ(const Result& result, size_t first, size_t last) {
     if (unwritten)
         causes.push_back("it reads shared memory that no thread of the block stored (a tile cell never loaded?): "
                          "a GPU leaves whatever was there before");
+    if (refused)
+        causes.push_back("its output depends on whether device malloc succeeds: on a GPU every resident thread "
+                         "shares the heap, so some calls get a null pointer, differently from run to run");
     if (clocks) causes.push_back("it reads the clock (clock64(), %globaltimer), whose values differ from run to run");
     if (approximate)
         causes.push_back("it uses approximate instructions (__expf, __fdividef, __sinf, rsqrtf, ...), whose results "

@@ -394,7 +394,8 @@ void to_json(json& j, const RunOutcome& r) {
          {"printf_truncated", r.printf_truncated},
          {"state_changed", r.state_changed},
          {"clock_reads", r.clock_reads},
-         {"approximate_results", r.approximate_results}};
+         {"approximate_results", r.approximate_results},
+         {"mallocs_refused", r.mallocs_refused}};
     put_optional(j, "launch_error", r.launch_error);
 }
 void to_json(json& j, const LoadCounts& c) {
@@ -463,6 +464,7 @@ void read(const json& v, RunOutcome& r) {
     field(v, "state_changed", r.state_changed);
     field(v, "clock_reads", r.clock_reads);
     field(v, "approximate_results", r.approximate_results);
+    field(v, "mallocs_refused", r.mallocs_refused);
     optional_field(v, "launch_error", r.launch_error);
 }
 void read(const json& v, LoadCounts& c) {

@@ -28,7 +28,7 @@
 namespace stencil::checker {
 
 // Bump when a field is added, removed, renamed or changes meaning.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 // A request or result that does not fit the structs below: one line, naming the field.
 struct ProtocolError : std::runtime_error {
@@ -236,10 +236,12 @@ struct RunOutcome {
     std::optional<std::string> launch_error;  // GPU: the CUDA error of the launch (the runner stops)
     long long printf_bytes = 0;               // device printf output of this run
     bool printf_truncated = false;            // more than printf_cap_bytes (CPU) or the FIFO (GPU)
-    // CPU: what the run touched that the GPU does not fix, for a verdict that names what differed
+    // What the run touched that the GPU does not fix, for a verdict that names what differed (the
+    // GPU runner reports state_changed too; the rest are the CPU engine's)
     std::vector<std::string> state_changed;   // __device__ variables the run changed (kept for the next)
     long long clock_reads = 0;                // reads of %clock, %clock64, %globaltimer
     long long approximate_results = 0;        // results of approximate instructions
+    long long mallocs_refused = 0;            // device mallocs answered with a null pointer (explored)
     bool operator==(const RunOutcome&) const = default;
 };
 

@@ -196,8 +196,8 @@ struct EngineRun {
 };
 
 // What the GPU leaves unspecified, for a run that explores it: shared memory's first bytes random,
-// the clocks at another stride from other starts, approximate results moved within their bounds;
-// all from the run's seed.
+// the clocks at another stride from other starts, approximate results moved within their bounds,
+// some device mallocs refused; all from the run's seed.
 ptx::Explore exploration(const RunSpec& run) {
     ptx::Explore e;
     e.seed = run.seed ^ 0xE5C0FFEEull;
@@ -206,6 +206,7 @@ ptx::Explore exploration(const RunSpec& run) {
     e.clock_stride = 8 + std::uint32_t(run.seed % 25);
     e.clock_jitter = true;
     e.perturb_approx = true;
+    e.refuse_some_mallocs = true;
     return e;
 }
 
@@ -286,6 +287,7 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     o.state_changed = device.changed_variables(state_before);
     o.clock_reads = rep.clock_reads;
     o.approximate_results = rep.approximate_results;
+    o.mallocs_refused = rep.mallocs_refused;
     o.printf_bytes = static_cast<long long>(printed.size());
     o.printf_truncated = req.printf_cap_bytes > 0 && o.printf_bytes >= req.printf_cap_bytes;
     return e;

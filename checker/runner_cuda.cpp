@@ -19,12 +19,14 @@
 #include <iterator>
 #include <functional>
 #include <optional>
+#include <sstream>
 
 #include "backends/cuda/cardiac2d.h"
 #include "backends/cuda/counters.h"
 #include "backends/cuda/cuda_util.h"
 #include "backends/cuda/derivative.h"
 #include "backends/cuda/lab_kernel.h"
+#include "backends/cpu/ptx/ir.h"
 #include "checker/printf_gate.h"
 #include "checker/runner.h"
 #include "core/error.h"
@@ -45,7 +47,37 @@ constexpr auto ck = [](cudaError_t e, const char* what) { cuda_detail::check(e, 
 struct Loaded {
     cudaLibrary_t lib = nullptr;
     cudaKernel_t kernel = nullptr;
+    // The module's own global variables (the student's `__device__` ones): what a launch leaves in
+    // them is there for the next, so each run reports which it changed (RunOutcome::state_changed),
+    // as the CPU engine's DeviceState does.
+    struct Global {
+        std::string name;
+        void* ptr = nullptr;
+        size_t bytes = 0;
+    };
+    std::vector<Global> globals;
 };
+
+// The names of the `.global` variables a PTX module defines (`.global .align 4 .u32 next_tile;`,
+// `.visible .global .align 8 .b8 _ZN1a1bE[16];`), the strings of printf ($str) left out.
+std::vector<std::string> ptx_global_names(const std::string& ptx) {
+    std::vector<std::string> names;
+    std::istringstream lines(ptx);
+    for (std::string line; std::getline(lines, line);) {
+        const size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos) continue;
+        const std::string_view text = std::string_view(line).substr(first);
+        if (!text.starts_with(".global ") && !text.starts_with(".visible .global ") && !text.starts_with(".weak .global "))
+            continue;
+        const size_t stop = line.find_first_of("[=;", first);
+        if (stop == std::string::npos) continue;
+        const size_t last = line.find_last_not_of(" \t", stop - 1);
+        const size_t start = line.find_last_of(" \t", last) + 1;
+        const std::string name = line.substr(start, last + 1 - start);
+        if (!name.empty() && !name.starts_with("$str")) names.push_back(name);
+    }
+    return names;
+}
 
 // ---- loading the PTX ------------------------------------------------------------------------
 // The driver assembles the PTX for this GPU (its JIT: ptxas). It refuses what the GPU cannot run,
@@ -68,6 +100,11 @@ bool load(const Request& req, const Compiled& c, Loaded& l, std::string& log) {
     if (e != cudaSuccess) return refused(e, "cudaLibraryLoadData");
     if (const cudaError_t k = cudaLibraryGetKernel(&l.kernel, l.lib, c.kernel.c_str()); k != cudaSuccess)
         return refused(k, "cudaLibraryGetKernel");
+    for (const std::string& name : ptx_global_names(c.ptx)) {
+        Loaded::Global g{name};
+        if (cudaLibraryGetGlobal(&g.ptr, &g.bytes, l.lib, name.c_str()) == cudaSuccess && g.bytes > 0)
+            l.globals.push_back(std::move(g));
+    }
     for (size_t i = 0; i < req.constants.size(); ++i) {  // the harness's constants, by their lowered names
         void* p = nullptr;
         size_t bytes = 0;
@@ -314,6 +351,23 @@ CountOutcome count_loads(const Request& req, const CaseSpec& cs, const Loaded& k
 }
 
 // ---- the checked runs ---------------------------------------------------------------------------
+std::vector<std::vector<unsigned char>> read_globals(const Loaded& kern) {
+    std::vector<std::vector<unsigned char>> bytes;
+    for (const Loaded::Global& g : kern.globals) {
+        bytes.emplace_back(g.bytes);
+        ck(cudaMemcpy(bytes.back().data(), g.ptr, g.bytes, cudaMemcpyDeviceToHost), "read the module's variables");
+    }
+    return bytes;
+}
+
+std::vector<std::string> changed_globals(const Loaded& kern, const std::vector<std::vector<unsigned char>>& before) {
+    std::vector<std::string> names;
+    const auto now = read_globals(kern);
+    for (size_t i = 0; i < now.size() && i < before.size(); ++i)
+        if (now[i] != before[i]) names.push_back(ptx::demangled_variable_name(kern.globals[i].name));
+    return names;
+}
+
 // Each case's runs, their arrays written to the run files. Returns false when a launch failed
 // (a sticky error ends the context: the run says so and nothing more can run).
 template <class real>
@@ -330,9 +384,11 @@ bool checked_runs(const Request& req, const Loaded& kern, PrintfSink& printed, R
             o.run = int(r);
             if (r > 0) dev.reset();
             printed.reset();
+            const std::vector<std::vector<unsigned char>> state_before = read_globals(kern);
             cudaError_t e = launch<real>(kern, cs, dev.cells(), nullptr);
             if (e == cudaSuccess) e = cudaDeviceSynchronize();
             printed.account(o);
+            if (e == cudaSuccess) o.state_changed = changed_globals(kern, state_before);
             if (e != cudaSuccess) {
                 o.ok = false;
                 o.launch_error = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);

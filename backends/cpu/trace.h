@@ -146,6 +146,7 @@ struct ExecReport {
     // PTX engine: what the kernel read that a GPU leaves unspecified (ptx::Explore varies it)
     long long clock_reads = 0;          // %clock, %clock64, %globaltimer
     long long approximate_results = 0;  // approximate instructions' results
+    long long mallocs_refused = 0;      // device mallocs an explored run answered with a null pointer
     double seconds = 0;         // wall time of the launch
 
     long long total(DiagKind k) const { return totals[static_cast<int>(k)]; }

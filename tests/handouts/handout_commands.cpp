@@ -49,9 +49,10 @@ bool mentions_stencil_lab(const std::string& s) {
     return false;
 }
 
+// `exit N ...`, or `GPU: exit N ...` for a GPU-only command with another exit.
 int expected_exit(const std::string& comment) {
-    if (starts_with(comment, "exit ") && comment.size() > 5 && std::isdigit(static_cast<unsigned char>(comment[5])))
-        return comment[5] - '0';
+    const std::string c = starts_with(comment, "GPU:") ? trim(comment.substr(4)) : comment;
+    if (starts_with(c, "exit ") && c.size() > 5 && std::isdigit(static_cast<unsigned char>(c[5]))) return c[5] - '0';
     return 0;
 }
 

@@ -88,6 +88,10 @@ TEST_CASE("handouts: a comment that starts with GPU: keeps a command off the CPU
     const auto c = handout_commands("lab.md", "```\nstencil-lab lab check 2 a.json --results s/results.json   # GPU: your sweep\n```\n");
     REQUIRE(c.size() == 1);
     CHECK((c[0].run.empty() && c[0].skip == "GPU only: its text says so"));
+    // a GPU-only command with another exit says it after GPU:
+    const auto e = handout_commands("lab.md", "```\nstencil-lab lab check 2 a.json --results s.json   # GPU: exit 1 until right\n```\n", true);
+    REQUIRE(e.size() == 1);
+    CHECK((e[0].expect_exit == 1 && !e[0].run.empty()));
 }
 
 TEST_CASE("handouts: numbers are read as printed, not out of words", "[handouts]") {

@@ -135,6 +135,10 @@ struct LaunchState {
     long long instruction_pool = 0;
     std::atomic<long long> instructions_drawn{0};
     std::mutex printf_mutex;
+    // Held across a strong access's observation and its effect while the checks observe: another
+    // worker that sees the effect (an atomic's count, a flag) sees what the race detector published
+    // with it (the release made at the access), not an older state of the location.
+    std::mutex strong_access_mutex;
     // Set once the sink is full (or there is none): later printfs only count their conversions,
     // so a kernel that prints in every thread costs no formatting past the cap.
     std::atomic<bool> printf_full{false};

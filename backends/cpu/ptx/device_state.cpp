@@ -52,7 +52,14 @@ void BlockRunner::do_malloc(Group& g, Thread& t, const Instr& in) {
     const u64 bytes = call_param(g, t, in, 0);
     DeviceState::Impl& d = *L_.device;
     u64 address = 0;
-    if (bytes > 0 && bytes <= kHeapBytes) {
+    const Explore& x = L_.launch.explore;
+    u64 h = x.seed ^ (u64(in.ptx_line) * 0x9E3779B97F4A7C15ull) ^ (u64(t.linear) << 20) ^ (u64(block_) << 40);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    if (x.refuse_some_mallocs && h % 4 == 0) {
+        ++report.mallocs_refused;
+    } else if (bytes > 0 && bytes <= kHeapBytes) {
         const u64 size = (bytes + 15) / 16 * 16 + kHeapRedZone;  // an overrun lands in no block
         std::unique_lock lock(d.heap_mutex);
         if (d.arena.empty()) {  // made at the first malloc: most modules never call it

@@ -123,6 +123,11 @@ struct Explore {
     // Approximate instructions (div.approx/full, rcp/sqrt/rsqrt.approx, ex2, lg2, sin, cos, tanh):
     // correctly rounded, or moved by the seed within PTX's documented error bound.
     bool perturb_approx = false;
+    // Device malloc: a GPU's heap is shared by every thread resident at once, so whether a call
+    // gets memory depends on what the others hold at that moment. The engine runs few threads at
+    // once and its heap never runs out that way; when refuse_some_mallocs, one call in four (by
+    // the seed, the thread and the call site) gets a null pointer, as such a GPU would give it.
+    bool refuse_some_mallocs = false;
     // The lanes of a warp take a memory instruction's accesses (atomics among them) in lane
     // order, reversed, or shuffled by the seed; simt::Schedule orders the warps.
     std::uint64_t seed = 0;

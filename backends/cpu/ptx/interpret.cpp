@@ -1049,6 +1049,8 @@ bool BlockRunner::local_pointer(Thread& t, const Instr& in, u64 addr, int size, 
 template <bool kStore>
 bool BlockRunner::access(Thread& t, const Instr& in, Sp space, u64 addr, int size, void* data, bool atomic_op) {
     const simt::Op op = atomic_op ? simt::Op::atomic : kStore ? simt::Op::store : simt::Op::load;
+    std::unique_lock<std::mutex> strong;  // (an atomic's is taken by atomic(), around its effect too)
+    if (observing_ && !atomic_op && (in.flags & kStrong)) strong = std::unique_lock(L_.strong_access_mutex);
     if (space == Sp::generic && !resolve_generic(t, in, space, addr, size, kStore)) return false;
     if (size > 1 && (addr & (u64)(std::min(size, 16) - 1)) != 0 && space != Sp::param) {
         misaligned(t, in, space, size, kStore);
@@ -1130,6 +1132,8 @@ bool BlockRunner::atomic(Group& g, Thread& t, const Instr& in) {
     const u64 addr = address(g, mem, in.space, lane);
     const int size = std::max(4, bytes_of(in.type));
     unsigned char* p = nullptr;
+    std::unique_lock<std::mutex> strong;  // the observation and the effect as one step (block.h)
+    if (observing_) strong = std::unique_lock(L_.strong_access_mutex);
     if (!access<true>(t, in, in.space, addr, size, &p, true)) return false;
     auto val = [&](const Operand& o) -> u64 {
         return o.kind == Operand::kReg ? g.reg(o.reg, lane) : o.kind == Operand::kImm ? (u64)o.imm : 0;

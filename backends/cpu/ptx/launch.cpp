@@ -388,6 +388,7 @@ void merge_reports(simt::ExecReport& rep, const std::vector<std::unique_ptr<Bloc
         rep.instructions += x.instructions;
         rep.clock_reads += x.clock_reads;
         rep.approximate_results += x.approximate_results;
+        rep.mallocs_refused += x.mallocs_refused;
     }
     // diagnostics in block order, at most max_diagnostics of each kind
     std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& c) { return linear(a.block) < linear(c.block); });

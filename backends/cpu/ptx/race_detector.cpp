@@ -121,9 +121,16 @@ u32 ck_epoch(u64 c) { return u32(c >> 33); }
 u32 ck_wc(u64 c) { return u32(c >> 1); }
 bool ck_strong(u64 c) { return c & 1; }
 
+// A buffer's shadow has one record per 4 bytes (its elements are floats or doubles); the module's
+// `__device__` variables one per byte, as a student's flags may be bytes side by side that
+// different blocks own (`unsigned char done[B]`): a coarser record would see them conflict.
 struct GlobalShadow {
+    int shift;  // log2 of the bytes a record covers
     std::vector<std::atomic<u64>> writes, write_clocks, reads, read_clocks;
-    explicit GlobalShadow(size_t words) : writes(words), write_clocks(words), reads(words), read_clocks(words) {}
+    GlobalShadow(size_t bytes, int shift)
+        : shift(shift), writes(records(bytes, shift)), write_clocks(writes.size()), reads(writes.size()),
+          read_clocks(writes.size()) {}
+    static size_t records(size_t bytes, int shift) { return (bytes + (size_t(1) << shift) - 1) >> shift; }
 };
 
 // What the workers share: the global shadows (by Launch::buffers' index), the synchronising
@@ -429,7 +436,7 @@ private:
         auto conflicts = [&](u64 who, u64 clock) {
             return who && !(ck_strong(clock) && e.strong) && !ordered_global(r, who, clock, e.t, c);
         };
-        for (long long w = e.offset / 4; w <= (e.offset + e.size - 1) / 4; ++w) {
+        for (long long w = e.offset >> sh.shift; w <= (e.offset + e.size - 1) >> sh.shift; ++w) {
             auto& W = sh.writes[(size_t)w];
             auto& WC = sh.write_clocks[(size_t)w];
             auto& R = sh.reads[(size_t)w];
@@ -532,8 +539,8 @@ public:
         s_.shadows.resize(L.buffers.size());
         for (size_t i = 0; i < L.buffers.size(); ++i)
             if (!L.buffers[i].read_only && L.buffers[i].bytes > 0)
-                s_.shadows[i] = std::make_unique<GlobalShadow>((L.buffers[i].bytes + 3) / 4);
-        if (L.module_globals.bytes > 0) s_.module_shadow = std::make_unique<GlobalShadow>((L.module_globals.bytes + 3) / 4);
+                s_.shadows[i] = std::make_unique<GlobalShadow>(L.buffers[i].bytes, 2);
+        if (L.module_globals.bytes > 0) s_.module_shadow = std::make_unique<GlobalShadow>(L.module_globals.bytes, 0);
     }
     std::vector<std::unique_ptr<BlockObserver>> for_worker() override {
         std::vector<std::unique_ptr<BlockObserver>> v;

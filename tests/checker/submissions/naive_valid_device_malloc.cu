@@ -1,18 +1,16 @@
 // Correct: device malloc/free of a small per-thread scratch buffer (the seven terms), checked for
-// NULL: when the device heap runs out (millions of threads at once on a large grid), the thread
-// computes without it. Valid CUDA: the result is the same either way.
+// NULL: when the device heap runs out (every resident thread holds a block at once on a large
+// grid), the thread uses a local array instead. Both paths add the same terms in the same order,
+// so the result is the same either way.
 __global__ void stencil_kernel(float* in, float* out, unsigned int N) {
     const unsigned int i = blockIdx.z * blockDim.z + threadIdx.z;
     const unsigned int j = blockIdx.y * blockDim.y + threadIdx.y;
     const unsigned int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= 1 && i < N - 1 && j >= 1 && j < N - 1 && k >= 1 && k < N - 1) {
         const unsigned int c = i*N*N + j*N + k;
-        float* terms = static_cast<float*>(malloc(7 * sizeof(float)));
-        if (terms == nullptr) {
-            out[c] = c0 * in[c] + c1 * in[c - 1] + c2 * in[c + 1] + c3 * in[c - N] + c4 * in[c + N]
-                   + c5 * in[c - N*N] + c6 * in[c + N*N];
-            return;
-        }
+        float local[7];
+        float* heap = static_cast<float*>(malloc(7 * sizeof(float)));
+        float* terms = heap != nullptr ? heap : local;
         terms[0] = c0 * in[c];
         terms[1] = c1 * in[c - 1];
         terms[2] = c2 * in[c + 1];
@@ -22,7 +20,7 @@ __global__ void stencil_kernel(float* in, float* out, unsigned int N) {
         terms[6] = c6 * in[c + N*N];
         float sum = 0.0f;
         for (int t = 0; t < 7; ++t) sum += terms[t];
-        free(terms);
+        free(heap);  // free(NULL) does nothing
         out[c] = sum;
     }
 }
