@@ -69,7 +69,7 @@ TEST_CASE("run_child: the stop flag kills the child's process group", "[checker]
 }
 
 TEST_CASE("a check reports size k of n as its runner goes, and a stop ends it as cancelled", "[checker][progress]") {
-    const std::string file = std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/submissions/naive_const_fma_ok.cu";
+    const std::string file = std::string(STENCIL_LAB_SOURCE_DIR "/tests/checker/submissions/naive_const_fma_ok.cu");
     CheckOptions o;
     o.exercise = "naive";
     o.backend = "cpu";

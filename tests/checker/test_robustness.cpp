@@ -16,7 +16,7 @@ using namespace stencil::checker;
 namespace {
 
 std::string corpus(const std::string& f) {
-    return std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/submissions/" + f;
+    return std::string(STENCIL_LAB_SOURCE_DIR "/tests/checker/submissions/") + f;
 }
 
 CheckOptions cpu_quick() {

@@ -26,7 +26,7 @@ inline std::vector<Case> cases() {
 }
 
 inline std::string fixture_source() {
-    const std::string path = std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/derivative/fixtures/register_queues.cuh";
+    const std::string path = std::string(STENCIL_LAB_SOURCE_DIR "/tests/derivative/fixtures/register_queues.cuh");
     std::ifstream f(path);
     if (!f) throw std::runtime_error("cannot read " + path);
     std::stringstream s;
