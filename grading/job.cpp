@@ -9,6 +9,7 @@
 
 #include "checker/checker.h"
 #include "core/error.h"
+#include "core/json_file.h"
 #include "core/sha256.h"
 #include "grading/box.h"
 #include "grading/platform_results.h"
@@ -57,15 +58,7 @@ JobConfig parse_job_config(const json& j, const std::string& origin) {
 }
 
 JobConfig load_job_config(const fs::path& path) {
-    std::ifstream in(path);
-    if (!in) throw UserError(fmt::format("grading config {}: cannot be read", path.string()));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    try {
-        return parse_job_config(json::parse(ss.str()), path.string());
-    } catch (const json::parse_error& e) {
-        throw UserError(fmt::format("grading config {}: not JSON (byte {})", path.string(), e.byte));
-    }
+    return parse_job_config(read_json_file(path.string(), "grading config"), path.string());
 }
 
 json to_json(const JobConfig& c) {

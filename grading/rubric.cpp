@@ -8,6 +8,7 @@
 
 #include "checker/exercises.h"
 #include "core/error.h"
+#include "core/json_file.h"
 
 namespace stencil::grading {
 
@@ -174,17 +175,7 @@ Rubric parse_rubric(const json& j, const std::string& origin, const std::string&
 }
 
 Rubric load_rubric(const std::string& path, const std::string& exercise) {
-    std::ifstream in(path);
-    if (!in) throw UserError(fmt::format("rubric {}: cannot be read", path));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    json j;
-    try {
-        j = json::parse(ss.str());
-    } catch (const json::parse_error& e) {
-        throw UserError(fmt::format("rubric {}: not JSON (byte {})", path, e.byte));
-    }
-    return parse_rubric(j, path, exercise);
+    return parse_rubric(read_json_file(path, "rubric"), path, exercise);
 }
 
 json to_json(const Rubric& r) {

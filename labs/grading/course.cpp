@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/json_file.h"
 #include "core/sha256.h"
 
 namespace stencil::labs {
@@ -46,17 +47,7 @@ Course parse_course(const json& j, const std::string& origin) {
 }
 
 Course load_course(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw UserError(fmt::format("course file {}: cannot be read", path));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    json j;
-    try {
-        j = json::parse(ss.str());
-    } catch (const json::parse_error& e) {
-        throw UserError(fmt::format("course file {}: not JSON (byte {})", path, e.byte));
-    }
-    return parse_course(j, path);
+    return parse_course(read_json_file(path, "course file"), path);
 }
 
 json to_json(const Course& c) { return {{"course", c.name}, {"secret", c.secret}, {"practice", c.practice}}; }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/json_file.h"
 
 namespace stencil::labs {
 namespace {
@@ -163,18 +164,7 @@ std::string tolerance_text(const Question& q) {
 }
 
 json read_answer_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw UserError(fmt::format("{}: cannot be read", path));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    json doc;
-    try {
-        doc = json::parse(ss.str());
-    } catch (const json::parse_error& e) {
-        // nlohmann's message names the byte; keep only that part, on one line.
-        throw UserError(fmt::format("{}: not JSON (byte {}); expected {{\"answers\": {{\"<id>\": value}}}}", path,
-                                    e.byte));
-    }
+    json doc = read_json_file(path, "", R"(expected {"answers": {"<id>": value}})");
     if (!doc.is_object() || !doc.contains("answers") || !doc["answers"].is_object())
         throw UserError(fmt::format("{}: no \"answers\" object; expected {{\"answers\": {{\"<id>\": value}}}}", path));
     return doc["answers"];
