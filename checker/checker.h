@@ -32,6 +32,7 @@
 //                        core/compare.h; a NaN or Inf that is not the poison is a wrong result
 //   pass                 none of the above, on every size, schedule and repeat
 #pragma once
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -86,6 +87,25 @@ struct SourceLine {
     std::string instruction;  // the PTX instruction that faulted ("st.shared.f32")
 };
 
+// A statement of the student's file that a finding points at, and what it did there. A race has
+// two (the store and the load, each with its thread); a wrong value has the statement that wrote
+// it; a timeout the statement that was spinning. JSON: "source_file", "source_line" per entry.
+struct SourceRef {
+    std::string file;         // the student's file name
+    int line = 0;
+    std::string instruction;  // the PTX instruction there ("st.global.f32"); empty if unknown
+    std::string role;         // "store", "load", "wrote the bad cell", "spinning", "barrier", ...
+    std::optional<std::array<int, 3>> block, thread;
+};
+
+// One link of a backward slice from the first bad output (check --explain), e.g.
+// "out(1,1,1) = NaN <- tile[1][1][0] read at line 21", then "never stored: thread (0,1,1)'s load
+// at line 10 was skipped because `i < N - 1` was false". The last step is the first that went wrong.
+struct ExplainStep {
+    std::string text;             // one line for people
+    std::optional<SourceRef> at;  // the statement of this step, when it has one
+};
+
 struct Evidence {
     std::string message;          // one or a few lines for people
     int n = 0;                    // the grid size of the failing test (N^3)
@@ -98,6 +118,18 @@ struct Evidence {
     std::optional<SourceLine> line;  // CPU backend: where the diagnosed access or barrier is
     std::string compiler_output;  // compile errors, file:line of the student's file
     std::string child_output;     // the tail of the runner's stderr (crash, timeout)
+    std::vector<SourceRef> sources;    // every statement the verdict names (see SourceRef)
+    std::vector<ExplainStep> explain;  // check --explain: the backward slice, first bad output first
+};
+
+// One distinct finding of a check with every size it appeared at: the report prints one line per
+// finding, not one per size.
+struct Finding {
+    Verdict verdict = Verdict::pass;
+    std::string message;            // the finding, without the size and schedule it was seen at
+    std::vector<SourceRef> sources;
+    std::vector<int> sizes;         // the sizes (N) it appeared at, in the order tested
+    int hint = 0;                   // the exercise README's numbered hint that fits; 0: none
 };
 
 struct TestRecord {
@@ -130,6 +162,8 @@ struct CheckResult {
     Evidence evidence;
     std::vector<TestRecord> tests;
     std::vector<std::string> warnings;  // uninitialized shared reads, over budget, ...
+    std::vector<Finding> findings;      // the failing verdict's distinct findings (summary)
+    std::optional<int> smallest_failing_size;  // the smallest N among the checked ones that failed
     std::string file;                   // as given
     std::string exercise;
     int tile = 0;
@@ -155,6 +189,7 @@ struct CheckOptions {
     bool timing = true;              // GPU: time a passing kernel against the lab's kernel
     bool count_loads = true;         // global loads per output (GPU counters or CPU trace)
     std::optional<std::uint64_t> seed;  // tests only: a fixed seed (never from the submission)
+    bool explain = false;            // check --explain: a backward slice of the first bad output
     bool quick = false;              // fewer sizes (tests of the checker itself)
     bool large_case = true;          // the large case (run_plan.h; tests of the checker leave it out
                                      // where it is not what they test)
