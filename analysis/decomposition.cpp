@@ -175,8 +175,9 @@ std::optional<Decomposition> cheapest_split(int ranks, int axes, Bytes bytes) {
 }
 }  // namespace
 
-std::optional<Decomposition> balanced_decomposition(GridDims g, int ranks, int radius, bool weak) {
+std::optional<Decomposition> balanced_decomposition(GridDims g, int ranks, int radius, bool weak, bool one_axis) {
     return cheapest_split(ranks, 3, [&](const Decomposition& d) -> std::optional<long long> {
+        if (one_axis && (d.parts[0] > 1) + (d.parts[1] > 1) + (d.parts[2] > 1) > 1) return std::nullopt;
         const GridDims grid = weak ? grown_grid(g, d) : g;
         if (decomposition_error(grid, d, radius)) return std::nullopt;
         return decomposition_model(grid, d, radius, Precision::f32).total_halo_bytes;

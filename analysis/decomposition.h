@@ -93,8 +93,10 @@ DecompositionModel decomposition_model(GridDims g, const Decomposition& d, int r
 // decomposition_error accepts; on a tie the one with fewer cuts across x (z planes and y rows are
 // contiguous, x rows are not). `weak`: the grid grows with the split, `g` being one rank's
 // sub-box (the whole grid is g times the parts), as in a weak-scaling sweep; otherwise g is the
-// whole grid. nullopt when no split of that many ranks fits.
-std::optional<Decomposition> balanced_decomposition(GridDims g, int ranks, int radius, bool weak);
+// whole grid. `one_axis`: only splits that cut one axis (passes of fused steps need them; `radius`
+// is then their halo width). nullopt when no split of that many ranks fits.
+std::optional<Decomposition> balanced_decomposition(GridDims g, int ranks, int radius, bool weak,
+                                                    bool one_axis = false);
 // g times the parts, axis by axis: the whole grid of a weak-scaling row.
 GridDims grown_grid(GridDims sub, const Decomposition& d);
 

@@ -104,7 +104,9 @@ std::optional<ScalingMode> scaling_mode() {
 // The rows the command asks for on `ranks` ranks (or GPUs): one for a plain run; for a sweep, one
 // per rank count (`auto`: 1, 2, 4, ... ranks) or per listed split. `size`: the grid the user gave,
 // which is one rank's share in a weak sweep. Throws UserError for anything that cannot run.
-std::vector<Row> plan_rows(bool cardiac, GridDims size, int radius, int ranks) {
+// `halo`: the star3d run's halo width (distributed::pass_halo); `one_axis`: passes of fused steps,
+// whose splits cut one axis.
+std::vector<Row> plan_rows(bool cardiac, GridDims size, int halo, int ranks, bool one_axis = false) {
     const auto mode = scaling_mode();
     const bool weak = mode == ScalingMode::weak;
     std::vector<std::string> specs;
@@ -124,7 +126,7 @@ std::vector<Row> plan_rows(bool cardiac, GridDims size, int radius, int ranks) {
             if (!d) d = analysis::balanced_cardiac_decomposition(n, r);
             row.grid = {n, n, 1};
         } else {
-            if (!d) d = analysis::balanced_decomposition(size, r, radius, weak);
+            if (!d) d = analysis::balanced_decomposition(size, r, halo, weak, one_axis);
             if (d) row.grid = weak ? analysis::grown_grid(size, *d) : size;
         }
         if (!d) throw UserError(fmt::format("--decompose auto: no split of {} ranks fits this grid", r));
@@ -155,10 +157,6 @@ distributed::Star3dRunOptions star3d_options(const CLI::App& app, bool gpu) {
     for (const char* name :
          {"--reps", "--warmup", "--no-time", "--counters", "--check-races", "--convergence", "--block"})
         if (given(app, name)) throw UserError(fmt::format("{} does not apply to run --decompose", name));
-    // Every step exchanges halos of width r, so a decomposed pass can fuse only one step.
-    if (given(app, "--fuse"))
-        throw UserError("--fuse does not apply to run --decompose: each step exchanges halos of width r, so a "
-                        "pass fuses one step");
     distributed::Star3dRunOptions o;
     const std::string kernel = value_of<std::string>(app, "--kernel", "");
     const KernelVersion* v = find_version(kernel);
@@ -174,6 +172,8 @@ distributed::Star3dRunOptions star3d_options(const CLI::App& app, bool gpu) {
     const int n = value_of<int>(app, "--size", gpu ? kGpuDefaultSize : kCpuDefaultSize);
     req.dims = {value_of<int>(app, "--nx", n), value_of<int>(app, "--ny", n), value_of<int>(app, "--nz", n)};
     o.steps = value_of<int>(app, "--steps", kDefaultSteps);
+    req.fuse = value_of<int>(app, "--fuse", 0);
+    req.z_chunk = value_of<int>(app, "--z-chunk", 0);
     o.overlap = !args().no_overlap;
     if (given(app, "--seed") && !parse_seed(app.get_option("--seed")->as<std::string>(), o.seed))
         throw UserError("--seed must be a whole number 0 .. 2^64 - 1 (decimal or 0x hex)");
@@ -332,7 +332,8 @@ int run_on_gpus(const CLI::App& app) {
     if (problem_of(app) != "star3d")
         throw UserError(fmt::format("run --decompose covers --problem star3d and cardiac2d, not {}", problem_of(app)));
     const distributed::Star3dRunOptions base = star3d_options(app, true);
-    const std::vector<Row> rows = plan_rows(false, base.request.dims, base.request.radius, args().gpus);
+    const std::vector<Row> rows = plan_rows(false, base.request.dims, distributed::pass_halo(base), args().gpus,
+                                            distributed::steps_per_pass(base) > 1);
     for (const Row& row : rows)
         if (auto e = distributed::star3d_run_error(star3d_row(base, row), scaling_mode() ? row.ranks : args().gpus))
             throw UserError(*e);
@@ -384,6 +385,7 @@ std::optional<distributed::LinkEstimate> mpi_link(const distributed::MpiWorld& w
 // refused.
 int run_rows(const CLI::App& app, const distributed::MpiWorld& world, const std::vector<Row>& rows, const RunRow& run) {
     distributed::ScalingSweep sweep;
+    if (const auto mode = scaling_mode()) sweep.mode = *mode;
     RowOutput single;
     for (const Row& row : rows) {
         int status = 0;
@@ -436,7 +438,8 @@ int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world
     const std::unique_ptr<Backend> backend = backend_on_every_rank(app, world);
     const bool gpu = backend->kind() == BackendKind::cuda;
     const distributed::Star3dRunOptions base = star3d_options(app, gpu);
-    const std::vector<Row> rows = plan_rows(false, base.request.dims, base.request.radius, world.size());
+    const std::vector<Row> rows = plan_rows(false, base.request.dims, distributed::pass_halo(base), world.size(),
+                                            distributed::steps_per_pass(base) > 1);
     for (const Row& row : rows)
         if (auto e = distributed::star3d_run_error(star3d_row(base, row), scaling_mode() ? row.ranks : world.size()))
             return refuse(world, *e, true);
@@ -456,8 +459,8 @@ int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world
         distributed::Star3dRunResult r = distributed::run_star3d(w, *backend, o);
 #endif
         if (!nccl)  // MPI's link; the NCCL run has probed its own
-            r.link = mpi_link(w, analysis::decomposition_model(o.request.dims, o.decomposition, o.request.radius,
-                                                               o.request.precision));
+            r.link = mpi_link(w, analysis::decomposition_model(o.request.dims, o.decomposition,
+                                                               distributed::pass_halo(o), o.request.precision));
         return RowOutput{r.to_json(), text_report(r)};
     });
 }

@@ -36,11 +36,12 @@ using cuda_detail::DeviceBuffer;
 // One GPU's sub-box: its two arrays, its faces, the stream the faces travel on.
 class GpuDomain {
 public:
-    GpuDomain(int device, const analysis::SubBox& box, const LaunchRequest& global, bool overlap)
-        : device_(device), box_(box), local_(global), radius_(global.radius), value_bytes_(bytes_of(global.precision)),
-          overlap_(overlap) {
+    // `box` carries halos `halo` wide (pass_halo: r, or r K for passes of K fused steps); `passes`
+    // are the launches of the run on the box's local array.
+    GpuDomain(int device, const analysis::SubBox& box, int halo, const std::vector<LaunchRequest>& passes, bool overlap)
+        : device_(device), box_(box), local_(passes.front()), halo_(halo),
+          value_bytes_(bytes_of(passes.front().precision)), overlap_(overlap) {
         check(cudaSetDevice(device_), "cudaSetDevice");
-        local_.dims = box.local_dims();
         const std::size_t bytes = std::size_t(local_.dims.cells()) * value_bytes_;
         a_ = DeviceBuffer(bytes, "a sub-box (in)");
         b_ = DeviceBuffer(bytes, "a sub-box (out)");
@@ -51,8 +52,8 @@ public:
                 Face f;
                 f.peer = box.neighbour[axis][side];
                 f.across_z = axis == 2;
-                f.send = send_face(box, axis, side, radius_);
-                f.receive = receive_face(box, axis, side, radius_);
+                f.send = send_face(box, axis, side, halo_);
+                f.receive = receive_face(box, axis, side, halo_);
                 f.bytes = std::size_t(f.send.cells()) * value_bytes_;
                 f.send_buffer = DeviceBuffer(f.bytes, "a halo face (send)");
                 f.receive_buffer = DeviceBuffer(f.bytes, "a halo face (receive)");
@@ -63,8 +64,10 @@ public:
         for (cudaEvent_t* e : {&computed_, &xy_arrived_, &z_arrived_})
             check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
         // CUDA loads a kernel at its first launch: loaded now, so the timed steps do not pay it.
-        cudaFuncAttributes attributes{};
-        check(cudaFuncGetAttributes(&attributes, lab_kernel_function(local_)), "cudaFuncGetAttributes");
+        for (const LaunchRequest& pass : passes) {
+            cudaFuncAttributes attributes{};
+            check(cudaFuncGetAttributes(&attributes, lab_kernel_function(pass)), "cudaFuncGetAttributes");
+        }
     }
     ~GpuDomain() {
         cudaSetDevice(device_);
@@ -83,8 +86,9 @@ public:
         check(cudaEventRecord(computed_, nullptr), "cudaEventRecord");
     }
 
-    void step(ncclComm_t comm) {
-        const int r = radius_, nz = local_.dims.nz;
+    // One pass: the halos, then `launch` (one step, or K fused steps) on the local array.
+    void pass(ncclComm_t comm, const LaunchRequest& launch) {
+        const int r = launch.radius, nz = local_.dims.nz;
         bool across_xy = false, across_z = false;
         for (const Face& f : faces_) (f.across_z ? across_z : across_xy) = true;
         // The faces are read from `in` only after the last step wrote it.
@@ -98,15 +102,17 @@ public:
             exchange(comm, true);
             check(cudaEventRecord(z_arrived_, comm_stream_), "cudaEventRecord");
         }
-        // The slab [2r, nz - 2r) reads z in [r, nz - r): no z halo.
-        if (overlap_ && across_z && nz - 2 * r > 2 * r) {
-            compute_slab(2 * r, nz - 2 * r);
+        // The slab [2r, nz - 2r) reads z in [r, nz - r): no z halo. Only for one step a pass: a
+        // fused launch on a slab writes levels that are wrong within r K of the slab's faces, which
+        // lie in the neighbouring slab.
+        if (overlap_ && across_z && launch.steps == 1 && nz - 2 * r > 2 * r) {
+            compute_slab(launch, 2 * r, nz - 2 * r);
             check(cudaStreamWaitEvent(nullptr, z_arrived_, 0), "cudaStreamWaitEvent");
-            compute_slab(r, 2 * r);
-            compute_slab(nz - 2 * r, nz - r);
+            compute_slab(launch, r, 2 * r);
+            compute_slab(launch, nz - 2 * r, nz - r);
         } else {
             if (across_z) check(cudaStreamWaitEvent(nullptr, z_arrived_, 0), "cudaStreamWaitEvent");
-            compute_slab(r, nz - r);
+            compute_slab(launch, r, nz - r);
         }
         check(cudaEventRecord(computed_, nullptr), "cudaEventRecord");
         std::swap(in_, out_);
@@ -165,18 +171,19 @@ private:
 
     // Computes the cells with local z in [lo, hi): the kernel sees the planes [lo - r, hi + r) as
     // a grid of its own (planes are contiguous), whose r outer planes it leaves alone.
-    void compute_slab(int lo, int hi) {
+    void compute_slab(const LaunchRequest& launch, int lo, int hi) {
         if (hi <= lo) return;
-        LaunchRequest slab = local_;
-        slab.dims.nz = hi - lo + 2 * radius_;
-        const std::size_t offset = std::size_t(lo - radius_) * local_.dims.nx * local_.dims.ny * value_bytes_;
+        const int r = launch.radius;
+        LaunchRequest slab = launch;
+        slab.dims.nz = hi - lo + 2 * r;
+        const std::size_t offset = std::size_t(lo - r) * local_.dims.nx * local_.dims.ny * value_bytes_;
         launch_lab_kernel(slab, static_cast<const unsigned char*>(in_) + offset, static_cast<unsigned char*>(out_) + offset);
     }
 
     int device_;
     analysis::SubBox box_;
     LaunchRequest local_;
-    int radius_, value_bytes_;
+    int halo_, value_bytes_;
     bool overlap_;
     DeviceBuffer a_, b_;
     void* in_ = nullptr;
@@ -197,8 +204,8 @@ std::vector<unsigned char> input_bytes(const LaunchRequest& req, std::uint64_t s
     return bytes;
 }
 
-// The single domain on the current GPU: the same kernel on the whole grid, the same steps.
-std::vector<unsigned char> single_domain(const LaunchRequest& req, const std::vector<unsigned char>& input, int steps,
+// The single domain on the current GPU: the same kernel on the whole grid, the same launches.
+std::vector<unsigned char> single_domain(const Star3dRunOptions& o, const std::vector<unsigned char>& input,
                                          double* seconds_per_step) {
     DeviceBuffer a(input.size(), "the single domain (in)"), b(input.size(), "the single domain (out)");
     check(cudaMemcpy(a.get(), input.data(), input.size(), cudaMemcpyHostToDevice), "cudaMemcpy of the input");
@@ -207,12 +214,12 @@ std::vector<unsigned char> single_domain(const LaunchRequest& req, const std::ve
     void* out = b.get();
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     const auto t0 = Clock::now();
-    for (int s = 0; s < steps; ++s) {
-        launch_lab_kernel(req, in, out);
+    for (const LaunchRequest& launch : pass_launches(o, o.request.dims)) {
+        launch_lab_kernel(launch, in, out);
         std::swap(in, out);
     }
     check(cudaDeviceSynchronize(), "the single domain's steps (cudaDeviceSynchronize)");
-    *seconds_per_step = seconds_since(t0) / steps;
+    *seconds_per_step = seconds_since(t0) / o.steps;
     std::vector<unsigned char> result(input.size());
     check(cudaMemcpy(result.data(), in, result.size(), cudaMemcpyDeviceToHost), "cudaMemcpy of the single domain");
     return result;
@@ -246,15 +253,17 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
     fill_common(r, o, gpus);
     r.halo_bytes_per_rank.assign(static_cast<std::size_t>(gpus), 0);
     std::vector<double> loop_seconds(static_cast<std::size_t>(gpus), 0), exchange_alone(loop_seconds);
+    const int halo = pass_halo(o);
     const analysis::DecompositionModel model =
-        analysis::decomposition_model(global.dims, o.decomposition, global.radius, global.precision);
+        analysis::decomposition_model(global.dims, o.decomposition, halo, global.precision);
     PingPong link;
     std::vector<unsigned char> gathered(input.size());
     // One host thread per GPU: each drives its own device, stream and communicator.
     on_each_gpu(gpus, [&](int g, ncclComm_t comm, std::barrier<>& together) {
         upload_lab_kernel_weights(global, weights);
-        const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, global.radius, g);
-        GpuDomain domain(g, box, global, o.overlap);
+        const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, halo, g);
+        const std::vector<LaunchRequest> passes = pass_launches(o, box.local_dims());
+        GpuDomain domain(g, box, halo, passes, o.overlap);
         std::vector<unsigned char> local(std::size_t(domain.local_dims().cells()) * value_bytes);
         pack_box(input.data(), global.dims, value_bytes, local_in_global(box), local.data());
         domain.upload(local.data());
@@ -266,10 +275,10 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
         exchange_alone[g] = median_exchange_seconds([&] { domain.exchange_and_wait(comm); });
         together.arrive_and_wait();
         const auto t0 = Clock::now();
-        for (int s = 0; s < o.steps; ++s) domain.step(comm);
+        for (const LaunchRequest& pass : passes) domain.pass(comm, pass);
         domain.synchronize();
         loop_seconds[g] = seconds_since(t0);
-        r.halo_bytes_per_rank[g] = domain.bytes_sent();
+        r.halo_bytes_per_rank[g] = r.per_step(domain.bytes_sent());
         domain.download(local.data());
         std::vector<unsigned char> owned(std::size_t(owned_in_local(box).cells()) * value_bytes);
         pack_box(local.data(), domain.local_dims(), value_bytes, owned_in_local(box), owned.data());
@@ -282,7 +291,7 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
         r.halo_bytes_total += r.halo_bytes_per_rank[g];
     }
     r.link = estimate_exchange(link, model);
-    const auto alone = single_domain(global, input, o.steps, &r.single_domain_seconds_per_step);
+    const auto alone = single_domain(o, input, &r.single_domain_seconds_per_step);
     r.compare(gathered.data(), alone.data(), global.dims.cells());
     return r;
 }
@@ -305,21 +314,24 @@ Star3dRunResult run_star3d_nccl(const MpiWorld& world, const Star3dRunOptions& o
     ncclComm_t comm{};
     nccl_check(nccl().comm_init_rank(&comm, world.size(), id, world.rank()), "ncclCommInitRank");
 
-    const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, global.radius, world.rank());
-    GpuDomain domain(device, box, global, o.overlap);
+    const int halo = pass_halo(o);
+    const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, halo, world.rank());
+    const std::vector<LaunchRequest> passes = pass_launches(o, box.local_dims());
+    GpuDomain domain(device, box, halo, passes, o.overlap);
     std::vector<unsigned char> input;
     if (world.root()) input = input_bytes(global, o.seed);
     std::vector<unsigned char> local(std::size_t(domain.local_dims().cells()) * value_bytes);
-    scatter_local_arrays(world, global.dims, o.decomposition, global.radius, value_bytes,
+    scatter_local_arrays(world, global.dims, o.decomposition, halo, value_bytes,
                          world.root() ? input.data() : nullptr, local.data());
     domain.upload(local.data());
     domain.connect(comm);
     domain.synchronize();
     const analysis::DecompositionModel model =
-        analysis::decomposition_model(global.dims, o.decomposition, global.radius, global.precision);
+        analysis::decomposition_model(global.dims, o.decomposition, halo, global.precision);
     const PingPong link = nccl_ping_pong(comm, world.rank(), world.size(), probe_message_bytes(model));
     const RankTimes t = time_on_every_rank(
-        world, o.steps, [&] { domain.exchange_and_wait(comm); }, [&] { domain.step(comm); },
+        world, static_cast<int>(passes.size()), [&] { domain.exchange_and_wait(comm); },
+        [&, next = std::size_t{0}]() mutable { domain.pass(comm, passes[next++]); },
         [&] { domain.synchronize(); });
     nccl().comm_destroy(comm);
 
@@ -328,17 +340,17 @@ Star3dRunResult run_star3d_nccl(const MpiWorld& world, const Star3dRunOptions& o
     r.seconds_per_step = t.steps / o.steps;
     r.exchange_alone_seconds = t.exchange_alone;
     if (world.root()) r.link = estimate_exchange(link, model);
-    long long sent = domain.bytes_sent();
+    long long sent = r.per_step(domain.bytes_sent());
     r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));
     mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, r.halo_bytes_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),
               "MPI_Gather of the halo bytes");
     domain.download(local.data());
     std::vector<unsigned char> gathered(world.root() ? input.size() : 0);
-    gather_owned_boxes(world, global.dims, o.decomposition, global.radius, value_bytes, local.data(),
+    gather_owned_boxes(world, global.dims, o.decomposition, halo, value_bytes, local.data(),
                        world.root() ? gathered.data() : nullptr);
     if (world.root()) {
         for (long long b : r.halo_bytes_per_rank) r.halo_bytes_total += b;
-        const auto alone = single_domain(global, input, o.steps, &r.single_domain_seconds_per_step);
+        const auto alone = single_domain(o, input, &r.single_domain_seconds_per_step);
         r.compare(gathered.data(), alone.data(), global.dims.cells());
     }
     int ok = r.ok ? 1 : 0;

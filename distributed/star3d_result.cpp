@@ -2,20 +2,49 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 namespace stencil::distributed {
+
+int steps_per_pass(const Star3dRunOptions& o) {
+    return steps_per_launch(o.request.kernel, std::min(fuse_of(o.request), std::max(o.steps, 1)));
+}
+
+int pass_halo(const Star3dRunOptions& o) { return o.request.radius * steps_per_pass(o); }
+
+std::vector<LaunchRequest> pass_launches(const Star3dRunOptions& o, GridDims dims) {
+    LaunchRequest all = o.request;
+    all.dims = dims;
+    all.steps = o.steps;
+    return launches(all);
+}
 
 std::optional<std::string> star3d_run_error(const Star3dRunOptions& o, int ranks) {
     const LaunchRequest& req = o.request;
     if (o.decomposition.ranks() != ranks)
         return fmt::format("--decompose {} needs {} ranks, but this run has {} (mpirun -np {})", o.decomposition.text(),
                            o.decomposition.ranks(), ranks, o.decomposition.ranks());
+    if (o.steps < 1) return std::string("--steps must be at least 1");
     if (auto e = tile_error(req.kernel, req.tile, req.radius, req.precision)) return e;
     if (auto e = grid_error(req.dims, req.radius)) return e;
-    if (auto e = analysis::decomposition_error(req.dims, o.decomposition, req.radius)) return e;
-    if (o.steps < 1) return std::string("--steps must be at least 1");
+    if (req.z_chunk != 0)
+        if (auto e = z_chunk_error(req.kernel, req.z_chunk)) return e;
+    if (req.fuse > 0)
+        if (auto e = fuse_error(req.kernel, req.tile, req.radius, req.fuse)) return e;
+    const int fused = steps_per_pass(o);
+    if (fused == 1) return analysis::decomposition_error(req.dims, o.decomposition, req.radius);
+    if (auto e = fuse_error(req.kernel, req.tile, req.radius, fused)) return e;
+    int split_axes = 0;
+    for (int parts : o.decomposition.parts) split_axes += parts > 1;
+    if (split_axes > 1)
+        return fmt::format("--decompose {} splits {} axes, but a pass fusing {} steps reads cells diagonal to a "
+                           "rank's box, which the face exchange does not carry: split one axis (1x1x{})",
+                           o.decomposition.text(), split_axes, fused, o.decomposition.ranks());
+    if (auto e = analysis::decomposition_error(req.dims, o.decomposition, pass_halo(o)))
+        return fmt::format("{} (a pass fusing {} steps has halos r x {} = {} cells wide)", *e, fused, fused,
+                           pass_halo(o));
     return std::nullopt;
 }
 
@@ -42,8 +71,13 @@ void Star3dRunResult::compare(const void* gathered, const void* alone, long long
                       max_abs_diff);
     ok = differing_cells == 0;
     const LaunchRequest& q = options.request;
-    model_halo_bytes_total =
-        analysis::decomposition_model(q.dims, options.decomposition, q.radius, q.precision).total_halo_bytes;
+    model_halo_bytes_total = per_step(
+        analysis::decomposition_model(q.dims, options.decomposition, pass_halo(options), q.precision).total_halo_bytes);
+}
+
+long long Star3dRunResult::per_step(long long bytes_per_exchange) const {
+    const long long passes = static_cast<long long>(pass_launches(options, options.request.dims).size());
+    return (bytes_per_exchange * passes + options.steps / 2) / std::max(options.steps, 1);
 }
 
 nlohmann::json Star3dRunResult::to_json() const {
@@ -58,10 +92,14 @@ nlohmann::json Star3dRunResult::to_json() const {
         {"parts", {p[0], p[1], p[2]}},
         {"kernel", version(q.kernel).name},
         {"tile", q.tile},
+        {"z_chunk", version(q.kernel).z_chunk == 0 ? nlohmann::json(nullptr)
+                                                   : nlohmann::json(q.z_chunk != 0 ? q.z_chunk : version(q.kernel).z_chunk)},
         {"radius", q.radius},
         {"precision", to_string(q.precision)},
         {"grid", {q.dims.nx, q.dims.ny, q.dims.nz}},
         {"steps", options.steps},
+        {"steps_per_pass", steps_per_pass(options)},
+        {"halo_width", pass_halo(options)},
         {"seed", std::to_string(options.seed)},
         {"backend", backend},
         {"device", device},

@@ -23,8 +23,21 @@ struct Star3dRunOptions {
     bool overlap = true;     // NCCL: compute the slab that reads no z halo while the z faces travel
 };
 
+// A pass: the steps between two halo exchanges. A version that fuses K steps (temporal) applies
+// min(K, steps left) per launch, reading r K cells beyond what it writes, so its ranks exchange
+// halos r K wide once per pass instead of r wide every step: the same bytes per step, 1/K of the
+// messages. The launch is unchanged: on a rank's local array, a fused level is right wherever it
+// lies at least r per level inside the array, and after K levels that is the owned box. Other
+// versions: one step per pass, halos r wide.
+int steps_per_pass(const Star3dRunOptions& o);
+int pass_halo(const Star3dRunOptions& o);  // r x steps_per_pass: the halo width of the sub-boxes
+// The launches of the run's passes, in order, on grid `dims` (S = 5, K = 2: 2, 2, 1 steps).
+std::vector<LaunchRequest> pass_launches(const Star3dRunOptions& o, GridDims dims);
+
 // Why these options cannot run on `ranks` ranks (or GPUs), in one sentence; nullopt when they can.
 // Depends on nothing but its arguments, so every rank reaches the same verdict without talking.
+// A fused pass reads cells diagonal to a rank's box (K star steps reach r K cells along any path of
+// axis moves), which the face exchange does not carry: it needs a split along one axis.
 std::optional<std::string> star3d_run_error(const Star3dRunOptions& o, int ranks);
 
 struct Star3dRunResult {
@@ -44,7 +57,7 @@ struct Star3dRunResult {
     // model (link_model.h) predicts.
     double exchange_alone_seconds = 0;
     double single_domain_seconds_per_step = 0;  // one domain alone, the same backend
-    std::vector<long long> halo_bytes_per_rank;  // sent per step
+    std::vector<long long> halo_bytes_per_rank;  // sent per step (an exchange's bytes per step of its pass)
     long long halo_bytes_total = 0;
     long long model_halo_bytes_total = 0;  // analysis/decomposition.h's figure for the same split
     // The link measured before the timed steps and the exchange time it predicts, next to
@@ -55,6 +68,8 @@ struct Star3dRunResult {
     // Sets differing_cells, max_abs_diff and ok from the gathered field and the single domain's
     // (`cells` values of the request's precision each), and the model's halo total.
     void compare(const void* gathered, const void* alone, long long cells);
+    // Bytes sent per step from bytes sent per exchange: an exchange serves a pass of K steps.
+    long long per_step(long long bytes_per_exchange) const;
     nlohmann::json to_json() const;
 };
 

@@ -26,9 +26,9 @@ double max_over_ranks(const MpiWorld& world, double mine) {
     return out;
 }
 
-// One step as `run` launches a kernel: the output starts as a copy of the input, so the cells no
-// kernel writes (the r outermost layers: the grid's fixed boundary, or a halo refreshed before the
-// next step) hold the input's values; then the backend's launch.
+// One launch as `run` makes it (one step, or a pass of fused steps): the output starts as a copy of
+// the input, so the cells no kernel writes (the r outermost layers: the grid's fixed boundary, or a
+// halo refreshed before the next pass) hold the input's values; then the backend's launch.
 template <class real>
 void step(Backend& backend, const LaunchRequest& req, const StencilWeights& w, std::vector<real>& in,
           std::vector<real>& out) {
@@ -40,38 +40,37 @@ void step(Backend& backend, const LaunchRequest& req, const StencilWeights& w, s
 template <class real>
 Star3dRunResult run_typed(const MpiWorld& world, Backend& backend, const Star3dRunOptions& o) {
     const LaunchRequest& global = o.request;
-    const int radius = global.radius;
+    const int halo = pass_halo(o);
     const int value_bytes = static_cast<int>(sizeof(real));
-    const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, radius, world.rank());
-    LaunchRequest local = global;
-    local.dims = box.local_dims();
-    agree(world, backend.cannot_run(local));
-    const StencilWeights weights = random_weights(radius, o.seed);
+    const analysis::SubBox box = analysis::sub_box(global.dims, o.decomposition, halo, world.rank());
+    const std::vector<LaunchRequest> passes = pass_launches(o, box.local_dims());
+    agree(world, backend.cannot_run(passes.front()));
+    const StencilWeights weights = random_weights(global.radius, o.seed);
 
     Field<real> input;
     if (world.root()) input = random_field<real>(global.dims, o.seed);
-    std::vector<real> a(static_cast<std::size_t>(local.dims.cells())), b(a.size());
-    scatter_local_arrays(world, global.dims, o.decomposition, radius, value_bytes,
+    std::vector<real> a(static_cast<std::size_t>(box.local_dims().cells())), b(a.size());
+    scatter_local_arrays(world, global.dims, o.decomposition, halo, value_bytes,
                          world.root() ? input.data.data() : nullptr, a.data());
 
     // The backend builds its program on first use (NVRTC, or the disk cache): rank 0 first, so the
     // others load what it compiled instead of all compiling at once; none of it is timed.
     {
         std::vector<real> scratch_in = a, scratch_out;
-        if (world.root()) step(backend, local, weights, scratch_in, scratch_out);
+        if (world.root()) step(backend, passes.front(), weights, scratch_in, scratch_out);
         MPI_Barrier(world.comm());
-        if (!world.root()) step(backend, local, weights, scratch_in, scratch_out);
+        if (!world.root()) step(backend, passes.front(), weights, scratch_in, scratch_out);
     }
 
-    HaloExchange halo(world, box, radius, value_bytes);
+    HaloExchange exchange(world, box, halo, value_bytes);
     MPI_Barrier(world.comm());
     const auto t0 = Clock::now();
     double exchange_seconds = 0;
-    for (int s = 0; s < o.steps; ++s) {
+    for (const LaunchRequest& pass : passes) {
         const auto te = Clock::now();
-        halo.exchange(a.data());
+        exchange.exchange(a.data());
         exchange_seconds += seconds_since(te);
-        step(backend, local, weights, a, b);
+        step(backend, pass, weights, a, b);
     }
     const double loop_seconds = seconds_since(t0);
 
@@ -82,14 +81,14 @@ Star3dRunResult run_typed(const MpiWorld& world, Backend& backend, const Star3dR
     r.device = backend.device().name;
     r.seconds_per_step = max_over_ranks(world, loop_seconds) / o.steps;
     r.exchange_seconds_per_step = max_over_ranks(world, exchange_seconds) / o.steps;
-    r.exchange_alone_seconds = time_exchange_alone(world, halo, a.data());
-    long long sent = halo.bytes_sent_per_exchange();
+    r.exchange_alone_seconds = time_exchange_alone(world, exchange, a.data());
+    long long sent = r.per_step(exchange.bytes_sent_per_exchange());
     r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));
     mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, r.halo_bytes_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),
               "MPI_Gather of the halo bytes");
     Field<real> gathered;
     if (world.root()) gathered = Field<real>(global.dims);
-    gather_owned_boxes(world, global.dims, o.decomposition, radius, value_bytes, a.data(),
+    gather_owned_boxes(world, global.dims, o.decomposition, halo, value_bytes, a.data(),
                        world.root() ? gathered.data.data() : nullptr);
     if (!world.root()) return r;
 
@@ -98,7 +97,7 @@ Star3dRunResult run_typed(const MpiWorld& world, Backend& backend, const Star3dR
     // The single domain: the same steps on the whole grid, through the same backend.
     std::vector<real> alone = input.data, scratch;
     const auto t1 = Clock::now();
-    for (int s = 0; s < o.steps; ++s) step(backend, global, weights, alone, scratch);
+    for (const LaunchRequest& pass : pass_launches(o, global.dims)) step(backend, pass, weights, alone, scratch);
     r.single_domain_seconds_per_step = seconds_since(t1) / o.steps;
     r.compare(gathered.data.data(), alone.data(), global.dims.cells());
     return r;

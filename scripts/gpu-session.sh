@@ -20,6 +20,7 @@
 #   sweep     `stencil-lab sweep --size 256`, f32 and f64                    -> sweep-256-f32/, -f64/
 #   peers     the lab's kernels (`run --json`) and bench/peers.py, r = 1..4   -> lab-512.jsonl, peers-512.*
 #   steps     `run --steps 8`: temporal K = 2..4 beside one step a launch   -> steps-512.jsonl
+#   scaling   decomposed runs over every GPU here (NCCL), 1/2/4 GPUs        -> scaling-*/
 # Everything lands in $OUT/session.tar.gz (the device returns at most 8 files) and the console
 # output in $OUT/session.log.
 set -uo pipefail
@@ -210,6 +211,28 @@ if want steps; then
 import json,sys
 for l in open(sys.argv[1]):
     j=json.loads(l); print("%-15s T=%-3d K=%d %s copy-equivalent %.3f" % (j["kernel"], j["tile"], j["fused_steps"], j["precision"], j["copy_ratio"]))' "$RES/steps-$SIZE.jsonl"
+fi
+
+if want scaling; then
+  # Issue 31's decomposed runs over NCCL on every GPU of the machine (1, 2, 4): the fastest single-step
+  # kernel (streaming) and temporal blocking (K fused steps a pass, halos r K wide) at 1024^3 cut along
+  # z, weak scaling at 512^3 a GPU, and the cardiac mesh at 8192^2. Each row: time per step, the
+  # exchange alone beside the link model's prediction, the check against one domain.
+  G=$(nvidia-smi -L | wc -l)
+  NCCL_DIR=$(python3 -c 'import nvidia.nccl,os; print(os.path.join(list(nvidia.nccl.__path__)[0],"lib"))' 2>/dev/null) &&
+    export LD_LIBRARY_PATH="$NCCL_DIR:$LD_LIBRARY_PATH"
+  Z="1x1x1"; C="1x1"
+  [ "$G" -ge 2 ] && Z="$Z,1x1x2" && C="$C,1x2"
+  [ "$G" -ge 4 ] && Z="$Z,1x1x4" && C="$C,2x2"
+  step "scaling over $G GPU(s): star3d $Z, cardiac2d $C"
+  for row in "streaming strong 1024 --tile 4 --z-chunk 8" "temporal strong 1024 --fuse 3" \
+             "register-tiled strong 1024" "streaming weak 512 --tile 4 --z-chunk 8" "temporal weak 512 --fuse 3"; do
+    read -r k mode n extra <<< "$row"
+    timeout 400 "$LAB" run --backend cuda --kernel "$k" $extra --size "$n" --steps 24 --decompose "$Z" \
+      --scaling "$mode" --gpus "$G" --out "$RES/scaling-$k-$mode-$n" || fail "scaling $row"
+  done
+  timeout 400 "$LAB" run --backend cuda --problem cardiac2d --kernel shared --size 8192 --steps 50 --decompose "$C" \
+    --scaling strong --gpus "$G" --out "$RES/scaling-cardiac2d-strong-8192" || fail "scaling cardiac2d"
 fi
 
 step "summary"

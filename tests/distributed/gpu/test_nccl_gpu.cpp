@@ -108,6 +108,23 @@ TEST_CASE("nccl: --gpus 2 split along z and along x (runs only with 2 GPUs)", "[
     require_peer_link(j);
 }
 
+// The fastest single-step kernel and temporal blocking (halos r K wide, once per pass of K steps),
+// decomposed over every GPU count this machine has up to 4, along the axis the scaling runs cut.
+TEST_CASE("nccl: streaming and temporal over 1, 2 and 4 GPUs equal one domain bit for bit", "[gpu]") {
+    const int gpus = GENERATE(1, 2, 4);
+    if (gpus_here() < gpus) {
+        WARN(gpus_here() << " GPU(s) here: the " << gpus << "-GPU run is not made");
+        return;
+    }
+    const char* kernel = GENERATE("streaming --precision f64 --radius 4", "streaming --radius 2",
+                                  "temporal --fuse 3", "temporal --fuse 2 --radius 2 --precision f64");
+    const std::string split = "1x1x" + std::to_string(gpus);
+    const auto j = require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --kernel " + kernel +
+                                 " --nx 131 --ny 67 --nz 97 --steps 7 --decompose " + split + " --gpus " +
+                                 std::to_string(gpus) + " --json");
+    if (gpus > 1) require_peer_link(j);
+}
+
 #ifdef MPIEXEC
 TEST_CASE("nccl: one rank under mpirun, the communicator from MPI", "[gpu]") {
     const auto j = require_equal(stencil::test::mpirun_prefix(MPIEXEC, 1) + stencil::test::stencil_lab_exe() +

@@ -157,6 +157,10 @@ TEST_CASE("mpirun scaling: star3d weak from a list of splits, the grid growing",
         mpirun(2, "--kernel tiled --size 12 --steps 2 --decompose 1x1x1,2x1x1 --scaling weak --json"));
     require_sweep(j, {1, 2});
     REQUIRE(j["rows"][1]["grid"] == nlohmann::json({24, 12, 12}));
+    // Weak: labelled so, and each row's efficiency t0 / tN (not the strong r0 t0 / (N tN)).
+    REQUIRE(j["scaling"] == "weak");
+    const double t0 = j["rows"][0]["seconds_per_step"].get<double>(), t1 = j["rows"][1]["seconds_per_step"].get<double>();
+    REQUIRE(j["rows"][1]["efficiency"].get<double>() == Approx(t0 / t1));
 }
 
 TEST_CASE("mpirun scaling: a split of more ranks than the run has is refused on every rank", "[mpi]") {
