@@ -225,13 +225,16 @@ if want scaling; then
   [ "$G" -ge 2 ] && Z="$Z,1x1x2" && C="$C,1x2"
   [ "$G" -ge 4 ] && Z="$Z,1x1x4" && C="$C,2x2"
   step "scaling over $G GPU(s): star3d $Z, cardiac2d $C"
-  for row in "streaming strong 1024 --tile 4 --z-chunk 8" "temporal strong 1024 --fuse 3" \
-             "register-tiled strong 1024" "streaming weak 512 --tile 4 --z-chunk 8" "temporal weak 512 --fuse 3"; do
+  # SCALING_ROWS: rows "kernel mode size [flags]" separated by ';' (default: the five below), and
+  # SCALING_CARDIAC=0 leaves the cardiac sweep out: a session may split them over two calls.
+  ROWS=${SCALING_ROWS:-"streaming strong 1024 --tile 4 --z-chunk 8;temporal strong 1024 --fuse 3;register-tiled strong 1024;streaming weak 512 --tile 4 --z-chunk 8;temporal weak 512 --fuse 3"}
+  IFS=';' read -ra ROW_LIST <<< "$ROWS"
+  for row in "${ROW_LIST[@]}"; do
     read -r k mode n extra <<< "$row"
     timeout 400 "$LAB" run --backend cuda --kernel "$k" $extra --size "$n" --steps 24 --decompose "$Z" \
       --scaling "$mode" --gpus "$G" --out "$RES/scaling-$k-$mode-$n" || fail "scaling $row"
   done
-  timeout 400 "$LAB" run --backend cuda --problem cardiac2d --kernel shared --size 8192 --steps 50 --decompose "$C" \
+  [ "${SCALING_CARDIAC:-1}" = 1 ] && timeout 400 "$LAB" run --backend cuda --problem cardiac2d --kernel shared --size 8192 --steps 50 --decompose "$C" \
     --scaling strong --gpus "$G" --out "$RES/scaling-cardiac2d-strong-8192" || fail "scaling cardiac2d"
 fi
 
