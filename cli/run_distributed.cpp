@@ -203,7 +203,7 @@ std::string text_report(const distributed::Star3dRunResult& r) {
                                 version(q.kernel).name, q.dims.nx, q.dims.ny, q.dims.nz, q.radius,
                                 to_string(q.precision), q.tile, r.options.steps, r.options.decomposition.text(),
                                 r.ranks, r.ranks == 1 ? "rank" : "ranks", r.backend, r.halo_exchange,
-                                r.halo_exchange == "nccl" ? (r.options.overlap ? ", overlapped" : ", no overlap") : "");
+                                r.halo_exchange == "nccl" ? (r.to_json()["overlap"] == true ? ", overlapped" : ", no overlap") : "");
     s += fmt::format("  check     {}: gathered result vs one domain alone: {} cells differ, max |diff| {}\n",
                      r.ok ? "ok" : "FAILED", r.differing_cells, r.max_abs_diff);
     s += fmt::format("  time      {:.4g} s per step, one domain alone {:.4g} s per step\n", r.seconds_per_step,
