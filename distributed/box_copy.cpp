@@ -67,4 +67,12 @@ Box receive_face(const analysis::SubBox& b, int axis, int side, int radius) {
     return box;
 }
 
+std::optional<long long> contiguous_offset(const Box& box, GridDims dims) {
+    const bool whole_rows = box.lo[0] == 0 && box.hi[0] == dims.nx;
+    const bool whole_planes = whole_rows && box.lo[1] == 0 && box.hi[1] == dims.ny;
+    const bool one_plane = box.hi[2] - box.lo[2] == 1;
+    if (!whole_planes && !(whole_rows && one_plane)) return std::nullopt;
+    return ((long long)box.lo[2] * dims.ny + box.lo[1]) * dims.nx;
+}
+
 }  // namespace stencil::distributed

@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "analysis/decomposition.h"
@@ -30,5 +31,10 @@ Box owned_in_global(const analysis::SubBox& b);
 // two other axes only (faces, no edges or corners: a star stencil never reads them).
 Box send_face(const analysis::SubBox& b, int axis, int side, int radius);
 Box receive_face(const analysis::SubBox& b, int axis, int side, int radius);
+
+// Where the box starts in `dims`'s array, in values, when its cells are one contiguous run there
+// (whole x rows, and whole x-y planes when it spans more than one row): a face that can travel
+// straight from and into the array, with no packing copy. nullopt when they are not.
+std::optional<long long> contiguous_offset(const Box& box, GridDims dims);
 
 }  // namespace stencil::distributed

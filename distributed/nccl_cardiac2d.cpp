@@ -79,7 +79,7 @@ public:
                 bytes_sent_ += static_cast<long long>(f.bytes);
                 faces_.push_back(std::move(f));
             }
-        check(cudaStreamCreateWithFlags(&comm_stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+        comm_stream_ = create_exchange_stream();
         for (cudaEvent_t* e : {&computed_, &arrived_}) check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
     }
     ~GpuPiece() {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -55,17 +56,14 @@ public:
                 f.send = send_face(box, axis, side, halo_);
                 f.receive = receive_face(box, axis, side, halo_);
                 f.bytes = std::size_t(f.send.cells()) * value_bytes_;
-                f.send_buffer = DeviceBuffer(f.bytes, "a halo face (send)");
-                f.receive_buffer = DeviceBuffer(f.bytes, "a halo face (receive)");
+                f.send_at = contiguous_offset(f.send, local_.dims);
+                f.receive_at = contiguous_offset(f.receive, local_.dims);
+                if (!f.send_at) f.send_buffer = DeviceBuffer(f.bytes, "a halo face (send)");
+                if (!f.receive_at) f.receive_buffer = DeviceBuffer(f.bytes, "a halo face (receive)");
                 bytes_sent_ += static_cast<long long>(f.bytes);
                 faces_.push_back(std::move(f));
             }
-        // The faces' stream first in line for SMs: the kernels of NCCL and the packing copies are
-        // small, and behind a kernel that fills the GPU they would wait for its blocks to drain,
-        // so the exchange would no longer hide behind the compute.
-        int least = 0, greatest = 0;
-        check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-        check(cudaStreamCreateWithPriority(&comm_stream_, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
+        comm_stream_ = create_exchange_stream();
         for (cudaEvent_t* e : {&computed_, &xy_arrived_, &z_arrived_})
             check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
         // CUDA loads a kernel at its first launch: loaded now, so the timed steps do not pay it.
@@ -156,22 +154,29 @@ private:
         bool across_z = false;
         Box send, receive;
         std::size_t bytes = 0;
+        // A face that is one contiguous run of the array (a z face when x and y are not cut) travels
+        // straight from and into it, at this offset in values; the others through packed buffers.
+        std::optional<long long> send_at, receive_at;
         DeviceBuffer send_buffer, receive_buffer;
     };
 
+    unsigned char* at(long long offset) const { return static_cast<unsigned char*>(in_) + offset * value_bytes_; }
+
     void exchange(ncclComm_t comm, bool across_z) {
         for (Face& f : faces_)
-            if (f.across_z == across_z)
+            if (f.across_z == across_z && !f.send_at)
                 copy_box_async(in_, local_.dims, value_bytes_, f.send, f.send_buffer.get(), true, comm_stream_);
         nccl_check(nccl().group_start(), "ncclGroupStart");
         for (Face& f : faces_) {
             if (f.across_z != across_z) continue;
-            nccl_check(nccl().recv(f.receive_buffer.get(), f.bytes, ncclUint8, f.peer, comm, comm_stream_), "ncclRecv");
-            nccl_check(nccl().send(f.send_buffer.get(), f.bytes, ncclUint8, f.peer, comm, comm_stream_), "ncclSend");
+            void* receive = f.receive_at ? at(*f.receive_at) : f.receive_buffer.get();
+            const void* send = f.send_at ? at(*f.send_at) : f.send_buffer.get();
+            nccl_check(nccl().recv(receive, f.bytes, ncclUint8, f.peer, comm, comm_stream_), "ncclRecv");
+            nccl_check(nccl().send(send, f.bytes, ncclUint8, f.peer, comm, comm_stream_), "ncclSend");
         }
         nccl_check(nccl().group_end(), "ncclGroupEnd");
         for (Face& f : faces_)
-            if (f.across_z == across_z)
+            if (f.across_z == across_z && !f.receive_at)
                 copy_box_async(in_, local_.dims, value_bytes_, f.receive, f.receive_buffer.get(), false, comm_stream_);
     }
 
@@ -257,7 +262,7 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
 
     Star3dRunResult r;
     fill_common(r, o, gpus);
-    r.halo_bytes_per_rank.assign(static_cast<std::size_t>(gpus), 0);
+    std::vector<long long> sent_per_gpu(static_cast<std::size_t>(gpus), 0);
     std::vector<double> loop_seconds(static_cast<std::size_t>(gpus), 0), exchange_alone(loop_seconds);
     const int halo = pass_halo(o);
     const analysis::DecompositionModel model =
@@ -284,7 +289,7 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
         for (const LaunchRequest& pass : passes) domain.pass(comm, pass);
         domain.synchronize();
         loop_seconds[g] = seconds_since(t0);
-        r.halo_bytes_per_rank[g] = r.per_step(domain.bytes_sent());
+        sent_per_gpu[g] = domain.bytes_sent();
         domain.download(local.data());
         std::vector<unsigned char> owned(std::size_t(owned_in_local(box).cells()) * value_bytes);
         pack_box(local.data(), domain.local_dims(), value_bytes, owned_in_local(box), owned.data());
@@ -294,8 +299,8 @@ Star3dRunResult run_star3d_gpus(int gpus, const Star3dRunOptions& o) {
     for (int g = 0; g < gpus; ++g) {
         r.seconds_per_step = std::max(r.seconds_per_step, loop_seconds[g] / o.steps);
         r.exchange_alone_seconds = std::max(r.exchange_alone_seconds, exchange_alone[g]);
-        r.halo_bytes_total += r.halo_bytes_per_rank[g];
     }
+    r.set_halo_bytes(sent_per_gpu);
     r.link = estimate_exchange(link, model);
     const auto alone = single_domain(o, input, &r.single_domain_seconds_per_step);
     r.compare(gathered.data(), alone.data(), global.dims.cells());
@@ -346,16 +351,16 @@ Star3dRunResult run_star3d_nccl(const MpiWorld& world, const Star3dRunOptions& o
     r.seconds_per_step = t.steps / o.steps;
     r.exchange_alone_seconds = t.exchange_alone;
     if (world.root()) r.link = estimate_exchange(link, model);
-    long long sent = r.per_step(domain.bytes_sent());
-    r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));
-    mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, r.halo_bytes_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),
+    long long sent = domain.bytes_sent();
+    std::vector<long long> sent_per_rank(static_cast<std::size_t>(world.size()));
+    mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, sent_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),
               "MPI_Gather of the halo bytes");
     domain.download(local.data());
     std::vector<unsigned char> gathered(world.root() ? input.size() : 0);
     gather_owned_boxes(world, global.dims, o.decomposition, halo, value_bytes, local.data(),
                        world.root() ? gathered.data() : nullptr);
     if (world.root()) {
-        for (long long b : r.halo_bytes_per_rank) r.halo_bytes_total += b;
+        r.set_halo_bytes(sent_per_rank);
         const auto alone = single_domain(o, input, &r.single_domain_seconds_per_step);
         r.compare(gathered.data(), alone.data(), global.dims.cells());
     }

@@ -45,6 +45,14 @@ void copy_box_async(void* array, GridDims dims, int value_bytes, const Box& box,
     check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync of a halo face");
 }
 
+cudaStream_t create_exchange_stream() {
+    int least = 0, greatest = 0;
+    cuda_detail::check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+    cudaStream_t stream{};
+    cuda_detail::check(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
+    return stream;
+}
+
 int gpu_count() {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) return 0;

@@ -22,6 +22,10 @@ void nvlink_multicast_off();
 // A box of a device array (dims, x fastest) to (to_packed) or from a packed device buffer.
 void copy_box_async(void* array, GridDims dims, int value_bytes, const Box& box, void* packed, bool to_packed,
                     cudaStream_t stream);
+// The stream a GPU's halos travel on: non-blocking, and first in line for SMs (the highest
+// priority), because NCCL's kernels and the packing copies are small and, behind a kernel that
+// fills the GPU, would wait for its blocks to drain: the exchange would no longer hide behind it.
+cudaStream_t create_exchange_stream();
 int gpu_count();
 // The name of GPU 0 ("" when it cannot be asked).
 const char* first_gpu_name();

@@ -75,6 +75,16 @@ void Star3dRunResult::compare(const void* gathered, const void* alone, long long
         analysis::decomposition_model(q.dims, options.decomposition, pass_halo(options), q.precision).total_halo_bytes);
 }
 
+void Star3dRunResult::set_halo_bytes(const std::vector<long long>& per_exchange) {
+    long long total = 0;
+    halo_bytes_per_rank.clear();
+    for (long long bytes : per_exchange) {
+        halo_bytes_per_rank.push_back(per_step(bytes));
+        total += bytes;
+    }
+    halo_bytes_total = per_step(total);
+}
+
 long long Star3dRunResult::per_step(long long bytes_per_exchange) const {
     const long long passes = static_cast<long long>(pass_launches(options, options.request.dims).size());
     return (bytes_per_exchange * passes + options.steps / 2) / std::max(options.steps, 1);

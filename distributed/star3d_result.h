@@ -70,6 +70,9 @@ struct Star3dRunResult {
     void compare(const void* gathered, const void* alone, long long cells);
     // Bytes sent per step from bytes sent per exchange: an exchange serves a pass of K steps.
     long long per_step(long long bytes_per_exchange) const;
+    // halo_bytes_per_rank and halo_bytes_total from each rank's bytes per exchange (the total
+    // converted once, so that it equals the model's figure converted alike).
+    void set_halo_bytes(const std::vector<long long>& per_exchange);
     nlohmann::json to_json() const;
 };
 

@@ -82,9 +82,9 @@ Star3dRunResult run_typed(const MpiWorld& world, Backend& backend, const Star3dR
     r.seconds_per_step = max_over_ranks(world, loop_seconds) / o.steps;
     r.exchange_seconds_per_step = max_over_ranks(world, exchange_seconds) / o.steps;
     r.exchange_alone_seconds = time_exchange_alone(world, exchange, a.data());
-    long long sent = r.per_step(exchange.bytes_sent_per_exchange());
-    r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));
-    mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, r.halo_bytes_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),
+    long long sent = exchange.bytes_sent_per_exchange();
+    std::vector<long long> sent_per_rank(static_cast<std::size_t>(world.size()));
+    mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, sent_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),
               "MPI_Gather of the halo bytes");
     Field<real> gathered;
     if (world.root()) gathered = Field<real>(global.dims);
@@ -92,7 +92,7 @@ Star3dRunResult run_typed(const MpiWorld& world, Backend& backend, const Star3dR
                        world.root() ? gathered.data.data() : nullptr);
     if (!world.root()) return r;
 
-    for (long long bytes : r.halo_bytes_per_rank) r.halo_bytes_total += bytes;
+    r.set_halo_bytes(sent_per_rank);
 
     // The single domain: the same steps on the whole grid, through the same backend.
     std::vector<real> alone = input.data, scratch;

@@ -106,3 +106,20 @@ TEST_CASE("box copy: faces carried between neighbours fill every halo with the g
     for (const SubBox& b : boxes) sent += halo_values_sent(b, r);
     REQUIRE(halo_cells == sent);
 }
+
+TEST_CASE("contiguous faces: z faces of a split along z alone travel straight from the array", "[distributed]") {
+    const GridDims g{10, 9, 16};
+    const auto d = parse_decomposition("1x1x2");
+    const SubBox b = sub_box(g, d, 2, 0);  // owns z 0..7, halo z 8..9 above
+    const GridDims l = b.local_dims();
+    const Box send = send_face(b, 2, 1, 2), receive = receive_face(b, 2, 1, 2);
+    REQUIRE(contiguous_offset(send, l) == std::optional<long long>(6LL * 10 * 9));
+    REQUIRE(contiguous_offset(receive, l) == std::optional<long long>(8LL * 10 * 9));
+    // Cut along x too: the z face spans part of each row, so it is packed.
+    const SubBox c = sub_box(g, parse_decomposition("2x1x2"), 2, 0);
+    REQUIRE_FALSE(contiguous_offset(send_face(c, 2, 1, 2), c.local_dims()));
+    // An x face is never one run; a y face of one plane is (whole rows).
+    REQUIRE_FALSE(contiguous_offset(send_face(c, 0, 1, 2), c.local_dims()));
+    REQUIRE(contiguous_offset(Box{{0, 3, 5}, {10, 5, 6}}, l) == std::optional<long long>((5LL * 9 + 3) * 10));
+    REQUIRE_FALSE(contiguous_offset(Box{{0, 3, 5}, {10, 5, 7}}, l));
+}
