@@ -24,6 +24,7 @@
 #include "checker/contract.h"
 #include "checker/exercises.h"
 #include "checker/field_exercises.h"
+#include "checker/findings.h"
 #include "checker/process.h"
 #include "checker/protocol.h"
 #include "checker/sanitizer.h"
@@ -264,6 +265,7 @@ Request base_request(const Exercise& ex, const Setup& s, const VettedSource& src
     req.compile_memory_bytes = opt.compile_memory_mb << 20;
     req.time_limit = opt.time_limit_s;
     req.printf_cap_bytes = kPrintfCapBytes;
+    req.explain = opt.explain;
     return req;
 }
 
@@ -307,11 +309,15 @@ bool take_compile_failure(CheckResult& res, const ChildResult& child, const Resu
     return true;
 }
 
-void take_judgement(CheckResult& res, Judgement j) {
+// The judgement into `res`, with the smallest failing case's evidence (findings.h); returns each
+// failing case's finding, which the report summarises once the verdict is final.
+std::vector<CaseFinding> take_judgement(CheckResult& res, Judgement j) {
     res.verdict = j.verdict;
     res.evidence = std::move(j.evidence);
     res.tests = std::move(j.tests);
     res.warnings = std::move(j.warnings);
+    take_smallest_counterexample(res, j.cases);
+    return std::move(j.cases);
 }
 
 // compute-sanitizer on the GPU (`--sanitize`); on the CPU backend a warning that it does not apply.
@@ -382,7 +388,7 @@ std::optional<LoadCount> cpu_load_count(const Exercise& ex, const Setup& s, cons
     throw_if_stopped(cr);
     const ResultFile cres = read_result_file(dir + "/result.json");
     const Judgement j = compile_problem(cr, cres, req.display_name, opt)
-                            ? Judgement{Verdict::compile_error, {}, {}, {}}
+                            ? Judgement{Verdict::compile_error, {}, {}, {}, {}}
                             : judge_runs(ex, s.tile, weights, {tc}, cres, cr, dir, arrays);
     if (j.verdict != Verdict::pass || !cres.ok() || !cres.result.counts) {
         warnings.push_back(fmt::format("no load count: the GPU's counters could not be read ({}), and the "
@@ -398,8 +404,8 @@ std::optional<LoadCount> cpu_load_count(const Exercise& ex, const Setup& s, cons
 
 // Steps 2 to 5 for the cardiac2d and derivative exercises (field_exercises.h): their cases, the
 // run, the judgement, the load count against the lab's kernel's exact count, the GPU's timing.
-void check_fields(CheckResult& res, const Exercise& ex, const Setup& s, const VettedSource& src,
-                  const CheckOptions& opt) {
+void check_fields(CheckResult& res, std::vector<CaseFinding>& failing, const Exercise& ex, const Setup& s,
+                  const VettedSource& src, const CheckOptions& opt) {
     WorkDir work;
     const SharedArrays arrays = find_shared_arrays(src.text, ex, s.tile);
     int timing = -1;
@@ -425,7 +431,7 @@ void check_fields(CheckResult& res, const Exercise& ex, const Setup& s, const Ve
     throw_if_stopped(child);
     const ResultFile result = read_result_file(work.path + "/result.json");
     if (take_compile_failure(res, child, result, src.display_name, opt)) return;
-    take_judgement(res, judge_field_runs(ex, s.tile, cases, result, child, work.path, arrays));
+    failing = take_judgement(res, judge_field_runs(ex, s.tile, cases, result, child, work.path, arrays));
     if (result.ok() && result.result.counts && count >= 0) {
         const FieldCase& c = cases[size_t(count)];
         LoadCount lc;
@@ -462,7 +468,9 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     res.tile = s.tile;
     res.backend = std::string(to_string(s.gpu ? BackendChoice::cuda : BackendChoice::cpu));
     res.seed = s.seed;
+    std::vector<CaseFinding> failing;  // each failing case's finding, summarised at the end
     auto finish = [&](CheckResult& r) -> CheckResult {
+        summarise(r, failing);
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return std::move(r);
     };
@@ -474,7 +482,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
         return finish(res);
     }
     if (!ex.is_star3d()) {
-        check_fields(res, ex, s, src, opt);
+        check_fields(res, failing, ex, s, src, opt);
         return finish(res);
     }
     WorkDir work;
@@ -496,7 +504,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     if (take_compile_failure(res, child, result, src.display_name, opt)) return finish(res);
 
     // 4. judge
-    take_judgement(res, judge_runs(ex, s.tile, weights, plan.cases, result, child, work.path, arrays, &refs));
+    failing = take_judgement(res, judge_runs(ex, s.tile, weights, plan.cases, result, child, work.path, arrays, &refs));
     if (result.ok()) add_measurements(res, ex, result.result, plan, s.gpu);
 
     // 5. GPU extras: compute-sanitizer; the load count from a checked CPU run where the GPU's

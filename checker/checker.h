@@ -130,6 +130,7 @@ struct Finding {
     std::vector<SourceRef> sources;
     std::vector<int> sizes;         // the sizes (N) it appeared at, in the order tested
     int hint = 0;                   // the exercise README's numbered hint that fits; 0: none
+    std::string hint_text;          // that hint's text, from the README (empty if not found)
 };
 
 struct TestRecord {
@@ -138,6 +139,7 @@ struct TestRecord {
     std::string output;  // one line
     int size = 0;        // the case's size (star3d N, cardiac2d n, derivative my): a rubric scores
                          // sizes apart (grading/score.h)
+    int finding = 0;     // a failing case: its finding, 1-based in CheckResult::findings; 0: none
 };
 
 struct Timing {

@@ -647,6 +647,7 @@ struct CaseJudge {
         std::string runs_desc;
         for (size_t r = 0; r < tc.runs.size(); ++r) runs_desc += (r ? ", " : "") + run_label(tc, r);
         j.tests.push_back({fmt::format("N={} ({}^3 cells; {})", n, n, runs_desc), line.verdict == Verdict::pass, line.line, n});
+        findings.end_case(n);
         return ri;
     }
 

@@ -14,6 +14,7 @@
 #include "checker/checker.h"
 #include "checker/diagnostics.h"
 #include "checker/exercises.h"
+#include "checker/findings.h"
 #include "checker/process.h"
 #include "checker/protocol.h"
 #include "checker/run_plan.h"
@@ -80,16 +81,28 @@ struct Judgement {
     Evidence evidence;
     std::vector<TestRecord> tests;
     std::vector<std::string> warnings;
+    std::vector<CaseFinding> cases;  // each failing case's worst finding (the report's summary)
 };
 
-// The verdict so far: the highest-priority finding wins, with its evidence.
+// The verdict so far: the highest-priority finding wins, with its evidence; and the worst finding
+// of the case being judged, kept per case by end_case.
 struct Findings {
     Judgement& j;
+    CaseFinding current{};
     void consider(Verdict v, Evidence ev) {
+        if (priority(v) < priority(current.verdict)) {
+            current.verdict = v;
+            current.evidence = ev;
+        }
         if (priority(v) < priority(j.verdict)) {
             j.verdict = v;
             j.evidence = std::move(ev);
         }
+    }
+    void end_case(int size) {
+        current.size = size;
+        if (current.verdict != Verdict::pass) j.cases.push_back(std::move(current));
+        current = CaseFinding{};
     }
 };
 

@@ -494,6 +494,7 @@ struct FieldJudge {
         std::string runs;
         for (size_t r = 0; r < c.runs.size(); ++r) runs += (r ? ", " : "") + run_label(c.runs[r], r);
         j.tests.push_back({fmt::format("{} ({})", c.label, runs), line.verdict == Verdict::pass, line.line, c.n});
+        findings.end_case(c.n);
         return ri;
     }
 

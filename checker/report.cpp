@@ -1,11 +1,15 @@
 // Verdict names and the two output formats: text and JSON (a platform's results file, with points,
-// is grading/platform_results.h's).
+// is grading/platform_results.h's). Both print each distinct finding once, with the sizes it
+// appeared at (findings.h), and the smallest failing case's evidence.
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "checker/checker.h"
 #include "checker/exercises.h"
+#include "checker/findings.h"
+#include "checker/hints.h"
+#include "checker/report.h"
 
 namespace stencil::checker {
 
@@ -47,6 +51,63 @@ const char* to_string(CellClass c) {
     return "?";
 }
 
+namespace {
+
+// JSON has no NaN/Inf: those are written as strings.
+json number(double v) {
+    if (std::isnan(v)) return "NaN";
+    if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
+    return v;
+}
+
+json to_json(const SourceRef& s) {
+    json j = {{"source_file", s.file}, {"source_line", s.line}, {"instruction", s.instruction}, {"role", s.role}};
+    j["block"] = s.block ? json(*s.block) : json(nullptr);
+    j["thread"] = s.thread ? json(*s.thread) : json(nullptr);
+    return j;
+}
+
+json sources_json(const std::vector<SourceRef>& sources) {
+    json a = json::array();
+    for (const SourceRef& s : sources) a.push_back(to_json(s));
+    return a;
+}
+
+std::string triple(const std::array<int, 3>& a) { return fmt::format("({}, {}, {})", a[0], a[1], a[2]); }
+
+// One step of the --explain chain, with its statement unless the text names it already.
+std::string step_text(const ExplainStep& st) {
+    if (!st.at || st.at->line <= 0) return st.text;
+    const std::string at = fmt::format("{}:{}", st.at->file, st.at->line);
+    if (st.text.find(at) != std::string::npos || st.text.find(fmt::format("line {}", st.at->line)) != std::string::npos)
+        return st.text;
+    return st.text + " (" + at + ")";
+}
+
+}  // namespace
+
+std::string source_text(const SourceRef& s) {
+    std::string t = fmt::format("{}:{}:", s.file, s.line);
+    if (!s.role.empty()) t += " " + s.role;
+    if (!s.instruction.empty()) t += " (" + s.instruction + ")";
+    if (s.thread) t += " by thread " + triple(*s.thread);
+    if (s.block) t += (s.thread ? " of block " : " in block ") + triple(*s.block);
+    return t;
+}
+
+std::string hint_line(const CheckResult& r, const Finding& f) {
+    if (f.hint <= 0) return "";
+    return fmt::format("hint {} of {}{}", f.hint, readme_name(r.exercise), f.hint_text.empty() ? "" : ": " + f.hint_text);
+}
+
+std::string line_unknown_note(const CheckResult& r, const Finding& f) {
+    if (r.backend != "cuda" || !f.sources.empty()) return "";
+    if (f.verdict == Verdict::pass || f.verdict == Verdict::compile_error || f.verdict == Verdict::internal_error)
+        return "";
+    return "the GPU path cannot name the line of this finding (the GPU reports only what the outputs show); "
+           "--backend cpu runs the same PTX on the CPU engine, which names it";
+}
+
 json to_json(const CheckResult& r) {
     json j;
     j["verdict"] = to_string(r.verdict);
@@ -57,7 +118,21 @@ json to_json(const CheckResult& r) {
     j["seed"] = std::to_string(r.seed);  // a string: JavaScript readers would round a 64-bit number
     j["sizes"] = r.sizes;
     j["drawn_sizes"] = r.drawn_sizes;
+    j["passed_sizes"] = passed_sizes(r);
+    j["smallest_failing_size"] = r.smallest_failing_size ? json(*r.smallest_failing_size) : json(nullptr);
     j["seconds"] = r.seconds;
+    j["findings"] = json::array();
+    for (const Finding& f : r.findings) {
+        json fj = {{"verdict", to_string(f.verdict)}, {"message", f.message}, {"sizes", f.sizes},
+                   {"hint", f.hint}, {"sources", sources_json(f.sources)}};
+        if (f.hint > 0) {
+            fj["hint_file"] = readme_name(r.exercise);
+            fj["hint_text"] = f.hint_text;
+        }
+        if (const std::string note = line_unknown_note(r, f); !note.empty()) fj["line_unknown"] = note;
+        j["findings"].push_back(fj);
+    }
+    // The smallest failing case's evidence (findings.h), in full.
     const Evidence& e = r.evidence;
     json ev;
     ev["message"] = e.message;
@@ -66,14 +141,8 @@ json to_json(const CheckResult& r) {
     if (e.bad_cells) ev["bad_cells"] = e.bad_cells;
     if (e.first_bad) {
         const auto& b = *e.first_bad;
-        // JSON has no NaN/Inf: those are written as strings.
-        auto num = [](double v) -> json {
-            if (std::isnan(v)) return "NaN";
-            if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
-            return v;
-        };
-        ev["first_bad"] = {{"x", b.x}, {"y", b.y}, {"z", b.z}, {"expected", num(b.expected)},
-                           {"got", num(b.got)}, {"bound", b.bound}, {"cell", to_string(b.cell)},
+        ev["first_bad"] = {{"x", b.x}, {"y", b.y}, {"z", b.z}, {"expected", number(b.expected)},
+                           {"got", number(b.got)}, {"bound", b.bound}, {"cell", to_string(b.cell)},
                            {"what", b.what}};
     }
     if (!e.slice_map.empty()) ev["slice_map"] = e.slice_map;
@@ -87,12 +156,26 @@ json to_json(const CheckResult& r) {
     }
     if (e.line)
         ev["source"] = {{"file", e.line->file}, {"line", e.line->line}, {"instruction", e.line->instruction}};
+    if (!e.sources.empty()) ev["sources"] = sources_json(e.sources);
     if (!e.compiler_output.empty()) ev["compiler_output"] = e.compiler_output;
     if (!e.child_output.empty()) ev["child_output"] = e.child_output;
     j["evidence"] = ev;
+    j["explain"] = json::array();
+    for (const ExplainStep& st : e.explain) {
+        json sj = {{"text", st.text}, {"source_file", nullptr}, {"source_line", nullptr}};
+        if (st.at) sj["source_file"] = st.at->file, sj["source_line"] = st.at->line;
+        j["explain"].push_back(sj);
+    }
+    // A failing size's test names its finding rather than repeating its sentence.
     j["tests"] = json::array();
-    for (const auto& t : r.tests)
-        j["tests"].push_back({{"name", t.name}, {"size", t.size}, {"passed", t.passed}, {"output", t.output}});
+    for (const auto& t : r.tests) {
+        json tj = {{"name", t.name}, {"size", t.size}, {"passed", t.passed}, {"output", t.output}};
+        if (t.finding > 0 && size_t(t.finding) <= r.findings.size()) {
+            tj["finding"] = t.finding;
+            tj["output"] = fmt::format("{}: finding {}", to_string(r.findings[size_t(t.finding) - 1].verdict), t.finding);
+        }
+        j["tests"].push_back(tj);
+    }
     j["warnings"] = r.warnings;
     if (r.timing)
         j["timing"] = {{"n", r.timing->n}, {"reps", r.timing->reps}, {"student_ms", r.timing->student_ms},
@@ -107,30 +190,91 @@ json to_json(const CheckResult& r) {
     return j;
 }
 
-std::string to_text(const CheckResult& r) {
-    // What a size is called: star3d's N (N^3 cells) and T; cardiac2d's n (n x n interior cells);
-    // the derivative's my (MX x my x mz). Their blocks are the lab's, so no T.
+std::string size_name(const CheckResult& r) {
+    // What a size is called: star3d's N (N^3 cells); cardiac2d's n (n x n interior cells); the
+    // derivative's my (MX x my x mz).
     const Exercise* ex = find_exercise(r.exercise);
     const Problem problem = ex ? ex->problem : Problem::star3d;
-    const char* size = problem == Problem::cardiac2d ? "n" : problem == Problem::derivative ? "my" : "N";
+    return problem == Problem::cardiac2d ? "n" : problem == Problem::derivative ? "my" : "N";
+}
+
+std::string finding_text(const CheckResult& r, const Finding& f, const std::string& indent, const std::string& where) {
+    std::string s = indent + to_string(f.verdict) + (where.empty() ? "" : " at " + where) + ": " + f.message + "\n";
+    for (const SourceRef& src : f.sources) s += indent + "  " + source_text(src) + "\n";
+    if (const std::string note = line_unknown_note(r, f); !note.empty()) s += indent + "  " + note + "\n";
+    if (const std::string h = hint_line(r, f); !h.empty()) s += indent + "  " + h + "\n";
+    return s;
+}
+
+std::string finding_sizes(const CheckResult& r, const Finding& f) {
+    return f.sizes.empty() ? "" : fmt::format("{} = {}", size_name(r), size_list(f.sizes, r.sizes));
+}
+
+std::string findings_line(const CheckResult& r) {
+    std::string s;
+    for (const Finding& f : r.findings) {
+        const std::string where = finding_sizes(r, f);
+        s += fmt::format("{}{}{}: {}", s.empty() ? "" : "; ", to_string(f.verdict), where.empty() ? "" : " at " + where,
+                         f.message);
+    }
+    return s.empty() ? r.evidence.message : s;
+}
+
+std::string to_text(const CheckResult& r) {
+    const Exercise* ex = find_exercise(r.exercise);
+    const Problem problem = ex ? ex->problem : Problem::star3d;
+    const std::string size = size_name(r);
+    // (cardiac2d's and the derivative's blocks are the lab's, so no T)
     const std::string tile = problem == Problem::star3d ? fmt::format("T={}, ", r.tile) : "";
     std::string s = fmt::format("{}: {} ({} exercise, {}{} backend, {:.1f} s)\n", r.file,
                                 to_string(r.verdict), r.exercise, tile, r.backend, r.seconds);
     const Evidence& e = r.evidence;
-    if (!e.message.empty()) s += "  " + e.message + "\n";
-    if (!e.compiler_output.empty() && e.compiler_output != e.message + "\n") s += e.compiler_output;
-    if (e.race) {
-        const auto& x = *e.race;
-        s += fmt::format("  race: block ({}, {}, {}), barrier interval {} (0 = before the first "
-                         "__syncthreads()), threads ({}, {}, {}) and ({}, {}, {})\n",
-                         x.block[0], x.block[1], x.block[2], x.interval, x.thread_a[0], x.thread_a[1],
-                         x.thread_a[2], x.thread_b[0], x.thread_b[1], x.thread_b[2]);
+    // One line per distinct finding with the sizes it appeared at; a finding of no size (a compile
+    // error, the child's end) is the evidence's message, with the compiler's or the run's output.
+    bool evidence_said = false;
+    for (const Finding& f : r.findings) {
+        if (f.sizes.empty() && !evidence_said) {
+            evidence_said = true;
+            if (!e.message.empty()) s += "  " + e.message + "\n";
+            if (!e.compiler_output.empty() && e.compiler_output != e.message + "\n") s += e.compiler_output;
+            for (const SourceRef& src : f.sources) s += "    " + source_text(src) + "\n";
+            if (const std::string note = line_unknown_note(r, f); !note.empty()) s += "    " + note + "\n";
+            if (const std::string h = hint_line(r, f); !h.empty()) s += "    " + h + "\n";
+            continue;
+        }
+        s += finding_text(r, f, "  ", finding_sizes(r, f));
+    }
+    if (r.findings.empty() && !e.message.empty()) s += "  " + e.message + "\n";
+    // The smallest counterexample: its size, block and run, and its slice map at that size.
+    if (r.smallest_failing_size) {
+        std::optional<std::array<int, 3>> block;
+        if (e.race) block = std::array<int, 3>{e.race->block[0], e.race->block[1], e.race->block[2]};
+        for (const SourceRef& src : e.sources)
+            if (!block && src.block) block = src.block;
+        s += fmt::format("  smallest failing case: {} = {}{}{}\n", size, *r.smallest_failing_size,
+                         e.n == *r.smallest_failing_size && block ? ", block " + triple(*block) : "",
+                         e.n == *r.smallest_failing_size && !e.run.empty() ? " (" + e.run + ")" : "");
     }
     if (!e.slice_map.empty()) s += e.slice_map;
+    if (!e.explain.empty()) {
+        s += "  why, from the first bad output back to its cause (--explain):\n";
+        for (size_t k = 0; k < e.explain.size(); ++k)
+            s += (k == 0 ? "    " : "      <- ") + step_text(e.explain[k]) + "\n";
+    }
     if (!e.child_output.empty()) s += "  output of the run:\n" + e.child_output + "\n";
-    for (const auto& t : r.tests)
-        s += fmt::format("  [{}] {}{}\n", t.passed ? "ok" : "FAIL", t.name,
-                         t.passed ? "" : ": " + t.output);
+    // Which sizes passed; checks of no size (compute-sanitizer's) and failing sizes no finding
+    // names (not run after a timeout) are listed as they are.
+    if (!r.tests.empty()) {
+        const std::vector<int> passed = passed_sizes(r);
+        int sized = 0;
+        for (const auto& t : r.tests) sized += t.size > 0;
+        if (sized > 0)
+            s += passed.empty() ? fmt::format("  passed at no size ({} sizes tested)\n", sized)
+                                : fmt::format("  passed at {} = {}\n", size, size_list(passed, r.sizes));
+        for (const auto& t : r.tests)
+            if (t.size <= 0 || (!t.passed && t.finding == 0))
+                s += fmt::format("  [{}] {}{}\n", t.passed ? "ok" : "FAIL", t.name, t.passed ? "" : ": " + t.output);
+    }
     if (r.loads) {
         s += fmt::format("  global loads per output: {:.3f} at {}={} (budget {:.3f}: {}; {})\n",
                          r.loads->loads_per_output, size, r.loads->n, r.loads->budget,

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -17,6 +18,86 @@ SanitizerFinding classify_sanitizer_report(std::string_view report) {
     if (report.find("Invalid __global__ write") != std::string_view::npos) return SanitizerFinding::invalid_global_write;
     return report.find("ERROR SUMMARY: 0 errors") != std::string_view::npos ? SanitizerFinding::none
                                                                             : SanitizerFinding::other_error;
+}
+
+namespace {
+
+std::string_view trimmed(std::string_view line) {
+    while (!line.empty() && (line.front() == '=' || line.front() == ' ')) line.remove_prefix(1);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    return line;
+}
+
+std::string base_name(std::string_view path) {
+    const size_t slash = path.rfind('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+// "FILE:LINE" or "FILE:LINE:function" after the last " in " of an "at ..." line; false when the
+// location has no line (a kernel without line info).
+bool location(std::string_view at, std::string& file, int& line) {
+    const size_t in = at.rfind(" in ");
+    if (in == std::string_view::npos) return false;
+    const std::string_view loc = at.substr(in + 4);
+    for (size_t c = loc.find(':'); c != std::string_view::npos; c = loc.find(':', c + 1)) {
+        size_t e = c + 1;
+        int n = 0;
+        while (e < loc.size() && loc[e] >= '0' && loc[e] <= '9') n = n * 10 + (loc[e++] - '0');
+        if (e > c + 1 && (e == loc.size() || loc[e] == ':' || loc[e] == ' ')) {
+            file = base_name(loc.substr(0, c));
+            line = n;
+            return true;
+        }
+    }
+    return false;
+}
+
+// "(9,0,0)" -> {9, 0, 0}
+std::optional<std::array<int, 3>> triple_at(std::string_view s, size_t open) {
+    std::array<int, 3> v{};
+    if (open == std::string_view::npos ||
+        std::sscanf(std::string(s.substr(open)).c_str(), "(%d,%d,%d)", &v[0], &v[1], &v[2]) != 3)
+        return std::nullopt;
+    return v;
+}
+
+}  // namespace
+
+std::vector<SourceRef> sanitizer_sources(std::string_view report, const std::string& display) {
+    std::vector<SourceRef> out;
+    const std::string student = base_name(display);
+    std::optional<SourceRef> open;  // the record being read
+    auto close = [&] {
+        if (!open || open->line <= 0) return;
+        for (const SourceRef& s : out)
+            if (s.file == open->file && s.line == open->line && s.role == open->role) return;
+        out.push_back(*open);
+    };
+    size_t start = 0;
+    while (start < report.size()) {
+        size_t end = report.find('\n', start);
+        if (end == std::string_view::npos) end = report.size();
+        const std::string_view line = trimmed(report.substr(start, end - start));
+        start = end + 1;
+        if (line.rfind("Invalid ", 0) == 0) {  // "Invalid __global__ read of size 4 bytes"
+            close();
+            open = SourceRef{};
+            const bool write = line.find(" write ") != std::string_view::npos;
+            const size_t space = line.find("__", 8);
+            const std::string_view mem = space == std::string_view::npos ? "" : line.substr(space, line.find(' ', space) - space);
+            open->role = fmt::format("out-of-bounds {}{}", write ? "write" : "read",
+                                     mem.empty() ? "" : fmt::format(" ({} memory)", mem));
+        } else if (open && open->line == 0 && line.rfind("at ", 0) == 0) {
+            std::string file;
+            int n = 0;
+            if (location(line, file, n) && file == student) open->file = file, open->line = n;
+        } else if (open && line.rfind("by thread ", 0) == 0) {
+            open->thread = triple_at(line, line.find('('));
+            open->block = triple_at(line, line.find('(', line.find(" in block")));
+        }
+    }
+    close();
+    return out;
 }
 
 std::string find_sanitizer() {
@@ -90,8 +171,11 @@ void sanitize(CheckResult& res, const Request& req, const std::vector<int>& size
         if (sr.ok()) continue;
         const std::string report = sr.output.size() > 4000 ? sr.output.substr(0, 4000) : sr.output;
         const bool bad_write = classify_sanitizer_report(sr.output) == SanitizerFinding::invalid_global_write;
+        const std::vector<SourceRef> lines = tool == "memcheck" ? sanitizer_sources(sr.output, req.display_name)
+                                                                : std::vector<SourceRef>{};
         if (crashed) {  // keep the crash's evidence, add the sanitizer's
             if (bad_write) res.verdict = Verdict::out_of_bounds_write;
+            if (!lines.empty()) res.evidence.sources = lines;
             res.evidence.message += "; compute-sanitizer memcheck's report (below) names the line";
             res.evidence.child_output += "\ncompute-sanitizer --tool memcheck:\n" + report;
             return;
@@ -104,6 +188,7 @@ void sanitize(CheckResult& res, const Request& req, const std::vector<int>& size
         res.evidence.n = sizes[pick];
         res.evidence.message = fmt::format("compute-sanitizer {} reported errors ({})", tool, sr.describe());
         res.evidence.child_output = report;
+        res.evidence.sources = lines;
         return;
     }
 }

@@ -17,6 +17,13 @@ namespace stencil::checker {
 enum class SanitizerFinding { none, invalid_global_write, other_error };
 SanitizerFinding classify_sanitizer_report(std::string_view report);
 
+// The statements of the student's file a memcheck report names: each error record ("Invalid
+// __global__ write of size 4 bytes", then "at <function>+0x.. in FILE:LINE", or the older "at 0x..
+// in FILE:LINE:function", then "by thread (x,y,z) in block (x,y,z)"), when the PTX had line info
+// (NVRTC's -lineinfo) and FILE is the student's (`display`, as the #line directive named it).
+// One per line and kind of access, with the first thread reported there.
+std::vector<SourceRef> sanitizer_sources(std::string_view report, const std::string& display);
+
 // "" when compute-sanitizer is not installed.
 std::string find_sanitizer();
 

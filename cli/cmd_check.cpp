@@ -26,6 +26,7 @@
 
 #include "checker/checker.h"
 #include "checker/exercises.h"
+#include "checker/report.h"
 #include "cli/command.h"
 #include "cli/suggest.h"
 #include "core/error.h"
@@ -52,6 +53,7 @@ struct CheckArgs {
     std::string time_limit;
     std::string seed;
     bool no_timing = false;
+    bool explain = false;     // a backward slice of the first bad output (checker.h: CheckOptions)
     int jobs = 1;
     std::string results_dir;  // --batch: one platform results file per submission
     std::string platform = "gradescope";
@@ -106,6 +108,7 @@ checker::CheckOptions options_of(const CheckArgs& a) {
     opt.sanitize = a.sanitize;
     if (!a.time_limit.empty()) opt.time_limit_s = parse_time_limit(a.time_limit);
     opt.timing = !a.no_timing;
+    opt.explain = a.explain;
     if (!a.seed.empty()) opt.seed = parse_seed(a.seed);
     return opt;
 }
@@ -120,6 +123,17 @@ std::string csv_row(const std::string& file, const std::string& verdict, const s
            (r && r->loads ? fmt::format("{:.4f}", r->loads->budget) : "") + "," +
            (r && r->timing ? fmt::format("{:.3f}", r->timing->ratio) : "") + "," + fmt::format("{:#x}", seed) + "," +
            sha256 + "\n";
+}
+
+// A graded file's line after its verdict: its first finding's sizes, and how many more findings
+// there are (the file's JSON, CSV row and results file hold them all, each once).
+std::string batch_summary(const checker::CheckResult& r) {
+    if (r.findings.empty()) return "";
+    const std::string where = checker::finding_sizes(r, r.findings.front());
+    std::string s = where.empty() ? "" : " at " + where;
+    if (r.findings.size() > 1)
+        s += fmt::format(" (and {} more finding{})", r.findings.size() - 1, r.findings.size() > 2 ? "s" : "");
+    return s;
 }
 
 // One entry of the batch folder: a .cu file to grade, or why it cannot be graded.
@@ -289,7 +303,8 @@ int run_batch(const CheckArgs& a, checker::CheckOptions opt) {
         state.set_seed((std::uint64_t(rd()) << 32) ^ rd());
     }
     const std::uint64_t batch_seed = state.seed();
-    const std::string options = fmt::format("{} T={} {} limit={}", opt.exercise, opt.tile, opt.backend, opt.time_limit_s);
+    const std::string options = fmt::format("{} T={} {} limit={}{}", opt.exercise, opt.tile, opt.backend,
+                                            opt.time_limit_s, opt.explain ? " explain" : "");
     std::string note;
     const int jobs = bounded_jobs(a.jobs, note);
     if (!note.empty()) fmt::print(stderr, "stencil-lab: {}\n", note);
@@ -327,8 +342,8 @@ int run_batch(const CheckArgs& a, checker::CheckOptions opt) {
             o.seed = g.seed;
             const checker::CheckResult r = checker::check_submission(e.path.string(), o);
             g.passed = r.verdict == checker::Verdict::pass;
-            g.line = fmt::format("{:<40} {}", g.name, checker::to_string(r.verdict));
-            g.row = csv_row(g.name, checker::to_string(r.verdict), r.evidence.message, &r, g.seed, g.sha256);
+            g.line = fmt::format("{:<40} {}{}", g.name, checker::to_string(r.verdict), batch_summary(r));
+            g.row = csv_row(g.name, checker::to_string(r.verdict), checker::findings_line(r), &r, g.seed, g.sha256);
             g.json = checker::to_json(r);
             if (platform)
                 grading::write_results_file(fs::path(a.results_dir) / (e.path.stem().string() + ".json"),
@@ -436,6 +451,9 @@ const Command check_command("check", 60, [](CLI::App& app) -> std::function<int(
     app.add_option("--time-limit", a->time_limit, "seconds the kernel runs may take in all (default 60)");
     app.add_option("--seed", a->seed, "reproduce a run (the seed a report printed)");
     app.add_flag("--no-timing", a->no_timing, "GPU: skip timing against the lab's kernel");
+    app.add_flag("--explain", a->explain,
+                 "CPU: explain the first bad output back to the statement that made it (a backward slice of the "
+                 "checked run's trace)");
     return [a] { return run_check(*a); };
 });
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include "checker/report.h"
+
 namespace stencil::grading {
 
 using checker::CheckResult;
@@ -15,6 +17,36 @@ namespace {
 
 bool drawn(const CheckResult& r, int n) {
     return std::find(r.drawn_sizes.begin(), r.drawn_sizes.end(), n) != r.drawn_sizes.end();
+}
+
+bool is_hidden(const Rubric& rubric, const CheckResult& r, int n) { return rubric.hidden_size(n, drawn(r, n)); }
+
+// A finding's sizes the student may see, and how many hidden ones it has besides.
+std::vector<int> visible_sizes(const Rubric& rubric, const CheckResult& r, const checker::Finding& f, int& hidden_count) {
+    std::vector<int> v;
+    hidden_count = 0;
+    for (int n : f.sizes) {
+        if (is_hidden(rubric, r, n)) ++hidden_count;
+        else v.push_back(n);
+    }
+    return v;
+}
+
+// A failing size's test output: its finding is printed once, in the output (visible sizes) or in
+// the first hidden test it failed (a finding seen at hidden sizes only); every other test of it
+// names it.
+std::string failing_test_output(const Rubric& rubric, const CheckResult& r, const checker::TestRecord& t,
+                                char& said) {
+    if (t.finding <= 0 || size_t(t.finding) > r.findings.size()) return t.output;
+    const checker::Finding& f = r.findings[size_t(t.finding) - 1];
+    int hidden_count = 0;
+    const bool seen_visible = !visible_sizes(rubric, r, f, hidden_count).empty();
+    if (seen_visible) return fmt::format("{}: finding {} of the output", checker::to_string(f.verdict), t.finding);
+    if (said) return fmt::format("{}: the finding of the first failing hidden test", checker::to_string(f.verdict));
+    said = true;
+    std::string text = checker::finding_text(r, f, "", "");
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
 }
 
 // The tests of one correctness item: the item's points split evenly over its sizes.
@@ -33,27 +65,73 @@ void size_tests(Score& s, const Item& item, const Rubric& rubric, const CheckRes
         return;
     }
     const double share = item.points / double(mine.size());
-    for (const auto* t : mine)
+    std::vector<char> said(r.findings.size() + 1, 0);  // per finding: printed in a test already
+    for (const auto* t : mine) {
+        const std::string out =
+            t->passed ? "ok" : failing_test_output(rubric, r, *t, said[size_t(std::clamp(t->finding, 0, int(r.findings.size())))]);
         s.tests.push_back({fmt::format("{}: {}", label, t->name), item.kind, t->passed ? share : 0, share, t->passed,
-                           item.visibility, t->passed ? "ok" : t->output, ""});
+                           item.visibility, out, ""});
+    }
 }
 
 bool gpu_check(const CheckResult& r) { return r.backend == "cuda"; }
 
-// The student's text: the verdict, the evidence when it concerns a size they may see (a hidden
-// size's evidence would tell them the hidden size), the compiler's output, warnings, the seed.
+// A size list of the visible sizes: "N = 3, 5 and 2 hidden sizes".
+std::string visible_where(const Rubric& rubric, const CheckResult& r, const checker::Finding& f) {
+    int hidden_count = 0;
+    const std::vector<int> v = visible_sizes(rubric, r, f, hidden_count);
+    std::string s;
+    for (int n : v) s += (s.empty() ? "" : ", ") + std::to_string(n);
+    if (!s.empty()) s = checker::size_name(r) + " = " + s;
+    if (hidden_count) s += fmt::format("{}{} hidden size{}", s.empty() ? "" : " and ", hidden_count, hidden_count > 1 ? "s" : "");
+    return s;
+}
+
+// The student's text: the verdict, each finding once with the visible sizes it appeared at (one
+// seen only at hidden sizes is shown with the first hidden test it failed: its evidence would
+// tell the hidden size), the smallest failing case's slice map when its size is visible, the
+// compiler's output, which visible sizes passed, warnings, the seed.
 std::string student_output(const Rubric& rubric, const CheckResult& r) {
     std::string s = fmt::format("{}: {} ({} exercise, {} backend, {:.1f} s)\n",
                                 std::filesystem::path(r.file).filename().string(), checker::to_string(r.verdict),
                                 r.exercise, r.backend, r.seconds);
-    const bool hidden_evidence = r.evidence.n > 0 && rubric.hidden_size(r.evidence.n, drawn(r, r.evidence.n));
-    if (hidden_evidence)
+    bool evidence_said = false;
+    for (size_t k = 0; k < r.findings.size(); ++k) {
+        const checker::Finding& f = r.findings[k];
+        if (f.sizes.empty()) {  // a compile error, the child's end: no size to hide
+            if (evidence_said) continue;
+            evidence_said = true;
+            s += checker::finding_text(r, f, "  ", "");
+            if (!r.evidence.compiler_output.empty() && r.evidence.compiler_output != r.evidence.message + "\n")
+                s += r.evidence.compiler_output;
+            continue;
+        }
+        int hidden_count = 0;
+        if (visible_sizes(rubric, r, f, hidden_count).empty())
+            s += fmt::format("  a hidden test failed ({} at {}): its evidence is shown with the first hidden test "
+                             "it failed\n", checker::to_string(f.verdict), visible_where(rubric, r, f));
+        else
+            s += checker::finding_text(r, f, "  ", visible_where(rubric, r, f)).replace(2, 0, fmt::format("finding {}: ", k + 1));
+    }
+    const bool hidden_evidence = r.evidence.n > 0 && is_hidden(rubric, r, r.evidence.n);
+    if (r.findings.empty() && hidden_evidence)
         s += "  a hidden test failed: its evidence is shown with the hidden tests\n";
-    else if (!r.evidence.message.empty())
+    else if (r.findings.empty() && !r.evidence.message.empty())
         s += "  " + r.evidence.message + "\n";
-    if (!r.evidence.compiler_output.empty() && r.evidence.compiler_output != r.evidence.message + "\n")
-        s += r.evidence.compiler_output;
+    if (!hidden_evidence && r.smallest_failing_size && r.evidence.n > 0)
+        s += fmt::format("  smallest failing case: {} = {}{}\n", checker::size_name(r), r.evidence.n,
+                         r.evidence.run.empty() ? "" : " (" + r.evidence.run + ")");
     if (!hidden_evidence && !r.evidence.slice_map.empty()) s += r.evidence.slice_map;
+    std::string passed;
+    int visible_tested = 0;
+    for (const auto& t : r.tests) {
+        if (t.size <= 0 || is_hidden(rubric, r, t.size)) continue;
+        ++visible_tested;
+        if (t.passed) passed += (passed.empty() ? "" : ", ") + std::to_string(t.size);
+    }
+    if (visible_tested > 0)
+        s += passed.empty() ? "  passed at no visible size\n"
+                            : fmt::format("  passed at {} = {} (of the visible sizes)\n", checker::size_name(r), passed);
     for (const auto& w : r.warnings) s += "  warning: " + w + "\n";
     s += fmt::format("  seed {:#x} (stencil-lab check FILE --exercise {} --seed {:#x} reproduces the visible sizes)\n",
                      r.seed, r.exercise, r.seed);

@@ -161,6 +161,7 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"naive_reads_past_alloc.cu", "naive", 0, "crash", "pass", 120, false, S::oob_read},
         // ---- sizes drawn from the seed (2-3 per check, besides the fixed ones) ----
         {"naive_big_n_wrong.cu", "naive", 0, "wrong_result", "wrong_result"},   // zeros when N > 64
+        {"naive_wrong_above_20.cu", "naive", 0, "wrong_result", "wrong_result"},  // the report's smallest counterexample
         {"naive_even_n_wrong.cu", "naive", 0, "wrong_result", "wrong_result"},  // zeros for even N
         // ---- the contract (vetting, the same on both backends) ----
         {"vet_splice_system.cu", "naive", 0, "compile_error", "compile_error"},   // NVRTC: no system()

@@ -1,0 +1,186 @@
+#include "checker/findings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "checker/evaluate.h"
+#include "checker/hints.h"
+
+namespace stencil::checker {
+
+namespace {
+
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// Every number of a message as '#' ("-0.0447", "1e-05", "0x1f", "nan", "inf" included): sizes,
+// cells, counts and values change from size to size, what the sentence says does not.
+std::string numbers_masked(const std::string& s) {
+    std::string out;
+    size_t i = 0;
+    auto word_at = [&](const char* w) {
+        const size_t n = std::char_traits<char>::length(w);
+        if (s.size() - i < n) return false;
+        for (size_t k = 0; k < n; ++k)
+            if (std::tolower(static_cast<unsigned char>(s[i + k])) != w[k]) return false;
+        const bool before = i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1]));
+        const bool after = i + n == s.size() || !std::isalnum(static_cast<unsigned char>(s[i + n]));
+        return before && after;
+    };
+    while (i < s.size()) {
+        if (word_at("nan") || word_at("inf")) {
+            out += '#';
+            i += 3;
+            continue;
+        }
+        if (!is_digit(s[i])) {
+            out += s[i++];
+            continue;
+        }
+        // a number: digits, hex digits after 0x, a fraction, an exponent
+        while (i < s.size() && (std::isxdigit(static_cast<unsigned char>(s[i])) || s[i] == 'x' || s[i] == '.'))
+            ++i;
+        if (i + 1 < s.size() && (s[i] == 'e' || s[i] == 'E') && (is_digit(s[i + 1]) || s[i + 1] == '-' || s[i + 1] == '+'))
+            for (i += 2; i < s.size() && is_digit(s[i]);) ++i;
+        if (!out.empty() && (out.back() == '-' || out.back() == '+')) out.pop_back();
+        out += '#';
+    }
+    return out;
+}
+
+std::string statement(const SourceRef& s) { return fmt::format("{}:{} {}", s.file, s.line, s.role); }
+
+}  // namespace
+
+std::vector<SourceRef> sources_of(const Evidence& ev) {
+    if (!ev.sources.empty() || !ev.line || ev.line->line <= 0) return ev.sources;
+    SourceRef s{ev.line->file, ev.line->line, ev.line->instruction, "where the CPU engine caught it", std::nullopt,
+                std::nullopt};
+    if (ev.race) {
+        s.block = std::array<int, 3>{ev.race->block[0], ev.race->block[1], ev.race->block[2]};
+        s.thread = std::array<int, 3>{ev.race->thread_a[0], ev.race->thread_a[1], ev.race->thread_a[2]};
+    }
+    return {s};
+}
+
+std::string without_size_and_run(const Evidence& ev) {
+    const std::string& m = ev.message;
+    // "N=13 in_order schedule: ...": the run's label, then ": ".
+    if (!ev.run.empty())
+        if (const size_t p = m.find(ev.run + ": "); p != std::string::npos && p < 64) return m.substr(p + ev.run.size() + 2);
+    // "N=13: the output differs ...", "n=17 (19x19 with ghosts): ...", "64x8x3: ...": a size first.
+    const size_t colon = m.find(": ");
+    if (colon != std::string::npos && colon < 40 && ev.n > 0 && m.find(std::to_string(ev.n)) < colon)
+        return m.substr(colon + 2);
+    return m;
+}
+
+std::string finding_key(Verdict v, const Evidence& ev) {
+    std::string key = std::string(to_string(v)) + "|";
+    for (const SourceRef& s : ev.sources) key += statement(s) + ";";
+    if (ev.line) key += fmt::format("{}:{}", ev.line->file, ev.line->line);
+    return key + "|" + numbers_masked(without_size_and_run(ev));
+}
+
+std::vector<Finding> summarise_cases(const std::vector<CaseFinding>& cases, const std::string& exercise) {
+    struct Group {
+        std::string key;
+        Finding f;
+        const CaseFinding* smallest = nullptr;
+        size_t first = 0;  // the index of the first case it appeared in
+    };
+    std::vector<Group> groups;
+    for (size_t c = 0; c < cases.size(); ++c) {
+        const CaseFinding& cf = cases[c];
+        if (cf.verdict == Verdict::pass) continue;
+        const std::string key = finding_key(cf.verdict, cf.evidence);
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.key == key; });
+        if (g == groups.end()) {
+            groups.push_back({key, {}, nullptr, c});
+            g = groups.end() - 1;
+            g->f.verdict = cf.verdict;
+        }
+        if (std::find(g->f.sizes.begin(), g->f.sizes.end(), cf.size) == g->f.sizes.end()) g->f.sizes.push_back(cf.size);
+        // The message and statements of the smallest size: the one a student reproduces first.
+        if (!g->smallest || cf.size < g->smallest->size) g->smallest = &cf;
+    }
+    std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+        if (priority(a.f.verdict) != priority(b.f.verdict)) return priority(a.f.verdict) < priority(b.f.verdict);
+        return a.first < b.first;
+    });
+    std::vector<Finding> out;
+    for (Group& g : groups) {
+        g.f.message = without_size_and_run(g.smallest->evidence);
+        g.f.sources = sources_of(g.smallest->evidence);
+        const auto kind = hint_kind(g.f.verdict, g.smallest->evidence);
+        g.f.hint = kind ? hint_for(exercise, *kind) : 0;
+        out.push_back(std::move(g.f));
+    }
+    return out;
+}
+
+void take_smallest_counterexample(CheckResult& res, const std::vector<CaseFinding>& cases) {
+    const CaseFinding* smallest = nullptr;
+    for (const CaseFinding& c : cases)
+        if (c.verdict == res.verdict && c.size > 0 && (!smallest || c.size < smallest->size)) smallest = &c;
+    if (smallest) res.evidence = smallest->evidence;
+}
+
+void summarise(CheckResult& res, const std::vector<CaseFinding>& cases) {
+    res.findings = summarise_cases(cases, res.exercise);
+    res.smallest_failing_size.reset();
+    bool carried = false;
+    for (const CaseFinding& c : cases) {
+        if (c.verdict == Verdict::pass || c.size <= 0) continue;
+        if (!res.smallest_failing_size || c.size < *res.smallest_failing_size) res.smallest_failing_size = c.size;
+        carried = carried || c.verdict == res.verdict;
+    }
+    if (!carried && res.verdict != Verdict::pass) {
+        // A verdict no case carries: a compile error, the child's end, the sanitizer's, the
+        // timing's. It comes first, and replaces a case's finding it only adds to (a crash whose
+        // message the sanitizer's note extends).
+        Finding f;
+        f.verdict = res.verdict;
+        f.message = without_size_and_run(res.evidence);
+        f.sources = sources_of(res.evidence);
+        if (res.evidence.n > 0) f.sizes = {res.evidence.n};
+        const auto kind = hint_kind(f.verdict, res.evidence);
+        f.hint = kind ? hint_for(res.exercise, *kind) : 0;
+        std::erase_if(res.findings, [&](const Finding& old) {
+            if (old.message.empty() || f.message.find(old.message) == std::string::npos) return false;
+            for (int n : old.sizes)
+                if (std::find(f.sizes.begin(), f.sizes.end(), n) == f.sizes.end()) f.sizes.push_back(n);
+            return true;
+        });
+        res.findings.insert(res.findings.begin(), std::move(f));
+    }
+    // Which finding each failing size's test belongs to (1-based; each case has one worst finding).
+    for (TestRecord& t : res.tests) {
+        t.finding = 0;
+        if (t.passed || t.size <= 0) continue;
+        for (size_t k = 0; k < res.findings.size() && !t.finding; ++k)
+            if (std::find(res.findings[k].sizes.begin(), res.findings[k].sizes.end(), t.size) != res.findings[k].sizes.end())
+                t.finding = int(k) + 1;
+    }
+    const std::vector<std::string> hints = res.findings.empty() ? std::vector<std::string>{} : exercise_hints(res.exercise);
+    for (Finding& f : res.findings)
+        if (f.hint > 0 && size_t(f.hint) <= hints.size()) f.hint_text = hints[size_t(f.hint) - 1];
+}
+
+std::vector<int> passed_sizes(const CheckResult& res) {
+    std::vector<int> out;
+    for (const TestRecord& t : res.tests)
+        if (t.passed && t.size > 0 && std::find(out.begin(), out.end(), t.size) == out.end()) out.push_back(t.size);
+    return out;
+}
+
+std::string size_list(const std::vector<int>& sizes, const std::vector<int>& tested) {
+    std::string s;
+    for (int n : sizes) s += (s.empty() ? "" : ", ") + std::to_string(n);
+    if (tested.size() <= 1) return s;
+    if (sizes.size() == tested.size()) return s + fmt::format(" (all {} sizes)", tested.size());
+    return s + fmt::format(" ({} of {} sizes)", sizes.size(), tested.size());
+}
+
+}  // namespace stencil::checker
