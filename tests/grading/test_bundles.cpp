@@ -90,6 +90,16 @@ TEST_CASE("gradescope bundle: autograder.zip run in a simulated /autograder", "[
         const json res = read_json(root / "results" / "results.json");
         REQUIRE(platform_specs::gradescope_violation(res) == "");
         require_points(s.kind, res["score"].get<double>(), "gradescope");
+        if (s.kind == std::string("fail") || s.kind == std::string("partial")) {
+            // what the student reads (the output and every test's) holds the finding once, not once a size
+            std::string seen = res["output"];
+            for (const auto& test : res["tests"]) seen += "\n" + test["output"].get<std::string>();
+            size_t count = 0;
+            for (size_t p = seen.find("cells wrong_result ("); p != std::string::npos; p = seen.find("cells wrong_result (", p + 1))
+                ++count;
+            CAPTURE(seen);
+            REQUIRE(count == 1);
+        }
         if (s.kind == std::string("partial")) {
             bool visible_all = true, hidden_some_failed = false;
             for (const auto& test : res["tests"]) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "checker/exercises.h"
+#include "checker/findings.h"
 #include "core/error.h"
 #include "grading/platform_results.h"
 #include "grading/rubric.h"
@@ -49,6 +50,19 @@ CheckResult naive_result(std::vector<int> fail, Verdict verdict) {
     }
     return r;
 }
+
+}  // namespace
+
+namespace stencil {
+// A wrong_result case's message as the judge writes it, with its size's own numbers.
+inline std::string fmt_size_message(int n) {
+    return "N=" + std::to_string(n) + " in_order schedule: " + std::to_string(n * 3) + " of " + std::to_string(n * n * n) +
+           " cells wrong_result (0 boundary changed); first at (x=1, y=1, z=1): expected 0.25, got 0." +
+           std::to_string(n);
+}
+}  // namespace stencil
+
+namespace {
 
 double item_points(const Score& s, ItemKind k) {
     double p = 0;
@@ -199,4 +213,55 @@ TEST_CASE("platform results: each file conforms to its platform's documented fie
     const json p = to_prairielearn(big);
     REQUIRE(p.dump().size() <= kPrairieLearnMaxBytes);
     REQUIRE(platform_specs::prairielearn_violation(p, p.dump().size()) == "");
+}
+
+TEST_CASE("platform results: each finding once, its failing sizes' tests naming it", "[grading]") {
+    using stencil::checker::CaseFinding;
+    const Rubric rubric = default_rubric("naive");
+    // wrong at every size with the same finding; and a race seen only at the hidden size 68
+    CheckResult c = naive_result({3, 5, 9, 13, 17, 18, 31, 23, 68}, Verdict::race);
+    std::vector<CaseFinding> cases;
+    for (int n : c.sizes) {
+        CaseFinding f;
+        f.size = n;
+        f.verdict = n == 68 ? Verdict::race : Verdict::wrong_result;
+        f.evidence.n = n;
+        f.evidence.run = "in_order schedule";
+        f.evidence.message = n == 68 ? "N=68 in_order schedule: global-memory race on out[9] with no barrier"
+                                     : stencil::fmt_size_message(n);
+        cases.push_back(f);
+    }
+    stencil::checker::take_smallest_counterexample(c, cases);
+    stencil::checker::summarise(c, cases);
+    REQUIRE(c.findings.size() == 2);
+    const Score s = score_check(rubric, c);
+    const auto student_text = [](const json& tests, const std::string& output, const char* key) {
+        std::string t = output;
+        for (const auto& test : tests) t += "\n" + test[key].get<std::string>();
+        return t;
+    };
+    const auto count = [](const std::string& text, const std::string& what) {
+        size_t n = 0;
+        for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+        return n;
+    };
+    const json g = to_gradescope(s);
+    const json p = to_prairielearn(s);
+    const json k = to_classroom(s, "abc");
+    std::string classroom = k["output"];
+    for (const auto& [name, item] : k["items"].items())
+        for (const auto& line : item["lines"]) classroom += "\n" + line.get<std::string>();
+    for (const std::string& text : {student_text(g["tests"], g["output"], "output"),
+                                    student_text(p["tests"], p["output"], "output"), classroom}) {
+        CAPTURE(text);
+        REQUIRE(count(text, "cells wrong_result (") == 1);   // in the output, with its visible sizes
+        REQUIRE(count(text, "global-memory race on") == 1);  // in the first hidden test it failed
+        // the hidden size named by its test's name only (PrairieLearn's tests here have no names)
+        REQUIRE((text.find("68") == std::string::npos || text.find("68") == text.find("N=68") + 2));
+    }
+    const std::string out = g["output"];
+    CAPTURE(out);
+    CHECK(out.find("wrong_result at N = 3, 5, 9, 13, 17, 18, 31 and 1 hidden size") != std::string::npos);
+    CHECK(out.find("a hidden test failed (race at 1 hidden size)") != std::string::npos);
+    CHECK(out.find("passed at no visible size") != std::string::npos);
 }
