@@ -198,11 +198,19 @@ std::string size_name(const CheckResult& r) {
     return problem == Problem::cardiac2d ? "n" : problem == Problem::derivative ? "my" : "N";
 }
 
-std::string finding_text(const CheckResult& r, const Finding& f, const std::string& indent, const std::string& where) {
+bool hint_said_before(const CheckResult& r, size_t k) {
+    for (size_t i = 0; i < k && i < r.findings.size(); ++i)
+        if (r.findings[i].hint > 0 && r.findings[i].hint == r.findings[k].hint) return true;
+    return false;
+}
+
+std::string finding_text(const CheckResult& r, const Finding& f, const std::string& indent, const std::string& where,
+                         bool hint_said) {
     std::string s = indent + to_string(f.verdict) + (where.empty() ? "" : " at " + where) + ": " + f.message + "\n";
     for (const SourceRef& src : f.sources) s += indent + "  " + source_text(src) + "\n";
     if (const std::string note = line_unknown_note(r, f); !note.empty()) s += indent + "  " + note + "\n";
-    if (const std::string h = hint_line(r, f); !h.empty()) s += indent + "  " + h + "\n";
+    if (hint_said) s += indent + "  " + fmt::format("hint {} of {} (above)", f.hint, readme_name(r.exercise)) + "\n";
+    else if (const std::string h = hint_line(r, f); !h.empty()) s += indent + "  " + h + "\n";
     return s;
 }
 
@@ -232,7 +240,8 @@ std::string to_text(const CheckResult& r) {
     // One line per distinct finding with the sizes it appeared at; a finding of no size (a compile
     // error, the child's end) is the evidence's message, with the compiler's or the run's output.
     bool evidence_said = false;
-    for (const Finding& f : r.findings) {
+    for (size_t k = 0; k < r.findings.size(); ++k) {
+        const Finding& f = r.findings[k];
         if (f.sizes.empty() && !evidence_said) {
             evidence_said = true;
             if (!e.message.empty()) s += "  " + e.message + "\n";
@@ -242,7 +251,7 @@ std::string to_text(const CheckResult& r) {
             if (const std::string h = hint_line(r, f); !h.empty()) s += "    " + h + "\n";
             continue;
         }
-        s += finding_text(r, f, "  ", finding_sizes(r, f));
+        s += finding_text(r, f, "  ", finding_sizes(r, f), hint_said_before(r, k));
     }
     if (r.findings.empty() && !e.message.empty()) s += "  " + e.message + "\n";
     // The smallest counterexample: its size, block and run, and its slice map at that size.

@@ -21,8 +21,13 @@ std::string hint_line(const CheckResult& r, const Finding& f);
 std::string line_unknown_note(const CheckResult& r, const Finding& f);
 
 // A finding's lines: "<indent>race at <where>: <message>", then its statements, the note above
-// and its hint, each a line further in. `where` ("N = 3, 5 (2 of 11 sizes)") may be empty.
-std::string finding_text(const CheckResult& r, const Finding& f, const std::string& indent, const std::string& where);
+// and its hint, each a line further in. `where` ("N = 3, 5 (2 of 11 sizes)") may be empty. A hint
+// an earlier finding printed (`hint_said`) is named without its text again.
+std::string finding_text(const CheckResult& r, const Finding& f, const std::string& indent, const std::string& where,
+                         bool hint_said = false);
+
+// Whether finding `k`'s hint is one an earlier finding of `r` has.
+bool hint_said_before(const CheckResult& r, size_t k);
 
 // "N = 3, 5 (2 of 11 sizes)": where a finding appeared; empty for a finding of no size.
 std::string finding_sizes(const CheckResult& r, const Finding& f);

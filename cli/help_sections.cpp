@@ -22,7 +22,7 @@ const std::vector<Section>& sections() {
         {"The grid", {"--size", "--nx", "--ny", "--nz"}},
         {"Where it runs", {"--backend", "--gpus", "--decompose", "--scaling", "--no-overlap", "--copy-mib"}},
         {"Checking and timing", {"--reps", "--warmup", "--no-time", "--seed", "--check-races", "--counters",
-                                 "--convergence", "--time-limit", "--no-timing", "--sanitize", "--strict", "--fresh",
+                                 "--convergence", "--time-limit", "--no-timing", "--sanitize", "--explain", "--strict", "--fresh",
                                  "--no-cache", "--cache"}},
         {"The texts' tables (model)", {"--bounds", "--registers", "--derivatives", "--ghost", "--explain-invalid",
                                        "--link-gbps", "--latency-us"}},

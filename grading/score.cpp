@@ -111,7 +111,8 @@ std::string student_output(const Rubric& rubric, const CheckResult& r) {
             s += fmt::format("  a hidden test failed ({} at {}): its evidence is shown with the first hidden test "
                              "it failed\n", checker::to_string(f.verdict), visible_where(rubric, r, f));
         else
-            s += checker::finding_text(r, f, "  ", visible_where(rubric, r, f)).replace(2, 0, fmt::format("finding {}: ", k + 1));
+            s += checker::finding_text(r, f, "  ", visible_where(rubric, r, f), checker::hint_said_before(r, k))
+                     .replace(2, 0, fmt::format("finding {}: ", k + 1));
     }
     const bool hidden_evidence = r.evidence.n > 0 && is_hidden(rubric, r, r.evidence.n);
     if (r.findings.empty() && hidden_evidence)

@@ -214,3 +214,26 @@ TEST_CASE("check --gradescope: the file holds the points and the verdict", "[exe
              g["tests"][0]["status"] == (c.score == 1.0 ? "passed" : "failed") &&
              g["extra_data"]["verdict"].is_string()));
 }
+
+TEST_CASE("check --explain and --json: the flag reaches the check, the report holds findings once", "[exercise][cli]") {
+    const ChildResult r = check({corpus("tiled_no_sync.cu"), "-e", "tiled", "--backend", "cpu", "--seed", "1",
+                                 "--explain", "--json", "--no-timing"});
+    CAPTURE(r.output);
+    const auto j = nlohmann::json::parse(r.output, nullptr, false);
+    REQUIRE(!j.is_discarded());
+    REQUIRE(j["verdict"] == "race");
+    REQUIRE(j["explain"].is_array());  // the engine's steps, when it gives them
+    REQUIRE(j["findings"].size() >= 1);
+    REQUIRE(j["findings"][0]["sizes"].size() == j["sizes"].size());
+    REQUIRE(j["findings"][0]["hint"] == 2);
+    REQUIRE(j["smallest_failing_size"] == j["sizes"][0]);
+    REQUIRE(j["passed_sizes"].empty());
+    // text: the race's sentence once, not once per size
+    const ChildResult t = check({corpus("tiled_no_sync.cu"), "-e", "tiled", "--backend", "cpu", "--seed", "1", "--explain"});
+    CAPTURE(t.output);
+    size_t count = 0;
+    for (size_t p = t.output.find("with no __syncthreads()"); p != std::string::npos;
+         p = t.output.find("with no __syncthreads()", p + 1))
+        ++count;
+    REQUIRE(count == 1);
+}

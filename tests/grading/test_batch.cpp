@@ -43,6 +43,11 @@ TEST_CASE("check --batch: parallel, seeded, resumable, with platform results fil
         CAPTURE(csv[i]);
         REQUIRE(csv[i].find(",0x") != std::string::npos);  // the seed a regrade reproduces
     }
+    // a failing file's row and line: its finding once, with the sizes it appeared at
+    for (const std::string& row : csv)
+        if (row.rfind("\"naive_zeros.cu\"", 0) == 0) REQUIRE(row.find("wrong_result at N = 3, ") != std::string::npos);
+    REQUIRE(first.out.find("naive_zeros.cu") != std::string::npos);
+    REQUIRE(first.out.find("wrong_result at N = 3, ") != std::string::npos);
     for (const char* f : {"naive_ok", "naive_zeros", "naive_big_n_wrong", "naive_syntax_error"}) {
         const std::string text = slurp(t.path / "results" / (std::string(f) + ".json"));
         CAPTURE(f, text);
