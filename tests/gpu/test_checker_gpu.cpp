@@ -177,6 +177,29 @@ TEST_CASE("checker on the GPU: --sanitize sees a read past in[] whatever follows
     REQUIRE(r.evidence.n == 16);
     REQUIRE(r.verdict == Verdict::crash);
     CHECK(r.evidence.child_output.find("Invalid __global__ read") != std::string::npos);
+    // memcheck's report names the student's line (NVRTC's -lineinfo): the finding's statement, the
+    // read of `far` (line 11; the compiler may place its load with the statement that uses it)
+    REQUIRE(!r.evidence.sources.empty());
+    CHECK(r.evidence.sources[0].file == file);
+    CHECK((r.evidence.sources[0].line >= 11 && r.evidence.sources[0].line <= 13));
+    REQUIRE(!r.findings.empty());
+    CHECK(!r.findings.front().sources.empty());
+    CHECK(to_text(r).find(std::string(file) + ":") != std::string::npos);
+    CHECK(to_text(r).find("the GPU path cannot name the line") == std::string::npos);
+}
+
+// Where the GPU path cannot know the line (a wrong value: only the outputs show it), the report
+// says so and points to the CPU backend, which names it.
+TEST_CASE("checker on the GPU: a finding without a line says the GPU path cannot name it", "[exercise][gpu]") {
+    CheckOptions o = gpu_options({"naive_zeros.cu", "naive", 0, "wrong_result"});
+    o.timing = false;
+    const CheckResult r = check_submission(corpus("naive_zeros.cu"), o);
+    const std::string text = to_text(r);
+    CAPTURE(text);
+    REQUIRE(r.verdict == Verdict::wrong_result);
+    CHECK(text.find("the GPU path cannot name the line of this finding") != std::string::npos);
+    CHECK(text.find("--backend cpu") != std::string::npos);
+    CHECK(to_json(r)["findings"][0].contains("line_unknown"));
 }
 
 // --sanitize on a correct kernel, with everything a CLI check does (load count, timing): pass.
