@@ -3,6 +3,7 @@
 // appeared at (findings.h), and the smallest failing case's evidence.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "checker/checker.h"
@@ -280,9 +281,20 @@ std::string to_text(const CheckResult& r) {
         if (sized > 0)
             s += passed.empty() ? fmt::format("  passed at no size ({} sizes tested)\n", sized)
                                 : fmt::format("  passed at {} = {}\n", size, size_list(passed, r.sizes));
-        for (const auto& t : r.tests)
-            if (t.size <= 0 || (!t.passed && t.finding == 0))
+        // Failing sizes no finding names (not run after a timeout): one line per reason, with its sizes.
+        std::vector<std::pair<std::string, std::vector<int>>> unnamed;
+        for (const auto& t : r.tests) {
+            if (t.size <= 0) {
                 s += fmt::format("  [{}] {}{}\n", t.passed ? "ok" : "FAIL", t.name, t.passed ? "" : ": " + t.output);
+                continue;
+            }
+            if (t.passed || t.finding != 0) continue;
+            auto u = std::find_if(unnamed.begin(), unnamed.end(), [&](const auto& x) { return x.first == t.output; });
+            if (u == unnamed.end()) unnamed.push_back({t.output, {t.size}});
+            else u->second.push_back(t.size);
+        }
+        for (const auto& [why, sizes] : unnamed)
+            s += fmt::format("  [FAIL] {} = {}: {}\n", size, size_list(sizes, r.sizes), why);
     }
     if (r.loads) {
         s += fmt::format("  global loads per output: {:.3f} at {}={} (budget {:.3f}: {}; {})\n",
