@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "checker/evaluate.h"
 #include "checker/hints.h"
@@ -38,11 +39,15 @@ std::string numbers_masked(const std::string& s) {
             out += s[i++];
             continue;
         }
-        // a number: digits, hex digits after 0x, a fraction, an exponent
-        while (i < s.size() && (std::isxdigit(static_cast<unsigned char>(s[i])) || s[i] == 'x' || s[i] == '.'))
-            ++i;
-        if (i + 1 < s.size() && (s[i] == 'e' || s[i] == 'E') && (is_digit(s[i + 1]) || s[i + 1] == '-' || s[i + 1] == '+'))
-            for (i += 2; i < s.size() && is_digit(s[i]);) ++i;
+        // a number: 0x and hex digits, or digits, a fraction and an exponent
+        if (s[i] == '0' && i + 1 < s.size() && s[i + 1] == 'x') {
+            for (i += 2; i < s.size() && std::isxdigit(static_cast<unsigned char>(s[i]));) ++i;
+        } else {
+            while (i < s.size() && (is_digit(s[i]) || (s[i] == '.' && i + 1 < s.size() && is_digit(s[i + 1])))) ++i;
+            if (i + 1 < s.size() && (s[i] == 'e' || s[i] == 'E') &&
+                (is_digit(s[i + 1]) || ((s[i + 1] == '-' || s[i + 1] == '+') && i + 2 < s.size() && is_digit(s[i + 2]))))
+                for (i += 2; i < s.size() && is_digit(s[i]);) ++i;
+        }
         if (!out.empty() && (out.back() == '-' || out.back() == '+')) out.pop_back();
         out += '#';
     }
@@ -83,6 +88,9 @@ std::string finding_key(Verdict v, const Evidence& ev) {
     // A 2D case's cell "(x=#, y=#)" and a 3D one's "(x=#, y=#, z=#)" are the same place in words.
     std::string masked = numbers_masked(without_size_and_run(ev));
     for (size_t p; (p = masked.find(", z=#")) != std::string::npos;) masked.erase(p, 5);
+    // Runs that differ are one finding whichever two runs showed it (run_plan.cpp's labels).
+    for (const char* run : {"in_order schedule", "reversed schedule", "random schedule (seed #)", "GPU run #"})
+        for (size_t p; (p = masked.find(run)) != std::string::npos;) masked.replace(p, std::strlen(run), "a run");
     return key + "|" + masked;
 }
 

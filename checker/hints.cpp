@@ -12,6 +12,7 @@ const char* to_string(HintKind k) {
     switch (k) {
         case HintKind::race_shared: return "race (shared memory)";
         case HintKind::race_global: return "race (global memory)";
+        case HintKind::unstored_shared_read: return "a read of shared memory no thread stored";
         case HintKind::barrier: return "barrier error";
         case HintKind::out_of_bounds_read: return "out-of-bounds read";
         case HintKind::out_of_bounds_write: return "out_of_bounds_write";
@@ -66,6 +67,7 @@ constexpr HintRow kHints[] = {
     {"tiled", HintKind::race_shared, 2},
     {"tiled", HintKind::barrier, 2},
     {"tiled", HintKind::race_global, 3},
+    {"tiled", HintKind::unstored_shared_read, 1},
     {"tiled", HintKind::out_of_bounds_read, 1},
     {"tiled", HintKind::out_of_bounds_write, 3},
     {"tiled", HintKind::boundary_modified, 3},
@@ -75,6 +77,7 @@ constexpr HintRow kHints[] = {
     {"coarsened", HintKind::race_shared, 2},
     {"coarsened", HintKind::barrier, 2},
     {"coarsened", HintKind::out_of_bounds_read, 1},
+    {"coarsened", HintKind::unstored_shared_read, 1},
     {"coarsened", HintKind::unwritten, 1},
     {"coarsened", HintKind::wrong_result, 1},
     // 1: registers need no barrier; 2: the shared plane needs both; 3: initialise the registers.
@@ -89,6 +92,7 @@ constexpr HintRow kHints[] = {
     {"tiled-r2", HintKind::race_shared, 2},
     {"tiled-r2", HintKind::barrier, 2},
     {"tiled-r2", HintKind::race_global, 3},
+    {"tiled-r2", HintKind::unstored_shared_read, 4},
     {"tiled-r2", HintKind::out_of_bounds_read, 1},
     {"tiled-r2", HintKind::out_of_bounds_write, 3},
     {"tiled-r2", HintKind::boundary_modified, 3},
@@ -99,11 +103,13 @@ constexpr HintRow kHints[] = {
     {"register-tiled-f64", HintKind::race_shared, 3},
     {"register-tiled-f64", HintKind::barrier, 3},
     {"register-tiled-f64", HintKind::out_of_bounds_read, 3},
+    {"register-tiled-f64", HintKind::unstored_shared_read, 3},
     {"register-tiled-f64", HintKind::unwritten, 3},
     // 1: the tile with its ghost ring; 2: the edge threads load the ring; 3: the barrier.
     {"cardiac-shared", HintKind::race_shared, 3},
     {"cardiac-shared", HintKind::barrier, 3},
     {"cardiac-shared", HintKind::out_of_bounds_read, 2},
+    {"cardiac-shared", HintKind::unstored_shared_read, 2},
     {"cardiac-shared", HintKind::out_of_bounds_write, 1},
     {"cardiac-shared", HintKind::unwritten, 2},
     {"cardiac-shared", HintKind::wrong_result, 2},
@@ -111,6 +117,7 @@ constexpr HintRow kHints[] = {
     {"x-derivative", HintKind::race_shared, 2},
     {"x-derivative", HintKind::barrier, 2},
     {"x-derivative", HintKind::out_of_bounds_read, 1},
+    {"x-derivative", HintKind::unstored_shared_read, 1},
     {"x-derivative", HintKind::out_of_bounds_write, 1},
     {"x-derivative", HintKind::unwritten, 1},
     {"x-derivative", HintKind::wrong_result, 1},
@@ -129,6 +136,12 @@ int item_number(const std::string& line, size_t& text_at) {
 }  // namespace
 
 std::optional<HintKind> hint_kind(Verdict v, const Evidence& ev) {
+    // Outputs that depend on shared cells no thread stored (runs that differ, a NaN, a wrong value):
+    // a load that was skipped or went elsewhere, whatever verdict it showed as.
+    const bool unstored = contains(ev.message, "shared memory that no thread") || contains(ev.message, "never stored") ||
+                          contains(ev.message, "no thread had stored");
+    if (unstored && (v == Verdict::race || v == Verdict::wrong_result || v == Verdict::unwritten))
+        return HintKind::unstored_shared_read;
     switch (v) {
         case Verdict::race:
             switch (race_space(ev)) {

@@ -16,6 +16,7 @@ namespace stencil::checker {
 enum class HintKind {
     race_shared,
     race_global,
+    unstored_shared_read,  // an output read a shared cell no thread had stored (a tile cell never loaded)
     barrier,
     out_of_bounds_read,   // crash: a load outside the arrays
     out_of_bounds_write,

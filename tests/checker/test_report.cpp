@@ -233,6 +233,10 @@ TEST_CASE("hints: numbered items are read whole, continuation lines joined", "[e
     ev.line.reset();
     ev.message = "N=3: the output differs between the in_order schedule and the reversed schedule";
     CHECK(hint_kind(Verdict::race, ev) == HintKind::race_shared);
+    ev.message = "N=3: the output differs (1 cells). The result depends on something a GPU does not fix: it reads "
+                 "shared memory that no thread of the block stored (a tile cell never loaded?)";
+    CHECK(hint_kind(Verdict::race, ev) == HintKind::unstored_shared_read);
+    CHECK(hint_for("tiled", HintKind::unstored_shared_read) == 1);  // the load's hint, not the barrier's
     ev.message = "N=3 in_order schedule: out-of-bounds load of in[-1] by block (0, 0, 0)";
     CHECK(hint_kind(Verdict::crash, ev) == HintKind::out_of_bounds_read);
     CHECK(hint_kind(Verdict::compile_error, ev) == std::nullopt);
@@ -311,4 +315,29 @@ TEST_CASE("GPU path: memcheck's lines become sources; other findings say the lin
     CHECK(to_text(r).find("the GPU path cannot name the line") == std::string::npos);
     CHECK(to_text(r).find("stencil.cu:12: out-of-bounds read (__global__ memory) by thread (1, 0, 0) of block (0, 2, 0)") !=
           std::string::npos);
+}
+
+TEST_CASE("findings: the key leaves out sizes, runs and numbers, not what the sentence says", "[exercise][report]") {
+    auto key = [](const std::string& message, int n, const std::string& run) {
+        Evidence ev;
+        ev.message = message;
+        ev.n = n;
+        ev.run = run;
+        return finding_key(Verdict::race, ev);
+    };
+    const std::string a = key("N=3: the output differs between the in_order schedule and the reversed schedule, "
+                              "unspecified values explored (1 cells), first at (x=1, y=1, z=1): nan vs -1.7556478e+33. "
+                              "The result depends on the order",
+                              3, "reversed schedule, unspecified values explored");
+    const std::string b = key("N=69: the output differs between the in_order schedule and the random schedule (seed "
+                              "123565), unspecified values explored (2634 cells), first at (x=1, y=1, z=1): nan vs "
+                              "1253922.62. The result depends on the order",
+                              69, "random schedule (seed 123565), unspecified values explored");
+    CAPTURE(a, b);
+    CHECK(a == b);
+    // a 2D case's cell and a 3D case's
+    CHECK(key("n=5 (7x7 with ghosts): first at (x=0, y=0)", 5, "") == key("n=9 (11x11 with ghosts): first at (x=2, y=1, z=0)", 9, ""));
+    // another statement, another finding
+    CHECK(key("N=3 r: a store at s.cu:10", 3, "r") != key("N=3 r: a load at s.cu:10", 3, "r"));
+    CHECK(key("N=3 r: 0x1f", 3, "r") == key("N=5 r: 0x20", 5, "r"));
 }
