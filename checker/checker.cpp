@@ -471,6 +471,9 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     std::vector<CaseFinding> failing;  // each failing case's finding, summarised at the end
     auto finish = [&](CheckResult& r) -> CheckResult {
         summarise(r, failing);
+        if (opt.explain && s.gpu && r.verdict != Verdict::pass && r.verdict != Verdict::compile_error)
+            r.warnings.push_back("--explain walks the CPU engine's trace of a run, which the GPU backend does not "
+                                 "keep: rerun with --backend cpu for the explanation");
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return std::move(r);
     };
