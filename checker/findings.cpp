@@ -58,7 +58,33 @@ std::string statement(const SourceRef& s) { return fmt::format("{}:{} {}", s.fil
 
 }  // namespace
 
+std::vector<SourceRef> compiler_sources(const std::string& compiler_output) {
+    std::vector<SourceRef> out;
+    size_t start = 0;
+    while (start < compiler_output.size() && out.size() < 8) {
+        size_t end = compiler_output.find('\n', start);
+        if (end == std::string::npos) end = compiler_output.size();
+        const std::string line = compiler_output.substr(start, end - start);
+        start = end + 1;
+        // "FILE.cu:LINE: error: ..." (source.cpp's tidy_compiler_output), the file without spaces
+        const size_t colon = line.find(':');
+        if (colon == std::string::npos || colon == 0 || line.find(' ') < colon) continue;
+        size_t e = colon + 1;
+        int n = 0;
+        while (e < line.size() && is_digit(line[e])) n = n * 10 + (line[e++] - '0');
+        if (e == colon + 1 || line.compare(e, 2, ": ") != 0) continue;
+        // NVRTC's "error:" or "warning:"; the vetting's own refusal says why in words (source.cpp)
+        const size_t kind_end = line.find(':', e + 2);
+        std::string role = kind_end == std::string::npos ? "" : line.substr(e + 2, kind_end - e - 2);
+        if (role != "error" && role != "warning") role = "refused";
+        const bool seen = std::any_of(out.begin(), out.end(), [&](const SourceRef& r) { return r.line == n && r.role == role; });
+        if (!seen) out.push_back(SourceRef{line.substr(0, colon), n, "", role, std::nullopt, std::nullopt});
+    }
+    return out;
+}
+
 std::vector<SourceRef> sources_of(const Evidence& ev) {
+    if (ev.sources.empty() && !ev.compiler_output.empty()) return compiler_sources(ev.compiler_output);
     if (!ev.sources.empty() || !ev.line || ev.line->line <= 0) return ev.sources;
     SourceRef s{ev.line->file, ev.line->line, ev.line->instruction, "where the CPU engine caught it", std::nullopt,
                 std::nullopt};

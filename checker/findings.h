@@ -21,8 +21,13 @@ struct CaseFinding {
 // "n=17 (19x19 with ghosts): " before it): what stays the same from size to size.
 std::string without_size_and_run(const Evidence& ev);
 
-// The statements a finding names: Evidence::sources, or where those are not filled, the one line
-// an engine diagnostic carries (Evidence::line), with the race's block and first thread.
+// The lines a compile error names ("FILE.cu:LINE: error: ..." in the tidied compiler output, or
+// the vetting's "FILE.cu:LINE: <why>"), at most eight, each once: a compile error's statements.
+std::vector<SourceRef> compiler_sources(const std::string& compiler_output);
+
+// The statements a finding names: Evidence::sources, or where those are not filled, the compiler's
+// lines of a compile error, or the one line an engine diagnostic carries (Evidence::line), with the
+// race's block and first thread.
 std::vector<SourceRef> sources_of(const Evidence& ev);
 
 // What makes two cases' findings the same finding: the verdict, the statements named (Evidence::

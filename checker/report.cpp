@@ -208,7 +208,8 @@ bool hint_said_before(const CheckResult& r, size_t k) {
 std::string finding_text(const CheckResult& r, const Finding& f, const std::string& indent, const std::string& where,
                          bool hint_said) {
     std::string s = indent + to_string(f.verdict) + (where.empty() ? "" : " at " + where) + ": " + f.message + "\n";
-    for (const SourceRef& src : f.sources) s += indent + "  " + source_text(src) + "\n";
+    if (f.verdict != Verdict::compile_error)  // (the compiler's output, printed beside, names its lines)
+        for (const SourceRef& src : f.sources) s += indent + "  " + source_text(src) + "\n";
     if (const std::string note = line_unknown_note(r, f); !note.empty()) s += indent + "  " + note + "\n";
     if (hint_said) s += indent + "  " + fmt::format("hint {} of {} (above)", f.hint, readme_name(r.exercise)) + "\n";
     else if (const std::string h = hint_line(r, f); !h.empty()) s += indent + "  " + h + "\n";
@@ -247,7 +248,8 @@ std::string to_text(const CheckResult& r) {
             evidence_said = true;
             if (!e.message.empty()) s += "  " + e.message + "\n";
             if (!e.compiler_output.empty() && e.compiler_output != e.message + "\n") s += e.compiler_output;
-            for (const SourceRef& src : f.sources) s += "    " + source_text(src) + "\n";
+            if (e.compiler_output.empty())  // (the compiler's output names its lines itself)
+                for (const SourceRef& src : f.sources) s += "    " + source_text(src) + "\n";
             if (const std::string note = line_unknown_note(r, f); !note.empty()) s += "    " + note + "\n";
             if (const std::string h = hint_line(r, f); !h.empty()) s += "    " + h + "\n";
             continue;

@@ -341,3 +341,20 @@ TEST_CASE("findings: the key leaves out sizes, runs and numbers, not what the se
     CHECK(key("N=3 r: a store at s.cu:10", 3, "r") != key("N=3 r: a load at s.cu:10", 3, "r"));
     CHECK(key("N=3 r: 0x1f", 3, "r") == key("N=5 r: 0x20", 5, "r"));
 }
+
+TEST_CASE("findings: a compile error's lines are its sources, printed once", "[exercise][report]") {
+    CHECK(compiler_sources("s.cu:6: error: expected a \";\"\n      if (i) {\n      ^\ns.cu:6: error: again\n"
+                           "s.cu:9: warning: unused\nnot a line: error: x\n")
+              .size() == 2);
+    CHECK(compiler_sources("e.cu:2: a byte that is not UTF-8 (0xe9 at offset 83)\n")[0].role == "refused");
+    const CheckResult r = check_submission(corpus("naive_syntax_error.cu"), cpu("naive", 1));
+    REQUIRE(r.verdict == Verdict::compile_error);
+    REQUIRE(r.findings.size() == 1);
+    REQUIRE(!r.findings[0].sources.empty());
+    CHECK(r.findings[0].sources[0].file == "naive_syntax_error.cu");
+    CHECK(r.findings[0].sources[0].line == 6);
+    CHECK(to_json(r)["findings"][0]["sources"][0]["source_line"] == 6);
+    const std::string text = to_text(r);
+    CAPTURE(text);
+    CHECK(count_of(text, "naive_syntax_error.cu:6") == 1);
+}
