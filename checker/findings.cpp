@@ -192,6 +192,14 @@ void summarise(CheckResult& res, const std::vector<CaseFinding>& cases) {
         });
         res.findings.insert(res.findings.begin(), std::move(f));
     }
+    // The statements found after the verdict for the smallest case (a replay of its run: they are
+    // in res.evidence only) are its finding's.
+    if (!res.evidence.sources.empty())
+        for (Finding& f : res.findings)
+            if (f.verdict == res.verdict && std::find(f.sizes.begin(), f.sizes.end(), res.evidence.n) != f.sizes.end()) {
+                f.sources = res.evidence.sources;
+                break;
+            }
     // Which finding each failing size's test belongs to (1-based; each case has one worst finding).
     for (TestRecord& t : res.tests) {
         t.finding = 0;

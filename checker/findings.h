@@ -48,7 +48,9 @@ void take_smallest_counterexample(CheckResult& res, const std::vector<CaseFindin
 // Fills res.findings, res.smallest_failing_size and each TestRecord's finding from `cases`, with
 // each finding's hint and its text (hints.h). A verdict no case carries (a compile error, the
 // child's end, a sanitizer's or the timing's verdict) is a finding of its own, from res.evidence,
-// and comes first. After every step that may change the verdict.
+// and comes first; the verdict's finding at res.evidence's size takes res.evidence's sources (a
+// step after the judgement, a replay or the sanitizer, may have found them). After every step
+// that may change the verdict or the evidence.
 void summarise(CheckResult& res, const std::vector<CaseFinding>& cases);
 
 // The sizes of res.tests that passed, in test order (checks of no size, like a sanitizer's, left out).

@@ -88,9 +88,9 @@ std::string step_text(const ExplainStep& st) {
 }  // namespace
 
 std::string source_text(const SourceRef& s) {
-    std::string t = fmt::format("{}:{}:", s.file, s.line);
-    if (!s.role.empty()) t += " " + s.role;
-    if (!s.instruction.empty()) t += " (" + s.instruction + ")";
+    std::string what = s.role;
+    if (!s.instruction.empty()) what += (what.empty() ? "" : ", ") + s.instruction;
+    std::string t = fmt::format("at {}:{}{}", s.file, s.line, what.empty() ? "" : " (" + what + ")");
     if (s.thread) t += " by thread " + triple(*s.thread);
     if (s.block) t += (s.thread ? " of block " : " in block ") + triple(*s.block);
     return t;
@@ -157,16 +157,17 @@ json to_json(const CheckResult& r) {
     }
     if (e.line)
         ev["source"] = {{"file", e.line->file}, {"line", e.line->line}, {"instruction", e.line->instruction}};
-    if (!e.sources.empty()) ev["sources"] = sources_json(e.sources);
-    if (!e.compiler_output.empty()) ev["compiler_output"] = e.compiler_output;
-    if (!e.child_output.empty()) ev["child_output"] = e.child_output;
-    j["evidence"] = ev;
-    j["explain"] = json::array();
+    ev["sources"] = sources_json(e.sources);
+    // check --explain's backward slice, first bad output first
+    ev["explain"] = json::array();
     for (const ExplainStep& st : e.explain) {
         json sj = {{"text", st.text}, {"source_file", nullptr}, {"source_line", nullptr}};
         if (st.at) sj["source_file"] = st.at->file, sj["source_line"] = st.at->line;
-        j["explain"].push_back(sj);
+        ev["explain"].push_back(sj);
     }
+    if (!e.compiler_output.empty()) ev["compiler_output"] = e.compiler_output;
+    if (!e.child_output.empty()) ev["child_output"] = e.child_output;
+    j["evidence"] = ev;
     // A failing size's test names its finding rather than repeating its sentence.
     j["tests"] = json::array();
     for (const auto& t : r.tests) {

@@ -10,7 +10,7 @@ namespace stencil::checker {
 // "N", "n" (cardiac2d) or "my" (the derivative): what the exercise's sizes are called.
 std::string size_name(const CheckResult& r);
 
-// "tiled.cu:15: load (ld.shared.f32) by thread (2, 2, 2) of block (0, 0, 0)"
+// "at tiled.cu:15 (load, ld.shared.f32) by thread (2, 2, 2) of block (0, 0, 0)"
 std::string source_text(const SourceRef& s);
 
 // "hint 2 of exercises/tiled/README.md: <its text>"; empty when the finding has no hint.

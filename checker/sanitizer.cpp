@@ -86,7 +86,7 @@ std::vector<SourceRef> sanitizer_sources(std::string_view report, const std::str
             const size_t space = line.find("__", 8);
             const std::string_view mem = space == std::string_view::npos ? "" : line.substr(space, line.find(' ', space) - space);
             open->role = fmt::format("out-of-bounds {}{}", write ? "write" : "read",
-                                     mem.empty() ? "" : fmt::format(" ({} memory)", mem));
+                                     mem.empty() ? "" : fmt::format(" of {} memory", mem));
         } else if (open && open->line == 0 && line.rfind("at ", 0) == 0) {
             std::string file;
             int n = 0;

@@ -222,7 +222,7 @@ TEST_CASE("check --explain and --json: the flag reaches the check, the report ho
     const auto j = nlohmann::json::parse(r.output, nullptr, false);
     REQUIRE(!j.is_discarded());
     REQUIRE(j["verdict"] == "race");
-    REQUIRE(j["explain"].is_array());  // the engine's steps, when it gives them
+    REQUIRE(j["evidence"]["explain"].is_array());  // the engine's steps, when it gives them
     REQUIRE(j["findings"].size() >= 1);
     REQUIRE(j["findings"][0]["sizes"].size() == j["sizes"].size());
     REQUIRE(j["findings"][0]["hint"] == 2);

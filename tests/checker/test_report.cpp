@@ -105,6 +105,15 @@ TEST_CASE("findings: the same finding at many sizes is one, with its sizes in te
     CHECK(two.tests[2].finding == 2);
     CHECK(two.tests[3].finding == 1);
     CHECK(two.tests[0].finding == 0);  // passed
+    // statements found for the smallest case after the verdict (a replay) are its finding's
+    std::vector<CaseFinding> cases = {race_case(9, 15), race_case(13, 15)};
+    CheckResult r2 = race_result(cases);
+    r2.evidence.sources = {SourceRef{"stencil.cu", 10, "st.shared.f32", "store", {}, std::array<int, 3>{1, 2, 2}},
+                           SourceRef{"stencil.cu", 15, "ld.shared.f32", "load", {}, std::array<int, 3>{2, 2, 2}}};
+    summarise(r2, cases);
+    REQUIRE(r2.findings.size() == 1);
+    CHECK(r2.findings[0].sources.size() == 2);
+    CHECK(to_text(r2).find("at stencil.cu:10 (store, st.shared.f32) by thread (1, 2, 2)") != std::string::npos);
 }
 
 TEST_CASE("findings: text and JSON print each finding once, with its sizes, lines and hint", "[exercise][report]") {
@@ -113,7 +122,7 @@ TEST_CASE("findings: text and JSON print each finding once, with its sizes, line
     CAPTURE(text);
     CHECK(count_of(text, "shared-memory race in block") == 1);
     CHECK(text.find("race at N = 9, 13, 37, 18 (4 of 5 sizes): shared-memory race") != std::string::npos);
-    CHECK(text.find("stencil.cu:15: where the CPU engine caught it (ld.shared.f32) by thread (2, 2, 2) of block "
+    CHECK(text.find("at stencil.cu:15 (where the CPU engine caught it, ld.shared.f32) by thread (2, 2, 2) of block "
                     "(0, 0, 1)") != std::string::npos);
     CHECK(text.find("hint 2 of exercises/tiled/README.md: All loads must be finished before anyone reads a "
                     "neighbour") != std::string::npos);
@@ -258,11 +267,12 @@ TEST_CASE("explain: the steps print as an indented chain, in JSON with their lin
                     "      <- never stored: thread (0,1,1)'s load was skipped because `i < N - 1` was false "
                     "(stencil.cu:10)\n") != std::string::npos);
     const nlohmann::json j = to_json(r);
-    REQUIRE(j["explain"].size() == 3);
-    CHECK(j["explain"][0]["source_line"].is_null());
-    CHECK(j["explain"][1]["source_file"] == "stencil.cu");
-    CHECK(j["explain"][2]["source_line"] == 10);
-    CHECK(j["explain"][2]["text"].get<std::string>().rfind("never stored", 0) == 0);
+    const auto& steps = j["evidence"]["explain"];
+    REQUIRE(steps.size() == 3);
+    CHECK(steps[0]["source_line"].is_null());
+    CHECK(steps[1]["source_file"] == "stencil.cu");
+    CHECK(steps[2]["source_line"] == 10);
+    CHECK(steps[2]["text"].get<std::string>().rfind("never stored", 0) == 0);
 }
 
 TEST_CASE("GPU path: memcheck's lines become sources; other findings say the line is unknown", "[exercise][report]") {
@@ -294,7 +304,7 @@ TEST_CASE("GPU path: memcheck's lines become sources; other findings say the lin
     REQUIRE(s.size() == 2);  // line 12 once (its first thread), line 14; the harness's line left out
     CHECK(s[0].file == "stencil.cu");
     CHECK(s[0].line == 12);
-    CHECK(s[0].role == "out-of-bounds read (__global__ memory)");
+    CHECK(s[0].role == "out-of-bounds read of __global__ memory");
     CHECK(s[0].thread == std::array<int, 3>{1, 0, 0});
     CHECK(s[0].block == std::array<int, 3>{0, 2, 0});
     CHECK(s[1].line == 14);
@@ -313,8 +323,8 @@ TEST_CASE("GPU path: memcheck's lines become sources; other findings say the lin
     CHECK(to_json(r)["findings"][0].contains("line_unknown"));
     r.findings.front().sources = s;
     CHECK(to_text(r).find("the GPU path cannot name the line") == std::string::npos);
-    CHECK(to_text(r).find("stencil.cu:12: out-of-bounds read (__global__ memory) by thread (1, 0, 0) of block (0, 2, 0)") !=
-          std::string::npos);
+    CHECK(to_text(r).find("at stencil.cu:12 (out-of-bounds read of __global__ memory) by thread (1, 0, 0) of block "
+                          "(0, 2, 0)") != std::string::npos);
 }
 
 TEST_CASE("findings: the key leaves out sizes, runs and numbers, not what the sentence says", "[exercise][report]") {
