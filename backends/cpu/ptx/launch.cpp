@@ -14,6 +14,7 @@
 
 #include "backends/cpu/ptx/block.h"
 #include "backends/cpu/ptx/device_state.h"
+#include "backends/cpu/ptx/provenance_recorder.h"
 #include "backends/cpu/ptx/race_detector.h"
 
 namespace ptx {
@@ -106,7 +107,11 @@ void BlockRunner::run_block(int linear_block) {
         for (int l = 0; l < wp.lanes; ++l) lane_ptrs_[(size_t)(wp.first + l)] = &threads_[(size_t)(wp.first + l)];
     }
     start_block_memory();
-    for (auto& o : observers_) o->block_start(*this);
+    stepping_ = false;
+    for (auto& o : observers_) {
+        o->block_start(*this);
+        stepping_ = o->wants_steps(*this) || stepping_;
+    }
 
     std::vector<int> order((size_t)nwarps);
     std::iota(order.begin(), order.end(), 0);
@@ -323,14 +328,14 @@ std::vector<int> block_order(const simt::ExecOptions& opt, long long nblocks) {
     return order;
 }
 
-// The blocks spread over worker OS threads (one when tracing: the trace in program order, block
-// by block); each worker's runner keeps its own report.
+// The blocks spread over worker OS threads (one when tracing or recording: the trace in program
+// order, block by block); each worker's runner keeps its own report.
 std::vector<std::unique_ptr<BlockRunner>> run_blocks(LaunchState& L, const std::vector<int>& order) {
     const simt::ExecOptions& opt = L.opt;
     const long long nblocks = (long long)order.size();
     int workers = opt.workers > 0 ? opt.workers : (int)std::max(1u, std::thread::hardware_concurrency());
     workers = (int)std::min<long long>(workers, nblocks);
-    if (opt.trace.records != simt::TraceMode::off) workers = 1;
+    if (opt.trace.records != simt::TraceMode::off || L.launch.recording) workers = 1;
     std::vector<std::unique_ptr<BlockRunner>> runners;
     for (int w = 0; w < workers; ++w) {
         runners.push_back(std::make_unique<BlockRunner>(L, w));
@@ -443,6 +448,7 @@ simt::ExecReport run(const Module& m, const Launch& launch, const simt::ExecOpti
     L.start = t0;
     load_memory(L);
     if (opt.check_shared) L.observers = make_race_detector(L);
+    if (launch.recording) L.observers = make_recorder(L, std::move(L.observers));
     const auto& g = launch.grid;
     const std::vector<int> order = block_order(opt, (long long)g.x * g.y * g.z);
     const auto runners = run_blocks(L, order);
