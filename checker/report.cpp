@@ -87,6 +87,19 @@ json to_json(const CheckResult& r) {
     }
     if (e.line)
         ev["source"] = {{"file", e.line->file}, {"line", e.line->line}, {"instruction", e.line->instruction}};
+    auto source = [](const SourceRef& x) {
+        json o = {{"source_file", x.file}, {"source_line", x.line}, {"instruction", x.instruction}, {"role", x.role}};
+        if (x.block) o["block"] = *x.block;
+        if (x.thread) o["thread"] = *x.thread;
+        return o;
+    };
+    ev["sources"] = json::array();
+    for (const auto& x : e.sources) ev["sources"].push_back(source(x));
+    if (!e.explain.empty()) {
+        ev["explain"] = json::array();
+        for (const auto& x : e.explain) ev["explain"].push_back(x.at ? json{{"text", x.text}, {"at", source(*x.at)}}
+                                                                     : json{{"text", x.text}});
+    }
     if (!e.compiler_output.empty()) ev["compiler_output"] = e.compiler_output;
     if (!e.child_output.empty()) ev["child_output"] = e.child_output;
     j["evidence"] = ev;
@@ -126,6 +139,12 @@ std::string to_text(const CheckResult& r) {
                          x.block[0], x.block[1], x.block[2], x.interval, x.thread_a[0], x.thread_a[1],
                          x.thread_a[2], x.thread_b[0], x.thread_b[1], x.thread_b[2]);
     }
+    for (const auto& x : e.sources)
+        s += fmt::format("  at {}:{} ({}{}{})\n", x.file, x.line, x.role,
+                         x.thread ? fmt::format(", thread ({}, {}, {})", (*x.thread)[0], (*x.thread)[1], (*x.thread)[2]) : "",
+                         x.block ? fmt::format(" of block ({}, {}, {})", (*x.block)[0], (*x.block)[1], (*x.block)[2]) : "");
+    if (!e.explain.empty()) s += "  explain:\n";
+    for (const auto& x : e.explain) s += "    " + x.text + "\n";
     if (!e.slice_map.empty()) s += e.slice_map;
     if (!e.child_output.empty()) s += "  output of the run:\n" + e.child_output + "\n";
     for (const auto& t : r.tests)

@@ -47,6 +47,7 @@ struct CheckArgs {
     bool json = false;
     std::string gradescope;
     bool sanitize = false;
+    bool explain = false;
     std::string batch;
     std::string csv;
     std::string time_limit;
@@ -104,6 +105,7 @@ checker::CheckOptions options_of(const CheckArgs& a) {
     if (!a.tile.empty()) opt.tile = parse_tile(a.tile);
     opt.backend = a.backend;
     opt.sanitize = a.sanitize;
+    opt.explain = a.explain;
     if (!a.time_limit.empty()) opt.time_limit_s = parse_time_limit(a.time_limit);
     opt.timing = !a.no_timing;
     if (!a.seed.empty()) opt.seed = parse_seed(a.seed);
@@ -425,6 +427,7 @@ const Command check_command("check", 60, [](CLI::App& app) -> std::function<int(
     add_problem_option(app);
     app.add_flag("--json", a->json, "print the verdict and its evidence as JSON (--batch: one document for all)");
     app.add_option("--gradescope", a->gradescope, "also write a Gradescope results.json here");
+    app.add_flag("--explain", a->explain, "CPU: the first bad output's backward slice, to the statement that went wrong");
     app.add_flag("--sanitize", a->sanitize, "GPU: also run compute-sanitizer memcheck/racecheck/synccheck");
     app.add_option("--batch", a->batch, "grade every .cu file of this folder (exit 0 only if all pass)");
     app.add_option("--csv", a->csv, "with --batch: write grades here (one row per file, with its seed)");
