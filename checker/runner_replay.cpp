@@ -65,6 +65,11 @@ ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_by
     ReplayOutcome out;
     ptx::Recording rec;
     for (const CellRef& c : spec.cells) rec.cells.push_back({c.buffer, c.element * elem_bytes, elem_bytes});
+    // The block the parent names is traced at once: most often it is the writer's, and one run does.
+    if (spec.explain && spec.block) {
+        rec.trace_block = true;
+        rec.block = {(*spec.block)[0], (*spec.block)[1], (*spec.block)[2]};
+    }
     run(rec);
     for (const ptx::CellStore& s : rec.stores) {
         CellWriter w;
@@ -112,9 +117,11 @@ ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_by
         if (!sites.empty()) target.store_site = sites[0];
     }
     if (!block) return out;
-    rec.trace_block = true;
-    rec.block = *block;
-    run(rec);
+    if (!(rec.traced && rec.block == *block)) {
+        rec.trace_block = true;
+        rec.block = *block;
+        run(rec);
+    }
     out.traced_block = int3(*block);
     for (const ptx::SliceLink& l : ptx::backward_slice(m, rec, target)) out.slice.push_back(wire_link(m, l, cs));
     return out;

@@ -328,14 +328,14 @@ std::vector<int> block_order(const simt::ExecOptions& opt, long long nblocks) {
     return order;
 }
 
-// The blocks spread over worker OS threads (one when tracing or recording: the trace in program
-// order, block by block); each worker's runner keeps its own report.
+// The blocks spread over worker OS threads (one when tracing: the trace in program order, block
+// by block); each worker's runner keeps its own report.
 std::vector<std::unique_ptr<BlockRunner>> run_blocks(LaunchState& L, const std::vector<int>& order) {
     const simt::ExecOptions& opt = L.opt;
     const long long nblocks = (long long)order.size();
     int workers = opt.workers > 0 ? opt.workers : (int)std::max(1u, std::thread::hardware_concurrency());
     workers = (int)std::min<long long>(workers, nblocks);
-    if (opt.trace.records != simt::TraceMode::off || L.launch.recording) workers = 1;
+    if (opt.trace.records != simt::TraceMode::off) workers = 1;
     std::vector<std::unique_ptr<BlockRunner>> runners;
     for (int w = 0; w < workers; ++w) {
         runners.push_back(std::make_unique<BlockRunner>(L, w));

@@ -1,7 +1,8 @@
-// The recording mode (provenance.h): an observer of the interpreter, on one worker.
+// The recording mode (provenance.h): an observer of the interpreter on each worker.
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <mutex>
 
 #include "backends/cpu/ptx/block.h"
 #include "backends/cpu/ptx/provenance.h"
@@ -13,7 +14,7 @@ namespace {
 
 class Recorder final : public BlockObserver {
 public:
-    Recorder(LaunchState& L, Recording& rec) : L_(L), rec_(rec) {}
+    Recorder(LaunchState& L, Recording& rec, std::mutex& stores) : L_(L), rec_(rec), stores_mutex_(stores) {}
 
     void block_start(BlockRunner& r) override {
         tracing_ = rec_.trace_block && r.block_idx() == rec_.block;
@@ -59,11 +60,13 @@ public:
 private:
     LaunchState& L_;
     Recording& rec_;
+    std::mutex& stores_mutex_;  // the watched cells and store sites, shared by the workers
     bool tracing_ = false;
     long long order_ = 0;
 
     void note_store(BlockRunner& r, const AccessEvent& e) {
         if (e.buffer_index < 0 || e.buffer_index >= (int)L_.buffers.size()) return;
+        std::lock_guard lock(stores_mutex_);
         auto& sites = rec_.store_sites[(size_t)e.buffer_index];
         if (std::find(sites.begin(), sites.end(), e.in.site) == sites.end()) sites.push_back(e.in.site);
         for (size_t c = 0; c < rec_.cells.size(); ++c) {
@@ -90,13 +93,14 @@ public:
     std::vector<std::unique_ptr<BlockObserver>> for_worker() override {
         std::vector<std::unique_ptr<BlockObserver>> v;
         if (checks_) v = checks_->for_worker();
-        v.push_back(std::make_unique<Recorder>(L_, *L_.launch.recording));
+        v.push_back(std::make_unique<Recorder>(L_, *L_.launch.recording, stores_mutex_));
         return v;
     }
 
 private:
     LaunchState& L_;
     std::unique_ptr<LaunchObservers> checks_;
+    std::mutex stores_mutex_;
 };
 
 }  // namespace

@@ -8,7 +8,8 @@
 //                   guard that was false), every global and shared access it made with the bytes
 //                   it loaded, in the order the block ran them: the input of the backward slice
 //                   (slice.h)
-// A recording launch runs on one worker (its order is the replay's order).
+// The traced block runs on one worker; the watched cells' stores come from any (two blocks storing
+// one cell is a race, whose last store depends on the workers' timing).
 #pragma once
 #include <cstdint>
 #include <vector>
