@@ -48,7 +48,8 @@ bool wants_replay(Verdict v, const Evidence& ev, bool explain) {
         case Verdict::wrong_result:
         case Verdict::unwritten:
         case Verdict::boundary_modified: return ev.first_bad.has_value();
-        case Verdict::input_modified: return ev.first_bad.has_value() && (explain || ev.sources.empty());
+        // (on the CPU a store to in[] is the engine's diagnostic, with its statement: nothing to replay)
+        case Verdict::input_modified: return ev.first_bad.has_value() && ev.sources.empty();
         case Verdict::race: return ev.first_bad.has_value() || (explain && ev.race.has_value());
         default: return false;
     }
@@ -140,6 +141,18 @@ void add_writer_sources(Verdict v, Evidence& ev, const ReplayOutcome& r, const s
 
 namespace {
 
+// --explain for a verdict the engine's diagnostic decided (a store to in[], out of bounds, a crash, a
+// timeout, a race no output shows): the statements it names are the slice, each the wrong step.
+void explain_from_sources(Evidence& ev) {
+    for (const SourceRef& s : ev.sources) {
+        std::string who;
+        if (s.thread)
+            who = fmt::format(" by thread ({}, {}, {})", (*s.thread)[0], (*s.thread)[1], (*s.thread)[2]);
+        if (s.thread && s.block) who += fmt::format(" of block ({}, {}, {})", (*s.block)[0], (*s.block)[1], (*s.block)[2]);
+        ev.explain.push_back({fmt::format("{} at line {}{} ({})", s.role, s.line, who, s.instruction), s});
+    }
+}
+
 // The replay of `rc` in a runner of its own, its answer put into the evidence.
 void replay(Verdict verdict, Evidence& ev, std::vector<std::string>& warnings, const ReplayInputs& in,
             const ReplayCase& rc) {
@@ -185,7 +198,10 @@ void replay(Verdict verdict, Evidence& ev, std::vector<std::string>& warnings, c
 }  // namespace
 
 void replay_failing_run(Verdict verdict, Evidence& ev, std::vector<std::string>& warnings, const ReplayInputs& in) {
-    if (!in.ex.is_star3d() || !wants_replay(verdict, ev, in.opt.explain)) return;
+    if (!in.ex.is_star3d() || !wants_replay(verdict, ev, in.opt.explain)) {
+        if (in.opt.explain && ev.explain.empty()) explain_from_sources(ev);
+        return;
+    }
     std::optional<std::pair<size_t, size_t>> found;
     for (size_t c = 0; c < in.cases.size() && !found; ++c)
         if (in.cases[c].n == ev.n)
@@ -217,7 +233,10 @@ void replay_failing_run(Verdict verdict, Evidence& ev, std::vector<std::string>&
 
 void replay_failing_field_run(Verdict verdict, Evidence& ev, std::vector<std::string>& warnings,
                               const ReplayInputs& in, const std::vector<FieldCase>& cases) {
-    if (!wants_replay(verdict, ev, in.opt.explain)) return;
+    if (!wants_replay(verdict, ev, in.opt.explain)) {
+        if (in.opt.explain && ev.explain.empty()) explain_from_sources(ev);
+        return;
+    }
     for (size_t c = 0; c < cases.size(); ++c) {
         if (cases[c].n != ev.n) continue;
         for (size_t r = 0; r < cases[c].runs.size(); ++r) {

@@ -139,6 +139,13 @@ TEST_CASE("feedback: a never-stored shared read the output depends on is a cause
     CHECK(s->line == 9);
 }
 
+TEST_CASE("feedback: --explain on a verdict the engine decided names its statement", "[exercise]") {
+    const CheckResult r = check_submission(corpus("naive_writes_input.cu"), options("naive", true));
+    REQUIRE(r.verdict == Verdict::input_modified);
+    CHECK(last_line(r) == 15);
+    CHECK(r.evidence.sources.size() == 1);  // (no replay: the engine's diagnostic has the store)
+}
+
 TEST_CASE("feedback: without --explain the slice is not filled", "[exercise]") {
     const CheckResult r = check_submission(corpus("naive_off_by_one.cu"), options("naive"));
     REQUIRE(r.verdict == Verdict::wrong_result);
