@@ -26,6 +26,7 @@
 #include "checker/field_exercises.h"
 #include "checker/findings.h"
 #include "checker/process.h"
+#include "checker/replay.h"
 #include "checker/protocol.h"
 #include "checker/sanitizer.h"
 #include "checker/shared_arrays.h"
@@ -265,7 +266,6 @@ Request base_request(const Exercise& ex, const Setup& s, const VettedSource& src
     req.compile_memory_bytes = opt.compile_memory_mb << 20;
     req.time_limit = opt.time_limit_s;
     req.printf_cap_bytes = kPrintfCapBytes;
-    req.explain = opt.explain;
     return req;
 }
 
@@ -432,6 +432,9 @@ void check_fields(CheckResult& res, std::vector<CaseFinding>& failing, const Exe
     const ResultFile result = read_result_file(work.path + "/result.json");
     if (take_compile_failure(res, child, result, src.display_name, opt)) return;
     failing = take_judgement(res, judge_field_runs(ex, s.tile, cases, result, child, work.path, arrays));
+    if (!s.gpu && res.verdict != Verdict::pass)
+        replay_failing_field_run(res.verdict, res.evidence, res.warnings,
+                                 ReplayInputs{ex, s.tile, arrays, req, {}, runner_path(), work.path, opt}, cases);
     if (result.ok() && result.result.counts && count >= 0) {
         const FieldCase& c = cases[size_t(count)];
         LoadCount lc;
@@ -506,8 +509,12 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     const ResultFile result = read_result_file(work.path + "/result.json");
     if (take_compile_failure(res, child, result, src.display_name, opt)) return finish(res);
 
-    // 4. judge
+    // 4. judge (the smallest failing case's evidence: findings.h); on the CPU, the failing run
+    //    replayed for the statements behind the verdict (replay.h)
     failing = take_judgement(res, judge_runs(ex, s.tile, weights, plan.cases, result, child, work.path, arrays, &refs));
+    if (!s.gpu && res.verdict != Verdict::pass)
+        replay_failing_run(res.verdict, res.evidence, res.warnings,
+                           ReplayInputs{ex, s.tile, arrays, req, plan.cases, runner_path(), work.path, opt});
     if (result.ok()) add_measurements(res, ex, result.result, plan, s.gpu);
 
     // 5. GPU extras: compute-sanitizer; the load count from a checked CPU run where the GPU's

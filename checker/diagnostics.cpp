@@ -30,6 +30,43 @@ std::optional<SourceLine> source_line(const EngineDiagnostic& d) {
     return SourceLine{base_name(d.file), d.line, d.instruction};
 }
 
+SourceRef source_ref(const std::string& file, int line, const std::string& instruction, std::string role,
+                     const Int3& block, const Int3& thread) {
+    SourceRef r;
+    r.file = base_name(file);
+    r.line = line;
+    r.instruction = instruction;
+    r.role = std::move(role);
+    r.block = block;
+    r.thread = thread;
+    return r;
+}
+
+// The statements a diagnostic names: the faulting (or later) access, and a race's other access;
+// a race's store first.
+std::vector<SourceRef> sources_of(const EngineDiagnostic& d) {
+    std::vector<SourceRef> v;
+    std::string role;
+    switch (d.kind) {
+        case DiagnosticKind::race: role = std::string(to_string(d.op_a)); break;
+        case DiagnosticKind::out_of_bounds: role = "out-of-bounds " + std::string(to_string(d.op_a)); break;
+        case DiagnosticKind::input_write: role = "store to " + d.array + "[]"; break;
+        case DiagnosticKind::timeout: role = "spinning"; break;
+        case DiagnosticKind::divergent_barrier:
+        case DiagnosticKind::exit_before_barrier: role = "barrier"; break;
+        case DiagnosticKind::uninitialized_shared_read: role = "load of a shared cell no thread stored"; break;
+        case DiagnosticKind::kernel_exception: role = "crashed"; break;
+    }
+    if (d.line > 0) v.push_back(source_ref(d.file, d.line, d.instruction, role, d.block, d.thread_a));
+    if (d.kind == DiagnosticKind::race && d.other.line > 0) {
+        SourceRef o = source_ref(d.other.file, d.other.line, d.other.instruction, std::string(to_string(d.op_b)),
+                                 d.block_b, d.thread_b);
+        if (d.op_b != AccessOp::load && d.op_a == AccessOp::load) v.insert(v.begin(), o);
+        else v.push_back(o);
+    }
+    return v;
+}
+
 GridDims dims_of(const DiagnosisContext& ctx) {
     return ctx.dims.nx > 0 ? ctx.dims : GridDims{ctx.n, ctx.n, ctx.n};
 }
@@ -78,15 +115,19 @@ std::string race_message(const EngineDiagnostic& d, const DiagnosisContext& ctx)
     const std::string head = fmt::format("in block {}, barrier interval {}: thread {} {} and thread {}",
                                          idx(d.block), d.interval, idx(d.thread_a), to_string(d.op_a),
                                          idx(d.thread_b));
+    const std::string other = d.other.line > 0 ? fmt::format("; thread {}'s {} is at {}:{}{}", idx(d.thread_b),
+                                                              to_string(d.op_b), base_name(d.other.file), d.other.line,
+                                                              d.other.instruction.empty() ? "" : " (" + d.other.instruction + ")")
+                                                : "";
     if (d.space == MemorySpace::shared)
-        return fmt::format("shared-memory race {} {} of {} with no __syncthreads() between them{}", head,
-                           to_string(d.op_b), cell_of(d, ctx), at_line(d));
+        return fmt::format("shared-memory race {} {} of {} with no __syncthreads() between them{}{}", head,
+                           to_string(d.op_b), cell_of(d, ctx), at_line(d), other);
     const bool other_block = d.block_b != d.block;
     return fmt::format("global-memory race on {} {}{} {}{}{}", cell_of(d, ctx), head,
                        other_block ? " of block " + idx(d.block_b) : "", to_string(d.op_b),
                        other_block ? ": blocks of one launch are not ordered"
                                    : " with no __syncthreads() between them",
-                       at_line(d));
+                       at_line(d) + other);
 }
 
 // The engine's own sentence, with the student's line when it does not say it already.
@@ -157,6 +198,7 @@ Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const Diagno
             break;
     }
     ev.message = base.message + what;
+    ev.sources = sources_of(d);
     if (g.verdict == Verdict::race) set_race(ev, d);
     return g;
 }

@@ -53,6 +53,13 @@ constexpr Name<MemorySpace> kMemorySpaces[] = {{MemorySpace::global, "global"},
 constexpr Name<StopReason> kStopReasons[] = {{StopReason::instruction_budget, "instruction_budget"}};
 constexpr Name<ArgKind> kArgKinds[] = {
     {ArgKind::buffer, "buffer"}, {ArgKind::i32, "i32"}, {ArgKind::u32, "u32"}, {ArgKind::real, "real"}};
+constexpr Name<SliceLinkKind> kSliceLinkKinds[] = {
+    {SliceLinkKind::stored, "stored"},           {SliceLinkKind::condition, "condition"},
+    {SliceLinkKind::computed, "computed"},       {SliceLinkKind::rounded, "rounded"},
+    {SliceLinkKind::loaded_global, "loaded_global"}, {SliceLinkKind::loaded_shared, "loaded_shared"},
+    {SliceLinkKind::stored_by, "stored_by"},     {SliceLinkKind::stored_after, "stored_after"},
+    {SliceLinkKind::never_stored, "never_stored"}, {SliceLinkKind::skipped, "skipped"},
+    {SliceLinkKind::no_store, "no_store"}};
 
 template <class E, size_t N>
 std::string_view name_in(const Name<E> (&table)[N], E v) {
@@ -85,6 +92,7 @@ std::string_view to_string(AccessOp v) { return name_in(kAccessOps, v); }
 std::string_view to_string(MemorySpace v) { return name_in(kMemorySpaces, v); }
 std::string_view to_string(StopReason v) { return name_in(kStopReasons, v); }
 std::string_view to_string(ArgKind v) { return name_in(kArgKinds, v); }
+std::string_view to_string(SliceLinkKind v) { return name_in(kSliceLinkKinds, v); }
 std::optional<RunnerMode> parse_runner_mode(std::string_view s) { return parse_in(kRunnerModes, s); }
 std::optional<Schedule> parse_schedule(std::string_view s) { return parse_in(kSchedules, s); }
 std::optional<CompileStage> parse_compile_stage(std::string_view s) { return parse_in(kCompileStages, s); }
@@ -93,6 +101,7 @@ std::optional<AccessOp> parse_access_op(std::string_view s) { return parse_in(kA
 std::optional<MemorySpace> parse_memory_space(std::string_view s) { return parse_in(kMemorySpaces, s); }
 std::optional<StopReason> parse_stop_reason(std::string_view s) { return parse_in(kStopReasons, s); }
 std::optional<ArgKind> parse_arg_kind(std::string_view s) { return parse_in(kArgKinds, s); }
+std::optional<SliceLinkKind> parse_slice_link_kind(std::string_view s) { return parse_in(kSliceLinkKinds, s); }
 
 // ---- [reading fields] -------------------------------------------------------------------------
 namespace {
@@ -158,6 +167,7 @@ void read(const json& v, AccessOp& out) { read_enum(v, out, kAccessOps); }
 void read(const json& v, MemorySpace& out) { read_enum(v, out, kMemorySpaces); }
 void read(const json& v, StopReason& out) { read_enum(v, out, kStopReasons); }
 void read(const json& v, ArgKind& out) { read_enum(v, out, kArgKinds); }
+void read(const json& v, SliceLinkKind& out) { read_enum(v, out, kSliceLinkKinds); }
 void read(const json& v, Problem& out) {
     if (!v.is_string()) wrong("a string", v);
     const auto p = parse_problem(v.get<std::string>());
@@ -180,6 +190,12 @@ void read(const json& v, ConstantSpec& out);
 void read(const json& v, RunRef& out);
 void read(const json& v, TimingSpec& out);
 void read(const json& v, TraceSpec& out);
+void read(const json& v, CellRef& out);
+void read(const json& v, ReplaySpec& out);
+void read(const json& v, SourceAt& out);
+void read(const json& v, CellWriter& out);
+void read(const json& v, SliceLinkOutcome& out);
+void read(const json& v, ReplayOutcome& out);
 void read(const json& v, CompileOutcome& out);
 void read(const json& v, EngineDiagnostic& out);
 void read(const json& v, RunOutcome& out);
@@ -264,6 +280,12 @@ void to_json(json& j, const TimingSpec& t) { j = {{"case", t.case_index}, {"reps
 void to_json(json& j, const TraceSpec& t) {
     j = {{"case", t.case_index}, {"run", t.run}, {"block", t.block}, {"file", t.file}};
 }
+void to_json(json& j, const CellRef& c) { j = {{"buffer", c.buffer}, {"element", c.element}, {"step", c.step}}; }
+void to_json(json& j, const ReplaySpec& r) {
+    j = {{"cells", r.cells}, {"explain", r.explain}};
+    put_optional(j, "block", r.block);
+    put_optional(j, "thread", r.thread);
+}
 
 void to_json(json& j, const Request& r) {
     j = {{"schema_version", r.schema_version},
@@ -284,11 +306,11 @@ void to_json(json& j, const Request& r) {
          {"compile_seconds", r.compile_seconds},
          {"compile_memory_bytes", r.compile_memory_bytes},
          {"time_limit", r.time_limit},
-         {"printf_cap_bytes", r.printf_cap_bytes},
-         {"explain", r.explain}};
+         {"printf_cap_bytes", r.printf_cap_bytes}};
     put_optional(j, "count", r.count);
     put_optional(j, "timing", r.timing);
     put_optional(j, "trace", r.trace);
+    put_optional(j, "replay", r.replay);
 }
 
 namespace {
@@ -340,6 +362,17 @@ void read(const json& v, TraceSpec& t) {
     field(v, "block", t.block);
     field(v, "file", t.file);
 }
+void read(const json& v, CellRef& c) {
+    field(v, "buffer", c.buffer);
+    field(v, "element", c.element);
+    field(v, "step", c.step);
+}
+void read(const json& v, ReplaySpec& r) {
+    field(v, "cells", r.cells);
+    field(v, "explain", r.explain);
+    optional_field(v, "block", r.block);
+    optional_field(v, "thread", r.thread);
+}
 
 void read(const json& v, Request& r) {
     field(v, "schema_version", r.schema_version);
@@ -360,11 +393,11 @@ void read(const json& v, Request& r) {
     optional_field(v, "count", r.count);
     optional_field(v, "timing", r.timing);
     optional_field(v, "trace", r.trace);
+    optional_field(v, "replay", r.replay);
     field(v, "compile_seconds", r.compile_seconds);
     field(v, "compile_memory_bytes", r.compile_memory_bytes);
     field(v, "time_limit", r.time_limit);
     field(v, "printf_cap_bytes", r.printf_cap_bytes);
-    field(v, "explain", r.explain);
 }
 
 }  // namespace
@@ -374,6 +407,21 @@ void to_json(json& j, const CompileOutcome& c) {
     j = {{"ok", c.ok}, {"log", c.log}, {"seconds", c.seconds}};
     if (c.stage) j["stage"] = name(*c.stage);
 }
+void to_json(json& j, const SourceAt& a) { j = {{"file", a.file}, {"line", a.line}, {"instruction", a.instruction}}; }
+void to_json(json& j, const CellWriter& w) {
+    j = {{"stored", w.stored}, {"at", w.at}, {"block", w.block}, {"thread", w.thread}, {"stores", w.stores}};
+}
+void to_json(json& j, const SliceLinkOutcome& l) {
+    j = {{"kind", name(l.kind)}, {"depth", l.depth},     {"at", l.at},         {"thread", l.thread},
+         {"space", name(l.space)}, {"array", l.array}, {"offset", l.offset}, {"elem_size", l.elem_size},
+         {"other_at", l.other_at}, {"lines", l.lines}, {"unordered", l.unordered}};
+    put_optional(j, "loaded", l.loaded);
+    put_optional(j, "other", l.other);
+}
+void to_json(json& j, const ReplayOutcome& r) {
+    j = {{"writers", r.writers}, {"buffer_stores", r.buffer_stores}, {"slice", r.slice}};
+    put_optional(j, "traced_block", r.traced_block);
+}
 void to_json(json& j, const EngineDiagnostic& d) {
     j = {{"kind", name(d.kind)},   {"message", d.message},   {"block", d.block},
          {"block_b", d.block_b},   {"thread_a", d.thread_a}, {"thread_b", d.thread_b},
@@ -381,7 +429,7 @@ void to_json(json& j, const EngineDiagnostic& d) {
          {"space", name(d.space)}, {"array", d.array},       {"offset", d.offset},
          {"elem_size", d.elem_size}, {"element", d.element}, {"site_a", d.site_a},
          {"site_b", d.site_b},     {"file", d.file},         {"line", d.line},
-         {"instruction", d.instruction}};
+         {"instruction", d.instruction}, {"other", d.other}};
 }
 void to_json(json& j, const RunOutcome& r) {
     j = {{"case", r.case_index},
@@ -420,6 +468,7 @@ void to_json(json& j, const Result& r) {
     put_optional(j, "timing", r.timing);
     put_optional(j, "timing_unavailable", r.timing_unavailable);
     if (r.stopped) j["stopped"] = name(*r.stopped);
+    put_optional(j, "replay", r.replay);
 }
 
 namespace {
@@ -451,6 +500,40 @@ void read(const json& v, EngineDiagnostic& d) {
     field(v, "file", d.file);
     field(v, "line", d.line);
     field(v, "instruction", d.instruction);
+    field(v, "other", d.other);
+}
+void read(const json& v, SourceAt& a) {
+    field(v, "file", a.file);
+    field(v, "line", a.line);
+    field(v, "instruction", a.instruction);
+}
+void read(const json& v, CellWriter& w) {
+    field(v, "stored", w.stored);
+    field(v, "at", w.at);
+    field(v, "block", w.block);
+    field(v, "thread", w.thread);
+    field(v, "stores", w.stores);
+}
+void read(const json& v, SliceLinkOutcome& l) {
+    field(v, "kind", l.kind);
+    field(v, "depth", l.depth);
+    field(v, "at", l.at);
+    field(v, "thread", l.thread);
+    field(v, "space", l.space);
+    field(v, "array", l.array);
+    field(v, "offset", l.offset);
+    field(v, "elem_size", l.elem_size);
+    optional_field(v, "loaded", l.loaded);
+    optional_field(v, "other", l.other);
+    field(v, "other_at", l.other_at);
+    field(v, "lines", l.lines);
+    field(v, "unordered", l.unordered);
+}
+void read(const json& v, ReplayOutcome& r) {
+    field(v, "writers", r.writers);
+    field(v, "buffer_stores", r.buffer_stores);
+    optional_field(v, "traced_block", r.traced_block);
+    field(v, "slice", r.slice);
 }
 void read(const json& v, RunOutcome& r) {
     field(v, "case", r.case_index);
@@ -497,6 +580,7 @@ void read(const json& v, Result& r) {
     optional_field(v, "timing", r.timing);
     optional_field(v, "timing_unavailable", r.timing_unavailable);
     optional_field(v, "stopped", r.stopped);
+    optional_field(v, "replay", r.replay);
 }
 
 // ---- [versions and files] ---------------------------------------------------------------------

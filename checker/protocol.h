@@ -28,7 +28,7 @@
 namespace stencil::checker {
 
 // Bump when a field is added, removed, renamed or changes meaning.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 // A request or result that does not fit the structs below: one line, naming the field.
 struct ProtocolError : std::runtime_error {
@@ -67,6 +67,12 @@ enum class AccessOp { load, store, atomic };
 enum class MemorySpace { global, shared };
 // Why the runner stopped before the last run (a verdict is decided; the rest would only cost).
 enum class StopReason { instruction_budget };
+// One link of the backward slice of a replay (backends/cpu/ptx/slice.h's LinkKind, in the wire's
+// terms; checker/explain.h words them).
+enum class SliceLinkKind {
+    stored, condition, computed, rounded, loaded_global, loaded_shared, stored_by, stored_after,
+    never_stored, skipped, no_store,
+};
 // What a kernel parameter is: one of the case's buffers (a pointer to its first cell), or a scalar
 // (`real` in the request's precision).
 enum class ArgKind { buffer, i32, u32, real };
@@ -79,6 +85,7 @@ std::string_view to_string(AccessOp v);
 std::string_view to_string(MemorySpace v);
 std::string_view to_string(StopReason v);
 std::string_view to_string(ArgKind v);
+std::string_view to_string(SliceLinkKind v);
 std::optional<RunnerMode> parse_runner_mode(std::string_view s);
 std::optional<Schedule> parse_schedule(std::string_view s);
 std::optional<CompileStage> parse_compile_stage(std::string_view s);
@@ -87,6 +94,7 @@ std::optional<AccessOp> parse_access_op(std::string_view s);
 std::optional<MemorySpace> parse_memory_space(std::string_view s);
 std::optional<StopReason> parse_stop_reason(std::string_view s);
 std::optional<ArgKind> parse_arg_kind(std::string_view s);
+std::optional<SliceLinkKind> parse_slice_link_kind(std::string_view s);
 
 using Int3 = std::array<int, 3>;
 
@@ -168,6 +176,27 @@ struct TraceSpec {
     bool operator==(const TraceSpec&) const = default;
 };
 
+// The parent's follow-up of a failing CPU check (checker/replay.h): the request's one case, its
+// one run again, on a recording launch (backends/cpu/ptx/provenance.h): the last store to each
+// watched cell, and with `explain` the backward slice of the first cell's store in its block (or,
+// when no thread stored it, of the store the thread that should have made did not make).
+struct CellRef {
+    int buffer = 0;         // the case's buffer
+    long long element = 0;  // its cell
+    // From this cell to the first, in cells along x, y, z: the thread that should have stored the
+    // first cell is, when no thread did, this cell's writer moved by this much.
+    Int3 step{0, 0, 0};
+    bool operator==(const CellRef&) const = default;
+};
+struct ReplaySpec {
+    std::vector<CellRef> cells;  // the first bad cell first, then cells beside it
+    bool explain = false;
+    // The thread to explain when no neighbour's writer names one: the cell's owner by the exercise's
+    // geometry; or a race's reader (cells[0].element < 0), whose last store into the buffer is explained
+    std::optional<Int3> block, thread;
+    bool operator==(const ReplaySpec&) const = default;
+};
+
 struct Request {
     int schema_version = kSchemaVersion;
     RunnerMode mode = RunnerMode::cpu;
@@ -189,11 +218,11 @@ struct Request {
     std::optional<RunRef> count;        // the run whose global loads are counted
     std::optional<TimingSpec> timing;   // GPU: the case timed against the lab's kernel
     std::optional<TraceSpec> trace;     // CPU: one block's accesses recorded for the viewer
+    std::optional<ReplaySpec> replay;   // CPU: the statements behind a bad cell (cases: one, one run)
     double compile_seconds = 0;   // NVRTC's clock (then kCompileTimeLimitExit)
     long long compile_memory_bytes = 0;  // NVRTC's memory beyond what the runner had (RLIMIT_AS)
     double time_limit = 0;        // the runs' clock (then kRunTimeLimitExit)
     long long printf_cap_bytes = 0;  // device printf kept per run (CPU) / the FIFO (GPU)
-    bool explain = false;         // CPU: a backward slice of the first bad output (check --explain)
     bool operator==(const Request&) const = default;
 };
 
@@ -204,6 +233,14 @@ struct CompileOutcome {
     std::string log;                    // NVRTC's log, or why the PTX cannot be used
     double seconds = 0;
     bool operator==(const CompileOutcome&) const = default;
+};
+
+// A statement of the student's file (the PTX's line info): file, line, PTX instruction.
+struct SourceAt {
+    std::string file;
+    int line = 0;
+    std::string instruction;
+    bool operator==(const SourceAt&) const = default;
 };
 
 // One CPU engine diagnostic (backends/cpu/trace.h's Diagnostic, in the wire's terms).
@@ -222,7 +259,43 @@ struct EngineDiagnostic {
     std::string file;            // the student's line, from the PTX's line info
     int line = -1;
     std::string instruction;     // "st.shared.f32"
+    SourceAt other;              // race: the other access's statement (site_b's), when known
     bool operator==(const EngineDiagnostic&) const = default;
+};
+
+// The last store to a watched cell of a replay.
+struct CellWriter {
+    bool stored = false;  // false: no thread stored the cell
+    SourceAt at;
+    Int3 block{}, thread{};
+    long long stores = 0;
+    bool operator==(const CellWriter&) const = default;
+};
+
+// One link of a replay's backward slice (backends/cpu/ptx/slice.h says what each kind means).
+struct SliceLinkOutcome {
+    SliceLinkKind kind = SliceLinkKind::stored;
+    int depth = 0;
+    SourceAt at;
+    Int3 thread{};
+    MemorySpace space = MemorySpace::global;
+    std::string array;       // global: the buffer's name; shared: the variable's
+    long long offset = 0;    // bytes into the array
+    int elem_size = 0;
+    std::optional<std::uint64_t> loaded;  // a load's bits (f32: the low 32)
+    std::optional<Int3> other;
+    SourceAt other_at;
+    std::vector<int> lines;  // computed: the statements' lines
+    bool unordered = false;  // stored_by: by another thread in the same barrier interval (a race)
+    bool operator==(const SliceLinkOutcome&) const = default;
+};
+
+struct ReplayOutcome {
+    std::vector<CellWriter> writers;       // by ReplaySpec::cells
+    std::vector<SourceAt> buffer_stores;   // the statements that stored into the first cell's buffer
+    std::optional<Int3> traced_block;      // explain: the block whose slice follows
+    std::vector<SliceLinkOutcome> slice;
+    bool operator==(const ReplayOutcome&) const = default;
 };
 
 struct RunOutcome {
@@ -275,6 +348,7 @@ struct Result {
     std::optional<TimingOutcome> timing;
     std::optional<std::string> timing_unavailable;
     std::optional<StopReason> stopped;
+    std::optional<ReplayOutcome> replay;
     bool operator==(const Result&) const = default;
 };
 

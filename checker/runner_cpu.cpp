@@ -22,6 +22,7 @@
 #include "backends/cpu/trace_text.h"
 #include "checker/protocol.h"
 #include "checker/runner.h"
+#include "checker/runner_replay.h"
 #include "checker/sandbox.h"
 
 namespace stencil::checker::runner {
@@ -74,6 +75,7 @@ EngineDiagnostic diagnostic_of(const simt::Diagnostic& d) {
     e.file = d.file;
     e.line = d.line;
     e.instruction = d.instruction;
+    e.other = {d.file_b, d.line_b, d.instruction_b};
     return e;
 }
 
@@ -214,7 +216,8 @@ ptx::Explore exploration(const RunSpec& run) {
 // to the run's files.
 template <class real>
 EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled& k, ptx::DeviceState& device,
-                   size_t c, size_t r, const CaseData<real>& data, bool counted, const TraceSpec* traced = nullptr) {
+                   size_t c, size_t r, const CaseData<real>& data, bool counted, const TraceSpec* traced = nullptr,
+                   ptx::Recording* recording = nullptr) {
     const CaseSpec& cs = req.cases[c];
     const RunSpec& run = cs.runs[r];
     std::vector<std::vector<real>> bufs = data.initial;
@@ -227,6 +230,7 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     L.explore = exploration(run);
     L.state = &device;
     L.check_block_stride = cs.check_block_stride;
+    L.recording = recording;
     // Each array's cells only: every access beyond them is caught, even one into the guard zones
     // the parent placed around them. A read-only array's stores are reported (input_write) even
     // when the kernel restores the value later.
@@ -259,7 +263,7 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     opt.block_order = block_order_of(run.block_order);
     opt.seed = run.seed;
     opt.workers = req.workers;
-    opt.check_shared = run.checked;
+    opt.check_shared = run.checked && !recording;  // (a replay's verdict is decided: its checks would only cost)
     opt.max_diagnostics = 4;
     opt.stop_on_error = true;
     opt.trace.count = counted;
@@ -269,7 +273,8 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     }
     const std::vector<unsigned char> state_before = device.globals();
     const simt::ExecReport rep = ptx::run(module, L, opt);
-    for (size_t b = 0; b < bufs.size(); ++b) write_all(data.files[r][b], bufs[b].data(), bufs[b].size() * sizeof(real));
+    if (!recording)  // (a replay's outputs are the failing run's again: the parent has them)
+        for (size_t b = 0; b < bufs.size(); ++b) write_all(data.files[r][b], bufs[b].data(), bufs[b].size() * sizeof(real));
 
     EngineRun e;
     if (traced) e.trace = simt::trace_to_text(rep);
@@ -313,6 +318,18 @@ int run_cpu_as(const Request& req) {
     if (sandbox_supported())
         if (const std::string why = install_sandbox(); !why.empty())
             throw std::runtime_error("runner: cannot install the seccomp filter (" + why + ")");
+
+    // ---- 3'. or the replay of one failing run (the request's one case and run) ------------------
+    if (req.replay) {
+        if (req.cases.size() != 1 || req.cases[0].runs.size() != 1)
+            throw std::runtime_error("runner: a replay has one case with one run");
+        result.replay = replay_run(*req.replay, req.cases[0], int(sizeof(real)), *module, [&](ptx::Recording& rec) {
+            ptx::DeviceState fresh(*module);
+            run_once<real>(req, *module, k, fresh, 0, 0, data[0], false, nullptr, &rec);
+        });
+        write_result_to(result_file, result);
+        return 0;
+    }
 
     // ---- 3. the runs, one after another on one loaded module, as on a GPU: what a run leaves in
     //         the module's __device__ variables (and heap) is there for the next -----------------

@@ -114,6 +114,10 @@ struct Diagnostic {
     std::string file;
     int line = -1;
     std::string instruction;      // PTX engine: the PTX instruction, as written ("st.shared.f32")
+    // A race's other access (thread_b's), the same way; empty / -1 when not known.
+    std::string file_b;
+    int line_b = -1;
+    std::string instruction_b;
     std::string message;          // one line for people, names everything above
 };
 

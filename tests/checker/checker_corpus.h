@@ -106,6 +106,7 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         // cells on the CPU, whatever a previous block left on a GPU
         {"cardiac_shared_full_tiles_only.cu", "cardiac-shared", 0, "race", "wrong_result|race", 120, false, S::unwritten_shared},
         {"cardiac_shared_no_sync.cu", "cardiac-shared", 0, "race", "race|wrong_result", 120, true, S::race},
+        {"cardiac_shared_wrong_ghost.cu", "cardiac-shared", 0, "wrong_result", "wrong_result"},
         {"cardiac_writes_ghosts.cu", "cardiac-shared", 0, "boundary_modified", "boundary_modified"},
         {"cardiac_fused_global.cu", "cardiac-shared", 0, "pass", "pass"},  // over budget: a warning
         {"derivative_x_ok.cu", "x-derivative", 0, "pass", "pass"},

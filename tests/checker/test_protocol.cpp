@@ -44,7 +44,6 @@ Request full_request() {
     r.kernel_signature = "__global__ void derivative_x(const float* f, float* df, int mx, int my, int mz)";
     r.constants = {{"c_ax", {0.5}}, {"table", {-0.25, 0.125}}};
     r.workers = 3;
-    r.explain = true;
     CaseSpec c;
     c.n = 17;
     c.guard = 16384;
@@ -61,6 +60,7 @@ Request full_request() {
     r.compile_memory_bytes = 3LL << 30;
     r.time_limit = 44.25;
     r.printf_cap_bytes = 4096;
+    r.replay = ReplaySpec{{{1, 42, {1, 0, 0}}, {1, 41, {0, -1, 0}}}, true, Int3{1, 2, 3}, Int3{4, 5, 6}};
     return r;
 }
 
@@ -88,6 +88,7 @@ Result full_result() {
     d.file = "a.cu";
     d.line = 12;
     d.instruction = "st.global.f32";
+    d.other = {"a.cu", 9, "ld.shared.f32"};
     RunOutcome run;
     run.case_index = 1;
     run.run = 2;
@@ -106,6 +107,26 @@ Result full_result() {
     r.timing = TimingOutcome{1, 2, 0.5, 0.25, {0.5, 0.6}, {0.25, 0.3}, 1, "the lab's kernel"};
     r.timing_unavailable = "no";
     r.stopped = StopReason::instruction_budget;
+    ReplayOutcome rep;
+    rep.writers = {CellWriter{true, {"a.cu", 7, "st.global.f32"}, {1, 0, 0}, {2, 3, 4}, 2}, CellWriter{}};
+    rep.buffer_stores = {{"a.cu", 7, "st.global.f32"}};
+    rep.traced_block = Int3{1, 0, 0};
+    SliceLinkOutcome link;
+    link.kind = SliceLinkKind::stored_by;
+    link.depth = 1;
+    link.at = {"a.cu", 21, "ld.shared.f32"};
+    link.thread = {2, 3, 4};
+    link.space = MemorySpace::shared;
+    link.array = "tile";
+    link.offset = 12;
+    link.elem_size = 4;
+    link.loaded = 0x7fc00000u;
+    link.other = Int3{1, 3, 4};
+    link.other_at = {"a.cu", 10, "st.shared.f32"};
+    link.lines = {18, 19};
+    link.unordered = true;
+    rep.slice = {link, SliceLinkOutcome{}};
+    r.replay = rep;
     return r;
 }
 

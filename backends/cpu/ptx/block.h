@@ -7,7 +7,7 @@
 //   faults.cpp       the diagnostics of faulting accesses (bounds, alignment, no allocation)
 //   printf.cpp       device printf
 //   device_state.cpp what persists between launches: __device__ variables and the device heap
-// and the checks, observers of the interpreter (observer.h): race_detector.cpp, recorder.cpp.
+// and the checks, observers of the interpreter (observer.h): race_detector.cpp, provenance.cpp.
 //
 // Threads and warps. Every thread has its own program counter and call stack (CUDA's independent
 // thread scheduling); its registers live in its warp's register file, one row of 32 lanes per
@@ -199,6 +199,7 @@ public:
     int block() const { return block_; }
     simt::Idx3 block_idx() const { return block_idx_; }
     std::vector<Thread>& threads() { return threads_; }
+    const unsigned char* shared_memory() const { return shared_.data(); }
     void add_diag(simt::Diagnostic d);
     bool wants(DiagKind k);  // false past the kind's cap: only counted
     void locate(simt::Diagnostic& d, const Thread& t, const Instr* in) const;
@@ -225,6 +226,7 @@ private:
     std::vector<unsigned char> shared_;
     std::vector<std::unique_ptr<BlockObserver>> observers_;  // the checks of this worker
     bool observing_ = false;
+    bool stepping_ = false;  // an observer wants this block's instructions (observer.h: step)
     int block_ = 0;
     simt::Idx3 block_idx_;
     bool abort_ = false;
@@ -246,6 +248,8 @@ private:
     void run_warp(Warp& w, long long& quantum);
     u32 pick_group(Warp& w);
     void run_group(Warp& w, u32 mask, long long& quantum);
+    template <bool kStep>
+    void run_group_as(Warp& w, u32 mask, long long& quantum);
     bool poll_limits(Group& g, const Instr& in);
     u64 operand(const Group& g, const Operand& o, int lane);
     u64 special(const Group& g, const Thread& t, Special s);

@@ -51,6 +51,7 @@ struct Error : std::runtime_error {
 
 class Module;  // parsed and decoded PTX; immutable, shared by any number of concurrent launches
 class DeviceState;  // what a GPU keeps between launches of one loaded module (below)
+struct Recording;   // the recording mode's questions and answers (provenance.h)
 
 struct Param {
     std::string name;
@@ -155,6 +156,9 @@ struct Launch {
     // With ExecOptions::check_shared: check every k-th block only (a large grid's sample; global
     // memory is then not shadowed, so races between blocks are not looked for). 1: every block.
     int check_block_stride = 1;
+    // The recording mode (provenance.h): stores to watched cells, one block's instructions and
+    // accesses, filled in by run(); nullptr: none (a normal launch pays nothing for it).
+    Recording* recording = nullptr;
     // What persists between launches of the module (its __device__ variables, the device heap),
     // as on a GPU, where a loaded module keeps them: nullptr, a fresh copy for this launch alone.
     DeviceState* state = nullptr;

@@ -225,7 +225,15 @@ void BlockRunner::write_back(Group& g, u32 lanes, int pc) {
 }
 
 // ---- the group's loop --------------------------------------------------------------------------
+// Two instances: with each instruction reported to the observers that want them (a recording
+// launch's traced block, provenance.h), and without, the loop every other block runs.
 void BlockRunner::run_group(Warp& w, u32 mask, long long& quantum) {
+    if (stepping_) run_group_as<true>(w, mask, quantum);
+    else run_group_as<false>(w, mask, quantum);
+}
+
+template <bool kStep>
+void BlockRunner::run_group_as(Warp& w, u32 mask, long long& quantum) {
     Thread* const* lanes = lane_ptrs_.data() + size_t(w.first / kWarpSize) * kWarpSize;
     u32 others = 0;  // ready lanes of the warp elsewhere: a jump returns to the scheduler to meet them
     for (u32 m = w.all & ~mask; m; m &= m - 1) {
@@ -263,6 +271,8 @@ void BlockRunner::run_group(Warp& w, u32 mask, long long& quantum) {
             if (in.guard >= 0) {
                 active = guard_mask(g, in);
                 if (!active) {
+                    if constexpr (kStep)
+                        for (auto& o : observers_) o->step(*this, lanes, g.mask, 0, g.fn, g.pc);
                     ++g.pc;
                     continue;
                 }
@@ -277,6 +287,8 @@ void BlockRunner::run_group(Warp& w, u32 mask, long long& quantum) {
                 write_back(g, g.mask, g.pc);
                 return finish();
             }
+            if constexpr (kStep)
+                for (auto& o : observers_) o->step(*this, lanes, g.mask, active, g.fn, g.pc);
             if (in.fast) {
                 exec_fast(g, in, active);
                 ++g.pc;

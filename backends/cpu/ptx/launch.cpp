@@ -14,6 +14,7 @@
 
 #include "backends/cpu/ptx/block.h"
 #include "backends/cpu/ptx/device_state.h"
+#include "backends/cpu/ptx/provenance_recorder.h"
 #include "backends/cpu/ptx/race_detector.h"
 
 namespace ptx {
@@ -106,7 +107,11 @@ void BlockRunner::run_block(int linear_block) {
         for (int l = 0; l < wp.lanes; ++l) lane_ptrs_[(size_t)(wp.first + l)] = &threads_[(size_t)(wp.first + l)];
     }
     start_block_memory();
-    for (auto& o : observers_) o->block_start(*this);
+    stepping_ = false;
+    for (auto& o : observers_) {
+        o->block_start(*this);
+        stepping_ = o->wants_steps(*this) || stepping_;
+    }
 
     std::vector<int> order((size_t)nwarps);
     std::iota(order.begin(), order.end(), 0);
@@ -443,6 +448,7 @@ simt::ExecReport run(const Module& m, const Launch& launch, const simt::ExecOpti
     L.start = t0;
     load_memory(L);
     if (opt.check_shared) L.observers = make_race_detector(L);
+    if (launch.recording) L.observers = make_recorder(L, std::move(L.observers));
     const auto& g = launch.grid;
     const std::vector<int> order = block_order(opt, (long long)g.x * g.y * g.z);
     const auto runners = run_blocks(L, order);

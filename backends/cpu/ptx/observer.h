@@ -6,6 +6,8 @@
 //   race_detector.cpp   races in shared and global memory under the PTX memory model's
 //                       happens-before (barriers, __syncwarp masks, fences with strong accesses,
 //                       release/acquire), and reads of shared bytes no thread stored
+//   provenance.cpp      the recording mode (provenance.h): stores to watched cells, and one block's
+//                       instructions and accesses for the backward slice
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -48,6 +50,13 @@ public:
     virtual void barrier_released(BlockRunner&) {}
     // These lanes of one warp completed a bar.warp.sync together.
     virtual void warp_synced(BlockRunner&, const std::vector<Thread*>&) {}
+    // Whether this block's instructions are wanted (asked once, at its start): then each
+    // instruction a group reaches is reported before it executes, `active` the lanes that execute
+    // it and the rest of `mask` the lanes whose guard was false. A launch where no observer wants
+    // them runs the interpreter's loop without the call.
+    virtual bool wants_steps(BlockRunner&) { return false; }
+    virtual void step(BlockRunner&, Thread* const* /*lanes*/, std::uint32_t /*mask*/, std::uint32_t /*active*/,
+                      int /*fn*/, int /*pc*/) {}
 };
 
 // What the checks of one launch share between its workers (the shadows of global memory, the

@@ -374,6 +374,18 @@ private:
         return r.where(&L_.m.functions[(size_t)s.function].code[(size_t)s.instr]);
     }
 
+    // The other access's statement (a race's thread_b), from its site.
+    void locate_other(simt::Diagnostic& d, int site) const {
+        if (site < 0 || site >= (int)L_.m.sites.size()) return;
+        const MemSite& s = L_.m.sites[(size_t)site];
+        const Instr& in = L_.m.functions[(size_t)s.function].code[(size_t)s.instr];
+        const SourceLoc& l = L_.m.locs[(size_t)in.loc];
+        if (l.file >= 0 && l.file < (int)L_.m.files.size()) d.file_b = L_.m.files[(size_t)l.file];
+        d.line_b = l.line > 0 ? l.line : -1;
+        if (s.function < (int)L_.m.opcode_text.size() && s.instr < (int)L_.m.opcode_text[(size_t)s.function].size())
+            d.instruction_b = L_.m.opcode_text[(size_t)s.function][(size_t)s.instr];
+    }
+
     void report_shared_race(BlockRunner& r, const AccessEvent& e, const Rec& other, simt::Op other_op) {
         if (!r.wants(DiagKind::race)) return;
         const int elem = std::max(1, bytes_of(e.in.type));
@@ -399,6 +411,7 @@ private:
             who = "thread " + idx_text(d.thread_b_idx);
         }
         d.site_b = site_text(r, other.site);
+        locate_other(d, other.site);
         d.message = fmt::format("race on shared {}[{}]: thread {} {} it at {} and {} {} it at {} in the same barrier "
                                 "interval ({}) of block {}, with nothing ordering the two (no __syncthreads() "
                                 "between them, no __syncwarp() of both lanes, no fence and flag)",
@@ -515,6 +528,7 @@ private:
             d.thread_b_idx = {int(oth) % bd.x, (int(oth) / bd.x) % bd.y, int(oth) / (bd.x * bd.y)};
         }
         d.site_b = sh_site(conflict) < 0x7ff ? site_text(r, int(sh_site(conflict))) : "?";
+        if (sh_site(conflict) < 0x7ff) locate_other(d, int(sh_site(conflict)));
         const std::string who = oth == kManyThreads ? "other threads" : "thread " + idx_text(d.thread_b_idx);
         if (same_block)
             d.message = fmt::format("race on global {}[{}]: thread {} {} it at {} and {} {} it at {} in the same barrier "

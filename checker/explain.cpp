@@ -1,0 +1,354 @@
+// explain_slice (explain.h): the slice's links walked depth first, the path to the first wrong step
+// kept, the rest dropped.
+#include "checker/explain.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+
+namespace stencil::checker {
+
+namespace {
+
+std::string base_name(std::string file) {
+    if (auto slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
+    return file;
+}
+
+SourceRef ref(const SourceAt& at, std::string role, std::optional<Int3> block, std::optional<Int3> thread) {
+    SourceRef r;
+    r.file = base_name(at.file);
+    r.line = at.line;
+    r.instruction = at.instruction;
+    r.role = std::move(role);
+    r.block = block;
+    r.thread = thread;
+    return r;
+}
+
+std::string idx(const Int3& a) { return fmt::format("({}, {}, {})", a[0], a[1], a[2]); }
+
+std::string lines_text(const std::vector<int>& lines) {
+    std::vector<int> v = lines;
+    std::sort(v.begin(), v.end());
+    std::string s;
+    for (size_t i = 0; i < v.size();) {
+        size_t j = i;
+        while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+        s += (s.empty() ? "" : ", ") + (j > i ? fmt::format("{}-{}", v[i], v[j]) : std::to_string(v[i]));
+        i = j + 1;
+    }
+    return (v.size() > 1 ? "lines " : "line ") + s;
+}
+
+struct Walker {
+    const ReplayOutcome& r;
+    const Evidence& ev;
+    const ExplainContext& ctx;
+    Int3 block{};
+    ExplainedSlice out;
+
+    std::vector<int> coords(long long e) const {
+        const GridDims g = ctx.dims;
+        return {int(e % g.nx), int((e / g.nx) % g.ny), int(e / ((long long)g.nx * g.ny))};
+    }
+
+    std::string global_cell(const SliceLinkOutcome& l) const {
+        const long long e = l.elem_size > 0 ? l.offset / l.elem_size : l.offset;
+        if (e < 0 || e >= ctx.dims.cells()) return fmt::format("{}[{}]", l.array, e);
+        const auto c = coords(e);
+        if (ctx.dims.nz == 1) return fmt::format("{}({},{})", l.array, c[0], c[1]);
+        return fmt::format("{}({},{},{})", l.array, c[0], c[1], c[2]);
+    }
+
+    std::string cell(const SliceLinkOutcome& l) const {
+        return l.space == MemorySpace::shared ? shared_cell_name(ctx.arrays, l.array, l.offset, l.elem_size)
+                                              : global_cell(l);
+    }
+
+    std::string value(std::uint64_t bits) const {
+        if (ctx.ex.precision == Precision::f64) {
+            double d;
+            std::memcpy(&d, &bits, 8);
+            return fmt::format("{:.6g}", d);
+        }
+        const auto b = static_cast<std::uint32_t>(bits);
+        float f;
+        std::memcpy(&f, &b, 4);
+        return fmt::format("{:.6g}", f);
+    }
+
+    // Is global cell `l` one the stencil reads for the bad output (the input's star of radius r
+    // around it; any other array's same cell)?
+    bool stencil_reads(const SliceLinkOutcome& l) const {
+        if (!ev.first_bad || l.elem_size <= 0) return true;
+        const long long e = l.offset / l.elem_size;
+        if (e < 0 || e >= ctx.dims.cells()) return false;
+        const auto c = coords(e);
+        const int d[3] = {std::abs(c[0] - ev.first_bad->x), std::abs(c[1] - ev.first_bad->y),
+                          std::abs(c[2] - ev.first_bad->z)};
+        const bool input = l.array == "in" || l.array == "E_prev" || l.array == "f";
+        if (!input) return d[0] + d[1] + d[2] == 0;
+        const int axes = (d[0] > 0) + (d[1] > 0) + (d[2] > 0);
+        return axes <= 1 && d[0] <= ctx.ex.radius && d[1] <= ctx.ex.radius && d[2] <= ctx.ex.radius;
+    }
+
+    // A shared tile cell that is a copy of a global cell holds the cell at one offset from its tile
+    // index (tile[ty][tx] = in(x0 + tx, y0 + ty)); among the copies this output reads, the ones at
+    // another offset than most are loaded from the wrong place (a wrong halo or ghost index).
+    std::vector<size_t> odd_copies;
+
+    std::optional<std::array<long long, 3>> tile_coords(const SliceLinkOutcome& l) const {
+        for (const SharedArray& a : ctx.arrays) {
+            if (a.name != l.array || a.elem_bytes <= 0 || a.extents.empty() || a.extents.size() > 3) continue;
+            long long e = l.offset / a.elem_bytes;
+            std::array<long long, 3> c{0, 0, 0};
+            for (size_t k = 0; k < a.extents.size(); ++k) {  // innermost (x) first
+                const long long ext = a.extents[a.extents.size() - 1 - k];
+                c[k] = e % ext;
+                e /= ext;
+            }
+            return c;
+        }
+        return std::nullopt;
+    }
+
+    void find_odd_copies() {
+        std::vector<std::pair<size_t, std::array<long long, 3>>> copies;
+        for (size_t i = 0; i + 1 < r.slice.size(); ++i) {
+            const SliceLinkOutcome& ld = r.slice[i];
+            if (ld.kind != SliceLinkKind::loaded_shared || r.slice[i + 1].kind != SliceLinkKind::stored_by) continue;
+            // the store's slice: exactly one global load and no arithmetic
+            size_t k = i + 2, global = 0, loads = 0;
+            bool arithmetic = false;
+            for (; k < r.slice.size() && r.slice[k].depth > ld.depth; ++k) {
+                arithmetic = arithmetic || r.slice[k].kind == SliceLinkKind::computed;
+                if (r.slice[k].kind == SliceLinkKind::loaded_global || r.slice[k].kind == SliceLinkKind::loaded_shared) {
+                    ++loads;
+                    global = k;
+                }
+            }
+            if (arithmetic || loads != 1 || r.slice[global].kind != SliceLinkKind::loaded_global) continue;
+            const auto t = tile_coords(ld);
+            const SliceLinkOutcome& g = r.slice[global];
+            if (!t || g.elem_size <= 0) continue;
+            const auto c = coords(g.offset / g.elem_size);
+            copies.push_back({global, {c[0] - (*t)[0], c[1] - (*t)[1], c[2] - (*t)[2]}});
+        }
+        size_t best = 0;
+        std::array<long long, 3> majority{};
+        for (const auto& [i, d] : copies) {
+            size_t n = 0;
+            for (const auto& x : copies) n += x.second == d;
+            if (n > best) best = n, majority = d;
+        }
+        if (best < 2 || best * 2 <= copies.size()) return;
+        for (const auto& [i, d] : copies)
+            if (d != majority) odd_copies.push_back(i);
+    }
+
+    bool odd(const SliceLinkOutcome& l) const {
+        for (size_t i : odd_copies)
+            if (&r.slice[i] == &l) return true;
+        return false;
+    }
+
+    void step(std::string text, std::optional<SourceRef> at) { out.steps.push_back({std::move(text), std::move(at)}); }
+
+    void cause(const SourceRef& at) { out.cause = at; }
+
+    // The links of one depth from link i on (and the deeper ones they lead to); true when the
+    // wrong step was found (the path to it is in out.steps).
+    bool walk(size_t& i, int depth) {
+        while (i < r.slice.size() && r.slice[i].depth >= depth) {
+            const SliceLinkOutcome& l = r.slice[i];
+            if (l.depth > depth) {
+                ++i;
+                continue;
+            }
+            switch (l.kind) {
+                case SliceLinkKind::computed:
+                    step(fmt::format("<- computed at {} by thread {}", lines_text(l.lines), idx(l.thread)),
+                         ref(l.at, "computed", block, l.thread));
+                    ++i;
+                    break;
+                case SliceLinkKind::rounded:
+                    if (ctx.ex.precision == Precision::f64) {
+                        const SourceRef at = ref(l.at, "rounded to float", block, l.thread);
+                        step(fmt::format("<- rounded to float at line {} ({}): the exercise is fp64, and a float "
+                                         "keeps about 7 significant digits of the sum",
+                                         l.at.line, l.at.instruction),
+                             at);
+                        cause(at);
+                        return true;
+                    }
+                    ++i;
+                    break;
+                case SliceLinkKind::loaded_global:
+                    if (odd(l)) {
+                        const SourceRef at = ref(l.at, "load from the wrong cell", block, l.thread);
+                        step(fmt::format("<- {} loaded at line {}: the other tile cells this output reads hold the "
+                                         "cell at another offset from their index, so this one is loaded from the "
+                                         "wrong place (a wrong halo or ghost index?)",
+                                         cell(l), l.at.line),
+                             at);
+                        cause(at);
+                        return true;
+                    }
+                    if (!stencil_reads(l)) {
+                        const SourceRef at = ref(l.at, "load of a cell the stencil does not read", block, l.thread);
+                        step(fmt::format("<- {} loaded at line {}{}: not a cell the stencil reads for {} (a wrong "
+                                         "index?)",
+                                         cell(l), l.at.line, l.loaded ? " (= " + value(*l.loaded) + ")" : "",
+                                         out_cell()),
+                             at);
+                        cause(at);
+                        return true;
+                    }
+                    ++i;
+                    break;
+                case SliceLinkKind::loaded_shared: {
+                    const size_t mark = out.steps.size();
+                    step(fmt::format("<- {} read at line {} by thread {}{}", cell(l), l.at.line, idx(l.thread),
+                                     l.loaded ? " (= " + value(*l.loaded) + ")" : ""),
+                         ref(l.at, "load", block, l.thread));
+                    ++i;
+                    if (i < r.slice.size() && r.slice[i].depth == depth && follow_store(i, depth, l)) return true;
+                    out.steps.resize(mark);
+                    break;
+                }
+                default: ++i; break;
+            }
+        }
+        return false;
+    }
+
+    // After a shared load: who stored the cell (link i), and that store's own slice.
+    bool follow_store(size_t& i, int depth, const SliceLinkOutcome& load) {
+        const SliceLinkOutcome& w = r.slice[i];
+        switch (w.kind) {
+            case SliceLinkKind::never_stored: {
+                ++i;
+                out.unstored_shared_read = true;
+                const SourceRef at = ref(load.at, "read a shared cell no thread stored", block, load.thread);
+                step(fmt::format("<- never stored: no thread of block {} stored {} (its value is whatever shared "
+                                 "memory held)", idx(block), cell(load)),
+                     at);
+                cause(at);
+                if (i < r.slice.size() && r.slice[i].kind == SliceLinkKind::skipped) {
+                    const SliceLinkOutcome& s = r.slice[i++];
+                    const SourceRef c = skipped_step(s);
+                    cause(c);
+                }
+                return true;
+            }
+            case SliceLinkKind::stored_after: {
+                ++i;
+                const SourceRef at = ref(w.other_at, "store", block, w.other);
+                step(fmt::format("<- stored only after the read: thread {} stores {} at line {}, and nothing makes "
+                                 "the read wait for it (a missing __syncthreads()?)",
+                                 idx(*w.other), cell(load), w.other_at.line),
+                     at);
+                cause(at);
+                return true;
+            }
+            case SliceLinkKind::stored_by: {
+                ++i;
+                const SourceRef at = ref(w.other_at, "store", block, w.other);
+                if (w.unordered) {
+                    step(fmt::format("<- stored by thread {} at line {} in the same barrier interval: no "
+                                     "__syncthreads() between that store and this read, so on a GPU the read may "
+                                     "come first (a race)",
+                                     idx(*w.other), w.other_at.line),
+                         at);
+                    cause(at);
+                    return true;
+                }
+                step(fmt::format("<- stored by thread {} at line {}", idx(*w.other), w.other_at.line), at);
+                return walk(i, depth + 1);
+            }
+            default: return false;
+        }
+    }
+
+    SourceRef skipped_step(const SliceLinkOutcome& s) {
+        if (s.at.line > 0) {
+            const SourceRef at = ref(s.at, "condition", block, s.other);
+            step(fmt::format("<- thread {}'s store at line {} did not run: the condition at line {} was false",
+                             idx(*s.other), s.other_at.line, s.at.line),
+                 at);
+            return at;
+        }
+        const SourceRef at = ref(s.other_at, "store that did not run", block, s.other);
+        step(fmt::format("<- thread {} never reached its store at line {}", idx(*s.other), s.other_at.line), at);
+        return at;
+    }
+
+    std::string out_cell() const {
+        if (!ev.first_bad) return "the output";
+        const auto& b = *ev.first_bad;
+        return ctx.dims.nz == 1 ? fmt::format("{}({},{})", ctx.output, b.x, b.y)
+                                : fmt::format("{}({},{},{})", ctx.output, b.x, b.y, b.z);
+    }
+
+    void run(Verdict verdict) {
+        if (r.traced_block) block = *r.traced_block;
+        find_odd_copies();
+        size_t i = 0;
+        if (r.slice.empty()) return;
+        const SliceLinkOutcome& head = r.slice[0];
+        const std::string what = ev.first_bad ? fmt::format("{} = {:.6g} (expected {:.6g})", out_cell(),
+                                                            ev.first_bad->got, ev.first_bad->expected)
+                                              : cell(head);
+        if (head.kind == SliceLinkKind::no_store) {
+            step(fmt::format("{}: never stored; thread {} of block {} would have stored it", out_cell(),
+                             idx(head.thread), idx(block)),
+                 std::nullopt);
+            if (r.slice.size() > 1 && r.slice[1].kind == SliceLinkKind::skipped) cause(skipped_step(r.slice[1]));
+            return;
+        }
+        if (head.kind != SliceLinkKind::stored) return;
+        const SourceRef store = ref(head.at, "store", block, head.thread);
+        step(fmt::format("{}: thread {} of block {} stored it at line {}", what, idx(head.thread), idx(block),
+                         head.at.line),
+             store);
+        i = 1;
+        const bool must_not_write = verdict == Verdict::boundary_modified || verdict == Verdict::input_modified;
+        if (i < r.slice.size() && r.slice[i].kind == SliceLinkKind::condition) {
+            const SliceLinkOutcome& c = r.slice[i++];
+            if (must_not_write) {
+                const SourceRef at = ref(c.at, "condition", block, head.thread);
+                step(fmt::format("<- the store ran because the condition at line {} let it: {} must keep its value "
+                                 "(a boundary cell), so that condition is wrong for it",
+                                 c.at.line, out_cell()),
+                     at);
+                cause(at);
+                return;
+            }
+        }
+        if (must_not_write) {
+            cause(store);
+            return;
+        }
+        if (walk(i, 0)) return;
+        // Nothing wrong by the rules: the arithmetic itself.
+        for (const auto& s : out.steps)
+            if (s.at && s.at->role == "computed") cause(*s.at);
+        step("<- every value it was computed from is a cell the stencil reads and every shared cell was stored "
+             "before the read: the arithmetic of those lines is what differs (a weight, an operator, the precision?)",
+             out.cause);
+    }
+};
+
+}  // namespace
+
+ExplainedSlice explain_slice(const ReplayOutcome& replay, Verdict verdict, const Evidence& ev,
+                             const ExplainContext& ctx) {
+    Walker w{replay, ev, ctx, {}, {}, {}};
+    w.run(verdict);
+    return std::move(w.out);
+}
+
+}  // namespace stencil::checker
