@@ -265,7 +265,6 @@ Request base_request(const Exercise& ex, const Setup& s, const VettedSource& src
     req.compile_memory_bytes = opt.compile_memory_mb << 20;
     req.time_limit = opt.time_limit_s;
     req.printf_cap_bytes = kPrintfCapBytes;
-    req.explain = opt.explain;
     return req;
 }
 

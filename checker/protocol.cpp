@@ -284,8 +284,7 @@ void to_json(json& j, const Request& r) {
          {"compile_seconds", r.compile_seconds},
          {"compile_memory_bytes", r.compile_memory_bytes},
          {"time_limit", r.time_limit},
-         {"printf_cap_bytes", r.printf_cap_bytes},
-         {"explain", r.explain}};
+         {"printf_cap_bytes", r.printf_cap_bytes}};
     put_optional(j, "count", r.count);
     put_optional(j, "timing", r.timing);
     put_optional(j, "trace", r.trace);
@@ -364,7 +363,6 @@ void read(const json& v, Request& r) {
     field(v, "compile_memory_bytes", r.compile_memory_bytes);
     field(v, "time_limit", r.time_limit);
     field(v, "printf_cap_bytes", r.printf_cap_bytes);
-    field(v, "explain", r.explain);
 }
 
 }  // namespace

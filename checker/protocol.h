@@ -193,7 +193,6 @@ struct Request {
     long long compile_memory_bytes = 0;  // NVRTC's memory beyond what the runner had (RLIMIT_AS)
     double time_limit = 0;        // the runs' clock (then kRunTimeLimitExit)
     long long printf_cap_bytes = 0;  // device printf kept per run (CPU) / the FIFO (GPU)
-    bool explain = false;         // CPU: a backward slice of the first bad output (check --explain)
     bool operator==(const Request&) const = default;
 };
 

@@ -44,7 +44,6 @@ Request full_request() {
     r.kernel_signature = "__global__ void derivative_x(const float* f, float* df, int mx, int my, int mz)";
     r.constants = {{"c_ax", {0.5}}, {"table", {-0.25, 0.125}}};
     r.workers = 3;
-    r.explain = true;
     CaseSpec c;
     c.n = 17;
     c.guard = 16384;
