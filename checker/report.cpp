@@ -76,13 +76,14 @@ json sources_json(const std::vector<SourceRef>& sources) {
 
 std::string triple(const std::array<int, 3>& a) { return fmt::format("({}, {}, {})", a[0], a[1], a[2]); }
 
-// One step of the --explain chain, with its statement unless the text names it already.
+// One step of the --explain chain without an arrow of its own (the chain draws them), with its
+// statement unless the text names a line already.
 std::string step_text(const ExplainStep& st) {
-    if (!st.at || st.at->line <= 0) return st.text;
+    std::string text = st.text.rfind("<- ", 0) == 0 ? st.text.substr(3) : st.text;
+    if (!st.at || st.at->line <= 0) return text;
     const std::string at = fmt::format("{}:{}", st.at->file, st.at->line);
-    if (st.text.find(at) != std::string::npos || st.text.find(fmt::format("line {}", st.at->line)) != std::string::npos)
-        return st.text;
-    return st.text + " (" + at + ")";
+    if (text.find(at) != std::string::npos || text.find("line") != std::string::npos) return text;
+    return text + " (" + at + ")";
 }
 
 }  // namespace

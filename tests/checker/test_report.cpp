@@ -256,7 +256,7 @@ TEST_CASE("explain: the steps print as an indented chain, in JSON with their lin
     r.verdict = Verdict::wrong_result;
     r.evidence.explain = {
         {"out(1,1,1) = NaN", std::nullopt},
-        {"tile[1][1][0] read at line 21", SourceRef{"stencil.cu", 21, "ld.shared.f32", "load", {}, {}}},
+        {"<- tile[1][1][0] read at line 21", SourceRef{"stencil.cu", 21, "ld.shared.f32", "load", {}, {}}},
         {"never stored: thread (0,1,1)'s load was skipped because `i < N - 1` was false",
          SourceRef{"stencil.cu", 10, "st.shared.f32", "store", {}, std::array<int, 3>{0, 1, 1}}},
     };
