@@ -325,7 +325,9 @@ void draw_check_panel(App& app) {
     draw_verdict(r);
     draw_findings(c);
     draw_slice_map(app, lecture);
-    const bool slice_shown = c.clicked ? draw_slice(c) : false;
+    // A slice is shown for a clicked cell, or at once when there is no map to click (a race's).
+    const bool slice_asked = c.clicked || (!c.map && !c.slice.steps.empty());
+    const bool slice_shown = slice_asked ? draw_slice(c) : false;
     ImGui::Separator();
     const int failed = draw_details(app);
     fit::EndFigure();

@@ -154,6 +154,8 @@ SliceView slice_view(const Evidence& e, std::optional<std::array<int, 3>> asked)
         v.missing = "this result carries no backward slice (the CPU backend explains the first bad output "
                     "of a check run with explain on)";
         v.title = "cell " + triple(v.asked);
+    } else if (!e.first_bad) {  // a race: the slice of the reading thread's output
+        v.title = "the backward slice the checker gave (no bad cell to click: the verdict has no map)";
     } else if (v.asked == v.of) {
         v.title = "the backward slice of cell " + triple(v.of) + ", the first bad output";
     } else {

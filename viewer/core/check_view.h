@@ -64,7 +64,8 @@ std::optional<SliceMap> parse_slice_map(const std::string& text);
 bool is_bad_mark(char m);
 
 // The backward slice shown for a cell: Evidence::explain is the slice of the first bad output. A
-// click on another bad cell still shows that slice, and the title says whose slice it is.
+// click on another bad cell still shows that slice, and the title says whose slice it is. A verdict
+// without a bad cell (a race) may carry a slice too: the panel shows it without a click.
 struct SliceView {
     std::array<int, 3> asked{};   // the cell clicked (or the first bad output, before any click)
     std::array<int, 3> of{};      // the cell the slice is of
