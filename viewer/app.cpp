@@ -98,6 +98,10 @@ void App::install_trace(TraceResult r) {
         step = *exp.step_after_trace < 0 ? exp.trace.last_step() + 1 + *exp.step_after_trace : *exp.step_after_trace;
         exp.step_after_trace.reset();
     }
+    if (exp.line_after_trace) {
+        if (exp.trace.ok()) step = first_step_at_line(exp.trace, *exp.line_after_trace);
+        exp.line_after_trace.reset();
+    }
     set_step(step);
 }
 
@@ -231,6 +235,7 @@ void App::finish_check() {
     check.map = parse_slice_map(r.evidence.slice_map);
     check.source_lines = read_kernel_source(check.checked_path).lines;
     check.clicked.reset();
+    check.step_note.clear();
     check.slice = slice_view(r.evidence, std::nullopt);
     check.hints_why.clear();
     check.hints = hint_order(exercise_hints(r.exercise, &check.hints_why), check.summary.fitting_hint);
@@ -364,6 +369,12 @@ std::string App::open_file(OpenKind kind, const std::string& path, const std::st
     }
     open_dialog.message.clear();
     open_dialog.opened = path;
+    return "";
+}
+
+std::string App::step_to_line(const std::string& path, const std::string& exercise, int line) {
+    if (std::string why = open_file(OpenKind::kernel, path, exercise); !why.empty()) return why;
+    exp.line_after_trace = line;
     return "";
 }
 

@@ -64,6 +64,7 @@ struct Experiment {
     StepperConfig cfg;             // what the controls show; trace.cfg is what is displayed
     TraceWorker tracer;            // traces cfg off the UI thread (App::set_config / poll)
     std::optional<int> step_after_trace;  // step to show when the trace arrives (< 0: from the end)
+    std::optional<int> line_after_trace;  // or the first step of this source line (a finding's line)
     StepperTrace trace;
     StepperState state;
     int step = 0;
@@ -163,6 +164,7 @@ struct CheckPanelData {
     std::optional<std::array<int, 3>> clicked;  // the bad cell clicked on the map
     SliceView slice;                            // the backward slice shown for it
     bool scroll_to_slice = false;               // the next frame scrolls the panel to the slice
+    std::string step_note;                      // why a finding's line could not be stepped to
     std::vector<Hint> hints;                    // the exercise README's, in the order revealed
     int hints_shown = 0;                        // "Show hint" reveals one more per click
     std::string hints_why;                      // why there are none (no README found)
@@ -254,6 +256,9 @@ struct App {
     std::string open_file(OpenKind kind, const std::string& path, const std::string& exercise = "");
     // The command line's File > Open (`kernel[:FILE]`, `results[:FILE]`: parse_open_request).
     std::string open_from_flag(const std::string& spec, const std::string& exercise = "");
+    // A finding's line clicked in the check panel: the checked file in the stepper (for `exercise`),
+    // at the first step of `line` once traced. Returns why not ("" when opened).
+    std::string step_to_line(const std::string& path, const std::string& exercise, int line);
 };
 
 }  // namespace stencil::viewer

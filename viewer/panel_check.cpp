@@ -124,26 +124,42 @@ std::string code_of(const SourceLink& l, const CheckPanelData& c) {
 }
 
 // One line per distinct finding with the sizes it appeared at, under it the student's lines it
-// names (a race: the store and the load) with their code; then the smallest failing size and
-// which sizes passed.
-void draw_findings(const CheckPanelData& c) {
+// names (a race: the store and the load) with their code, each `file:line` a link to that line in
+// the stepper; then the smallest failing size and which sizes passed.
+void draw_findings(App& app) {
+    auto& c = app.check;
     const CheckSummary& s = c.summary;
+    int id = 0;
     for (const FindingRow& f : s.findings) {
         wrapped_in(verdict_colour(f.verdict), f.headline);
         ImGui::Indent();
         for (const SourceLink& l : f.sources) {
-            fit::Wrapped(l.text);
-            if (const std::string code = code_of(l, c); !code.empty()) {
-                ImGui::Indent();
-                wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), code);
-                ImGui::Unindent();
+            const std::string code = code_of(l, c);
+            if (code.empty()) {  // not a line of the checked file: shown, not a link
+                fit::Wrapped(l.text);
+                continue;
             }
+            // The line is a link: the checked file in the stepper, at the first step of that line.
+            ImGui::PushID(id++);
+            if (ImGui::SmallButton(l.place.c_str())) c.step_note = app.step_to_line(c.checked_path, c.result->exercise, l.line);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("step to line %d of %s in the stepper", l.line, l.file.c_str());
+            fit::CheckItem(l.place);
+            ImGui::PopID();
+            const std::string rest = l.text.substr(l.place.size());
+            if (!rest.empty()) {
+                fit::SameLineIfFits(std::min(fit::TextWidth(rest), ImGui::GetFontSize() * 12));
+                fit::Wrapped(rest.substr(rest.find_first_not_of(' ')));
+            }
+            ImGui::Indent();
+            wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), code);
+            ImGui::Unindent();
         }
         if (f.hint > 0)
             wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
                        fmt::format("hint {} of the exercise's README fits: Show hint", f.hint));
         ImGui::Unindent();
     }
+    if (!c.step_note.empty()) wrapped_in(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), c.step_note);
     if (!s.smallest.empty()) fit::Wrapped(s.smallest);
     if (!s.sizes.empty()) fit::Wrapped(s.sizes);
 }
@@ -323,7 +339,7 @@ void draw_check_panel(App& app) {
     // The figure: the verdict, its findings, the map and the slice, and the details to the panel's foot.
     fit::BeginFigure();
     draw_verdict(r);
-    draw_findings(c);
+    draw_findings(app);
     draw_slice_map(app, lecture);
     // A slice is shown for a clicked cell, or at once when there is no map to click (a race's).
     const bool slice_asked = c.clicked || (!c.map && !c.slice.steps.empty());
