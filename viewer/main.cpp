@@ -6,6 +6,9 @@
 //                                                       next / previous panel)
 //   stencil-lab-viewer --font 32 --window 1024x768      projector sizes (14..40 px, 1024x768..4K)
 //   stencil-lab-viewer --check FILE.cu --exercise E     grade a submission in the check panel
+//                      [--check-cell X,Y,Z --check-hints N]   (a bad cell clicked, N hints shown)
+//   stencil-lab-viewer --kernel-file F.cu --exercise E --beside-lab
+//                                                       step a student's kernel beside the lab's
 //   stencil-lab-viewer --screenshot f.png [--frames N]  write the window and f.png.json (what each
 //                                                       panel drew, and clipped_items) and exit
 //   stencil-lab-viewer --offscreen --screenshot f.png   the same without a window or GLFW: EGL

@@ -230,7 +230,8 @@ bool draw_slice(CheckPanelData& c) {
     if (!v.missing.empty()) wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), v.missing);
     for (size_t i = 0; i < v.steps.size(); ++i) {
         const bool last = i + 1 == v.steps.size();
-        const std::string text = fmt::format("{}. {}{}", i + 1, v.steps[i], last ? "   <- the first step that went wrong" : "");
+        // The steps read as the checker words them ("<- tile[1][1][0] read at line 22"), each with its place.
+        const std::string text = v.steps[i] + (last && v.steps.size() > 1 ? "   (the first step that went wrong)" : "");
         if (last) wrapped_in(ImVec4(0.95f, 0.45f, 0.2f, 1.0f), text);
         else fit::Wrapped(text);
         if (const std::string code = code_of(v.lines[i], c); !code.empty()) {
