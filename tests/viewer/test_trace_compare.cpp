@@ -29,11 +29,11 @@ struct Pair {
     TraceDifference d;
 };
 
-// The student's file and the lab's kernel of the tiled exercise, T = 8, block (1, 1, 1) of 20^3.
-Pair beside_the_lab(const std::string& file) {
+// The student's file and the lab's kernel of the exercise (tiled: T = 8), block (1, 1, 1) of 20^3.
+Pair beside_the_lab(const std::string& file, const std::string& exercise = "tiled") {
     StepperConfig c;
     c.kernel_file = file;
-    c.exercise = "tiled";
+    c.exercise = exercise;
     c.tile = 8;
     c.dims = {20, 20, 20};
     c.block = {1, 1, 1};
@@ -118,4 +118,25 @@ TEST_CASE("beside the lab: the textbook's kernel as a student types it differs n
     CAPTURE(p.d.what, p.d.error, none.error);
     REQUIRE((!p.d.found && p.d.error.empty() && p.d.what.starts_with("no difference") && !none.found &&
              none.error.find("no such file") != std::string::npos));
+}
+
+TEST_CASE("beside the lab: correct kernels of every z-marching exercise differ nowhere either", "[viewer][compare]") {
+    const auto [file, exercise] = GENERATE(table<std::string, std::string>({{"naive_ok.cu", "naive"},
+                                                                           {"coarsened_ok.cu", "coarsened"},
+                                                                           {"register_tiled_ok.cu", "register-tiled"}}));
+    const Pair p = beside_the_lab(submission(file), exercise);
+    CAPTURE(file, p.student.error, p.lab.error, p.d.what, p.d.error);
+    REQUIRE((p.student.ok() && p.lab.ok() && !p.d.found && p.d.error.empty()));
+}
+
+TEST_CASE("beside the lab: the coarsened kernel without its second barrier", "[viewer][compare]") {
+    const std::string file = submission("coarsened_no_second_sync.cu");
+    const Pair p = beside_the_lab(file, "coarsened");
+    CAPTURE(p.student.error, p.d.what, p.d.cell, p.d.interval, p.d.student.where.line, p.d.lab.where.line);
+    // Its march has 7 barrier intervals to the lab's 13: by interval 1 its queue has moved on, and
+    // the plane the lab still holds was overwritten (line 10 stored it); the counts are said.
+    REQUIRE((p.d.found && p.d.error.empty() && p.d.shared && p.d.interval == 1 && p.d.lab.stores &&
+             !p.d.student.stores && p.d.student.held_until == 0 && p.d.student.where.line == 10 &&
+             p.d.what.find("no longer holds it") != std::string::npos &&
+             p.d.what.find("barrier intervals, the lab's kernel 13") != std::string::npos));
 }

@@ -31,18 +31,37 @@ struct OutStore {
     bool known() const { return std::find(reads.begin(), reads.end(), kFromRegister) == reads.end(); }
 };
 
-// One trace replayed in step order: the shared cells after each interval, every output.
+// A shared store: where, by whom, when, and the input cell it put there.
+struct Held {
+    int step = 0, interval = 0, thread = 0;
+    SharedKey where;
+};
+using Content = std::map<long long, Held>;  // input cell -> the earliest store that holds it now
+
+// One trace replayed in step order: what shared memory holds after each interval, every output.
 struct Replay {
-    std::vector<std::map<SharedKey, Store>> shared_after;  // [interval]
-    std::map<long long, OutStore> out;                     // output cell -> its first store
+    std::vector<Content> content_after;  // [interval]
+    std::map<long long, OutStore> out;   // output cell -> its first store
     int first_shared_store_step = 0, first_global_store_step = 0;
 
-    const std::map<SharedKey, Store>& shared(int interval) const {
-        static const std::map<SharedKey, Store> none;
-        if (shared_after.empty()) return none;
-        return shared_after[(size_t)std::min<int>(interval, (int)shared_after.size() - 1)];
+    const Content& content(int interval) const {
+        static const Content none;
+        if (content_after.empty()) return none;
+        return content_after[(size_t)std::clamp<int>(interval, 0, (int)content_after.size() - 1)];
     }
 };
+
+// What shared memory holds, by input cell (cells of unknown value are left out: never compared).
+Content content_of(const std::map<SharedKey, Store>& now) {
+    Content c;
+    for (const auto& [key, st] : now) {
+        if (st.holds < 0) continue;
+        const Held h{st.step, st.interval, st.thread, key};
+        auto [it, fresh] = c.try_emplace(st.holds, h);
+        if (!fresh && h.step < it->second.step) it->second = h;
+    }
+    return c;
+}
 
 Replay replay(const StepperTrace& t) {
     Replay r;
@@ -63,7 +82,7 @@ Replay replay(const StepperTrace& t) {
     for (size_t i = 0; i < t.acc.size(); ++i) {
         while (step + 1 < (int)t.steps.size() && (int)i >= t.steps[(size_t)step].end) ++step;
         const simt::Access& a = t.acc[i];
-        while ((int)r.shared_after.size() < a.interval) r.shared_after.push_back(now);
+        while ((int)r.content_after.size() < a.interval) r.content_after.push_back(content_of(now));
         Thread& me = th[a.thread];
         if (me.interval != a.interval) me.prev = nullptr, me.interval = a.interval;
         const long long cell = a.offset / std::max<int>(1, a.size);
@@ -92,7 +111,7 @@ Replay replay(const StepperTrace& t) {
         }
         me.prev = &a;
     }
-    while ((int)r.shared_after.size() < std::max(1, t.intervals)) r.shared_after.push_back(now);
+    while ((int)r.content_after.size() < std::max(1, t.intervals)) r.content_after.push_back(content_of(now));
     return r;
 }
 
@@ -108,29 +127,34 @@ std::string holds_text(long long v, GridDims d) {
     return "in" + grid_cell(v, d);
 }
 
-std::string shared_name(const SharedKey& k, const StepperTrace& lab) {
+// A shared cell in the trace's kernel's own terms: its array (when there are several) and the
+// element as [plane][y][x] of the table's plane shape.
+std::string shared_name(const SharedKey& k, const StepperTrace& t) {
     const std::string array = k.first == 0 ? "" : fmt::format(" of shared array #{}", k.first);
-    if (lab.shared_nx <= 0 || lab.shared_ny <= 0) return fmt::format("shared cell [{}]{}", k.second, array);
-    const long long plane = (long long)lab.shared_nx * lab.shared_ny;
-    return fmt::format("shared cell [{}][{}][{}]{}", k.second / plane, (k.second % plane) / lab.shared_nx,
-                       k.second % lab.shared_nx, array);
+    if (t.shared_nx <= 0 || t.shared_ny <= 0) return fmt::format("shared cell [{}]{}", k.second, array);
+    const long long plane = (long long)t.shared_nx * t.shared_ny;
+    return fmt::format("shared cell [{}][{}][{}]{}", k.second / plane, (k.second % plane) / t.shared_nx,
+                       k.second % t.shared_nx, array);
 }
 
 std::string place(const SourcePos& p) { return p.known() ? fmt::format("{}:{}", p.file, p.line) : "(no line)"; }
 
-// One side's part in a shared cell: its store at the end of `interval`, or later, or never.
-CompareSide shared_side(const StepperTrace& t, const Replay& r, const SharedKey& k, int interval) {
+// One side's part in an input cell's place in shared memory: its store that holds it at the end of
+// `interval`, or in a later interval, or never.
+CompareSide shared_side(const StepperTrace& t, const Replay& r, long long input, int interval) {
     CompareSide s;
-    const Store* store = nullptr;
-    if (auto it = r.shared(interval).find(k); it != r.shared(interval).end()) store = &it->second;
-    else if (auto later = r.shared(INT_MAX).find(k); later != r.shared(INT_MAX).end()) store = &later->second;
-    if (store) {
-        s.stores = true;
-        s.interval = store->interval, s.step = store->step, s.thread = store->thread;
-        s.holds = holds_text(store->holds, t.cfg.dims);
-    } else {
-        s.step = r.first_shared_store_step;
-    }
+    s.step = r.first_shared_store_step;
+    for (int k = interval; k < (int)r.content_after.size() && !s.stores; ++k)
+        if (auto it = r.content(k).find(input); it != r.content(k).end()) {
+            s.stores = true;
+            s.interval = it->second.interval, s.step = it->second.step, s.thread = it->second.thread;
+        }
+    for (int k = interval - 1; k >= 0 && !s.stores && s.held_until < 0; --k)  // held before, overwritten since
+        if (auto it = r.content(k).find(input); it != r.content(k).end()) {
+            s.held_until = k;
+            s.interval = it->second.interval, s.step = it->second.step, s.thread = it->second.thread;
+        }
+    s.holds = holds_text(input, t.cfg.dims);
     s.where = step_source(t, s.step);
     return s;
 }
@@ -151,6 +175,9 @@ CompareSide out_side(const StepperTrace& t, const Replay& r, long long cell) {
 // "never stores it (its store to shared memory at f:10 did not write it)".
 std::string when(const CompareSide& s, bool shared) {
     if (s.stores) return fmt::format("stores it only in barrier interval {}, at {}", s.interval, place(s.where));
+    if (s.held_until >= 0)
+        return fmt::format("no longer holds it (stored in barrier interval {} at {}, overwritten after interval {})",
+                           s.interval, place(s.where), s.held_until);
     return fmt::format("never stores it (its store to {} memory at {} did not write it)", shared ? "shared" : "global",
                        place(s.where));
 }
@@ -166,32 +193,28 @@ void consider(std::vector<Candidate>& c, TraceDifference d) {
     c.push_back({ls, ss, std::move(d)});
 }
 
+// Shared memory compared by what it holds, not where: the two kernels may lay their tiles out
+// differently (the lab's coarsened kernel keeps one 3D array, the textbook three 2D ones).
 void shared_differences(const StepperTrace& st, const Replay& sr, const StepperTrace& lt, const Replay& lr,
                         int k, std::vector<Candidate>& out) {
-    const auto &s = sr.shared(k), &l = lr.shared(k);
-    std::vector<SharedKey> keys;
-    for (const auto& [key, v] : s) keys.push_back(key);
-    for (const auto& [key, v] : l)
-        if (!s.count(key)) keys.push_back(key);
-    for (const auto& key : keys) {
-        const auto si = s.find(key), li = l.find(key);
-        const bool in_s = si != s.end(), in_l = li != l.end();
-        if (in_s && in_l) {
-            const long long a = si->second.holds, b = li->second.holds;
-            if (a == b || a == kFromRegister || b == kFromRegister) continue;
-        }
+    const Content &s = sr.content(k), &l = lr.content(k);
+    std::vector<long long> cells;
+    for (const auto& [c, h] : l)
+        if (!s.count(c)) cells.push_back(c);
+    for (const auto& [c, h] : s)
+        if (!l.count(c)) cells.push_back(c);
+    for (long long c : cells) {
+        const bool in_l = l.count(c) > 0;
         TraceDifference d;
-        d.found = true, d.interval = k, d.shared = true, d.cell = shared_name(key, lt);
-        d.student = shared_side(st, sr, key, k), d.lab = shared_side(lt, lr, key, k);
-        if (in_s && in_l)
-            d.what = fmt::format("{} holds {} in yours ({}) but {} in the lab's kernel ({})", d.cell, d.student.holds,
-                                 place(d.student.where), d.lab.holds, place(d.lab.where));
-        else if (in_l)
-            d.what = fmt::format("the lab's kernel stores {} ({}) in barrier interval {} at {}; yours {}", d.cell,
-                                 d.lab.holds, k, place(d.lab.where), when(d.student, true));
+        d.found = true, d.interval = k, d.shared = true;
+        d.student = shared_side(st, sr, c, k), d.lab = shared_side(lt, lr, c, k);
+        d.cell = in_l ? shared_name(l.at(c).where, lt) : shared_name(s.at(c).where, st);
+        if (in_l)
+            d.what = fmt::format("the lab's kernel stores {} into {} in barrier interval {} at {}; yours {}", d.lab.holds,
+                                 d.cell, d.lab.interval, place(d.lab.where), when(d.student, true));
         else
-            d.what = fmt::format("yours stores {} ({}) in barrier interval {} at {}; the lab's kernel {}", d.cell,
-                                 d.student.holds, k, place(d.student.where), when(d.lab, true));
+            d.what = fmt::format("yours stores {} into {} in barrier interval {} at {}; the lab's kernel {}", d.student.holds,
+                                 d.cell, d.student.interval, place(d.student.where), when(d.lab, true));
         consider(out, std::move(d));
     }
 }
@@ -271,11 +294,18 @@ TraceDifference first_difference(const StepperTrace& student, const StepperTrace
         const auto first = std::min_element(c.begin(), c.end(), [](const Candidate& a, const Candidate& b) {
             return std::tie(a.lab_step, a.student_step) < std::tie(b.lab_step, b.student_step);
         });
-        return first->d;
+        TraceDifference d = first->d;
+        // Intervals are compared by number: with another count of barriers they are not the same
+        // stretch of the kernel, and the count is the likelier difference.
+        if (student.intervals != lab.intervals)
+            d.what += fmt::format(" (yours runs {} barrier interval{}, the lab's kernel {}: a __syncthreads() missing "
+                                  "or extra makes the intervals compared different stretches of the two kernels)",
+                                  student.intervals, student.intervals == 1 ? "" : "s", lab.intervals);
+        return d;
     }
-    none.what = fmt::format("no difference: in each of the {} barrier intervals both kernels store the same shared "
-                            "cells with the same input cells, and the same outputs from the same cells",
-                            intervals);
+    none.what = fmt::format("no difference: at the end of each of the {} barrier interval{} both kernels hold the same "
+                            "input cells in shared memory and have stored the same outputs from the same cells",
+                            intervals, intervals == 1 ? "" : "s");
     return none;
 }
 

@@ -7,10 +7,11 @@
 // right after a shared load what that cell held, otherwise a value from a register (unknown, never
 // called a difference). A global store is computed from what its thread read since its previous
 // global store (input cells, directly or through shared memory). At the end of each interval the
-// two kernels differ where a shared cell is stored by one and not the other, or holds another
-// input cell, or where an output is stored by one and not yet by the other, or is computed from
-// other cells. Of those, the first in the lab's step order (then the student's) is reported, with
-// the statement of each side.
+// two kernels differ where one holds an input cell in shared memory and the other does not (shared
+// memory compared by what it holds: the two may lay their tiles out differently), or where an
+// output is stored by one and not yet by the other, or is computed from other cells. Of those, the
+// first in the lab's step order (then the student's) is reported, with the statement of each side;
+// intervals are compared by number, so two kernels with different barrier counts say so.
 //
 //   TraceDifference d = first_difference(student_trace, lab_trace);
 //   if (d.found) ... d.what, d.student.where (file:line), d.lab.where, d.student.step (to step to)
@@ -24,6 +25,7 @@ namespace stencil::viewer {
 struct CompareSide {
     bool stores = false;  // it stores the cell: by the end of the interval compared, or later
     int interval = -1;    // the interval it stores it in (-1: never)
+    int held_until = -1;  // shared: it held the cell until this interval, then overwrote it
     int step = 0;         // its step that stores the cell; when it never does, its first store of
                           // the same kind (the statement that would have): what the stepper shows
     int thread = -1;
