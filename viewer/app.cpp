@@ -236,7 +236,7 @@ void App::finish_check() {
     check.source_lines = read_kernel_source(check.checked_path).lines;
     check.clicked.reset();
     check.step_note.clear();
-    check.slice = slice_view(r.evidence, std::nullopt);
+    check.slice = slice_view(r.evidence, std::nullopt, r.backend);
     check.hints_why.clear();
     check.hints = hint_order(exercise_hints(r.exercise, &check.hints_why), check.summary.fitting_hint);
     check.hints_shown = 0;
@@ -249,7 +249,7 @@ void App::click_check_cell(std::array<int, 3> cell) {
     // The checker explains the first bad output only (CheckOptions has no other target): the slice
     // shown for another cell is that one, and its title says so.
     check.clicked = cell;
-    check.slice = slice_view(check.result->evidence, cell);
+    check.slice = slice_view(check.result->evidence, cell, check.result->backend);
     check.scroll_to_slice = true;
 }
 

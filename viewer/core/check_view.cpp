@@ -140,7 +140,7 @@ std::optional<SliceMap> parse_slice_map(const std::string& text) {
     return s;
 }
 
-SliceView slice_view(const Evidence& e, std::optional<std::array<int, 3>> asked) {
+SliceView slice_view(const Evidence& e, std::optional<std::array<int, 3>> asked, const std::string& backend) {
     SliceView v;
     if (e.first_bad) v.of = {e.first_bad->x, e.first_bad->y, e.first_bad->z};
     v.asked = asked.value_or(v.of);
@@ -151,8 +151,10 @@ SliceView slice_view(const Evidence& e, std::optional<std::array<int, 3>> asked)
         v.lines.push_back(l);
     }
     if (v.steps.empty()) {
-        v.missing = "this result carries no backward slice (the CPU backend explains the first bad output "
-                    "of a check run with explain on)";
+        v.missing = backend == "cuda" ? "no backward slice: the GPU backend keeps no trace of the run to explain it "
+                                        "from; choose the cpu backend and Check again"
+                                      : "this result carries no backward slice (the CPU backend explains the first "
+                                        "bad output of a check run with explain on)";
         v.title = "cell " + triple(v.asked);
     } else if (!e.first_bad) {  // a race: the slice of the reading thread's output
         v.title = "the backward slice the checker gave (no bad cell to click: the verdict has no map)";

@@ -74,7 +74,9 @@ struct SliceView {
     std::vector<SourceLink> lines;   // per step: its statement (file empty: none)
     std::string missing;          // why there are no steps (no --explain slice in this result)
 };
-SliceView slice_view(const checker::Evidence& e, std::optional<std::array<int, 3>> asked);
+// `backend`: the check's ("cpu" or "cuda": the GPU keeps no trace to explain from).
+SliceView slice_view(const checker::Evidence& e, std::optional<std::array<int, 3>> asked,
+                     const std::string& backend = "cpu");
 
 // An exercise README's hints: the numbered list after "**Hints.**" (or a "Hints" heading), each
 // item with its continuation lines joined.
