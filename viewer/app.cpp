@@ -250,7 +250,7 @@ void App::click_check_cell(std::array<int, 3> cell) {
     // shown for another cell is that one, and its title says so.
     check.clicked = cell;
     check.slice = slice_view(check.result->evidence, cell, check.result->backend);
-    check.scroll_to_slice = true;
+    check.scroll_to_slice = 2;
 }
 
 void App::show_next_hint() { check.hints_shown = std::min<int>(check.hints_shown + 1, (int)check.hints.size()); }

@@ -163,7 +163,7 @@ struct CheckPanelData {
     std::vector<std::string> source_lines;  // the checked file, for the lines the findings name
     std::optional<std::array<int, 3>> clicked;  // the bad cell clicked on the map
     SliceView slice;                            // the backward slice shown for it
-    bool scroll_to_slice = false;               // the next frame scrolls the panel to the slice
+    int scroll_to_slice = 0;                    // frames left to scroll the panel to the slice
     std::string step_note;                      // why a finding's line could not be stepped to
     std::vector<Hint> hints;                    // the exercise README's, in the order revealed
     int hints_shown = 0;                        // "Show hint" reveals one more per click

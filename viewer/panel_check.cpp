@@ -221,10 +221,6 @@ void draw_slice_map(App& app, bool lecture) {
 // the last (the first step that went wrong) marked. Returns whether it is wholly on screen.
 bool draw_slice(CheckPanelData& c) {
     const SliceView& v = c.slice;
-    if (c.scroll_to_slice) {  // just clicked: the panel scrolls to the slice (a projector's font)
-        ImGui::SetScrollHereY(0.0f);
-        c.scroll_to_slice = false;
-    }
     ImGui::BeginGroup();
     wrapped_in(ImVec4(0.94f, 0.89f, 0.26f, 1.0f), v.title);
     if (!v.missing.empty()) wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), v.missing);
@@ -241,6 +237,13 @@ bool draw_slice(CheckPanelData& c) {
         }
     }
     ImGui::EndGroup();
+    if (c.scroll_to_slice > 0) {  // just clicked: the panel scrolls until the whole slice shows
+        --c.scroll_to_slice;      // (two frames: the first sizes the content, the second scrolls)
+        const float top = ImGui::GetItemRectMin().y, height = ImGui::GetItemRectSize().y;
+        const float room = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - ImGui::GetCursorScreenPos().y + height;
+        if (height <= ImGui::GetWindowHeight() && room < height) ImGui::SetScrollHereY(1.0f);  // its foot at the panel's
+        else if (height > ImGui::GetWindowHeight()) ImGui::SetScrollFromPosY(top - ImGui::GetWindowPos().y, 0.0f);
+    }
     return fit::LastItemShown();
 }
 
