@@ -69,6 +69,11 @@ void App::install_trace(TraceResult r) {
                                     : exp.trace.cfg.kernel != r.trace.cfg.kernel || exp.trace.steps.empty() ||
                                           exp.trace.cfg.kernel_file != r.trace.cfg.kernel_file;
     exp.trace = std::move(r.trace);
+    if (!(exp.trace.cfg == beside.traced)) beside.lab.reset(), beside.diff = {};  // of another block
+    if (beside.start_on_trace && !exp.trace.cfg.kernel_file.empty()) {
+        beside.start_on_trace = false;
+        start_beside_lab();
+    }
     exp.block_summary = r.block_summary;
     exp.prediction = std::move(r.prediction);
     if (kernel_changed || exp.source.lines.empty()) {
@@ -92,6 +97,10 @@ void App::install_trace(TraceResult r) {
     if (exp.step_after_trace) {
         step = *exp.step_after_trace < 0 ? exp.trace.last_step() + 1 + *exp.step_after_trace : *exp.step_after_trace;
         exp.step_after_trace.reset();
+    }
+    if (exp.line_after_trace) {
+        if (exp.trace.ok()) step = first_step_at_line(exp.trace, *exp.line_after_trace);
+        exp.line_after_trace.reset();
     }
     set_step(step);
 }
@@ -172,6 +181,8 @@ void App::poll() {
     }
     if (check.checking.valid() && check.checking.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
         finish_check();
+    if (beside.tracing.valid() && beside.tracing.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+        finish_beside_lab();
     auto fresh = runs.runner.take_finished();
     if (!fresh.empty()) {
         runs.records.insert(runs.records.end(), fresh.begin(), fresh.end());
@@ -186,6 +197,7 @@ void App::start_check() {
     o.exercise = exs[static_cast<size_t>(std::clamp(check.exercise, 0, (int)exs.size() - 1))].name;
     o.tile = check.tile;
     o.backend = check.backend == 1 ? "cuda" : check.backend == 2 ? "cpu" : "auto";
+    o.explain = true;  // the viewer's check: the backward slice of the first bad output is worth its time
     check.checked_path = check.path;
     check.error.clear();
     check.result.reset();
@@ -216,7 +228,50 @@ void App::finish_check() {
         check.result = check.checking.get();
     } catch (const std::exception& e) {  // UserError: no such file, a bad --tile, no GPU
         check.error = e.what();
+        return;
     }
+    const checker::CheckResult& r = *check.result;
+    check.summary = summarize_check(r);
+    check.map = parse_slice_map(r.evidence.slice_map);
+    check.source_lines = read_kernel_source(check.checked_path).lines;
+    check.clicked.reset();
+    check.step_note.clear();
+    check.slice = slice_view(r.evidence, std::nullopt, r.backend);
+    check.hints_why.clear();
+    check.hints = hint_order(exercise_hints(r.exercise, &check.hints_why), check.summary.fitting_hint);
+    check.hints_shown = 0;
+    if (check.click_on_arrival) click_check_cell(*check.click_on_arrival);
+    for (int i = 0; i < check.hints_on_arrival; ++i) show_next_hint();
+}
+
+void App::click_check_cell(std::array<int, 3> cell) {
+    if (!check.result) return;
+    // The checker explains the first bad output only (CheckOptions has no other target): the slice
+    // shown for another cell is that one, and its title says so.
+    check.clicked = cell;
+    check.slice = slice_view(check.result->evidence, cell, check.result->backend);
+    check.scroll_to_slice = 2;
+}
+
+void App::show_next_hint() { check.hints_shown = std::min<int>(check.hints_shown + 1, (int)check.hints.size()); }
+
+void App::start_beside_lab() {
+    if (beside.tracing.valid() || exp.trace.cfg.kernel_file.empty() || !exp.trace.ok()) return;
+    beside.traced = exp.trace.cfg;
+    beside.lab.reset();
+    beside.diff = {};
+    beside.tracing = std::async(std::launch::async, [cfg = lab_config_of(exp.trace.cfg)] { return trace_block(cfg); });
+}
+
+void App::finish_beside_lab() {
+    if (!beside.tracing.valid()) return;
+    beside.lab = beside.tracing.get();
+    beside.lab_source = load_kernel_source(beside.lab->cfg.kernel, exe_dir);
+    // The stepper may have moved to another kernel or block meanwhile: compare what was asked.
+    if (exp.trace.cfg == beside.traced) {
+        beside.diff = first_difference(exp.trace, *beside.lab);
+        if (beside.diff.found) set_step(beside.diff.student.step);  // the stepper stops there
+    } else beside.diff.error = "the stepper's kernel or block changed while the lab's kernel was traced: ask again";
 }
 
 void App::rebuild_halos() { halo.view = halo_figure(halo.tile, halo.radius, halo.dims, halo.slice); }
@@ -314,6 +369,12 @@ std::string App::open_file(OpenKind kind, const std::string& path, const std::st
     }
     open_dialog.message.clear();
     open_dialog.opened = path;
+    return "";
+}
+
+std::string App::step_to_line(const std::string& path, const std::string& exercise, int line) {
+    if (std::string why = open_file(OpenKind::kernel, path, exercise); !why.empty()) return why;
+    exp.line_after_trace = line;
     return "";
 }
 

@@ -18,6 +18,7 @@
 #include "viewer/core/file_open.h"
 #include "viewer/core/jobs.h"
 #include "viewer/core/block_timeline.h"
+#include "viewer/core/check_view.h"
 #include "viewer/core/kernel_source.h"
 #include "viewer/core/listing_match.h"
 #include "viewer/core/measure.h"
@@ -28,6 +29,7 @@
 #include "viewer/core/results.h"
 #include "viewer/core/roofline.h"
 #include "viewer/core/stepper.h"
+#include "viewer/core/trace_compare.h"
 #include "viewer/core/warp_map.h"
 
 namespace stencil::viewer {
@@ -62,6 +64,7 @@ struct Experiment {
     StepperConfig cfg;             // what the controls show; trace.cfg is what is displayed
     TraceWorker tracer;            // traces cfg off the UI thread (App::set_config / poll)
     std::optional<int> step_after_trace;  // step to show when the trace arrives (< 0: from the end)
+    std::optional<int> line_after_trace;  // or the first step of this source line (a finding's line)
     StepperTrace trace;
     StepperState state;
     int step = 0;
@@ -154,6 +157,31 @@ struct CheckPanelData {
     };
     std::shared_ptr<Live> live;
     std::optional<ExerciseGuess> guess;  // what the file at `path` suggests (set_check_path)
+    // What the panel draws of `result` (viewer/core/check_view.h), made once when it arrives.
+    CheckSummary summary;
+    std::optional<SliceMap> map;
+    std::vector<std::string> source_lines;  // the checked file, for the lines the findings name
+    std::optional<std::array<int, 3>> clicked;  // the bad cell clicked on the map
+    SliceView slice;                            // the backward slice shown for it
+    int scroll_to_slice = 0;                    // frames left to scroll the panel to the slice
+    std::string step_note;                      // why a finding's line could not be stepped to
+    std::vector<Hint> hints;                    // the exercise README's, in the order revealed
+    int hints_shown = 0;                        // "Show hint" reveals one more per click
+    std::string hints_why;                      // why there are none (no README found)
+    // What the command line asks to do once the result arrives (--check-cell, --check-hints).
+    std::optional<std::array<int, 3>> click_on_arrival;
+    int hints_on_arrival = 0;
+};
+
+// Step beside the lab: the lab's kernel of a student's exercise traced on the stepper's block, and
+// the first shared cell or global store where the two differ (viewer/core/trace_compare.h).
+struct BesideLab {
+    std::future<StepperTrace> tracing;
+    StepperConfig traced;          // the student's config the lab trace was asked for
+    std::optional<StepperTrace> lab;
+    TraceDifference diff;
+    KernelSource lab_source;       // for the lab's line
+    bool start_on_trace = false;   // --beside-lab: start once the student's trace arrives
 };
 
 // File > Open's modal (frame.cpp draws it; viewer/core/file_open.h lists the folder): a student's
@@ -175,6 +203,7 @@ struct App {
     HaloData halo;
     RunsData runs;
     CheckPanelData check;
+    BesideLab beside;
     OpenDialog open_dialog;
     std::optional<std::string> gpu_unavailable;  // why GPU figures are greyed out
     // --screenshot: panels note what they drew (series and point counts, the step, counts) into
@@ -202,13 +231,22 @@ struct App {
     bool load_results_file();          // false (and runs.message says why) on failure
     // Background work in flight (a run, a trace, a trace measurement): the main loop keeps polling.
     bool busy() const {
-        return opb.measuring.valid() || opb.measuring_ceilings.valid() || runs.runner.running() || tracing() || check.checking.valid();
+        return opb.measuring.valid() || opb.measuring_ceilings.valid() || runs.runner.running() || tracing() ||
+               check.checking.valid() || beside.tracing.valid();
     }
     // check
     void start_check();
     // `path` changed: read what exercise the file suggests, and choose it when `choose`.
     void set_check_path(bool choose);
     void finish_check();               // waits for the check in flight (--screenshot)
+    // A click on cell (x, y, z) of the slice map: its backward slice (the first bad output's when
+    // the checker cannot explain another: check_view.h slice_view).
+    void click_check_cell(std::array<int, 3> cell);
+    void show_next_hint();
+    // The stepper's student kernel beside the lab's: traces the lab's kernel on the same block (a
+    // worker), then compares (finish_beside_lab waits for it: --screenshot).
+    void start_beside_lab();
+    void finish_beside_lab();
     void save_results_file();
     // File > Open
     void show_open_dialog(OpenKind kind, const std::string& folder = ".");
@@ -218,6 +256,9 @@ struct App {
     std::string open_file(OpenKind kind, const std::string& path, const std::string& exercise = "");
     // The command line's File > Open (`kernel[:FILE]`, `results[:FILE]`: parse_open_request).
     std::string open_from_flag(const std::string& spec, const std::string& exercise = "");
+    // A finding's line clicked in the check panel: the checked file in the stepper (for `exercise`),
+    // at the first step of `line` once traced. Returns why not ("" when opened).
+    std::string step_to_line(const std::string& path, const std::string& exercise, int line);
 };
 
 }  // namespace stencil::viewer

@@ -100,6 +100,16 @@ void EndFigure() {
     g_figure.any = true;
 }
 
+bool LastItemShown() {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const ImRect clip = ImGui::GetCurrentWindow()->ClipRect;
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    return figure_facts(Rect{a.x, a.y, b.x - a.x, b.y - a.y},
+                        Rect{clip.Min.x, clip.Min.y, clip.Max.x - clip.Min.x, clip.Max.y - clip.Min.y},
+                        Rect{vp->Pos.x, vp->Pos.y, vp->Size.x, vp->Size.y})
+        .visible;
+}
+
 Figure TakeFigure() {
     Figure f;
     if (g_figure.any) {

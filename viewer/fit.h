@@ -67,6 +67,9 @@ struct Figure {
     bool visible = false;  // every part wholly on screen
 };
 Figure TakeFigure();
+// Whether the last item (a group: BeginGroup / EndGroup) lies wholly inside what its window shows
+// (its clip rectangle, within the screen), as a figure part is judged.
+bool LastItemShown();
 
 // A table sized to its contents: each column as wide as its widest cell or header, and when the
 // whole is wider than the panel, wrapped into bands of columns, one under the other, each

@@ -6,6 +6,9 @@
 //                                                       next / previous panel)
 //   stencil-lab-viewer --font 32 --window 1024x768      projector sizes (14..40 px, 1024x768..4K)
 //   stencil-lab-viewer --check FILE.cu --exercise E     grade a submission in the check panel
+//                      [--check-cell X,Y,Z --check-hints N]   (a bad cell clicked, N hints shown)
+//   stencil-lab-viewer --kernel-file F.cu --exercise E --beside-lab
+//                                                       step a student's kernel beside the lab's
 //   stencil-lab-viewer --screenshot f.png [--frames N]  write the window and f.png.json (what each
 //                                                       panel drew, and clipped_items) and exit
 //   stencil-lab-viewer --offscreen --screenshot f.png   the same without a window or GLFW: EGL
@@ -130,6 +133,7 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     if (o.halo_slice >= 0) app.halo.slice = o.halo_slice;
     app.halo.tile = std::max(app.halo.tile, 2 * app.halo.radius + 1);
     if (o.step) app.exp.step_after_trace = *o.step;  // applied when the trace arrives
+    app.beside.start_on_trace = o.beside_lab;
     if (!(c == app.exp.cfg)) app.set_config(c);
     // A T the kernel cannot run is replaced by the nearest that can: said here and in the stepper.
     if (o.tile && !app.exp.tile_note.empty()) std::fprintf(stderr, "stencil-lab-viewer: --tile: %s\n", app.exp.tile_note.c_str());
@@ -138,6 +142,7 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
             if (o.opb_preset == opb_presets()[i].key) app.opb.selection = selection_of(i);
     // --screenshot and --frame-times show real content: wait for the trace (no one sees the window yet).
     if (o.bounded() || o.gpu_timeline) app.finish_trace();
+    if (o.bounded()) app.finish_beside_lab();
     app.rebuild_opb();
     app.rebuild_halos();
     if (!o.check_path.empty()) {  // --check: open the check panel and grade the file
@@ -147,6 +152,15 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
         for (int i = 0; i < (int)exs.size(); ++i)
             if (o.check_exercise == exs[i].name) app.check.exercise = i;
         app.check.backend = o.check_backend == "cuda" ? 1 : o.check_backend == "cpu" ? 2 : 0;
+        if (!o.check_cell.empty()) {
+            std::array<int, 3> cell{};
+            if (std::sscanf(o.check_cell.c_str(), "%d,%d,%d", &cell[0], &cell[1], &cell[2]) != 3) {
+                std::fprintf(stderr, "stencil-lab-viewer: --check-cell %s is not X,Y,Z\n", o.check_cell.c_str());
+                return 2;
+            }
+            app.check.click_on_arrival = cell;
+        }
+        app.check.hints_on_arrival = o.check_hints;
         if (o.present < 0) app.ui.open[(int)PanelId::check] = true;
         app.start_check();
         if (o.bounded()) app.finish_check();

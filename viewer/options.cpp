@@ -79,6 +79,13 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
         });
     cli.add_option("--check-backend", o.check_backend, "auto, cuda or cpu (--check)")
         ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
+    cli.add_option("--check-cell", o.check_cell,
+                   "--check: click cell X,Y,Z of the slice map when the check ends (its backward slice)");
+    cli.add_option("--check-hints", o.check_hints, "--check: press Show hint this many times when the check ends")
+        ->check(CLI::Range(0, 20));
+    cli.add_flag("--beside-lab", o.beside_lab,
+                 "with --kernel-file: step beside the lab (the lab's kernel of the exercise on the same block, "
+                 "stopped at the first shared cell or store that differs)");
     cli.add_option("--runs-backend", o.runs_backend, "the runs panel's backend for --run and --measure-ceilings: "
                                                      "auto, cuda or cpu")
         ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
@@ -104,6 +111,14 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
     }
     if (o.offscreen && !o.bounded()) {  // no window to look at: nothing would come out
         std::fprintf(stderr, "stencil-lab-viewer: --offscreen needs --screenshot or --frame-times\n");
+        return 2;
+    }
+    if (o.beside_lab && o.kernel_file.empty()) {
+        std::fprintf(stderr, "stencil-lab-viewer: --beside-lab needs --kernel-file FILE.cu\n");
+        return 2;
+    }
+    if ((!o.check_cell.empty() || o.check_hints) && o.check_path.empty()) {
+        std::fprintf(stderr, "stencil-lab-viewer: --check-cell and --check-hints need --check FILE.cu\n");
         return 2;
     }
     if (o.run_sweep && !o.run_size) {

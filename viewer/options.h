@@ -36,6 +36,9 @@ struct ViewerOptions {
     bool roofline = false;           // the OP/B panel opens on its roofline tab
     int halo_slice = -1;
     std::string check_path, check_exercise, check_backend = "auto";  // exercise "": the one the file suggests
+    std::string check_cell;          // --check-cell X,Y,Z: that cell of the slice map clicked when the check ends
+    int check_hints = 0;             // --check-hints N: "Show hint" pressed N times when the check ends
+    bool beside_lab = false;         // --beside-lab: the stepper's student kernel compared with the lab's
     // Work done before the first frame, as a user would with the panels' buttons.
     std::string runs_backend;        // the runs panel's backend (auto, cuda, cpu; "": the panel's default)
     int run_size = 0;                // --run N: the stepper's kernel at N^3 in the runs panel

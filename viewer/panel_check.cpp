@@ -1,33 +1,24 @@
 // [SECTION] Check panel: a student's .cu file graded as `stencil-lab check` grades it (the same
-// checker, checker/checker.h), on a worker thread; the verdict, the evidence, the slice map of
-// the bad cells as coloured squares, and every test.
+// checker, checker/checker.h), on a worker thread; the verdict, one line per distinct finding with
+// its sizes and the student's lines, the smallest failing size and the sizes that passed, the slice
+// map of the bad cells as coloured squares (a click on one shows its backward slice), the
+// exercise's hints one at a time, and every test (folded). What it draws is made once per result
+// by viewer/core/check_view.h.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "checker/exercises.h"
 #include "viewer/core/check_status.h"
+#include "viewer/core/check_view.h"
 #include "viewer/core/colormap.h"
+#include "viewer/core/kernel_source.h"
 #include "viewer/fit.h"
 #include "viewer/panels.h"
 
 namespace stencil::viewer {
 
 namespace {
-
-// The rows of the evidence's slice map ("y=  3 ##.*N##"), first y first; empty when none.
-std::vector<std::string> slice_rows(const std::string& map) {
-    std::vector<std::string> rows;
-    size_t a = 0;
-    while (a < map.size()) {
-        size_t e = map.find('\n', a);
-        if (e == std::string::npos) e = map.size();
-        const std::string line = map.substr(a, e - a);
-        if (line.rfind("y=", 0) == 0 && line.size() > 6) rows.push_back(line.substr(6));
-        a = e + 1;
-    }
-    return rows;
-}
 
 // The map's characters (checker/evaluate.cpp slice_map) as colours.
 std::uint32_t cell_colour(char c) {
@@ -41,6 +32,13 @@ std::uint32_t cell_colour(char c) {
         case '*': return pack(Rgb{0.94f, 0.89f, 0.26f});  // yellow: the first bad cell
     }
     return pack(palette::outside);
+}
+
+// Coloured text that wraps at the panel's edge (fit::Colored keeps one line).
+void wrapped_in(const ImVec4& colour, std::string_view text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    fit::Wrapped(text);
+    ImGui::PopStyleColor();
 }
 
 ImVec4 verdict_colour(checker::Verdict v) {
@@ -99,7 +97,8 @@ void draw_check_progress(App& app) {
     if (app.recording) app.drawn["check"] = {{"verdict", "checking"}, {"status", check_status_text(at, stopping)}};
 }
 
-// The verdict, what was checked, and the evidence's words (message, race, compiler output).
+// The verdict, what was checked, and the evidence's words that the findings do not carry (a race's
+// block and interval, the compiler's output).
 void draw_verdict(const checker::CheckResult& r) {
     fit::Colored(verdict_colour(r.verdict), checker::to_string(r.verdict));
     const std::string about = fmt::format(" {}: {} exercise, T = {}, {} backend, {:.1f} s, seed {:#x}", r.file, r.exercise,
@@ -107,7 +106,6 @@ void draw_verdict(const checker::CheckResult& r) {
     fit::SameLineIfFits(fit::TextWidth(about));
     fit::Wrapped(about);
     const checker::Evidence& e = r.evidence;
-    if (!e.message.empty()) fit::Wrapped(e.message);
     if (e.race)
         fit::Wrapped(fmt::format("race: block ({}, {}, {}), barrier interval {}, threads ({}, {}, {}) and ({}, {}, {})",
                                  e.race->block[0], e.race->block[1], e.race->block[2], e.race->interval,
@@ -117,24 +115,94 @@ void draw_verdict(const checker::CheckResult& r) {
         fit::Wrapped(e.compiler_output);
 }
 
-// The evidence's slice map as coloured squares with their key; `rows` are its rows, first y first.
-void draw_slice_map(const checker::Evidence& e, const std::vector<std::string>& rows, bool lecture) {
-    if (rows.empty()) return;
+// The code of a line the findings name, when it is a line of the checked file.
+std::string code_of(const SourceLink& l, const CheckPanelData& c) {
+    if (l.line <= 0 || l.line > (int)c.source_lines.size() || !same_source_file(l.file, c.checked_path)) return "";
+    std::string code = c.source_lines[(size_t)l.line - 1];
+    code.erase(0, std::min(code.size(), code.find_first_not_of(" \t")));
+    return code;
+}
+
+// One line per distinct finding with the sizes it appeared at, under it the student's lines it
+// names (a race: the store and the load) with their code, each `file:line` a link to that line in
+// the stepper; then the smallest failing size and which sizes passed.
+void draw_findings(App& app) {
+    auto& c = app.check;
+    const CheckSummary& s = c.summary;
+    int id = 0;
+    for (const FindingRow& f : s.findings) {
+        wrapped_in(verdict_colour(f.verdict), f.headline);
+        ImGui::Indent();
+        for (const SourceLink& l : f.sources) {
+            const std::string code = code_of(l, c);
+            if (code.empty()) {  // not a line of the checked file: shown, not a link
+                fit::Wrapped(l.text);
+                continue;
+            }
+            // The line is a link: the checked file in the stepper, at the first step of that line.
+            ImGui::PushID(id++);
+            if (ImGui::SmallButton(l.place.c_str())) c.step_note = app.step_to_line(c.checked_path, c.result->exercise, l.line);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("step to line %d of %s in the stepper", l.line, l.file.c_str());
+            fit::CheckItem(l.place);
+            ImGui::PopID();
+            const std::string rest = l.text.substr(l.place.size());
+            if (!rest.empty()) {
+                fit::SameLineIfFits(std::min(fit::TextWidth(rest), ImGui::GetFontSize() * 12));
+                fit::Wrapped(rest.substr(rest.find_first_not_of(' ')));
+            }
+            ImGui::Indent();
+            wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), code);
+            ImGui::Unindent();
+        }
+        if (f.hint > 0)
+            wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                       fmt::format("hint {} of the exercise's README fits: Show hint", f.hint));
+        ImGui::Unindent();
+    }
+    if (!c.step_note.empty()) wrapped_in(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), c.step_note);
+    if (!s.smallest.empty()) fit::Wrapped(s.smallest);
+    if (!s.sizes.empty()) fit::Wrapped(s.sizes);
+}
+
+std::string mark_meaning(char m) {
+    switch (m) {
+        case '*': return "the first bad cell";
+        case 'X': return "wrong";
+        case 'N': return "NaN / Inf";
+        case 'U': return "unwritten";
+        case 'B': return "boundary changed";
+        case '#': return "boundary (kept)";
+    }
+    return "right";
+}
+
+// The evidence's slice map as coloured squares with their key; a click on a bad square asks for
+// its backward slice.
+void draw_slice_map(App& app, bool lecture) {
+    auto& c = app.check;
+    if (!c.map) return;
+    const SliceMap& m = *c.map;
     const float fs = ImGui::GetFontSize();
-    const int nx = (int)std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-                       return a.size() < b.size();
-                   })->size();
-    const int ny = (int)rows.size();
-    fit::Wrapped(e.slice_map.substr(0, e.slice_map.find(" (")));
-    // The map's header counts y downwards (text rows); the squares put y = 0 at the bottom.
-    std::string header = e.slice_map.substr(0, e.slice_map.find('\n'));
-    if (auto d = header.find(" down;"); d != std::string::npos) header.replace(d, 6, " up;");
-    HelpMarker(header.c_str());
+    const int nx = m.nx(), ny = m.ny();
+    fit::Wrapped(m.title.empty() ? "the bad cells" : m.title);
+    HelpMarker(m.key.c_str());
     const float cell = std::clamp(fs * (lecture ? 16 : 10) / std::max(nx, ny), 4.0f, lecture ? fs * 2 : fs);
-    DrawCellGrid("##slice", nx, ny, cell, [&](int x, int y) {
-        const std::string& row = rows[(size_t)y];
-        return cell_colour(x < (int)row.size() ? row[(size_t)x] : ' ');
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const CellGridResult hover = DrawCellGrid("##slice", nx, ny, cell, [&](int x, int y) {
+        return cell_colour(m.mark(m.x0 + x, m.y0 + y));
     });
+    if (hover.hx >= 0) {
+        const int x = m.x0 + hover.hx, y = m.y0 + hover.hy;
+        const char mark = m.mark(x, y);
+        ImGui::SetTooltip("%s", fmt::format("cell ({}, {}, {}): {}{}", x, y, m.z, mark_meaning(mark),
+                                            is_bad_mark(mark) ? "; click for its backward slice" : "").c_str());
+        if (ImGui::IsItemClicked() && is_bad_mark(mark)) app.click_check_cell({x, y, m.z});
+    }
+    if (c.clicked && (*c.clicked)[2] == m.z && m.contains((*c.clicked)[0], (*c.clicked)[1])) {
+        const float px = at.x + 1 + ((*c.clicked)[0] - m.x0) * cell, py = at.y + 1 + (ny - 1 - ((*c.clicked)[1] - m.y0)) * cell;
+        ImGui::GetWindowDrawList()->AddRect(ImVec2(px - 1, py - 1), ImVec2(px + cell, py + cell), IM_COL32(255, 255, 255, 255),
+                                            0, 0, 2.0f);
+    }
     fit::SameLineIfFits(SwatchWidth("boundary changed"));
     ImGui::BeginGroup();
     Swatch(cell_colour('.'), "right");
@@ -146,6 +214,58 @@ void draw_slice_map(const checker::Evidence& e, const std::vector<std::string>& 
     Swatch(cell_colour('B'), "boundary changed");
     fit::Disabled("y grows upward");
     ImGui::EndGroup();
+    if (!c.clicked) wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "click a bad cell for its backward slice");
+}
+
+// The backward slice shown for the clicked cell: whose slice it is, then each step with its line,
+// the last (the first step that went wrong) marked. Returns whether it is wholly on screen.
+bool draw_slice(CheckPanelData& c) {
+    const SliceView& v = c.slice;
+    ImGui::BeginGroup();
+    wrapped_in(ImVec4(0.94f, 0.89f, 0.26f, 1.0f), v.title);
+    if (!v.missing.empty()) wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), v.missing);
+    for (size_t i = 0; i < v.steps.size(); ++i) {
+        const bool last = i + 1 == v.steps.size();
+        // The steps read as the checker words them ("<- tile[1][1][0] read at line 22"), each with its place.
+        const std::string text = v.steps[i] + (last && v.steps.size() > 1 ? "   (the first step that went wrong)" : "");
+        if (last) wrapped_in(ImVec4(0.95f, 0.45f, 0.2f, 1.0f), text);
+        else fit::Wrapped(text);
+        if (const std::string code = code_of(v.lines[i], c); !code.empty()) {
+            ImGui::Indent();
+            wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), code);
+            ImGui::Unindent();
+        }
+    }
+    ImGui::EndGroup();
+    if (c.scroll_to_slice > 0) {  // just clicked: the panel scrolls until the whole slice shows
+        --c.scroll_to_slice;      // (two frames: the first sizes the content, the second scrolls)
+        const float top = ImGui::GetItemRectMin().y, height = ImGui::GetItemRectSize().y;
+        const float room = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - ImGui::GetCursorScreenPos().y + height;
+        if (height <= ImGui::GetWindowHeight() && room < height) ImGui::SetScrollHereY(1.0f);  // its foot at the panel's
+        else if (height > ImGui::GetWindowHeight()) ImGui::SetScrollFromPosY(top - ImGui::GetWindowPos().y, 0.0f);
+    }
+    return fit::LastItemShown();
+}
+
+// The exercise README's hints, one more per click of "Show hint", the one that fits the verdict
+// first and marked.
+void draw_hints(App& app) {
+    const auto& c = app.check;
+    if (c.hints.empty()) {
+        if (!c.hints_why.empty()) wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "hints: " + c.hints_why);
+        return;
+    }
+    for (int i = 0; i < c.hints_shown; ++i) {
+        const Hint& h = c.hints[(size_t)i];
+        const bool fits = i == 0 && h.number == c.summary.fitting_hint;
+        const std::string text = fmt::format("hint {}{}: {}", h.number, fits ? " (fits this verdict)" : "", h.text);
+        if (fits) wrapped_in(ImVec4(0.94f, 0.89f, 0.26f, 1.0f), text);
+        else fit::Wrapped(text);
+    }
+    const std::string label = fmt::format("Show hint ({} of {} shown)", c.hints_shown, c.hints.size());
+    ImGui::BeginDisabled(c.hints_shown >= (int)c.hints.size());
+    if (ImGui::Button(label.c_str())) app.show_next_hint();
+    ImGui::EndDisabled();
 }
 
 // Loads per output against the budget, the time against the lab's kernel, and the warnings.
@@ -164,20 +284,26 @@ void draw_loads_time_warnings(const checker::CheckResult& r) {
     }
 }
 
-// Every test, ok or FAIL with its output, in a scrolled child. Returns how many failed.
-int draw_tests(const checker::CheckResult& r) {
-    fit::Text("tests");
+// The hints, the loads, time and warnings, and every test (folded: the findings above say it once),
+// in a child down to the panel's foot. Returns how many tests failed.
+int draw_details(App& app) {
+    const checker::CheckResult& r = *app.check.result;
     int failed = 0;
-    if (ImGui::BeginChild("##tests", ImVec2(0, 0), false)) {
-        for (const auto& t : r.tests) {
-            failed += !t.passed;
-            fit::Colored(t.passed ? ImVec4(0.0f, 0.75f, 0.5f, 1.0f) : ImVec4(0.95f, 0.45f, 0.2f, 1.0f),
-                         t.passed ? "ok  " : "FAIL");
-            ImGui::SameLine();
-            fit::Wrapped(t.name + (t.passed ? "" : ": " + t.output));
+    for (const auto& t : r.tests) failed += !t.passed;
+    if (ImGui::BeginChild("##details", ImVec2(0, 0), false)) {
+        draw_hints(app);
+        draw_loads_time_warnings(r);
+        const std::string header = fmt::format("every test: {} of {} failed###tests", failed, r.tests.size());
+        if (ImGui::CollapsingHeader(header.c_str())) {
+            for (const auto& t : r.tests) {
+                fit::Colored(t.passed ? ImVec4(0.0f, 0.75f, 0.5f, 1.0f) : ImVec4(0.95f, 0.45f, 0.2f, 1.0f),
+                             t.passed ? "ok  " : "FAIL");
+                ImGui::SameLine();
+                fit::Wrapped(t.name + (t.passed ? "" : ": " + t.output));
+            }
         }
     }
-    fit::CheckWindow("tests");
+    fit::CheckWindow("details");
     ImGui::EndChild();
     return failed;
 }
@@ -214,21 +340,37 @@ void draw_check_panel(App& app) {
     }
     const checker::CheckResult& r = *c.result;
     ImGui::Separator();
-    // The figure: the verdict with its evidence and every test, down to the panel's foot.
+    // The figure: the verdict, its findings, the map and the slice, and the details to the panel's foot.
     fit::BeginFigure();
     draw_verdict(r);
-    const checker::Evidence& e = r.evidence;
-    const auto rows = slice_rows(e.slice_map);
-    draw_slice_map(e, rows, lecture);
-    draw_loads_time_warnings(r);
+    draw_findings(app);
+    draw_slice_map(app, lecture);
+    // A slice is shown for a clicked cell, or at once when there is no map to click (a race's).
+    const bool slice_asked = c.clicked || (!c.map && !c.slice.steps.empty());
+    const bool slice_shown = slice_asked ? draw_slice(c) : false;
     ImGui::Separator();
-    const int failed = draw_tests(r);
+    const int failed = draw_details(app);
     fit::EndFigure();
-    if (app.recording)
+    if (app.recording) {
+        nlohmann::json findings = nlohmann::json::array(), sources = nlohmann::json::array();
+        for (const auto& f : c.summary.findings) {
+            findings.push_back(f.headline);
+            nlohmann::json places = nlohmann::json::array();
+            for (const auto& l : f.sources) places.push_back(l.place);
+            sources.push_back(places);
+        }
         app.drawn["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},
-                              {"failed", failed}, {"map_rows", rows.size()}, {"message", e.message},
+                              {"failed", failed}, {"map_rows", c.map ? c.map->ny() : 0}, {"message", r.evidence.message},
                               {"exercise", r.exercise}, {"suggested", c.guess ? c.guess->name : ""},
-                              {"mismatch", mismatch}};
+                              {"mismatch", mismatch}, {"findings", findings}, {"finding_sources", sources},
+                              {"smallest", c.summary.smallest}, {"sizes", c.summary.sizes},
+                              {"clicked", c.clicked ? nlohmann::json(*c.clicked) : nlohmann::json()},
+                              {"slice_of", c.slice.of}, {"slice_title", c.slice.title},
+                              {"slice_steps", c.slice.steps.size()}, {"slice_shown", slice_shown},
+                              {"hints", c.hints.size()}, {"hints_shown", c.hints_shown},
+                              {"first_hint", c.hints.empty() ? 0 : c.hints.front().number},
+                              {"fitting_hint", c.summary.fitting_hint}};
+    }
 }
 
 }  // namespace stencil::viewer

@@ -725,6 +725,53 @@ void draw_stepper_lecture(App& app) {
 
 }  // namespace
 
+namespace {
+
+// A line of a file as shown beside its place: "stencil.cu:10  tile[...] = in[...];".
+std::string line_with_code(const SourcePos& p, const std::vector<std::string>& lines) {
+    if (!p.known()) return "(no line)";
+    std::string code = p.line <= (int)lines.size() ? lines[(size_t)p.line - 1] : "";
+    code.erase(0, std::min(code.size(), code.find_first_not_of(" \t")));
+    return fmt::format("{}:{}  {}", p.file, p.line, code);
+}
+
+// Step beside the lab: the lab's kernel of the student's exercise on the same block, and where the
+// two first differ (a shared cell or a global store), both lines shown; the stepper goes to the
+// student's step there.
+void beside_lab_view(App& app) {
+    const auto& b = app.beside;
+    if (b.tracing.valid()) {
+        fit::Disabled("tracing the lab's kernel of " + app.exp.trace.cfg.exercise + " on this block...");
+        return;
+    }
+    fit::SameLineIfFits(fit::ButtonWidth("Beside the lab"));
+    if (ImGui::Button("Beside the lab")) app.start_beside_lab();
+    HelpMarker("Runs the lab's kernel of the same exercise on the same block and compares the two barrier interval by "
+               "barrier interval: the first shared cell that one kernel stores and the other does not (or that holds "
+               "another input cell), or the first output stored by one and not the other (or computed from other "
+               "cells). What a cell holds is followed from the trace: a store right after a load holds what was "
+               "loaded; a value from a register is not compared.");
+    const TraceDifference& d = b.diff;
+    if (!b.lab) return;
+    const ImVec4 colour = !d.error.empty() ? ImVec4(1, 0.5f, 0.4f, 1)
+                          : d.found       ? ImVec4(1, 0.6f, 0.3f, 1)
+                                          : ImVec4(0.0f, 0.75f, 0.5f, 1.0f);
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    fit::Wrapped(!d.error.empty() ? d.error
+                 : d.found        ? fmt::format("first difference, barrier interval {}: {}", d.interval, d.what)
+                                  : d.what);
+    ImGui::PopStyleColor();
+    if (d.found) {
+        fit::Wrapped("yours:     " + line_with_code(d.student.where, app.exp.source.lines));
+        fit::Wrapped("the lab's: " + line_with_code(d.lab.where, b.lab_source.lines));
+        const std::string go = fmt::format("Go to your step {}", d.student.step);
+        fit::SameLineIfFits(fit::ButtonWidth(go));
+        if (ImGui::Button(go.c_str())) app.set_step(d.student.step);
+    }
+}
+
+}  // namespace
+
 // What the stepper drew, for the screenshot's sidecar.
 static void record_stepper(App& app) {
     if (!app.recording) return;
@@ -748,6 +795,13 @@ static void record_stepper(App& app) {
                                 {"shared_stored", shared_stored}, {"kernel_file", t.cfg.kernel_file},
                                 {"exercise", t.cfg.exercise}, {"notes", t.notes.size()},
                                 {"tile_note", app.exp.tile_note}, {"source_shown_as", app.exp.source.name}};
+        if (app.beside.lab) {
+            const TraceDifference& d = app.beside.diff;
+            app.drawn["beside_lab"] = {{"found", d.found}, {"error", d.error}, {"what", d.what}, {"cell", d.cell},
+                                       {"interval", d.interval}, {"student_file", d.student.where.file},
+                                       {"student_line", d.student.where.line}, {"lab_file", d.lab.where.file},
+                                       {"lab_line", d.lab.where.line}, {"student_step", d.student.step}};
+        }
         // Source beside PTX: the per-line counts add up to the block's.
         double flops = 0;
         bool known = true;
@@ -818,6 +872,7 @@ void draw_stepper_panel(App& app) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.6f, 0.3f, 1));
         for (const auto& n : t.notes) fit::Wrapped("the engine: " + n);
         ImGui::PopStyleColor();
+        beside_lab_view(app);
     }
     step_controls(app);
     // The tile first, sized to the view (the figure, whole on screen), then the counts and the rest.

@@ -30,3 +30,10 @@ add_test(NAME viewer_offscreen_gpu_timeline_without_gpu
                  --present timeline --gpu-timeline)
 set_tests_properties(viewer_offscreen_gpu_timeline_without_gpu PROPERTIES LABELS viewer TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "stencil-lab-viewer: --gpu-timeline: ")
+# Issue 28's flags without what they act on: one line and exit 2, before any window.
+add_test(NAME viewer_beside_lab_without_kernel_file COMMAND stencil-lab-viewer --beside-lab)
+set_tests_properties(viewer_beside_lab_without_kernel_file PROPERTIES LABELS viewer TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "stencil-lab-viewer: --beside-lab needs --kernel-file FILE.cu")
+add_test(NAME viewer_check_cell_without_check COMMAND stencil-lab-viewer --check-cell 1,1,1)
+set_tests_properties(viewer_check_cell_without_check PROPERTIES LABELS viewer TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "stencil-lab-viewer: --check-cell and --check-hints need --check FILE.cu")

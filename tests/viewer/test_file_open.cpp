@@ -14,7 +14,7 @@ using namespace stencil::viewer;
 namespace fs = std::filesystem;
 
 namespace {
-std::string src(const std::string& rel) { return std::string(STENCIL_LAB_SOURCE_DIR) + "/" + rel; }
+std::string src(const std::string& rel) { return std::string(STENCIL_LAB_SOURCE_DIR "/") + rel; }
 std::vector<std::string> names(const FolderListing& l) {
     std::vector<std::string> v;
     for (const auto& e : l.entries) v.push_back(e.folder ? e.name + "/" : e.name);

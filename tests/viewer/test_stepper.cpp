@@ -227,7 +227,7 @@ TEST_CASE("results JSON round-trips and accepts a bare list", "[viewer][results]
     r.checked = r.ok = true;
     ResultsFile f;
     f.runs = {r};
-    const std::string path = std::string(STENCIL_LAB_BINARY_DIR) + "/viewer-test-results.json";
+    const std::string path = std::string(STENCIL_LAB_BINARY_DIR "/viewer-test-results.json");
     save_results(path, f);
     const ResultsFile g = load_results(path);
     const ResultsFile bare = parse_results(nlohmann::json::array({to_json(r)}));
@@ -314,4 +314,23 @@ TEST_CASE("the headless report has the model table", "[viewer][report]") {
     CAPTURE(s);
     REQUIRE((s.find("register-tiled") != std::string::npos && s.find("T =  8: OP/B 1.37") != std::string::npos &&
              s.find("296 of 512") != std::string::npos));
+}
+
+TEST_CASE("a finding's line in the stepper: the first step of that line, or of the next line that has one",
+          "[viewer][stepper]") {
+    const StepperTrace t = traced(KernelId::tiled, 8);
+    REQUIRE(t.ok());
+    int load_line = 0, store_line = 0;  // tiled.cuh's tile store and output store, read off the trace
+    for (int s = 1; s <= t.last_step(); ++s) {
+        const SourcePos p = step_source(t, s);
+        if (p.instruction.starts_with("st.shared") && !load_line) load_line = p.line;
+        if (p.instruction.starts_with("st.global")) store_line = p.line;
+    }
+    const int at_load = first_step_at_line(t, load_line), at_store = first_step_at_line(t, store_line);
+    const int before_load = first_step_at_line(t, load_line - 1), past_end = first_step_at_line(t, 100000);
+    CAPTURE(load_line, store_line, at_load, at_store, before_load);
+    bool earliest = true;
+    for (int s = 1; s < at_load; ++s) earliest = earliest && step_source(t, s).line != load_line;
+    REQUIRE((load_line > 0 && store_line > load_line && at_load >= 1 && step_source(t, at_load).line == load_line &&
+             earliest && step_source(t, at_store).line == store_line && before_load == at_load && past_end == 0));
 }

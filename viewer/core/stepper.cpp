@@ -511,6 +511,15 @@ SourcePos step_source(const StepperTrace& t, int step) {
     return {s.file, s.line, s.instruction};
 }
 
+int first_step_at_line(const StepperTrace& t, int line) {
+    int best = 0, best_line = INT_MAX;
+    for (int s = 1; s <= t.last_step(); ++s) {
+        const int l = step_source(t, s).line;
+        if (l >= line && l < best_line) best = s, best_line = l;
+    }
+    return best;
+}
+
 namespace {
 // Step s ends a unit of `zoom`: every step ends an instruction; a line ends where the next step is
 // on another line (or in another interval); an interval at its last step.

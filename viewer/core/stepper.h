@@ -166,6 +166,11 @@ struct SourcePos {
 };
 SourcePos step_source(const StepperTrace& t, int step);
 
+// The first step that runs source line `line` of the traced kernel (1-based); a line that makes no
+// load or store (a condition, arithmetic) has none: then the first step of the nearest line after
+// it. 0 when no traced line is at or after it.
+int first_step_at_line(const StepperTrace& t, int line);
+
 // Who touched what, for the pointer over the stepper's pictures: an access of the traced block
 // with the step it happened in and the line it came from.
 struct AccessAt {
