@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "checker/exercises.h"
+#include "checker/hints.h"
 #include "viewer/core/check_view.h"
 
 using namespace stencil;
@@ -147,7 +148,7 @@ TEST_CASE("hints: every exercise's README numbered, the fitting one revealed fir
     for (const auto& e : checker::exercises()) names.push_back(e.name);
     const std::string name = GENERATE_COPY(from_range(names));
     const std::string readme = read_text(std::string(STENCIL_LAB_SOURCE_DIR "/exercises/") + name + "/README.md");
-    const auto hints = parse_hints(readme);
+    const auto hints = numbered_hints(checker::parse_hints(readme));
     CAPTURE(name, hints.size());
     bool numbered = hints.size() >= 2;
     for (size_t i = 0; i < hints.size(); ++i) numbered = numbered && hints[i].number == (int)i + 1 && !hints[i].text.empty();
@@ -155,8 +156,8 @@ TEST_CASE("hints: every exercise's README numbered, the fitting one revealed fir
 }
 
 TEST_CASE("hints: continuation lines joined; order with the fitting one first", "[viewer][check]") {
-    const auto hints = parse_hints("# ex\n\n**Hints.**\n1. One\n   more.\n2. Two.\n3. Three.\n\n```sh\n4. not a hint\n```\n");
+    const auto hints = numbered_hints(checker::parse_hints("# ex\n\n**Hints.**\n1. One\n   more.\n2. Two.\n3. Three.\n\n```sh\n4. not a hint\n```\n"));
     const auto order = hint_order(hints, 2), plain = hint_order(hints, 0), missing = hint_order(hints, 9);
     REQUIRE((hints.size() == 3 && hints[0].text == "One more." && order[0].number == 2 && order[1].number == 1 &&
-             order[2].number == 3 && plain[0].number == 1 && missing[0].number == 1 && parse_hints("no hints\n1. x\n").empty()));
+             order[2].number == 3 && plain[0].number == 1 && missing[0].number == 1 && checker::parse_hints("no hints\n1. x\n").empty()));
 }

@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
-#include "core/install_layout.h"
+#include "checker/hints.h"
 
 namespace stencil::viewer {
 
@@ -168,31 +166,9 @@ SliceView slice_view(const Evidence& e, std::optional<std::array<int, 3>> asked,
     return v;
 }
 
-std::vector<Hint> parse_hints(const std::string& readme) {
+std::vector<Hint> numbered_hints(const std::vector<std::string>& texts) {
     std::vector<Hint> hints;
-    bool in_hints = false;
-    static const std::regex item(R"(^(\d+)\.\s+(.*)$)");
-    size_t a = 0;
-    while (a <= readme.size()) {
-        size_t e = readme.find('\n', a);
-        if (e == std::string::npos) e = readme.size();
-        const std::string line = readme.substr(a, e - a);
-        a = e + 1;
-        const bool heading = line.find("Hints") != std::string::npos &&
-                             (line.rfind("**Hints", 0) == 0 || line.rfind("#", 0) == 0);
-        if (!in_hints) {
-            in_hints = heading;
-            continue;
-        }
-        std::smatch m;
-        if (std::regex_match(line, m, item)) {
-            hints.push_back({std::stoi(m[1]), m[2]});
-        } else if (!hints.empty() && !line.empty() && (line[0] == ' ' || line[0] == '\t')) {
-            hints.back().text += " " + line.substr(line.find_first_not_of(" \t"));
-        } else if (!hints.empty() || (!line.empty() && line[0] == '#')) {
-            break;  // a blank line, a code block or the next heading ends the list
-        }
-    }
+    for (size_t k = 0; k < texts.size(); ++k) hints.push_back({static_cast<int>(k) + 1, texts[k]});
     return hints;
 }
 
@@ -205,21 +181,8 @@ std::vector<Hint> hint_order(std::vector<Hint> hints, int fitting) {
 }
 
 std::vector<Hint> exercise_hints(const std::string& exercise, std::string* why) {
-#ifdef STENCIL_VIEWER_SOURCE_DIR
-    const auto dir = data_dir(STENCIL_VIEWER_SOURCE_DIR);
-#else
-    const auto dir = data_dir("");
-#endif
-    const auto path = dir / "exercises" / exercise / "README.md";
-    std::ifstream f(path);
-    if (dir.empty() || !f) {
-        if (why) *why = "no README for exercise " + exercise + (dir.empty() ? "" : " at " + path.string());
-        return {};
-    }
-    std::ostringstream text;
-    text << f.rdbuf();
-    auto hints = parse_hints(text.str());
-    if (hints.empty() && why) *why = path.string() + " has no numbered hints";
+    auto hints = numbered_hints(checker::exercise_hints(exercise));
+    if (hints.empty() && why) *why = "no numbered hints found for exercise " + exercise + " (" + checker::readme_name(exercise) + ")";
     return hints;
 }
 

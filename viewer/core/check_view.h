@@ -78,13 +78,13 @@ struct SliceView {
 SliceView slice_view(const checker::Evidence& e, std::optional<std::array<int, 3>> asked,
                      const std::string& backend = "cpu");
 
-// An exercise README's hints: the numbered list after "**Hints.**" (or a "Hints" heading), each
-// item with its continuation lines joined.
+// An exercise README's hints, numbered (checker/hints.h reads them: one reader for the report and
+// the panel).
 struct Hint {
     int number = 0;
     std::string text;
 };
-std::vector<Hint> parse_hints(const std::string& readme);
+std::vector<Hint> numbered_hints(const std::vector<std::string>& texts);  // hint k is texts[k - 1]
 // The order the panel reveals them in, one per click: the fitting one first, then the others by
 // number. `fitting` 0 (or not among them): by number.
 std::vector<Hint> hint_order(std::vector<Hint> hints, int fitting);
