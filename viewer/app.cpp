@@ -235,6 +235,7 @@ void App::finish_check() {
     check.map = parse_slice_map(r.evidence.slice_map);
     check.source_lines = read_kernel_source(check.checked_path).lines;
     check.clicked.reset();
+    check.slice_asked = false;
     check.step_note.clear();
     check.slice = slice_view(r.evidence, std::nullopt, r.backend);
     check.hints_why.clear();

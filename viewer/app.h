@@ -164,6 +164,7 @@ struct CheckPanelData {
     std::optional<std::array<int, 3>> clicked;  // the bad cell clicked on the map
     SliceView slice;                            // the backward slice shown for it
     int scroll_to_slice = 0;                    // frames left to scroll the panel to the slice
+    bool slice_asked = false;                   // lecture mode: a map-less verdict's slice asked for
     std::string step_note;                      // why a finding's line could not be stepped to
     std::vector<Hint> hints;                    // the exercise README's, in the order revealed
     int hints_shown = 0;                        // "Show hint" reveals one more per click

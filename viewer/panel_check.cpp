@@ -106,7 +106,7 @@ void draw_verdict(const checker::CheckResult& r) {
     fit::SameLineIfFits(fit::TextWidth(about));
     fit::Wrapped(about);
     const checker::Evidence& e = r.evidence;
-    if (e.race)
+    if (e.race && r.findings.empty())  // a finding names the block, the interval and both threads
         fit::Wrapped(fmt::format("race: block ({}, {}, {}), barrier interval {}, threads ({}, {}, {}) and ({}, {}, {})",
                                  e.race->block[0], e.race->block[1], e.race->block[2], e.race->interval,
                                  e.race->thread_a[0], e.race->thread_a[1], e.race->thread_a[2], e.race->thread_b[0],
@@ -340,13 +340,20 @@ void draw_check_panel(App& app) {
     }
     const checker::CheckResult& r = *c.result;
     ImGui::Separator();
-    // The figure: the verdict, its findings, the map and the slice, and the details to the panel's foot.
+    // The figure: the verdict, its findings, the map and the slice; then the details (every test,
+    // the warnings), which scroll at the panel's foot and need not fit a projector's screen.
     fit::BeginFigure();
     draw_verdict(r);
     draw_findings(app);
     draw_slice_map(app, lecture);
-    // A slice is shown for a clicked cell, or at once when there is no map to click (a race's).
-    const bool slice_asked = c.clicked || (!c.map && !c.slice.steps.empty());
+    // A slice is shown for a clicked cell, or when there is no map to click (a race's) at once; on
+    // a projector, whose screen the findings fill, behind a button.
+    const bool mapless_slice = !c.map && !c.slice.steps.empty();
+    if (mapless_slice && lecture && !c.slice_asked && ImGui::Button("Show the backward slice")) {
+        c.slice_asked = true;
+        c.scroll_to_slice = 3;
+    }
+    const bool slice_asked = c.clicked || (mapless_slice && (!lecture || c.slice_asked));
     const bool slice_shown = slice_asked ? draw_slice(c) : false;
     ImGui::Separator();
     const int failed = draw_details(app);
