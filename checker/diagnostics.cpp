@@ -12,11 +12,6 @@ namespace {
 
 std::string idx(const Int3& a) { return fmt::format("({}, {}, {})", a[0], a[1], a[2]); }
 
-std::string base_name(std::string file) {
-    if (auto slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
-    return file;
-}
-
 // " at stencil.cu:27 (st.shared.f32)", or "" when the engine did not know the line.
 std::string at_line(const EngineDiagnostic& d) {
     if (d.line <= 0) return "";
@@ -28,18 +23,6 @@ std::string at_line(const EngineDiagnostic& d) {
 std::optional<SourceLine> source_line(const EngineDiagnostic& d) {
     if (d.line <= 0) return std::nullopt;
     return SourceLine{base_name(d.file), d.line, d.instruction};
-}
-
-SourceRef source_ref(const std::string& file, int line, const std::string& instruction, std::string role,
-                     const Int3& block, const Int3& thread) {
-    SourceRef r;
-    r.file = base_name(file);
-    r.line = line;
-    r.instruction = instruction;
-    r.role = std::move(role);
-    r.block = block;
-    r.thread = thread;
-    return r;
 }
 
 // The statements a diagnostic names: the faulting (or later) access, and a race's other access;
@@ -57,10 +40,9 @@ std::vector<SourceRef> sources_of(const EngineDiagnostic& d) {
         case DiagnosticKind::uninitialized_shared_read: role = "load of a shared cell no thread stored"; break;
         case DiagnosticKind::kernel_exception: role = "crashed"; break;
     }
-    if (d.line > 0) v.push_back(source_ref(d.file, d.line, d.instruction, role, d.block, d.thread_a));
+    if (d.line > 0) v.push_back(source_ref({d.file, d.line, d.instruction}, role, d.block, d.thread_a));
     if (d.kind == DiagnosticKind::race && d.other.line > 0) {
-        SourceRef o = source_ref(d.other.file, d.other.line, d.other.instruction, std::string(to_string(d.op_b)),
-                                 d.block_b, d.thread_b);
+        SourceRef o = source_ref(d.other, std::string(to_string(d.op_b)), d.block_b, d.thread_b);
         if (d.op_b != AccessOp::load && d.op_a == AccessOp::load) v.insert(v.begin(), o);
         else v.push_back(o);
     }
@@ -139,6 +121,22 @@ std::string engine_message(const EngineDiagnostic& d) {
 }
 
 }  // namespace
+
+std::string base_name(std::string_view path) {
+    const size_t slash = path.rfind('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+SourceRef source_ref(const SourceAt& at, std::string role, std::optional<Int3> block, std::optional<Int3> thread) {
+    SourceRef r;
+    r.file = base_name(at.file);
+    r.line = at.line;
+    r.instruction = at.instruction;
+    r.role = std::move(role);
+    r.block = block;
+    r.thread = thread;
+    return r;
+}
 
 Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const DiagnosisContext& ctx) {
     Diagnosis g;

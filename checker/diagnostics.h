@@ -5,7 +5,9 @@
 // Internal to stencil_checker (evaluate.cpp calls it run by run).
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker/checker.h"
@@ -46,5 +48,11 @@ struct Diagnosis {
 //   uninitialized_shared_read   no verdict (a warning; the NaN poison shows if an output uses it)
 //   anything else        crash
 Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const DiagnosisContext& ctx);
+
+// A path's file name ("stencil.cu"): how findings name the student's file.
+std::string base_name(std::string_view path);
+// A statement of the student's file as a finding names it, from where the engine saw it.
+SourceRef source_ref(const SourceAt& at, std::string role, std::optional<Int3> block = std::nullopt,
+                     std::optional<Int3> thread = std::nullopt);
 
 }  // namespace stencil::checker

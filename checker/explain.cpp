@@ -8,25 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "checker/diagnostics.h"
+
 namespace stencil::checker {
 
 namespace {
-
-std::string base_name(std::string file) {
-    if (auto slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
-    return file;
-}
-
-SourceRef ref(const SourceAt& at, std::string role, std::optional<Int3> block, std::optional<Int3> thread) {
-    SourceRef r;
-    r.file = base_name(at.file);
-    r.line = at.line;
-    r.instruction = at.instruction;
-    r.role = std::move(role);
-    r.block = block;
-    r.thread = thread;
-    return r;
-}
 
 std::string idx(const Int3& a) { return fmt::format("({}, {}, {})", a[0], a[1], a[2]); }
 
@@ -171,12 +157,12 @@ struct Walker {
             switch (l.kind) {
                 case SliceLinkKind::computed:
                     step(fmt::format("<- computed at {} by thread {}", lines_text(l.lines), idx(l.thread)),
-                         ref(l.at, "computed", block, l.thread));
+                         source_ref(l.at, "computed", block, l.thread));
                     ++i;
                     break;
                 case SliceLinkKind::rounded:
                     if (ctx.ex.precision == Precision::f64) {
-                        const SourceRef at = ref(l.at, "rounded to float", block, l.thread);
+                        const SourceRef at = source_ref(l.at, "rounded to float", block, l.thread);
                         step(fmt::format("<- rounded to float at line {} ({}): the exercise is fp64, and a float "
                                          "keeps about 7 significant digits of the sum",
                                          l.at.line, l.at.instruction),
@@ -188,7 +174,7 @@ struct Walker {
                     break;
                 case SliceLinkKind::loaded_global:
                     if (odd(l)) {
-                        const SourceRef at = ref(l.at, "load from the wrong cell", block, l.thread);
+                        const SourceRef at = source_ref(l.at, "load from the wrong cell", block, l.thread);
                         step(fmt::format("<- {} loaded at line {}: the other tile cells this output reads hold the "
                                          "cell at another offset from their index, so this one is loaded from the "
                                          "wrong place (a wrong halo or ghost index?)",
@@ -198,7 +184,7 @@ struct Walker {
                         return true;
                     }
                     if (!stencil_reads(l)) {
-                        const SourceRef at = ref(l.at, "load of a cell the stencil does not read", block, l.thread);
+                        const SourceRef at = source_ref(l.at, "load of a cell the stencil does not read", block, l.thread);
                         step(fmt::format("<- {} loaded at line {}{}: not a cell the stencil reads for {} (a wrong "
                                          "index?)",
                                          cell(l), l.at.line, l.loaded ? " (= " + value(*l.loaded) + ")" : "",
@@ -213,7 +199,7 @@ struct Walker {
                     const size_t mark = out.steps.size();
                     step(fmt::format("<- {} read at line {} by thread {}{}", cell(l), l.at.line, idx(l.thread),
                                      l.loaded ? " (= " + value(*l.loaded) + ")" : ""),
-                         ref(l.at, "load", block, l.thread));
+                         source_ref(l.at, "load", block, l.thread));
                     ++i;
                     if (i < r.slice.size() && r.slice[i].depth == depth && follow_store(i, depth, l)) return true;
                     out.steps.resize(mark);
@@ -232,7 +218,7 @@ struct Walker {
             case SliceLinkKind::never_stored: {
                 ++i;
                 out.unstored_shared_read = true;
-                const SourceRef at = ref(load.at, "read a shared cell no thread stored", block, load.thread);
+                const SourceRef at = source_ref(load.at, "read a shared cell no thread stored", block, load.thread);
                 step(fmt::format("<- never stored: no thread of block {} stored {} (its value is whatever shared "
                                  "memory held)", idx(block), cell(load)),
                      at);
@@ -246,7 +232,7 @@ struct Walker {
             }
             case SliceLinkKind::stored_after: {
                 ++i;
-                const SourceRef at = ref(w.other_at, "store", block, w.other);
+                const SourceRef at = source_ref(w.other_at, "store", block, w.other);
                 step(fmt::format("<- stored only after the read: thread {} stores {} at line {}, and nothing makes "
                                  "the read wait for it (a missing __syncthreads()?)",
                                  idx(*w.other), cell(load), w.other_at.line),
@@ -256,7 +242,7 @@ struct Walker {
             }
             case SliceLinkKind::stored_by: {
                 ++i;
-                const SourceRef at = ref(w.other_at, "store", block, w.other);
+                const SourceRef at = source_ref(w.other_at, "store", block, w.other);
                 if (w.unordered) {
                     step(fmt::format("<- stored by thread {} at line {} in the same barrier interval: no "
                                      "__syncthreads() between that store and this read, so on a GPU the read may "
@@ -275,13 +261,13 @@ struct Walker {
 
     SourceRef skipped_step(const SliceLinkOutcome& s) {
         if (s.at.line > 0) {
-            const SourceRef at = ref(s.at, "condition", block, s.other);
+            const SourceRef at = source_ref(s.at, "condition", block, s.other);
             step(fmt::format("<- thread {}'s store at line {} did not run: the condition at line {} was false",
                              idx(*s.other), s.other_at.line, s.at.line),
                  at);
             return at;
         }
-        const SourceRef at = ref(s.other_at, "store that did not run", block, s.other);
+        const SourceRef at = source_ref(s.other_at, "store that did not run", block, s.other);
         step(fmt::format("<- thread {} never reached its store at line {}", idx(*s.other), s.other_at.line), at);
         return at;
     }
@@ -310,7 +296,7 @@ struct Walker {
             return;
         }
         if (head.kind != SliceLinkKind::stored) return;
-        const SourceRef store = ref(head.at, "store", block, head.thread);
+        const SourceRef store = source_ref(head.at, "store", block, head.thread);
         step(fmt::format("{}: thread {} of block {} stored it at line {}", what, idx(head.thread), idx(block),
                          head.at.line),
              store);
@@ -319,7 +305,7 @@ struct Walker {
         if (i < r.slice.size() && r.slice[i].kind == SliceLinkKind::condition) {
             const SliceLinkOutcome& c = r.slice[i++];
             if (must_not_write) {
-                const SourceRef at = ref(c.at, "condition", block, head.thread);
+                const SourceRef at = source_ref(c.at, "condition", block, head.thread);
                 step(fmt::format("<- the store ran because the condition at line {} let it: {} must keep its value "
                                  "(a boundary cell), so that condition is wrong for it",
                                  c.at.line, out_cell()),

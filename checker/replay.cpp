@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 
+#include "checker/diagnostics.h"
 #include "checker/explain.h"
 #include "checker/field_exercises.h"
 #include "checker/process.h"
@@ -23,22 +24,6 @@ bool write_bytes(const std::string& path, const Cells& c) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     f.write(static_cast<const char*>(c.data()), static_cast<std::streamsize>(c.bytes()));
     return bool(f);
-}
-
-std::string base_name(std::string file) {
-    if (auto slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
-    return file;
-}
-
-SourceRef source_ref(const SourceAt& at, std::string role, std::optional<Int3> block, std::optional<Int3> thread) {
-    SourceRef r;
-    r.file = base_name(at.file);
-    r.line = at.line;
-    r.instruction = at.instruction;
-    r.role = std::move(role);
-    r.block = block;
-    r.thread = thread;
-    return r;
 }
 
 // The verdicts whose evidence the checked runs could not locate (the parent found the bad cell),

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "checker/diagnostics.h"
 #include "core/error.h"
 
 namespace stencil::checker {
@@ -26,11 +27,6 @@ std::string_view trimmed(std::string_view line) {
     while (!line.empty() && (line.front() == '=' || line.front() == ' ')) line.remove_prefix(1);
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     return line;
-}
-
-std::string base_name(std::string_view path) {
-    const size_t slash = path.rfind('/');
-    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
 // "FILE:LINE" or "FILE:LINE:function" after the last " in " of an "at ..." line; false when the

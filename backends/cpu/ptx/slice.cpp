@@ -120,6 +120,21 @@ struct Slicer {
     const Function& fn(const StepRecord& s) const { return m.functions[(size_t)s.fn]; }
     SourcePoint point(const StepRecord& s) const { return point_of(m, s.fn, s.pc); }
 
+    // A link at thread `tr`'s access `acc`: its statement and the memory it touched.
+    SliceLink access_link(LinkKind kind, int depth, const ThreadRecord& tr, const AccessRecord& acc) const {
+        SliceLink l;
+        l.kind = kind;
+        l.depth = depth;
+        l.at = point(tr.steps[(size_t)acc.step]);
+        l.thread = tr.idx;
+        l.space = acc.space;
+        l.where = acc.where;
+        l.offset = acc.offset;
+        l.inner = acc.inner;
+        l.bytes = acc.bytes;
+        return l;
+    }
+
     int thread_index(simt::Idx3 t) const {
         for (size_t i = 0; i < rec.threads.size(); ++i)
             if (rec.threads[i].idx == t) return int(i);
@@ -166,17 +181,7 @@ struct Slicer {
         const AccessRecord& acc = tr.accesses[(size_t)a];
         const StepRecord& st = tr.steps[(size_t)acc.step];
         if (head) {
-            SliceLink l;
-            l.kind = LinkKind::stored;
-            l.depth = depth;
-            l.at = point(st);
-            l.thread = tr.idx;
-            l.space = acc.space;
-            l.where = acc.where;
-            l.offset = acc.offset;
-            l.inner = acc.inner;
-            l.bytes = acc.bytes;
-            out.push_back(l);
+            out.push_back(access_link(LinkKind::stored, depth, tr, acc));
             if (auto c = condition(tr, acc.step)) {
                 SliceLink k;
                 k.kind = LinkKind::condition;
@@ -243,16 +248,8 @@ struct Slicer {
     void follow_load(int t, int a, int depth) {
         const ThreadRecord& tr = rec.threads[(size_t)t];
         const AccessRecord& acc = tr.accesses[(size_t)a];
-        SliceLink l;
-        l.kind = acc.space == simt::Space::shared ? LinkKind::loaded_shared : LinkKind::loaded_global;
-        l.depth = depth;
-        l.at = point(tr.steps[(size_t)acc.step]);
-        l.thread = tr.idx;
-        l.space = acc.space;
-        l.where = acc.where;
-        l.offset = acc.offset;
-        l.inner = acc.inner;
-        l.bytes = acc.bytes;
+        SliceLink l = access_link(acc.space == simt::Space::shared ? LinkKind::loaded_shared : LinkKind::loaded_global,
+                                  depth, tr, acc);
         l.loaded = acc.loaded;
         out.push_back(l);
         if (acc.space != simt::Space::shared) return;
