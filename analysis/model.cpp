@@ -994,7 +994,7 @@ std::string bounds_text(KernelId k, int radius, Precision p, DeviceLimits lim) {
     if (v.tile_is_template) {
         s += "built tiles: ";
         bool first = true;
-        for (int t : kBuiltTiles) {
+        for (int t : built_tiles()) {
             s += fmt::format("{}{}", first ? "" : ",", t);
             first = false;
         }

@@ -21,7 +21,7 @@ using json = nlohmann::json;
 std::vector<int> tune_tiles(KernelId kernel, int radius, Precision p, const DeviceLimits& lim) {
     std::vector<int> tiles;
     // Non-templated kernels (T is only the block edge) take any T; tune tries the same spread.
-    for (int T : kBuiltTiles)
+    for (int T : built_tiles())
         if (tile_is_built(kernel, T) && tile_fits(kernel, T, radius, bytes_of(p), lim)) tiles.push_back(T);
     return tiles;
 }

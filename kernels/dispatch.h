@@ -9,7 +9,8 @@
 #pragma once
 #include <utility>
 
-#include "kernels/versions.h"
+#include "kernels/version_rules.h"
+#include "kernels/versions.h"  // Precision
 
 namespace stencil {
 
@@ -19,25 +20,25 @@ template <KernelId K, class real, int R, class F, std::size_t... I>
 bool dispatch_tile(int T, F& f, std::index_sequence<I...>) {
     bool called = false;
     auto try_one = [&]<int TT>() {
-        if constexpr (tile_fits(K, TT, R, sizeof(real))) {
+        if constexpr (rules::tile_fits(K, TT, R, sizeof(real))) {
             if (T == TT) {
                 f.template operator()<real, TT, R>();
                 called = true;
             }
         }
     };
-    (try_one.template operator()<kBuiltTiles[I]>(), ...);
+    (try_one.template operator()<rules::kBuiltTiles[I]>(), ...);
     return called;
 }
 
 template <KernelId K, class real, class F>
 bool dispatch_radius(int T, int R, F& f) {
     auto one = [&]<int RR>() -> bool {
-        if constexpr (!version(K).tile_is_template) {  // T is only the block edge
+        if constexpr (!shape_of(K).tile_is_template) {  // T is only the block edge
             f.template operator()<real, 0, RR>();
             return true;
         } else {
-            return dispatch_tile<K, real, RR>(T, f, std::make_index_sequence<std::size(kBuiltTiles)>{});
+            return dispatch_tile<K, real, RR>(T, f, std::make_index_sequence<std::size(rules::kBuiltTiles)>{});
         }
     };
     switch (R) {

@@ -1,5 +1,7 @@
 #include "kernels/versions.h"
 
+#include "kernels/version_rules.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,7 +21,31 @@ std::optional<Precision> parse_precision(std::string_view s) {
     return std::nullopt;
 }
 
-std::span<const KernelVersion> kernel_versions() { return kVersionTable; }
+std::span<const int> built_tiles() { return rules::kBuiltTiles; }
+bool marches_in_z(KernelId k) { return rules::marches_in_z(k); }
+int executed_points(KernelId k, int radius) { return rules::executed_points(k, radius); }
+int executed_flops_per_point(KernelId k, int radius) { return 2 * executed_points(k, radius) - 1; }
+int steps_per_launch(KernelId k, int fused) { return rules::steps_per_launch(k, fused); }
+int out_tile(KernelId k, int T, int radius, int fused) { return rules::out_tile(k, T, radius, fused); }
+int cells_per_thread(KernelId k, int bytes) { return rules::cells_per_thread(k, bytes); }
+int out_width(KernelId k, int T, int radius, int bytes, int fused) {
+    return rules::out_width(k, T, radius, bytes, fused);
+}
+int block_side_x(KernelId k, int T) { return rules::block_side_x(k, T); }
+int block_side_y(KernelId k, int T) { return rules::block_side_y(k, T); }
+int rows_per_thread(KernelId k) { return rules::rows_per_thread(k); }
+long long threads_per_block(KernelId k, int T) { return rules::threads_per_block(k, T); }
+long long shared_cells(KernelId k, int T, int radius, int bytes, int fused) {
+    return rules::shared_cells(k, T, radius, bytes, fused);
+}
+long long smem_bytes(KernelId k, int T, int radius, int bytes, int fused) {
+    return rules::smem_bytes(k, T, radius, bytes, fused);
+}
+bool tile_fits(KernelId k, int T, int radius, int bytes, DeviceLimits lim) {
+    return rules::tile_fits(k, T, radius, bytes, lim);
+}
+bool tile_is_built(KernelId k, int T) { return rules::tile_is_built(k, T); }
+bool fuse_fits(KernelId k, int T, int radius, int fused) { return rules::fuse_fits(k, T, radius, fused); }
 
 std::string_view to_string(Problem p) {
     switch (p) {
@@ -68,7 +94,7 @@ std::string smem_formula(KernelId k, int radius) {
 }
 
 const KernelVersion* find_version(std::string_view name) {
-    for (const auto& v : kVersionTable)
+    for (const auto& v : kernel_versions())
         if (name == v.name) return &v;
     if (name == "register_tiled" || name == "register") return &version(KernelId::register_tiled);
     return nullptr;
@@ -76,7 +102,7 @@ const KernelVersion* find_version(std::string_view name) {
 
 std::string version_names() {
     std::string s;
-    for (const auto& v : kVersionTable) {
+    for (const auto& v : kernel_versions()) {
         if (!s.empty()) s += ", ";
         s += v.name;
     }
@@ -129,7 +155,7 @@ std::optional<std::string> fuse_error(KernelId k, int T, int radius, int fused) 
     if (v.max_fused_steps <= 1) {
         if (fused == 1) return std::nullopt;
         std::string fusers;
-        for (const auto& row : kVersionTable)
+        for (const auto& row : kernel_versions())
             if (row.max_fused_steps > 1) fusers += std::string(fusers.empty() ? "" : ", ") + row.name;
         return fmt::format("--fuse applies to {} only: {} applies one time step per launch", fusers, v.name);
     }
@@ -154,7 +180,7 @@ std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimit
             if (tile_fits(k, t, radius, bytes_of(p), lim)) out.push_back(t);
         return out;
     }
-    for (int t : kBuiltTiles)
+    for (int t : rules::kBuiltTiles)
         if (tile_fits(k, t, radius, bytes_of(p), lim)) out.push_back(t);
     return out;
 }
@@ -162,7 +188,7 @@ std::vector<int> runnable_tiles(KernelId k, int radius, Precision p, DeviceLimit
 std::optional<std::string> z_chunk_error(KernelId k, int z_chunk) {
     if (version(k).z_chunk == 0) {
         std::string chunked;
-        for (const auto& row : kVersionTable)
+        for (const auto& row : kernel_versions())
             if (row.z_chunk > 0) chunked += std::string(chunked.empty() ? "" : ", ") + row.name;
         return fmt::format("--z-chunk applies to {} only: {} marches a fixed number of planes per block", chunked,
                            version(k).name);
@@ -231,7 +257,7 @@ std::optional<std::string> block_error(KernelId k, Dim3 b, DeviceLimits lim) {
     const auto& v = version(k);
     if (!v.takes_block) {
         std::string takers;
-        for (const auto& row : kVersionTable)
+        for (const auto& row : kernel_versions())
             if (row.takes_block) takers += std::string(takers.empty() ? "" : ", ") + row.name;
         return fmt::format("--block applies to {} only: {}'s block follows from its tile T (use --tile)", takers,
                            v.name);

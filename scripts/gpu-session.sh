@@ -18,7 +18,8 @@
 #   registers registers per thread, every kernel x r = 1..4 x precision     -> registers.jsonl
 #   baseline  `stencil-lab baseline --size 512 --reps 30`                    -> baseline.txt/.json
 #   sweep     `stencil-lab sweep --size 256`, f32 and f64                    -> sweep-256-f32/, -f64/
-#   peers     the lab's kernels (`run --json`) and bench/peers.py, r = 1..4   -> lab-512.jsonl, peers-512.*
+#   lab       the lab's kernels (`run --json`), r = 1..4, f32 and f64        -> lab-512.jsonl
+#   peers     lab, then bench/peers.py on the same grids                     -> lab-512.jsonl, peers-512.*
 #   steps     `run --steps 8`: temporal K = 2..4 beside one step a launch   -> steps-512.jsonl
 #   scaling   decomposed runs over every GPU here (NCCL), 1/2/4 GPUs        -> scaling-*/
 # Everything lands in $OUT/session.tar.gz (the device returns at most 8 files) and the console
@@ -171,16 +172,15 @@ if want sweep; then
   done
 fi
 
-if want peers; then
-  # Issue 13's comparison in one session: the lab's kernels by `stencil-lab run --json`, then the
-  # peers (bench/peers.py: torch eager, torch.compile, cuDNN, CuPy) on the same grids, every figure
-  # a ratio to the copy measured in its own process.
-  step "the lab's kernels and their peers at ${SIZE}^3, r = 1..4, f32 and f64"
+if want lab || want peers; then
+  # The lab's kernels by `stencil-lab run --json` at 512^3, r = 1..4, f32 and f64: the lab's rows of
+  # the peers table (`lab` alone: to compare two builds in one session, each on the same machine).
+  step "the lab's kernels at ${SIZE}^3, r = 1..4, f32 and f64"
   : > "$RES/lab-$SIZE.jsonl"
   for p in f32 f64; do
     for r in 1 2 3 4; do
       # kernel:tile-or-block[:z-chunk]; streaming T = 4 at z-chunk 8 is what `tune` picked at r = 1
-      # (h100-tune-streaming-512*.json, 2026-11-24)
+      # (h100-tune-streaming-512*.json)
       for ktz in naive:8 naive:32x4x2 register-tiled:32 streaming:8 streaming:4 streaming:4:8; do
         IFS=: read -r k t z <<< "$ktz"
         case $t in *x*) shape="--block $t" ;; *) shape="--tile $t" ;; esac
@@ -189,6 +189,13 @@ if want peers; then
       done
     done
   done
+fi
+
+if want peers; then
+  # Issue 13's comparison in one session: the lab's kernels (above), then the peers (bench/peers.py:
+  # torch eager, torch.compile, cuDNN, CuPy) on the same grids, every figure a ratio to the copy
+  # measured in its own process.
+  step "the peers at ${SIZE}^3, r = 1..4, f32 and f64"
   timeout 500 python3 bench/peers.py --size "$SIZE" --radii 1,2,3,4 --reps 10 --lab "$RES/lab-$SIZE.jsonl" \
     --out "$RES/peers-$SIZE" || fail "peers"
   [ -f "$RES/peers-$SIZE.md" ] && cat "$RES/peers-$SIZE.md"

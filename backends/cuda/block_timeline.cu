@@ -14,7 +14,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/coarsened.cuh"
 #include "kernels/tiled.cuh"
-#include "backends/cuda/kernel_table.cuh"
+#include "backends/cuda/weights_star.cuh"
 
 namespace stencil::cuda_detail {
 

@@ -8,8 +8,9 @@
 //   copy_gbps  cudaMemcpy device to device of the same size, flushed and timed the same way
 //   attributes cudaFuncGetAttributes + the occupancy calculator
 //
-// Launches go through cudaLaunchKernel with the instantiation handles of launch_<name>.cu and the
-// geometry of launch_geometry(), which is the one place the launch shape is written down.
+// Launches go through cudaLaunchKernel with the instantiation handles of the generated launch
+// units and the geometry of launch_geometry(), which is the one place the launch shape is written
+// down.
 // ---------------------------------------------------------------------------------------------
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -73,7 +74,7 @@ std::optional<std::string> probe() {
     if ((e = cudaSetDevice(0)) != cudaSuccess) return start_failure(e);
     // Is there machine code for this GPU in the binary? (It holds sm_XY for the built list only.)
     cudaFuncAttributes a{};
-    const void* f = cuda_detail::naive_table().function(Precision::f32, 8, 1);
+    const void* f = cuda_detail::kernel_table(KernelId::naive).function(Precision::f32, 8, 1, 1);
     e = cudaFuncGetAttributes(&a, f);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();

@@ -1,8 +1,8 @@
 // What the CUDA backend's translation units share: the per-version kernel tables that each
-// launch_<name>.cu defines (the error check, buffers, events and the L2 flush: cuda_util.h).
+// generated launch unit defines (the error check, buffers, events and the L2 flush: cuda_util.h).
 //
 // Plain C++ over the CUDA runtime API (no kernel code here): cuda_backend.cpp is compiled by the
-// host compiler, the launch_*.cu files by nvcc.
+// host compiler, the launch units by nvcc.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -15,28 +15,20 @@
 
 namespace stencil::cuda_detail {
 
-// One kernel version on the GPU. Each launch_<name>.cu fills one of these; its functions work on
-// that TU's own copy of c_coefficients_f32/f64.
+// One kernel version on the GPU. Each version's generated launch unit (launch_unit.cu.in) fills one
+// of these; its functions work on that TU's own copy of the constant-memory weights.
 struct KernelTable {
-    // The instantiation for (precision, T, r) as a function handle for cudaLaunchKernel,
+    // The instantiation for (precision, T, r) fusing `fused` time steps a launch (1 for every
+    // version but those that fuse), as a function handle for cudaLaunchKernel,
     // cudaFuncGetAttributes and the occupancy calculator; nullptr when it was not built.
-    const void* (*function)(Precision p, int T, int radius);
+    const void* (*function)(Precision p, int T, int radius, int fused);
     // Copies the weights, rounded to p, into this TU's constant memory (synchronous).
     void (*upload_weights)(const StencilWeights& w, Precision p);
-    // A version that fuses time steps (temporal): the instantiation for K of them per launch;
-    // nullptr for the others, whose `function` is their one step.
-    const void* (*fused_function)(Precision p, int T, int radius, int fused) = nullptr;
 };
-const KernelTable& naive_table();
-const KernelTable& tiled_table();
-const KernelTable& coarsened_table();
-const KernelTable& register_tiled_table();
-const KernelTable& streaming_table();
-const KernelTable& conv27_table();
-const KernelTable& temporal_table();
+// Version k's table (the generated launch_tables.cpp).
 const KernelTable& kernel_table(KernelId k);
-// The instantiation of the request's (first) launch: the table's `function`, or for a version that
-// fuses steps its `fused_function` for the steps that launch fuses; nullptr when not built.
+// The instantiation of the request's (first) launch, for the steps that launch fuses; nullptr when
+// not built.
 const void* kernel_function(const LaunchRequest& req);
 
 // One launch of an instantiation on device pointers, on the default stream, with the geometry of

@@ -101,23 +101,7 @@ void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, v
 }
 
 const void* kernel_function(const LaunchRequest& req) {
-    const KernelTable& table = kernel_table(req.kernel);
-    if (table.fused_function)
-        return table.fused_function(req.precision, req.tile, req.radius, steps_per_launch(req));
-    return table.function(req.precision, req.tile, req.radius);
-}
-
-const KernelTable& kernel_table(KernelId k) {
-    switch (k) {
-        case KernelId::naive: return naive_table();
-        case KernelId::tiled: return tiled_table();
-        case KernelId::coarsened: return coarsened_table();
-        case KernelId::register_tiled: return register_tiled_table();
-        case KernelId::streaming: return streaming_table();
-        case KernelId::conv27: return conv27_table();
-        case KernelId::temporal: return temporal_table();
-    }
-    return naive_table();
+    return kernel_table(req.kernel).function(req.precision, req.tile, req.radius, steps_per_launch(req));
 }
 
 }  // namespace stencil::cuda_detail

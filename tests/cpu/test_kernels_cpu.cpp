@@ -74,7 +74,7 @@ TEST_CASE("z-chunked kernels match the reference across several chunks", "[cpu][
     // tile must exceed 2r and be whole strips of 8 rows.
     const int from = GENERATE(3, 8);
     int T = 0;
-    for (int t : kBuiltTiles)
+    for (int t : built_tiles())
         if (t >= from && !tile_error(k, t, r, p)) {
             T = t;
             break;

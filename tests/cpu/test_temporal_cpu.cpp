@@ -20,7 +20,7 @@ namespace {
 // The smallest built tile of at least two strips (so that strips exchange their edge rows) that
 // leaves at least `out` output rows after K fused steps; 0 when the warp-wide tile has no room.
 int tile_for(int radius, int K, int out) {
-    for (int t : kBuiltTiles)
+    for (int t : built_tiles())
         if (t >= 2 * kTemporalStripRows && t - 2 * radius * K >= out && tile_fits(KernelId::temporal, t, radius, 8) &&
             fuse_fits(KernelId::temporal, t, radius, K))
             return t;

@@ -1,6 +1,6 @@
 // conv27 on the GPU against the fp64 reference: nvcc's build of kernels/conv27.cuh with the dense
-// cube uploaded by backends/cuda/launch_conv27.cu. The version-table sweep (test_kernels_cuda.cpp)
-// covers its default tile; these cases add every radius and a grid that is not a multiple of the
+// cube uploaded by its launch unit (backends/cuda/weights_dense_cube.cuh). The version-table sweep
+// (test_kernels_cuda.cpp) covers its default tile; these cases add every radius and a grid that is not a multiple of the
 // block, and the 512^3 grid its time is compared with naive's on. Correctness only: the timing
 // beside naive is `stencil-lab run --kernel conv27 --size 512` (a benchmark, not a test).
 #include <catch2/catch.hpp>

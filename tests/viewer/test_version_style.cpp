@@ -23,6 +23,15 @@ TEST_CASE("version styles: every pair of versions is far apart in colour, and ma
     REQUIRE((d >= kMinVersionColourDistance && x.marker != y.marker));
 }
 
+TEST_CASE("version styles: every row's look names a marker the chart knows", "[viewer][colours]") {
+    for (const auto& v : kernel_versions()) {
+        INFO(v.name << ": marker " << v.look.marker);
+        REQUIRE(marker_named(v.look.marker));
+        REQUIRE(version_style(v.id).marker == *marker_named(v.look.marker));
+    }
+    REQUIRE_FALSE(marker_named("star"));
+}
+
 TEST_CASE("version styles: no version takes a measured level's marker", "[viewer][colours]") {
     for (const auto& v : kernel_versions()) {
         CAPTURE(v.name);

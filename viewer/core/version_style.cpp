@@ -2,24 +2,34 @@
 
 #include <array>
 #include <cmath>
+#include <vector>
 
 namespace stencil::viewer {
 
 namespace {
 
-// Okabe-Ito's hues where they stay apart on a dark background (its blue sat next to its sky blue:
-// naive and conv27 looked alike), and a lavender for the seventh. Markers: none of the levels'
-// (diamond, triangle, cross); coarsened and register-tiled share a curve, so register-tiled's
-// hollow square goes round coarsened's filled dot.
-constexpr std::array<VersionStyle, kVersionTable.size()> kStyles{{
-    {{0.34f, 0.71f, 0.91f}, MarkerShape::ring, "sky blue"},           // naive
-    {{0.90f, 0.62f, 0.00f}, MarkerShape::plus, "orange"},             // tiled
-    {{0.00f, 0.62f, 0.45f}, MarkerShape::circle, "bluish green"},     // coarsened
-    {{0.80f, 0.47f, 0.65f}, MarkerShape::square, "reddish purple"},   // register-tiled
-    {{0.94f, 0.89f, 0.26f}, MarkerShape::triangle_down, "yellow"},    // streaming
-    {{0.84f, 0.37f, 0.00f}, MarkerShape::hexagon, "vermillion"},      // conv27
-    {{0.62f, 0.55f, 0.98f}, MarkerShape::square_filled, "lavender"},  // temporal
-}};
+// The marker names a row's look may use (kernels/versions.h): the chart's shapes by name.
+struct NamedMarker {
+    const char* name;
+    MarkerShape shape;
+};
+constexpr NamedMarker kMarkers[] = {
+    {"circle", MarkerShape::circle},   {"square", MarkerShape::square},
+    {"diamond", MarkerShape::diamond}, {"triangle", MarkerShape::triangle},
+    {"cross", MarkerShape::cross},     {"ring", MarkerShape::ring},
+    {"plus", MarkerShape::plus},       {"triangle_down", MarkerShape::triangle_down},
+    {"hexagon", MarkerShape::hexagon}, {"square_filled", MarkerShape::square_filled},
+};
+
+// One style per row, made once from the rows' looks.
+std::vector<VersionStyle> make_styles() {
+    std::vector<VersionStyle> styles;
+    for (const KernelVersion& v : kernel_versions()) {
+        const VersionLook& l = v.look;
+        styles.push_back({{l.r, l.g, l.b}, marker_named(l.marker).value_or(MarkerShape::circle), l.colour_name});
+    }
+    return styles;
+}
 
 // sRGB (0..1) to CIE L*a*b* under D65.
 std::array<double, 3> to_lab(Rgb c) {
@@ -34,7 +44,16 @@ std::array<double, 3> to_lab(Rgb c) {
 
 }  // namespace
 
-const VersionStyle& version_style(KernelId k) { return kStyles[static_cast<size_t>(k)]; }
+std::optional<MarkerShape> marker_named(std::string_view name) {
+    for (const NamedMarker& m : kMarkers)
+        if (name == m.name) return m.shape;
+    return std::nullopt;
+}
+
+const VersionStyle& version_style(KernelId k) {
+    static const std::vector<VersionStyle> styles = make_styles();
+    return styles[static_cast<size_t>(k)];
+}
 
 bool is_level_marker(MarkerShape m) {
     return m == MarkerShape::diamond || m == MarkerShape::triangle || m == MarkerShape::cross;

@@ -1,7 +1,10 @@
-// Each kernel version's colour and marker, in one table keyed by KernelId: the OP/B chart, the
-// roofline and any legend draw a version the same way. Chosen so that no two versions are alike
+// Each kernel version's colour and marker, from its row's look (kernels/versions.h): the OP/B
+// chart, the roofline and any legend draw a version the same way. Chosen so that no two versions are alike
 // on a projector (tests/viewer/test_version_style.cpp checks the distance between every pair).
 #pragma once
+#include <optional>
+#include <string_view>
+
 #include "kernels/versions.h"
 #include "viewer/core/colormap.h"
 #include "viewer/core/plot_math.h"
@@ -14,6 +17,8 @@ struct VersionStyle {
     const char* colour_name;  // for the HelpMarker and the tests' messages
 };
 const VersionStyle& version_style(KernelId k);
+// The chart's marker of that name (a row's look names its marker); nullopt for an unknown name.
+std::optional<MarkerShape> marker_named(std::string_view name);
 
 // The markers the OP/B chart keeps for its measured levels (requested, L2, DRAM): no version uses
 // them, so a version's model curve is never mistaken for a level's points.

@@ -59,7 +59,7 @@ const char* real_name(Precision p) { return p == Precision::f32 ? "float" : "dou
 std::string stem(KernelId k) { return fs::path(version(k).source_file).stem().string(); }
 
 // The template arguments of every instantiation a family holds: exactly what kernels/dispatch.h
-// (and, for K, backends/cuda/launch_temporal.cu) instantiates for the CUDA backend.
+// (and, for K, backends/cuda/launch_unit.cuh) instantiates for the CUDA backend.
 std::map<InstanceKey, std::string> instantiations(KernelId k, Precision p) {
     const std::string real = real_name(p);
     const std::string pointers = ", const " + real + "*, " + real + "*>";
@@ -69,7 +69,7 @@ std::map<InstanceKey, std::string> instantiations(KernelId k, Precision p) {
             out[{0, r, 1}] = "<" + real + ", " + std::to_string(r) + pointers;
             continue;
         }
-        for (int t : kBuiltTiles) {
+        for (int t : built_tiles()) {
             if (!tile_fits(k, t, r, bytes_of(p))) continue;
             const std::string tr = "<" + real + ", " + std::to_string(t) + ", " + std::to_string(r);
             if (version(k).max_fused_steps <= 1) {
@@ -84,7 +84,7 @@ std::map<InstanceKey, std::string> instantiations(KernelId k, Precision p) {
 }
 
 std::string kernel_expression(KernelId k, const std::string& args) {
-    return "stencil::stencil_" + stem(k) + "_kernel" + args;
+    return "stencil::" + std::string(version(k).kernel) + args;
 }
 // The constant array the kernel reads its weights from (WeightLayout in kernels/versions.h).
 std::string coefficients_expression(KernelId k, Precision p) {

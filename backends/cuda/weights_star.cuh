@@ -1,6 +1,7 @@
-// Included by each launch_<name>.cu after its kernel header: the weight upload for that TU's own
-// copy of the constant-memory weights (kernels/stencil_coefficients.cuh declares them static, so
-// every TU has its own and must set it before it launches).
+// Included by a generated launch unit whose version multiplies the star's 6r + 1 weights
+// (WeightLayout::star, kernels/version_shapes.h): the weight upload for that TU's own copy of the
+// constant-memory weights (kernels/stencil_coefficients.cuh declares them static, so every TU has
+// its own and must set it before it launches).
 #pragma once
 #include <array>
 
