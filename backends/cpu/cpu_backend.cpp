@@ -10,26 +10,13 @@
 
 #include <fmt/format.h>
 
-#include "backends/cpu/launch_common.h"
+#include "backends/cpu/launch_ptx.h"
 #include "core/error.h"
 #include "core/field.h"
 
 namespace stencil {
 
 namespace {
-
-cpu_detail::Launcher launcher_for(KernelId k) {
-    switch (k) {
-        case KernelId::naive: return cpu_detail::launch_naive;
-        case KernelId::tiled: return cpu_detail::launch_tiled;
-        case KernelId::coarsened: return cpu_detail::launch_coarsened;
-        case KernelId::register_tiled: return cpu_detail::launch_register_tiled;
-        case KernelId::streaming: return cpu_detail::launch_streaming;
-        case KernelId::conv27: return cpu_detail::launch_conv27;
-        case KernelId::temporal: return cpu_detail::launch_temporal;
-    }
-    return nullptr;
-}
 
 // A grid of blocks a GPU would refuse to launch (DeviceLimits: 65535 blocks along y and z,
 // 2^31 - 1 along x), in the CUDA backend's words: the CPU backend must not accept more.
@@ -82,15 +69,6 @@ CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const vo
     CpuRun run;
     run.geometry = launch_geometry(req);
     run.report = cpu_detail::launch_ptx(req, weights, in, out, opt.exec, run.geometry);
-    return run;
-}
-
-CpuRun run_cpu_native(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
-                      const CpuOptions& opt) {
-    check_request(req);
-    CpuRun run;
-    run.geometry = launch_geometry(req);
-    run.report = launcher_for(req.kernel)(req, weights, in, out, opt.exec, run.geometry);
     return run;
 }
 

@@ -1,7 +1,7 @@
-// The CPU backend at the stencil level: run one of the four kernels (NVRTC's PTX of the unmodified
+// The CPU backend at the stencil level: run one of the lab's kernels (NVRTC's PTX of the unmodified
 // sources) on the PTX engine (backends/cpu/ptx/engine.h), with diagnostics, counts and traces;
 // check a kernel under several schedules; and the stencil::Backend that make_backend("cpu")
-// returns. run_cpu_native keeps the retired fiber engine (simt.h) as the benchmark's peer.
+// returns.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -17,8 +17,7 @@
 namespace stencil {
 
 // How to run: the executor's options (schedule, seed, workers, shared checks, tracing).
-// (Only trace.h is included here: simt.h's CUDA macros, threadIdx and friends, stay out of the
-// front ends.) Buffer ids in traces: 0 = input, 1 = output.
+// Buffer ids in traces: 0 = input, 1 = output.
 struct CpuOptions {
     simt::ExecOptions exec;
 };
@@ -36,12 +35,6 @@ struct CpuRun {
 // (tile/grid errors); kernel faults are diagnostics in the report, never exceptions.
 CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
                const CpuOptions& opt = {});
-
-// The same launch on the retired fiber engine (the kernel sources compiled by the host compiler,
-// threads as fibers): only the CPU benchmark runs it, as the peer the PTX engine is measured
-// against (docs/DESIGN.md).
-CpuRun run_cpu_native(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
-                      const CpuOptions& opt = {});
 
 // Runs the kernel under several schedules with checks on (shared and global races, uninitialized
 // shared reads), each from a freshly poisoned output, and compares the outputs bitwise. The runs:

@@ -1,11 +1,13 @@
-// The lab's four kernels on the PTX engine: kernels/*.cuh as NVRTC compiles them (lab_ptx.h),
-// executed by backends/cpu/ptx/engine.h. This is how the CPU backend runs every lab kernel.
+// The lab's kernels on the PTX engine: kernels/*.cuh as NVRTC compiles them (lab_ptx.h), executed
+// by backends/cpu/ptx/engine.h. This is how the CPU backend runs every lab kernel.
+#include "backends/cpu/launch_ptx.h"
+
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
 
-#include "backends/cpu/launch_common.h"
 #include "backends/cpu/ptx/engine.h"
 #include "backends/cpu/ptx/lab_ptx.h"
 #include "kernels/dense_weights.h"
