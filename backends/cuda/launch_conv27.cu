@@ -21,7 +21,7 @@ namespace {
 const void* conv27_function(Precision p, int T, int radius) {
     const void* f = nullptr;
     dispatch<KernelId::conv27>(p, T, radius, [&]<class real, int TT, int RR>() {
-        f = reinterpret_cast<const void*>(&stencil_conv27_kernel<real, RR, const real*, real*>);
+        f = reinterpret_cast<const void*>(&stencil_conv27_kernel<real, RR>);
     });
     return f;
 }

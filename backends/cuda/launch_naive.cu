@@ -14,7 +14,7 @@ namespace {
 const void* naive_function(Precision p, int T, int radius) {
     const void* f = nullptr;
     dispatch<KernelId::naive>(p, T, radius, [&]<class real, int TT, int RR>() {
-        f = reinterpret_cast<const void*>(&stencil_naive_kernel<real, RR, const real*, real*>);
+        f = reinterpret_cast<const void*>(&stencil_naive_kernel<real, RR>);
     });
     return f;
 }

@@ -14,7 +14,7 @@ namespace {
 const void* streaming_function(Precision p, int T, int radius) {
     const void* f = nullptr;
     dispatch<KernelId::streaming>(p, T, radius, [&]<class real, int TT, int RR>() {
-        f = reinterpret_cast<const void*>(&stencil_streaming_kernel<real, TT, RR, const real*, real*>);
+        f = reinterpret_cast<const void*>(&stencil_streaming_kernel<real, TT, RR>);
     });
     return f;
 }

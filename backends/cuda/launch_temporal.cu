@@ -18,7 +18,7 @@ const void* temporal_fused_function(Precision p, int T, int radius, int fused) {
         auto one = [&]<int K>() {
             if constexpr (fuse_fits(KernelId::temporal, TT, RR, K))
                 if (fused == K)
-                    f = reinterpret_cast<const void*>(&stencil_temporal_kernel<real, TT, RR, K, const real*, real*>);
+                    f = reinterpret_cast<const void*>(&stencil_temporal_kernel<real, TT, RR, K>);
         };
         static_assert(version(KernelId::temporal).max_fused_steps == 4, "one line below per K");
         one.template operator()<1>();
