@@ -47,8 +47,8 @@ ptx::ConstantInit weights_for(const LabPtx& lab, const LaunchRequest& req, const
 
 }  // namespace
 
-simt::ExecReport launch_ptx(const LaunchRequest& req, const StencilWeights& w, const void* in, void* out,
-                            const simt::ExecOptions& opt, const LaunchGeometry& geo) {
+engine::ExecReport launch_ptx(const LaunchRequest& req, const StencilWeights& w, const void* in, void* out,
+                            const engine::ExecOptions& opt, const LaunchGeometry& geo) {
     const LabPtx& lab = lab_ptx(req.kernel, req.tile, req.radius, req.precision, steps_per_launch(req));
     const auto module = module_for(lab);
     const std::size_t bytes = static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);

@@ -7,7 +7,7 @@ namespace stencil::cpu_detail {
 
 // `in` and `out` hold req.dims.cells() values of req.precision; the weights go into the kernel's
 // constant array as its row's WeightLayout says.
-simt::ExecReport launch_ptx(const LaunchRequest& req, const StencilWeights& w, const void* in, void* out,
-                            const simt::ExecOptions& opt, const LaunchGeometry& geo);
+engine::ExecReport launch_ptx(const LaunchRequest& req, const StencilWeights& w, const void* in, void* out,
+                            const engine::ExecOptions& opt, const LaunchGeometry& geo);
 
 }  // namespace stencil::cpu_detail

@@ -1,5 +1,5 @@
 // NVRTC as the PTX engine's compiler: CUDA C++ to PTX with line info and lowered names, compile
-// errors as a log naming file:line, the lab's four kernels from the embedded headers, the version
+// errors as a log naming file:line, the textbook's four kernels from the embedded headers, the version
 // table's refusals, and the disk cache (reused, never trusted when corrupt or foreign).
 #include <catch2/catch.hpp>
 
