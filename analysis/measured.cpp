@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 
 namespace stencil::analysis {
 
@@ -21,7 +21,7 @@ const LevelMetric& MeasuredMetrics::level(const std::string& name) const {
 }
 
 MeasuredMetrics measure(KernelId k, int T, int radius, Precision p, GridDims g,
-                        const simt::Counts* trace_counts, const HardwareCounters& hw) {
+                        const engine::Counts* trace_counts, const HardwareCounters& hw) {
     const GridTraffic exact = exact_grid_traffic(k, T, radius, p, g);
     MeasuredMetrics m;
     if (hw.available() && hw.flops) {

@@ -19,7 +19,7 @@
 
 #include "analysis/model.h"
 
-namespace simt {
+namespace engine {
 struct Counts;
 }
 
@@ -73,6 +73,6 @@ struct MeasuredMetrics {
 // Level 1 from a CPU trace's counts when given (else from exact_grid_traffic, marked as the
 // model's exact count), levels 2-3 from the counters (or their reason).
 MeasuredMetrics measure(KernelId k, int T, int radius, Precision p, GridDims g,
-                        const simt::Counts* trace_counts, const HardwareCounters& counters);
+                        const engine::Counts* trace_counts, const HardwareCounters& counters);
 
 }  // namespace stencil::analysis

@@ -2,9 +2,10 @@
 // the model's answer (analysis/model.h, registers_for: the values a z-marching thread queues) held
 // against the compiler's.
 //
-// The compiler's count comes from a cubin (NVRTC can make one for sm_90 on any machine:
-// backends/cpu/registers_cubin.h), read here from the ELF itself: the EIATTR_REGCOUNT attributes
-// of its .nv.info sections (what `cuobjdump --dump-resource-usage` prints as REG).
+// The compiler's count comes from a cubin (NVRTC can make one for sm_90 on any machine: the CPU
+// backend's registers_cubin.h), read from the ELF itself (core/cubin_resources.h): the
+// EIATTR_REGCOUNT attributes of its .nv.info sections (what `cuobjdump --dump-resource-usage`
+// prints as REG).
 //
 // The tolerance. The model counts only the stencil's values a thread keeps in registers; the
 // compiler's count also holds what every such kernel needs whatever its stencil: the two 64-bit
@@ -20,11 +21,11 @@
 #include <string>
 
 #include "analysis/model.h"
-#include "backends/cpu/cubin_resources.h"
+#include "core/cubin_resources.h"
 
 namespace stencil::analysis {
 
-// What ptxas gave each kernel of a CUDA cubin (backends/cpu/cubin_resources.h).
+// What ptxas gave each kernel of a CUDA cubin (core/cubin_resources.h).
 using stencil::CubinResources;
 using stencil::cubin_resources;
 

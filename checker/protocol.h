@@ -167,7 +167,7 @@ struct TimingSpec {
 
 // The viewer's stepper (viewer/core/student_trace.h): the CPU engine records every access of one
 // block of one run, with each site's file, line and PTX instruction, into `file` beside the
-// request (backends/cpu/trace_text.h). Only CPU runs trace.
+// request (core/engine_trace_text.h). Only CPU runs trace.
 struct TraceSpec {
     int case_index = 0;
     int run = 0;
@@ -243,7 +243,7 @@ struct SourceAt {
     bool operator==(const SourceAt&) const = default;
 };
 
-// One CPU engine diagnostic (backends/cpu/trace.h's Diagnostic, in the wire's terms).
+// One CPU engine diagnostic (core/engine_trace.h's Diagnostic, in the wire's terms).
 struct EngineDiagnostic {
     DiagnosticKind kind = DiagnosticKind::kernel_exception;
     std::string message;         // the engine's sentence

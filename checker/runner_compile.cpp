@@ -21,7 +21,7 @@
 
 #include <fmt/format.h>
 
-#include "backends/cpu/cubin_resources.h"
+#include "core/cubin_resources.h"
 #include "backends/cpu/ptx/engine.h"
 #include "backends/cpu/ptx/nvrtc_ptx.h"
 #include "checker/protocol.h"

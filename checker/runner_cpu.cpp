@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/ptx/engine.h"
-#include "backends/cpu/trace_text.h"
+#include "core/engine_trace_text.h"
 #include "checker/protocol.h"
 #include "checker/runner.h"
 #include "checker/runner_replay.h"
@@ -29,32 +29,32 @@ namespace stencil::checker::runner {
 
 namespace {
 
-DiagnosticKind kind_of(simt::DiagKind k) {
+DiagnosticKind kind_of(engine::DiagKind k) {
     switch (k) {
-        case simt::DiagKind::race: return DiagnosticKind::race;
-        case simt::DiagKind::uninitialized_shared_read: return DiagnosticKind::uninitialized_shared_read;
-        case simt::DiagKind::divergent_barrier: return DiagnosticKind::divergent_barrier;
-        case simt::DiagKind::exit_before_barrier: return DiagnosticKind::exit_before_barrier;
-        case simt::DiagKind::out_of_bounds: return DiagnosticKind::out_of_bounds;
-        case simt::DiagKind::kernel_exception: return DiagnosticKind::kernel_exception;
-        case simt::DiagKind::timeout: return DiagnosticKind::timeout;
-        case simt::DiagKind::input_write: return DiagnosticKind::input_write;
+        case engine::DiagKind::race: return DiagnosticKind::race;
+        case engine::DiagKind::uninitialized_shared_read: return DiagnosticKind::uninitialized_shared_read;
+        case engine::DiagKind::divergent_barrier: return DiagnosticKind::divergent_barrier;
+        case engine::DiagKind::exit_before_barrier: return DiagnosticKind::exit_before_barrier;
+        case engine::DiagKind::out_of_bounds: return DiagnosticKind::out_of_bounds;
+        case engine::DiagKind::kernel_exception: return DiagnosticKind::kernel_exception;
+        case engine::DiagKind::timeout: return DiagnosticKind::timeout;
+        case engine::DiagKind::input_write: return DiagnosticKind::input_write;
     }
     return DiagnosticKind::kernel_exception;
 }
 
-AccessOp op_of(simt::Op o) {
+AccessOp op_of(engine::Op o) {
     switch (o) {
-        case simt::Op::load: return AccessOp::load;
-        case simt::Op::store: return AccessOp::store;
-        case simt::Op::atomic: return AccessOp::atomic;
+        case engine::Op::load: return AccessOp::load;
+        case engine::Op::store: return AccessOp::store;
+        case engine::Op::atomic: return AccessOp::atomic;
     }
     return AccessOp::load;
 }
 
-Int3 int3(simt::Idx3 i) { return {int(i.x), int(i.y), int(i.z)}; }
+Int3 int3(engine::Idx3 i) { return {int(i.x), int(i.y), int(i.z)}; }
 
-EngineDiagnostic diagnostic_of(const simt::Diagnostic& d) {
+EngineDiagnostic diagnostic_of(const engine::Diagnostic& d) {
     EngineDiagnostic e;
     e.kind = kind_of(d.kind);
     e.message = d.message;
@@ -65,7 +65,7 @@ EngineDiagnostic diagnostic_of(const simt::Diagnostic& d) {
     e.interval = d.interval;
     e.op_a = op_of(d.op_a);
     e.op_b = op_of(d.op_b);
-    e.space = d.space == simt::Space::shared ? MemorySpace::shared : MemorySpace::global;
+    e.space = d.space == engine::Space::shared ? MemorySpace::shared : MemorySpace::global;
     e.array = d.array;
     e.offset = d.offset;
     e.elem_size = d.elem_size;
@@ -114,18 +114,18 @@ struct CaseData {
     std::vector<std::vector<OutFile>> files;    // per run, per buffer
 };
 
-simt::Schedule schedule_of(Schedule s) {
-    return s == Schedule::reversed ? simt::Schedule::reversed
-           : s == Schedule::random ? simt::Schedule::random
-                                   : simt::Schedule::in_order;
+engine::Schedule schedule_of(Schedule s) {
+    return s == Schedule::reversed ? engine::Schedule::reversed
+           : s == Schedule::random ? engine::Schedule::random
+                                   : engine::Schedule::in_order;
 }
 
-simt::BlockOrder block_order_of(Schedule s) {
+engine::BlockOrder block_order_of(Schedule s) {
     // Blocks run in this order too: a race between blocks on global memory (one block writing a
     // cell another owns) then shows as outputs that differ between runs.
-    return s == Schedule::reversed ? simt::BlockOrder::reversed
-           : s == Schedule::random ? simt::BlockOrder::random
-                                   : simt::BlockOrder::in_order;
+    return s == Schedule::reversed ? engine::BlockOrder::reversed
+           : s == Schedule::random ? engine::BlockOrder::random
+                                   : engine::BlockOrder::in_order;
 }
 
 // Instructions one block may execute before the run is a timeout: per thread 10000 + 500 N. A
@@ -192,9 +192,9 @@ std::shared_ptr<const ptx::Module> compile_and_load(const Request& req, Compiled
 
 struct EngineRun {
     RunOutcome outcome;
-    simt::Counts counts;          // when counted
+    engine::Counts counts;          // when counted
     bool budget_reached = false;  // a block ran out of its instruction budget
-    std::string trace;            // when traced: the block's accesses (backends/cpu/trace_text.h)
+    std::string trace;            // when traced: the block's accesses (core/engine_trace_text.h)
 };
 
 // What the GPU leaves unspecified, for a run that explores it: shared memory's first bytes random,
@@ -258,7 +258,7 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     std::string printed;
     L.printf_output = &printed;
     L.printf_cap = static_cast<size_t>(req.printf_cap_bytes);
-    simt::ExecOptions opt;
+    engine::ExecOptions opt;
     opt.schedule = schedule_of(run.schedule);
     opt.block_order = block_order_of(run.block_order);
     opt.seed = run.seed;
@@ -268,26 +268,26 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     opt.stop_on_error = true;
     opt.trace.count = counted;
     if (traced) {  // the viewer's stepper: every access of one block, with its site
-        opt.trace.records = simt::TraceMode::block;
+        opt.trace.records = engine::TraceMode::block;
         opt.trace.block = {traced->block[0], traced->block[1], traced->block[2]};
     }
     const std::vector<unsigned char> state_before = device.globals();
-    const simt::ExecReport rep = ptx::run(module, L, opt);
+    const engine::ExecReport rep = ptx::run(module, L, opt);
     if (!recording)  // (a replay's outputs are the failing run's again: the parent has them)
         for (size_t b = 0; b < bufs.size(); ++b) write_all(data.files[r][b], bufs[b].data(), bufs[b].size() * sizeof(real));
 
     EngineRun e;
-    if (traced) e.trace = simt::trace_to_text(rep);
+    if (traced) e.trace = engine::trace_to_text(rep);
     e.counts = rep.counts;
-    e.budget_reached = rep.total(simt::DiagKind::timeout) > 0;
+    e.budget_reached = rep.total(engine::DiagKind::timeout) > 0;
     RunOutcome& o = e.outcome;
     o.case_index = int(c);
     o.run = int(r);
     o.ok = rep.ok;
     o.seconds = rep.seconds;
     o.instructions = rep.instructions;
-    o.races = rep.total(simt::DiagKind::race);
-    o.uninitialized_shared_reads = rep.total(simt::DiagKind::uninitialized_shared_read);
+    o.races = rep.total(engine::DiagKind::race);
+    o.uninitialized_shared_reads = rep.total(engine::DiagKind::uninitialized_shared_read);
     for (const auto& d : rep.diagnostics) o.diagnostics.push_back(diagnostic_of(d));
     o.state_changed = device.changed_variables(state_before);
     o.clock_reads = rep.clock_reads;

@@ -12,7 +12,7 @@ namespace stencil::checker::runner {
 namespace {
 
 SourceAt source_at(const ptx::SourcePoint& p) { return {p.file, p.line, p.instruction}; }
-Int3 int3(simt::Idx3 i) { return {i.x, i.y, i.z}; }
+Int3 int3(engine::Idx3 i) { return {i.x, i.y, i.z}; }
 
 SliceLinkKind kind_of(ptx::LinkKind k) {
     switch (k) {
@@ -37,8 +37,8 @@ SliceLinkOutcome wire_link(const ptx::Module& m, const ptx::SliceLink& l, const 
     o.depth = l.depth;
     o.at = source_at(l.at);
     o.thread = int3(l.thread);
-    o.space = l.space == simt::Space::shared ? MemorySpace::shared : MemorySpace::global;
-    if (l.space == simt::Space::shared) {
+    o.space = l.space == engine::Space::shared ? MemorySpace::shared : MemorySpace::global;
+    if (l.space == engine::Space::shared) {
         o.array = ptx::shared_name(m, l.where);
         o.offset = l.inner;
     } else {
@@ -54,7 +54,7 @@ SliceLinkOutcome wire_link(const ptx::Module& m, const ptx::SliceLink& l, const 
     return o;
 }
 
-bool inside(simt::Idx3 t, const Int3& block) {
+bool inside(engine::Idx3 t, const Int3& block) {
     return t.x >= 0 && t.y >= 0 && t.z >= 0 && t.x < block[0] && t.y < block[1] && t.z < block[2];
 }
 
@@ -94,7 +94,7 @@ ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_by
     target.buffer = buffer;
     target.offset = spec.cells[0].element * elem_bytes;
     target.bytes = elem_bytes;
-    std::optional<simt::Idx3> block;
+    std::optional<engine::Idx3> block;
     if (spec.cells[0].element >= 0 && rec.stores[0].site >= 0) {
         block = rec.stores[0].block;
         target.thread = rec.stores[0].thread;
@@ -103,7 +103,7 @@ ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_by
             const ptx::CellStore& s = rec.stores[c];
             if (s.site < 0) continue;
             const Int3& step = spec.cells[c].step;
-            const simt::Idx3 t{s.thread.x + step[0], s.thread.y + step[1], s.thread.z + step[2]};
+            const engine::Idx3 t{s.thread.x + step[0], s.thread.y + step[1], s.thread.z + step[2]};
             if (!inside(t, cs.block)) continue;
             block = s.block;
             target.thread = t;
@@ -111,7 +111,7 @@ ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_by
         }
     }
     if (!block && spec.block && spec.thread) {  // the thread the parent names (a race's reader, a cell's owner)
-        block = simt::Idx3{(*spec.block)[0], (*spec.block)[1], (*spec.block)[2]};
+        block = engine::Idx3{(*spec.block)[0], (*spec.block)[1], (*spec.block)[2]};
         target.thread = {(*spec.thread)[0], (*spec.thread)[1], (*spec.thread)[2]};
         if (spec.cells[0].element < 0) target.offset = -1;
         if (!sites.empty()) target.store_site = sites[0];

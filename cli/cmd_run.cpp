@@ -65,15 +65,15 @@ void add_bank_conflicts(const RunReport& rep, nlohmann::json& j, std::string& te
     const Field<double> in64 = req.precision == Precision::f64 ? random_field<double>(req.dims, rep.seed) : Field<double>{};
     std::vector<unsigned char> out(static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision));
     CpuOptions o;
-    o.exec.trace.records = simt::TraceMode::block;
+    o.exec.trace.records = engine::TraceMode::block;
     o.exec.trace.block = {rep.geometry.grid.x / 2, rep.geometry.grid.y / 2, rep.geometry.grid.z / 2};
     const void* in = req.precision == Precision::f32 ? (const void*)in32.data.data() : (const void*)in64.data.data();
     const CpuRun run = run_cpu(req, random_weights(req.radius, rep.seed), in, out.data(), o);
     int worst = 0;
     long long n = 0;
     double sum = 0;
-    for (const auto& r : simt::warp_requests(run.report.trace))
-        if (r.space == simt::Space::shared && r.op == simt::Op::load) worst = std::max(worst, r.bank_degree), sum += r.bank_degree, ++n;
+    for (const auto& r : engine::warp_requests(run.report.trace))
+        if (r.space == engine::Space::shared && r.op == engine::Op::load) worst = std::max(worst, r.bank_degree), sum += r.bank_degree, ++n;
     if (n == 0) return;
     j["smem_bank_conflict_degree"] = {{"max", worst}, {"mean", sum / n}, {"requests", n}};
     text += fmt::format("  banks     shared loads: bank-conflict degree max {}, mean {:.2f} over {} warp requests "
@@ -95,10 +95,10 @@ int check_races(const LaunchRequest& req, std::uint64_t seed, bool json) {
     CpuOptions o;
     o.exec.seed = seed;
     const ScheduleCheck chk = schedule_check(req, w, in.data(), o, 1);
-    const simt::Diagnostic* first = nullptr;
+    const engine::Diagnostic* first = nullptr;
     for (const auto& r : chk.runs) {
         for (const auto& d : r.report.diagnostics)
-            if (!first || (simt::is_fatal(d.kind) && !simt::is_fatal(first->kind))) first = &d;
+            if (!first || (engine::is_fatal(d.kind) && !engine::is_fatal(first->kind))) first = &d;
         if (first) break;
     }
     std::string line;
@@ -108,7 +108,7 @@ int check_races(const LaunchRequest& req, std::uint64_t seed, bool json) {
                            "read ({:.2f} s)",
                            version(req.kernel).name, chk.runs.size(), chk.seconds);
     } else if (first) {
-        line = fmt::format("{}: {}", simt::to_string(first->kind), first->message);
+        line = fmt::format("{}: {}", engine::to_string(first->kind), first->message);
     } else {
         const auto& d = *chk.first_difference;
         line = fmt::format("outputs differ between runs: {} cells, first at ({}, {}, {}): {} vs {}", chk.differing_cells,
@@ -120,7 +120,7 @@ int check_races(const LaunchRequest& req, std::uint64_t seed, bool json) {
                          {"runs", chk.runs.size()}, {"differing_cells", chk.differing_cells},
                          {"seconds", chk.seconds},  {"summary", line}};
         if (first)
-            j["first"] = {{"kind", simt::to_string(first->kind)},
+            j["first"] = {{"kind", engine::to_string(first->kind)},
                           {"block", {first->block.x, first->block.y, first->block.z}},
                           {"interval", known(first->interval)},
                           {"array", first->array},

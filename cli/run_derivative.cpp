@@ -77,7 +77,7 @@ struct Launcher {
         std::vector<real> in(field.begin(), field.end());
         std::vector<real> out(in.size(), std::numeric_limits<real>::quiet_NaN());
         if (kind == BackendKind::cpu) {
-            const simt::ExecReport rep = run_derivative_cpu(req, in.data(), out.data());
+            const engine::ExecReport rep = run_derivative_cpu(req, in.data(), out.data());
             if (!rep.ok)
                 throw UserError(fmt::format("{} failed on the CPU engine: {}", derivative_version(req.kernel).name,
                                             rep.diagnostics.empty() ? "no diagnostic" : rep.diagnostics.front().message));
@@ -106,7 +106,7 @@ struct Launcher {
         const std::size_t bytes = static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);
         std::vector<unsigned char> in(bytes), out(bytes);
         for (int i = 0; i < warmup + reps; ++i) {
-            const simt::ExecReport rep = run_derivative_cpu(req, in.data(), out.data());
+            const engine::ExecReport rep = run_derivative_cpu(req, in.data(), out.data());
             if (i >= warmup) ms.push_back(rep.seconds * 1e3);
         }
         return ms;

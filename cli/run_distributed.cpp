@@ -482,7 +482,7 @@ int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& wo
             return refuse(world, *e, true);
     // One engine worker per rank: under mpirun the ranks are the parallelism (and a sweep's rows
     // then compare like with like).
-    simt::ExecOptions exec;
+    engine::ExecOptions exec;
     exec.workers = 1;
     cardiac2d::CpuStepper stepper(exec);
     return run_rows(app, world, rows, [&](const distributed::MpiWorld& w, const Row& row) {

@@ -1,4 +1,4 @@
-// What a backend (the GPU through the CUDA runtime, or the CPU through fibers) offers the rest of
+// What a backend (the GPU through the CUDA runtime, or the CPU through the PTX engine) offers the rest of
 // the lab. Both run the same kernel sources; front ends pick one with make_backend().
 #pragma once
 #include <algorithm>

@@ -37,7 +37,7 @@ void check_output_dir(const std::string& dir) {
 namespace {
 
 template <class real>
-simt::Counts trace_counts(const LaunchRequest& req, std::uint64_t seed) {
+engine::Counts trace_counts(const LaunchRequest& req, std::uint64_t seed) {
     const auto in = random_field<real>(req.dims, seed);
     auto out = poisoned_output(in, req.radius);
     CpuOptions opt;
@@ -128,7 +128,7 @@ void measure_row(Backend& backend, const SweepOptions& o, SweepRow& row) {
     row.model_requests = wp.requests;
     row.model_sectors = wp.sectors;
 
-    std::optional<simt::Counts> counts;
+    std::optional<engine::Counts> counts;
     if (backend.kind() == BackendKind::cpu && o.trace_level1 && row.run->ok)
         counts = req.precision == Precision::f32 ? trace_counts<float>(req, o.seed) : trace_counts<double>(req, o.seed);
     row.measured = measure(req.kernel, req.tile, req.radius, req.precision, req.dims, counts ? &*counts : nullptr,

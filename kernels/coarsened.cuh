@@ -16,13 +16,13 @@
 
 namespace stencil {
 
-template <typename real, int IN_TILE_DIM, int R, typename In, typename Out>
-__global__ void stencil_coarsened_kernel(In in, Out out, int nx, int ny, int nz) {
+template <typename real, int IN_TILE_DIM, int R>
+__global__ void stencil_coarsened_kernel(const real* in, real* out, int nx, int ny, int nz) {
     constexpr int OUT_TILE_DIM = IN_TILE_DIM - 2 * R;
     static_assert(OUT_TILE_DIM >= 1, "the tile must be wider than its two halos");
     // plane_s[R + dz] holds input plane i + dz. For r = 1: plane_s[0] is the textbook's inPrev_s,
     // plane_s[1] its inCurr_s, plane_s[2] its inNext_s.
-    __shared__ Shared<real> plane_s[2 * R + 1][IN_TILE_DIM][IN_TILE_DIM];
+    __shared__ real plane_s[2 * R + 1][IN_TILE_DIM][IN_TILE_DIM];
 
     const int ty = threadIdx.y, tx = threadIdx.x;
     const int iStart = (int)blockIdx.z * OUT_TILE_DIM;

@@ -25,7 +25,7 @@
 // Boundary: cells within r of a face are never written; they keep the input's values.
 // ---------------------------------------------------------------------------------------------
 #pragma once
-#include "kernels/device_compat.h"
+// Plain CUDA C++: nvcc (the GPU backend) and NVRTC (the PTX engine) compile this file unchanged.
 #include "kernels/stencil_shape.h"
 
 namespace stencil {
@@ -45,8 +45,8 @@ __device__ inline double dense_weight<double>(int n) { return c_dense_weights_f6
 // __launch_bounds__(1024): T is chosen at run time, up to a 10^3 = 1000-thread block, so the
 // compiler must keep within the 64 registers a thread of such a block may have. Unrolled, the
 // cube's (2r+1)^3 loads would otherwise invite it to hold far more in flight.
-template <typename real, int R, typename In, typename Out>
-__global__ void __launch_bounds__(1024) stencil_conv27_kernel(In in, Out out, int nx, int ny, int nz) {
+template <typename real, int R>
+__global__ void __launch_bounds__(1024) stencil_conv27_kernel(const real* in, real* out, int nx, int ny, int nz) {
     // naive's names: i walks z (slowest), j walks y, k walks x (fastest, contiguous).
     const int i = blockIdx.z * blockDim.z + threadIdx.z;
     const int j = blockIdx.y * blockDim.y + threadIdx.y;

@@ -15,8 +15,8 @@
 
 namespace stencil {
 
-template <typename real, int R, typename In, typename Out>
-__global__ void stencil_naive_kernel(In in, Out out, int nx, int ny, int nz) {
+template <typename real, int R>
+__global__ void stencil_naive_kernel(const real* in, real* out, int nx, int ny, int nz) {
     // The textbook's names: i walks z (slowest), j walks y, k walks x (fastest, contiguous).
     const int i = blockIdx.z * blockDim.z + threadIdx.z;
     const int j = blockIdx.y * blockDim.y + threadIdx.y;

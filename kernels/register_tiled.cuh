@@ -18,11 +18,11 @@
 
 namespace stencil {
 
-template <typename real, int IN_TILE_DIM, int R, typename In, typename Out>
-__global__ void stencil_register_tiled_kernel(In in, Out out, int nx, int ny, int nz) {
+template <typename real, int IN_TILE_DIM, int R>
+__global__ void stencil_register_tiled_kernel(const real* in, real* out, int nx, int ny, int nz) {
     constexpr int OUT_TILE_DIM = IN_TILE_DIM - 2 * R;
     static_assert(OUT_TILE_DIM >= 1, "the tile must be wider than its two halos");
-    __shared__ Shared<real> inCurr_s[IN_TILE_DIM][IN_TILE_DIM];
+    __shared__ real inCurr_s[IN_TILE_DIM][IN_TILE_DIM];
     // z_reg[R + dz] holds this thread's input at plane i + dz. For r = 1: z_reg[0] is the
     // textbook's inPrev, z_reg[1] its inCurr, z_reg[2] its inNext. Fully unrolled loops keep the
     // array in registers. Zero-filled so that cells beyond the grid hold a defined value.

@@ -4,7 +4,7 @@
 // Each translation unit that launches kernels gets its own copy (static) and uploads the weights
 // before each launch (backends set them through set_stencil_coefficients below).
 #pragma once
-#include "kernels/device_compat.h"
+// Plain CUDA C++: nvcc (the GPU backend) and NVRTC (the PTX engine) compile this file unchanged.
 #include "kernels/stencil_shape.h"
 
 namespace stencil {

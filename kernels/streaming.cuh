@@ -47,8 +47,8 @@ struct alignas(16) RowVector {
 // The V cells of row `row` (the row's first cell's index) from x0: one vector load when the whole
 // vector is inside the row and rows start on a vector (nx % V == 0: `aligned`), else value by
 // value, cells outside the row read as 0 (no interior output uses them).
-template <typename real, typename In>
-__device__ inline RowVector<real> load_row_vector(In in, int row, int x0, int nx, bool aligned) {
+template <typename real>
+__device__ inline RowVector<real> load_row_vector(const real* in, int row, int x0, int nx, bool aligned) {
     constexpr int V = RowVector<real>::V;
     RowVector<real> p;
     if (aligned && x0 >= 0 && x0 + V <= nx) return *reinterpret_cast<const RowVector<real>*>(&in[row + x0]);
@@ -81,17 +81,17 @@ STENCIL_HD constexpr int streaming_min_blocks() {
 
 // __launch_bounds__: 32 T threads and streaming_min_blocks of them an SM (above); MIN_BLOCKS is a
 // parameter so that bench/zmarch/ can compare other values.
-template <typename real, int ROWS, int R, typename In, typename Out,
+template <typename real, int ROWS, int R,
           int MIN_BLOCKS = streaming_min_blocks<real, ROWS, R>()>
 __global__ void __launch_bounds__(32 * ROWS, MIN_BLOCKS)
-stencil_streaming_kernel(In in, Out out, int nx, int ny, int nz) {
+stencil_streaming_kernel(const real* in, real* out, int nx, int ny, int nz) {
     using Vec = RowVector<real>;
     constexpr int V = Vec::V;
     constexpr int Q = (R + V - 1) / V;  // vectors on each side that hold a cell's x-neighbours
     static_assert(ROWS >= R, "the first R rows of threads load the halo rows");
     // inCurr_s[buf][R + ty][tx]: this thread's vector of the current plane; rows 0..R-1 and
     // R + ROWS .. are the halo rows. Two buffers: plane i + 1 is written while plane i is read.
-    __shared__ Shared<Vec> inCurr_s[2][ROWS + 2 * R][32];
+    __shared__ Vec inCurr_s[2][ROWS + 2 * R][32];
     // z_reg[R + dz]: this thread's vector at plane i + dz (as in register_tiled.cuh).
     Vec z_reg[2 * R + 1];
 

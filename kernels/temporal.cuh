@@ -89,9 +89,9 @@ __device__ inline void temporal_push(real (&queue)[2 * R + 1][ROWS], const real 
     for (int c = 0; c < ROWS; ++c) queue[2 * R][c] = newest[c];
 }
 
-template <typename real, int IN_TILE_DIM, int R, int K, typename In, typename Out>
+template <typename real, int IN_TILE_DIM, int R, int K>
 __global__ void __launch_bounds__(32 * (IN_TILE_DIM / kTemporalStripRows))
-stencil_temporal_kernel(In in, Out out, int nx, int ny, int nz) {
+stencil_temporal_kernel(const real* in, real* out, int nx, int ny, int nz) {
     constexpr int ROWS = kTemporalStripRows, STRIPS = IN_TILE_DIM / ROWS;
     constexpr int HALO = R * K;  // R cells per fused step on every side
     constexpr int OUT_WIDTH = 32 - 2 * HALO, OUT_TILE_DIM = IN_TILE_DIM - 2 * HALO;
@@ -99,7 +99,7 @@ stencil_temporal_kernel(In in, Out out, int nx, int ny, int nz) {
     static_assert(K >= 1 && OUT_WIDTH >= 1 && OUT_TILE_DIM >= 1, "the tile must be wider than its K halos");
     // edge_s[t][strip][e][tx]: level t's row e (e < R) and row ROWS - R + (e - R) (e >= R) of each
     // strip, at the plane level t + 1 computes in this step.
-    __shared__ Shared<real> edge_s[K][STRIPS][2 * R][32];
+    __shared__ real edge_s[K][STRIPS][2 * R][32];
     // queue[t][R + dz][c]: level t of row c of this strip at (the plane level t + 1 computes) + dz.
     // Level K needs no queue: it is written out as soon as it is computed. Zeros, so that the
     // pipeline's first steps (planes before the march) compute with defined values no output uses.

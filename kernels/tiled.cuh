@@ -16,11 +16,11 @@
 
 namespace stencil {
 
-template <typename real, int IN_TILE_DIM, int R, typename In, typename Out>
-__global__ void stencil_tiled_kernel(In in, Out out, int nx, int ny, int nz) {
+template <typename real, int IN_TILE_DIM, int R>
+__global__ void stencil_tiled_kernel(const real* in, real* out, int nx, int ny, int nz) {
     constexpr int OUT_TILE_DIM = IN_TILE_DIM - 2 * R;
     static_assert(OUT_TILE_DIM >= 1, "the tile must be wider than its two halos");
-    __shared__ Shared<real> in_s[IN_TILE_DIM][IN_TILE_DIM][IN_TILE_DIM];
+    __shared__ real in_s[IN_TILE_DIM][IN_TILE_DIM][IN_TILE_DIM];
 
     const int tz = threadIdx.z, ty = threadIdx.y, tx = threadIdx.x;
     // The input cell this thread loads: tiles overlap by the halo, hence "- R".

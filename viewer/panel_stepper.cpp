@@ -574,9 +574,9 @@ void thread_accesses_view(App& app) {
     const ImVec4 later = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
     for (const auto& a : list) {
         const ImVec4 c = a.step > app.exp.step ? later : ImVec4(0, 0, 0, 0);
-        const std::string what = fmt::format("{} {}", a.op == simt::Op::load ? "load" : "store",
-                                             a.space == simt::Space::global ? "global" : "shared");
-        const std::string cell = a.space == simt::Space::global
+        const std::string what = fmt::format("{} {}", a.op == engine::Op::load ? "load" : "store",
+                                             a.space == engine::Space::global ? "global" : "shared");
+        const std::string cell = a.space == engine::Space::global
                                      ? fmt::format("({}, {}, {})", a.cell % d.nx, a.cell / d.nx % d.ny,
                                                    a.cell / ((long long)d.nx * d.ny))
                                      : fmt::format("[{}]", a.cell);

@@ -77,13 +77,13 @@ std::uint64_t param_bits(real v) {
 }
 
 // The first diagnostic of a launch that did not run cleanly, as one line.
-std::string failure(const simt::ExecReport& r, const std::string& what) {
-    for (const auto& d : r.diagnostics) return fmt::format("{}: {}: {}", what, simt::to_string(d.kind), d.message);
+std::string failure(const engine::ExecReport& r, const std::string& what) {
+    for (const auto& d : r.diagnostics) return fmt::format("{}: {}: {}", what, engine::to_string(d.kind), d.message);
     return fmt::format("{}: {}", what, r.summary());
 }
 
 // One launch on the engine; every buffer is bounds-checked against the piece's array.
-void launch(const simt::ExecOptions& exec, const Program& prog, const std::string& what,
+void launch(const engine::ExecOptions& exec, const Program& prog, const std::string& what,
             const std::string& instantiation, const cardiac2d::Launch& geo, std::vector<ptx::Buffer> buffers,
             std::vector<std::uint64_t> params, long long& instructions, double& seconds) {
     ptx::Launch l;
@@ -92,7 +92,7 @@ void launch(const simt::ExecOptions& exec, const Program& prog, const std::strin
     l.block = {geo.block.x, geo.block.y, geo.block.z};
     l.buffers = std::move(buffers);
     l.params = std::move(params);
-    const simt::ExecReport r = ptx::run(*prog.module, l, exec);
+    const engine::ExecReport r = ptx::run(*prog.module, l, exec);
     instructions += r.instructions;
     seconds += r.seconds;
     if (!r.ok || !r.clean()) throw UserError(failure(r, fmt::format("{} ({})", what, instantiation)));
@@ -108,7 +108,7 @@ std::size_t piece_bytes(const Piece& piece) {
 
 }  // namespace
 
-CpuStepper::CpuStepper(simt::ExecOptions exec) : exec_(exec) {}
+CpuStepper::CpuStepper(engine::ExecOptions exec) : exec_(exec) {}
 
 void CpuStepper::fill_ghosts(Precision p, void* E_prev, const Piece& piece, int outer_sides) {
     const std::size_t bytes = p == Precision::f32 ? piece_bytes<float>(piece) : piece_bytes<double>(piece);

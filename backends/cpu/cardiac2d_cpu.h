@@ -5,7 +5,7 @@
 #pragma once
 #include <memory>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 #include "core/cardiac2d_check.h"
 
 namespace stencil::cardiac2d {
@@ -13,7 +13,7 @@ namespace stencil::cardiac2d {
 class CpuStepper : public Stepper {
 public:
     // `exec`: the engine's options for every launch (checks, schedules, workers).
-    explicit CpuStepper(simt::ExecOptions exec = {});
+    explicit CpuStepper(engine::ExecOptions exec = {});
     std::string backend_name() const override { return "cpu"; }
     // Throws UserError when a launch faults or, with checks on, races or reads unset shared memory:
     // the first diagnostic, with its source line.
@@ -34,7 +34,7 @@ public:
     double seconds() const { return seconds_; }
 
 private:
-    simt::ExecOptions exec_;
+    engine::ExecOptions exec_;
     long long instructions_ = 0;
     double seconds_ = 0;
 };

@@ -10,26 +10,13 @@
 
 #include <fmt/format.h>
 
-#include "backends/cpu/launch_common.h"
+#include "backends/cpu/launch_ptx.h"
 #include "core/error.h"
 #include "core/field.h"
 
 namespace stencil {
 
 namespace {
-
-cpu_detail::Launcher launcher_for(KernelId k) {
-    switch (k) {
-        case KernelId::naive: return cpu_detail::launch_naive;
-        case KernelId::tiled: return cpu_detail::launch_tiled;
-        case KernelId::coarsened: return cpu_detail::launch_coarsened;
-        case KernelId::register_tiled: return cpu_detail::launch_register_tiled;
-        case KernelId::streaming: return cpu_detail::launch_streaming;
-        case KernelId::conv27: return cpu_detail::launch_conv27;
-        case KernelId::temporal: return cpu_detail::launch_temporal;
-    }
-    return nullptr;
-}
 
 // A grid of blocks a GPU would refuse to launch (DeviceLimits: 65535 blocks along y and z,
 // 2^31 - 1 along x), in the CUDA backend's words: the CPU backend must not accept more.
@@ -85,27 +72,18 @@ CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const vo
     return run;
 }
 
-CpuRun run_cpu_native(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
-                      const CpuOptions& opt) {
-    check_request(req);
-    CpuRun run;
-    run.geometry = launch_geometry(req);
-    run.report = launcher_for(req.kernel)(req, weights, in, out, opt.exec, run.geometry);
-    return run;
-}
-
 std::string ScheduleCheck::summary() const {
     std::string s = ok ? "ok: " : "FAILED: ";
     s += std::to_string(runs.size()) + " schedules";
     for (const auto& r : runs)
         if (!r.report.clean())
-            s += fmt::format("; {}, {} (seed {}): {}", simt::to_string(r.schedule), simt::to_string(r.block_order),
+            s += fmt::format("; {}, {} (seed {}): {}", engine::to_string(r.schedule), engine::to_string(r.block_order),
                              r.seed, r.report.summary());
     if (first_difference) {
         const auto& d = *first_difference;
         s += fmt::format("; {} cells differ between schedules, first at ({}, {}, {}): {} ({}) vs {} ({})",
-                         differing_cells, d.x, d.y, d.z, d.value_a, simt::to_string(runs[d.run_a].schedule),
-                         d.value_b, simt::to_string(runs[d.run_b].schedule));
+                         differing_cells, d.x, d.y, d.z, d.value_a, engine::to_string(runs[d.run_a].schedule),
+                         d.value_b, engine::to_string(runs[d.run_b].schedule));
     } else if (ok) {
         s += " agree bit for bit, no races, no uninitialized shared reads";
     }
@@ -117,21 +95,21 @@ ScheduleCheck schedule_check_launch(const OutputLaunch& launch, GridDims dims, P
     const auto t0 = std::chrono::steady_clock::now();
     ScheduleCheck chk;
     struct Plan {
-        simt::Schedule schedule;
-        simt::BlockOrder blocks;
+        engine::Schedule schedule;
+        engine::BlockOrder blocks;
         std::uint64_t seed;
     };
-    std::vector<Plan> plan{{simt::Schedule::in_order, simt::BlockOrder::in_order, opt.exec.seed},
-                           {simt::Schedule::reversed, simt::BlockOrder::reversed, opt.exec.seed}};
+    std::vector<Plan> plan{{engine::Schedule::in_order, engine::BlockOrder::in_order, opt.exec.seed},
+                           {engine::Schedule::reversed, engine::BlockOrder::reversed, opt.exec.seed}};
     for (int i = 0; i < random_schedules; ++i)
-        plan.push_back({simt::Schedule::random, simt::BlockOrder::random, opt.exec.seed + i});
+        plan.push_back({engine::Schedule::random, engine::BlockOrder::random, opt.exec.seed + i});
 
     const int b = bytes_of(precision);
     const long long cells = dims.cells();
     const auto* initial = static_cast<const unsigned char*>(initial_out);
     std::vector<std::vector<unsigned char>> outs;
     for (const Plan& p : plan) {
-        simt::ExecOptions o = opt.exec;
+        engine::ExecOptions o = opt.exec;
         o.schedule = p.schedule;
         o.block_order = p.blocks;
         o.seed = p.seed;
@@ -170,7 +148,7 @@ ScheduleCheck schedule_check(const LaunchRequest& req, const StencilWeights& wei
                              const CpuOptions& opt, int random_schedules) {
     check_request(req);
     const std::vector<unsigned char> poisoned = poisoned_bytes(req, in);
-    const OutputLaunch launch = [&](const simt::ExecOptions& o, void* out) {
+    const OutputLaunch launch = [&](const engine::ExecOptions& o, void* out) {
         return run_cpu(req, weights, in, out, CpuOptions{o}).report;
     };
     return schedule_check_launch(launch, req.dims, req.precision, poisoned.data(), opt, random_schedules);

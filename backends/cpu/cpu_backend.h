@@ -1,7 +1,7 @@
-// The CPU backend at the stencil level: run one of the four kernels (NVRTC's PTX of the unmodified
+// The CPU backend at the stencil level: run one of the lab's kernels (NVRTC's PTX of the unmodified
 // sources) on the PTX engine (backends/cpu/ptx/engine.h), with diagnostics, counts and traces;
 // check a kernel under several schedules; and the stencil::Backend that make_backend("cpu")
-// returns. run_cpu_native keeps the retired fiber engine (simt.h) as the benchmark's peer.
+// returns.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 #include "core/backend.h"
 #include "core/weights.h"
 #include "kernels/versions.h"
@@ -17,17 +17,16 @@
 namespace stencil {
 
 // How to run: the executor's options (schedule, seed, workers, shared checks, tracing).
-// (Only trace.h is included here: simt.h's CUDA macros, threadIdx and friends, stay out of the
-// front ends.) Buffer ids in traces: 0 = input, 1 = output.
+// Buffer ids in traces: 0 = input, 1 = output.
 struct CpuOptions {
-    simt::ExecOptions exec;
+    engine::ExecOptions exec;
 };
 inline constexpr int kInputBuffer = 0;
 inline constexpr int kOutputBuffer = 1;
 
 struct CpuRun {
     LaunchGeometry geometry;
-    simt::ExecReport report;
+    engine::ExecReport report;
     bool ok() const { return report.ok; }
 };
 
@@ -37,12 +36,6 @@ struct CpuRun {
 CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
                const CpuOptions& opt = {});
 
-// The same launch on the retired fiber engine (the kernel sources compiled by the host compiler,
-// threads as fibers): only the CPU benchmark runs it, as the peer the PTX engine is measured
-// against (docs/DESIGN.md).
-CpuRun run_cpu_native(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
-                      const CpuOptions& opt = {});
-
 // Runs the kernel under several schedules with checks on (shared and global races, uninitialized
 // shared reads), each from a freshly poisoned output, and compares the outputs bitwise. The runs:
 // threads in order with blocks in order; threads reversed with blocks reversed; then
@@ -50,10 +43,10 @@ CpuRun run_cpu_native(const LaunchRequest& req, const StencilWeights& weights, c
 // order of the same seed. Changing the block order costs no extra run and makes a kernel whose
 // blocks depend on each other give different outputs (with one worker, deterministically).
 struct ScheduleRun {
-    simt::Schedule schedule;
+    engine::Schedule schedule;
     std::uint64_t seed;
-    simt::ExecReport report;
-    simt::BlockOrder block_order = simt::BlockOrder::in_order;
+    engine::ExecReport report;
+    engine::BlockOrder block_order = engine::BlockOrder::in_order;
 };
 struct CellDifference {
     int x = 0, y = 0, z = 0;
@@ -74,7 +67,7 @@ ScheduleCheck schedule_check(const LaunchRequest& req, const StencilWeights& wei
 // The same comparison for any kernel body (tests run broken fixtures through it): `launch` runs
 // the kernel once with the given options, writing its output to `out`, which starts as a copy of
 // `initial_out` (dims.cells() values of `precision`).
-using OutputLaunch = std::function<simt::ExecReport(const simt::ExecOptions&, void* out)>;
+using OutputLaunch = std::function<engine::ExecReport(const engine::ExecOptions&, void* out)>;
 ScheduleCheck schedule_check_launch(const OutputLaunch& launch, GridDims dims, Precision precision,
                                     const void* initial_out, const CpuOptions& opt = {},
                                     int random_schedules = 1);

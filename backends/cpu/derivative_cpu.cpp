@@ -102,8 +102,8 @@ const DerivativePtx& derivative_ptx(DerivativeKernelId k, int n, Precision p) {
     return *made;
 }
 
-simt::ExecReport run_derivative_cpu(const DerivativeRequest& req, const void* in, void* out,
-                                    const simt::ExecOptions& opt) {
+engine::ExecReport run_derivative_cpu(const DerivativeRequest& req, const void* in, void* out,
+                                    const engine::ExecOptions& opt) {
     if (auto e = derivative_grid_error(req.kernel, req.dims, req.precision)) throw UserError(*e);
     const auto& v = derivative_version(req.kernel);
     const DerivativePtx& lab = derivative_ptx(req.kernel, axis_extent(req.dims, v.axis), req.precision);

@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 #include "core/derivative.h"
 
 namespace stencil {
@@ -25,7 +25,7 @@ const DerivativePtx& derivative_ptx(DerivativeKernelId k, int n, Precision p);
 // should arrive poisoned). The weights are derivative_coefficient_values(req.dims) rounded to the
 // precision. Throws UserError when the grid does not suit the kernel (derivative_grid_error);
 // faults of the kernel are diagnostics in the report.
-simt::ExecReport run_derivative_cpu(const DerivativeRequest& req, const void* in, void* out,
-                                    const simt::ExecOptions& opt = {});
+engine::ExecReport run_derivative_cpu(const DerivativeRequest& req, const void* in, void* out,
+                                    const engine::ExecOptions& opt = {});
 
 }  // namespace stencil

@@ -1,11 +1,13 @@
-// The lab's four kernels on the PTX engine: kernels/*.cuh as NVRTC compiles them (lab_ptx.h),
-// executed by backends/cpu/ptx/engine.h. This is how the CPU backend runs every lab kernel.
+// The lab's kernels on the PTX engine: kernels/*.cuh as NVRTC compiles them (lab_ptx.h), executed
+// by backends/cpu/ptx/engine.h. This is how the CPU backend runs every lab kernel.
+#include "backends/cpu/launch_ptx.h"
+
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
 
-#include "backends/cpu/launch_common.h"
 #include "backends/cpu/ptx/engine.h"
 #include "backends/cpu/ptx/lab_ptx.h"
 #include "kernels/dense_weights.h"
@@ -45,8 +47,8 @@ ptx::ConstantInit weights_for(const LabPtx& lab, const LaunchRequest& req, const
 
 }  // namespace
 
-simt::ExecReport launch_ptx(const LaunchRequest& req, const StencilWeights& w, const void* in, void* out,
-                            const simt::ExecOptions& opt, const LaunchGeometry& geo) {
+engine::ExecReport launch_ptx(const LaunchRequest& req, const StencilWeights& w, const void* in, void* out,
+                            const engine::ExecOptions& opt, const LaunchGeometry& geo) {
     const LabPtx& lab = lab_ptx(req.kernel, req.tile, req.radius, req.precision, steps_per_launch(req));
     const auto module = module_for(lab);
     const std::size_t bytes = static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);

@@ -93,7 +93,7 @@ template <typename real, int IN_TILE_DIM, int R>
 __global__ void stencil_coarsened_timeline_kernel(const real* in, real* out, int nx, int ny, int nz, int3 chosen,
                                                   unsigned long long* cycles, unsigned long long* ns) {
     constexpr int OUT_TILE_DIM = IN_TILE_DIM - 2 * R;
-    __shared__ Shared<real> plane_s[2 * R + 1][IN_TILE_DIM][IN_TILE_DIM];
+    __shared__ real plane_s[2 * R + 1][IN_TILE_DIM][IN_TILE_DIM];
     const int ty = threadIdx.y, tx = threadIdx.x;
     const Stopwatch sw{(int)blockIdx.x == chosen.x && (int)blockIdx.y == chosen.y && (int)blockIdx.z == chosen.z,
                        cycles, ns, (int)(ty * blockDim.x + tx) / 32, OUT_TILE_DIM};

@@ -8,7 +8,7 @@
 
 namespace bench {
 
-using namespace stencil;  // XM .. ZP, Shared
+using namespace stencil;  // XM .. ZP
 
 // The star stencil at this thread's column, from level t-1: z-neighbours from the column's queue,
 // x / y neighbours from the shared plane. The naive kernel's order of terms (see above).
@@ -35,14 +35,14 @@ __device__ inline void column_push(real (&queue)[2 * R + 1], real newest) {
     queue[2 * R] = newest;
 }
 
-template <typename real, int IN_TILE_DIM, int R, int K, typename In, typename Out>
+template <typename real, int IN_TILE_DIM, int R, int K>
 __global__ void __launch_bounds__(IN_TILE_DIM * IN_TILE_DIM)
-column_kernel(In in, Out out, int nx, int ny, int nz) {
+column_kernel(const real* in, real* out, int nx, int ny, int nz) {
     constexpr int HALO = R * K;  // R cells per fused step on every side
     constexpr int OUT_TILE_DIM = IN_TILE_DIM - 2 * HALO;
     static_assert(K >= 1 && OUT_TILE_DIM >= 1, "the tile must be wider than its K halos");
     // level_s[t][ty][tx]: level t at the plane level t + 1 computes in this step.
-    __shared__ Shared<real> level_s[K][IN_TILE_DIM][IN_TILE_DIM];
+    __shared__ real level_s[K][IN_TILE_DIM][IN_TILE_DIM];
     // queue[t][R + dz]: level t of this column at (the plane level t + 1 computes) + dz. Level K
     // needs no queue: it is written out as soon as it is computed. Zeros, so that the pipeline's
     // first steps (planes before the march) compute with defined values that no output uses.

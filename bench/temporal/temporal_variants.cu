@@ -84,11 +84,11 @@ void try_temporal(Arrays<real>& a, int chunk, float copy_ms) {
     // Boundary cells are the input's (the kernels never write them): start from a copy.
     CHECK_CUDA(cudaMemcpy(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice));
     const void* f = nullptr;
-    if constexpr (kLab) f = (const void*)stencil::stencil_temporal_kernel<real, T, R, K, const real*, real*>;
-    else f = (const void*)bench::column_kernel<real, T, R, K, const real*, real*>;
+    if constexpr (kLab) f = (const void*)stencil::stencil_temporal_kernel<real, T, R, K>;
+    else f = (const void*)bench::column_kernel<real, T, R, K>;
     const float ms = best_ms([&] {
-        if constexpr (kLab) stencil::stencil_temporal_kernel<real, T, R, K, const real*, real*><<<grid, block>>>(a.in, a.out, n, n, n);
-        else bench::column_kernel<real, T, R, K, const real*, real*><<<grid, block>>>(a.in, a.out, n, n, n);
+        if constexpr (kLab) stencil::stencil_temporal_kernel<real, T, R, K><<<grid, block>>>(a.in, a.out, n, n, n);
+        else bench::column_kernel<real, T, R, K><<<grid, block>>>(a.in, a.out, n, n, n);
     });
     const double diff = max_difference(a.out, a.expected[K], a.bytes);
     cudaFuncAttributes attr{};

@@ -258,7 +258,7 @@ void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
     const int n = a.n, W = 32 * int(16 / sizeof(real));
     const dim3 block(32, T), grid((n + W - 1) / W, (n + T - 1) / T, (n + chunk - 1) / chunk);
     CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
-    const auto kernel = stencil::stencil_streaming_kernel<real, T, R, const real*, real*, MB>;
+    const auto kernel = stencil::stencil_streaming_kernel<real, T, R, MB>;
     const float ms = best_ms([&] { kernel<<<grid, block>>>(a.in, a.out, n, n, n); });
     cudaFuncAttributes attr{};
     CHECK_CUDA(cudaFuncGetAttributes(&attr, (const void*)kernel));

@@ -14,7 +14,7 @@ using namespace stencil::analysis;
 namespace {
 
 template <class real>
-CpuRun traced(const LaunchRequest& req, simt::TraceOptions trace) {
+CpuRun traced(const LaunchRequest& req, engine::TraceOptions trace) {
     const auto in = random_field<real>(req.dims, 7);
     auto out = poisoned_output(in, req.radius);
     CpuOptions opt;
@@ -22,7 +22,7 @@ CpuRun traced(const LaunchRequest& req, simt::TraceOptions trace) {
     return run_cpu(req, random_weights(req.radius, 7), in.data.data(), out.data.data(), opt);
 }
 
-CpuRun traced(const LaunchRequest& req, simt::TraceOptions trace) {
+CpuRun traced(const LaunchRequest& req, engine::TraceOptions trace) {
     return req.precision == Precision::f32 ? traced<float>(req, trace) : traced<double>(req, trace);
 }
 
@@ -36,7 +36,7 @@ TEST_CASE("requested bytes: the CPU trace equals the exact whole-grid count", "[
     const int T = v.id == KernelId::naive ? 4 : v.id == KernelId::temporal ? 16 : (r == 1 ? 6 : 8);
     const GridDims g{17, 15, 19};  // not multiples of the tile
     CAPTURE(v.name, to_string(p), r, T);
-    simt::TraceOptions tr;
+    engine::TraceOptions tr;
     tr.count = true;
     const auto run = traced({v.id, T, r, p, g}, tr);
     REQUIRE(run.ok());
@@ -56,7 +56,7 @@ TEST_CASE("requested bytes: an interior block's trace equals the model's block",
     const int nx = v.threads == ThreadShape::warp_rows ? 3 * 128 + 4 : v.threads == ThreadShape::warp_strips ? 3 * 30 + 2 : n;
     const GridDims g{nx, n, v.z_chunk > 0 ? 3 * v.z_chunk : n};
     CAPTURE(v.name, T);
-    simt::TraceOptions tr;
+    engine::TraceOptions tr;
     tr.per_block_counts = true;
     const auto run = traced({v.id, T, r, Precision::f32, g}, tr);
     REQUIRE(run.ok());
@@ -73,14 +73,14 @@ TEST_CASE("sectors per request: the CPU trace equals the model's warp pattern", 
     const int T = v.threads == ThreadShape::cube ? 8 : 16;  // T^3 threads stop at T = 10
     const GridDims g{20, 18, 21};
     CAPTURE(v.name, T);
-    simt::TraceOptions tr;
-    tr.records = simt::TraceMode::all;
+    engine::TraceOptions tr;
+    tr.records = engine::TraceMode::all;
     const auto run = traced({v.id, T, 1, Precision::f32, g}, tr);
     REQUIRE(run.ok());
     REQUIRE_FALSE(run.report.trace_truncated);
     long long requests = 0, sectors = 0;
-    for (const auto& w : simt::warp_requests(run.report.trace))
-        if (w.space == simt::Space::global && w.op == simt::Op::load) {
+    for (const auto& w : engine::warp_requests(run.report.trace))
+        if (w.space == engine::Space::global && w.op == engine::Op::load) {
             ++requests;
             sectors += (long long)w.sectors.size();
         }
@@ -99,8 +99,8 @@ TEST_CASE("streaming: traced bytes and sectors equal the model across z-chunks",
     const int nx = GENERATE(19, 136);
     const GridDims g{nx, 13, 2 * version(k).z_chunk + 9};
     CAPTURE(T, r, to_string(p), nx);
-    simt::TraceOptions tr;
-    tr.records = simt::TraceMode::all;
+    engine::TraceOptions tr;
+    tr.records = engine::TraceMode::all;
     tr.count = true;
     const auto run = traced({k, T, r, p, g}, tr);
     REQUIRE(run.ok());
@@ -109,8 +109,8 @@ TEST_CASE("streaming: traced bytes and sectors equal the model across z-chunks",
     REQUIRE(run.report.counts.global_load_bytes == exact.load_bytes);
     REQUIRE(run.report.counts.global_store_bytes == exact.store_bytes);
     long long requests = 0, sectors = 0;
-    for (const auto& w : simt::warp_requests(run.report.trace))
-        if (w.space == simt::Space::global && w.op == simt::Op::load) {
+    for (const auto& w : engine::warp_requests(run.report.trace))
+        if (w.space == engine::Space::global && w.op == engine::Op::load) {
             ++requests;
             sectors += (long long)w.sectors.size();
         }

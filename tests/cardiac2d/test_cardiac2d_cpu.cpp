@@ -27,9 +27,9 @@ TEST_CASE("cardiac2d on the CPU engine: every kernel matches the fp64 reference"
 
 TEST_CASE("cardiac2d on the CPU engine: the shared kernels run clean with race checks on", "[kernel][cpu]") {
     const KernelId k = GENERATE(KernelId::shared, KernelId::shared_all, KernelId::sliding_rows, KernelId::shuffle);
-    const simt::Schedule schedule = GENERATE(simt::Schedule::in_order, simt::Schedule::reversed, simt::Schedule::random);
+    const engine::Schedule schedule = GENERATE(engine::Schedule::in_order, engine::Schedule::reversed, engine::Schedule::random);
     CAPTURE(version(k).name, int(schedule));
-    simt::ExecOptions o;
+    engine::ExecOptions o;
     o.check_shared = true;
     o.schedule = schedule;
     CpuStepper checked(o), plain;

@@ -62,7 +62,7 @@ TEST_CASE("printf gate: only the first max_calls calls of a launch print", "[che
     l.params = {ptx::buffer_address(0)};
     std::string printed;
     l.printf_output = &printed;
-    simt::ExecOptions o;
+    engine::ExecOptions o;
     o.check_shared = false;
     const auto rep = ptx::run(*module, l, o);
     CAPTURE(rep.summary(), printed);

@@ -118,8 +118,8 @@ struct Buffers {
     std::vector<ptx::Buffer> both() { return {input(in), output(out)}; }
 };
 
-inline simt::ExecOptions opts(simt::Schedule s = simt::Schedule::in_order, bool checked = true, int workers = 1) {
-    simt::ExecOptions o;
+inline engine::ExecOptions opts(engine::Schedule s = engine::Schedule::in_order, bool checked = true, int workers = 1) {
+    engine::ExecOptions o;
     o.schedule = s;
     o.check_shared = checked;
     o.workers = workers;
@@ -128,7 +128,7 @@ inline simt::ExecOptions opts(simt::Schedule s = simt::Schedule::in_order, bool 
 
 // One launch of `kernel` (a name expression or an extern "C" name) of fixture `f`.
 struct Call {
-    simt::Idx3 grid{1, 1, 1}, block{1, 1, 1};
+    engine::Idx3 grid{1, 1, 1}, block{1, 1, 1};
     std::vector<ptx::Buffer> buffers;
     std::vector<std::uint64_t> params;
     std::vector<ptx::ConstantInit> constants;
@@ -147,26 +147,26 @@ inline ptx::Launch launch_of(const Fixture& f, const std::string& kernel, const 
     l.printf_output = c.printf_output;
     return l;
 }
-inline simt::ExecReport run(const Fixture& f, const std::string& kernel, const Call& c,
-                            const simt::ExecOptions& o = opts()) {
+inline engine::ExecReport run(const Fixture& f, const std::string& kernel, const Call& c,
+                            const engine::ExecOptions& o = opts()) {
     return ptx::run(*f.module, launch_of(f, kernel, c), o);
 }
 
 // ---- reading diagnostics --------------------------------------------------------------------------
-inline long long element(const simt::Diagnostic& d) {
+inline long long element(const engine::Diagnostic& d) {
     if (d.elem_size <= 0) return -1;
     return d.offset >= 0 ? d.offset / d.elem_size : -((-d.offset + d.elem_size - 1) / d.elem_size);
 }
 // The thread that loaded and the one that stored, for a race between a load and a store.
-inline int loader(const simt::Diagnostic& d) { return d.op_a == simt::Op::load ? d.thread_a : d.thread_b; }
-inline int storer(const simt::Diagnostic& d) { return d.op_a == simt::Op::load ? d.thread_b : d.thread_a; }
+inline int loader(const engine::Diagnostic& d) { return d.op_a == engine::Op::load ? d.thread_a : d.thread_b; }
+inline int storer(const engine::Diagnostic& d) { return d.op_a == engine::Op::load ? d.thread_b : d.thread_a; }
 inline bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == std::string::npos; }
 // "(x, y, z)", as messages write a thread or a block.
-inline std::string idx_text(simt::Idx3 i) {
+inline std::string idx_text(engine::Idx3 i) {
     return "(" + std::to_string(i.x) + ", " + std::to_string(i.y) + ", " + std::to_string(i.z) + ")";
 }
 // The message is one line naming the faulting thread, its block, the cell ("in[-1]") and file:line.
-inline bool names_all(const simt::Diagnostic& d, const std::string& cell, const std::string& at) {
+inline bool names_all(const engine::Diagnostic& d, const std::string& cell, const std::string& at) {
     const auto has = [&](const std::string& s) { return d.message.find(s) != std::string::npos; };
     return one_line(d.message) && has(cell) && has(at) && has("thread " + idx_text(d.thread_a_idx)) &&
            has(idx_text(d.block));

@@ -1,8 +1,6 @@
 // The stencil::Backend of the CPU: what make_backend("cpu") gives the CLI and the viewer.
 #include <catch2/catch.hpp>
 
-#include <cstring>
-
 #include "backends/cpu/cpu_backend.h"
 #include "core/compare.h"
 #include "core/field.h"
@@ -33,20 +31,4 @@ TEST_CASE("the cpu backend executes, times, copies and describes itself", "[cpu]
     REQUIRE((gbps.size() == 2 && gbps[1] > 0));
     const auto attr = b->attributes({KernelId::tiled, 8, 1, Precision::f32, {64, 64, 64}});
     REQUIRE((attr.static_smem_bytes == 2048 && attr.registers_per_thread == -1));
-}
-
-// The retired fiber engine (backends/cpu/simt.h) stays as the CPU benchmark's peer: it still runs
-// the lab's kernels, and gives the PTX engine's output bit for bit. (Small integers: every sum is
-// exact, so NVRTC's fused multiply-adds and the host compiler's separate ones agree.)
-TEST_CASE("the native fiber engine still runs a kernel and matches the PTX engine bit for bit", "[cpu][backend]") {
-    const LaunchRequest req{KernelId::tiled, 8, 1, Precision::f32, {19, 14, 12}};
-    const auto in = small_integer_field<float>(req.dims, 6);
-    const auto w = small_integer_weights(1, 3);
-    auto ptx_out = poisoned_output(in, 1), native_out = poisoned_output(in, 1);
-    const CpuRun a = run_cpu(req, w, in.data.data(), ptx_out.data.data());
-    const CpuRun b = run_cpu_native(req, w, in.data.data(), native_out.data.data());
-    CAPTURE(a.report.summary(), b.report.summary());
-    REQUIRE((a.report.clean() && b.report.clean() && ptx_out.data.size() == native_out.data.size() &&
-             std::memcmp(ptx_out.data.data(), native_out.data.data(), ptx_out.data.size() * sizeof(float)) == 0 &&
-             compare_with_reference(ptx_out, reference_stencil(in, w), Precision::f32).ok));
 }

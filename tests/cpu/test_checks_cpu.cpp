@@ -24,8 +24,8 @@
 #include "core/field.h"
 #include "tests/cpu/ptx_test_support.h"
 
-using simt::DiagKind;
-using simt::Schedule;
+using engine::DiagKind;
+using engine::Schedule;
 using ptxtest::arg;
 using ptxtest::Buffers;
 using ptxtest::element;
@@ -41,7 +41,7 @@ const ptxtest::Fixture& shared_fx() {
 }
 const ptxtest::Fixture& global_fx() { return ptxtest::fixture("global_memory.cu"); }
 
-ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block, Buffers& b, std::vector<std::uint64_t> extra = {}) {
+ptxtest::Call call(engine::Idx3 grid, engine::Idx3 block, Buffers& b, std::vector<std::uint64_t> extra = {}) {
     ptxtest::Call c;
     c.grid = grid;
     c.block = block;
@@ -57,30 +57,30 @@ ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block, Buffers& b, std::vector<st
 TEST_CASE("shared RAW, WAR and WAW races name both threads, the cell and both lines", "[cpu][checks]") {
     const std::string kernel = GENERATE(as<std::string>{}, "shared_raw", "shared_war", "shared_waw");
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
-    CAPTURE(kernel, simt::to_string(sched));
+    CAPTURE(kernel, engine::to_string(sched));
     const auto& fx = shared_fx();
     Buffers b(32);
     const auto rep = ptxtest::run(fx, kernel, call({1, 1, 1}, {32, 1, 1}, b), opts(sched));
     CAPTURE(rep.summary());
-    const simt::Diagnostic* d = rep.first(DiagKind::race);
+    const engine::Diagnostic* d = rep.first(DiagKind::race);
     REQUIRE(d);
     CAPTURE(d->message, d->line, d->thread_a, d->thread_b, element(*d));
     const std::string word = kernel.substr(7);  // raw, war, waw
     const int load_line = fx.line_of("<-- " + word + " load"), store_line = fx.line_of("<-- " + word + " store");
-    const int line = d->op_a == simt::Op::load ? load_line : store_line;
-    const bool shape = rep.ok && d->space == simt::Space::shared && d->block == simt::Idx3{0, 0, 0} &&
+    const int line = d->op_a == engine::Op::load ? load_line : store_line;
+    const bool shape = rep.ok && d->space == engine::Space::shared && d->block == engine::Idx3{0, 0, 0} &&
                        d->block_b == d->block && d->array == (word == "waw" ? "last" : "s") && d->elem_size == 4 &&
                        d->file == "shared_memory.cu" && d->line == line && line > 0 &&
-                       d->interval == (word == "waw" ? 0 : 1) && (d->op_a == simt::Op::store || d->op_b == simt::Op::store) &&
+                       d->interval == (word == "waw" ? 0 : 1) && (d->op_a == engine::Op::store || d->op_b == engine::Op::store) &&
                        d->thread_a != d->thread_b &&
                        ptxtest::names_all(*d, d->array + "[" + std::to_string(element(*d)) + "]",
                                           fx.file + ":" + std::to_string(line));
     REQUIRE(shape);
     // The exact pair (the fixtures say why): the warp runs each instruction for all its lanes, in
     // lane order, or from the last lane reversed; the later access is thread_a's.
-    using Exp = std::tuple<simt::Op, int, simt::Op, int, long long>;  // op_a, thread_a, op_b, thread_b, element
+    using Exp = std::tuple<engine::Op, int, engine::Op, int, long long>;  // op_a, thread_a, op_b, thread_b, element
     const Exp got{d->op_a, d->thread_a, d->op_b, d->thread_b, element(*d)};
-    const auto L = simt::Op::load, S = simt::Op::store;
+    const auto L = engine::Op::load, S = engine::Op::store;
     if (sched == Schedule::in_order) {
         const Exp want = word == "raw" ? Exp{L, 1, S, 0, 0} : word == "war" ? Exp{S, 0, L, 31, 0} : Exp{S, 1, S, 0, 0};
         REQUIRE(got == want);
@@ -89,7 +89,7 @@ TEST_CASE("shared RAW, WAR and WAW races name both threads, the cell and both li
         REQUIRE(got == want);
     }
     // The other access's line is named too.
-    const int other_line = d->op_b == simt::Op::load ? load_line : store_line;
+    const int other_line = d->op_b == engine::Op::load ? load_line : store_line;
     REQUIRE(d->message.find(fx.file + ":" + std::to_string(other_line)) != std::string::npos);
 }
 
@@ -97,17 +97,17 @@ TEST_CASE("shared RAW, WAR and WAW races name both threads, the cell and both li
 TEST_CASE("a shared index past the end is out_of_bounds, checked or not, under every schedule", "[cpu][checks]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
     const bool checked = GENERATE(false, true);
-    CAPTURE(simt::to_string(sched), checked);
+    CAPTURE(engine::to_string(sched), checked);
     const auto& fx = shared_fx();
     Buffers b(32);
     const auto rep = ptxtest::run(fx, "shared_read_past_end", call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
-    const simt::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
+    const engine::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
     // Only thread 31 reads past s[31], after the barrier: interval 1, index 32 of a 32-cell array.
-    REQUIRE((!rep.ok && d->space == simt::Space::shared && d->thread_a == 31 && d->interval == 1 &&
-             element(*d) == 32 && d->elem_size == 4 && d->array == "s" && d->op_a == simt::Op::load &&
+    REQUIRE((!rep.ok && d->space == engine::Space::shared && d->thread_a == 31 && d->interval == 1 &&
+             element(*d) == 32 && d->elem_size == 4 && d->array == "s" && d->op_a == engine::Op::load &&
              d->line == fx.line_of("<-- BUG: t = 31 reads s[32]") &&
              ptxtest::names_all(*d, "s[32]", fx.at("<-- BUG: t = 31 reads s[32]")) &&
              d->message.find("valid 0..31") != std::string::npos));
@@ -120,14 +120,14 @@ TEST_CASE("a far shared store and a negative index are reported before they happ
     Buffers b(64);
     const auto rep = ptxtest::run(fx, "shared_write_far", call({2, 1, 1}, {32, 1, 1}, b, {arg(far)}),
                                   opts(Schedule::in_order, false));
-    const simt::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
+    const engine::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
     const auto rep2 = ptxtest::run(fx, "shared_read_before_start", call({1, 1, 1}, {64, 1, 1}, b), opts(Schedule::reversed));
-    const simt::Diagnostic* e = rep2.first(DiagKind::out_of_bounds);
+    const engine::Diagnostic* e = rep2.first(DiagKind::out_of_bounds);
     CAPTURE(rep.summary(), rep2.summary());
     REQUIRE((d && e));
     CAPTURE(d->message, e->message);
-    REQUIRE((!rep.ok && d->thread_a == 7 && d->interval == 1 && element(*d) == 7 + far && d->block == simt::Idx3{0, 0, 0} &&
-             d->op_a == simt::Op::store && d->array == "s" && d->line == fx.line_of("<-- BUG: far past the array") &&
+    REQUIRE((!rep.ok && d->thread_a == 7 && d->interval == 1 && element(*d) == 7 + far && d->block == engine::Idx3{0, 0, 0} &&
+             d->op_a == engine::Op::store && d->array == "s" && d->line == fx.line_of("<-- BUG: far past the array") &&
              ptxtest::names_all(*d, "s[" + std::to_string(7 + far) + "]", fx.at("<-- BUG: far past the array"))));
     REQUIRE((!rep2.ok && e->thread_a == 0 && e->interval == 1 && element(*e) == -1 && e->array == "s" &&
              e->line == fx.line_of("<-- BUG: s[0][-1]") && ptxtest::names_all(*e, "s[-1]", fx.at("<-- BUG: s[0][-1]"))));
@@ -138,7 +138,7 @@ TEST_CASE("a far shared store and a negative index are reported before they happ
 // ---- 3. __syncwarp ---------------------------------------------------------------------------------
 TEST_CASE("__syncwarp orders the lanes of a warp: a warp reduction is exact and race-free", "[cpu][checks]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
-    CAPTURE(simt::to_string(sched));
+    CAPTURE(engine::to_string(sched));
     const auto& fx = shared_fx();
     Buffers b(64, 0.0f);
     const auto rep = ptxtest::run(fx, "warp_sum", call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
@@ -147,7 +147,7 @@ TEST_CASE("__syncwarp orders the lanes of a warp: a warp reduction is exact and 
     REQUIRE((rep.clean() && b.out[0] == 528.0f && b.out[1] == 1552.0f));
     // Without the __syncwarp() calls, the lanes of a warp race on the cells of the step.
     const auto bad = ptxtest::run(fx, "warp_sum_unsynced", call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
-    const simt::Diagnostic* d = bad.first(DiagKind::race);
+    const engine::Diagnostic* d = bad.first(DiagKind::race);
     CAPTURE(bad.summary());
     REQUIRE((d && d->interval == 1 && d->array == "s" && d->line == fx.line_of("<-- unsynced step") &&
              d->thread_a / 32 == d->thread_b / 32));
@@ -165,15 +165,15 @@ TEST_CASE("bank conflict degree: fp32 one pass of 32 lanes, fp64 two half-warp p
     c.block = {32, 1, 1};
     c.buffers = {ptxtest::input(in), ptxtest::output(out)};
     c.params = {ptr(0), ptr(1)};
-    simt::ExecOptions o;
+    engine::ExecOptions o;
     o.workers = 1;
-    o.trace.records = simt::TraceMode::all;
+    o.trace.records = engine::TraceMode::all;
     const std::string kernel =
         std::string("strided_shared<") + (bytes == 4 ? "float, " : "double, ") + std::to_string(stride) + ">";
     const auto rep = ptxtest::run(fx, kernel, c, o);
     int got = -1, loads = 0;
-    for (const auto& r : simt::warp_requests(rep.trace))
-        if (r.space == simt::Space::shared && r.op == simt::Op::load) got = r.bank_degree, ++loads;
+    for (const auto& r : engine::warp_requests(rep.trace))
+        if (r.space == engine::Space::shared && r.op == engine::Op::load) got = r.bank_degree, ++loads;
     CAPTURE(rep.summary(), loads);
     REQUIRE((rep.clean() && loads == 1 && got == expected));
 }
@@ -181,52 +181,52 @@ TEST_CASE("bank conflict degree: fp32 one pass of 32 lanes, fp64 two half-warp p
 // ---- 5. global races, block orders, the schedule comparison ----------------------------------------
 TEST_CASE("a global read of a neighbour's cell without a barrier is a race on 'out'", "[cpu][checks]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
-    CAPTURE(simt::to_string(sched));
+    CAPTURE(engine::to_string(sched));
     const auto& fx = global_fx();
     const int n = 32;
     Buffers b(2 * n);
     const auto rep = ptxtest::run(fx, "global_neighbour", call({1, 1, 1}, {n, 1, 1}, b, {arg(n)}), opts(sched));
-    const simt::Diagnostic* d = rep.first(DiagKind::race);
+    const engine::Diagnostic* d = rep.first(DiagKind::race);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
     // The pair is (loader t, storer t + 1 mod n) on element t + 1, whichever ran first.
     const int loader = ptxtest::loader(*d), storer = ptxtest::storer(*d);
-    const int line = fx.line_of(d->op_a == simt::Op::load ? "<-- neighbour load" : "<-- neighbour store");
-    REQUIRE((d->space == simt::Space::global && d->array == "out" && d->interval == 0 && d->block == d->block_b &&
+    const int line = fx.line_of(d->op_a == engine::Op::load ? "<-- neighbour load" : "<-- neighbour store");
+    REQUIRE((d->space == engine::Space::global && d->array == "out" && d->interval == 0 && d->block == d->block_b &&
              storer == (loader + 1) % n && element(*d) == storer && rep.total(DiagKind::race) == n && d->line == line &&
              ptxtest::names_all(*d, "out[" + std::to_string(storer) + "]", fx.file + ":" + std::to_string(line))));
     // In order, the warp's stores all come before its loads: thread 0 loads out[1] after thread 1
     // stored it.
     if (sched == Schedule::in_order)
-        REQUIRE((d->op_a == simt::Op::load && d->thread_a == 0 && d->thread_b == 1 &&
+        REQUIRE((d->op_a == engine::Op::load && d->thread_a == 0 && d->thread_b == 1 &&
                  d->message.find(fx.at("<-- neighbour store")) != std::string::npos));
 }
 
 TEST_CASE("blocks reading each other's output race under every block order", "[cpu][checks]") {
-    const auto order = GENERATE(simt::BlockOrder::in_order, simt::BlockOrder::reversed, simt::BlockOrder::random);
+    const auto order = GENERATE(engine::BlockOrder::in_order, engine::BlockOrder::reversed, engine::BlockOrder::random);
     const int workers = GENERATE(1, 2);
-    CAPTURE(simt::to_string(order), workers);
+    CAPTURE(engine::to_string(order), workers);
     const auto& fx = global_fx();
     const int n = 64;
     Buffers b(2 * n);
-    simt::ExecOptions o = opts(Schedule::in_order, true, workers);
+    engine::ExecOptions o = opts(Schedule::in_order, true, workers);
     o.block_order = order;
     const auto rep = ptxtest::run(fx, "global_previous_block", call({2, 1, 1}, {32, 1, 1}, b, {arg(n)}), o);
-    const simt::Diagnostic* d = rep.first(DiagKind::race);
+    const engine::Diagnostic* d = rep.first(DiagKind::race);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
     // Block 1's thread t loads element t, which block 0's thread t stores.
-    const bool a_loads = d->op_a == simt::Op::load;
-    const simt::Idx3 loader = a_loads ? d->block : d->block_b, storer = a_loads ? d->block_b : d->block;
-    REQUIRE((d->array == "out" && loader == simt::Idx3{1, 0, 0} && storer == simt::Idx3{0, 0, 0} &&
+    const bool a_loads = d->op_a == engine::Op::load;
+    const engine::Idx3 loader = a_loads ? d->block : d->block_b, storer = a_loads ? d->block_b : d->block;
+    REQUIRE((d->array == "out" && loader == engine::Idx3{1, 0, 0} && storer == engine::Idx3{0, 0, 0} &&
              d->thread_a == d->thread_b && element(*d) == d->thread_a && rep.total(DiagKind::race) == 32 &&
              d->line == fx.line_of(a_loads ? "<-- previous-block load" : "<-- previous-block store") &&
              d->message.find("between blocks") != std::string::npos && ptxtest::one_line(d->message)));
     // One worker: the order is known, and so is which access comes second.
-    if (workers == 1 && order != simt::BlockOrder::random)
-        REQUIRE(a_loads == (order == simt::BlockOrder::in_order));
+    if (workers == 1 && order != engine::BlockOrder::random)
+        REQUIRE(a_loads == (order == engine::BlockOrder::in_order));
 }
 
 TEST_CASE("two blocks storing one cell race, and a barrier between a write and a read does not", "[cpu][checks]") {
@@ -234,24 +234,24 @@ TEST_CASE("two blocks storing one cell race, and a barrier between a write and a
     Buffers b(64);
     const auto ww = ptxtest::run(fx, "global_same_cell", call({3, 1, 1}, {32, 1, 1}, b), opts(Schedule::in_order));
     const auto ok = ptxtest::run(fx, "global_with_barrier", call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::reversed));
-    const simt::Diagnostic* d = ww.first(DiagKind::race);
+    const engine::Diagnostic* d = ww.first(DiagKind::race);
     CAPTURE(ww.summary(), ok.summary());
-    REQUIRE((d && d->op_a == simt::Op::store && d->op_b == simt::Op::store && element(*d) == 0 && d->array == "out" &&
-             d->block == simt::Idx3{1, 0, 0} && d->block_b == simt::Idx3{0, 0, 0} && d->thread_a == 0 && d->thread_b == 0 &&
+    REQUIRE((d && d->op_a == engine::Op::store && d->op_b == engine::Op::store && element(*d) == 0 && d->array == "out" &&
+             d->block == engine::Idx3{1, 0, 0} && d->block_b == engine::Idx3{0, 0, 0} && d->thread_a == 0 && d->thread_b == 0 &&
              d->line == fx.line_of("<-- same-cell store") && ww.total(DiagKind::race) == 2 && ok.clean()));
 }
 
 TEST_CASE("block orders: workers take blocks in that order, each block once", "[cpu][checks]") {
-    const auto order = GENERATE(simt::BlockOrder::in_order, simt::BlockOrder::reversed, simt::BlockOrder::random);
-    CAPTURE(simt::to_string(order));
+    const auto order = GENERATE(engine::BlockOrder::in_order, engine::BlockOrder::reversed, engine::BlockOrder::random);
+    CAPTURE(engine::to_string(order));
     const auto& fx = global_fx();
     std::vector<float> out(1);
     auto run = [&] {
-        simt::ExecOptions o;
+        engine::ExecOptions o;
         o.workers = 1;
         o.block_order = order;
         o.seed = 9;
-        o.trace.records = simt::TraceMode::all;
+        o.trace.records = engine::TraceMode::all;
         ptxtest::Call c;
         c.grid = {5, 2, 1};
         c.buffers = {ptxtest::output(out, "out", 0)};
@@ -264,10 +264,10 @@ TEST_CASE("block orders: workers take blocks in that order, each block once", "[
     const std::vector<int> first = run(), again = run();
     std::vector<int> expected(10);
     std::iota(expected.begin(), expected.end(), 0);
-    if (order == simt::BlockOrder::reversed) std::reverse(expected.begin(), expected.end());
+    if (order == engine::BlockOrder::reversed) std::reverse(expected.begin(), expected.end());
     std::vector<int> sorted = first;
     std::sort(sorted.begin(), sorted.end());
-    const bool as_expected = order == simt::BlockOrder::random ? first != sorted : first == expected;
+    const bool as_expected = order == engine::BlockOrder::random ? first != sorted : first == expected;
     CAPTURE(first);
     REQUIRE((as_expected && first == again && sorted == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
 }
@@ -277,7 +277,7 @@ TEST_CASE("the schedule comparison names the first cell where dependent blocks d
     const int n = 64;
     Buffers b(2 * n);
     const std::vector<float> initial(2 * n, -1.0f);
-    const stencil::OutputLaunch launch = [&](const simt::ExecOptions& o, void* out) {
+    const stencil::OutputLaunch launch = [&](const engine::ExecOptions& o, void* out) {
         ptxtest::Call c = call({2, 1, 1}, {32, 1, 1}, b, {arg(n)});
         c.buffers[1] = {out, 2 * n * sizeof(float), 1, "out", false};
         return ptxtest::run(fx, "global_previous_block", c, o);
@@ -291,7 +291,7 @@ TEST_CASE("the schedule comparison names the first cell where dependent blocks d
     // blocks reversed (run 1): block 1 copied the initial -1.
     const auto& d = *chk.first_difference;
     REQUIRE((!chk.ok && d.x == n + 32 && d.y == 0 && d.run_b == 1 && d.value_a == b.in[0] && d.value_b == -1.0 &&
-             chk.differing_cells >= 32 && chk.runs[1].block_order == simt::BlockOrder::reversed &&
+             chk.differing_cells >= 32 && chk.runs[1].block_order == engine::BlockOrder::reversed &&
              chk.runs[0].report.total(DiagKind::race) == 32));
 }
 
@@ -299,21 +299,21 @@ TEST_CASE("the schedule comparison names the first cell where dependent blocks d
 TEST_CASE("a store to the read-only input, through a cast, is input_write and does not happen", "[cpu][checks]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
     const bool checked = GENERATE(false, true);
-    CAPTURE(simt::to_string(sched), checked);
+    CAPTURE(engine::to_string(sched), checked);
     const auto& fx = global_fx();
     Buffers b(32);
     const auto rep = ptxtest::run(fx, "writes_its_input", call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
-    const simt::Diagnostic* d = rep.first(DiagKind::input_write);
+    const engine::Diagnostic* d = rep.first(DiagKind::input_write);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
     REQUIRE((!rep.ok && d->array == "in" && d->thread_a == 5 && d->interval == 0 && element(*d) == 5 &&
-             d->op_a == simt::Op::store && d->line == fx.line_of("<-- input store") &&
+             d->op_a == engine::Op::store && d->line == fx.line_of("<-- input store") &&
              ptxtest::names_all(*d, "in[5]", fx.at("<-- input store")) && b.in[5] == 6.0f &&
-             std::string(simt::to_string(DiagKind::input_write)) == "input write"));
+             std::string(engine::to_string(DiagKind::input_write)) == "input write"));
     // Undone right after (through an int alias): still the store, and the input is untouched.
     const auto rep2 = ptxtest::run(fx, "writes_and_restores_input", call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
-    const simt::Diagnostic* e = rep2.first(DiagKind::input_write);
+    const engine::Diagnostic* e = rep2.first(DiagKind::input_write);
     CAPTURE(rep2.summary());
     REQUIRE(e);
     REQUIRE((!rep2.ok && e->array == "in" && e->thread_a == 9 && element(*e) == 9 && e->elem_size == 4 &&
@@ -330,18 +330,18 @@ TEST_CASE("global out of bounds through a byte alias, an int alias and a derived
     const auto wr = ptxtest::run(fx, "alias_write_past_end", call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::reversed, checked));
     Buffers small(4, 0.0f);
     const auto dv = ptxtest::run(fx, "derived_past_end", call({1, 1, 1}, {1, 1, 1}, small), opts(Schedule::in_order, checked));
-    const simt::Diagnostic* r = rd.first(DiagKind::out_of_bounds);
-    const simt::Diagnostic* w = wr.first(DiagKind::out_of_bounds);
-    const simt::Diagnostic* v = dv.first(DiagKind::out_of_bounds);
+    const engine::Diagnostic* r = rd.first(DiagKind::out_of_bounds);
+    const engine::Diagnostic* w = wr.first(DiagKind::out_of_bounds);
+    const engine::Diagnostic* v = dv.first(DiagKind::out_of_bounds);
     CAPTURE(rd.summary(), wr.summary(), dv.summary());
     REQUIRE((r && w && v));
     // Byte 4n of `in` (a char load: the element is the byte), thread 0 first.
     REQUIRE((!rd.ok && r->array == "in" && r->thread_a == 0 && r->elem_size == 1 && element(*r) == 128 &&
-             r->op_a == simt::Op::load && r->line == fx.line_of("<-- byte read") &&
+             r->op_a == engine::Op::load && r->line == fx.line_of("<-- byte read") &&
              ptxtest::names_all(*r, "in[128]", fx.at("<-- byte read"))));
     // out[n + 3] as an int, whatever the schedule: only thread 3 stores there.
     REQUIRE((!wr.ok && w->array == "out" && w->thread_a == 3 && w->elem_size == 4 && element(*w) == 35 &&
-             w->op_a == simt::Op::store && w->line == fx.line_of("<-- word write") &&
+             w->op_a == engine::Op::store && w->line == fx.line_of("<-- word write") &&
              ptxtest::names_all(*w, "out[35]", fx.at("<-- word write"))));
     // &out[2] + 1, index 1: out[4] of 4; the store before it happened, this one did not.
     REQUIRE((!dv.ok && v->array == "out" && element(*v) == 4 && v->line == fx.line_of("<-- derived store") &&
@@ -376,7 +376,7 @@ TEST_CASE("cancel: a big launch, and a single long block, stop within 0.5 s", "[
     CAPTURE(single, traced);
     const auto& fx = global_fx();
     std::atomic<bool> cancel{false};
-    simt::ExecOptions o;
+    engine::ExecOptions o;
     o.workers = single ? 1 : 2;
     o.cancel = &cancel;
     o.trace.count = traced;
@@ -384,8 +384,8 @@ TEST_CASE("cancel: a big launch, and a single long block, stop within 0.5 s", "[
     ptxtest::Call c;
     // 65536 blocks x 256 threads, each thread 64 loads: minutes when run to the end; or one block
     // of 1024 threads looping 2e8 times each.
-    c.grid = single ? simt::Idx3{1, 1, 1} : simt::Idx3{256, 256, 1};
-    c.block = single ? simt::Idx3{1024, 1, 1} : simt::Idx3{256, 1, 1};
+    c.grid = single ? engine::Idx3{1, 1, 1} : engine::Idx3{256, 256, 1};
+    c.block = single ? engine::Idx3{1024, 1, 1} : engine::Idx3{256, 1, 1};
     c.buffers = {ptxtest::output(buf, "buf", 0)};
     c.params = {ptr(0)};
     std::thread t([&] {
@@ -414,7 +414,7 @@ TEST_CASE("a truncated trace holds the same records whatever the worker timing",
         auto out = poisoned_output(in, 1);
         CpuOptions o;
         o.exec.workers = 2;
-        o.exec.trace.records = simt::TraceMode::all;
+        o.exec.trace.records = engine::TraceMode::all;
         o.exec.trace.max_records = 200000;
         auto r = run_cpu({KernelId::tiled, 8, 1, Precision::f32, d}, laplacian_weights(1), in.data.data(), out.data.data(), o);
         std::vector<std::tuple<int, int, int, int, long long>> t;

@@ -14,7 +14,7 @@
 
 #include "tests/cpu/ptx_test_support.h"
 
-using simt::Schedule;
+using engine::Schedule;
 using ptxtest::arg;
 using ptxtest::opts;
 using ptxtest::ptr;
@@ -30,7 +30,7 @@ std::vector<float> iota_in(int n) {
 }
 
 template <class T>
-ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block, std::vector<float>& in, std::vector<T>& out,
+ptxtest::Call call(engine::Idx3 grid, engine::Idx3 block, std::vector<float>& in, std::vector<T>& out,
                    std::vector<std::uint64_t> extra = {}) {
     ptxtest::Call c;
     c.grid = grid;
@@ -45,7 +45,7 @@ ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block, std::vector<float>& in, st
 
 TEST_CASE("warp shuffles: up, down, xor, idx, segment widths and 64-bit values", "[cpu][compat]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
-    CAPTURE(simt::to_string(sched));
+    CAPTURE(engine::to_string(sched));
     auto in = iota_in(64);
     std::vector<float> out(8 * 64, -1.0f);
     const auto rep = ptxtest::run(features(), "shuffles", call({1, 1, 1}, {64, 1, 1}, in, out), opts(sched));
@@ -75,7 +75,7 @@ TEST_CASE("warp shuffles: up, down, xor, idx, segment widths and 64-bit values",
 
 TEST_CASE("votes, ballots, matches, __activemask, warp reductions and __syncthreads_count", "[cpu][compat]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
-    CAPTURE(simt::to_string(sched));
+    CAPTURE(engine::to_string(sched));
     auto in = iota_in(64);
     std::vector<int> out(14 * 64, -7);
     const auto rep = ptxtest::run(features(), "collectives", call({1, 1, 1}, {64, 1, 1}, in, out), opts(sched));
@@ -205,7 +205,7 @@ TEST_CASE("loads, stores, compound assignment, &p[i], derived pointers and __ldg
     ptxtest::Call c;
     c.buffers = {ptxtest::input(in), ptxtest::output(out)};
     c.params = {ptr(0), ptr(1)};
-    simt::ExecOptions o = opts(Schedule::in_order, checked);
+    engine::ExecOptions o = opts(Schedule::in_order, checked);
     o.trace.count = true;
     const auto rep = ptxtest::run(features(), "pointer_ops", c, o);
     CAPTURE(rep.summary(), rep.counts.global_loads, rep.counts.global_stores);

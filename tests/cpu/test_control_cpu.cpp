@@ -13,8 +13,8 @@
 #include "backends/cpu/cpu_backend.h"
 #include "tests/cpu/ptx_test_support.h"
 
-using simt::DiagKind;
-using simt::Schedule;
+using engine::DiagKind;
+using engine::Schedule;
 using ptxtest::arg;
 using ptxtest::Buffers;
 using ptxtest::element;
@@ -25,7 +25,7 @@ namespace {
 
 const ptxtest::Fixture& control() { return ptxtest::fixture("control_flow.cu"); }
 
-ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block, Buffers& b, std::vector<std::uint64_t> extra = {}) {
+ptxtest::Call call(engine::Idx3 grid, engine::Idx3 block, Buffers& b, std::vector<std::uint64_t> extra = {}) {
     ptxtest::Call c;
     c.grid = grid;
     c.block = block;
@@ -40,7 +40,7 @@ ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block, Buffers& b, std::vector<st
 // ---- 1. barrier call sites -----------------------------------------------------------------------
 TEST_CASE("one helper's barrier reached from both branches is one barrier, inlined or called", "[cpu][control]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
-    CAPTURE(simt::to_string(sched));
+    CAPTURE(engine::to_string(sched));
     const auto& fx = control();
     for (const char* kernel : {"divergent_helper", "divergent_helper_call"}) {
         Buffers b(64);
@@ -63,8 +63,8 @@ TEST_CASE("fatal totals and blocks run do not depend on worker timing", "[cpu][c
     const auto& fx = control();
     Buffers b(64);
     std::vector<std::tuple<long long, long long, long long>> seen;
-    const simt::Diagnostic* first = nullptr;
-    simt::ExecReport keep;
+    const engine::Diagnostic* first = nullptr;
+    engine::ExecReport keep;
     for (int i = 0; i < 40; ++i) {
         auto rep = ptxtest::run(fx, "early_exit", call({64, 1, 1}, {64, 1, 1}, b), opts(Schedule::in_order, true, 2));
         seen.emplace_back(rep.total(DiagKind::exit_before_barrier), rep.blocks_run, rep.threads_run);
@@ -79,7 +79,7 @@ TEST_CASE("fatal totals and blocks run do not depend on worker timing", "[cpu][c
     REQUIRE(first);
     CAPTURE(first->message);
     // Thread 0 waits at the barrier, thread 6 was the first to return.
-    REQUIRE((!keep.ok && first->block == simt::Idx3{0, 0, 0} && first->thread_a == 0 && first->thread_b == 6 &&
+    REQUIRE((!keep.ok && first->block == engine::Idx3{0, 0, 0} && first->thread_a == 0 && first->thread_b == 6 &&
              first->interval == 0 && first->line == fx.line_of("<-- early_exit barrier") &&
              first->site_a == fx.at("<-- early_exit barrier") && keep.diagnostics.size() == 1));
 }
@@ -87,11 +87,11 @@ TEST_CASE("fatal totals and blocks run do not depend on worker timing", "[cpu][c
 // ---- 3. __syncwarp against __syncthreads ----------------------------------------------------------
 TEST_CASE("lanes waiting at __syncwarp for a lane at __syncthreads are a divergent barrier", "[cpu][control]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed);
-    CAPTURE(simt::to_string(sched));
+    CAPTURE(engine::to_string(sched));
     const auto& fx = control();
     Buffers b(32);
     const auto rep = ptxtest::run(fx, "syncwarp_against_syncthreads", call({1, 1, 1}, {32, 1, 1}, b), opts(sched));
-    const simt::Diagnostic* d = rep.first(DiagKind::divergent_barrier);
+    const engine::Diagnostic* d = rep.first(DiagKind::divergent_barrier);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
@@ -109,16 +109,16 @@ TEST_CASE("a spin-wait that never ends is a timeout: the instruction budget, and
     const auto& fx = control();
     Buffers b(32);
     auto c = call({1, 1, 1}, {4, 1, 1}, b);
-    simt::ExecOptions o = opts(Schedule::reversed);
+    engine::ExecOptions o = opts(Schedule::reversed);
     if (budget) c.block_instruction_budget = 200000;
     else o.deadline_seconds = 0.2;
     const auto rep = ptxtest::run(fx, "spin_on_flag", c, o);
-    const simt::Diagnostic* d = rep.first(DiagKind::timeout);
+    const engine::Diagnostic* d = rep.first(DiagKind::timeout);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
     // Thread 0 spins in interval 1 while the others wait at the barrier.
-    REQUIRE((!rep.ok && d->thread_a == 0 && d->interval == 1 && d->block == simt::Idx3{0, 0, 0} &&
+    REQUIRE((!rep.ok && d->thread_a == 0 && d->interval == 1 && d->block == engine::Idx3{0, 0, 0} &&
              d->line == fx.line_of("<-- spin") && d->message.find(fx.at("<-- spin")) != std::string::npos &&
              ptxtest::one_line(d->message)));
     if (budget)
@@ -132,11 +132,11 @@ TEST_CASE("recursion without an end is a stack overflow naming the function and 
     const auto& fx = control();
     Buffers b(32);
     const auto rep = ptxtest::run(fx, "recursion", call({2, 1, 1}, {2, 1, 1}, b, {arg(-1)}), opts(Schedule::in_order, false));
-    const simt::Diagnostic* d = rep.first(DiagKind::kernel_exception);
+    const engine::Diagnostic* d = rep.first(DiagKind::kernel_exception);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
-    REQUIRE((!rep.ok && d->thread_a == 0 && d->block == simt::Idx3{0, 0, 0} && d->line == fx.line_of("<-- recursion") &&
+    REQUIRE((!rep.ok && d->thread_a == 0 && d->block == engine::Idx3{0, 0, 0} && d->line == fx.line_of("<-- recursion") &&
              d->message.find("stack overflow") != std::string::npos && d->message.find("deep") != std::string::npos &&
              ptxtest::names_all(*d, "deep", fx.at("<-- recursion")) && rep.total(DiagKind::kernel_exception) == 1));
     // A finite depth runs: deep(in, 20) from every thread.
@@ -155,13 +155,13 @@ TEST_CASE("an 80 KB local array runs, and a local index past its end is out_of_b
         CAPTURE(index);
         const auto bad =
             ptxtest::run(fx, "local_out_of_range", call({1, 1, 1}, {4, 1, 1}, b, {arg(index)}), opts(Schedule::in_order));
-        const simt::Diagnostic* d = bad.first(DiagKind::out_of_bounds);
+        const engine::Diagnostic* d = bad.first(DiagKind::out_of_bounds);
         CAPTURE(bad.summary());
         REQUIRE(d);
         CAPTURE(d->message);
         // The depot holds buf[1024] alone: the element is the index.
         REQUIRE((!bad.ok && d->thread_a == 2 && d->line == fx.line_of("<-- local store") && d->array == "local" &&
-                 d->elem_size == 4 && element(*d) == index && d->op_a == simt::Op::store &&
+                 d->elem_size == 4 && element(*d) == index && d->op_a == engine::Op::store &&
                  ptxtest::names_all(*d, "local[" + std::to_string(index) + "]", fx.at("<-- local store"))));
     }
 }
@@ -172,14 +172,14 @@ TEST_CASE("more than 48 KiB of static shared memory is a diagnostic, and oversiz
     const auto& fx = control();
     Buffers b(32);
     const auto rep = ptxtest::run(fx, "too_much_shared", call({1, 1, 1}, {32, 1, 1}, b), opts());
-    const simt::Diagnostic* d = rep.first(DiagKind::kernel_exception);
+    const engine::Diagnostic* d = rep.first(DiagKind::kernel_exception);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
     REQUIRE((!rep.ok && rep.blocks_run == 0 && d->message.find("too_much_shared declares 49156") != std::string::npos &&
              d->message.find("48 KiB") != std::string::npos && ptxtest::one_line(d->message)));
 
-    const auto why = [&](simt::Idx3 grid, simt::Idx3 block) -> std::string {
+    const auto why = [&](engine::Idx3 grid, engine::Idx3 block) -> std::string {
         try {
             ptxtest::run(fx, "copy", call(grid, block, b), opts());
         } catch (const ptx::Error& e) {

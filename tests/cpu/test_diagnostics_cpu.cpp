@@ -14,7 +14,7 @@
 #include "tests/cpu/ptx_test_support.h"
 
 using namespace stencil;
-using simt::DiagKind;
+using engine::DiagKind;
 using ptxtest::element;
 
 namespace {
@@ -36,7 +36,7 @@ struct Setup {
         out = poisoned_output(in, 1);
         ref = reference_stencil(in, w);
     }
-    ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block) {
+    ptxtest::Call call(engine::Idx3 grid, engine::Idx3 block) {
         ptxtest::Call c;
         c.grid = grid;
         c.block = block;
@@ -54,11 +54,11 @@ struct Setup {
     }
 };
 
-simt::ExecOptions checked(simt::Schedule s = simt::Schedule::in_order, int workers = 0) {
+engine::ExecOptions checked(engine::Schedule s = engine::Schedule::in_order, int workers = 0) {
     return ptxtest::opts(s, true, workers);
 }
 
-simt::Idx3 grid_for(GridDims d, int out) {
+engine::Idx3 grid_for(GridDims d, int out) {
     return {(d.nx + out - 1) / out, (d.ny + out - 1) / out, (d.nz + out - 1) / out};
 }
 
@@ -72,32 +72,32 @@ simt::Idx3 grid_for(GridDims d, int out) {
 // Any schedule: one thread loads the cell the other stores, a +-1, +-8 or +-64 neighbour of its own.
 TEST_CASE("tiled without the barrier after the load: the race names block, interval, cell and line",
           "[cpu][diagnostics]") {
-    const auto sched = GENERATE(simt::Schedule::in_order, simt::Schedule::reversed, simt::Schedule::random);
-    CAPTURE(simt::to_string(sched));
+    const auto sched = GENERATE(engine::Schedule::in_order, engine::Schedule::reversed, engine::Schedule::random);
+    CAPTURE(engine::to_string(sched));
     const auto& fx = bugs();
     Setup s({14, 13, 12});
     const auto rep = ptxtest::run(fx, "tiled_no_barrier<float, 8, 1>", s.call(grid_for(s.d, 6), {8, 8, 8}), checked(sched));
-    const simt::Diagnostic* d = rep.first(DiagKind::race);
+    const engine::Diagnostic* d = rep.first(DiagKind::race);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
     const int loader = ptxtest::loader(*d), storer = ptxtest::storer(*d);
     const long long e = element(*d);
     const int step = std::abs(storer - loader);
-    REQUIRE((rep.ok && d->space == simt::Space::shared && d->block == simt::Idx3{0, 0, 0} && d->interval == 0 &&
+    REQUIRE((rep.ok && d->space == engine::Space::shared && d->block == engine::Idx3{0, 0, 0} && d->interval == 0 &&
              d->array == "in_s" && d->elem_size == 4 && e == storer && (step == 1 || step == 8 || step == 64) &&
              d->file == "lab_bugs.cu" && ptxtest::one_line(d->message)));
     // The later access is thread_a's: a load of the compute phase, or the store of the tile.
-    if (d->op_a == simt::Op::load)
+    if (d->op_a == engine::Op::load)
         REQUIRE(d->line > fx.line_of("real sum = coefficient<real>(0)"));
     else
         REQUIRE(d->line == fx.line_of("<-- tiled store"));
-    if (sched == simt::Schedule::in_order)
-        REQUIRE((d->op_a == simt::Op::load && loader == 146 && storer == 145 && d->line == fx.line_of("<-- tiled x-1") &&
+    if (sched == engine::Schedule::in_order)
+        REQUIRE((d->op_a == engine::Op::load && loader == 146 && storer == 145 && d->line == fx.line_of("<-- tiled x-1") &&
                  ptxtest::names_all(*d, "in_s[145]", fx.at("<-- tiled x-1")) &&
                  d->message.find(fx.at("<-- tiled store")) != std::string::npos));
-    if (sched == simt::Schedule::reversed)
-        REQUIRE((d->op_a == simt::Op::load && loader == 438 && storer == 437 && d->line == fx.line_of("<-- tiled x-1")));
+    if (sched == engine::Schedule::reversed)
+        REQUIRE((d->op_a == engine::Op::load && loader == 438 && storer == 437 && d->line == fx.line_of("<-- tiled x-1")));
 }
 
 // Coarsened (8x8 threads, planes 0..2): interval 1 computes nothing in block 0 (plane i = 0 is a
@@ -108,27 +108,27 @@ TEST_CASE("tiled without the barrier after the load: the race names block, inter
 // (6,6) stores element 64 + 6*8 + 6 = 118, which thread 46 = (6,5) loaded as its y+1 neighbour.
 TEST_CASE("coarsened without the barrier before the plane shift: the race names its cell and line",
           "[cpu][diagnostics]") {
-    const auto sched = GENERATE(simt::Schedule::in_order, simt::Schedule::reversed, simt::Schedule::random);
-    CAPTURE(simt::to_string(sched));
+    const auto sched = GENERATE(engine::Schedule::in_order, engine::Schedule::reversed, engine::Schedule::random);
+    CAPTURE(engine::to_string(sched));
     const auto& fx = bugs();
     Setup s({14, 13, 12});
     const auto rep =
         ptxtest::run(fx, "coarsened_no_shift_barrier<float, 8, 1>", s.call(grid_for(s.d, 6), {8, 8, 1}), checked(sched));
     CAPTURE(rep.summary());
-    const simt::Diagnostic* d = rep.first(DiagKind::race);
+    const engine::Diagnostic* d = rep.first(DiagKind::race);
     REQUIRE(d);
     CAPTURE(d->message, d->line);
     const int loader = ptxtest::loader(*d), storer = ptxtest::storer(*d);
     const long long e = element(*d);
-    const bool shape = d->block == simt::Idx3{0, 0, 0} && d->interval == 2 && e == 64 + storer && d->array == "plane_s" &&
+    const bool shape = d->block == engine::Idx3{0, 0, 0} && d->interval == 2 && e == 64 + storer && d->array == "plane_s" &&
                        (std::abs(storer - loader) == 1 || std::abs(storer - loader) == 8) && d->file == "lab_bugs.cu";
-    const bool exact = sched == simt::Schedule::in_order
-                           ? d->op_a == simt::Op::store && storer == 18 && loader == 19 && e == 82
-                       : sched == simt::Schedule::reversed
-                           ? d->op_a == simt::Op::store && storer == 54 && loader == 46 && e == 118
+    const bool exact = sched == engine::Schedule::in_order
+                           ? d->op_a == engine::Op::store && storer == 18 && loader == 19 && e == 82
+                       : sched == engine::Schedule::reversed
+                           ? d->op_a == engine::Op::store && storer == 54 && loader == 46 && e == 118
                            : true;
     // The shift's store is named, as the later access or as the other.
-    const bool named = d->op_a == simt::Op::store ? d->line == fx.line_of("<-- shift store")
+    const bool named = d->op_a == engine::Op::store ? d->line == fx.line_of("<-- shift store")
                                                   : d->message.find(fx.at("<-- shift store")) != std::string::npos;
     REQUIRE((shape && exact && named));
 }
@@ -139,23 +139,23 @@ TEST_CASE("coarsened without the barrier before the plane shift: the race names 
 // element of column 0 next to the reader.
 TEST_CASE("tiled with a halo column never loaded: the uninitialized read names its cell and line",
           "[cpu][diagnostics]") {
-    const auto sched = GENERATE(simt::Schedule::in_order, simt::Schedule::reversed, simt::Schedule::random);
-    CAPTURE(simt::to_string(sched));
+    const auto sched = GENERATE(engine::Schedule::in_order, engine::Schedule::reversed, engine::Schedule::random);
+    CAPTURE(engine::to_string(sched));
     const auto& fx = bugs();
     Setup s({14, 13, 12});
     const auto rep =
         ptxtest::run(fx, "tiled_missing_halo<float, 8, 1>", s.call(grid_for(s.d, 6), {8, 8, 8}), checked(sched));
     CAPTURE(rep.summary());
-    const simt::Diagnostic* u = rep.first(DiagKind::uninitialized_shared_read);
+    const engine::Diagnostic* u = rep.first(DiagKind::uninitialized_shared_read);
     REQUIRE(u);
     CAPTURE(u->message);
     const long long e = element(*u);
-    const bool shape = rep.ok && rep.total(DiagKind::race) == 0 && u->block == simt::Idx3{1, 0, 0} &&
+    const bool shape = rep.ok && rep.total(DiagKind::race) == 0 && u->block == engine::Idx3{1, 0, 0} &&
                        u->interval == 1 && e % 8 == 0 && e == u->thread_a - 1 && u->array == "in_s" &&
                        u->line == fx.line_of("<-- tiled x-1") &&
                        ptxtest::names_all(*u, "in_s[" + std::to_string(e) + "]", fx.at("<-- tiled x-1"));
-    const bool exact = sched == simt::Schedule::in_order   ? u->thread_a == 145
-                       : sched == simt::Schedule::reversed ? u->thread_a == 433
+    const bool exact = sched == engine::Schedule::in_order   ? u->thread_a == 145
+                       : sched == engine::Schedule::reversed ? u->thread_a == 433
                                                            : true;
     const auto cmp = compare_with_reference(s.out, s.ref, Precision::f32);
     REQUIRE((shape && exact && !cmp.ok && cmp.nan_cells > 0));
@@ -163,9 +163,9 @@ TEST_CASE("tiled with a halo column never loaded: the uninitialized read names i
 
 TEST_CASE("a __syncthreads() in a divergent branch names block, interval, threads and both lines",
           "[cpu][diagnostics]") {
-    const auto sched = GENERATE(simt::Schedule::in_order, simt::Schedule::reversed, simt::Schedule::random);
+    const auto sched = GENERATE(engine::Schedule::in_order, engine::Schedule::reversed, engine::Schedule::random);
     const int workers = GENERATE(1, 2);
-    CAPTURE(simt::to_string(sched), workers);
+    CAPTURE(engine::to_string(sched), workers);
     const auto& fx = bugs();
     Setup s({64, 3, 3});
     auto c = s.call({2, 1, 1}, {64, 1, 1});
@@ -173,11 +173,11 @@ TEST_CASE("a __syncthreads() in a divergent branch names block, interval, thread
     c.constants.clear();
     const auto rep = ptxtest::run(fx, "divergent_barrier", c, checked(sched, workers));
     CAPTURE(rep.summary());
-    const simt::Diagnostic* d = rep.first(DiagKind::divergent_barrier);
+    const engine::Diagnostic* d = rep.first(DiagKind::divergent_barrier);
     REQUIRE(d);
     CAPTURE(d->message);
     // Threads 0-3 wait in the then-branch, 4-63 in the else-branch; block 0 is first in queue order.
-    REQUIRE((!rep.ok && d->block == simt::Idx3{0, 0, 0} && d->interval == 0 && d->thread_a == 0 && d->thread_b == 4 &&
+    REQUIRE((!rep.ok && d->block == engine::Idx3{0, 0, 0} && d->interval == 0 && d->thread_a == 0 && d->thread_b == 4 &&
              d->site_a == fx.at("<-- then barrier") && d->site_b == fx.at("<-- else barrier") &&
              d->line == fx.line_of("<-- then barrier") && ptxtest::one_line(d->message) &&
              rep.total(DiagKind::divergent_barrier) == 1));
@@ -192,7 +192,7 @@ TEST_CASE("threads returning while others wait at a barrier are reported with th
     c.constants.clear();
     const auto rep = ptxtest::run(fx, "early_return", c, checked());
     CAPTURE(rep.summary());
-    const simt::Diagnostic* d = rep.first(DiagKind::exit_before_barrier);
+    const engine::Diagnostic* d = rep.first(DiagKind::exit_before_barrier);
     REQUIRE(d);
     CAPTURE(d->message);
     REQUIRE((!rep.ok && d->thread_b == 40 && d->thread_a == 0 && d->site_a == fx.at("<-- early_return barrier") &&
@@ -206,26 +206,26 @@ TEST_CASE("an out-of-bounds index, a trap and a failed assert end the launch wit
     c.params = {ptxtest::ptr(0), ptxtest::ptr(1), ptxtest::arg(s.d.nx)};
     c.constants.clear();
     const auto rep = ptxtest::run(fx, "out_of_bounds", c, checked());
-    const simt::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
+    const engine::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
     CAPTURE(rep.summary());
     REQUIRE(d);
     CAPTURE(d->message);
-    REQUIRE((!rep.ok && d->thread_a == 0 && d->block == simt::Idx3{0, 0, 0} && d->array == "in" && element(*d) == -1 &&
-             d->space == simt::Space::global && d->line == fx.line_of("<-- BUG: t = 0 reads in[-1]") &&
+    REQUIRE((!rep.ok && d->thread_a == 0 && d->block == engine::Idx3{0, 0, 0} && d->array == "in" && element(*d) == -1 &&
+             d->space == engine::Space::global && d->line == fx.line_of("<-- BUG: t = 0 reads in[-1]") &&
              ptxtest::names_all(*d, "in[-1]", fx.at("<-- BUG: t = 0 reads in[-1]"))));
     const auto rep2 = ptxtest::run(fx, "traps", c, checked());
-    const simt::Diagnostic* e = rep2.first(DiagKind::kernel_exception);
+    const engine::Diagnostic* e = rep2.first(DiagKind::kernel_exception);
     CAPTURE(rep2.summary());
     REQUIRE(e);
     CAPTURE(e->message);
     REQUIRE((!rep2.ok && e->thread_a == 3 && e->line == fx.line_of("<-- trap") &&
              e->message.find("trap") != std::string::npos && ptxtest::names_all(*e, "trap", fx.at("<-- trap"))));
     const auto rep3 = ptxtest::run(fx, "asserts", c, checked());
-    const simt::Diagnostic* a = rep3.first(DiagKind::kernel_exception);
+    const engine::Diagnostic* a = rep3.first(DiagKind::kernel_exception);
     CAPTURE(rep3.summary());
     REQUIRE(a);
     CAPTURE(a->message);
-    REQUIRE((!rep3.ok && a->thread_a == 3 && a->block == simt::Idx3{0, 0, 0} && a->line == fx.line_of("<-- assert") &&
+    REQUIRE((!rep3.ok && a->thread_a == 3 && a->block == engine::Idx3{0, 0, 0} && a->line == fx.line_of("<-- assert") &&
              ptxtest::names_all(*a, "assertion `threadIdx.x != 3` failed", fx.at("<-- assert"))));
 }
 
@@ -235,7 +235,7 @@ TEST_CASE("a race is found under every schedule, whatever the worker count", "[c
     std::vector<long long> races;
     std::vector<int> first_thread, first_line;
     for (int workers : {1, 2, 3}) {
-        simt::ExecOptions o = checked(simt::Schedule::random, workers);
+        engine::ExecOptions o = checked(engine::Schedule::random, workers);
         o.seed = 77;
         const auto rep = ptxtest::run(fx, "tiled_no_barrier<float, 8, 1>", s.call(grid_for(s.d, 6), {8, 8, 8}), o);
         races.push_back(rep.total(DiagKind::race));

@@ -13,8 +13,8 @@
 
 using ptxtest::arg;
 using ptxtest::ptr;
-using simt::DiagKind;
-using simt::Schedule;
+using engine::DiagKind;
+using engine::Schedule;
 
 namespace {
 
@@ -30,7 +30,7 @@ struct Arrays {
     Arrays(int n, int m) : in(n), out(m, -1.0f) { std::iota(in.begin(), in.end(), 1.0f); }
 };
 
-ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block, Arrays& a, std::vector<std::uint64_t> extra = {}) {
+ptxtest::Call call(engine::Idx3 grid, engine::Idx3 block, Arrays& a, std::vector<std::uint64_t> extra = {}) {
     ptxtest::Call c;
     c.grid = grid;
     c.block = block;
@@ -40,7 +40,7 @@ ptxtest::Call call(simt::Idx3 grid, simt::Idx3 block, Arrays& a, std::vector<std
     return c;
 }
 
-simt::ExecReport run(const std::string& kernel, const ptxtest::Call& c, Schedule s = Schedule::in_order,
+engine::ExecReport run(const std::string& kernel, const ptxtest::Call& c, Schedule s = Schedule::in_order,
                      bool checked = true, int workers = 1) {
     return ptxtest::run(fx(), kernel, c, ptxtest::opts(s, checked, workers));
 }
@@ -50,31 +50,31 @@ simt::ExecReport run(const std::string& kernel, const ptxtest::Call& c, Schedule
 // ---- the memory model ---------------------------------------------------------------------------
 TEST_CASE("a flag hand-off with fences is ordered; without them the data races", "[cpu][memory-model]") {
     const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
-    CAPTURE(simt::to_string(sched));
+    CAPTURE(engine::to_string(sched));
     Arrays good(32, 1), bad(32, 1);
     const auto fenced = run("flag_handoff<true>", call({1, 1, 1}, {64, 1, 1}, good), sched);
     CAPTURE(fenced.summary());
     REQUIRE((fenced.clean() && good.out[0] == 528.0f));
     const auto unfenced = run("flag_handoff<false>", call({1, 1, 1}, {64, 1, 1}, bad), sched);
     CAPTURE(unfenced.summary());
-    const simt::Diagnostic* d = unfenced.first(DiagKind::race);
+    const engine::Diagnostic* d = unfenced.first(DiagKind::race);
     REQUIRE(d);
     const bool lines = d->line == fx().line_of("<-- handoff load") || d->line == fx().line_of("<-- handoff store");
-    REQUIRE((d->space == simt::Space::shared && d->array == "data" && lines));
+    REQUIRE((d->space == engine::Space::shared && d->array == "data" && lines));
 }
 
 TEST_CASE("the Programming Guide's last-block sum is ordered by its fence; without it, a race", "[cpu][memory-model]") {
     const int blocks = 12, n = 32 * blocks;
     const int workers = GENERATE(1, 2);
-    const auto order = GENERATE(simt::BlockOrder::in_order, simt::BlockOrder::reversed, simt::BlockOrder::random);
-    CAPTURE(workers, simt::to_string(order));
+    const auto order = GENERATE(engine::BlockOrder::in_order, engine::BlockOrder::reversed, engine::BlockOrder::random);
+    CAPTURE(workers, engine::to_string(order));
     ptx::DeviceState state(*fx().module);  // blocks_done, reset by the last block, carried over
     for (const bool fence : {true, false}) {
         Arrays a(n, 1 + blocks);
         ptx::Launch l = ptxtest::launch_of(fx(), fence ? "last_block_sum<true>" : "last_block_sum<false>",
                                            call({blocks, 1, 1}, {32, 1, 1}, a, {arg(n)}));
         l.state = &state;
-        simt::ExecOptions o = ptxtest::opts(Schedule::in_order, true, workers);
+        engine::ExecOptions o = ptxtest::opts(Schedule::in_order, true, workers);
         o.block_order = order;
         const auto rep = ptx::run(*fx().module, l, o);
         CAPTURE(fence, rep.summary());
@@ -82,9 +82,9 @@ TEST_CASE("the Programming Guide's last-block sum is ordered by its fence; witho
         if (fence) {
             REQUIRE(rep.clean());
         } else {
-            const simt::Diagnostic* d = rep.first(DiagKind::race);
+            const engine::Diagnostic* d = rep.first(DiagKind::race);
             REQUIRE(d);
-            REQUIRE((d->space == simt::Space::global && d->array == "out" &&
+            REQUIRE((d->space == engine::Space::global && d->array == "out" &&
                      (d->line == fx().line_of("<-- partial load") || d->line == fx().line_of("<-- partial store"))));
         }
     }
@@ -97,7 +97,7 @@ TEST_CASE("__syncwarp orders the lanes of its mask and no others", "[cpu][memory
     REQUIRE((ok.clean() && whole.out[16] == 1.0f && whole.out[31] == 16.0f));
     const auto racy = run("syncwarp_mask<false>", call({1, 1, 1}, {32, 1, 1}, halves));
     CAPTURE(racy.summary());
-    const simt::Diagnostic* d = racy.first(DiagKind::race);
+    const engine::Diagnostic* d = racy.first(DiagKind::race);
     REQUIRE(d);
     REQUIRE((d->array == "data" && d->line == fx().line_of("<-- syncwarp load") && d->thread_a == 16 && d->thread_b == 0));
 }
@@ -120,7 +120,7 @@ TEST_CASE("device malloc and free run; misuse of the heap is named", "[cpu][heap
     CAPTURE(m.kernel);
     Arrays b(32, 32);
     const auto bad = run(m.kernel, call({1, 1, 1}, {32, 1, 1}, b));
-    const simt::Diagnostic* d = bad.first(m.kind);
+    const engine::Diagnostic* d = bad.first(m.kind);
     CAPTURE(bad.summary());
     REQUIRE(d);
     CAPTURE(d->message);
@@ -189,7 +189,7 @@ TEST_CASE("recursion against the GPU's per-thread stack: a shallow one runs, a d
         if (n == 4) {
             REQUIRE((rep.ok && a.out[0] == 5.0f));
         } else {
-            const simt::Diagnostic* d = rep.first(DiagKind::kernel_exception);
+            const engine::Diagnostic* d = rep.first(DiagKind::kernel_exception);
             REQUIRE(d);
             CAPTURE(d->message);
             REQUIRE((d->line == fx().line_of("<-- recursion") && d->message.find("1024 bytes") != std::string::npos));

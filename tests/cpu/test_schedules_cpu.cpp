@@ -27,7 +27,7 @@ TEST_CASE("the output does not depend on the worker count", "[cpu][schedule]") {
         outs.push_back(poisoned_output(in, 2));
         CpuOptions o;
         o.exec.workers = workers;
-        o.exec.schedule = simt::Schedule::random;
+        o.exec.schedule = engine::Schedule::random;
         REQUIRE(run_cpu(req, w, in.data.data(), outs.back().data.data(), o).report.ok);
     }
     const size_t bytes = outs[0].data.size() * sizeof(double);

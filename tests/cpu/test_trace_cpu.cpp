@@ -7,15 +7,15 @@
 #include "core/field.h"
 
 using namespace stencil;
-using simt::Op;
-using simt::Space;
+using engine::Op;
+using engine::Space;
 
 namespace {
-simt::ExecReport traced(KernelId k, int T, GridDims d, simt::Idx3 block, bool per_block = false) {
+engine::ExecReport traced(KernelId k, int T, GridDims d, engine::Idx3 block, bool per_block = false) {
     const auto in = random_field<float>(d, 1);
     auto out = poisoned_output(in, 1);
     CpuOptions o;
-    o.exec.trace.records = simt::TraceMode::block;
+    o.exec.trace.records = engine::TraceMode::block;
     o.exec.trace.block = block;
     o.exec.trace.count = true;
     o.exec.trace.per_block_counts = per_block;
@@ -25,7 +25,7 @@ simt::ExecReport traced(KernelId k, int T, GridDims d, simt::Idx3 block, bool pe
 
 TEST_CASE("an interior tiled block (T = 8, r = 1) loads 512 values and computes 216", "[cpu][trace]") {
     const auto rep = traced(KernelId::tiled, 8, {20, 20, 20}, {1, 1, 1}, true);
-    const simt::Counts c = simt::count_accesses(rep.trace);
+    const engine::Counts c = engine::count_accesses(rep.trace);
     const int b = (1 * 4 + 1) * 4 + 1;  // 4 blocks per axis: ceil(20 / 6)
     CAPTURE(c.global_loads, c.shared_stores, c.shared_loads, c.global_stores);
     REQUIRE((c.global_loads == 512 && c.shared_stores == 512 && c.shared_loads == 216 * 7 &&
@@ -53,10 +53,10 @@ TEST_CASE("an interior naive thread loads its 7 points once", "[cpu][trace]") {
 
 TEST_CASE("a warp of the naive 8x8x8 block touches 4 rows", "[cpu][trace]") {
     const auto rep = traced(KernelId::naive, 8, {24, 24, 24}, {1, 1, 1});
-    const auto reqs = simt::warp_requests(rep.trace);
+    const auto reqs = engine::warp_requests(rep.trace);
     // Warp 0 of the block: lanes 0..31 = x 0..7 of rows y = 0..3 (z = 0). Its first request is
     // the centre load: 4 rows of 8 floats, each row one 32-byte sector (x starts at 8: aligned).
-    const simt::WarpRequest* first = nullptr;
+    const engine::WarpRequest* first = nullptr;
     for (const auto& r : reqs)
         if (r.warp == 0 && r.space == Space::global && r.op == Op::load) {
             first = &r;
@@ -72,7 +72,7 @@ TEST_CASE("a warp of the naive 8x8x8 block touches 4 rows", "[cpu][trace]") {
 TEST_CASE("shared stores of the tiled load are bank-conflict free", "[cpu][trace]") {
     const auto rep = traced(KernelId::tiled, 8, {20, 20, 20}, {1, 1, 1});
     int stores = 0, worst = 0;
-    for (const auto& r : simt::warp_requests(rep.trace))
+    for (const auto& r : engine::warp_requests(rep.trace))
         if (r.space == Space::shared && r.op == Op::store) ++stores, worst = std::max(worst, r.bank_degree);
     REQUIRE((stores == 16 && worst == 1));
 }
@@ -82,12 +82,12 @@ TEST_CASE("counting is off by default and whole-grid counts add up", "[cpu][trac
     const auto in = random_field<float>(d, 1);
     auto out = poisoned_output(in, 1);
     auto plain = run_cpu({KernelId::tiled, 8, 1, Precision::f32, d}, laplacian_weights(1), in.data.data(), out.data.data());
-    REQUIRE((plain.report.trace.empty() && plain.report.counts == simt::Counts{}));
+    REQUIRE((plain.report.trace.empty() && plain.report.counts == engine::Counts{}));
     CpuOptions o;
     o.exec.trace.count = true;
     o.exec.trace.per_block_counts = true;
     auto counted = run_cpu({KernelId::tiled, 8, 1, Precision::f32, d}, laplacian_weights(1), in.data.data(), out.data.data(), o);
-    simt::Counts sum;
+    engine::Counts sum;
     for (const auto& c : counted.report.block_counts) sum += c;
     REQUIRE((sum == counted.report.counts && counted.report.counts.global_stores == 18LL * 18 * 18));
 }

@@ -11,12 +11,12 @@ namespace derivative_test {
 
 struct Output {
     std::vector<double> in, out;  // the input as the kernel saw it, and its output
-    simt::ExecReport report;
+    engine::ExecReport report;
 };
 
 template <class real>
 Output run_cpu_as(const stencil::DerivativeRequest& req, const std::vector<double>& field,
-                  const simt::ExecOptions& opt = {}) {
+                  const engine::ExecOptions& opt = {}) {
     std::vector<real> in(field.begin(), field.end());
     std::vector<real> out(in.size(), std::numeric_limits<real>::quiet_NaN());
     Output o;
@@ -27,7 +27,7 @@ Output run_cpu_as(const stencil::DerivativeRequest& req, const std::vector<doubl
 }
 
 inline Output run_cpu(const stencil::DerivativeRequest& req, const std::vector<double>& field,
-                      const simt::ExecOptions& opt = {}) {
+                      const engine::ExecOptions& opt = {}) {
     return req.precision == stencil::Precision::f32 ? run_cpu_as<float>(req, field, opt)
                                                     : run_cpu_as<double>(req, field, opt);
 }

@@ -51,9 +51,9 @@ TEST_CASE("derivative kernels have no shared-memory race and read no unwritten s
     // around that copy are what this checks (the engine's shadow of shared memory, threads run in
     // reverse order and then at random).
     const DerivativeVersion& v = GENERATE(from_range(kDerivativeTable.begin(), kDerivativeTable.end()));
-    const simt::Schedule schedule = GENERATE(simt::Schedule::reversed, simt::Schedule::random);
+    const engine::Schedule schedule = GENERATE(engine::Schedule::reversed, engine::Schedule::random);
     CAPTURE(v.name, int(schedule));
-    simt::ExecOptions opt;
+    engine::ExecOptions opt;
     opt.check_shared = true;
     opt.schedule = schedule;
     const GridDims g = convergence_grid(v.id, 32);

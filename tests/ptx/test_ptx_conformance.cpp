@@ -133,9 +133,9 @@ std::string run_kernel(const ptx::Module& m, const json& kj, long long& compared
     std::string printed;
     const bool prints = kj.contains("printf");
     if (prints) l.printf_output = &printed;
-    simt::ExecOptions opt;  // plain launch: every core, in-order schedule, no race checks
+    engine::ExecOptions opt;  // plain launch: every core, in-order schedule, no race checks
 
-    simt::ExecReport rep;
+    engine::ExecReport rep;
     try {
         rep = ptx::run(m, l, opt);
     } catch (const std::exception& e) {

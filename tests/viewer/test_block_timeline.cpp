@@ -51,21 +51,21 @@ TEST_CASE("a warp with less to do before a barrier waits for the others", "[view
     c.tile = 8;
     c.dims = {20, 20, 20};
     c.block = {1, 1, 1};
-    simt::ExecReport rep;
+    engine::ExecReport rep;
     rep.sites = {0, 1, 2, 3};
     rep.site_source = {{"k.cu", 1, "ld.global.f32"}, {"k.cu", 2, "ld.global.f32"}, {"k.cu", 3, "ld.global.f32"},
                        {"k.cu", 5, "st.global.f32"}};
     const LaunchGeometry g = launch_geometry(c.kernel, c.tile, c.radius, c.precision, c.dims);
     const int block = (1 * g.grid.y + 1) * g.grid.x + 1;
-    auto access = [&](int thread, int interval, int site, int seq, simt::Op op) {
-        simt::Access a;
+    auto access = [&](int thread, int interval, int site, int seq, engine::Op op) {
+        engine::Access a;
         a.block = block, a.thread = thread, a.interval = interval, a.site = site, a.seq = seq, a.op = op;
-        a.size = 4, a.buffer = op == simt::Op::load ? 0 : 1, a.offset = 4 * (8 * 400 + 8 * 20 + 8 + seq);
+        a.size = 4, a.buffer = op == engine::Op::load ? 0 : 1, a.offset = 4 * (8 * 400 + 8 * 20 + 8 + seq);
         return a;
     };
-    rep.trace = {access(0, 0, 0, 0, simt::Op::load), access(0, 0, 1, 1, simt::Op::load),
-                 access(0, 0, 2, 2, simt::Op::load), access(0, 1, 3, 3, simt::Op::store),
-                 access(32, 0, 0, 0, simt::Op::load), access(32, 1, 3, 1, simt::Op::store)};
+    rep.trace = {access(0, 0, 0, 0, engine::Op::load), access(0, 0, 1, 1, engine::Op::load),
+                 access(0, 0, 2, 2, engine::Op::load), access(0, 1, 3, 3, engine::Op::store),
+                 access(32, 0, 0, 0, engine::Op::load), access(32, 1, 3, 1, engine::Op::store)};
     const StepperTrace t = build_stepper_trace(c, rep);
     const BlockTimeline tl = timeline_from_trace(t);
     using P = TimelinePhase;

@@ -49,7 +49,7 @@ TEST_CASE("PTX listing: the entry's instructions, their .loc lines, and the line
     CHECK(l.lines[ptx_lines_of(l, "kernels/k.cuh", 12)[0]].flops == 1);
     CHECK(ptx_listing(kPtx, "missing").error.find("no entry") != std::string::npos);
     // Sites: the engine numbers the entry's instructions; an opcode that differs refuses the map.
-    const std::vector<simt::ExecReport::SiteSource> src = {{"kernels/k.cuh", 10, "ld.global.f32"},
+    const std::vector<engine::ExecReport::SiteSource> src = {{"kernels/k.cuh", 10, "ld.global.f32"},
                                                            {"kernels/k.cuh", 12, "st.global.f32"}};
     const auto sl = site_lines(l, {0, 4}, src);
     REQUIRE(sl.size() == 2);
@@ -59,13 +59,13 @@ TEST_CASE("PTX listing: the entry's instructions, their .loc lines, and the line
 
 TEST_CASE("PTX listing: per line counts, FLOPs from each run's executions", "[viewer][ptx]") {
     const PtxListing l = ptx_listing(kPtx, "k");
-    const std::vector<simt::ExecReport::SiteSource> src = {{"kernels/k.cuh", 10, "ld.global.f32"},
+    const std::vector<engine::ExecReport::SiteSource> src = {{"kernels/k.cuh", 10, "ld.global.f32"},
                                                            {"kernels/k.cuh", 12, "st.global.f32"}};
     const auto sl = site_lines(l, {0, 4}, src);
     // Three threads load; two of them pass the branch and store.
-    std::vector<simt::Access> acc;
-    for (int t = 0; t < 3; ++t) acc.push_back({0, t, 0, 0, 0, 0, simt::Space::global, simt::Op::load, 4, 0, 4L * t});
-    for (int t = 0; t < 2; ++t) acc.push_back({0, t, 0, 1, 0, 1, simt::Space::global, simt::Op::store, 4, 1, 4L * t});
+    std::vector<engine::Access> acc;
+    for (int t = 0; t < 3; ++t) acc.push_back({0, t, 0, 0, 0, 0, engine::Space::global, engine::Op::load, 4, 0, 4L * t});
+    for (int t = 0; t < 2; ++t) acc.push_back({0, t, 0, 1, 0, 1, engine::Space::global, engine::Op::store, 4, 1, 4L * t});
     const auto c = counts_by_line(l, sl, acc, src, "kernels/k.cuh");
     CHECK((c.at(10).global_loads == 3 && c.at(12).global_stores == 2));
     CHECK((c.at(11).flops == 6 && c.at(11).flops_known));  // the fma ran in the loads' run: 3 x 2

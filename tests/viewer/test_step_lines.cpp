@@ -16,7 +16,7 @@ using namespace stencil;
 using namespace stencil::viewer;
 
 namespace {
-StepperTrace traced(KernelId k, int T, GridDims d, simt::Idx3 b, int r = 1) {
+StepperTrace traced(KernelId k, int T, GridDims d, engine::Idx3 b, int r = 1) {
     StepperConfig c;
     c.kernel = k;
     c.tile = T;
@@ -67,7 +67,7 @@ TEST_CASE("a step is one instruction of the block: one site, and each thread's p
     const auto k = GENERATE(KernelId::naive, KernelId::tiled, KernelId::coarsened, KernelId::register_tiled,
                             KernelId::streaming);
     // Streaming's one block along x (32 lanes x 4 values cover all 15 columns): the block at x = 0.
-    const simt::Idx3 b = k == KernelId::streaming ? simt::Idx3{0, 1, 0} : simt::Idx3{1, 1, 0};
+    const engine::Idx3 b = k == KernelId::streaming ? engine::Idx3{0, 1, 0} : engine::Idx3{1, 1, 0};
     const StepperTrace t = traced(k, k == KernelId::naive ? 4 : 6, {15, 16, 17}, b);
     CAPTURE(version(k).name, t.error);
     REQUIRE(t.ok());
@@ -100,7 +100,7 @@ TEST_CASE("tiled T=8: the steps' lines are the load, the shared store, the share
     // The first shared load: the compute's centre term.
     std::string shared_read;
     for (int s = 1; s <= t.last_step() && shared_read.empty(); ++s)
-        if (t.acc[t.steps[s].end - 1].space == simt::Space::shared && t.acc[t.steps[s].end - 1].op == simt::Op::load)
+        if (t.acc[t.steps[s].end - 1].space == engine::Space::shared && t.acc[t.steps[s].end - 1].op == engine::Op::load)
             shared_read = line_of(t, s, src);
     CAPTURE(first.file, first.line, first.instruction, load, store, shared_read, t.steps[1].threads);
     REQUIRE((same_source_file(first.file, src.path) && first.instruction.starts_with("ld.global") &&
@@ -188,7 +188,7 @@ TEST_CASE("the pointer's questions: who loaded a cell when, what one thread did 
     std::vector<std::string> kinds;
     bool steps_rise = true;
     for (size_t i = 0; i < mine.size(); ++i) {
-        kinds.push_back(fmt::format("{} {}", simt::to_string(mine[i].op), simt::to_string(mine[i].space)));
+        kinds.push_back(fmt::format("{} {}", engine::to_string(mine[i].op), engine::to_string(mine[i].space)));
         steps_rise = steps_rise && (i == 0 || mine[i].step > mine[i - 1].step) && mine[i].where.known();
     }
     CAPTURE(who.size(), kinds, steps_rise);

@@ -19,7 +19,7 @@ using namespace stencil;
 using namespace stencil::viewer;
 
 namespace {
-StepperTrace traced(KernelId k, int T, GridDims d = {20, 20, 20}, simt::Idx3 b = {1, 1, 1}, int r = 1) {
+StepperTrace traced(KernelId k, int T, GridDims d = {20, 20, 20}, engine::Idx3 b = {1, 1, 1}, int r = 1) {
     StepperConfig c;
     c.kernel = k;
     c.tile = T;
@@ -109,9 +109,9 @@ TEST_CASE("stepper facts derived from the trace match the launch geometry, inter
     const GridDims d{20, 19, 21};
     const LaunchGeometry g = launch_geometry(k, T, r, Precision::f32, d);
     const auto where = GENERATE(0, 1, 2);  // interior, first block, last block
-    const simt::Idx3 b = where == 0 ? simt::Idx3{1, 1, 1}
-                         : where == 1 ? simt::Idx3{0, 0, 0}
-                                      : simt::Idx3{g.grid.x - 1, g.grid.y - 1, g.grid.z - 1};
+    const engine::Idx3 b = where == 0 ? engine::Idx3{1, 1, 1}
+                         : where == 1 ? engine::Idx3{0, 0, 0}
+                                      : engine::Idx3{g.grid.x - 1, g.grid.y - 1, g.grid.z - 1};
     const StepperTrace t = traced(k, T, d, b, r);
     CAPTURE(version(k).name, r, where, t.error, t.box.x0, t.box.y0, t.box.z0, t.box.nx, t.box.ny, t.box.nz,
             t.shared_planes, t.register_planes, t.shared_dz);

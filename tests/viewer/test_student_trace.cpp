@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "backends/cpu/trace_text.h"
+#include "core/engine_trace_text.h"
 #include "viewer/core/kernel_source.h"
 #include "viewer/core/student_trace.h"
 
@@ -61,22 +61,22 @@ TEST_CASE("a student's kernel that never ends, or does not compile: one sentence
 }
 
 TEST_CASE("a trace survives its text form; a cut one is refused", "[viewer][student]") {
-    simt::ExecReport rep;
+    engine::ExecReport rep;
     rep.grid = {2, 3, 4};
     rep.block = {8, 8, 8};
     rep.sites = {0, 1};
     rep.site_source = {{"stencil.cu", 9, "ld.global.f32"}, {"my file.cu", 28, "st.global.f32"}};
-    simt::Access a;
+    engine::Access a;
     a.block = 5, a.thread = 17, a.interval = 1, a.site = 1, a.occurrence = 2, a.seq = 40;
-    a.space = simt::Space::global, a.op = simt::Op::store, a.size = 4, a.buffer = 1, a.offset = 1LL << 33;
+    a.space = engine::Space::global, a.op = engine::Op::store, a.size = 4, a.buffer = 1, a.offset = 1LL << 33;
     rep.trace = {a, a};
-    rep.trace[1].space = simt::Space::shared;
-    const std::string text = simt::trace_to_text(rep);
-    const simt::ExecReport back = simt::trace_from_text(text);
+    rep.trace[1].space = engine::Space::shared;
+    const std::string text = engine::trace_to_text(rep);
+    const engine::ExecReport back = engine::trace_from_text(text);
     REQUIRE((back.grid == rep.grid && back.block == rep.block && back.site_source.size() == 2 &&
              back.site_source[1].file == "my file.cu" && back.site_source[1].line == 28 && back.trace.size() == 2 &&
-             back.trace[0].offset == (1LL << 33) && back.trace[1].space == simt::Space::shared &&
+             back.trace[0].offset == (1LL << 33) && back.trace[1].space == engine::Space::shared &&
              back.trace[0].occurrence == 2 && back.trace[0].seq == 40));
-    REQUIRE_THROWS_WITH(simt::trace_from_text(text.substr(0, text.size() - 4)), Catch::Contains("cut short"));
-    REQUIRE_THROWS_WITH(simt::trace_from_text("hello\n"), Catch::Contains("not a stencil-lab trace"));
+    REQUIRE_THROWS_WITH(engine::trace_from_text(text.substr(0, text.size() - 4)), Catch::Contains("cut short"));
+    REQUIRE_THROWS_WITH(engine::trace_from_text("hello\n"), Catch::Contains("not a stencil-lab trace"));
 }

@@ -41,9 +41,9 @@ void add_span(std::vector<TimelineSpan>& spans, TimelinePhase p, double begin, d
     spans.push_back({p, begin, end, interval});
 }
 
-TimelinePhase phase_of(const simt::Access& a) {
-    if (a.space == simt::Space::global) return a.op == simt::Op::load ? TimelinePhase::load : TimelinePhase::store;
-    return a.op == simt::Op::load ? TimelinePhase::compute : TimelinePhase::load;  // shared store: the load's end
+TimelinePhase phase_of(const engine::Access& a) {
+    if (a.space == engine::Space::global) return a.op == engine::Op::load ? TimelinePhase::load : TimelinePhase::store;
+    return a.op == engine::Op::load ? TimelinePhase::compute : TimelinePhase::load;  // shared store: the load's end
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ private:
 // Tracing a block runs the whole grid on the CPU backend (a 256^3 grid: seconds), so it never runs
 // on the UI thread. The panels keep showing the previous trace until take() hands over the new one.
 // A request made while a trace is running replaces any request still waiting and cancels the trace
-// in flight (simt::ExecOptions::cancel: it stops between blocks, or within a few thousand traced
+// in flight (engine::ExecOptions::cancel: it stops between blocks, or within a few thousand traced
 // accesses); a stale result is dropped in any case, and the newest request is traced next: take()
 // only ever returns the trace of the newest config requested.
 

@@ -20,7 +20,7 @@ TraceOpb measure_trace_opb(KernelId k, int T, int r, Precision p, GridDims dims)
     LaunchRequest req;
     req.kernel = k, req.tile = T, req.radius = r, req.precision = p, req.dims = dims;
     try {
-        simt::ExecReport rep;
+        engine::ExecReport rep;
         if (p == Precision::f32) {
             const auto in = random_field<float>(dims, 1);
             auto out = poisoned_output(in, r);

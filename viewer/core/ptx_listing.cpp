@@ -131,7 +131,7 @@ std::vector<int> ptx_lines_of(const PtxListing& l, const std::string& file, int 
 }
 
 std::vector<int> site_lines(const PtxListing& l, const std::vector<std::uintptr_t>& sites,
-                            const std::vector<simt::ExecReport::SiteSource>& sources) {
+                            const std::vector<engine::ExecReport::SiteSource>& sources) {
     std::vector<int> by_instruction;
     for (int i = 0; i < (int)l.lines.size(); ++i)
         if (l.lines[i].instruction >= 0) by_instruction.push_back(i);
@@ -147,16 +147,16 @@ std::vector<int> site_lines(const PtxListing& l, const std::vector<std::uintptr_
 }
 
 std::map<int, LineCounts> counts_by_line(const PtxListing& l, const std::vector<int>& site_line,
-                                         const std::vector<simt::Access>& acc,
-                                         const std::vector<simt::ExecReport::SiteSource>& sources,
+                                         const std::vector<engine::Access>& acc,
+                                         const std::vector<engine::ExecReport::SiteSource>& sources,
                                          const std::string& file) {
     std::map<int, LineCounts> out;
     // Accesses by their site's source line.
     for (const auto& a : acc) {
         if (a.site < 0 || a.site >= (int)sources.size() || sources[a.site].file != file) continue;
         LineCounts& c = out[sources[a.site].line];
-        const bool load = a.op == simt::Op::load;
-        if (a.space == simt::Space::global) (load ? c.global_loads : c.global_stores) += 1;
+        const bool load = a.op == engine::Op::load;
+        if (a.space == engine::Space::global) (load ? c.global_loads : c.global_stores) += 1;
         else (load ? c.shared_loads : c.shared_stores) += 1;
     }
     // How often each straight-line run executed: the most (thread, interval, occurrence) executions of

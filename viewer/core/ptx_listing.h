@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 
 namespace stencil::viewer {
 
@@ -47,7 +47,7 @@ std::vector<int> ptx_lines_of(const PtxListing& l, const std::string& file, int 
 // empty when any site's opcode differs (the numbering is not the engine's).
 // sites: ExecReport::sites (the instruction index of each site); sources: ExecReport::site_source.
 std::vector<int> site_lines(const PtxListing& l, const std::vector<std::uintptr_t>& sites,
-                            const std::vector<simt::ExecReport::SiteSource>& sources);
+                            const std::vector<engine::ExecReport::SiteSource>& sources);
 
 // What the traced block did at one source line.
 struct LineCounts {
@@ -58,8 +58,8 @@ struct LineCounts {
 // Per source line of `file` (1-based): the block's accesses (acc) by their sites' lines, and FLOPs
 // (needs site_lines; without it every line's flops_known is false).
 std::map<int, LineCounts> counts_by_line(const PtxListing& l, const std::vector<int>& site_line,
-                                         const std::vector<simt::Access>& acc,
-                                         const std::vector<simt::ExecReport::SiteSource>& sources,
+                                         const std::vector<engine::Access>& acc,
+                                         const std::vector<engine::ExecReport::SiteSource>& sources,
                                          const std::string& file);
 
 }  // namespace stencil::viewer

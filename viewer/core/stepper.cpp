@@ -31,10 +31,10 @@ void cell_of(long long index, GridDims d, int* x, int* y, int* z) {
 // The box of input cells the block reads: min / max x, y, z over its global loads of `in`. At a
 // face of the grid this is the in-grid part of the tile (the kernels skip cells beyond the grid);
 // a block that loads nothing has an empty box.
-Box input_box(std::span<const simt::Access> acc, GridDims d) {
+Box input_box(std::span<const engine::Access> acc, GridDims d) {
     int lo[3] = {INT_MAX, INT_MAX, INT_MAX}, hi[3] = {INT_MIN, INT_MIN, INT_MIN};
     for (const auto& a : acc) {
-        if (a.space != simt::Space::global || a.op != simt::Op::load || a.buffer != kInputBuffer) continue;
+        if (a.space != engine::Space::global || a.op != engine::Op::load || a.buffer != kInputBuffer) continue;
         int c[3];
         cell_of(a.offset / a.size, d, &c[0], &c[1], &c[2]);
         for (int i = 0; i < 3; ++i) lo[i] = std::min(lo[i], c[i]), hi[i] = std::max(hi[i], c[i]);
@@ -49,10 +49,10 @@ Box input_box(std::span<const simt::Access> acc, GridDims d) {
 // access). A block at the far faces of the grid uses fewer planes of the tiled kernel's array (it
 // stores no cell beyond the grid).
 // `bytes`: a value's; an access may move several (streaming's 16-byte vectors).
-int shared_planes_of(std::span<const simt::Access> acc, PlaneShape plane, int bytes) {
+int shared_planes_of(std::span<const engine::Access> acc, PlaneShape plane, int bytes) {
     long long extent = 0;
     for (const auto& a : acc)
-        if (a.space == simt::Space::shared) extent = std::max(extent, (a.offset + a.size + bytes - 1) / bytes);
+        if (a.space == engine::Space::shared) extent = std::max(extent, (a.offset + a.size + bytes - 1) / bytes);
     return plane.cells() > 0 ? (int)((extent + plane.cells() - 1) / plane.cells()) : 0;
 }
 
@@ -63,14 +63,14 @@ int shared_planes_of(std::span<const simt::Access> acc, PlaneShape plane, int by
 // loads its z-queue into registers and copies only the current plane to shared memory, so its
 // 2r + 1 planes are all in registers (the current one in both). (Naive keeps everything in
 // registers; it has no planes to show.)
-bool loads_to_registers(std::span<const simt::Access> acc) {
+bool loads_to_registers(std::span<const engine::Access> acc) {
     // `acc` is in (thread, seq) order here: the next record of the same thread is its next access.
     for (size_t i = 0; i < acc.size(); ++i) {
         const auto& a = acc[i];
-        if (a.space != simt::Space::global || a.op != simt::Op::load) continue;
+        if (a.space != engine::Space::global || a.op != engine::Op::load) continue;
         const bool next_stores_shared = i + 1 < acc.size() && acc[i + 1].thread == a.thread &&
                                         acc[i + 1].interval == a.interval &&
-                                        acc[i + 1].space == simt::Space::shared && acc[i + 1].op == simt::Op::store;
+                                        acc[i + 1].space == engine::Space::shared && acc[i + 1].op == engine::Op::store;
         if (!next_stores_shared) return true;
     }
     return false;
@@ -85,12 +85,12 @@ bool loads_to_registers(std::span<const simt::Access> acc) {
 // When the block keeps loads in registers (loads_to_registers), a shared store after a load may
 // store an older register (register-tiled, r = 2: z_reg[R] after loading z_reg[2R - 1]), so then
 // load -> store pairs are not trusted.
-std::vector<int> shared_dz_of(std::span<const simt::Access> steps, GridDims d, int shared_planes,
+std::vector<int> shared_dz_of(std::span<const engine::Access> steps, GridDims d, int shared_planes,
                               bool registers) {
     std::map<long long, long long> holds;  // shared cell -> input cell (-1: from a register)
     struct Last {
         int interval = -1;
-        const simt::Access* prev = nullptr;
+        const engine::Access* prev = nullptr;
         long long prev_held = -1;         // for a shared load: what the cell held
         std::vector<long long> read;      // input cells (or -1) read from shared in this interval
     };
@@ -103,18 +103,18 @@ std::vector<int> shared_dz_of(std::span<const simt::Access> steps, GridDims d, i
             l.interval = a.interval;
         }
         const long long cell = a.offset / std::max<int>(1, a.size);
-        if (a.space == simt::Space::shared && a.op == simt::Op::store) {
+        if (a.space == engine::Space::shared && a.op == engine::Op::store) {
             long long v = -1;
-            if (!registers && l.prev && l.prev->space == simt::Space::global && l.prev->op == simt::Op::load)
+            if (!registers && l.prev && l.prev->space == engine::Space::global && l.prev->op == engine::Op::load)
                 v = l.prev->offset / l.prev->size;
-            else if (l.prev && l.prev->space == simt::Space::shared && l.prev->op == simt::Op::load)
+            else if (l.prev && l.prev->space == engine::Space::shared && l.prev->op == engine::Op::load)
                 v = l.prev_held;
             holds[cell] = v;
-        } else if (a.space == simt::Space::shared && a.op == simt::Op::load) {
+        } else if (a.space == engine::Space::shared && a.op == engine::Op::load) {
             const auto it = holds.find(cell);
             l.prev_held = it == holds.end() ? -1 : it->second;
             l.read.push_back(l.prev_held);
-        } else if (a.space == simt::Space::global && a.op == simt::Op::store) {
+        } else if (a.space == engine::Space::global && a.op == engine::Op::store) {
             int x, y, zo;
             cell_of(cell, d, &x, &y, &zo);
             for (long long v : l.read) {
@@ -140,7 +140,7 @@ std::vector<int> shared_dz_of(std::span<const simt::Access> steps, GridDims d, i
 // the interval of any of its threads, then the site: PTX order) goes next. Code where two threads
 // run two instructions in opposite orders (divergent branches) has no such order; then the
 // earliest group whose threads reached it goes, and those threads' order is kept, not the others'.
-void order_instructions(const std::vector<simt::Access>& acc, StepperTrace& t) {
+void order_instructions(const std::vector<engine::Access>& acc, StepperTrace& t) {
     struct Group {
         int interval, site, occurrence, min_ordinal = INT_MAX, size = 0, at_head = 0;
         std::vector<size_t> members{};  // indices into acc, ascending thread
@@ -232,7 +232,7 @@ PlaneShape shared_plane_shape(KernelId k, int tile, int radius, int bytes) {
     return {};
 }
 
-StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecReport& rep) {
+StepperTrace build_stepper_trace(const StepperConfig& cfg, const engine::ExecReport& rep) {
     StepperTrace t;
     t.cfg = cfg;
     t.geo = launch_geometry(cfg.kernel, cfg.tile, cfg.radius, cfg.precision, cfg.dims, cfg.block_shape);
@@ -242,10 +242,10 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
     const int linear_block = (cfg.block.z * t.geo.grid.y + cfg.block.y) * t.geo.grid.x + cfg.block.x;
 
     // Program order per thread, then the k-th access of each thread in an interval is its step k.
-    std::vector<simt::Access> acc;
+    std::vector<engine::Access> acc;
     for (const auto& a : rep.trace)
         if (a.block == linear_block) acc.push_back(a);
-    std::stable_sort(acc.begin(), acc.end(), [](const simt::Access& a, const simt::Access& b) {
+    std::stable_sort(acc.begin(), acc.end(), [](const engine::Access& a, const engine::Access& b) {
         return a.thread != b.thread ? a.thread < b.thread : a.seq < b.seq;
     });
     // What the trace says about the block (see the helpers above).
@@ -256,7 +256,7 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
     t.register_planes = loads_to_registers(acc);
     // One step is one instruction of the block: the threads that executed the same access
     // instruction (interval, site, occurrence: one source line) together, as a SIMT machine
-    // issues it (trace.h). Steps are put in an order that keeps every thread's program order
+    // issues it (core/engine_trace.h). Steps are put in an order that keeps every thread's program order
     // (order_instructions), so the state after step k is what each thread had done by then.
     order_instructions(acc, t);
     t.sites = rep.site_source;
@@ -267,7 +267,7 @@ StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecRepor
     for (const auto& a : t.acc) {
         t.totals.add(a.space, a.op, a.size);
         t.acts[a.thread] = 1;
-        if (a.space == simt::Space::global && a.op == simt::Op::store) {
+        if (a.space == engine::Space::global && a.op == engine::Op::store) {
             t.computes[a.thread] = 1;
             ++t.outputs;
         }
@@ -305,7 +305,7 @@ StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* canc
         return bad;
     }
     CpuOptions o;
-    o.exec.trace.records = simt::TraceMode::block;
+    o.exec.trace.records = engine::TraceMode::block;
     o.exec.trace.block = cfg.block;
     o.exec.trace.count = true;
     o.exec.cancel = cancel;
@@ -314,7 +314,7 @@ StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* canc
     req.dims = cfg.dims;
     req.block = cfg.block_shape;
     const StencilWeights w = laplacian_weights(cfg.radius);
-    simt::ExecReport rep;
+    engine::ExecReport rep;
     try {
         if (cfg.precision == Precision::f32) {
             const auto in = random_field<float>(cfg.dims, 1);
@@ -372,11 +372,11 @@ StepperState stepper_state(const StepperTrace& t, int step) {
         const auto& a = t.acc[i];
         const bool current = a.interval == st.interval;
         if (current && s.threads[a.thread] == ThreadState::idle) s.threads[a.thread] = ThreadState::active;
-        if (a.space == simt::Space::global) {
+        if (a.space == engine::Space::global) {
             int x, y, z;
             cell_of(a.offset / a.size, d, &x, &y, &z);
             const bool in_box = t.box.contains(x, y, z);
-            if (a.op == simt::Op::load) {
+            if (a.op == engine::Op::load) {
                 ++s.global_loads;
                 s.global_load_bytes += a.size;
                 if (in_box) {
@@ -391,7 +391,7 @@ StepperState stepper_state(const StepperTrace& t, int step) {
                 s.out_plane = z;
             }
         } else {
-            if (a.op == simt::Op::load) {
+            if (a.op == engine::Op::load) {
                 ++s.shared_loads;
             } else {
                 ++s.shared_stores;
@@ -471,7 +471,7 @@ std::vector<AccessAt> loads_of_cell(const StepperTrace& t, int x, int y, int z) 
     const long long cell = ((long long)z * d.ny + y) * d.nx + x;
     for (int i = 0; i < (int)t.acc.size(); ++i) {
         const auto& a = t.acc[i];
-        if (a.space == simt::Space::global && a.op == simt::Op::load && a.buffer == kInputBuffer &&
+        if (a.space == engine::Space::global && a.op == engine::Op::load && a.buffer == kInputBuffer &&
             a.offset / a.size == cell)
             out.push_back(access_at(t, i));
     }

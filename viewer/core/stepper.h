@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 #include "kernels/versions.h"
 #include "viewer/core/model_view.h"
 
@@ -25,7 +25,7 @@ struct StepperConfig {
     int radius = 1;
     Precision precision = Precision::f32;
     GridDims dims{20, 20, 20};
-    simt::Idx3 block{1, 1, 1};
+    engine::Idx3 block{1, 1, 1};
     // A block shape of the user's for a version that takes one (naive: the textbook's 8x8x8
     // against the coalescing cure 32x4x2; kernels/versions.h block_error); none: the row's T^3.
     std::optional<Dim3> block_shape;
@@ -74,8 +74,8 @@ struct StepperTrace {
                                        // (shared_plane_shape): T x T, streaming's (T+2r) x (T+2r)
     bool register_planes = false;  // some global load is not stored straight to shared memory: the
                                    // thread keeps it in a register (stepper.cpp, loads_to_registers)
-    std::vector<simt::Access> acc;  // this block's accesses in step order
-    std::vector<simt::ExecReport::SiteSource> sites;  // per site: file, line, PTX instruction
+    std::vector<engine::Access> acc;  // this block's accesses in step order
+    std::vector<engine::ExecReport::SiteSource> sites;  // per site: file, line, PTX instruction
     std::vector<std::uintptr_t> site_instr;  // per site: its instruction's index in the PTX entry
     // The PTX the engine ran (lab_ptx's text, its entry and the kernel's .file name); empty for a
     // student's kernel, which runs in the checker's child process.
@@ -87,7 +87,7 @@ struct StepperTrace {
     std::vector<std::uint8_t> acts;      // per thread: it makes any traced access during the launch
     std::vector<int> shared_dz;          // z offsets (-r..r) the compute reads from shared memory,
                                          // from what each shared cell holds (stepper.cpp)
-    simt::Counts totals;                 // whole block
+    engine::Counts totals;                 // whole block
     long long outputs = 0;               // global stores of the block
     double seconds = 0;                  // time the traced launch took
     std::vector<std::string> notes;      // what the CPU engine found (a student's race, a fault)
@@ -108,7 +108,7 @@ PlaneShape shared_plane_shape(KernelId k, int tile, int radius, int bytes);
 // `cancel` (may be null), set from another thread, stops the launch promptly: error "cancelled".
 StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* cancel = nullptr);
 // The same from a recorded trace (tests feed a trace directly).
-StepperTrace build_stepper_trace(const StepperConfig& cfg, const simt::ExecReport& rep);
+StepperTrace build_stepper_trace(const StepperConfig& cfg, const engine::ExecReport& rep);
 
 enum class ThreadState : std::uint8_t {
     outside,   // its cell lies beyond the grid: it does nothing
@@ -176,8 +176,8 @@ int first_step_at_line(const StepperTrace& t, int line);
 struct AccessAt {
     int step = 0;
     int thread = 0;
-    simt::Space space = simt::Space::global;
-    simt::Op op = simt::Op::load;
+    engine::Space space = engine::Space::global;
+    engine::Op op = engine::Op::load;
     long long cell = 0;  // global: the grid cell's index; shared: the shared array's cell
     SourcePos where;
 };

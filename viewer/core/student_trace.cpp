@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "backends/cpu/trace_text.h"
+#include "core/engine_trace_text.h"
 #include "checker/contract.h"
 #include "checker/evaluate.h"
 #include "checker/exercises.h"
@@ -165,7 +165,7 @@ StepperTrace trace_student_kernel(const StepperConfig& given, const std::atomic<
                                     child.timed_out ? ": it ran past the time limit (a loop without end?)" : "");
             return bad;
         }
-        simt::ExecReport rep = simt::trace_from_text(read_file(work.path / "trace.txt"));
+        engine::ExecReport rep = engine::trace_from_text(read_file(work.path / "trace.txt"));
         const Result result = parse_result(result_text);
         StepperTrace t = build_stepper_trace(cfg, rep);
         // The engine's findings travel with the trace: a racy or faulting kernel is still stepped

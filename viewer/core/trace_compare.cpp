@@ -68,37 +68,37 @@ Replay replay(const StepperTrace& t) {
     std::map<SharedKey, Store> now;
     struct Thread {
         int interval = -1;
-        const simt::Access* prev = nullptr;
+        const engine::Access* prev = nullptr;
         long long held = kFromRegister;  // what its last load read
         std::vector<long long> reads;
     };
     std::map<int, Thread> th;
     std::map<int, int> array_of;  // the engine's shared array id -> its rank among the trace's ids
     for (const auto& a : t.acc)
-        if (a.space == simt::Space::shared) array_of.emplace(a.buffer, 0);
+        if (a.space == engine::Space::shared) array_of.emplace(a.buffer, 0);
     int rank = 0;
     for (auto& [id, r] : array_of) r = rank++;
     int step = 0;
     for (size_t i = 0; i < t.acc.size(); ++i) {
         while (step + 1 < (int)t.steps.size() && (int)i >= t.steps[(size_t)step].end) ++step;
-        const simt::Access& a = t.acc[i];
+        const engine::Access& a = t.acc[i];
         while ((int)r.content_after.size() < a.interval) r.content_after.push_back(content_of(now));
         Thread& me = th[a.thread];
         if (me.interval != a.interval) me.prev = nullptr, me.interval = a.interval;
         const long long cell = a.offset / std::max<int>(1, a.size);
-        const bool load = a.op == simt::Op::load;
-        if (a.space == simt::Space::global && load) {
+        const bool load = a.op == engine::Op::load;
+        if (a.space == engine::Space::global && load) {
             me.held = cell;
             me.reads.push_back(cell);
-        } else if (a.space == simt::Space::shared && load) {
+        } else if (a.space == engine::Space::shared && load) {
             const auto it = now.find({array_of[a.buffer], cell});
             me.held = it == now.end() ? kNeverStored : it->second.holds;
             me.reads.push_back(me.held);
-        } else if (a.space == simt::Space::shared) {
+        } else if (a.space == engine::Space::shared) {
             // The stepper's rule (stepper.cpp): right after a load, the value loaded; a block that
             // keeps loads in registers may store an older one, so then nothing is trusted.
-            const bool after_load = me.prev && me.prev->op == simt::Op::load &&
-                                    !(t.register_planes && me.prev->space == simt::Space::global);
+            const bool after_load = me.prev && me.prev->op == engine::Op::load &&
+                                    !(t.register_planes && me.prev->space == engine::Space::global);
             now[{array_of[a.buffer], cell}] = Store{step, a.interval, a.thread, after_load ? me.held : kFromRegister};
             if (!r.first_shared_store_step) r.first_shared_store_step = step;
         } else {

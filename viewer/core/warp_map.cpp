@@ -12,8 +12,8 @@ std::vector<WarpLoad> warp_loads(const StepperTrace& t, int warp) {
     if (!t.ok()) return out;
     const GridDims d = t.cfg.dims;
     int n_loads = 0, n_stores = 0;
-    for (const auto& r : simt::warp_requests(t.acc)) {
-        if (r.warp != warp || r.space != simt::Space::global) continue;
+    for (const auto& r : engine::warp_requests(t.acc)) {
+        if (r.warp != warp || r.space != engine::Space::global) continue;
         WarpLoad w;
         w.interval = r.interval;
         w.site = r.site;
@@ -36,7 +36,7 @@ std::vector<WarpLoad> warp_loads(const StepperTrace& t, int warp) {
         // Rows from the lanes' own addresses (sectors alone can straddle two rows).
         for (const auto& a : t.acc) {
             if (a.warp() != warp || a.interval != r.interval || a.site != r.site || a.occurrence != r.occurrence ||
-                a.space != simt::Space::global)
+                a.space != engine::Space::global)
                 continue;
             const long long cell = a.offset / a.size;
             const long long row = cell / d.nx;
@@ -49,7 +49,7 @@ std::vector<WarpLoad> warp_loads(const StepperTrace& t, int warp) {
             w.lane_offset[a.lane()] = a.offset;
         }
         w.rows = (int)w.row_id.size();
-        w.label = r.op == simt::Op::load ? fmt::format("load {} (interval {})", ++n_loads, r.interval)
+        w.label = r.op == engine::Op::load ? fmt::format("load {} (interval {})", ++n_loads, r.interval)
                                          : fmt::format("store {} (interval {})", ++n_stores, r.interval);
         out.push_back(std::move(w));
     }
@@ -61,8 +61,8 @@ WarpSummary summarize_loads(const StepperTrace& t, int warp) {
     if (!t.ok()) return s;
     long long sectors = 0, bytes = 0, rows = 0;
     const GridDims d = t.cfg.dims;
-    for (const auto& r : simt::warp_requests(t.acc)) {
-        if (r.space != simt::Space::global || r.op != simt::Op::load) continue;
+    for (const auto& r : engine::warp_requests(t.acc)) {
+        if (r.space != engine::Space::global || r.op != engine::Op::load) continue;
         if (warp >= 0 && r.warp != warp) continue;
         ++s.requests;
         sectors += (long long)r.sectors.size();

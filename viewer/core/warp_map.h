@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 #include "viewer/core/stepper.h"
 
 namespace stencil::viewer {
 
 struct WarpLoad {
     int interval = 0, site = 0, occurrence = 0;
-    simt::Op op = simt::Op::load;
+    engine::Op op = engine::Op::load;
     int buffer = 0;
     int lanes = 0;                 // active lanes
     int rows = 0;                  // distinct x-rows (y, z) of the grid

@@ -35,7 +35,7 @@ namespace ptx::detail {
 
 using u64 = std::uint64_t;
 using u32 = std::uint32_t;
-using simt::DiagKind;
+using engine::DiagKind;
 
 // Instructions a warp runs before the block's other warps may: small, so that a warp spinning on a
 // flag another warp sets lets that warp run soon (warps of a block run at once on a GPU).
@@ -64,7 +64,7 @@ struct Thread {
     int linear = 0;
     int lane = 0;
     int warp = 0;
-    simt::Idx3 idx;
+    engine::Idx3 idx;
     State state = State::ready;
     std::vector<Frame> frames;
     std::vector<unsigned char> local, params;
@@ -114,10 +114,10 @@ struct BufferSlot {
 };
 
 struct LaunchState {
-    LaunchState(const Module& m_, const Launch& l, const simt::ExecOptions& o) : m(m_), launch(l), opt(o) {}
+    LaunchState(const Module& m_, const Launch& l, const engine::ExecOptions& o) : m(m_), launch(l), opt(o) {}
     const Module& m;
     const Launch& launch;
-    const simt::ExecOptions& opt;
+    const engine::ExecOptions& opt;
     const Function* entry = nullptr;
     int entry_index = 0;
     std::vector<BufferSlot> buffers;
@@ -176,8 +176,8 @@ struct Group {
     u64& reg(int slot, int lane) const { return R[size_t(slot) * kWarpSize + lane]; }
 };
 
-const char* op_word(simt::Op o);
-std::string idx_text(simt::Idx3 i);
+const char* op_word(engine::Op o);
+std::string idx_text(engine::Idx3 i);
 std::string short_file(const std::string& f);
 
 // ---- one worker: runs blocks one after another -------------------------------------------------
@@ -186,9 +186,9 @@ public:
     BlockRunner(LaunchState& L, int worker);
     ~BlockRunner();
 
-    simt::ExecReport report;
+    engine::ExecReport report;
     // (linear block, its diagnostic totals), in the order this worker ran them
-    std::vector<std::pair<int, std::array<long long, simt::kDiagKinds>>> log;
+    std::vector<std::pair<int, std::array<long long, engine::kDiagKinds>>> log;
 
     void run_block(int linear_block);
     bool cancelled() const { return report.cancelled; }
@@ -197,12 +197,12 @@ public:
     LaunchState& launch() { return L_; }
     const Module& module() const { return L_.m; }
     int block() const { return block_; }
-    simt::Idx3 block_idx() const { return block_idx_; }
+    engine::Idx3 block_idx() const { return block_idx_; }
     std::vector<Thread>& threads() { return threads_; }
     const unsigned char* shared_memory() const { return shared_.data(); }
-    void add_diag(simt::Diagnostic d);
+    void add_diag(engine::Diagnostic d);
     bool wants(DiagKind k);  // false past the kind's cap: only counted
-    void locate(simt::Diagnostic& d, const Thread& t, const Instr* in) const;
+    void locate(engine::Diagnostic& d, const Thread& t, const Instr* in) const;
     std::string where(const Instr* in) const;
     std::string instr_text(const Function& f, const Instr& in) const;
     std::string instr_text_at(int fn, const Instr& in) const { return instr_text(L_.m.functions[fn], in); }
@@ -228,7 +228,7 @@ private:
     bool observing_ = false;
     bool stepping_ = false;  // an observer wants this block's instructions (observer.h: step)
     int block_ = 0;
-    simt::Idx3 block_idx_;
+    engine::Idx3 block_idx_;
     bool abort_ = false;
     bool record_block_ = false;
     long long block_instructions_ = 0;
@@ -237,8 +237,8 @@ private:
     std::chrono::steady_clock::time_point block_start_;
     std::mt19937_64 rng_;
     std::array<std::uint8_t, kWarpSize> lane_order_{};  // the order a warp's lanes access memory
-    simt::Counts block_counts_;
-    std::array<int, simt::kDiagKinds> kept_{};
+    engine::Counts block_counts_;
+    std::array<int, engine::kDiagKinds> kept_{};
 
     // -- setup
     void start_thread(Thread& t, int linear);
@@ -284,18 +284,18 @@ private:
     bool access(Thread& t, const Instr& in, Sp space, u64 addr, int size, void* data, bool atomic_op = false);
     bool resolve_generic(Thread& t, const Instr& in, Sp& space, u64& addr, int size, bool store);
     const BufferSlot* buffer_of(u64 addr, int& index) const;
-    bool global_pointer(Thread& t, const Instr& in, u64 addr, int size, simt::Op op, bool store, unsigned char*& p);
-    bool shared_pointer(Thread& t, const Instr& in, u64 addr, int size, simt::Op op, bool store, unsigned char*& p);
-    bool local_pointer(Thread& t, const Instr& in, u64 addr, int size, simt::Op op, bool store, unsigned char*& p);
+    bool global_pointer(Thread& t, const Instr& in, u64 addr, int size, engine::Op op, bool store, unsigned char*& p);
+    bool shared_pointer(Thread& t, const Instr& in, u64 addr, int size, engine::Op op, bool store, unsigned char*& p);
+    bool local_pointer(Thread& t, const Instr& in, u64 addr, int size, engine::Op op, bool store, unsigned char*& p);
     void no_allocation(Thread& t, const Instr& in, u64 addr, int size, bool store);
-    void buffer_fault(Thread& t, const Instr& in, const BufferSlot& b, long long off, simt::Op op, DiagKind kind,
+    void buffer_fault(Thread& t, const Instr& in, const BufferSlot& b, long long off, engine::Op op, DiagKind kind,
                       bool store);
-    void shared_out_of_bounds(Thread& t, const Instr& in, long long a, simt::Op op, bool store);
-    void local_out_of_bounds(Thread& t, const Instr& in, u64 addr, simt::Op op, bool store);
+    void shared_out_of_bounds(Thread& t, const Instr& in, long long a, engine::Op op, bool store);
+    void local_out_of_bounds(Thread& t, const Instr& in, u64 addr, engine::Op op, bool store);
     void misaligned(Thread& t, const Instr& in, Sp space, int size, bool store);
-    void observe(Thread& t, const Instr& in, simt::Space sp, simt::Op op, int size, const BufferSlot* b, int var,
+    void observe(Thread& t, const Instr& in, engine::Space sp, engine::Op op, int size, const BufferSlot* b, int var,
                  long long off, long long inner);
-    void record(Thread& t, const Instr& in, simt::Space sp, simt::Op op, int size, int buffer, long long off);
+    void record(Thread& t, const Instr& in, engine::Space sp, engine::Op op, int size, int buffer, long long off);
     bool atomic(Group& g, Thread& t, const Instr& in);
 
     // -- builtins: printf (printf.cpp), assert, malloc / free (device_state.cpp)
@@ -307,7 +307,7 @@ private:
     void do_assert_fail(Group& g, Thread& t, const Instr& in);
     void do_malloc(Group& g, Thread& t, const Instr& in);
     void do_free(Group& g, Thread& t, const Instr& in);
-    bool heap_access_ok(Thread& t, const Instr& in, long long off, int size, simt::Op op, bool store);
+    bool heap_access_ok(Thread& t, const Instr& in, long long off, int size, engine::Op op, bool store);
     u64 call_param(Group& g, Thread& t, const Instr& in, size_t k) const;
 
     // -- rendezvous (rendezvous.cpp)

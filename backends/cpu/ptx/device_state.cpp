@@ -114,7 +114,7 @@ void BlockRunner::do_free(Group& g, Thread& t, const Instr& in) {
 }
 
 // A heap access: inside a live block, or the fault that says where it went.
-bool BlockRunner::heap_access_ok(Thread& t, const Instr& in, long long off, int size, simt::Op op, bool store) {
+bool BlockRunner::heap_access_ok(Thread& t, const Instr& in, long long off, int size, engine::Op op, bool store) {
     DeviceState::Impl& d = *L_.device;
     std::shared_lock lock(d.heap_mutex);
     const auto hit = d.find((u64)off, size);
@@ -129,10 +129,10 @@ bool BlockRunner::heap_access_ok(Thread& t, const Instr& in, long long off, int 
     else
         what = fmt::format("malloc'd block {}[{}], but that block has {} elements", hit.block->id,
                            ((u64)off - hit.start) / (u64)elem, hit.block->bytes / (u64)elem);
-    simt::Diagnostic dg;
+    engine::Diagnostic dg;
     dg.kind = DiagKind::out_of_bounds;
     locate(dg, t, &in);
-    dg.space = simt::Space::global;
+    dg.space = engine::Space::global;
     dg.array = "heap";
     dg.offset = off;
     dg.elem_size = elem;

@@ -24,7 +24,7 @@
 //   param    the entry's parameters from Launch::params
 //   heap     device malloc/free: each allocation its own bounds-checked block, from a heap of the
 //            GPU's default size (8 MiB), kept in the DeviceState with the __device__ variables
-// The trace (simt::Access), counts and diagnostics are those of backends/cpu/trace.h, so the
+// The trace (engine::Access), counts and diagnostics are those of core/engine_trace.h, so the
 // analysis, the viewer and the checker read this engine's reports as they read any other.
 //
 // What a GPU decides and a CPU must not fix to one value (Launch::explore), what a GPU refuses
@@ -39,7 +39,7 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 
 namespace ptx {
 
@@ -84,7 +84,7 @@ std::string find_symbol(const Module& m, std::string_view suffix);
 struct Buffer {
     void* data = nullptr;
     std::size_t bytes = 0;
-    int id = 0;               // simt::Access::buffer in traces
+    int id = 0;               // engine::Access::buffer in traces
     std::string name;         // in diagnostics ("in", "out")
     bool read_only = false;   // every store is DiagKind::input_write, and it does not happen
 };
@@ -130,13 +130,13 @@ struct Explore {
     // the seed, the thread and the call site) gets a null pointer, as such a GPU would give it.
     bool refuse_some_mallocs = false;
     // The lanes of a warp take a memory instruction's accesses (atomics among them) in lane
-    // order, reversed, or shuffled by the seed; simt::Schedule orders the warps.
+    // order, reversed, or shuffled by the seed; engine::Schedule orders the warps.
     std::uint64_t seed = 0;
 };
 
 struct Launch {
     std::string entry;                        // the PTX (mangled) name
-    simt::Idx3 grid{1, 1, 1}, block{1, 1, 1};
+    engine::Idx3 grid{1, 1, 1}, block{1, 1, 1};
     std::vector<Buffer> buffers;
     // One value per .param of the entry, in order, truncated to the parameter's size:
     // integers as they are, pointers as buffer_address(i) + byte offset, floats bit-cast.
@@ -189,7 +189,7 @@ private:
 // such entry, wrong number of params, an unknown constant symbol, a block the GPU would refuse).
 // Reports: ExecReport::sites[i] is the instruction index of site i, ExecReport::site_source[i]
 // its source position.
-simt::ExecReport run(const Module& m, const Launch& launch, const simt::ExecOptions& opt);
+engine::ExecReport run(const Module& m, const Launch& launch, const engine::ExecOptions& opt);
 
 // Interpreted instructions per second of the last run() on this OS thread (for benchmarks):
 // the total is in ExecReport::instructions.

@@ -10,16 +10,16 @@
 
 namespace ptx::detail {
 
-const char* op_word(simt::Op o) { return o == simt::Op::store ? "stores" : o == simt::Op::atomic ? "atomically updates" : "loads"; }
+const char* op_word(engine::Op o) { return o == engine::Op::store ? "stores" : o == engine::Op::atomic ? "atomically updates" : "loads"; }
 
-std::string idx_text(simt::Idx3 i) { return fmt::format("({}, {}, {})", i.x, i.y, i.z); }
+std::string idx_text(engine::Idx3 i) { return fmt::format("({}, {}, {})", i.x, i.y, i.z); }
 
 std::string short_file(const std::string& f) {
     const auto p = f.find_last_of('/');
     return p == std::string::npos ? f : f.substr(p + 1);
 }
 
-void BlockRunner::add_diag(simt::Diagnostic d) {
+void BlockRunner::add_diag(engine::Diagnostic d) {
     ++report.totals[static_cast<int>(d.kind)];
     if (kept_[static_cast<int>(d.kind)]++ < L_.opt.max_diagnostics) report.diagnostics.push_back(std::move(d));
 }
@@ -32,7 +32,7 @@ bool BlockRunner::wants(DiagKind k) {
     return false;
 }
 
-void BlockRunner::locate(simt::Diagnostic& d, const Thread& t, const Instr* in) const {
+void BlockRunner::locate(engine::Diagnostic& d, const Thread& t, const Instr* in) const {
     d.block = block_idx_;
     d.thread_a = t.linear;
     d.thread_a_idx = t.idx;
@@ -91,9 +91,9 @@ void BlockRunner::fail_block() {
 }
 
 void BlockRunner::fatal(DiagKind kind, const Thread& t, const Instr* in, std::string message) {
-    simt::Diagnostic d;
+    engine::Diagnostic d;
     d.kind = kind;
-    d.space = simt::Space::global;  // faults outside shared memory (shared ones build their own)
+    d.space = engine::Space::global;  // faults outside shared memory (shared ones build their own)
     locate(d, t, in);
     d.message = std::move(message);
     add_diag(std::move(d));
@@ -108,13 +108,13 @@ void BlockRunner::no_allocation(Thread& t, const Instr& in, u64 addr, int size, 
 }
 
 // A fault on a buffer: the diagnostic names the buffer and the element; the block stops.
-void BlockRunner::buffer_fault(Thread& t, const Instr& in, const BufferSlot& b, long long off, simt::Op op,
+void BlockRunner::buffer_fault(Thread& t, const Instr& in, const BufferSlot& b, long long off, engine::Op op,
                                DiagKind kind, bool store) {
     const int elem = std::max(1, bytes_of(in.type));
-    simt::Diagnostic d;
+    engine::Diagnostic d;
     d.kind = kind;
     locate(d, t, &in);
-    d.space = simt::Space::global;
+    d.space = engine::Space::global;
     d.array = b.name;
     d.offset = off;
     d.elem_size = elem;
@@ -134,11 +134,11 @@ void BlockRunner::buffer_fault(Thread& t, const Instr& in, const BufferSlot& b, 
 // A shared address outside the block's shared memory, named after the nearest array of the
 // kernel (shared memory has no bounds of its own on a GPU: the index is outside the block's, so
 // outside every array's). The block stops.
-void BlockRunner::shared_out_of_bounds(Thread& t, const Instr& in, long long a, simt::Op op, bool store) {
-    simt::Diagnostic d;
+void BlockRunner::shared_out_of_bounds(Thread& t, const Instr& in, long long a, engine::Op op, bool store) {
+    engine::Diagnostic d;
     d.kind = DiagKind::out_of_bounds;
     locate(d, t, &in);
-    d.space = simt::Space::shared;
+    d.space = engine::Space::shared;
     d.elem_size = std::max(1, bytes_of(in.type));
     d.op_a = op;
     long long base = 0, bytes = L_.shared_total;
@@ -166,8 +166,8 @@ void BlockRunner::shared_out_of_bounds(Thread& t, const Instr& in, long long a, 
     fail_block();
 }
 
-void BlockRunner::local_out_of_bounds(Thread& t, const Instr& in, u64 addr, simt::Op op, bool store) {
-    simt::Diagnostic d;
+void BlockRunner::local_out_of_bounds(Thread& t, const Instr& in, u64 addr, engine::Op op, bool store) {
+    engine::Diagnostic d;
     d.kind = DiagKind::out_of_bounds;
     locate(d, t, &in);
     d.array = "local";  // the thread's local memory: its frames' arrays, one after another

@@ -585,9 +585,9 @@ Next BlockRunner::load_plain(Group& g, const Instr& in, u32 active) {
             ok = false;
             break;
         }
-        const bool got = space == Sp::shared   ? shared_pointer(t, in, a, eb, simt::Op::load, false, p)
-                         : space == Sp::global ? global_pointer(t, in, a, eb, simt::Op::load, false, p)
-                         : space == Sp::local  ? local_pointer(t, in, a, eb, simt::Op::load, false, p)
+        const bool got = space == Sp::shared   ? shared_pointer(t, in, a, eb, engine::Op::load, false, p)
+                         : space == Sp::global ? global_pointer(t, in, a, eb, engine::Op::load, false, p)
+                         : space == Sp::local  ? local_pointer(t, in, a, eb, engine::Op::load, false, p)
                                                : access<false>(t, in, space, a, eb, &p, true);  // (its address)
         if (!got) {
             ok = false;
@@ -617,9 +617,9 @@ Next BlockRunner::store_plain(Group& g, const Instr& in, u32 active) {
             ok = false;
             return;
         }
-        const bool got = space == Sp::shared   ? shared_pointer(t, in, a, eb, simt::Op::store, true, p)
-                         : space == Sp::global ? global_pointer(t, in, a, eb, simt::Op::store, true, p)
-                         : space == Sp::local  ? local_pointer(t, in, a, eb, simt::Op::store, true, p)
+        const bool got = space == Sp::shared   ? shared_pointer(t, in, a, eb, engine::Op::store, true, p)
+                         : space == Sp::global ? global_pointer(t, in, a, eb, engine::Op::store, true, p)
+                         : space == Sp::local  ? local_pointer(t, in, a, eb, engine::Op::store, true, p)
                                                : access<true>(t, in, space, a, eb, &p, true);  // (its address)
         if (!got) {
             ok = false;
@@ -996,7 +996,7 @@ const BufferSlot* BlockRunner::buffer_of(u64 addr, int& index) const {
 }
 
 // A global address to host memory, checked against its buffer's true bounds.
-bool BlockRunner::global_pointer(Thread& t, const Instr& in, u64 addr, int size, simt::Op op, bool store,
+bool BlockRunner::global_pointer(Thread& t, const Instr& in, u64 addr, int size, engine::Op op, bool store,
                                  unsigned char*& p) {
     int index = -1;
     const BufferSlot* b = buffer_of(addr, index);
@@ -1016,9 +1016,9 @@ bool BlockRunner::global_pointer(Thread& t, const Instr& in, u64 addr, int size,
     }
     p = b->data + off;
     if (L_.counting || record_block_ || observing_) {
-        record(t, in, simt::Space::global, op, size, b->id, off);
+        record(t, in, engine::Space::global, op, size, b->id, off);
         if (observing_) {
-            const AccessEvent e{t, in, simt::Space::global, op, size, b, index, -1, off, 0,
+            const AccessEvent e{t, in, engine::Space::global, op, size, b, index, -1, off, 0,
                                 (in.flags & kStrong) != 0, (in.flags & kSemAcquire) != 0, (in.flags & kSemRelease) != 0};
             for (auto& o : observers_) o->access(*this, e);
         }
@@ -1026,7 +1026,7 @@ bool BlockRunner::global_pointer(Thread& t, const Instr& in, u64 addr, int size,
     return true;
 }
 
-bool BlockRunner::shared_pointer(Thread& t, const Instr& in, u64 addr, int size, simt::Op op, bool store,
+bool BlockRunner::shared_pointer(Thread& t, const Instr& in, u64 addr, int size, engine::Op op, bool store,
                                  unsigned char*& p) {
     // A shared address is 32 bits wide: [%r1+-4] with %r1 = 0 is byte -4, before the block's memory.
     long long a = (long long)addr;
@@ -1038,9 +1038,9 @@ bool BlockRunner::shared_pointer(Thread& t, const Instr& in, u64 addr, int size,
     p = shared_.data() + a;
     if (L_.counting || record_block_ || observing_) {
         const auto [var, inner] = shared_var(a);
-        record(t, in, simt::Space::shared, op, size, var, inner);
+        record(t, in, engine::Space::shared, op, size, var, inner);
         if (observing_) {
-            const AccessEvent e{t, in, simt::Space::shared, op, size, nullptr, -1, var, a, inner,
+            const AccessEvent e{t, in, engine::Space::shared, op, size, nullptr, -1, var, a, inner,
                                 (in.flags & kStrong) != 0, (in.flags & kSemAcquire) != 0, (in.flags & kSemRelease) != 0};
             for (auto& o : observers_) o->access(*this, e);
         }
@@ -1048,7 +1048,7 @@ bool BlockRunner::shared_pointer(Thread& t, const Instr& in, u64 addr, int size,
     return true;
 }
 
-bool BlockRunner::local_pointer(Thread& t, const Instr& in, u64 addr, int size, simt::Op op, bool store,
+bool BlockRunner::local_pointer(Thread& t, const Instr& in, u64 addr, int size, engine::Op op, bool store,
                                 unsigned char*& p) {
     if (addr < t.local.size() && t.local.size() - addr >= (u64)size) {  // (a negative index wraps)
         p = t.local.data() + addr;
@@ -1060,7 +1060,7 @@ bool BlockRunner::local_pointer(Thread& t, const Instr& in, u64 addr, int size, 
 
 template <bool kStore>
 bool BlockRunner::access(Thread& t, const Instr& in, Sp space, u64 addr, int size, void* data, bool atomic_op) {
-    const simt::Op op = atomic_op ? simt::Op::atomic : kStore ? simt::Op::store : simt::Op::load;
+    const engine::Op op = atomic_op ? engine::Op::atomic : kStore ? engine::Op::store : engine::Op::load;
     std::unique_lock<std::mutex> strong;  // (an atomic's is taken by atomic(), around its effect too)
     if (observing_ && !atomic_op && (in.flags & kStrong)) strong = std::unique_lock(L_.strong_access_mutex);
     if (space == Sp::generic && !resolve_generic(t, in, space, addr, size, kStore)) return false;
@@ -1108,7 +1108,7 @@ bool BlockRunner::access(Thread& t, const Instr& in, Sp space, u64 addr, int siz
 template bool BlockRunner::access<false>(Thread&, const Instr&, Sp, u64, int, void*, bool);
 template bool BlockRunner::access<true>(Thread&, const Instr&, Sp, u64, int, void*, bool);
 
-void BlockRunner::record(Thread& t, const Instr& in, simt::Space sp, simt::Op op, int size, int buffer, long long off) {
+void BlockRunner::record(Thread& t, const Instr& in, engine::Space sp, engine::Op op, int size, int buffer, long long off) {
     if (L_.counting) block_counts_.add(sp, op, size);
     if (record_block_) {
         auto& oc = t.occurrence[(size_t)in.site];
@@ -1116,7 +1116,7 @@ void BlockRunner::record(Thread& t, const Instr& in, simt::Space sp, simt::Op op
         if (report.trace.size() >= L_.opt.trace.max_records) {
             report.trace_truncated = true;
         } else {
-            simt::Access a;
+            engine::Access a;
             a.block = block_;
             a.thread = t.linear;
             a.interval = t.interval;

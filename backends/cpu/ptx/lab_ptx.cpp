@@ -62,22 +62,21 @@ std::string stem(KernelId k) { return fs::path(version(k).source_file).stem().st
 // (and, for K, backends/cuda/launch_unit.cuh) instantiates for the CUDA backend.
 std::map<InstanceKey, std::string> instantiations(KernelId k, Precision p) {
     const std::string real = real_name(p);
-    const std::string pointers = ", const " + real + "*, " + real + "*>";
     std::map<InstanceKey, std::string> out;
     for (int r = 1; r <= kMaxRadius; ++r) {
         if (!version(k).tile_is_template) {  // T is only the block edge: one instantiation
-            out[{0, r, 1}] = "<" + real + ", " + std::to_string(r) + pointers;
+            out[{0, r, 1}] = "<" + real + ", " + std::to_string(r) + ">";
             continue;
         }
         for (int t : built_tiles()) {
             if (!tile_fits(k, t, r, bytes_of(p))) continue;
             const std::string tr = "<" + real + ", " + std::to_string(t) + ", " + std::to_string(r);
             if (version(k).max_fused_steps <= 1) {
-                out[{t, r, 1}] = tr + pointers;
+                out[{t, r, 1}] = tr + ">";
                 continue;
             }
             for (int K = 1; K <= version(k).max_fused_steps; ++K)
-                if (!fuse_error(k, t, r, K)) out[{t, r, K}] = tr + ", " + std::to_string(K) + pointers;
+                if (!fuse_error(k, t, r, K)) out[{t, r, K}] = tr + ", " + std::to_string(K) + ">";
         }
     }
     return out;

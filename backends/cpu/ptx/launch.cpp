@@ -86,8 +86,8 @@ void BlockRunner::run_block(int linear_block) {
     next_poll_ = 0;
     block_start_ = std::chrono::steady_clock::now();
     block_counts_ = {};
-    record_block_ = L_.recording && (L_.opt.trace.records == simt::TraceMode::all ||
-                                     (L_.opt.trace.records == simt::TraceMode::block && L_.opt.trace.block == block_idx_));
+    record_block_ = L_.recording && (L_.opt.trace.records == engine::TraceMode::all ||
+                                     (L_.opt.trace.records == engine::TraceMode::block && L_.opt.trace.block == block_idx_));
     const int n = L_.nthreads;
     threads_.resize((size_t)n);
     for (int i = 0; i < n; ++i) start_thread(threads_[(size_t)i], i);
@@ -115,13 +115,13 @@ void BlockRunner::run_block(int linear_block) {
 
     std::vector<int> order((size_t)nwarps);
     std::iota(order.begin(), order.end(), 0);
-    const simt::Schedule sched = L_.opt.schedule;
-    if (sched == simt::Schedule::reversed) std::reverse(order.begin(), order.end());
+    const engine::Schedule sched = L_.opt.schedule;
+    if (sched == engine::Schedule::reversed) std::reverse(order.begin(), order.end());
     for (int l = 0; l < kWarpSize; ++l)
-        lane_order_[(size_t)l] = std::uint8_t(sched == simt::Schedule::reversed ? kWarpSize - 1 - l : l);
+        lane_order_[(size_t)l] = std::uint8_t(sched == engine::Schedule::reversed ? kWarpSize - 1 - l : l);
     rng_.seed(L_.opt.seed * 0x9E3779B97F4A7C15ull + (u64)linear_block);
     for (;;) {
-        if (sched == simt::Schedule::random) {
+        if (sched == engine::Schedule::random) {
             std::shuffle(order.begin(), order.end(), rng_);
             std::shuffle(lane_order_.begin(), lane_order_.end(), rng_);
         }
@@ -148,7 +148,7 @@ void BlockRunner::run_block(int linear_block) {
     report.threads_run += n;
     ++report.blocks_run;
     log.push_back({linear_block, {}});
-    for (int k = 0; k < simt::kDiagKinds; ++k) log.back().second[(size_t)k] = report.totals[(size_t)k] - totals_before[(size_t)k];
+    for (int k = 0; k < engine::kDiagKinds; ++k) log.back().second[(size_t)k] = report.totals[(size_t)k] - totals_before[(size_t)k];
     if (L_.counting) {
         report.counts += block_counts_;
         if (L_.opt.trace.per_block_counts) report.block_counts[(size_t)linear_block] = block_counts_;
@@ -254,7 +254,7 @@ bool recursion_reachable(const Module& m, int entry) {
 void prepare_launch(LaunchState& L, int entry_index) {
     const Module& m = L.m;
     const Launch& launch = L.launch;
-    const simt::ExecOptions& opt = L.opt;
+    const engine::ExecOptions& opt = L.opt;
     const Function& entry = m.functions[(size_t)entry_index];
     L.entry = &entry;
     L.entry_index = entry_index;
@@ -263,9 +263,9 @@ void prepare_launch(LaunchState& L, int entry_index) {
                          ? (launch.dynamic_shared_bytes > 0 ? entry.dynamic_shared_offset + (long long)launch.dynamic_shared_bytes
                                                             : entry.static_shared_bytes)
                          : 0;
-    L.recording = opt.trace.records != simt::TraceMode::off;
+    L.recording = opt.trace.records != engine::TraceMode::off;
     L.counting = opt.trace.count || opt.trace.per_block_counts;
-    L.deadline = opt.deadline_seconds < 0 ? (opt.check_shared ? simt::kDefaultCheckedDeadline : 0) : opt.deadline_seconds;
+    L.deadline = opt.deadline_seconds < 0 ? (opt.check_shared ? engine::kDefaultCheckedDeadline : 0) : opt.deadline_seconds;
     L.instruction_pool = launch.block_instruction_budget *
                          ((long long)launch.grid.x * launch.grid.y * launch.grid.z);
     for (int v : entry.entry_shared_vars) {
@@ -317,11 +317,11 @@ void load_memory(LaunchState& L) {
 }
 
 // The order the blocks are handed out in: in order, reversed, or shuffled by the seed.
-std::vector<int> block_order(const simt::ExecOptions& opt, long long nblocks) {
+std::vector<int> block_order(const engine::ExecOptions& opt, long long nblocks) {
     std::vector<int> order((size_t)nblocks);
     std::iota(order.begin(), order.end(), 0);
-    if (opt.block_order == simt::BlockOrder::reversed) std::reverse(order.begin(), order.end());
-    if (opt.block_order == simt::BlockOrder::random) {
+    if (opt.block_order == engine::BlockOrder::reversed) std::reverse(order.begin(), order.end());
+    if (opt.block_order == engine::BlockOrder::random) {
         std::mt19937_64 r(opt.seed ^ 0xB10C5EEDull);
         std::shuffle(order.begin(), order.end(), r);
     }
@@ -331,11 +331,11 @@ std::vector<int> block_order(const simt::ExecOptions& opt, long long nblocks) {
 // The blocks spread over worker OS threads (one when tracing: the trace in program order, block
 // by block); each worker's runner keeps its own report.
 std::vector<std::unique_ptr<BlockRunner>> run_blocks(LaunchState& L, const std::vector<int>& order) {
-    const simt::ExecOptions& opt = L.opt;
+    const engine::ExecOptions& opt = L.opt;
     const long long nblocks = (long long)order.size();
     int workers = opt.workers > 0 ? opt.workers : (int)std::max(1u, std::thread::hardware_concurrency());
     workers = (int)std::min<long long>(workers, nblocks);
-    if (opt.trace.records != simt::TraceMode::off) workers = 1;
+    if (opt.trace.records != engine::TraceMode::off) workers = 1;
     std::vector<std::unique_ptr<BlockRunner>> runners;
     for (int w = 0; w < workers; ++w) {
         runners.push_back(std::make_unique<BlockRunner>(L, w));
@@ -356,9 +356,9 @@ std::vector<std::unique_ptr<BlockRunner>> run_blocks(LaunchState& L, const std::
 // The workers' reports into one. With stop_on_error, the blocks after the first failing one in
 // queue order ran or not depending on the workers' timing: nothing of theirs is reported
 // (totals, diagnostics, blocks and threads run), so the report is the same whatever the timing.
-void merge_reports(simt::ExecReport& rep, const std::vector<std::unique_ptr<BlockRunner>>& runners,
+void merge_reports(engine::ExecReport& rep, const std::vector<std::unique_ptr<BlockRunner>>& runners,
                    const std::vector<int>& order, const LaunchState& L) {
-    const simt::ExecOptions& opt = L.opt;
+    const engine::ExecOptions& opt = L.opt;
     const auto& g = L.launch.grid;
     const size_t nblocks = order.size();
     rep.workers = (int)runners.size();
@@ -368,17 +368,17 @@ void merge_reports(simt::ExecReport& rep, const std::vector<std::unique_ptr<Bloc
     size_t cutoff = order.size();
     for (auto& r : runners)
         for (const auto& [blk, totals] : r->log)
-            for (int k = 0; k < simt::kDiagKinds; ++k)
-                if (opt.stop_on_error && totals[(size_t)k] && simt::is_fatal((DiagKind)k))
+            for (int k = 0; k < engine::kDiagKinds; ++k)
+                if (opt.stop_on_error && totals[(size_t)k] && engine::is_fatal((DiagKind)k))
                     cutoff = std::min(cutoff, pos_of[(size_t)blk]);
-    auto linear = [&](const simt::Idx3& i) { return ((long long)i.z * g.y + i.y) * g.x + i.x; };
-    std::vector<simt::Diagnostic> all;
+    auto linear = [&](const engine::Idx3& i) { return ((long long)i.z * g.y + i.y) * g.x + i.x; };
+    std::vector<engine::Diagnostic> all;
     for (auto& r : runners) {
         const auto& x = r->report;
         rep.ok = rep.ok && x.ok;
         for (const auto& [blk, totals] : r->log) {
             if (pos_of[(size_t)blk] > cutoff) continue;
-            for (int k = 0; k < simt::kDiagKinds; ++k) rep.totals[(size_t)k] += totals[(size_t)k];
+            for (int k = 0; k < engine::kDiagKinds; ++k) rep.totals[(size_t)k] += totals[(size_t)k];
             ++rep.blocks_run;
             rep.threads_run += L.nthreads;
         }
@@ -397,16 +397,16 @@ void merge_reports(simt::ExecReport& rep, const std::vector<std::unique_ptr<Bloc
     }
     // diagnostics in block order, at most max_diagnostics of each kind
     std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& c) { return linear(a.block) < linear(c.block); });
-    std::array<int, simt::kDiagKinds> kept{};
+    std::array<int, engine::kDiagKinds> kept{};
     for (auto& d : all)
         if (kept[(size_t)d.kind]++ < opt.max_diagnostics) rep.diagnostics.push_back(std::move(d));
     if (rep.cancelled) rep.ok = false;
-    for (int k = 0; k < simt::kDiagKinds; ++k)
-        if (rep.totals[(size_t)k] && simt::is_fatal((DiagKind)k)) rep.ok = false;
+    for (int k = 0; k < engine::kDiagKinds; ++k)
+        if (rep.totals[(size_t)k] && engine::is_fatal((DiagKind)k)) rep.ok = false;
 }
 
 // Each memory site's code address and source position (file, line, PTX instruction).
-void describe_sites(simt::ExecReport& rep, const Module& m) {
+void describe_sites(engine::ExecReport& rep, const Module& m) {
     rep.sites.resize(m.sites.size());
     rep.site_source.resize(m.sites.size());
     for (size_t s = 0; s < m.sites.size(); ++s) {
@@ -424,18 +424,18 @@ void describe_sites(simt::ExecReport& rep, const Module& m) {
 }  // namespace
 }  // namespace detail
 
-simt::ExecReport run(const Module& m, const Launch& launch, const simt::ExecOptions& opt) {
+engine::ExecReport run(const Module& m, const Launch& launch, const engine::ExecOptions& opt) {
     using namespace detail;
     const auto t0 = std::chrono::steady_clock::now();
     const int entry_index = find_entry(m, launch);
     const Function& entry = m.functions[(size_t)entry_index];
-    simt::ExecReport rep;
+    engine::ExecReport rep;
     rep.grid = launch.grid;
     rep.block = launch.block;
     rep.schedule = opt.schedule;
     rep.seed = opt.seed;
     if (const std::string why = launch_refusal(entry, launch); !why.empty()) {
-        simt::Diagnostic d;
+        engine::Diagnostic d;
         d.kind = DiagKind::kernel_exception;
         d.message = why;
         rep.ok = false;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "backends/cpu/ptx/ir.h"
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 
 namespace ptx::detail {
 
@@ -26,8 +26,8 @@ struct BufferSlot;
 struct AccessEvent {
     Thread& t;
     const Instr& in;
-    simt::Space space;
-    simt::Op op;         // an atomic is a read and a write at once
+    engine::Space space;
+    engine::Op op;         // an atomic is a read and a write at once
     int size = 0;        // bytes
     const BufferSlot* buffer = nullptr;  // global: the buffer (nullptr for the module's variables)
     int buffer_index = -1;               // global: Launch::buffers' index, or kModuleGlobalsIndex

@@ -35,7 +35,7 @@ public:
     }
 
     void access(BlockRunner& r, const AccessEvent& e) override {
-        if (e.op != simt::Op::load && e.space == simt::Space::global) note_store(r, e);
+        if (e.op != engine::Op::load && e.space == engine::Space::global) note_store(r, e);
         if (!tracing_) return;
         ThreadRecord& tr = rec_.threads[(size_t)e.t.linear];
         AccessRecord a;
@@ -44,12 +44,12 @@ public:
         a.interval = e.t.interval;
         a.space = e.space;
         a.op = e.op;
-        a.where = e.space == simt::Space::global ? e.buffer_index : e.var;
+        a.where = e.space == engine::Space::global ? e.buffer_index : e.var;
         a.offset = e.offset;
         a.inner = e.inner;
         a.bytes = e.size;
-        if (e.op != simt::Op::store) {  // (the observer runs before the access: a load's bytes are there)
-            const unsigned char* p = e.space == simt::Space::shared ? r.shared_memory() + e.offset
+        if (e.op != engine::Op::store) {  // (the observer runs before the access: a load's bytes are there)
+            const unsigned char* p = e.space == engine::Space::shared ? r.shared_memory() + e.offset
                                      : e.buffer                     ? e.buffer->data + e.offset
                                                                     : nullptr;
             if (p) std::memcpy(&a.loaded, p, (size_t)std::min(e.size, 8));

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 
 namespace ptx {
 
@@ -27,7 +27,7 @@ struct WatchedCell {
 // The last store to a watched cell.
 struct CellStore {
     int site = -1;  // -1: no store reached the cell
-    simt::Idx3 block, thread;
+    engine::Idx3 block, thread;
     long long stores = 0;
 };
 
@@ -42,8 +42,8 @@ struct AccessRecord {
     int step = 0;          // the StepRecord of its instruction
     int interval = 0;      // the block's barrier interval it was made in
     long long order = 0;   // the block's order of accesses (who stored a shared cell before a load)
-    simt::Space space = simt::Space::global;
-    simt::Op op = simt::Op::load;
+    engine::Space space = engine::Space::global;
+    engine::Op op = engine::Op::load;
     int where = -1;        // global: Launch::buffers' index; shared: the variable (-1: none)
     long long offset = 0;  // global: bytes into the buffer; shared: bytes into the block's memory
     long long inner = 0;   // shared: bytes into the variable
@@ -52,7 +52,7 @@ struct AccessRecord {
 };
 
 struct ThreadRecord {
-    simt::Idx3 idx;
+    engine::Idx3 idx;
     std::vector<StepRecord> steps;
     std::vector<AccessRecord> accesses;
 };
@@ -61,7 +61,7 @@ struct Recording {
     // asked
     std::vector<WatchedCell> cells;
     bool trace_block = false;
-    simt::Idx3 block;
+    engine::Idx3 block;
     // found
     std::vector<CellStore> stores;                // by cell
     std::vector<std::vector<int>> store_sites;    // by buffer: the sites that stored into it

@@ -165,9 +165,9 @@ public:
     void access(BlockRunner& r, const AccessEvent& e) override {
         if (!active_) return;
         Clock& c = clock(e.t.linear);
-        const bool reads = e.op != simt::Op::store, writes = e.op != simt::Op::load;
+        const bool reads = e.op != engine::Op::store, writes = e.op != engine::Op::load;
         if (e.strong && reads) acquire(c, key(r, e), e.acquire);
-        if (e.space == simt::Space::shared) shared_access(r, e, c);
+        if (e.space == engine::Space::shared) shared_access(r, e, c);
         else global_access(r, e, c);
         if (e.strong && writes) release(r, e, c);
     }
@@ -244,7 +244,7 @@ private:
 
     // A synchronising location: global (buffer, offset) or shared (block, offset).
     static u64 key(BlockRunner& r, const AccessEvent& e) {
-        if (e.space == simt::Space::shared) return (u64(1) << 63) | (u64(r.block()) << 24) | u64(e.offset);
+        if (e.space == engine::Space::shared) return (u64(1) << 63) | (u64(r.block()) << 24) | u64(e.offset);
         return (u64(e.buffer_index) << 40) | u64(e.offset);
     }
 
@@ -256,7 +256,7 @@ private:
     }
 
     void release(BlockRunner& r, const AccessEvent& e, Clock& c) {
-        const bool rmw = e.op == simt::Op::atomic;
+        const bool rmw = e.op == engine::Op::atomic;
         u32 bound = 0;
         if (e.release) bound = ++c.epoch;
         else bound = c.released;
@@ -317,17 +317,17 @@ private:
             auto conflicts = [&](const Rec& o) {
                 return o.thread != -1 && o.thread != e.t.linear && !(o.strong && e.strong) && !ordered(r, o, e.t, c);
             };
-            if (e.op == simt::Op::load && written_[(size_t)b] != gen_ && !reported) {
+            if (e.op == engine::Op::load && written_[(size_t)b] != gen_ && !reported) {
                 if (r.wants(DiagKind::uninitialized_shared_read)) report_uninitialized(r, e);
                 reported = true;
             }
             if (!reported && conflicts(w)) {
-                report_shared_race(r, e, w, simt::Op::store);
+                report_shared_race(r, e, w, engine::Op::store);
                 reported = true;
             }
-            if (e.op != simt::Op::load) {
+            if (e.op != engine::Op::load) {
                 if (!reported && conflicts(rd)) {
-                    report_shared_race(r, e, rd, simt::Op::load);
+                    report_shared_race(r, e, rd, engine::Op::load);
                     reported = true;
                 }
                 w = mine;
@@ -354,10 +354,10 @@ private:
     void report_uninitialized(BlockRunner& r, const AccessEvent& e) {
         const int elem = std::max(1, bytes_of(e.in.type));
         const std::string name = r.shared_var_name(e.var, e.offset);
-        simt::Diagnostic d;
+        engine::Diagnostic d;
         d.kind = DiagKind::uninitialized_shared_read;
         r.locate(d, e.t, &e.in);
-        d.space = simt::Space::shared;
+        d.space = engine::Space::shared;
         d.array = name;
         d.offset = e.inner;
         d.elem_size = elem;
@@ -375,7 +375,7 @@ private:
     }
 
     // The other access's statement (a race's thread_b), from its site.
-    void locate_other(simt::Diagnostic& d, int site) const {
+    void locate_other(engine::Diagnostic& d, int site) const {
         if (site < 0 || site >= (int)L_.m.sites.size()) return;
         const MemSite& s = L_.m.sites[(size_t)site];
         const Instr& in = L_.m.functions[(size_t)s.function].code[(size_t)s.instr];
@@ -386,7 +386,7 @@ private:
             d.instruction_b = L_.m.opcode_text[(size_t)s.function][(size_t)s.instr];
     }
 
-    void report_shared_race(BlockRunner& r, const AccessEvent& e, const Rec& other, simt::Op other_op) {
+    void report_shared_race(BlockRunner& r, const AccessEvent& e, const Rec& other, engine::Op other_op) {
         if (!r.wants(DiagKind::race)) return;
         const int elem = std::max(1, bytes_of(e.in.type));
         const std::string name = r.shared_var_name(e.var, e.offset);
@@ -394,13 +394,13 @@ private:
         const u32 others = other.lanes & ~(other.warp == e.t.warp ? u32(1) << e.t.lane : 0u);
         const int other_thread =
             other.thread >= 0 ? other.thread : other.warp >= 0 && others ? other.warp * kWarpSize + std::countr_zero(others) : -1;
-        simt::Diagnostic d;
+        engine::Diagnostic d;
         d.kind = DiagKind::race;
         r.locate(d, e.t, &e.in);
         d.op_a = e.op;
         d.op_b = other_op;
         d.block_b = r.block_idx();
-        d.space = simt::Space::shared;
+        d.space = engine::Space::shared;
         d.array = name;
         d.offset = e.inner;
         d.elem_size = elem;
@@ -455,19 +455,19 @@ private:
             auto& R = sh.reads[(size_t)w];
             auto& RC = sh.read_clocks[(size_t)w];
             u64 other = 0;
-            simt::Op other_op = simt::Op::load;
-            if (e.op != simt::Op::load) {
+            engine::Op other_op = engine::Op::load;
+            if (e.op != engine::Op::load) {
                 const u64 old = W.exchange(mine);
                 const u64 old_clock = WC.exchange(my_clock);
                 if (conflicts(old, old_clock)) {
-                    other = old, other_op = simt::Op::store;
+                    other = old, other_op = engine::Op::store;
                 } else if (const u64 rd = R.load(), rdc = RC.load(); conflicts(rd, rdc)) {
                     other = rd;
                 }
             }
             // (an atomic's read is coherence-ordered with the writes to its location: it is
             // recorded as the write it also is, not among the readers)
-            if (e.op == simt::Op::load) {
+            if (e.op == engine::Op::load) {
                 u64 rd = R.load();
                 for (;;) {
                     const u64 rdc = RC.load();
@@ -484,7 +484,7 @@ private:
                 }
                 if (!other) {
                     const u64 wr = W.load(), wrc = WC.load();
-                    if (e.op == simt::Op::load && conflicts(wr, wrc)) other = wr, other_op = simt::Op::store;
+                    if (e.op == engine::Op::load && conflicts(wr, wrc)) other = wr, other_op = engine::Op::store;
                 }
             }
             if (!other) continue;
@@ -493,14 +493,14 @@ private:
         }
     }
 
-    void report_global_race(BlockRunner& r, const AccessEvent& e, u64 conflict, simt::Op other_op) {
+    void report_global_race(BlockRunner& r, const AccessEvent& e, u64 conflict, engine::Op other_op) {
         const int elem = std::max(1, bytes_of(e.in.type));
-        simt::Diagnostic d;
+        engine::Diagnostic d;
         d.kind = DiagKind::race;
         r.locate(d, e.t, &e.in);
         d.op_a = e.op;
         d.op_b = other_op;
-        d.space = simt::Space::global;
+        d.space = engine::Space::global;
         d.array = e.buffer->name;
         d.offset = e.offset;
         d.elem_size = elem;
@@ -514,7 +514,7 @@ private:
         const long long offset_in_array = d.offset;
         const bool other_block_known = sh_block(conflict) != kManyBlocks;
         const int ob = other_block_known ? int(sh_block(conflict)) - 1 : -1;
-        simt::Idx3 obi = r.block_idx();
+        engine::Idx3 obi = r.block_idx();
         if (ob >= 0) {
             const auto& g = L_.launch.grid;
             obi = {ob % g.x, (ob / g.x) % g.y, ob / (g.x * g.y)};

@@ -243,7 +243,7 @@ void BlockRunner::diagnose_warp_stuck(Thread& t) {
         Thread& o = threads_[(size_t)(w0 + k)];
         if (o.state != State::warp || o.wait_mask != t.wait_mask || o.wait->op != in.op) other = &o;
     }
-    simt::Diagnostic d;
+    engine::Diagnostic d;
     d.kind = DiagKind::divergent_barrier;
     locate(d, t, &in);
     d.site_a = where(&in);
@@ -264,7 +264,7 @@ void BlockRunner::diagnose_warp_stuck(Thread& t) {
 }
 
 void BlockRunner::diagnose_exit_before_barrier(Thread& at_barrier, const Thread& exited) {
-    simt::Diagnostic d;
+    engine::Diagnostic d;
     d.kind = DiagKind::exit_before_barrier;
     locate(d, at_barrier, at_barrier.wait);
     d.thread_b = exited.linear;
@@ -286,7 +286,7 @@ bool BlockRunner::diagnose_divergent_barrier(Thread& at_barrier) {
     };
     for (auto& t : threads_) {
         if (t.state != State::barrier || key(t) == key(at_barrier)) continue;
-        simt::Diagnostic d;
+        engine::Diagnostic d;
         d.kind = DiagKind::divergent_barrier;
         locate(d, at_barrier, at_barrier.wait);
         d.thread_b = t.linear;

@@ -110,7 +110,7 @@ struct Slicer {
         for (size_t t = 0; t < rec.threads.size(); ++t)
             for (size_t a = 0; a < rec.threads[t].accesses.size(); ++a) {
                 const AccessRecord& x = rec.threads[t].accesses[a];
-                if (x.space == simt::Space::shared && x.op != simt::Op::load)
+                if (x.space == engine::Space::shared && x.op != engine::Op::load)
                     shared_stores.push_back({x.order, int(t), int(a)});
             }
         std::sort(shared_stores.begin(), shared_stores.end(), [](auto& a, auto& b) { return a.order < b.order; });
@@ -135,7 +135,7 @@ struct Slicer {
         return l;
     }
 
-    int thread_index(simt::Idx3 t) const {
+    int thread_index(engine::Idx3 t) const {
         for (size_t i = 0; i < rec.threads.size(); ++i)
             if (rec.threads[i].idx == t) return int(i);
         return -1;
@@ -248,11 +248,11 @@ struct Slicer {
     void follow_load(int t, int a, int depth) {
         const ThreadRecord& tr = rec.threads[(size_t)t];
         const AccessRecord& acc = tr.accesses[(size_t)a];
-        SliceLink l = access_link(acc.space == simt::Space::shared ? LinkKind::loaded_shared : LinkKind::loaded_global,
+        SliceLink l = access_link(acc.space == engine::Space::shared ? LinkKind::loaded_shared : LinkKind::loaded_global,
                                   depth, tr, acc);
         l.loaded = acc.loaded;
         out.push_back(l);
-        if (acc.space != simt::Space::shared) return;
+        if (acc.space != engine::Space::shared) return;
         auto overlaps = [&](const SharedStore& s) {
             const AccessRecord& x = rec.threads[(size_t)s.thread].accesses[(size_t)s.access];
             return x.offset < acc.offset + acc.bytes && acc.offset < x.offset + x.bytes;
@@ -267,7 +267,7 @@ struct Slicer {
         SliceLink w;
         w.depth = depth;
         w.thread = tr.idx;
-        w.space = simt::Space::shared;
+        w.space = engine::Space::shared;
         w.where = acc.where;
         w.inner = acc.inner;
         w.bytes = acc.bytes;
@@ -375,7 +375,7 @@ std::vector<SliceLink> backward_slice(const Module& m, const Recording& rec, con
     int last = -1;
     for (int a = 0; a < (int)tr.accesses.size(); ++a) {
         const AccessRecord& x = tr.accesses[(size_t)a];
-        if (x.space == simt::Space::global && x.op != simt::Op::load && x.where == target.buffer &&
+        if (x.space == engine::Space::global && x.op != engine::Op::load && x.where == target.buffer &&
             (target.offset < 0 || (x.offset < target.offset + target.bytes && target.offset < x.offset + x.bytes)))
             last = a;
     }

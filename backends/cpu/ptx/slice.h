@@ -45,21 +45,21 @@ struct SliceLink {
     LinkKind kind = LinkKind::stored;
     int depth = 0;
     SourcePoint at;
-    simt::Idx3 thread;
-    simt::Space space = simt::Space::global;
+    engine::Idx3 thread;
+    engine::Space space = engine::Space::global;
     int where = -1;        // global: the buffer; shared: the variable (its name: shared_name)
     long long offset = 0;  // global: bytes into the buffer
     long long inner = 0;   // shared: bytes into the variable
     int bytes = 0;
     std::optional<std::uint64_t> loaded;
-    std::optional<simt::Idx3> other;
+    std::optional<engine::Idx3> other;
     SourcePoint other_at;
     std::vector<int> lines;  // computed
     bool unordered = false;  // stored_by
 };
 
 struct SliceTarget {
-    simt::Idx3 thread;     // of the traced block: the thread that stored the output (or should have)
+    engine::Idx3 thread;     // of the traced block: the thread that stored the output (or should have)
     int buffer = 0;        // the output cell (offset < 0: the thread's last store into the buffer)
     long long offset = 0;
     int bytes = 4;

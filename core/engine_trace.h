@@ -1,18 +1,19 @@
-// What the CPU backend reports about one launch: diagnostics, access counts and (when asked) the
-// exact trace of every global and shared load/store, plus the helpers the analysis and the viewer
-// use to turn a trace into warp-level requests (sectors, lines, bank conflicts).
+// What the PTX engine (backends/cpu/ptx/, the CPU backend) reports about one launch: diagnostics,
+// access counts and (when asked) the exact trace of every global and shared load/store, the options
+// a launch takes, plus the helpers the analysis and the viewer use to turn a trace into warp-level
+// requests (sectors, lines, bank conflicts).
 //
-// Plain C++ (std only), shared by the PTX engine (backends/cpu/ptx/, the CPU backend) and the
-// retired fiber engine (simt.h, the CPU benchmark's peer).
+// Plain C++ (std only), below backends/: the engine fills these records, and analysis/, the
+// checker and the viewer read them without depending on the backend that runs it.
 //
 // ---- What an Access record identifies ------------------------------------------------------
 //   block     linear block index  (bz * gridDim.y + by) * gridDim.x + bx
 //   thread    linear thread index (tz * blockDim.y + ty) * blockDim.x + tx; warp = thread / 32,
 //             lane = thread % 32 (CUDA's numbering)
 //   interval  barrier interval: 0 before the block's first __syncthreads(), +1 after each
-//   site      the access instruction: an index into ExecReport::sites. On the PTX engine one
-//             site is one PTX load/store/atomic instruction, and ExecReport::site_source gives its
-//             file, line and opcode; on the fiber engine it is the code address of a traced call
+//   site      the access instruction: an index into ExecReport::sites. One site is one PTX
+//             load/store/atomic instruction, and ExecReport::site_source gives its file, line and
+//             opcode
 //   occurrence how many times this thread already executed `site` in this interval (loops that
 //             the compiler did not unroll run one site many times)
 // The lanes of one warp that share (interval, site, occurrence) executed the same instruction:
@@ -28,7 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace simt {
+namespace engine {
 
 struct Idx3 {
     int x = 0, y = 0, z = 0;
@@ -56,7 +57,7 @@ struct Access {
     Space space = Space::global;
     Op op = Op::load;
     std::uint8_t size = 0;  // bytes
-    int buffer = 0;         // global: the GlobalPtr's buffer id; shared: the shared array id
+    int buffer = 0;         // global: the launch buffer's id (ptx::Buffer); shared: the shared array id
     long long offset = 0;   // bytes from the buffer base (global) or the array base (shared)
 
     int warp() const { return thread / 32; }
@@ -82,14 +83,14 @@ enum class DiagKind : std::uint8_t {
     divergent_barrier,          // threads wait at different __syncthreads() call sites (or a
                                 // __syncwarp() some lanes of the warp never reach)
     exit_before_barrier,        // threads returned while others wait at a barrier
-    out_of_bounds,              // a GlobalPtr index outside its buffer, a shared index outside its array
+    out_of_bounds,              // an access outside every launch buffer, a shared index outside its array
     kernel_exception,           // anything else thrown by kernel code
     input_write,                // a store through a read-only global pointer (the kernel's input)
     timeout,                    // a block did not finish within ExecOptions::deadline_seconds
 };
 inline constexpr int kDiagKinds = 8;
 const char* to_string(DiagKind k);
-// Fatal kinds abandon the block (its fibers are unwound) and fail the launch; races and
+// Fatal kinds abandon the block (its threads stop where they are) and fail the launch; races and
 // uninitialized reads are reported and the caller decides.
 constexpr bool is_fatal(DiagKind k) {
     return k != DiagKind::race && k != DiagKind::uninitialized_shared_read;
@@ -104,7 +105,7 @@ struct Diagnostic {
     Idx3 thread_a_idx, thread_b_idx;
     Op op_a = Op::load, op_b = Op::load;
     Space space = Space::shared;  // where `array` lives (race, uninitialized read, bounds, input_write)
-    std::string array;            // shared: "#N" (N = array id); global: the GlobalPtr's name ("in")
+    std::string array;            // shared: "#N" (N = array id); global: the launch buffer's name ("in")
     long long offset = -1;        // byte offset in the array / buffer
     int elem_size = 0;            // bytes per cell; element index = offset / elem_size
     Idx3 block_b;                 // global race: the block of thread_b (== block within a block)
@@ -135,13 +136,13 @@ struct ExecReport {
     std::vector<Counts> block_counts; // by linear block (TraceOptions::per_block_counts)
     std::vector<Access> trace;        // TraceOptions::records
     bool trace_truncated = false;     // max_records reached
-    std::vector<std::uintptr_t> sites;  // code address of each Access::site (PTX: instruction index)
+    std::vector<std::uintptr_t> sites;  // the PTX instruction index of each Access::site
     struct SiteSource {
         std::string file;  // the kernel's source file, as the PTX's .file names it
         int line = 0;
         std::string instruction;  // the PTX instruction ("ld.global.f32")
     };
-    std::vector<SiteSource> site_source;  // PTX engine: parallel to sites
+    std::vector<SiteSource> site_source;  // parallel to sites
 
     bool cancelled = false;     // stopped through ExecOptions::cancel: outputs are incomplete
     long long blocks_run = 0;
@@ -162,7 +163,7 @@ struct ExecReport {
     Idx3 thread_coord(int linear_thread) const;
 };
 
-// ---- launch options (simt::launch in simt.h) -----------------------------------------------
+// ---- launch options (ptx::run in backends/cpu/ptx/engine.h) -----------------------------------
 enum class TraceMode : std::uint8_t { off, block, all };
 
 struct TraceOptions {
@@ -174,7 +175,7 @@ struct TraceOptions {
 };
 
 struct ExecOptions {
-    Schedule schedule = Schedule::in_order;  // fiber resume order in each barrier interval
+    Schedule schedule = Schedule::in_order;  // the order threads run in each barrier interval
     std::uint64_t seed = 1;                  // for Schedule::random (per block and interval) and
                                              // BlockOrder::random
     BlockOrder block_order = BlockOrder::in_order;  // the order blocks leave the queue
@@ -186,7 +187,6 @@ struct ExecOptions {
     TraceOptions trace;
     int max_diagnostics = 8;                 // kept per kind (all are counted in totals)
     bool stop_on_error = true;               // a fatal diagnostic stops handing out blocks
-    std::size_t stack_bytes = 256 * 1024;    // per fiber (pooled, 64 KiB guard below)
     // A block running longer than this is stopped with DiagKind::timeout (checked every few
     // thousand traced accesses, so a loop that touches no memory at all is not caught in-process).
     // < 0: automatic, off for plain launches and kDefaultCheckedDeadline with checks on; 0: off.
@@ -198,9 +198,6 @@ struct ExecOptions {
     const std::atomic<bool>* cancel = nullptr;
 };
 inline constexpr double kDefaultCheckedDeadline = 20.0;
-// The exit status of a process whose emulated thread overflowed its fiber stack (after one line
-// on stderr naming the block): a fault in the guard below a fiber stack cannot be unwound.
-inline constexpr int kStackOverflowExit = 86;
 
 // ---- analysis helpers ----------------------------------------------------------------------
 // Totals of a trace (only the recorded accesses).
@@ -233,4 +230,4 @@ struct WarpRequest {
 // (block, warp, interval, first seq in program order).
 std::vector<WarpRequest> warp_requests(std::span<const Access> trace, int block = -1);
 
-}  // namespace simt
+}  // namespace engine

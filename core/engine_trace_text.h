@@ -12,12 +12,12 @@
 #include <string>
 #include <string_view>
 
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 
-namespace simt {
+namespace engine {
 
 std::string trace_to_text(const ExecReport& rep);
 // Throws std::runtime_error naming the line that does not parse.
 ExecReport trace_from_text(std::string_view text);
 
-}  // namespace simt
+}  // namespace engine

@@ -1,5 +1,5 @@
 // What ptxas gave each function of a cubin, read from the ELF itself (cubin_resources.h).
-#include "backends/cpu/cubin_resources.h"
+#include "core/cubin_resources.h"
 
 #include <cstdint>
 #include <cstring>

@@ -1,5 +1,5 @@
 // Reports and trace helpers: counts, per-block counts, warp-level requests (sectors, lines, banks).
-#include "backends/cpu/trace.h"
+#include "core/engine_trace.h"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
-namespace simt {
+namespace engine {
 
 const char* to_string(Space s) { return s == Space::global ? "global" : "shared"; }
 const char* to_string(Op o) { return o == Op::load ? "load" : o == Op::store ? "store" : "atomic"; }
@@ -195,4 +195,4 @@ std::vector<WarpRequest> warp_requests(std::span<const Access> trace, int block)
     return sorted;
 }
 
-}  // namespace simt
+}  // namespace engine

@@ -1,9 +1,9 @@
-#include "backends/cpu/trace_text.h"
+#include "core/engine_trace_text.h"
 
 #include <sstream>
 #include <stdexcept>
 
-namespace simt {
+namespace engine {
 
 namespace {
 constexpr const char* kHeader = "stencil-lab trace 1";
@@ -80,4 +80,4 @@ ExecReport trace_from_text(std::string_view text) {
     return rep;
 }
 
-}  // namespace simt
+}  // namespace engine
