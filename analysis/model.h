@@ -1,4 +1,4 @@
-// The textbook's arithmetic-intensity model of the four kernel versions, as pure functions.
+// The textbook's arithmetic-intensity model of every kernel version, as pure functions.
 //
 // Everything here is arithmetic on (kernel, T, r, precision) and, for whole-grid figures, the grid
 // size: no I/O, no CUDA, no backend. The CLI (`stencil-lab model`), the sweep, the viewer's opb /
@@ -299,7 +299,7 @@ struct Model {
     double opb_limit = 0;             // as T grows (naive: no T, the same figure)
     std::string opb_formula;          // "13 (T-2)^3 / (4 T^3)"
     // The textbook's figure for this kernel when it differs in form from the exact count (the
-    // coarsened kernel's 13 * 30^3 / (4 * 32^3)); equal to opb for the four kernels as built.
+    // coarsened kernel's 13 * 30^3 / (4 * 32^3)); equal to opb for the others as built.
     double opb_textbook = 0;
     std::string opb_note;             // where the exact count and the text's figure part ways
 

@@ -131,7 +131,7 @@ struct DeviceCase {
         // Read-only arrays last, after a freed gap of their own size: cudaMalloc may place buffers
         // of one size back to back, and then a read past in[] (beyond its guard zone) would be a
         // valid access to the next buffer for compute-sanitizer memcheck. Memory that no
-        // allocation owns is reported (seen on an H100 at N = 16, 2026-11-22).
+        // allocation owns is reported: the gap makes such a read one.
         bufs.resize(cs.buffers.size());
         for (int pass = 0; pass < 2; ++pass)
             for (size_t b = 0; b < cs.buffers.size(); ++b) {

@@ -24,7 +24,7 @@ struct LaunchRequest {
     GridDims dims{64, 64, 64};
     // A block shape of the user's (`run --block`) instead of the row's T^3, for a version that
     // takes one (KernelVersion::takes_block; block_error says which shapes may run).
-    std::optional<Dim3> block;
+    std::optional<Dim3> block = std::nullopt;
     // Time steps (`run --steps S`): the stencil applied S times, each output the next step's input
     // (the backends alternate two buffers). A launch applies one step, or, for a version that
     // fuses steps (temporal), min(K, steps left) with K = `fuse` (0: the row's fused_steps).

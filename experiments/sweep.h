@@ -21,7 +21,7 @@
 namespace stencil::experiments {
 
 struct SweepOptions {
-    std::vector<KernelId> kernels;  // empty: all four versions
+    std::vector<KernelId> kernels;  // empty: every version
     std::vector<int> tiles;         // empty: each version's sweep_tiles (kernels/versions.h)
     int radius = 1;
     Precision precision = Precision::f32;

@@ -25,7 +25,7 @@ __global__ void stencil_naive_kernel(const real* in, real* out, int nx, int ny, 
     // Only interior cells are updated: the r cells next to each face are fixed boundary values.
     if (i >= R && i < nz - R && j >= R && j < ny - R && k >= R && k < nx - R) {
         // 32-bit offsets, as in the textbook: grid_error() caps grids at 2^31 - 1 cells, and
-        // 64-bit address arithmetic cost up to 2% against the printed listings on an H100.
+        // 64-bit address arithmetic was slower than the printed listings (docs/results/).
         const int sy = nx, sz = nx * ny;
         const int c = i * sz + j * sy + k;
 

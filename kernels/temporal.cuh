@@ -5,8 +5,8 @@
 // launch per step reads and writes the whole grid S times, so however good the kernel it cannot
 // pass the copy's rate: one update per cell read and written. Here a block keeps the intermediate
 // time levels on the chip and writes only level K: one read and one write of the grid per K
-// updates, so the rate in updates per second may pass the copy's (issue 13: 1.5x at 7-point
-// fp32 on an H100).
+// updates, so the rate in updates per second may pass the copy's (the figures: docs/results/,
+// `stencil-lab run --steps`).
 //
 // The price is the halo: level t at a cell needs level t-1 within R of it, so to write level K on
 // an OUT_WIDTH x OUT_TILE_DIM patch a block starts from a tile of level 0 that is R cells wider
@@ -25,9 +25,9 @@
 //     rows).
 // Why strips (bench/temporal/, docs/results/h100-temporal-variants-512*.txt): the design before
 // this one gave each thread one column (T x T threads), and paid per cell and level a shared
-// store, 4R shared loads and a barrier's share; fp32 stayed at 0.98x the copy whatever K. A strip
+// store, 4R shared loads and a barrier's share; fp32 stayed below the copy whatever K. A strip
 // of 8 rows reads 6 of its 8 y-neighbour pairs from its own registers, the x-neighbours by shuffles,
-// and shares one plane's two barriers among 8 K cells: 1.7x at r = 1, K = 3.
+// and shares one plane's two barriers among 8 K cells, and passes the copy's rate.
 //
 // The march (pipelined over levels). The block marches along z, loading input plane p in step p:
 //   level 0 (the input) gets plane p; level 1 computes plane p - R, level 2 plane p - 2R, ...,

@@ -13,7 +13,7 @@
 #   measure   the GPU's verdict of each corpus entry the table predicts      -> measure.txt
 #   counters  ncu on the naive kernel at 256^3, in-process CUPTI beside it,
 #             and whether the metrics the lab reads exist on this GPU         -> counters.txt
-#   sanitize  compute-sanitizer memcheck / racecheck / synccheck, 4 kernels  -> sanitizer.txt
+#   sanitize  compute-sanitizer memcheck / racecheck / synccheck, the textbook's kernels -> sanitizer.txt
 #   run       `stencil-lab run --json`, kernels x tiles, 512^3, f32 and f64 -> run.jsonl, run.md
 #   registers registers per thread, every kernel x r = 1..4 x precision     -> registers.jsonl
 #   baseline  `stencil-lab baseline --size 512 --reps 30`                    -> baseline.txt/.json

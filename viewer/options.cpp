@@ -13,7 +13,7 @@
 namespace stencil::viewer {
 
 std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
-    CLI::App cli{"stencil-lab-viewer: step through the four stencil kernels; OP/B, halos, coalescing, runs"};
+    CLI::App cli{"stencil-lab-viewer: step through the stencil kernels; OP/B, halos, coalescing, runs"};
     std::string panel, window_text = "1600x1000";
     cli.add_option("--screenshot", o.screenshot, "render, write the window to this PNG (and PNG.json) and exit");
     cli.add_option("--present,--panel", panel,
@@ -43,9 +43,9 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
     cli.add_option("--font", o.font_px, "font height in pixels, 14 .. 40 (every size follows it)")
         ->check(CLI::Range(kMinFontPx, kMaxFontPx));
     cli.add_flag("--headless-report", o.headless,
-                 "print the model of the four kernels and a checked run of each on the best backend, then exit "
+                 "print the model of every kernel and a checked run of each on the best backend, then exit "
                  "(no display needed)");
-    cli.add_option("--kernel", o.kernel, "stepper kernel: naive, tiled, coarsened, register-tiled");
+    cli.add_option("--kernel", o.kernel, "stepper kernel: " + version_names());
     cli.add_option("--tile", o.tile, "stepper and halos tile edge T")->check(CLI::Range(1, 64));
     cli.add_option("--radius", o.radius, "stencil radius r (stepper, OP/B, halos)")->check(CLI::Range(1, kMaxRadius));
     cli.add_option("--precision", o.precision, "f32 or f64 (stepper and OP/B)")->check(CLI::IsMember({"f32", "f64"}));

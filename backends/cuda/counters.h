@@ -29,7 +29,7 @@ struct CounterValues {
     // Bytes the executed global load / store instructions asked for, summed over active lanes:
     // smsp__sass_data_bytes_mem_global_op_{ld,st}.sum, the requested level, measured. (The
     // thread-level instruction counts smsp__sass_thread_inst_executed_op_global_{ld,st} read "n/a"
-    // on an H100, 2026-11-22.) nullopt when this GPU / CUPTI could not collect them (then
+    // on the H100.) nullopt when this GPU / CUPTI could not collect them (then
     // `requested_unavailable` says why).
     std::optional<double> global_load_data_bytes, global_store_data_bytes;
     std::string requested_unavailable;

@@ -1,5 +1,5 @@
 // The column design of temporal blocking (a variant for bench/temporal/): the lab's kernel before
-// the strips (kernels/temporal.cuh until 2026-11-24), kept as the baseline the strips are measured
+// the strips (kernels/temporal.cuh's first design), kept as the baseline the strips are measured
 // against. A T x T block, each thread one (x, y) column: per plane and level, publish level t-1's
 // centre plane in shared memory, barrier, compute level t (K barriers a plane).
 #pragma once

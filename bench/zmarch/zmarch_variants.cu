@@ -13,7 +13,7 @@
 //
 // The variants, all marching a z-chunk of planes per block with the 2r + 1 z-values of each column
 // in registers (the textbook's inPrev / inCurr / inNext queue):
-//   lab        kernels/streaming.cuh as it is (since 2026-11-24 the smem-y design below, in the
+//   lab        kernels/streaming.cuh as it is (the smem-y design below, in the
 //              lab's own words: 32 x T threads, any grid), at T = 8, 4, 16 rows and z-chunks 16, 32;
 //   lab-bounds the same kernel with another minimum of blocks per SM in its __launch_bounds__
 //              (1: no register cap), to show what its streaming_min_blocks buys;
@@ -251,7 +251,7 @@ void try_zmarch(Arrays<real>& a, const char* name, int chunk, float copy_ms) {
 
 // The lab's kernel: 32 x T threads, each a 16-byte vector of its row (kernels/streaming.cuh), with
 // its own launch bounds (MIN_BLOCKS 0: streaming_min_blocks) or the given minimum blocks per SM
-// (1: no register cap, the kernel before 2026-11-24's cap).
+// (1: no register cap, the kernel before its cap).
 template <class real, int R, int T, int MIN_BLOCKS = 0>
 void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
     constexpr int MB = MIN_BLOCKS > 0 ? MIN_BLOCKS : stencil::streaming_min_blocks<real, T, R>();

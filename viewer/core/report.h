@@ -1,5 +1,5 @@
 // The text the viewer prints with --headless-report on a machine without a display: the model of
-// the four kernels (the table the OP/B and halo panels draw), where the GPU figures would be, and
+// every kernel (the table the OP/B and halo panels draw), where the GPU figures would be, and
 // a checked, timed run of each kernel on the best backend here (what the runs panel would show).
 #pragma once
 #include <string>

@@ -1,4 +1,4 @@
-// The lab's four kernels as PTX: kernels/*.cuh compiled by NVRTC (nvrtc_ptx.h), for the PTX
+// The lab's kernels as PTX: kernels/*.cuh compiled by NVRTC (nvrtc_ptx.h), for the PTX
 // engine (engine.h).
 //
 // The kernel headers are embedded into the library at build time, so a binary never reads the
