@@ -21,6 +21,8 @@ using detail::streaming_planes;
 
 // ---- traffic ---------------------------------------------------------------------------------
 
+// One function because it is one case per kernel, each the count its kernel's code makes, side by
+// side so that they can be compared.
 BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, int fused) {
     check_arguments(k, T, radius, fused);
     const int bytes = bytes_of(p);

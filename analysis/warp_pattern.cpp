@@ -413,14 +413,9 @@ struct StreamingLoadKind {
     int element = -1;   // the row's ends: the one value of that vector it loads (else the vector)
 };
 
-WarpPattern streaming_warp_pattern(int T, int r, Precision p, GridDims g, int z_chunk) {
-    constexpr KernelId k = KernelId::streaming;
-    const int bytes = bytes_of(p), V = cells_per_thread(k, bytes), Q = (r + V - 1) / V, L = 128 / bytes;
-    const LaunchGeometry geo = launch_geometry(k, T, r, p, g, std::nullopt, 1, z_chunk);
-    const bool aligned = g.nx % V == 0;
-    const long long plane = (long long)g.nx * g.ny;
-    auto mod = [&](long long v) { return int(((v % L) + L) % L); };
-
+// The streaming kernel's load instructions: the queue, the halo rows, and each value of the rows'
+// ends (Q vectors a side, the values within r of the lane's own vector).
+std::vector<StreamingLoadKind> streaming_load_kinds(int Q, int V, int r) {
     std::vector<StreamingLoadKind> kinds{{"queue plane", 0, 0, false},
                                          {"halo row below", 0, -1, true},
                                          {"halo row above", 0, +1, true}};
@@ -430,32 +425,64 @@ WarpPattern streaming_warp_pattern(int T, int r, Precision p, GridDims g, int z_
             kinds.push_back({fmt::format("row end west {}.{}", q, e), -q, 0, true, e});
             kinds.push_back({fmt::format("row end east {}.{}", q, V - 1 - e), +q, 0, true, V - 1 - e});
         }
-    // Residues of the rows each kind loads (the same for every x-block).
-    auto row_histogram = [&](int rows) {
-        std::vector<long long> h(L, 0);
-        for (int by = 0; by < geo.grid.y; ++by)
-            for (int ty = 0; ty < (rows == 0 ? T : r); ++ty) {
-                const int j = rows == 0 ? by * T + ty : rows < 0 ? by * T - r + ty : by * T + T + ty;
-                if (j >= 0 && j < g.ny) ++h[mod((long long)j * g.nx)];
-            }
-        return h;
-    };
-    // Residues of the planes: the queue's [iBegin - r, iEnd + r) per chunk, or the computed ones.
-    auto plane_histogram = [&](bool computed) {
-        std::vector<long long> h(L, 0);
-        for (int bz = 0; bz < geo.grid.z; ++bz) {
-            auto [b, e] = streaming_planes(bz, geo.out_planes, g.nz, r);
-            if (b >= e) continue;
-            for (int z = computed ? b : b - r; z < (computed ? e : e + r); ++z) ++h[mod(z * plane)];
+    return kinds;
+}
+
+int residue(long long v, int L) { return int(((v % L) + L) % L); }
+
+// Residues mod L of the first cells of the rows a kind loads (the same for every x-block): the
+// block's own rows (rows 0), or the r halo rows below (-1) or above (+1) it.
+std::vector<long long> streaming_row_residues(const LaunchGeometry& geo, GridDims g, int T, int r, int L,
+                                              int rows) {
+    std::vector<long long> h(L, 0);
+    for (int by = 0; by < geo.grid.y; ++by)
+        for (int ty = 0; ty < (rows == 0 ? T : r); ++ty) {
+            const int j = rows == 0 ? by * T + ty : rows < 0 ? by * T - r + ty : by * T + T + ty;
+            if (j >= 0 && j < g.ny) ++h[residue((long long)j * g.nx, L)];
         }
-        return h;
-    };
+    return h;
+}
+
+// Residues mod L of the planes' first cells: the queue's [iBegin - r, iEnd + r) per chunk, or the
+// computed planes.
+std::vector<long long> streaming_plane_residues(const LaunchGeometry& geo, GridDims g, int r, int L, bool computed) {
+    const long long plane = (long long)g.nx * g.ny;
+    std::vector<long long> h(L, 0);
+    for (int bz = 0; bz < geo.grid.z; ++bz) {
+        auto [b, e] = streaming_planes(bz, geo.out_planes, g.nz, r);
+        if (b >= e) continue;
+        for (int z = computed ? b : b - r; z < (computed ? e : e + r); ++z) ++h[residue(z * plane, L)];
+    }
+    return h;
+}
+
+std::string streaming_explanation(const WarpPattern& wp, int T, int r, Precision p, GridDims g, int V) {
+    const int Q = (r + V - 1) / V;
+    return fmt::format(
+        "streaming T={}, r={}, {}: a block of 32 x {} threads, a warp per row, each lane one 16-byte vector "
+        "({} values): a full warp's request is 512 contiguous bytes, {:.2f} sectors and {:.2f} lines per "
+        "request, {:.0f}% of each fetched sector used. At a row's ends {} lane(s) a side load the r cells "
+        "beyond it from the next block, one value each; the halo rows are r = {} warps a block. Over every "
+        "request of the {}x{}x{} grid: {:.3f} sectors per request{}.",
+        T, r, to_string(p), T, V, wp.interior_sectors_per_request, wp.interior_lines_per_request,
+        100 * wp.interior_efficiency, Q, r, g.nx, g.ny, g.nz, wp.sectors_per_request,
+        g.nx % V == 0 ? "" : fmt::format(" (rows of {} cells are not whole vectors: every load is {} loads of one value)",
+                                         g.nx, V));
+}
+
+WarpPattern streaming_warp_pattern(int T, int r, Precision p, GridDims g, int z_chunk) {
+    constexpr KernelId k = KernelId::streaming;
+    const int bytes = bytes_of(p), V = cells_per_thread(k, bytes), Q = (r + V - 1) / V, L = 128 / bytes;
+    const LaunchGeometry geo = launch_geometry(k, T, r, p, g, std::nullopt, 1, z_chunk);
+    const bool aligned = g.nx % V == 0;
+    const std::vector<StreamingLoadKind> kinds = streaming_load_kinds(Q, V, r);
     const long long lift = (long long)L * 4;  // keeps x0 - Q V + lift >= 0: floor divisions below
 
     std::vector<Acc> all(kinds.size()), full(kinds.size());
     for (size_t kind = 0; kind < kinds.size(); ++kind) {
         const auto& K = kinds[kind];
-        const auto rows = row_histogram(K.rows), planes = plane_histogram(K.every_computed_plane);
+        const auto rows = streaming_row_residues(geo, g, T, r, L, K.rows);
+        const auto planes = streaming_plane_residues(geo, g, r, L, K.every_computed_plane);
         std::vector<long long> count(L, 0);
         for (int a = 0; a < L; ++a)
             for (int b = 0; b < L; ++b) count[(a + b) % L] += rows[a] * planes[b];
@@ -506,16 +533,7 @@ WarpPattern streaming_warp_pattern(int T, int r, Precision p, GridDims g, int z_
     std::vector<std::string> names;
     for (const auto& kind : kinds) names.push_back(kind.name);
     add_warp_loads(wp, names, all, full);
-    wp.explanation = fmt::format(
-        "streaming T={}, r={}, {}: a block of 32 x {} threads, a warp per row, each lane one 16-byte vector "
-        "({} values): a full warp's request is 512 contiguous bytes, {:.2f} sectors and {:.2f} lines per "
-        "request, {:.0f}% of each fetched sector used. At a row's ends {} lane(s) a side load the r cells "
-        "beyond it from the next block, one value each; the halo rows are r = {} warps a block. Over every "
-        "request of the {}x{}x{} grid: {:.3f} sectors per request{}.",
-        T, r, to_string(p), T, V, wp.interior_sectors_per_request, wp.interior_lines_per_request,
-        100 * wp.interior_efficiency, Q, r, g.nx, g.ny, g.nz, wp.sectors_per_request,
-        aligned ? "" : fmt::format(" (rows of {} cells are not whole vectors: every load is {} loads of one value)",
-                                   g.nx, V));
+    wp.explanation = streaming_explanation(wp, T, r, p, g, V);
     return wp;
 }
 

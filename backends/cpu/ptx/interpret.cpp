@@ -203,6 +203,8 @@ void BlockRunner::run_group(Warp& w, u32 mask, long long& quantum) {
     else run_group_as<false>(w, mask, quantum);
 }
 
+// Long because it is the interpreter's hot loop: the group's state (its lanes, frame, program
+// counter and register rows) stays in locals across instructions, and the hot forms run inline.
 template <bool kStep>
 void BlockRunner::run_group_as(Warp& w, u32 mask, long long& quantum) {
     Thread* const* lanes = lane_ptrs_.data() + size_t(w.first / kWarpSize) * kWarpSize;

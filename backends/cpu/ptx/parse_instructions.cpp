@@ -169,62 +169,7 @@ void Parser::instruction() {
     const std::string opcode = opt.text;
     if (!decode_opcode(in, opcode, opt.line))
         fail(opt.line, "the PTX instruction '" + opcode + "' is not supported by the CPU engine");
-    if (in.op == Op::call) {
-        // call[.uni] (ret), func, (args);   call[.uni] func, (args);   call func;
-        CallList cl;
-        std::string callee;
-        auto sym_off = [&](const Tok& t) {
-            auto it = local_syms_.find(t.text);
-            if (it == local_syms_.end() || it->second.first != Sp::param) fail(t.line, "call argument " + t.text + " is not a .param");
-            return (std::int32_t)it->second.second;
-        };
-        auto bytes_of_param = [&](const std::string& name) -> std::int32_t {
-            // scoped params were declared in order; their size is the gap to the next or the end
-            // (the latest declaration: every call sequence declares its own param0, retval0, ...)
-            for (size_t i = call_param_names_.size(); i-- > 0;)
-                if (call_param_names_[i] == name) {
-                    const auto off = local_syms_[name].second;
-                    const auto nxt = i + 1 < call_param_names_.size() ? local_syms_[call_param_names_[i + 1]].second : fn_->param_bytes;
-                    return (std::int32_t)(nxt - off);
-                }
-            return 8;
-        };
-        if (accept("(")) {
-            const Tok& r = next();
-            cl.retval_offset = sym_off(r);
-            cl.retval_bytes = bytes_of_param(r.text);
-            expect(")");
-            expect(",");
-        }
-        const Tok& fnt = next();
-        callee = fnt.text;
-        const bool indirect = regs_.count(callee) > 0;  // call through a function pointer
-        if (indirect) {
-            in.callee = kCalleeIndirect;
-            in.o[0].kind = Operand::kReg;
-            in.o[0].reg = regs_[callee];
-            in.nops = 1;
-        }
-        if (accept(",")) {
-            expect("(");
-            while (!accept(")")) {
-                if (accept(",")) continue;
-                const Tok& a = next();
-                cl.args.push_back({sym_off(a), bytes_of_param(a.text)});
-            }
-        }
-        if (accept(",")) {  // the prototype (or a list of possible targets) of an indirect call
-            if (!indirect) fail(opt.line, "a call with a prototype to a named function");
-            next();
-        }
-        expect(";");
-        in.call_args = (int)fn_->call_lists.size();
-        fn_->call_lists.push_back(std::move(cl));
-        if (!indirect) pending_calls_.push_back({fn_index_, (int)fn_->code.size(), callee, opt.line});
-        fn_->code.push_back(in);
-        opcode_text_[fn_index_].push_back(opcode);
-        return;
-    }
+    if (in.op == Op::call) return call_instruction(in, opt.line, opcode);
     while (peek().text != ";") {
         if (in.nops == 6) fail(opt.line, "too many operands");
         if (in.nops > 0) expect(",");
@@ -239,6 +184,63 @@ void Parser::instruction() {
         m_->sites.push_back({fn_index_, (int)fn_->code.size()});
     }
     in.fast = fast_form(in);
+    fn_->code.push_back(in);
+    opcode_text_[fn_index_].push_back(opcode);
+}
+
+// call[.uni] (ret), func, (args);   call[.uni] func, (args);   call func;   and an indirect call
+// through a register, with its prototype: the argument list and where the return value goes.
+void Parser::call_instruction(Instr& in, int line, const std::string& opcode) {
+    CallList cl;
+    std::string callee;
+    auto sym_off = [&](const Tok& t) {
+        auto it = local_syms_.find(t.text);
+        if (it == local_syms_.end() || it->second.first != Sp::param) fail(t.line, "call argument " + t.text + " is not a .param");
+        return (std::int32_t)it->second.second;
+    };
+    auto bytes_of_param = [&](const std::string& name) -> std::int32_t {
+        // scoped params were declared in order; their size is the gap to the next or the end
+        // (the latest declaration: every call sequence declares its own param0, retval0, ...)
+        for (size_t i = call_param_names_.size(); i-- > 0;)
+            if (call_param_names_[i] == name) {
+                const auto off = local_syms_[name].second;
+                const auto nxt = i + 1 < call_param_names_.size() ? local_syms_[call_param_names_[i + 1]].second : fn_->param_bytes;
+                return (std::int32_t)(nxt - off);
+            }
+        return 8;
+    };
+    if (accept("(")) {
+        const Tok& r = next();
+        cl.retval_offset = sym_off(r);
+        cl.retval_bytes = bytes_of_param(r.text);
+        expect(")");
+        expect(",");
+    }
+    const Tok& fnt = next();
+    callee = fnt.text;
+    const bool indirect = regs_.count(callee) > 0;  // call through a function pointer
+    if (indirect) {
+        in.callee = kCalleeIndirect;
+        in.o[0].kind = Operand::kReg;
+        in.o[0].reg = regs_[callee];
+        in.nops = 1;
+    }
+    if (accept(",")) {
+        expect("(");
+        while (!accept(")")) {
+            if (accept(",")) continue;
+            const Tok& a = next();
+            cl.args.push_back({sym_off(a), bytes_of_param(a.text)});
+        }
+    }
+    if (accept(",")) {  // the prototype (or a list of possible targets) of an indirect call
+        if (!indirect) fail(line, "a call with a prototype to a named function");
+        next();
+    }
+    expect(";");
+    in.call_args = (int)fn_->call_lists.size();
+    fn_->call_lists.push_back(std::move(cl));
+    if (!indirect) pending_calls_.push_back({fn_index_, (int)fn_->code.size(), callee, line});
     fn_->code.push_back(in);
     opcode_text_[fn_index_].push_back(opcode);
 }

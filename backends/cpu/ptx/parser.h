@@ -218,6 +218,7 @@ private:
 
     // -- instructions (parse_instructions.cpp)
     void instruction();
+    void call_instruction(Instr& in, int line, const std::string& opcode);
     bool decode_opcode(Instr& in, const std::string& opcode, int line);
 
     // -- the end of the module: callees resolved, shared memory laid out (parse.cpp)
