@@ -15,8 +15,12 @@
 
 namespace ptx::parsing {
 
+namespace {
+
 bool ident_start(char c) { return std::isalpha((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.'; }
 bool ident_char(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.'; }
+
+}  // namespace
 
 std::vector<Tok> tokenize(std::string_view s) {
     std::vector<Tok> out;
