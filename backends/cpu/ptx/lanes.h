@@ -1,7 +1,6 @@
-// Internal to the PTX engine's interpreter: FOR_LANES(active, body) runs body once for each
-// lane l of the mask `active`, in lane order; a full warp as a plain loop the compiler can
-// vectorise. For the hot forms, where the order of the lanes does not matter (each_lane, in
-// block.h, gives the launch's exploration order for memory and atomics).
+// Internal to the PTX engine's interpreter (interpret.cpp, memory.cpp): the loop over a group's
+// lanes that the hot forms share. each_lane (block.h) is the other loop: the launch's exploration
+// order, for memory and atomics.
 #pragma once
 #include <bit>
 
