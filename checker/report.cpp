@@ -110,6 +110,7 @@ std::string line_unknown_note(const CheckResult& r, const Finding& f) {
            "--backend cpu runs the same PTX on the CPU engine, which names it";
 }
 
+// Long because it is the report's JSON: every field written in one place, a line or two each.
 json to_json(const CheckResult& r) {
     json j;
     j["verdict"] = to_string(r.verdict);
@@ -232,6 +233,8 @@ std::string findings_line(const CheckResult& r) {
     return s.empty() ? r.evidence.message : s;
 }
 
+// Long because it is the report's text in reading order: the verdict, the findings, the smallest
+// counterexample, the sizes that passed.
 std::string to_text(const CheckResult& r) {
     const Exercise* ex = find_exercise(r.exercise);
     const Problem problem = ex ? ex->problem : Problem::star3d;

@@ -281,6 +281,8 @@ int bounded_jobs(int jobs, std::string& note) {
 
 // Every entry of the folder, one row each: a verdict, or `error` and the reason. Exit 0 only
 // when all pass.
+// Long because it is the batch's one pass: the grading options, the state kept between runs, the
+// workers and the rows they print share its locals.
 int run_batch(const CheckArgs& a, checker::CheckOptions opt) {
     namespace fs = std::filesystem;
     const std::vector<BatchEntry> entries = list_batch(a);

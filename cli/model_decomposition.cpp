@@ -50,6 +50,8 @@ void add_decomposition_model_options(CLI::App& model) {
 
 bool decomposition_model_requested(const CLI::App& model) { return model.get_option("--decompose")->count() > 0; }
 
+// Long because it is the command's one pass: its options checked, then the model computed and
+// printed, a few lines each.
 int model_decomposition(const CLI::App& app) {
     const DecompositionModelArgs& a = args();
     if (app.get_option("--latency-us")->count() && !app.get_option("--link-gbps")->count())

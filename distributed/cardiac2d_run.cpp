@@ -29,6 +29,8 @@ struct PieceArrays {
     std::vector<real> E_prev, E, R;
 };
 
+// Long because it is one rank's run from its piece to its result: the arrays, the exchange, the
+// steps and the check share its locals.
 template <class real>
 Cardiac2dRunResult run_typed(const MpiWorld& world, cardiac2d::CpuStepper& stepper, const Cardiac2dRunOptions& o) {
     const int n = o.n;

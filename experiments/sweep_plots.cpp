@@ -262,6 +262,8 @@ int tiled_largest_tile(int r, Precision p) {
     return largest;
 }
 
+// Long because it is one gnuplot script, written top to bottom: the axes, the limits, the curves,
+// the texts' figures and the key.
 Script opb_story(const PlotInput& in, const std::string& term, const OpbStory& story, const bool any_level[3]) {
     const int r = in.radius, B = bytes_of(in.precision), F = flops_per_point(r);
     const double limit = double(F) / B;

@@ -79,6 +79,8 @@ double thread_cpu_ms() {
 
 // The command line's state flags into the App: the stepper's experiment, OP/B, halos, a check, a
 // results file. Returns an exit code on bad input, else nullopt.
+// Long because it is one flag after another, in the order they depend on each other, a few lines
+// each.
 std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     StepperConfig c = app.exp.cfg;
     if (!o.kernel.empty()) {

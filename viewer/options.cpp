@@ -12,6 +12,7 @@
 
 namespace stencil::viewer {
 
+// Long because it is the viewer's flags, one add_option each, in the order --help lists them.
 std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
     CLI::App cli{"stencil-lab-viewer: step through the stencil kernels; OP/B, halos, coalescing, runs"};
     std::string panel, window_text = "1600x1000";

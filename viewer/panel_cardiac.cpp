@@ -140,6 +140,8 @@ void profile_plot(const State& st, float w, float h) {
     Plot(spec);
 }
 
+// Long because it draws the panel top to bottom (ImGui's immediate mode): the choices, then the
+// picture.
 void draw_cardiac_panel(App& app) {
     CardiacRun& r = run();
     const float fs = ImGui::GetFontSize();

@@ -65,6 +65,8 @@ void halo_shares(const HaloData& h) {
 
 }  // namespace
 
+// Long because it draws the panel top to bottom (ImGui's immediate mode): its layout, the tile, its
+// key and the chart.
 void draw_halos_panel(App& app) {
     auto& h = app.halo;
     const HaloFigure& v = h.view;

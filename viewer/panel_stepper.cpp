@@ -61,6 +61,8 @@ void student_file_controls(StepperConfig& c, bool& changed) {
     ImGui::TreePop();
 }
 
+// Long because it draws the stepper's controls top to bottom (ImGui's immediate mode), one widget a
+// few lines.
 void controls(App& app) {
     StepperConfig c = app.exp.cfg;
     bool changed = false;

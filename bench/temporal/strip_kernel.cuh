@@ -13,6 +13,8 @@
 
 namespace bench {
 
+// One function because it is one kernel: its shared edges and register queues live across the whole
+// march.
 template <typename real, int BY, int C, int X, int R, int K, int MIN_BLOCKS = 1>
 __global__ void __launch_bounds__(32 * BY, MIN_BLOCKS)
 strip_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, int ny, int nz) {

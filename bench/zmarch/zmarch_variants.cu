@@ -83,6 +83,8 @@ enum class XY { none, l1, shuffle_x_l1_y, shuffle_x_shared_y };
 
 // A block of BX x BY threads, each owning V consecutive cells of a row, marches the planes of its
 // z-chunk. nx must be a multiple of V (the program's grids are).
+// One function because it is one kernel: its register queue lives across the whole march, and the
+// variants are compile-time branches on `how`.
 template <class real, int R, int V, int BX, int BY, XY how, int D = 1>
 __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict__ in, real* __restrict__ out,
                                                          int nx, int ny, int nz) {

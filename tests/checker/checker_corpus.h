@@ -74,6 +74,7 @@ struct CorpusEntry {
 // limit): the entries before issue 26, and issue 26's.
 enum class CorpusPart { before_issue26, issue26 };
 
+// Long because it is the corpus's table: one row per case.
 inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
     using S = Stricter;
     static const std::vector<CorpusEntry> before = {

@@ -41,6 +41,8 @@ std::vector<std::string> csv_fields(const std::string& line) {
 }
 }  // namespace
 
+// Long because one CPU sweep (the slow part) feeds every check of the files it writes: CSV, JSON
+// and plots.
 TEST_CASE("sweep on the CPU backend writes well-formed CSV and JSON", "[experiments]") {
     auto backend = make_cpu_backend();
     REQUIRE(backend);

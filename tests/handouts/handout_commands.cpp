@@ -156,6 +156,8 @@ std::string for_the_cpu(const std::string& command, std::string* why, bool on_gp
     return out;
 }
 
+// Long because it is one pass over the handout's lines: code blocks and prose paragraphs are told
+// apart as the lines come.
 std::vector<HandoutCommand> handout_commands(const std::string& file, const std::string& markdown, bool on_gpu) {
     std::vector<std::string> lines;
     {

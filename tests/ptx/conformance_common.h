@@ -164,6 +164,7 @@ struct ApproxRule {
     std::string source;                      // where it comes from
 };
 
+// Long because it is the table of the approximate instructions' bounds, a few lines per rule.
 inline const std::vector<ApproxRule>& approx_rules() {
     static const std::vector<ApproxRule> rules = [] {
         const double pi = 3.14159265358979323846;
@@ -516,6 +517,8 @@ inline std::vector<std::string> tokens(std::string_view s) {
     while (is >> t) out.push_back(t);
     return out;
 }
+// Long because it is the spec lines' one parser: kernel, out and extra lines and their keys, a few
+// lines each.
 // Parses every kernel's spec; on a malformed line returns {} with *error = "FILE:LINE: why".
 inline std::vector<KernelSpec> parse_specs(std::string_view src, const std::string& file, std::string* error) {
     std::vector<KernelSpec> specs;

@@ -761,6 +761,8 @@ void usage() {
         kTool, kTool, kTool);
 }
 
+// Long because it is the tool's main: its options, then the sources compiled, run and written in
+// order.
 int run(int argc, char** argv) {
     Options o;
     for (int a = 1; a < argc; ++a) {

@@ -101,6 +101,7 @@ std::vector<std::uint64_t> words_of(const json& s, const std::string& what) {
 
 // Runs one kernel of the expected file on the engine; returns a report of every difference
 // (empty: all match).
+// Long because the inputs, the launch and the comparison share the kernel's columns and counts.
 std::string run_kernel(const ptx::Module& m, const json& kj, long long& compared) {
     const std::string name = kj.at("name").get<std::string>();
     const std::size_t n = kj.at("n").get<std::size_t>(), K = kj.at("outputs_per_thread").get<std::size_t>();

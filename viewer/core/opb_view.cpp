@@ -120,6 +120,8 @@ double group_limit(const std::string& group, int radius, Precision precision) {
     return step;
 }
 
+// Long because it builds the figure in the order it is drawn: the series shown, the legend, the
+// limits, the textbook's points, the axes.
 OpbFigure opb_view(const OpbFigure& all, const OpbSelection& sel, int radius, Precision precision, bool log_y,
                    bool compact) {
     OpbFigure v;

@@ -347,6 +347,8 @@ StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* canc
     return t;
 }
 
+// Long because it replays the trace up to the step in one pass, each access updating the cells, the
+// shared array and the threads.
 StepperState stepper_state(const StepperTrace& t, int step) {
     StepperState s;
     step = std::clamp(step, 0, std::max(0, t.last_step()));

@@ -83,6 +83,8 @@ std::string read_file(const fs::path& p) {
 
 }  // namespace
 
+// Long because it is one pipeline: the student's file checked, compiled, run on the CPU engine and
+// its trace made, each step's failure said.
 StepperTrace trace_student_kernel(const StepperConfig& given, const std::atomic<bool>* cancel) {
     StepperTrace bad;
     bad.cfg = given;

@@ -2,7 +2,9 @@
 // files of the executor:
 //   launch.cpp       run(): the entry and its limits, the launch's memory, the workers, the report
 //   interpret.cpp    the interpreter: a warp's lanes run together while they share a program
-//                    counter, one instruction for all of them (the hot path, memory access included)
+//                    counter, one instruction for all of them (the hot path)
+//   memory.cpp       loads, stores and atomics: each space, its bounds, the accesses observed
+//   calls.cpp        calls and returns: the frames, and the builtins' dispatch
 //   rendezvous.cpp   the block's barrier and the warp collectives, and a stuck block's diagnostics
 //   faults.cpp       the diagnostics of faulting accesses (bounds, alignment, no allocation)
 //   printf.cpp       device printf
@@ -244,7 +246,7 @@ private:
     void start_thread(Thread& t, int linear);
     void start_block_memory();
 
-    // -- the interpreter (interpret.cpp)
+    // -- the interpreter (interpret.cpp; memory.cpp: loads, stores, atomics; calls.cpp: calls)
     void run_warp(Warp& w, long long& quantum);
     u32 pick_group(Warp& w);
     void run_group(Warp& w, u32 mask, long long& quantum);
@@ -279,7 +281,7 @@ private:
     void each_lane(u32 active, F f) const;
     u64 approx_moved(const Instr& in, u64 exact, int lane, const Thread& t) const;
 
-    // -- memory (interpret.cpp: the hot path; faults.cpp: the diagnostics)
+    // -- memory (memory.cpp: the hot path; faults.cpp: the diagnostics)
     template <bool kStore>
     bool access(Thread& t, const Instr& in, Sp space, u64 addr, int size, void* data, bool atomic_op = false);
     bool resolve_generic(Thread& t, const Instr& in, Sp& space, u64& addr, int size, bool store);

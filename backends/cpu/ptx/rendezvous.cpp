@@ -21,6 +21,8 @@ int lane_of(const Thread* t) { return t->lane; }
 
 // Completes the warp group `lanes` (all waiting at `in`, with the same member mask): the results,
 // then every lane ready at the next instruction.
+// One function because it is one case per warp collective (bar.warp, vote, shfl, match, redux),
+// each over the same group of lanes.
 void BlockRunner::complete_warp_group(std::vector<Thread*>& lanes, const Instr& in) {
     Thread* by_lane[kWarpSize] = {};
     u32 mask = 0;
