@@ -5,6 +5,7 @@
 // per step of check_submission; [check_submission].
 #include "checker/checker.h"
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <fmt/format.h>

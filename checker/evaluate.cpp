@@ -8,6 +8,7 @@
 #include "checker/evaluate.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "checker/checker.h"
 #include "checker/diagnostics.h"

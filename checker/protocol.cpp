@@ -6,6 +6,7 @@
 #include "checker/protocol.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <limits>

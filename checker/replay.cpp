@@ -4,6 +4,7 @@
 #include "checker/replay.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>

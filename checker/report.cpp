@@ -2,6 +2,7 @@
 // is grading/platform_results.h's). Both print each distinct finding once, with the sizes it
 // appeared at (findings.h), and the smallest failing case's evidence.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

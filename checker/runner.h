@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "checker/protocol.h"
 
@@ -66,14 +66,6 @@ inline void check_args(const CaseSpec& cs) {
     for (const KernelArg& a : cs.args)
         if (a.kind == ArgKind::buffer && (a.buffer < 0 || a.buffer >= int(cs.buffers.size())))
             throw std::runtime_error("runner: an argument names a buffer the case does not have");
-}
-
-// result.json, whole or not at all (written beside, then renamed).
-inline void write_result(const Result& result) {
-    std::ofstream f("result.json.tmp", std::ios::trunc);
-    f << json(result).dump(1);
-    f.close();
-    std::rename("result.json.tmp", "result.json");
 }
 
 // The submission as both backends run it: NVRTC's PTX (sm_90, -lineinfo), the lowered names of the

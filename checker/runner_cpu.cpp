@@ -10,6 +10,7 @@
 //      signal to another process, or open for writing;
 //   3. run, writing only to the descriptors opened in 1.
 #include <fcntl.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <cerrno>

@@ -10,12 +10,15 @@
 // timing; the whole run.
 #include <cuda_runtime.h>
 #include <fcntl.h>
+#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iterator>
 #include <functional>
 #include <optional>
@@ -36,6 +39,14 @@
 namespace stencil::checker::runner {
 
 namespace {
+
+// result.json, whole or not at all (written beside, then renamed).
+void write_result(const Result& result) {
+    std::ofstream f("result.json.tmp", std::ios::trunc);
+    f << json(result).dump(1);
+    f.close();
+    std::rename("result.json.tmp", "result.json");
+}
 
 using cuda_detail::DeviceBuffer;
 using cuda_detail::EventPair;

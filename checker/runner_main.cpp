@@ -13,6 +13,8 @@
 // included, as the kernel left them. Progress goes to stderr one line per run, so that the
 // parent can tell which test a crash happened in. result.json (protocol.h's Result) is written
 // at the end. The exit codes that mean something to the parent are protocol.h's.
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <exception>
 #include <fstream>

@@ -1,5 +1,6 @@
 #include "checker/sanitizer.h"
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <fmt/format.h>

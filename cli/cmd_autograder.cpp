@@ -12,6 +12,7 @@
 //       the default rubric, to edit and pass back with --rubric
 // Bad input (an unknown platform, exercise or rubric key, points that do not add up, an out folder
 // that cannot be written) is one line and exit 2 before anything is written.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

@@ -7,6 +7,7 @@
 // when a lab kernel is slower than the textbook's in every timed round; 2 (from main) for a usage
 // error or no GPU (and for --backend cpu), with one line on stderr. --json-file is checked before
 // the run and written after it (a failed run leaves an existing file as it was).
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <fstream>

@@ -4,6 +4,7 @@
 //
 // The cache serves both backends (NVRTC's PTX is the same for each), so --backend is accepted, as
 // by every command, and changes nothing.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>

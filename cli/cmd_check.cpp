@@ -2,8 +2,10 @@
 // The checking is checker/'s and the points grading/'s; this file maps options, runs a batch's
 // checks in parallel (--jobs, bounded by memory), keeps the batch's state so that a rerun skips
 // unchanged files, and prints.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <algorithm>

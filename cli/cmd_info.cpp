@@ -1,6 +1,7 @@
 // `stencil-lab info [--json] [--backend auto|cuda|cpu]`: the GPU (name, SMs, L2, shared memory, compute capability, memory,
 // a measured device-to-device copy bandwidth) and which backends can run here. Without a GPU or a
 // driver it says so in a sentence and still succeeds: that is an answer, not an error.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

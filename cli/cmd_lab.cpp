@@ -14,6 +14,7 @@
 // course  writes a new course file with a fresh secret (never over an existing file).
 //
 // The labs run nothing: --backend is accepted as by every command and changes nothing.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -112,9 +113,9 @@ int lab_check(const LabArgs& a, const GpuResults* gpu, const Course* course) {
     if (a.json) {
         nlohmann::json items = nlohmann::json::array();
         for (const auto& x : g.answers) {
-            nlohmann::json item = {{"id", x.question->id}, {"verdict", to_string(x.verdict)}, {"given", x.given},
+            nlohmann::json item = {{"id", x.question->id}, {"verdict", to_string(x.verdict)}, {"given", *x.given},
                                    {"why", practice ? x.detail : x.why}, {"question", x.question->text}};
-            if (practice) item["expected"] = x.expected;
+            if (practice) item["expected"] = *x.expected;
             items.push_back(item);
         }
         std::cout << nlohmann::json{{"lab", g.lab},

@@ -6,6 +6,7 @@
 // `--ghost [T]` (2D halo / ghost ring, 002/003). Computes nothing itself and runs nothing: --backend
 // is accepted (every command takes it) and the output says that the limits are CUDA's block rules,
 // the same on both backends. --explain-invalid stops at T = 64 (its work grows with T^3).
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <cmath>

@@ -7,7 +7,9 @@
 // Numbers are range-checked by the parser (--tile 1..1024, --radius 1..4, sizes 1..1048576, --reps
 // 1..10000, --warmup 0..1000; cli/command.h), and the kernel, tile and grid rules are said before
 // a backend is made. --json: null for figures the backend does not know, the seed as a string.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstring>

@@ -3,6 +3,7 @@
 // timed and placed next to the model (experiments/sweep.h), with CSV, JSON and gnuplot plots.
 // `stencil-lab sweep --replot DIR`: redraws DIR/plots/ from DIR/results.json with the current
 // scripts (experiments/sweep_plots.h), running nothing.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <iostream>

@@ -2,7 +2,9 @@
 // [--cache FILE] [--fresh] [--out DIR] [--json]`: every configuration the version exposes, checked,
 // then timed on a GPU (ranked by the model's traffic on the CPU backend), the best with the
 // spread; results cached and resumable (experiments/tune.h).
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <iostream>

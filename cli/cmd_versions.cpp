@@ -3,6 +3,7 @@
 // that run for (r, precision), launch shape and the idea in one line.
 //
 //   {"versions": [{"problem": "star3d", "kernel": "tiled", "tiles": [3, 4, ...], "idea": ...}, ...]}
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

@@ -6,14 +6,18 @@
 // line `stencil-lab: <the rule>` on stderr and exit 2, before any work starts. The helpers below
 // give every numeric option its range at parse time, with the cap in the message.
 #pragma once
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "kernels/versions.h"
+
+// CLI11 stays in the .cpp files that build options: these declarations are all a caller needs.
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace stencil::cli {
 

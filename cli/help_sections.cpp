@@ -1,5 +1,7 @@
 #include "cli/help_sections.h"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <memory>
 #include <sstream>

@@ -3,9 +3,12 @@
 // of option names (help_sections.cpp): a command adds its options as before and main.cpp files
 // them. An option the table does not name is listed under "Other options", never left out.
 #pragma once
-#include <CLI/CLI.hpp>
-
 #include <string>
+
+// CLI11 stays in the .cpp files that build options.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace stencil::cli {
 

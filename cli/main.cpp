@@ -4,6 +4,7 @@
 // Exit codes: 0 success (and --help); 1 the work ran and says no (a wrong result, a failed check);
 // 2 a usage error or an input that cannot run, as one line `stencil-lab: <the rule>` on stderr
 // before any work starts; 3 an internal error. Commands may document others (baseline --strict: 4).
+#include <CLI/CLI.hpp>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>

@@ -6,6 +6,7 @@
 // pieces exchange one ghost row or column of E per neighbour.
 #include "cli/model_decomposition.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <iostream>

@@ -1,7 +1,11 @@
 // `stencil-lab model --decompose PXxPYxPZ` (cli/model_decomposition.cpp): the decomposition model
 // of analysis/decomposition.h, printed. cmd_model.cpp parses the options and hands them here.
 #pragma once
-#include <CLI/CLI.hpp>
+
+// CLI11 stays in the .cpp files that build options.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace stencil::cli {
 

@@ -14,6 +14,7 @@
 // of log(error) against log(h): the scheme's order, 8.
 #include "cli/run_derivative.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

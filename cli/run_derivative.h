@@ -2,7 +2,11 @@
 // cli/cmd_run.cpp owns the `run` command and its shared options; it adds the derivative's own
 // option here and hands the parsed command over when --problem derivative is given.
 #pragma once
-#include <CLI/CLI.hpp>
+
+// CLI11 stays in the .cpp files that build options.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace stencil::cli {
 

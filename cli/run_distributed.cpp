@@ -18,7 +18,9 @@
 // on some ranks ends all of them with exit 2 rather than leaving the idle ones waiting.
 #include "cli/run_distributed.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <filesystem>

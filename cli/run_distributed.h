@@ -2,7 +2,11 @@
 // distributed/). cli/cmd_run.cpp owns `run`; it adds --decompose here and hands the parsed command
 // over when it is given.
 #pragma once
-#include <CLI/CLI.hpp>
+
+// CLI11 stays in the .cpp files that build options.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace stencil::cli {
 

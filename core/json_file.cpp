@@ -1,6 +1,7 @@
 #include "core/json_file.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <sstream>

@@ -1,6 +1,7 @@
 #include "core/run.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstring>

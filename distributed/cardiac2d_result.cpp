@@ -1,6 +1,7 @@
 #include "distributed/cardiac2d_result.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstring>

@@ -1,6 +1,7 @@
 #include "distributed/link_model.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 

@@ -1,6 +1,7 @@
 #include "distributed/scaling_report.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 
@@ -40,7 +41,7 @@ void ScalingSweep::set_efficiencies() {
 
 bool ScalingSweep::ok() const {
     for (const ScalingRow& row : rows)
-        if (!row.run.value("ok", false)) return false;
+        if (!row.run->value("ok", false)) return false;
     return !rows.empty();
 }
 
@@ -56,7 +57,7 @@ double predicted_exchange(const nlohmann::json& run) {
 nlohmann::json ScalingSweep::to_json() const {
     nlohmann::json table = nlohmann::json::array();
     for (const ScalingRow& row : rows) {
-        const nlohmann::json& run = row.run;
+        const nlohmann::json& run = *row.run;
         nlohmann::json j = {
             {"ranks", row.ranks},
             {"decomposition", run.at("decomposition")},
@@ -73,7 +74,7 @@ nlohmann::json ScalingSweep::to_json() const {
         if (run.contains("link")) j["link"] = run["link"];
         table.push_back(j);
     }
-    const nlohmann::json& first = rows.empty() ? nlohmann::json::object() : rows[0].run;
+    const nlohmann::json& first = rows.empty() ? nlohmann::json::object() : *rows[0].run;
     return {{"ok", ok()},
             {"scaling", to_string(mode)},
             {"efficiency_formula", mode == ScalingMode::strong ? "r0 t0 / (N tN), first row r0 ranks"
@@ -96,7 +97,7 @@ std::string ScalingSweep::text() const {
     s += fmt::format("  {:>5}  {:<9} {:<14} {:>12} {:>12} {:>12} {:>12} {:>12} {:>6}  {}\n", "ranks", "split",
                      "grid", "s/step", "exchange s", "alone s", "predicted s", "halo B/step", "eff.", "check");
     for (const ScalingRow& row : rows) {
-        const nlohmann::json& run = row.run;
+        const nlohmann::json& run = *row.run;
         std::string grid;
         for (const auto& g : run["grid"]) {
             if (!grid.empty()) grid += 'x';
@@ -120,9 +121,9 @@ std::string ScalingSweep::plot_data() const {
     // of itself in an NCCL sweep) are left out of the log-scale figure.
     for (const ScalingRow& row : rows)
         d += fmt::format("{} {:.9g} {:.9g} {:.9g} {:.6g} {:.9g}\n", row.ranks, row.seconds_per_step,
-                         number_or_nan(row.run, "exchange_seconds_per_step"),
-                         row.ranks > 1 ? predicted_exchange(row.run) : NAN, row.efficiency,
-                         row.ranks > 1 ? number_or_nan(row.run, "exchange_alone_seconds") : NAN);
+                         number_or_nan(*row.run, "exchange_seconds_per_step"),
+                         row.ranks > 1 ? predicted_exchange(*row.run) : NAN, row.efficiency,
+                         row.ranks > 1 ? number_or_nan(*row.run, "exchange_alone_seconds") : NAN);
     return d;
 }
 

@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
+#include "core/json_value.h"
 #include "distributed/link_model.h"
 
 namespace stencil::distributed {
@@ -22,7 +23,7 @@ const char* to_string(ScalingMode m);
 std::vector<int> scaling_rank_counts(int ranks);
 
 struct ScalingRow {
-    nlohmann::json run;  // the count's whole run report, as a single run prints it
+    JsonValue run;  // the count's whole run report, as a single run prints it
     int ranks = 1;
     double seconds_per_step = 0;
     double efficiency = 0;  // set by ScalingSweep::set_efficiencies

@@ -1,6 +1,7 @@
 #include "distributed/star3d_result.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,6 @@
 // The baseline's report: the verdict on the rule, the table for people, the JSON.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 

@@ -1,5 +1,6 @@
 // Running gnuplot on the sweep's scripts, and redrawing a sweep folder from its results.json.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -2,6 +2,7 @@
 #include "experiments/sweep_output.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -15,6 +15,7 @@
 #include "experiments/sweep_plots.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -3,6 +3,7 @@
 #include "experiments/tune.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,7 @@
 // tune.json and the plot of the search (tune.h): the data, a gnuplot script beside it, and the
 // figure drawn where gnuplot runs (experiments/sweep_plots.h).
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <stdlib.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <fstream>

@@ -1,6 +1,7 @@
 #include "grading/job.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 #include <algorithm>

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "grading/platform.h"
 #include "grading/rubric.h"

@@ -11,14 +11,16 @@
 #include <filesystem>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "grading/platform.h"
 #include "grading/score.h"
 
 namespace stencil::grading {
 
-nlohmann::json to_gradescope(const Score& s, const nlohmann::json& extra = nullptr);
+// `extra`: the check's own JSON, under the results' extra_data (null: none).
+nlohmann::json to_gradescope(const Score& s, const nlohmann::json& extra);
+nlohmann::json to_gradescope(const Score& s);
 nlohmann::json to_prairielearn(const Score& s);
 nlohmann::json to_classroom(const Score& s, const std::string& submission_hash);
 nlohmann::json results_for(Platform p, const Score& s, const std::string& submission_hash = "");

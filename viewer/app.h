@@ -8,11 +8,11 @@
 #include <mutex>
 #include <optional>
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "checker/checker.h"
+#include "core/json_value.h"
 #include "viewer/core/exercise_guess.h"
 #include "viewer/core/figures.h"
 #include "viewer/core/file_open.h"
@@ -210,7 +210,7 @@ struct App {
     // --screenshot: panels note what they drew (series and point counts, the step, counts) into
     // `drawn`, written beside the PNG as a sidecar the screenshot tests check. Off otherwise.
     bool recording = false;
-    nlohmann::json drawn = nlohmann::json::object();
+    JsonValue drawn = JsonValue::object();
 
     void init(const std::string& exe_dir);
     // stepper / coalescing

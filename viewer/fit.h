@@ -6,8 +6,6 @@
 #pragma once
 #include <imgui.h>
 
-#include <fmt/format.h>
-
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,10 +29,6 @@ void Disabled(std::string_view s);
 // Wraps at the cell / window edge, at spaces only (a number is never split: viewer/core/text_wrap.h);
 // a line that still does not fit is counted.
 void Wrapped(std::string_view s);
-template <class... A>
-void TextF(fmt::format_string<A...> f, A&&... a) {
-    Text(fmt::format(f, std::forward<A>(a)...));
-}
 
 // Widths of items before they are drawn, for the flow.
 float TextWidth(std::string_view s);                 // the visible part (before "##")

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "viewer/core/layout.h"
 #include "viewer/fit.h"
@@ -123,7 +124,7 @@ void open_dialog(App& app, bool first_frame) {
 void record_figure(App& app, int p) {
     const fit::Figure f = fit::TakeFigure();
     if (app.recording)
-        app.drawn["figures"][panel_name((PanelId)p)] = {{"figure_share", f.share}, {"figure_visible", f.visible},
+        (*app.drawn)["figures"][panel_name((PanelId)p)] = {{"figure_share", f.share}, {"figure_visible", f.visible},
                                                         {"figure_drawn", f.drawn}};
 }
 
@@ -179,7 +180,7 @@ void status_line(App& app, const Rect& r) {
     }
     ImGui::End();
     ImGui::PopStyleVar();
-    if (app.recording) app.drawn["status_line"] = app.ui.status;
+    if (app.recording) (*app.drawn)["status_line"] = app.ui.status;
 }
 
 }  // namespace
@@ -309,10 +310,10 @@ void draw_frame(App& app, bool first_frame, bool* quit) {
     app.ui.focus_pending = false;
     app.ui.relayout = false;
     if (app.recording) {
-        app.drawn["layout"] = mode;
-        app.drawn["lecture"] = app.ui.lecture;
+        (*app.drawn)["layout"] = mode;
+        (*app.drawn)["lecture"] = app.ui.lecture;
         const auto& d = app.open_dialog;
-        app.drawn["file_open"] = {{"kind", to_string(d.kind)}, {"shown", ImGui::IsPopupOpen(kOpenPopup)},
+        (*app.drawn)["file_open"] = {{"kind", to_string(d.kind)}, {"shown", ImGui::IsPopupOpen(kOpenPopup)},
                                   {"folder", d.listing.folder}, {"entries", d.listing.entries.size()},
                                   {"path", d.path}, {"opened", d.opened}, {"message", d.message}};
     }

@@ -1,5 +1,7 @@
 #include "viewer/frame_times.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>

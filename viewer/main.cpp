@@ -34,6 +34,7 @@
 #include <GL/gl.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <time.h>
 
 #include <algorithm>
@@ -368,7 +369,7 @@ void draw_one_frame(const Surface& s, App& app, bool bounded, int frame, bool& q
                     int& fh) {
     const auto wall0 = std::chrono::steady_clock::now();
     const double cpu0 = thread_cpu_ms();
-    if (app.recording) app.drawn = nlohmann::json::object();
+    if (app.recording) app.drawn = JsonValue::object();
     fit::begin_frame();
 
     ImGui_ImplOpenGL3_NewFrame();
@@ -399,17 +400,17 @@ std::string gl_string(GLenum name) {
 // --screenshot's end: the sidecar JSON and the PNG. Returns the exit code.
 int finish_screenshot(App& app, const ViewerOptions& opt, int fw, int fh) {
     // The last frame's facts: what each panel drew, and the text items that did not fit.
-    app.drawn["clipped_items"] = fit::clipped_count();
+    (*app.drawn)["clipped_items"] = fit::clipped_count();
     nlohmann::json clips = nlohmann::json::array();
     for (const auto& c : fit::clipped())
         clips.push_back({{"text", c.text}, {"where", c.where}, {"overflow_px", c.overflow_px}});
-    app.drawn["clipped"] = clips;
-    app.drawn["font_px"] = (int)std::lround(ImGui::GetFontSize());
-    app.drawn["window"] = {fw, fh};
-    app.drawn["gl_renderer"] = gl_string(GL_RENDERER);  // which GPU (or llvmpipe) drew the picture
-    app.drawn["offscreen"] = opt.offscreen;
+    (*app.drawn)["clipped"] = clips;
+    (*app.drawn)["font_px"] = (int)std::lround(ImGui::GetFontSize());
+    (*app.drawn)["window"] = {fw, fh};
+    (*app.drawn)["gl_renderer"] = gl_string(GL_RENDERER);  // which GPU (or llvmpipe) drew the picture
+    (*app.drawn)["offscreen"] = opt.offscreen;
     std::ofstream side(opt.screenshot + ".json");
-    side << app.drawn.dump(1) << "\n";
+    side << app.drawn->dump(1) << "\n";
     std::string why;
     if (!save_framebuffer_png(opt.screenshot, fw, fh, &why)) {
         std::fprintf(stderr, "stencil-lab-viewer: %s\n", why.c_str());
@@ -435,7 +436,7 @@ int finish_frame_times(const App& app, const Surface& s, const ViewerOptions& op
     c.font_px = (int)std::lround(ImGui::GetFontSize());
     for (int p = 0; p < kPanels; ++p)
         if (app.ui.open[p]) c.panels_open.push_back(panel_name((PanelId)p));
-    c.layout = app.drawn.value("layout", "");
+    c.layout = app.drawn->value("layout", "");
     c.cpu_work_ms = times.work_ms_sum / (double)times.frame_ms.size();
     const nlohmann::json j = frame_times_json(times.frame_ms, c);
     std::ofstream out(opt.frame_times);
@@ -493,7 +494,7 @@ int export_slides(App& app, const Surface& s, const ViewerOptions& opt) {
         const auto& st = app.exp.state;
         list.push_back({{"slide", i + 1}, {"step", stops[i]}, {"png", stem + ".png"}, {"svg", stem + ".svg"},
                         {"interval", st.interval}, {"line", app.exp.where.line}, {"file", app.exp.where.file},
-                        {"clipped_items", fit::clipped_count()}, {"figures", app.drawn.value("figures", nlohmann::json())},
+                        {"clipped_items", fit::clipped_count()}, {"figures", app.drawn->value("figures", nlohmann::json())},
                         {"svg_paths", counts.paths}, {"svg_texts", counts.texts}, {"svg_chars", counts.chars}});
     }
     const nlohmann::json j = {{"kernel", version(t.cfg.kernel).name}, {"tile", t.cfg.tile}, {"radius", t.cfg.radius},

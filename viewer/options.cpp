@@ -1,6 +1,7 @@
 #include "viewer/options.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 

@@ -4,6 +4,7 @@
 // through the GPU when one is usable, else the CPU engine (the same PTX), and publishes each state
 // it reaches. The panel only draws the latest state: it computes nothing itself.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <memory>
@@ -172,7 +173,7 @@ void draw_cardiac_panel(App& app) {
         profile_plot(r.shown, std::max(fs * 8, ImGui::GetContentRegionAvail().x), n * cell + 2);
         fit::EndFigure();
         if (app.recording)
-            app.drawn["cardiac"] = {{"kernel", v.name}, {"n", n}, {"step", r.step}, {"max_abs_E", st.max_abs_E},
+            (*app.drawn)["cardiac"] = {{"kernel", v.name}, {"n", n}, {"step", r.step}, {"max_abs_E", st.max_abs_E},
                                     {"l2_E", st.l2_E}, {"picture", true}};
         return;
     }
@@ -223,7 +224,7 @@ void draw_cardiac_panel(App& app) {
         fit::Disabled("(the panel is too small for the picture)");
     }
     if (app.recording)  // --screenshot: what this panel drew, for the test's sidecar
-        app.drawn["cardiac"] = {{"kernel", v.name}, {"n", n}, {"step", r.step}, {"max_abs_E", st.max_abs_E},
+        (*app.drawn)["cardiac"] = {{"kernel", v.name}, {"n", n}, {"step", r.step}, {"max_abs_E", st.max_abs_E},
                                 {"l2_E", st.l2_E}, {"picture", side >= n}};
 }
 

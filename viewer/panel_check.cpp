@@ -5,6 +5,7 @@
 // exercise's hints one at a time, and every test (folded). What it draws is made once per result
 // by viewer/core/check_view.h.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -94,7 +95,7 @@ void draw_check_progress(App& app) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     fit::Wrapped("checking " + c.checked_path + ": " + check_status_text(at, stopping));
     ImGui::PopStyleColor();
-    if (app.recording) app.drawn["check"] = {{"verdict", "checking"}, {"status", check_status_text(at, stopping)}};
+    if (app.recording) (*app.drawn)["check"] = {{"verdict", "checking"}, {"status", check_status_text(at, stopping)}};
 }
 
 // The verdict, what was checked, and the evidence's words that the findings do not carry (a race's
@@ -331,7 +332,7 @@ void draw_check_panel(App& app) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.45f, 0.2f, 1.0f));
         fit::Wrapped(c.error);
         ImGui::PopStyleColor();
-        if (app.recording) app.drawn["check"] = {{"verdict", "error"}, {"error", c.error}, {"mismatch", mismatch}};
+        if (app.recording) (*app.drawn)["check"] = {{"verdict", "error"}, {"error", c.error}, {"mismatch", mismatch}};
         return;
     }
     if (!c.result) {
@@ -366,7 +367,7 @@ void draw_check_panel(App& app) {
             for (const auto& l : f.sources) places.push_back(l.place);
             sources.push_back(places);
         }
-        app.drawn["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},
+        (*app.drawn)["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},
                               {"failed", failed}, {"map_rows", c.map ? c.map->ny() : 0}, {"message", r.evidence.message},
                               {"exercise", r.exercise}, {"suggested", c.guess ? c.guess->name : ""},
                               {"mismatch", mismatch}, {"findings", findings}, {"finding_sources", sources},

@@ -4,6 +4,7 @@
 // predicted (model) against measured (trace; GPU counters when a run has them); a colour map of
 // the warps over the block.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "viewer/core/colormap.h"
 #include "viewer/core/memory_axis.h"
@@ -179,7 +180,7 @@ void draw_prediction_table(App& app) {
                                      : "run this configuration on the GPU in the runs panel, or load a GPU sweep's "
                                        "results.json");
     if (app.recording)
-        app.drawn["coalescing"] = {{"warp", e.warp}, {"requests", e.warp_loads.size()},
+        (*app.drawn)["coalescing"] = {{"warp", e.warp}, {"requests", e.warp_loads.size()},
                                    {"model_sectors", p.sectors}, {"trace_sectors", m.sectors_per_request},
                                    {"gpu", gpu != nullptr}};
     fit::Wrapped("Model: " + p.explanation);
@@ -220,7 +221,7 @@ void draw_requests_of_warp(App& app) {
         memory_axis_view(w, m, ImGui::GetContentRegionAvail().x);
         fit::EndFigure();
         if (app.recording)
-            app.drawn["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
+            (*app.drawn)["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
                                             {"lines", m.lines}, {"segments", m.segments.size()},
                                             {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency},
                                             {"rows", w.rows}, {"legend_rows", w.row_id.size()}};
@@ -292,7 +293,7 @@ void draw_coalescing_lecture(App& app) {
     memory_axis_view(w, m, avail.x, avail.y);
     fit::EndFigure();
     if (app.recording)
-        app.drawn["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
+        (*app.drawn)["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
                                         {"lines", m.lines}, {"segments", m.segments.size()},
                                         {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency},
                                         {"rows", w.rows}, {"legend_rows", w.row_id.size()}};
@@ -311,7 +312,7 @@ void draw_coalescing_panel(App& app) {
     if (app.ui.lecture) {
         draw_coalescing_lecture(app);
         if (app.recording)
-            app.drawn["coalescing"] = {{"warp", e.warp}, {"requests", e.warp_loads.size()},
+            (*app.drawn)["coalescing"] = {{"warp", e.warp}, {"requests", e.warp_loads.size()},
                                        {"model_sectors", e.prediction.sectors},
                                        {"trace_sectors", e.warp_summary.sectors_per_request}, {"gpu", false}};
         return;

@@ -2,6 +2,7 @@
 // share, and its curve against T for 3D and 2D tiles (seeds: 8^3 -> 58%, 32x32 -> 12%). The texts
 // and curves come from halo_figure() (viewer/core/figures.h), rebuilt on a change only.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -148,7 +149,7 @@ void draw_halos_panel(App& app) {
     const PlotDrawn drawn = Plot(spec);
     fit::EndFigure();
     if (app.recording)  // --screenshot: what this panel drew, for the test's sidecar
-        app.drawn["halos"] = {{"dims", h.dims}, {"tile", h.tile}, {"label", v.grid_label}, {"share", v.share_text},
+        (*app.drawn)["halos"] = {{"dims", h.dims}, {"tile", h.tile}, {"label", v.grid_label}, {"share", v.share_text},
                               {"slice", v.slice}, {"halo_read", v.counts.halo_read}, {"halo_unread", v.counts.halo_unread},
                               {"slice_halo", v.slice_counts.halo_read + v.slice_counts.halo_unread},
                               {"slice_unread", v.slice_counts.halo_unread}, {"slice_text", v.slice_text},

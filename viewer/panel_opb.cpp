@@ -8,6 +8,7 @@
 // Both are rebuilt by App::rebuild_opb on a change only; point labels are placed by
 // viewer/core/label_place.h so that they cover no marker, line label or legend.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "viewer/fit.h"
 #include "viewer/panels.h"
@@ -158,7 +159,7 @@ void draw_opb_tab(App& app) {
             if (!s.hidden && !s.group.empty() && s.name.find("(model)") != std::string::npos)
                 for (double y : s.y) under = under && y <= group_limit(s.group, o.radius, o.precision) * (1 + 1e-9);
         const double limit = f.refs.empty() || !f.refs[0].horizontal ? 0.0 : f.refs[0].value;
-        app.drawn["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
+        (*app.drawn)["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
                             {"hidden", hidden}, {"preset", preset ? preset->key : "custom"},
                             {"scale", o.selection.scale == OpbScale::per_byte_moved ? "per byte moved" : "per byte loaded"},
                             {"limits", limits}, {"limit_lines", f.refs.size()}, {"under_limits", under},
@@ -247,7 +248,7 @@ void draw_roofline_tab(App& app) {
         nlohmann::json kernels = nlohmann::json::array();
         for (const auto& s : f.series)
             if (!s.labels.empty()) kernels.push_back({{"name", s.name}, {"points", s.x.size()}});
-        app.drawn["roofline"] = {{"points", f.points}, {"dram_points", f.dram_points},
+        (*app.drawn)["roofline"] = {{"points", f.points}, {"dram_points", f.dram_points},
                                  {"model_points", f.model_points}, {"series", kernels},
                                  {"memory_gbps", c.memory_gbps.value_or(0)}, {"memory_source", c.memory_source},
                                  {"compute_gflops", c.compute_gflops.value_or(0)}, {"compute_source", c.compute_source},

@@ -2,6 +2,7 @@
 // (progress bar, cancel), a results table, and load / save of results JSON (stencil-lab sweep's
 // results.json), so a sweep made on a remote GPU can be explored on a laptop.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -136,7 +137,7 @@ void draw_results_table(App& app) {
             fails += e.rfind("FAIL", 0) == 0;
             cpu_rates += x.backend == "cpu" && x.instructions_per_s > 0;
         }
-        app.drawn["runs"] = {{"rows", r.records.size()}, {"rows_with_counters", counters}, {"message", r.message},
+        (*app.drawn)["runs"] = {{"rows", r.records.size()}, {"rows_with_counters", counters}, {"message", r.message},
                              {"passes", passes}, {"fails", fails}, {"cpu_inst_rates", cpu_rates},
                              {"first_speed", r.records.empty() ? "" : speed_cell(r.records[0]).text},
                              {"first_error", r.records.empty() ? "" : error_cell(r.records[0]).text},
@@ -213,7 +214,7 @@ void draw_runs_panel(App& app) {
         draw_runs_bars(app);
         fit::EndFigure();
         if (app.recording)
-            app.drawn["runs"] = {{"rows", app.runs.records.size()}, {"message", app.runs.message}, {"bars", true}};
+            (*app.drawn)["runs"] = {{"rows", app.runs.records.size()}, {"message", app.runs.message}, {"bars", true}};
         return;
     }
     const bool busy = app.runs.runner.running();

@@ -4,6 +4,7 @@
 // listing, the tile's cells loaded so far (hover: by whom, when), the shared array, active and
 // idle threads (click: a thread's loads and stores), and running counts against the model.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -585,7 +586,7 @@ void thread_accesses_view(App& app) {
         rows.push_back({{what, c}, {cell, c}, {std::to_string(a.step), c}, {std::to_string(a.where.line), c}});
     }
     fit::Table("thread accesses", {{"access", ""}, {"cell", ""}, {"step", ""}, {"line", ""}}, rows, 1);
-    if (app.recording) app.drawn["stepper_thread"] = {{"thread", th}, {"accesses", list.size()}};
+    if (app.recording) (*app.drawn)["stepper_thread"] = {{"thread", th}, {"accesses", list.size()}};
 }
 
 void thread_view(App& app) {
@@ -783,7 +784,7 @@ static void record_stepper(App& app) {
         int planes_reg = 0, planes_smem = 0;
         const long long shared_stored = std::count(s.shared.begin(), s.shared.end(), 1);
         for (const auto& p : s.planes) planes_reg += p.in_registers, planes_smem += p.in_shared;
-        app.drawn["stepper"] = {{"kernel", version(t.cfg.kernel).name}, {"tile", t.cfg.tile},
+        (*app.drawn)["stepper"] = {{"kernel", version(t.cfg.kernel).name}, {"tile", t.cfg.tile},
                                 {"radius", t.cfg.radius}, {"precision", to_string(t.cfg.precision)},
                                 {"step", app.exp.step}, {"last_step", t.last_step()}, {"interval", s.interval},
                                 {"intervals", t.intervals}, {"global_loads", s.global_loads},
@@ -799,7 +800,7 @@ static void record_stepper(App& app) {
                                 {"tile_note", app.exp.tile_note}, {"source_shown_as", app.exp.source.name}};
         if (app.beside.lab) {
             const TraceDifference& d = app.beside.diff;
-            app.drawn["beside_lab"] = {{"found", d.found}, {"error", d.error}, {"what", d.what}, {"cell", d.cell},
+            (*app.drawn)["beside_lab"] = {{"found", d.found}, {"error", d.error}, {"what", d.what}, {"cell", d.cell},
                                        {"interval", d.interval}, {"student_file", d.student.where.file},
                                        {"student_line", d.student.where.line}, {"lab_file", d.lab.where.file},
                                        {"lab_line", d.lab.where.line}, {"student_step", d.student.step}};
@@ -814,7 +815,7 @@ static void record_stepper(App& app) {
             loads += c.global_loads;
             shared += c.shared_loads + c.shared_stores;
         }
-        app.drawn["stepper_ptx"] = {{"beside_ptx", app.exp.beside_ptx}, {"ptx_lines", app.exp.ptx.lines.size()},
+        (*app.drawn)["stepper_ptx"] = {{"beside_ptx", app.exp.beside_ptx}, {"ptx_lines", app.exp.ptx.lines.size()},
                                     {"sites_mapped", !app.exp.site_line.empty()}, {"lines_counted", app.exp.line_counts.size()},
                                     {"line_flops", flops}, {"line_flops_known", known},
                                     {"block_flops", (double)t.outputs * t.model.flops_per_output},
@@ -847,7 +848,7 @@ bool trace_status(App& app) {
         fit::Wrapped("(showing the previous trace until it is ready)");
         ImGui::PopStyleColor();
     }
-    if (app.recording) app.drawn["tracing"] = true;
+    if (app.recording) (*app.drawn)["tracing"] = true;
     return none;
 }
 
@@ -859,7 +860,7 @@ void draw_stepper_panel(App& app) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.5f, 0.4f, 1));
         fit::Wrapped(t.error);
         ImGui::PopStyleColor();
-        if (app.recording) app.drawn["stepper"] = {{"error", t.error}};
+        if (app.recording) (*app.drawn)["stepper"] = {{"error", t.error}};
         return;
     }
     if (app.ui.lecture) {

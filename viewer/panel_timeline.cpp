@@ -4,6 +4,7 @@
 // clock64 cycles) when asked and possible, else from the CPU engine's trace (in steps). Zoom with
 // the mouse wheel or the buttons; drag to pan.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -212,7 +213,7 @@ void draw_timeline_panel(App& app) {
     if (app.recording) {
         int spans = 0;
         for (const auto& w : tl.warps) spans += (int)w.size();
-        app.drawn["timeline"] = {{"kernel", e.trace.cfg.kernel_file.empty() ? version(e.trace.cfg.kernel).name : "student"},
+        (*app.drawn)["timeline"] = {{"kernel", e.trace.cfg.kernel_file.empty() ? version(e.trace.cfg.kernel).name : "student"},
                                  {"unit", tl.unit}, {"warps", tl.warps.size()}, {"spans", spans},
                                  {"barriers", tl.barriers.size()}, {"wait_share", all > 0 ? wait / all : 0},
                                  {"end", tl.end}, {"window_from", e.window.from}, {"window_to", e.window.to},

@@ -1,6 +1,7 @@
 #include "labs/grading/course.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <fstream>

@@ -10,7 +10,7 @@
 // them `stencil-lab lab params N --course FILE`'s sheet. `practice: true` makes a file that may
 // be handed out: `lab check` then prints the expected values.
 #pragma once
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "labs/grading/questions.h"

@@ -1,6 +1,7 @@
 #include "labs/grading/grade.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -81,7 +82,7 @@ GradedAnswer grade_one(const Question& q, const Key& key, const json* given) {
     }
     // `why` says what is wrong without the key; `detail` adds the key and the tolerance.
     if (q.kind == AnswerKind::number) {
-        const double k = key.value.get<double>();
+        const double k = key.value->get<double>();
         const auto g = as_number(*given);
         const std::string expected = fmt::format("{} expected {}", show(k), tolerance_text(q));
         if (!g) {
@@ -97,7 +98,7 @@ GradedAnswer grade_one(const Question& q, const Key& key, const json* given) {
         a.verdict = Verdict::wrong;
         std::string slip;
         for (const Hint& h : key.hints)
-            if (h.value.is_number() && close(q, *g, h.value.get<double>())) {
+            if (h.value->is_number() && close(q, *g, h.value->get<double>())) {
                 slip = h.why;
                 break;
             }
@@ -108,7 +109,7 @@ GradedAnswer grade_one(const Question& q, const Key& key, const json* given) {
         a.detail = fmt::format("{}, got {}{}{}", expected, show(*g), slip.empty() ? "" : ": ", slip);
         return a;
     }
-    const std::string k = normal_word(key.value), g = normal_word(*given);
+    const std::string k = normal_word(*key.value), g = normal_word(*given);
     if (g == k) {
         a.verdict = Verdict::right;
         return a;
@@ -124,7 +125,7 @@ GradedAnswer grade_one(const Question& q, const Key& key, const json* given) {
     a.why = fmt::format("'{}' is not the answer", g);
     a.detail = fmt::format("'{}' expected, got '{}'", k, g);
     for (const Hint& h : key.hints)
-        if (normal_word(h.value) == g) {
+        if (normal_word(*h.value) == g) {
             a.why += ": " + h.why;
             a.detail += ": " + h.why;
         }
@@ -192,7 +193,7 @@ json answer_key(int lab, const GpuResults* gpu, const LabParams& params) {
     for (const Question* q : questions_of_lab(lab)) {
         const Key key = q->compute(q->gpu ? gpu : nullptr, params);
         if (key.needs_gpu.empty())
-            answers[q->id] = key.value;
+            answers[q->id] = *key.value;
         else
             pending[q->id] = key.needs_gpu;
     }

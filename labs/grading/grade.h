@@ -4,7 +4,7 @@
 // Answer file: {"answers": {"<id>": value}}, value a number (or a string holding one: "13/28",
 // "58%"), or a word for choice and word questions. Other top-level keys are ignored.
 #pragma once
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -19,8 +19,8 @@ const char* to_string(Verdict v);
 struct GradedAnswer {
     const Question* question = nullptr;
     Verdict verdict = Verdict::missing;
-    nlohmann::json given;     // null when missing
-    nlohmann::json expected;  // null for a GPU question without its figures
+    JsonValue given;     // null when missing
+    JsonValue expected;  // null for a GPU question without its figures
     std::string why;          // wrong: what is wrong in words (and the slip, when known), never the
                               // expected value; needs_gpu: what to run
     std::string detail;       // the same with the expected value and the tolerance: for the

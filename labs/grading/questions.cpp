@@ -11,6 +11,7 @@
 #include "labs/grading/questions.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <stdexcept>

@@ -5,10 +5,10 @@
 #pragma once
 #include <functional>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "core/json_value.h"
 #include "labs/grading/gpu_results.h"
 
 namespace stencil::labs {
@@ -40,13 +40,13 @@ LabParams default_params(int lab);
 // A wrong answer that a known slip produces: when the student's answer matches `value` (within
 // the question's tolerance), `why` says which slip it was.
 struct Hint {
-    nlohmann::json value;
+    JsonValue value;
     std::string why;
 };
 
 // The answer of one question, as computed now.
 struct Key {
-    nlohmann::json value;       // null when it cannot be computed here (needs_gpu says why)
+    JsonValue value;            // null when it cannot be computed here (needs_gpu says why)
     std::string needs_gpu;      // "needs a GPU run: ..." for a GPU question without its figures
     std::vector<Hint> hints;
 };

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include <dirent.h>
+#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <fstream>

@@ -2,6 +2,7 @@
 // CLI; every other version, a malformed or oversized shape, --tile beside it and another problem
 // are refused in one line with exit 2 before any kernel runs.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "run_cli.h"
 

@@ -1,6 +1,7 @@
 // `stencil-lab model` and `run` for conv27: the model gives the useful (star) and the executed
 // (dense cube) FLOPs and OP/B side by side, as numbers in --json; `run` checks it on the CPU backend.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "run_cli.h"
 

@@ -1,6 +1,7 @@
 // `stencil-lab model`: input errors (one line, rc 2), tiles that cannot run, speed at any valid
 // size, and the curriculum tables (--bounds, --registers, --derivatives, --ghost).
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 

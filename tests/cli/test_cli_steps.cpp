@@ -2,6 +2,7 @@
 // --kernel temporal|streaming|naive --block`: the contract (one line, exit 2 for bad values) and a
 // small checked run on the CPU backend.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "run_cli.h"
 

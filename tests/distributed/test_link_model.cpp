@@ -2,6 +2,7 @@
 // sends, what a probe result says about itself in the JSON and the text, and the prediction on
 // one GPU (no halo, so 0 whatever the link). Sizes and times chosen by hand.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 

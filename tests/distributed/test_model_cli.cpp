@@ -1,6 +1,7 @@
 // `stencil-lab model --decompose`: the decomposition model as the CLI prints it, the bytes pinned
 // by hand for the simplest split (two 8x16x16 halves of a 16^3 fp32 grid, one 16x16 face each).
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tests/cli/run_cli.h"
 

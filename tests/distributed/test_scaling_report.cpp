@@ -1,6 +1,7 @@
 // The scaling sweep's table (distributed/scaling_report.h): rank counts, efficiencies against the
 // first row in both modes (numbers chosen by hand), and the figure's data.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "distributed/scaling_report.h"
 

@@ -2,6 +2,7 @@
 // content hash in every CSV row, --json honoured, one platform results file per submission, and a
 // rerun that checks again only what changed (the folder's .stencil-lab-batch.json).
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <sstream>
 #include <vector>

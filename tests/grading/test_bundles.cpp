@@ -4,6 +4,7 @@
 // passing (right up to N = 64, zeros above) and a non-compiling submission, and on a lab answer
 // sheet; each results file checked against its platform's documented fields (platform_specs.h).
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <regex>
 #include <vector>

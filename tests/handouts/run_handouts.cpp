@@ -5,6 +5,7 @@
 //
 //   stencil-handout-check --source REPO --build BUILD --work DIR [--gpu] [FILE.md ...]
 //     --gpu: on a GPU machine, the commands as written (the GPU-only ones too, no grid shrunk)
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 #include <cmath>
@@ -93,7 +94,7 @@ bool check_recipe(const std::vector<std::string>& ids, const std::string& printe
             ok = false;
             continue;
         }
-        const auto key = q->compute(nullptr, stencil::labs::default_params(q->lab)).value;  // the handouts print the default values
+        const nlohmann::json key = *q->compute(nullptr, stencil::labs::default_params(q->lab)).value;  // the handouts print the default values
         if (!key.is_number()) {
             std::printf("FAIL %s: %s's key is not a number here (%s)\n", where.c_str(), ids[i].c_str(), key.dump().c_str());
             ok = false;

@@ -122,6 +122,7 @@ TEST_CASE("handouts: every handout has commands the rules read", "[handouts]") {
 
 #ifdef STENCIL_HANDOUTS_CHECKER
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "checker/exercises.h"
 

@@ -4,6 +4,7 @@
 // errors and malformed files exit 2 with one line; GPU questions without --results wait and are
 // not counted wrong.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <map>

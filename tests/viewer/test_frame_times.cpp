@@ -1,6 +1,7 @@
 // --frame-times' statistics (viewer/frame_times.h): quantiles between ranks (the even-count median
 // is the classic off-by-one), the warm-up frames left out, the 60 fps rule, and the JSON's fields.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <vector>

@@ -1,6 +1,7 @@
 // The projector's geometry: window limits, where the panels go for a window and a font, how a
 // table too wide for its panel wraps into bands; the screenshot facts; the runs table's cells.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <numeric>
 

@@ -1,6 +1,7 @@
 // The stepper's state after k steps, from real CPU-backend traces of small grids; the kernel
 // source's barrier intervals; warp maps; results JSON; runs on a worker thread.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -1,6 +1,7 @@
 #include "viewer/core/results.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <fstream>

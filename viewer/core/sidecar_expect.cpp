@@ -1,5 +1,7 @@
 #include "viewer/core/sidecar_expect.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
 
 namespace stencil::viewer {
