@@ -365,7 +365,7 @@ void model_z_marching(Model& m) {
         F, 2 * r, B, m.opb_textbook, sq(T), T, 2 * r, cube(OUT), F, B, 2 * r, F, 2 * r, B,
         zinf);
     compare_with_tiled(m);
-    if (k == KernelId::register_tiled) m.queue_registers = 2 * r + 1;
+    if (version(k).shared == SharedTile::one_plane) m.queue_registers = 2 * r + 1;
 }
 
 // The streaming kernel: a z-chunk of Z planes per block, T rows of W = 32 V outputs each.
@@ -573,14 +573,19 @@ Model model(KernelId k, int T, int radius, Precision p, int fused) {
     m.valid_tiles = runnable_tiles(k, radius, p);
     m.largest_fitting_tile = largest_fitting_tile(k, radius, p);
     m.tile_bounds = bounds_text(k, radius, p, {});
-    switch (k) {
-        case KernelId::naive: model_naive(m); break;
-        case KernelId::tiled: model_tiled(m); break;
-        case KernelId::coarsened:
-        case KernelId::register_tiled: model_z_marching(m); break;
-        case KernelId::streaming: model_streaming(m); break;
-        case KernelId::conv27: model_conv27(m); break;
-        case KernelId::temporal: model_temporal(m); break;
+    switch (version(k).shared) {  // the shape decides the model's story (kernels/version_shapes.h)
+        case SharedTile::none:
+            if (version(k).weights == WeightLayout::dense_cube)
+                model_conv27(m);
+            else
+                model_naive(m);
+            break;
+        case SharedTile::whole_tile: model_tiled(m); break;
+        case SharedTile::stencil_planes:
+        case SharedTile::one_plane:
+        case SharedTile::halo_plane: model_z_marching(m); break;
+        case SharedTile::row_tile: model_streaming(m); break;
+        case SharedTile::strip_edges: model_temporal(m); break;
     }
     m.summary = model_summary(m);
     return m;

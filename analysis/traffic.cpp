@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "analysis/model.h"
 #include "analysis/model_detail.h"
@@ -30,25 +32,26 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, 
     const int K = steps_per_launch(k, fused);
     BlockTraffic b;
     b.threads = threads_per_block(k, T);
-    switch (k) {
-        case KernelId::naive:
-        case KernelId::conv27:  // every output loads each point it multiplies, zero weight or not
+    // The shape decides the count (kernels/version_shapes.h): a version of an existing shape needs
+    // no case of its own.
+    switch (version(k).shared) {
+        case SharedTile::none:  // every output loads each point it multiplies, zero weight or not
             b.outputs = cube(T);
             b.loads = (long long)executed_points(k, radius) * cube(T);
             break;
-        case KernelId::tiled:
+        case SharedTile::whole_tile:
             // Every thread stores its input cell; each output reads its 6r + 1 points.
             b.outputs = cube(OUT);
             b.loads = cube(T);
             b.shared_stores = cube(T);
             b.shared_loads = point_count(radius) * cube(OUT);
             break;
-        case KernelId::coarsened:
-        case KernelId::register_tiled:
+        case SharedTile::stencil_planes:
+        case SharedTile::one_plane:
             // T^2 values per plane: 2r planes before the march and one per output plane.
             b.outputs = sq(OUT) * OUT;
             b.loads = sq(T) * (OUT + 2 * radius);
-            if (k == KernelId::coarsened) {
+            if (version(k).shared == SharedTile::stencil_planes) {
                 // Stores: the 2r planes before the march, then per output plane the new top plane
                 // and the 2r-plane shift. Loads: the 6r + 1 points of each output, and the shift
                 // reads 2r planes per output plane.
@@ -61,7 +64,7 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, 
                 b.shared_loads = OUT * (4LL * radius * sq(OUT));
             }
             break;
-        case KernelId::streaming: {
+        case SharedTile::row_tile: {
             // Z planes of T rows of W = 32 V outputs. Global: the queue loads W T values for each
             // of Z + 2r planes; per plane, the 2r halo rows (W values each) and the rows' ends
             // (lanes tx < q a side, q = 1..Q, each the values of vector q within r of its own).
@@ -77,7 +80,7 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, 
             b.shared_loads = Z * W * T * 2LL * radius;
             break;
         }
-        case KernelId::temporal: {
+        case SharedTile::strip_edges: {
             // Z planes of W_OUT x OUT outputs of level K (W_OUT = 32 - 2rK across the warp-wide
             // tile). The march takes Z + 2rK steps, each loading the next plane of the tile's
             // 32 x T cells; in each step every level t = 1..K is computed on the whole tile (every
@@ -100,6 +103,9 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, 
             b.opb = double(b.flops) / b.load_bytes;
             return b;
         }
+        case SharedTile::halo_plane:
+            throw std::logic_error(std::string("no traffic model for ") + version(k).name +
+                                   "'s shared tile (a halo plane): analysis/traffic.cpp needs its case");
     }
     b.load_bytes = b.loads * bytes;
     b.store_bytes = b.outputs * bytes;
@@ -132,7 +138,7 @@ GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridD
     t.blocks = geo.grid.count();
     const long long interior_cells =
         (long long)(g.nx - 2 * r) * (g.ny - 2 * r) * (g.nz - 2 * r);
-    if (k == KernelId::temporal) {  // its own cells over the march, the tile rK wider a side
+    if (version(k).shared == SharedTile::strip_edges) {  // its own cells over the march, the tile rK wider a side
         const int H = r * steps_per_launch(k, fused);
         long long march_planes = 0;
         for (int bz = 0; bz < geo.grid.z; ++bz) {

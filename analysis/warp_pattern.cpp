@@ -38,36 +38,39 @@ struct LoadInstr {
 
 std::vector<LoadInstr> load_instructions(KernelId k, int radius) {
     std::vector<LoadInstr> v;
-    switch (k) {
-        case KernelId::conv27:  // the whole cube, in the kernel's order: z, then y, then x
-            for (int dz = -radius; dz <= radius; ++dz)
-                for (int dy = -radius; dy <= radius; ++dy)
-                    for (int dx = -radius; dx <= radius; ++dx)
-                        v.push_back({fmt::format("({:+d},{:+d},{:+d})", dx, dy, dz), {dx, dy, dz}, 0});
-            break;
-        case KernelId::naive: {
-            v.push_back({"centre", {}, 0});
-            const char* names[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
+    // The shape decides the loads (kernels/version_shapes.h): a version of an existing shape needs
+    // no case of its own.
+    switch (version(k).shared) {
+        case SharedTile::none:
+            if (version(k).weights == WeightLayout::dense_cube) {  // the whole cube: z, then y, then x
+                for (int dz = -radius; dz <= radius; ++dz)
+                    for (int dy = -radius; dy <= radius; ++dy)
+                        for (int dx = -radius; dx <= radius; ++dx)
+                            v.push_back({fmt::format("({:+d},{:+d},{:+d})", dx, dy, dz), {dx, dy, dz}, 0});
+                break;
+            }
+            v.push_back({"centre", {}, 0});  // the star: the centre, then its 6r neighbours
             for (int d = 1; d <= radius; ++d) {
+                const char* names[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
                 const Offset3 o[6] = {{-d, 0, 0}, {d, 0, 0}, {0, -d, 0},
                                       {0, d, 0},  {0, 0, -d}, {0, 0, d}};
                 for (int s = 0; s < 6; ++s) v.push_back({fmt::format("{}{}", names[s], d), o[s], 0});
             }
             break;
-        }
-        case KernelId::tiled: v.push_back({"tile", {}, 0}); break;
-        case KernelId::coarsened:
-        case KernelId::register_tiled:
+        case SharedTile::whole_tile: v.push_back({"tile", {}, 0}); break;
+        case SharedTile::stencil_planes:
+        case SharedTile::one_plane:
+        case SharedTile::halo_plane:
             for (int p = 0; p < 2 * radius; ++p)
                 v.push_back({fmt::format("prologue plane z{:+d}", p - radius), {}, p});
             v.push_back({fmt::format("march plane z+{}", radius), {}, kMarchPlane});
             break;
-        case KernelId::temporal:  // each row of the strip: the march's first plane, then each step's next
+        case SharedTile::strip_edges:  // each row of the strip: the march's first plane, then each step's next
             for (int c = 0; c < rows_per_thread(k); ++c) v.push_back({fmt::format("first plane, row +{}", c), {0, c, 0}, 0});
             for (int c = 0; c < rows_per_thread(k); ++c)
                 v.push_back({fmt::format("march plane p+1, row +{}", c), {0, c, 0}, kMarchPlane});
             break;
-        case KernelId::streaming:  // warp rows of vectors: streaming_warp_pattern
+        case SharedTile::row_tile:  // warp rows of vectors: streaming_warp_pattern
             break;
     }
     return v;
@@ -141,7 +144,7 @@ struct WarpLaunch {
         : geo(launch_geometry(k, T_, radius, p, g_, block, 1, z_chunk)), g(g_), T(T_), r(radius), OUT(geo.out_tile),
           bytes(bytes_of(p)), L(128 / bytes), plane((long long)g_.nx * g_.ny), threads(geo.block.count()),
           warps(int((threads + 31) / 32)), instrs(load_instructions(k, radius)),
-          naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), temporal(k == KernelId::temporal),
+          naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), temporal(version(k).threads == ThreadShape::warp_strips),
           ystride(rows_per_thread(k)) {}
     LaunchGeometry geo;
     GridDims g;
@@ -547,7 +550,7 @@ WarpPattern warp_pattern(KernelId k, int T, int radius, Precision p, GridDims g,
         if (auto e = block_error(k, *block)) throw UserError(*e);
     if (z_chunk != 0)
         if (auto e = z_chunk_error(k, z_chunk)) throw UserError(*e);
-    if (k == KernelId::streaming) return streaming_warp_pattern(T, radius, p, g, z_chunk);
+    if (version(k).threads == ThreadShape::warp_rows) return streaming_warp_pattern(T, radius, p, g, z_chunk);
     const WarpLaunch w(k, T, radius, p, g, block, z_chunk);
     // Enumerating every warp of the launch costs O(N^3) (a 1000^3 grid: 3 x 10^7 warps). Instead,
     // warps are grouped by what decides their counts: which lanes are active (the block's active
