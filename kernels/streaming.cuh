@@ -79,8 +79,8 @@ STENCIL_HD constexpr int streaming_min_blocks() {
     return array_registers <= 48 && 768 / (32 * ROWS) > 1 ? 768 / (32 * ROWS) : 1;
 }
 
-// __launch_bounds__: 32 T threads and streaming_min_blocks of them an SM (above); MIN_BLOCKS is a
-// parameter so that bench/zmarch/ can compare other values.
+// Long because the march reads best as one body, in order. __launch_bounds__: 32 T threads and
+// streaming_min_blocks an SM (above); MIN_BLOCKS lets bench/zmarch/ compare other values.
 template <typename real, int ROWS, int R,
           int MIN_BLOCKS = streaming_min_blocks<real, ROWS, R>()>
 __global__ void __launch_bounds__(32 * ROWS, MIN_BLOCKS)

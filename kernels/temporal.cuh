@@ -88,7 +88,7 @@ __device__ inline void temporal_push(real (&queue)[2 * R + 1][ROWS], const real 
 #pragma unroll
     for (int c = 0; c < ROWS; ++c) queue[2 * R][c] = newest[c];
 }
-
+// Long because the march is one pipeline over the levels, read in order (the comment above).
 template <typename real, int IN_TILE_DIM, int R, int K>
 __global__ void __launch_bounds__(32 * (IN_TILE_DIM / kTemporalStripRows))
 stencil_temporal_kernel(const real* in, real* out, int nx, int ny, int nz) {

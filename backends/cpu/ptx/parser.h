@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include "backends/cpu/ptx/ir.h"
 
@@ -109,7 +108,7 @@ private:
     [[noreturn]] void fail(int line, const std::string& what);
     void expect(const char* s) {
         const Tok& t = next();
-        if (t.text != s) fail(t.line, fmt::format("expected '{}', found '{}'", s, t.text));
+        if (t.text != s) fail(t.line, std::string("expected '") + s + "', found '" + t.text + "'");
     }
     void skip_line() {  // the rest of a directive line
         while (toks_[p_].kind != Tok::newline && toks_[p_].kind != Tok::end) ++p_;

@@ -41,6 +41,7 @@ typedef long long s64;
 //! out u64 cvt.u16.u32(h) cvt.s16.s32(h) cvt.s32.s16(h) cvt.sat.s8.s16(h) cvt.u64.u16(h) cvt.s64.s16(h)
 //! out u64 C++:(int)(short)a C++:(uchar)a C++:(s64)(int)a C++:(u32)(schar)a
 #define K 104
+// Long because each conversion is one row of one table, compared with the GPU bit for bit.
 extern "C" __global__ void cvt_int(const u64* in, u64* out, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
