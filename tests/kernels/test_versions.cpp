@@ -140,3 +140,30 @@ TEST_CASE("the versions table is the only place a kernel's shape is written", "[
     INFO("restated outside kernels/versions.*:\n" << found);
     CHECK(found.empty());
 }
+
+// Adding a version is its kernel file, its shape row and its run-time row: no other source file
+// names the last version added (conv27) in code. A switch over KernelId elsewhere would fail this.
+TEST_CASE("a version is named in code only by its kernel file and its two rows", "[versions]") {
+    namespace fs = std::filesystem;
+    const fs::path root = STENCIL_LAB_SOURCE_DIR;
+    const std::regex named(R"(KernelId::conv27\b)");
+    std::set<std::string> files;
+    for (const char* dir : {"kernels", "core", "backends", "analysis", "experiments", "checker", "cli", "viewer",
+                            "distributed", "grading", "labs"}) {
+        if (!fs::exists(root / dir)) continue;
+        for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
+            const auto ext = e.path().extension().string();
+            if (!e.is_regular_file() || (ext != ".cpp" && ext != ".h" && ext != ".cu" && ext != ".cuh")) continue;
+            std::ifstream in(e.path());
+            std::string line;
+            while (std::getline(in, line))
+                if (std::regex_search(line.substr(0, line.find("//")), named))
+                    files.insert(fs::relative(e.path(), root).generic_string());
+        }
+    }
+    const std::set<std::string> rows = {"kernels/version_shapes.h", "kernels/version_rows.cpp"};
+    std::string list;
+    for (const auto& f : files) list += f + "\n";
+    INFO("files naming KernelId::conv27:\n" << list);
+    CHECK(files == rows);
+}
