@@ -60,15 +60,15 @@ struct Series {
     MarkerShape marker = MarkerShape::circle;
     bool dashed = false;
     bool greyed = false;
-    std::string greyed_why;
+    std::string greyed_why = {};
     // false: drawn but not listed (measured points keyed by colour = kernel and marker = level:
     // the legend lists the kernels' curves and one entry per level, not every combination).
     bool in_legend = true;
     // A text beside each point ("tiled T=8"), placed by place_labels (label_place.h); empty: none.
-    std::vector<std::string> labels;
+    std::vector<std::string> labels = {};
     // Series of one group are shown and hidden together (a kernel's model curve and its measured
     // points): a click on a legend entry toggles its group ("" : not toggled).
-    std::string group;
+    std::string group = {};
     bool hidden = false;  // listed in the legend (dimmed, to click back on), not drawn
 };
 
