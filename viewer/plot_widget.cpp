@@ -192,8 +192,8 @@ void draw_axis_labels(const Canvas& c, const PlotLayout& l, bool has_title) {
 }
 
 // The markers of the shown series, as boxes labels keep off.
-std::vector<Box> marker_boxes(const Canvas& c, const std::vector<Series>& series) {
-    std::vector<Box> boxes;
+std::vector<ScreenBox> marker_boxes(const Canvas& c, const std::vector<Series>& series) {
+    std::vector<ScreenBox> boxes;
     for (const Series& s : series) {
         const size_t n = std::min(s.x.size(), s.y.size());
         for (size_t i = 0; i < n && s.markers && !s.hidden; ++i) {
@@ -208,15 +208,15 @@ std::vector<Box> marker_boxes(const Canvas& c, const std::vector<Series>& series
 // vertical line's top, in eighths; above the line then below, right of it then left) that covers
 // no other label, no marker and no other line. Returns the labels' boxes (point labels keep off
 // them); *overlaps counts the labels no spot kept clear.
-std::vector<Box> draw_ref_lines(const Canvas& c, const std::vector<RefLine>& refs, const std::vector<Box>& markers,
+std::vector<ScreenBox> draw_ref_lines(const Canvas& c, const std::vector<RefLine>& refs, const std::vector<ScreenBox>& markers,
                                 int* overlaps) {
-    std::vector<Box> boxes;
+    std::vector<ScreenBox> boxes;
     const PlotRect& r = c.r;
     const float fs = c.fs, pad = fs * 0.3f;
     for (const RefLine& l : refs) {
         const Point2 p = to_screen(c.ax, c.ay, r, l.horizontal ? c.ax.lo : l.value, l.horizontal ? l.value : c.ay.lo);
         const ImVec2 ts = ImGui::CalcTextSize(l.label.c_str());
-        std::vector<Box> spots;
+        std::vector<ScreenBox> spots;
         if (l.horizontal) {
             dashed_line(c.dl, ImVec2(r.x0, p.y), ImVec2(r.x1, p.y), l.colour, 1.5f, fs * 0.4f);
             for (const float y : {p.y - ts.y - 2, p.y + 2})
@@ -233,20 +233,20 @@ std::vector<Box> draw_ref_lines(const Canvas& c, const std::vector<RefLine>& ref
                 }
         }
         // The other lines, as thin bands a label must not lie on.
-        std::vector<Box> lines;
+        std::vector<ScreenBox> lines;
         for (const RefLine& o : refs) {
             if (&o == &l) continue;
             const Point2 q = to_screen(c.ax, c.ay, r, o.horizontal ? c.ax.lo : o.value, o.horizontal ? o.value : c.ay.lo);
-            lines.push_back(o.horizontal ? Box{r.x0, q.y - 1, r.x1, q.y + 1} : Box{q.x - 1, r.y0, q.x + 1, r.y1});
+            lines.push_back(o.horizontal ? ScreenBox{r.x0, q.y - 1, r.x1, q.y + 1} : ScreenBox{q.x - 1, r.y0, q.x + 1, r.y1});
         }
-        const Box inner{r.x0 + 1, r.y0 + 1, r.x1 - 1, r.y1 - 1};
-        const Box* chosen = nullptr;
-        for (const Box& b : spots) {
+        const ScreenBox inner{r.x0 + 1, r.y0 + 1, r.x1 - 1, r.y1 - 1};
+        const ScreenBox* chosen = nullptr;
+        for (const ScreenBox& b : spots) {
             if (!inside(b, inner)) continue;
             bool clear = true;
-            for (const Box& o : boxes) clear = clear && !overlap(b, o);
-            for (const Box& o : markers) clear = clear && !overlap(b, o);
-            for (const Box& o : lines) clear = clear && !overlap(b, o);
+            for (const ScreenBox& o : boxes) clear = clear && !overlap(b, o);
+            for (const ScreenBox& o : markers) clear = clear && !overlap(b, o);
+            for (const ScreenBox& o : lines) clear = clear && !overlap(b, o);
             if (clear) {
                 chosen = &b;
                 break;
@@ -254,14 +254,14 @@ std::vector<Box> draw_ref_lines(const Canvas& c, const std::vector<RefLine>& ref
         }
         if (!chosen) {
             ++*overlaps;
-            for (const Box& b : spots)
+            for (const ScreenBox& b : spots)
                 if (inside(b, inner)) {
                     chosen = &b;
                     break;
                 }
             if (!chosen) chosen = &spots.front();
         }
-        const Box b = *chosen;
+        const ScreenBox b = *chosen;
         c.dl->AddRectFilled(ImVec2(b.x0, b.y0), ImVec2(b.x1, b.y1), IM_COL32(20, 22, 28, 200));
         boxes.push_back(b);
         fit::DrawText(c.dl, ImVec2(b.x0, b.y0), l.colour, l.label, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
@@ -293,11 +293,11 @@ void draw_series(const Canvas& c, const std::vector<Series>& series) {
 // Reference points (a ring) and the texts of labelled series points: every label placed by
 // place_labels clear of every marker, ring, reference-line label and other label.
 int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, const std::vector<Series>& series,
-                      const std::vector<Box>& reserved) {
+                      const std::vector<ScreenBox>& reserved) {
     const PlotRect& r = c.r;
     const float marker = c.marker_r;
-    std::vector<Box> obstacles = reserved;
-    for (const Box& b : marker_boxes(c, series)) obstacles.push_back(b);
+    std::vector<ScreenBox> obstacles = reserved;
+    for (const ScreenBox& b : marker_boxes(c, series)) obstacles.push_back(b);
     struct Text {
         std::string text;
         ImU32 colour;
@@ -321,9 +321,9 @@ int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, cons
         for (size_t i = 0; i < s.labels.size() && i < s.x.size() && i < s.y.size(); ++i)
             if (!s.labels[i].empty() && !s.greyed && !s.hidden)
                 ask(to_screen(c.ax, c.ay, r, s.x[i], s.y[i]), s.labels[i], s.colour, marker * 2.0f);
-    const LabelPlacement p = place_labels(want, obstacles, Box{r.x0 + 2, r.y0 + 2, r.x1 - 2, r.y1 - 2});
+    const LabelPlacement p = place_labels(want, obstacles, ScreenBox{r.x0 + 2, r.y0 + 2, r.x1 - 2, r.y1 - 2});
     for (size_t i = 0; i < texts.size(); ++i) {
-        const Box& b = p.boxes[i];
+        const ScreenBox& b = p.boxes[i];
         const LabelRequest& q = want[i];
         if (distance_to(b, q.x, q.y) > q.gap * 1.5f) {  // set apart in a cluster: a leader line
             const ImVec2 to(std::clamp(q.x, b.x0, b.x1), std::clamp(q.y, b.y0, b.y1));
@@ -412,15 +412,15 @@ PlotDrawn Plot(const PlotSpec& spec) {
     draw_axis_labels(c, l, spec.title != nullptr);
     c.dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), true);
     // Reference-line labels keep off the series' markers and the reference points' rings.
-    std::vector<Box> keep_off = marker_boxes(c, series);
+    std::vector<ScreenBox> keep_off = marker_boxes(c, series);
     if (spec.points)
         for (const RefPoint& q : *spec.points) {
             const Point2 a = to_screen(c.ax, c.ay, r, q.x, q.y);
             keep_off.push_back(marker_box(a.x, a.y, c.marker_r * 2.4f));
         }
     int ref_overlaps = 0;
-    const std::vector<Box> line_labels = spec.refs ? draw_ref_lines(c, *spec.refs, keep_off, &ref_overlaps)
-                                                   : std::vector<Box>{};
+    const std::vector<ScreenBox> line_labels = spec.refs ? draw_ref_lines(c, *spec.refs, keep_off, &ref_overlaps)
+                                                   : std::vector<ScreenBox>{};
     draw_series(c, series);
     drawn.label_overlaps = ref_overlaps + draw_point_labels(c, spec.points, series, line_labels);
     c.dl->PopClipRect();

@@ -44,7 +44,7 @@ ptx::CompileRequest family_request(Precision p) {
     return req;
 }
 
-struct Family {
+struct DerivativeFamily {
     std::mutex m;
     bool compiled = false;
     ptx::CompileResult result;
@@ -53,8 +53,8 @@ struct Family {
     std::map<const DerivativePtx*, std::shared_ptr<const ptx::Module>> modules;
 };
 
-Family& family(Precision p) {
-    static Family f32, f64;
+DerivativeFamily& derivative_family(Precision p) {
+    static DerivativeFamily f32, f64;
     return p == Precision::f32 ? f32 : f64;
 }
 
@@ -76,7 +76,7 @@ ptx::ConstantInit coefficients_for(const DerivativePtx& lab, GridDims g) {
 const DerivativePtx& derivative_ptx(DerivativeKernelId k, int n, Precision p) {
     if (!derivative_instantiated(k, n, p))
         throw UserError(fmt::format("{} is not built for extent {} in {}", derivative_version(k).name, n, to_string(p)));
-    Family& fam = family(p);
+    DerivativeFamily& fam = derivative_family(p);
     std::lock_guard lock(fam.m);
     if (!fam.compiled) {
         static const std::string dir = lab_ptx_detail::default_cache_dir();
@@ -110,7 +110,7 @@ engine::ExecReport run_derivative_cpu(const DerivativeRequest& req, const void* 
     std::shared_ptr<const ptx::Module> module;
     {
         // One decoded module per instantiation, for the life of the process.
-        Family& fam = family(req.precision);
+        DerivativeFamily& fam = derivative_family(req.precision);
         std::lock_guard lock(fam.m);
         auto& slot = fam.modules[&lab];
         if (!slot) slot = ptx::load(lab.ptx);

@@ -16,20 +16,20 @@ using namespace stencil::analysis;
 
 namespace {
 
-struct Counts {
+struct NaiveBlockLoads {
     long long requests = 0, sectors = 0;
 };
 
 // naive_kernel's threads: (x, y, z) = block origin + threadIdx, lanes in linear order (x fastest);
 // a lane loads when its cell is interior; one request per load instruction with an active lane.
-Counts brute_force(Dim3 b, int r, Precision p, GridDims g) {
+NaiveBlockLoads naive_loads_by_brute_force(Dim3 b, int r, Precision p, GridDims g) {
     const int bytes = bytes_of(p);
     const int threads = int(b.count());
     std::vector<std::array<int, 3>> offs{{0, 0, 0}};
     for (int d = 1; d <= r; ++d)
         for (auto o : {std::array<int, 3>{-d, 0, 0}, {d, 0, 0}, {0, -d, 0}, {0, d, 0}, {0, 0, -d}, {0, 0, d}})
             offs.push_back(o);
-    Counts c;
+    NaiveBlockLoads c;
     for (int bz = 0; bz * b.z < g.nz; ++bz)
         for (int by = 0; by * b.y < g.ny; ++by)
             for (int bx = 0; bx * b.x < g.nx; ++bx)
@@ -57,7 +57,7 @@ TEST_CASE("naive on a block of the user's shape: the model counts every warp exa
     const int r = GENERATE(1, 2);
     const GridDims g = GENERATE(GridDims{37, 13, 11}, GridDims{70, 9, 6});
     CAPTURE(block.x, block.y, block.z, to_string(p), r, g.nx, g.ny, g.nz);
-    const Counts b = brute_force(block, r, p, g);
+    const NaiveBlockLoads b = naive_loads_by_brute_force(block, r, p, g);
     const WarpPattern w = warp_pattern(KernelId::naive, 8, r, p, g, block);
     REQUIRE((w.requests == b.requests && w.sectors == b.sectors && w.block_x == block.x));
 }

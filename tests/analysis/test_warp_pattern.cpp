@@ -16,7 +16,7 @@ using namespace stencil::analysis;
 
 namespace {
 
-struct Counts {
+struct WarpLoads {
     long long requests = 0, sectors = 0, lines = 0, bytes = 0, full_requests = 0;
 
     // One request of a warp: the cells its active lanes load (`lanes` of 32 take part), B bytes each.
@@ -34,7 +34,7 @@ struct Counts {
 
 // Every thread of every block, as the kernels index it: global loads of each warp, in program
 // order, one request per load instruction executed with >= 1 active lane.
-Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
+WarpLoads warp_loads_by_brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
     const int B = bytes_of(p);
     const bool conv27 = k == KernelId::conv27;  // naive's threads, a load for every cell of the cube
     const bool naive = k == KernelId::naive || conv27, tiled = k == KernelId::tiled;
@@ -53,7 +53,7 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
         for (int d = 1; d <= r; ++d)
             for (int s : {-d, d}) offs.insert(offs.end(), {{s, 0, 0}, {0, s, 0}, {0, 0, s}});
     }
-    Counts c;
+    WarpLoads c;
     auto issue = [&](const std::vector<long long>& cells) { c.add_request(cells, B, int(cells.size())); };
     auto in_grid = [&](long long x, long long y, long long z) {
         return x >= 0 && x < g.nx && y >= 0 && y < g.ny && z >= 0 && z < g.nz;
@@ -114,12 +114,12 @@ Counts brute_force(KernelId k, int T, int r, Precision p, GridDims g) {
 // x0 = (32 bx + tx) V. A queue or halo-row load is one 16-byte access per lane when its vector lies
 // inside the row and nx % V == 0, else V accesses of one value (each a request of the lanes whose
 // cell is inside); at a row's ends, the lanes load the cells within r beyond it one at a time.
-Counts brute_force_streaming(int T, int r, Precision p, GridDims g) {
+WarpLoads brute_force_streaming(int T, int r, Precision p, GridDims g) {
     const int B = bytes_of(p), V = 16 / B, W = 32 * V, Q = (r + V - 1) / V;
     const int chunk = version(KernelId::streaming).z_chunk;
     const int bz_n = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_n - 1) / bz_n;
     const bool aligned = g.nx % V == 0;
-    Counts c;
+    WarpLoads c;
     auto issue = [&](const std::vector<long long>& cells, int lanes) { c.add_request(cells, B, lanes); };
     std::vector<long long> cells;
     for (int bz = 0; bz < bz_n; ++bz)
@@ -185,11 +185,11 @@ Counts brute_force_streaming(int T, int r, Precision p, GridDims g) {
 // and T rows tall (from by (T - 2r) - r), a warp per strip of 8 rows; per plane of the march
 // (max(0, b - r) .. min(nz, e + r) - 1 of its z-chunk's interior planes [b, e)) each row of the
 // strip is one load of the lanes whose cell is in the grid.
-Counts brute_force_temporal(int T, int r, Precision p, GridDims g) {
+WarpLoads brute_force_temporal(int T, int r, Precision p, GridDims g) {
     const int B = bytes_of(p), S = kTemporalStripRows, W = 32 - 2 * r, OUT = T - 2 * r;
     const int chunk = version(KernelId::temporal).z_chunk;
     const int bz_n = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_n - 1) / bz_n;
-    Counts c;
+    WarpLoads c;
     std::vector<long long> cells;
     for (int bz = 0; bz < bz_n; ++bz) {
         const int b = std::max(bz * Z, r), e = std::min(bz * Z + Z, g.nz - r);
@@ -214,9 +214,9 @@ Counts brute_force_temporal(int T, int r, Precision p, GridDims g) {
 
 void require_same(KernelId k, int T, int r, Precision p, GridDims g) {
     CAPTURE(version(k).name, T, r, to_string(p), g.nx, g.ny, g.nz);
-    const Counts b = k == KernelId::streaming  ? brute_force_streaming(T, r, p, g)
+    const WarpLoads b = k == KernelId::streaming  ? brute_force_streaming(T, r, p, g)
                      : k == KernelId::temporal ? brute_force_temporal(T, r, p, g)
-                                               : brute_force(k, T, r, p, g);
+                                               : warp_loads_by_brute_force(k, T, r, p, g);
     const WarpPattern w = warp_pattern(k, T, r, p, g);
     REQUIRE(w.requests == b.requests);
     REQUIRE(w.sectors == b.sectors);

@@ -135,6 +135,16 @@ struct Call {
     long long block_instruction_budget = 0;
     std::string* printf_output = nullptr;
 };
+// A launch of a fixture kernel whose parameters are (in, out, extra...): `b`'s two buffers first.
+inline Call in_out_call(engine::Idx3 grid, engine::Idx3 block, Buffers& b, std::vector<std::uint64_t> extra = {}) {
+    Call c;
+    c.grid = grid;
+    c.block = block;
+    c.buffers = b.both();
+    c.params = {ptr(0), ptr(1)};
+    c.params.insert(c.params.end(), extra.begin(), extra.end());
+    return c;
+}
 inline ptx::Launch launch_of(const Fixture& f, const std::string& kernel, const Call& c) {
     ptx::Launch l;
     l.entry = f.entry(kernel);

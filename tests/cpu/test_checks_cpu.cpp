@@ -29,6 +29,7 @@ using engine::Schedule;
 using ptxtest::arg;
 using ptxtest::Buffers;
 using ptxtest::element;
+using ptxtest::in_out_call;
 using ptxtest::opts;
 using ptxtest::ptr;
 
@@ -41,15 +42,6 @@ const ptxtest::Fixture& shared_fx() {
 }
 const ptxtest::Fixture& global_fx() { return ptxtest::fixture("global_memory.cu"); }
 
-ptxtest::Call call(engine::Idx3 grid, engine::Idx3 block, Buffers& b, std::vector<std::uint64_t> extra = {}) {
-    ptxtest::Call c;
-    c.grid = grid;
-    c.block = block;
-    c.buffers = b.both();
-    c.params = {ptr(0), ptr(1)};
-    c.params.insert(c.params.end(), extra.begin(), extra.end());
-    return c;
-}
 
 }  // namespace
 
@@ -60,7 +52,7 @@ TEST_CASE("shared RAW, WAR and WAW races name both threads, the cell and both li
     CAPTURE(kernel, engine::to_string(sched));
     const auto& fx = shared_fx();
     Buffers b(32);
-    const auto rep = ptxtest::run(fx, kernel, call({1, 1, 1}, {32, 1, 1}, b), opts(sched));
+    const auto rep = ptxtest::run(fx, kernel, in_out_call({1, 1, 1}, {32, 1, 1}, b), opts(sched));
     CAPTURE(rep.summary());
     const engine::Diagnostic* d = rep.first(DiagKind::race);
     REQUIRE(d);
@@ -100,7 +92,7 @@ TEST_CASE("a shared index past the end is out_of_bounds, checked or not, under e
     CAPTURE(engine::to_string(sched), checked);
     const auto& fx = shared_fx();
     Buffers b(32);
-    const auto rep = ptxtest::run(fx, "shared_read_past_end", call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
+    const auto rep = ptxtest::run(fx, "shared_read_past_end", in_out_call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
     const engine::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
     CAPTURE(rep.summary());
     REQUIRE(d);
@@ -118,10 +110,10 @@ TEST_CASE("a far shared store and a negative index are reported before they happ
     CAPTURE(far);
     const auto& fx = shared_fx();
     Buffers b(64);
-    const auto rep = ptxtest::run(fx, "shared_write_far", call({2, 1, 1}, {32, 1, 1}, b, {arg(far)}),
+    const auto rep = ptxtest::run(fx, "shared_write_far", in_out_call({2, 1, 1}, {32, 1, 1}, b, {arg(far)}),
                                   opts(Schedule::in_order, false));
     const engine::Diagnostic* d = rep.first(DiagKind::out_of_bounds);
-    const auto rep2 = ptxtest::run(fx, "shared_read_before_start", call({1, 1, 1}, {64, 1, 1}, b), opts(Schedule::reversed));
+    const auto rep2 = ptxtest::run(fx, "shared_read_before_start", in_out_call({1, 1, 1}, {64, 1, 1}, b), opts(Schedule::reversed));
     const engine::Diagnostic* e = rep2.first(DiagKind::out_of_bounds);
     CAPTURE(rep.summary(), rep2.summary());
     REQUIRE((d && e));
@@ -141,12 +133,12 @@ TEST_CASE("__syncwarp orders the lanes of a warp: a warp reduction is exact and 
     CAPTURE(engine::to_string(sched));
     const auto& fx = shared_fx();
     Buffers b(64, 0.0f);
-    const auto rep = ptxtest::run(fx, "warp_sum", call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
+    const auto rep = ptxtest::run(fx, "warp_sum", in_out_call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
     CAPTURE(rep.summary());
     // in[i] = i + 1: warp 0 sums 1..32, warp 1 sums 33..64.
     REQUIRE((rep.clean() && b.out[0] == 528.0f && b.out[1] == 1552.0f));
     // Without the __syncwarp() calls, the lanes of a warp race on the cells of the step.
-    const auto bad = ptxtest::run(fx, "warp_sum_unsynced", call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
+    const auto bad = ptxtest::run(fx, "warp_sum_unsynced", in_out_call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
     const engine::Diagnostic* d = bad.first(DiagKind::race);
     CAPTURE(bad.summary());
     REQUIRE((d && d->interval == 1 && d->array == "s" && d->line == fx.line_of("<-- unsynced step") &&
@@ -185,7 +177,7 @@ TEST_CASE("a global read of a neighbour's cell without a barrier is a race on 'o
     const auto& fx = global_fx();
     const int n = 32;
     Buffers b(2 * n);
-    const auto rep = ptxtest::run(fx, "global_neighbour", call({1, 1, 1}, {n, 1, 1}, b, {arg(n)}), opts(sched));
+    const auto rep = ptxtest::run(fx, "global_neighbour", in_out_call({1, 1, 1}, {n, 1, 1}, b, {arg(n)}), opts(sched));
     const engine::Diagnostic* d = rep.first(DiagKind::race);
     CAPTURE(rep.summary());
     REQUIRE(d);
@@ -212,7 +204,7 @@ TEST_CASE("blocks reading each other's output race under every block order", "[c
     Buffers b(2 * n);
     engine::ExecOptions o = opts(Schedule::in_order, true, workers);
     o.block_order = order;
-    const auto rep = ptxtest::run(fx, "global_previous_block", call({2, 1, 1}, {32, 1, 1}, b, {arg(n)}), o);
+    const auto rep = ptxtest::run(fx, "global_previous_block", in_out_call({2, 1, 1}, {32, 1, 1}, b, {arg(n)}), o);
     const engine::Diagnostic* d = rep.first(DiagKind::race);
     CAPTURE(rep.summary());
     REQUIRE(d);
@@ -232,8 +224,8 @@ TEST_CASE("blocks reading each other's output race under every block order", "[c
 TEST_CASE("two blocks storing one cell race, and a barrier between a write and a read does not", "[cpu][checks]") {
     const auto& fx = global_fx();
     Buffers b(64);
-    const auto ww = ptxtest::run(fx, "global_same_cell", call({3, 1, 1}, {32, 1, 1}, b), opts(Schedule::in_order));
-    const auto ok = ptxtest::run(fx, "global_with_barrier", call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::reversed));
+    const auto ww = ptxtest::run(fx, "global_same_cell", in_out_call({3, 1, 1}, {32, 1, 1}, b), opts(Schedule::in_order));
+    const auto ok = ptxtest::run(fx, "global_with_barrier", in_out_call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::reversed));
     const engine::Diagnostic* d = ww.first(DiagKind::race);
     CAPTURE(ww.summary(), ok.summary());
     REQUIRE((d && d->op_a == engine::Op::store && d->op_b == engine::Op::store && element(*d) == 0 && d->array == "out" &&
@@ -278,7 +270,7 @@ TEST_CASE("the schedule comparison names the first cell where dependent blocks d
     Buffers b(2 * n);
     const std::vector<float> initial(2 * n, -1.0f);
     const stencil::OutputLaunch launch = [&](const engine::ExecOptions& o, void* out) {
-        ptxtest::Call c = call({2, 1, 1}, {32, 1, 1}, b, {arg(n)});
+        ptxtest::Call c = in_out_call({2, 1, 1}, {32, 1, 1}, b, {arg(n)});
         c.buffers[1] = {out, 2 * n * sizeof(float), 1, "out", false};
         return ptxtest::run(fx, "global_previous_block", c, o);
     };
@@ -302,7 +294,7 @@ TEST_CASE("a store to the read-only input, through a cast, is input_write and do
     CAPTURE(engine::to_string(sched), checked);
     const auto& fx = global_fx();
     Buffers b(32);
-    const auto rep = ptxtest::run(fx, "writes_its_input", call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
+    const auto rep = ptxtest::run(fx, "writes_its_input", in_out_call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
     const engine::Diagnostic* d = rep.first(DiagKind::input_write);
     CAPTURE(rep.summary());
     REQUIRE(d);
@@ -312,7 +304,7 @@ TEST_CASE("a store to the read-only input, through a cast, is input_write and do
              ptxtest::names_all(*d, "in[5]", fx.at("<-- input store")) && b.in[5] == 6.0f &&
              std::string(engine::to_string(DiagKind::input_write)) == "input write"));
     // Undone right after (through an int alias): still the store, and the input is untouched.
-    const auto rep2 = ptxtest::run(fx, "writes_and_restores_input", call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
+    const auto rep2 = ptxtest::run(fx, "writes_and_restores_input", in_out_call({1, 1, 1}, {32, 1, 1}, b), opts(sched, checked));
     const engine::Diagnostic* e = rep2.first(DiagKind::input_write);
     CAPTURE(rep2.summary());
     REQUIRE(e);
@@ -326,10 +318,10 @@ TEST_CASE("global out of bounds through a byte alias, an int alias and a derived
     CAPTURE(checked);
     const auto& fx = global_fx();
     Buffers b(32);
-    const auto rd = ptxtest::run(fx, "alias_read_past_end", call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::in_order, checked));
-    const auto wr = ptxtest::run(fx, "alias_write_past_end", call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::reversed, checked));
+    const auto rd = ptxtest::run(fx, "alias_read_past_end", in_out_call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::in_order, checked));
+    const auto wr = ptxtest::run(fx, "alias_write_past_end", in_out_call({1, 1, 1}, {32, 1, 1}, b, {arg(32)}), opts(Schedule::reversed, checked));
     Buffers small(4, 0.0f);
-    const auto dv = ptxtest::run(fx, "derived_past_end", call({1, 1, 1}, {1, 1, 1}, small), opts(Schedule::in_order, checked));
+    const auto dv = ptxtest::run(fx, "derived_past_end", in_out_call({1, 1, 1}, {1, 1, 1}, small), opts(Schedule::in_order, checked));
     const engine::Diagnostic* r = rd.first(DiagKind::out_of_bounds);
     const engine::Diagnostic* w = wr.first(DiagKind::out_of_bounds);
     const engine::Diagnostic* v = dv.first(DiagKind::out_of_bounds);

@@ -18,6 +18,7 @@ using engine::Schedule;
 using ptxtest::arg;
 using ptxtest::Buffers;
 using ptxtest::element;
+using ptxtest::in_out_call;
 using ptxtest::opts;
 using ptxtest::ptr;
 
@@ -25,15 +26,6 @@ namespace {
 
 const ptxtest::Fixture& control() { return ptxtest::fixture("control_flow.cu"); }
 
-ptxtest::Call call(engine::Idx3 grid, engine::Idx3 block, Buffers& b, std::vector<std::uint64_t> extra = {}) {
-    ptxtest::Call c;
-    c.grid = grid;
-    c.block = block;
-    c.buffers = b.both();
-    c.params = {ptr(0), ptr(1)};
-    c.params.insert(c.params.end(), extra.begin(), extra.end());
-    return c;
-}
 
 }  // namespace
 
@@ -44,7 +36,7 @@ TEST_CASE("one helper's barrier reached from both branches is one barrier, inlin
     const auto& fx = control();
     for (const char* kernel : {"divergent_helper", "divergent_helper_call"}) {
         Buffers b(64);
-        const auto rep = ptxtest::run(fx, kernel, call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
+        const auto rep = ptxtest::run(fx, kernel, in_out_call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
         CAPTURE(kernel, rep.summary());
         REQUIRE(rep.clean());
         REQUIRE((b.out[0] == b.in[0] && b.out[3] == b.in[3] && b.out[4] == 2 * b.in[4] && b.out[63] == 2 * b.in[63]));
@@ -53,7 +45,7 @@ TEST_CASE("one helper's barrier reached from both branches is one barrier, inlin
     // copied into two paths has: the engine cannot tell them apart and lets the block pass (two
     // barriers on two lines are a divergent_barrier: test_diagnostics_cpu.cpp).
     Buffers b(64);
-    const auto rep = ptxtest::run(fx, "divergent_one_line", call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
+    const auto rep = ptxtest::run(fx, "divergent_one_line", in_out_call({1, 1, 1}, {64, 1, 1}, b), opts(sched));
     CAPTURE(rep.summary());
     REQUIRE((rep.clean() && b.out == b.in));
 }
@@ -66,7 +58,7 @@ TEST_CASE("fatal totals and blocks run do not depend on worker timing", "[cpu][c
     const engine::Diagnostic* first = nullptr;
     engine::ExecReport keep;
     for (int i = 0; i < 40; ++i) {
-        auto rep = ptxtest::run(fx, "early_exit", call({64, 1, 1}, {64, 1, 1}, b), opts(Schedule::in_order, true, 2));
+        auto rep = ptxtest::run(fx, "early_exit", in_out_call({64, 1, 1}, {64, 1, 1}, b), opts(Schedule::in_order, true, 2));
         seen.emplace_back(rep.total(DiagKind::exit_before_barrier), rep.blocks_run, rep.threads_run);
         if (i == 0) keep = std::move(rep);
     }
@@ -90,7 +82,7 @@ TEST_CASE("lanes waiting at __syncwarp for a lane at __syncthreads are a diverge
     CAPTURE(engine::to_string(sched));
     const auto& fx = control();
     Buffers b(32);
-    const auto rep = ptxtest::run(fx, "syncwarp_against_syncthreads", call({1, 1, 1}, {32, 1, 1}, b), opts(sched));
+    const auto rep = ptxtest::run(fx, "syncwarp_against_syncthreads", in_out_call({1, 1, 1}, {32, 1, 1}, b), opts(sched));
     const engine::Diagnostic* d = rep.first(DiagKind::divergent_barrier);
     CAPTURE(rep.summary());
     REQUIRE(d);
@@ -108,7 +100,7 @@ TEST_CASE("a spin-wait that never ends is a timeout: the instruction budget, and
     CAPTURE(budget);
     const auto& fx = control();
     Buffers b(32);
-    auto c = call({1, 1, 1}, {4, 1, 1}, b);
+    auto c = in_out_call({1, 1, 1}, {4, 1, 1}, b);
     engine::ExecOptions o = opts(Schedule::reversed);
     if (budget) c.block_instruction_budget = 200000;
     else o.deadline_seconds = 0.2;
@@ -131,7 +123,7 @@ TEST_CASE("a spin-wait that never ends is a timeout: the instruction budget, and
 TEST_CASE("recursion without an end is a stack overflow naming the function and the line", "[cpu][control]") {
     const auto& fx = control();
     Buffers b(32);
-    const auto rep = ptxtest::run(fx, "recursion", call({2, 1, 1}, {2, 1, 1}, b, {arg(-1)}), opts(Schedule::in_order, false));
+    const auto rep = ptxtest::run(fx, "recursion", in_out_call({2, 1, 1}, {2, 1, 1}, b, {arg(-1)}), opts(Schedule::in_order, false));
     const engine::Diagnostic* d = rep.first(DiagKind::kernel_exception);
     CAPTURE(rep.summary());
     REQUIRE(d);
@@ -140,7 +132,7 @@ TEST_CASE("recursion without an end is a stack overflow naming the function and 
              d->message.find("stack overflow") != std::string::npos && d->message.find("deep") != std::string::npos &&
              ptxtest::names_all(*d, "deep", fx.at("<-- recursion")) && rep.total(DiagKind::kernel_exception) == 1));
     // A finite depth runs: deep(in, 20) from every thread.
-    const auto ok = ptxtest::run(fx, "recursion", call({1, 1, 1}, {2, 1, 1}, b, {arg(20)}), opts(Schedule::in_order, false));
+    const auto ok = ptxtest::run(fx, "recursion", in_out_call({1, 1, 1}, {2, 1, 1}, b, {arg(20)}), opts(Schedule::in_order, false));
     CAPTURE(ok.summary());
     REQUIRE((ok.clean() && b.out[0] > 0));
 }
@@ -148,13 +140,13 @@ TEST_CASE("recursion without an end is a stack overflow naming the function and 
 TEST_CASE("an 80 KB local array runs, and a local index past its end is out_of_bounds", "[cpu][control]") {
     const auto& fx = control();
     Buffers b(32);
-    const auto rep = ptxtest::run(fx, "big_local_array", call({1, 1, 1}, {4, 1, 1}, b), opts(Schedule::in_order));
+    const auto rep = ptxtest::run(fx, "big_local_array", in_out_call({1, 1, 1}, {4, 1, 1}, b), opts(Schedule::in_order));
     CAPTURE(rep.summary());
     REQUIRE((rep.clean() && b.out[3] == b.in[19999 % 32]));
     for (long long index : {1024LL, 1LL << 20, -1LL}) {
         CAPTURE(index);
         const auto bad =
-            ptxtest::run(fx, "local_out_of_range", call({1, 1, 1}, {4, 1, 1}, b, {arg(index)}), opts(Schedule::in_order));
+            ptxtest::run(fx, "local_out_of_range", in_out_call({1, 1, 1}, {4, 1, 1}, b, {arg(index)}), opts(Schedule::in_order));
         const engine::Diagnostic* d = bad.first(DiagKind::out_of_bounds);
         CAPTURE(bad.summary());
         REQUIRE(d);
@@ -171,7 +163,7 @@ TEST_CASE("more than 48 KiB of static shared memory is a diagnostic, and oversiz
           "[cpu][control]") {
     const auto& fx = control();
     Buffers b(32);
-    const auto rep = ptxtest::run(fx, "too_much_shared", call({1, 1, 1}, {32, 1, 1}, b), opts());
+    const auto rep = ptxtest::run(fx, "too_much_shared", in_out_call({1, 1, 1}, {32, 1, 1}, b), opts());
     const engine::Diagnostic* d = rep.first(DiagKind::kernel_exception);
     CAPTURE(rep.summary());
     REQUIRE(d);
@@ -181,7 +173,7 @@ TEST_CASE("more than 48 KiB of static shared memory is a diagnostic, and oversiz
 
     const auto why = [&](engine::Idx3 grid, engine::Idx3 block) -> std::string {
         try {
-            ptxtest::run(fx, "copy", call(grid, block, b), opts());
+            ptxtest::run(fx, "copy", in_out_call(grid, block, b), opts());
         } catch (const ptx::Error& e) {
             return e.what();
         }

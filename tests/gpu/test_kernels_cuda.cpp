@@ -15,7 +15,7 @@
 namespace stencil {
 namespace {
 
-struct Case {
+struct KernelCase {
     KernelId kernel;
     int tile;
     int radius;
@@ -23,7 +23,7 @@ struct Case {
     GridDims dims;
 };
 
-std::string describe(const Case& c) {
+std::string describe(const KernelCase& c) {
     return fmt::format("{} T={} r={} {} {}x{}x{}", version(c.kernel).name, c.tile, c.radius, to_string(c.precision),
                        c.dims.nx, c.dims.ny, c.dims.nz);
 }
@@ -38,8 +38,8 @@ std::vector<GridDims> sizes_for(KernelId k, int T, int r) {
     return {{over, over, over}, {37, 29, 23}, {64, 64, 64}, {70, 50, thin}, {thin, 41, 33}};
 }
 
-std::vector<Case> all_cases(const DeviceLimits& lim) {
-    std::vector<Case> cases;
+std::vector<KernelCase> all_kernel_cases(const DeviceLimits& lim) {
+    std::vector<KernelCase> cases;
     for (const auto& v : kernel_versions())
         for (int r = 1; r <= kMaxRadius; ++r)
             for (Precision p : {Precision::f32, Precision::f64})
@@ -52,8 +52,8 @@ std::vector<Case> all_cases(const DeviceLimits& lim) {
 
 TEST_CASE("every kernel, tile, radius and precision matches the fp64 reference on the GPU", "[kernel][gpu]") {
     Backend& backend = test::gpu();
-    static const std::vector<Case> cases = all_cases(backend.limits());
-    const Case c = GENERATE(from_range(cases));
+    static const std::vector<KernelCase> cases = all_kernel_cases(backend.limits());
+    const KernelCase c = GENERATE(from_range(cases));
     CAPTURE(describe(c));
 
     RunOptions opt;
@@ -66,16 +66,16 @@ TEST_CASE("every kernel, tile, radius and precision matches the fp64 reference o
 }
 
 TEST_CASE("the case list covers the whole version table", "[kernel][gpu]") {
-    const auto cases = all_cases(test::gpu().limits());
+    const auto cases = all_kernel_cases(test::gpu().limits());
     for (const auto& v : kernel_versions()) {
         CAPTURE(v.name);
-        const auto n = std::count_if(cases.begin(), cases.end(), [&](const Case& c) { return c.kernel == v.id; });
+        const auto n = std::count_if(cases.begin(), cases.end(), [&](const KernelCase& c) { return c.kernel == v.id; });
         CHECK(n >= 5 * 2 * kMaxRadius);
     }
     // The tiled kernel: every T from 3 to 10 appears for r = 1.
     for (int T = 3; T <= 10; ++T)
         CHECK(std::any_of(cases.begin(), cases.end(),
-                          [&](const Case& c) { return c.kernel == KernelId::tiled && c.tile == T && c.radius == 1; }));
+                          [&](const KernelCase& c) { return c.kernel == KernelId::tiled && c.tile == T && c.radius == 1; }));
 }
 
 TEST_CASE("small-integer data gives exactly the reference (fp32, every version at its default tile)", "[kernel][gpu]") {

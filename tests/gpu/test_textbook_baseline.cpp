@@ -20,14 +20,14 @@
 namespace stencil {
 namespace {
 
-struct Case {
+struct BaselineCase {
     experiments::BaselineConfig config;
     experiments::Side side;
     int n;
 };
 
-std::vector<Case> all_cases() {
-    std::vector<Case> cases;
+std::vector<BaselineCase> all_baseline_cases() {
+    std::vector<BaselineCase> cases;
     for (int n : {64, 67})
         for (const auto& c : experiments::baseline_configs()) {
             cases.push_back({c, experiments::Side::textbook, n});
@@ -40,8 +40,8 @@ std::vector<Case> all_cases() {
 
 TEST_CASE("the textbook's listings and the baseline's lab launches match the fp64 reference", "[kernel][gpu][baseline]") {
     test::gpu();  // fails here, with the reason, where there is no usable GPU
-    static const std::vector<Case> cases = all_cases();
-    const Case c = GENERATE(from_range(cases));
+    static const std::vector<BaselineCase> cases = all_baseline_cases();
+    const BaselineCase c = GENERATE(from_range(cases));
     CAPTURE(std::string(c.side == experiments::Side::textbook ? "textbook " : "lab ") + c.config.label, c.n);
     const CompareResult r = experiments::check_one(c.side, c.config, c.n, /*seed=*/7);
     INFO(r.summary());

@@ -9,10 +9,10 @@
 using namespace stencil::viewer;
 
 namespace {
-int overlaps_among(const LabelPlacement& p, const std::vector<Box>& obstacles) {
+int overlaps_among(const LabelPlacement& p, const std::vector<ScreenBox>& obstacles) {
     int n = 0;
     for (size_t i = 0; i < p.boxes.size(); ++i) {
-        for (const Box& o : obstacles) n += overlap(p.boxes[i], o);
+        for (const ScreenBox& o : obstacles) n += overlap(p.boxes[i], o);
         for (size_t j = i + 1; j < p.boxes.size(); ++j) n += overlap(p.boxes[i], p.boxes[j]);
     }
     return n;
@@ -20,9 +20,9 @@ int overlaps_among(const LabelPlacement& p, const std::vector<Box>& obstacles) {
 }  // namespace
 
 TEST_CASE("label boxes: overlap is strict, area and inside", "[viewer][labels]") {
-    const Box a{0, 0, 10, 10}, b{10, 0, 20, 10}, c{5, 5, 15, 15};
+    const ScreenBox a{0, 0, 10, 10}, b{10, 0, 20, 10}, c{5, 5, 15, 15};
     REQUIRE((!overlap(a, b) && overlap(a, c) && overlap_area(a, c) == 25 && overlap_area(a, b) == 0));
-    REQUIRE((inside(Box{1, 1, 9, 9}, a) && !inside(c, a)));
+    REQUIRE((inside(ScreenBox{1, 1, 9, 9}, a) && !inside(c, a)));
 }
 
 TEST_CASE("labels of a cluster of points avoid every marker, each other and the legend", "[viewer][labels]") {
@@ -30,8 +30,8 @@ TEST_CASE("labels of a cluster of points avoid every marker, each other and the 
     // legend reserved in the top-right corner and one at the far right edge.
     const int n = GENERATE(3, 6, 10);
     CAPTURE(n);
-    const Box bounds{0, 0, 600, 400};
-    std::vector<Box> obstacles{{450, 0, 600, 80}};  // the legend
+    const ScreenBox bounds{0, 0, 600, 400};
+    std::vector<ScreenBox> obstacles{{450, 0, 600, 80}};  // the legend
     std::vector<LabelRequest> q;
     for (int i = 0; i < n; ++i) {
         const float x = 100 + 45.0f * i, y = 350 - 28.0f * i;
@@ -54,8 +54,8 @@ TEST_CASE("a label is placed next to its anchor when the place is free", "[viewe
 TEST_CASE("a plot too small for its labels says so (overlapping > 0) and keeps them inside", "[viewer][labels]") {
     std::vector<LabelRequest> q;
     for (int i = 0; i < 12; ++i) q.push_back({50, 50, 80, 20, 4});
-    const Box bounds{0, 0, 100, 100};
+    const ScreenBox bounds{0, 0, 100, 100};
     const LabelPlacement p = place_labels(q, {}, bounds);
     REQUIRE((p.overlapping > 0 &&
-             std::all_of(p.boxes.begin(), p.boxes.end(), [&](const Box& b) { return inside(b, bounds); })));
+             std::all_of(p.boxes.begin(), p.boxes.end(), [&](const ScreenBox& b) { return inside(b, bounds); })));
 }

@@ -6,20 +6,20 @@
 
 namespace stencil::viewer {
 
-bool overlap(const Box& a, const Box& b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
+bool overlap(const ScreenBox& a, const ScreenBox& b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
 
-float overlap_area(const Box& a, const Box& b) {
+float overlap_area(const ScreenBox& a, const ScreenBox& b) {
     const float w = std::min(a.x1, b.x1) - std::max(a.x0, b.x0), h = std::min(a.y1, b.y1) - std::max(a.y0, b.y0);
     return w > 0 && h > 0 ? w * h : 0.0f;
 }
 
-bool inside(const Box& in, const Box& out) {
+bool inside(const ScreenBox& in, const ScreenBox& out) {
     return in.x0 >= out.x0 && in.y0 >= out.y0 && in.x1 <= out.x1 && in.y1 <= out.y1;
 }
 
-Box marker_box(float x, float y, float r) { return {x - r, y - r, x + r, y + r}; }
+ScreenBox marker_box(float x, float y, float r) { return {x - r, y - r, x + r, y + r}; }
 
-float distance_to(const Box& b, float x, float y) {
+float distance_to(const ScreenBox& b, float x, float y) {
     const float dx = std::max({b.x0 - x, 0.0f, x - b.x1}), dy = std::max({b.y0 - y, 0.0f, y - b.y1});
     return std::sqrt(dx * dx + dy * dy);
 }
@@ -30,8 +30,8 @@ namespace {
 // (centred on the anchor's height, where a reader looks first), above and below, then the four
 // corners; then right and left again one and two text heights up and down; then the same farther
 // out, so that a label in a cluster still finds a free place nearby (a leader line joins it).
-std::vector<Box> candidates(const LabelRequest& q) {
-    std::vector<Box> out;
+std::vector<ScreenBox> candidates(const LabelRequest& q) {
+    std::vector<ScreenBox> out;
     for (int ring = 1; ring <= 6; ++ring) {
         const float d = q.gap * (float)ring + (ring > 1 ? q.h * 0.5f * (float)(ring - 1) : 0.0f);
         const float cx = q.x - q.w / 2, cy = q.y - q.h / 2;
@@ -53,7 +53,7 @@ std::vector<Box> candidates(const LabelRequest& q) {
 }
 
 // Moves b the least distance that puts it inside `bounds` (when it fits at all).
-Box clamp_into(Box b, const Box& bounds) {
+ScreenBox clamp_into(ScreenBox b, const ScreenBox& bounds) {
     const float dx = b.x0 < bounds.x0 ? bounds.x0 - b.x0 : b.x1 > bounds.x1 ? std::max(bounds.x1 - b.x1, bounds.x0 - b.x0) : 0;
     const float dy = b.y0 < bounds.y0 ? bounds.y0 - b.y0 : b.y1 > bounds.y1 ? std::max(bounds.y1 - b.y1, bounds.y0 - b.y0) : 0;
     return {b.x0 + dx, b.y0 + dy, b.x1 + dx, b.y1 + dy};
@@ -61,24 +61,24 @@ Box clamp_into(Box b, const Box& bounds) {
 
 }  // namespace
 
-LabelPlacement place_labels(const std::vector<LabelRequest>& labels, const std::vector<Box>& obstacles,
-                            const Box& bounds) {
+LabelPlacement place_labels(const std::vector<LabelRequest>& labels, const std::vector<ScreenBox>& obstacles,
+                            const ScreenBox& bounds) {
     LabelPlacement p;
-    std::vector<Box> taken = obstacles;
+    std::vector<ScreenBox> taken = obstacles;
     for (const LabelRequest& q : labels) {
-        Box best{};
+        ScreenBox best{};
         float best_cost = std::numeric_limits<float>::max();
-        for (const Box& c : candidates(q)) {
+        for (const ScreenBox& c : candidates(q)) {
             if (!inside(c, bounds)) continue;
             float cost = 0;
-            for (const Box& t : taken) cost += overlap_area(c, t);
+            for (const ScreenBox& t : taken) cost += overlap_area(c, t);
             if (cost < best_cost) best = c, best_cost = cost;
             if (cost == 0) break;
         }
         if (best_cost == std::numeric_limits<float>::max()) {  // no spot inside: the first, moved in
             best = clamp_into(candidates(q).front(), bounds);
             best_cost = 0;
-            for (const Box& t : taken) best_cost += overlap_area(best, t);
+            for (const ScreenBox& t : taken) best_cost += overlap_area(best, t);
         }
         p.overlapping += best_cost > 0;
         p.boxes.push_back(best);

@@ -8,19 +8,19 @@
 
 namespace stencil::viewer {
 
-struct Box {
+struct ScreenBox {
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // screen pixels, y down
     float width() const { return x1 - x0; }
     float height() const { return y1 - y0; }
 };
-bool overlap(const Box& a, const Box& b);     // interiors intersect (touching edges do not)
-float overlap_area(const Box& a, const Box& b);
-bool inside(const Box& inner, const Box& outer);
+bool overlap(const ScreenBox& a, const ScreenBox& b);  // interiors intersect (touching edges do not)
+float overlap_area(const ScreenBox& a, const ScreenBox& b);
+bool inside(const ScreenBox& inner, const ScreenBox& outer);
 // The square a marker of radius r centred on (x, y) covers.
-Box marker_box(float x, float y, float r);
+ScreenBox marker_box(float x, float y, float r);
 // From (x, y) to the nearest point of b (0 inside): a label placed farther than its gap gets a
 // leader line to its point.
-float distance_to(const Box& b, float x, float y);
+float distance_to(const ScreenBox& b, float x, float y);
 
 struct LabelRequest {
     float x = 0, y = 0;  // the anchor: the point the label names
@@ -28,13 +28,13 @@ struct LabelRequest {
     float gap = 4;       // between the anchor and the label's nearest edge (the marker's radius and more)
 };
 struct LabelPlacement {
-    std::vector<Box> boxes;  // one per request, in order
+    std::vector<ScreenBox> boxes;  // one per request, in order
     // Labels that could not avoid everything (placed where they cover least): 0 unless the plot
     // is too crowded for its texts. The screenshot sidecars report it and CI holds it at 0.
     int overlapping = 0;
 };
 // obstacles: markers and reserved areas; bounds: where labels may go (the plot rectangle).
-LabelPlacement place_labels(const std::vector<LabelRequest>& labels, const std::vector<Box>& obstacles,
-                            const Box& bounds);
+LabelPlacement place_labels(const std::vector<LabelRequest>& labels, const std::vector<ScreenBox>& obstacles,
+                            const ScreenBox& bounds);
 
 }  // namespace stencil::viewer
