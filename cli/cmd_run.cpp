@@ -22,17 +22,14 @@
 #include "cli/run_derivative.h"
 #include "cli/run_distributed.h"
 #include "cli/report_run.h"
-#include "backends/cpu/cpu_backend.h"
 #include "cli/suggest.h"
+#include "core/counters.h"
+#include "core/engine_runs.h"
 #include "core/error.h"
 #include "core/field.h"
 #include "core/progress.h"
 #include "core/run.h"
 #include "core/weights.h"
-
-#if STENCIL_LAB_HAVE_CUDA
-#include "backends/cuda/counters.h"
-#endif
 
 namespace stencil::cli {
 namespace {
@@ -59,18 +56,18 @@ struct RunArgs {
     int z_chunk = 0;  // star3d streaming, temporal: planes a block marches (0: the version table's)
 };
 
-// The CPU backend traces one interior block: bank-conflict degree of its shared loads (max and
-// mean over warp-level requests; 1 = conflict-free). Absent for kernels without shared loads.
-void add_bank_conflicts(const RunReport& rep, nlohmann::json& j, std::string& text) {
+// The CPU backend's engine traces one interior block: bank-conflict degree of its shared loads (max
+// and mean over warp-level requests; 1 = conflict-free). Absent for kernels without shared loads.
+void add_bank_conflicts(EngineRuns& engine, const RunReport& rep, nlohmann::json& j, std::string& text) {
     const LaunchRequest& req = rep.request;
     const Field<float> in32 = req.precision == Precision::f32 ? random_field<float>(req.dims, rep.seed) : Field<float>{};
     const Field<double> in64 = req.precision == Precision::f64 ? random_field<double>(req.dims, rep.seed) : Field<double>{};
     std::vector<unsigned char> out(static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision));
-    CpuOptions o;
-    o.exec.trace.records = engine::TraceMode::block;
-    o.exec.trace.block = {rep.geometry.grid.x / 2, rep.geometry.grid.y / 2, rep.geometry.grid.z / 2};
+    engine::ExecOptions o;
+    o.trace.records = engine::TraceMode::block;
+    o.trace.block = {rep.geometry.grid.x / 2, rep.geometry.grid.y / 2, rep.geometry.grid.z / 2};
     const void* in = req.precision == Precision::f32 ? (const void*)in32.data.data() : (const void*)in64.data.data();
-    const CpuRun run = run_cpu(req, random_weights(req.radius, rep.seed), in, out.data(), o);
+    const EngineRun run = engine.run(req, random_weights(req.radius, rep.seed), in, out.data(), o);
     int worst = 0;
     long long n = 0;
     double sum = 0;
@@ -80,11 +77,11 @@ void add_bank_conflicts(const RunReport& rep, nlohmann::json& j, std::string& te
     j["smem_bank_conflict_degree"] = {{"max", worst}, {"mean", sum / n}, {"requests", n}};
     text += fmt::format("  banks     shared loads: bank-conflict degree max {}, mean {:.2f} over {} warp requests "
                         "of block ({},{},{}) (1 = conflict-free)\n",
-                        worst, sum / n, n, o.exec.trace.block.x, o.exec.trace.block.y, o.exec.trace.block.z);
+                        worst, sum / n, n, o.trace.block.x, o.trace.block.y, o.trace.block.z);
 }
 
 // --check-races: the schedule comparison with every check on; one line, rc 0 clean / 1 not.
-int check_races(const LaunchRequest& req, std::uint64_t seed, bool json) {
+int check_races(EngineRuns& engine, const LaunchRequest& req, std::uint64_t seed, bool json) {
     const StencilWeights w = random_weights(req.radius, seed);
     std::vector<unsigned char> in(static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision));
     if (req.precision == Precision::f32) {
@@ -94,9 +91,9 @@ int check_races(const LaunchRequest& req, std::uint64_t seed, bool json) {
         const auto f = random_field<double>(req.dims, seed);
         std::memcpy(in.data(), f.data.data(), in.size());
     }
-    CpuOptions o;
-    o.exec.seed = seed;
-    const ScheduleCheck chk = schedule_check(req, w, in.data(), o, 1);
+    engine::ExecOptions o;
+    o.seed = seed;
+    const ScheduleCheck chk = engine.schedule_check(req, w, in.data(), o, 1);
     const engine::Diagnostic* first = nullptr;
     for (const auto& r : chk.runs) {
         for (const auto& d : r.report.diagnostics)
@@ -136,12 +133,12 @@ int check_races(const LaunchRequest& req, std::uint64_t seed, bool json) {
     return chk.ok ? 0 : 1;
 }
 
-// --counters: one more launch under CUPTI (GPU only). Adds to the JSON, or to the text report.
-void add_counters(const RunReport& rep, nlohmann::json& j, std::string& text) {
-#if STENCIL_LAB_HAVE_CUDA
-    if (rep.backend == BackendKind::cuda) {
+// --counters: one more launch under the backend's counters (the GPU's, through CUPTI). Adds to the
+// JSON, or to the text report.
+void add_counters(Backend& backend, const RunReport& rep, nlohmann::json& j, std::string& text) {
+    if (Counters* counters = backend.counters()) {
         std::string why;
-        const auto c = measure_counters(rep.request, random_weights(rep.request.radius, rep.seed), &why);
+        const auto c = counters->measure(rep.request, random_weights(rep.request.radius, rep.seed), &why);
         if (!c) {
             j["counters_error"] = why;
             text += "  counters  not available: " + why + "\n";
@@ -169,7 +166,6 @@ void add_counters(const RunReport& rep, nlohmann::json& j, std::string& text) {
             text += "  requested not measured: " + c->requested_unavailable + "\n";
         return;
     }
-#endif
     const std::string why = rep.backend == BackendKind::cuda ? "this build has no CUPTI support"
                                                              : "hardware counters need the GPU (--backend cuda)";
     j["counters_error"] = why;
@@ -239,7 +235,7 @@ int run_command(const RunArgs& a) {
     if (a.check_races) {
         if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
         if (auto e = backend->cannot_run(req)) throw UserError(*e);
-        return check_races(req, a.seed, a.json);
+        return check_races(*backend->engine(), req, a.seed, a.json);
     }
 
     // A run that takes a while shows its stages (core/progress.h): the CPU engine on a big grid,
@@ -256,8 +252,8 @@ int run_command(const RunArgs& a) {
     if (progress) progress->finish();
     nlohmann::json j = rep.to_json();
     std::string text = format_run_report(rep);
-    if (a.counters && rep.ok) add_counters(rep, j, text);
-    if (!gpu && rep.ok) add_bank_conflicts(rep, j, text);
+    if (a.counters && rep.ok) add_counters(*backend, rep, j, text);
+    if (backend->engine() && rep.ok) add_bank_conflicts(*backend->engine(), rep, j, text);
     if (a.json)
         std::cout << j.dump() << "\n";
     else

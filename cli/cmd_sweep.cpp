@@ -17,9 +17,7 @@
 #include "experiments/sweep.h"
 #include "experiments/sweep_output.h"
 #include "experiments/sweep_plots.h"
-#if STENCIL_LAB_HAVE_CUDA
-#include "backends/cuda/counters.h"
-#endif
+#include "core/counters.h"
 #include "core/error.h"
 
 namespace stencil::cli {
@@ -39,14 +37,21 @@ struct SweepArgs {
     bool no_plots = false;
 };
 
-// Hardware counters (CUPTI) and the FMA ceiling (a microbenchmark) come from the CUDA backend.
-void add_gpu_measurements(experiments::SweepOptions& o) {
-#if STENCIL_LAB_HAVE_CUDA
-    // One extra launch per configuration under CUPTI's range profiler (kernel replay).
-    o.counters = [](const LaunchRequest& req) {
+// Hardware counters and the FMA ceiling (a microbenchmark) come from the backend's Counters (the
+// CUDA backend's, through CUPTI).
+void add_gpu_measurements(Backend& backend, experiments::SweepOptions& o) {
+    Counters* counters = backend.counters();
+    if (!counters) {
+        o.counters_unavailable_reason = "this backend reads no hardware counters";
+        o.fma_note = "FMA peak not measured: this backend reads no hardware counters";
+        return;
+    }
+    // One extra launch per configuration under CUPTI's range profiler (kernel replay). The
+    // backend outlives the sweep, and so its counters.
+    o.counters = [counters](const LaunchRequest& req) {
         std::string why;
         const auto w = random_weights(req.radius, 7).rounded_to(req.precision);
-        const auto c = measure_counters(req, w, &why);
+        const auto c = counters->measure(req, w, &why);
         if (!c) return analysis::counters_unavailable(why);
         analysis::HardwareCounters h;
         h.l1_global_load_requests = c->l1_global_load_requests;
@@ -66,13 +71,9 @@ void add_gpu_measurements(experiments::SweepOptions& o) {
         return h;
     };
     std::string fma_why;
-    o.fma_gflops = measure_fma_gflops(o.precision, &fma_why);
+    o.fma_gflops = counters->fma_gflops(o.precision, &fma_why);
     o.fma_note = o.fma_gflops ? "FMA peak: a kernel of independent FMA chains, this run"
                               : "FMA peak not measured: " + fma_why;
-#else
-    o.counters_unavailable_reason = "this build has no CUDA backend, so no hardware counters";
-    o.fma_note = "FMA peak not measured: this build has no CUDA backend";
-#endif
 }
 
 // The summary on stdout (failures and skips on stderr); the exit code: non-zero when nothing ran,
@@ -146,7 +147,7 @@ int sweep_command(const SweepArgs& a) {
     o.warmup = m.warmup;
     o.out_dir = a.out;
     const bool plots = !a.no_plots;
-    if (gpu) add_gpu_measurements(o);
+    if (gpu) add_gpu_measurements(*backend, o);
     // The total is known once the sweep has planned its configurations: the display starts then.
     std::optional<Progress> progress;
     o.progress = [&progress](int done, int total, const std::string& what) {

@@ -13,17 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/cardiac2d_model.h"
-#include "backends/cpu/cardiac2d_cpu.h"
 #include "cli/cardiac2d.h"
 #include "cli/suggest.h"
 #include "core/backend.h"
+#include "core/cardiac2d_check.h"
 #include "core/error.h"
 #include "core/stats.h"
 #include "kernels/cardiac2d/versions.h"
-
-#if STENCIL_LAB_HAVE_CUDA
-#include "backends/cuda/cardiac2d.h"
-#endif
 
 namespace stencil::cli {
 
@@ -34,18 +30,15 @@ namespace {
 using cardiac2d::check_kernel;
 using cardiac2d::CheckReport;
 using cardiac2d::Comparison;
-using cardiac2d::CpuStepper;
 using cardiac2d::Discretisation;
 using cardiac2d::find_version;
 using cardiac2d::kFlopsPerCell;
 using cardiac2d::kValuesMovedPerCell;
 using cardiac2d::kWarmSteps;
 using cardiac2d::Stepper;
+using cardiac2d::StepTimer;
 using cardiac2d::Version;
 using cardiac2d::version_names;
-#if STENCIL_LAB_HAVE_CUDA
-using cardiac2d::CudaStepper;
-#endif
 
 // The GPU gets a mesh larger than its L2 (4 meshes of 2050^2 fp32 values: 67 MB); the CPU engine
 // interprets every thread, so it gets one it steps through in seconds.
@@ -136,12 +129,11 @@ std::string outcome_text(const Outcome& o) {
     return s;
 }
 
-#if STENCIL_LAB_HAVE_CUDA
 // ms per step over `reps` runs of `steps` steps; the rates from the model's FLOPs and bytes per
 // cell; the copy of the same bytes in the same run.
-Timing time_on_gpu(CudaStepper& stepper, Backend& backend, const Version& v, Precision p, int n, int steps, int reps) {
+Timing time_steps(StepTimer& timer, Backend& backend, const Version& v, Precision p, int n, int steps, int reps) {
     Timing t;
-    t.ms = summarize(stepper.time_step_ms(v.id, p, n, steps, reps));
+    t.ms = summarize(timer.time_step_ms(v.id, p, n, steps, reps));
     const double s = t.ms.median * 1e-3;
     t.gflops = cardiac2d::step_flops(n) / s * 1e-9;
     t.gbps = cardiac2d::step_min_bytes(n, p) / s * 1e-9;
@@ -149,7 +141,6 @@ Timing time_on_gpu(CudaStepper& stepper, Backend& backend, const Version& v, Pre
     t.copy_ratio = t.copy_gbps > 0 ? t.gbps / t.copy_gbps : 0;
     return t;
 }
-#endif
 
 }  // namespace
 
@@ -173,20 +164,14 @@ int run_cardiac2d(const Cardiac2dRunArgs& a) {
     o.steps = a.steps > 0 ? a.steps : (o.gpu ? kGpuDefaultSteps : kCpuDefaultSteps);
     o.reps = a.reps > 0 ? a.reps : kDefaultReps;
 
-    std::unique_ptr<Stepper> stepper;
-#if STENCIL_LAB_HAVE_CUDA
-    if (o.gpu) stepper = std::make_unique<CudaStepper>();
-#endif
-    if (!stepper) stepper = std::make_unique<CpuStepper>();
+    const std::unique_ptr<Stepper> stepper = cardiac2d::make_stepper(*backend);
     o.backend_name = stepper->backend_name();
     o.device = backend->device().name;
 
     o.checked = std::min(o.steps, cardiac2d::kMaxCheckedSteps);
     o.rep = check_kernel(*stepper, o.v->id, o.p, o.n, o.checked);
-#if STENCIL_LAB_HAVE_CUDA
-    if (o.gpu && o.rep.ok())
-        o.timing = time_on_gpu(static_cast<CudaStepper&>(*stepper), *backend, *o.v, o.p, o.n, o.steps, o.reps);
-#endif
+    if (StepTimer* timer = stepper->timer(); timer && o.rep.ok())
+        o.timing = time_steps(*timer, *backend, *o.v, o.p, o.n, o.steps, o.reps);
     o.d = cardiac2d::discretise(o.n);
     if (a.json)
         std::cout << outcome_json(o).dump() << "\n";

@@ -23,17 +23,13 @@
 #include <memory>
 #include <vector>
 
-#include "backends/cpu/derivative_cpu.h"
 #include "cli/suggest.h"
 #include "core/backend.h"
 #include "core/derivative.h"
+#include "core/derivative_runner.h"
 #include "core/error.h"
 #include "core/stats.h"
 #include "kernels/derivative/versions.h"
-
-#if STENCIL_LAB_HAVE_CUDA
-#include "backends/cuda/derivative.h"
-#endif
 
 namespace stencil::cli {
 
@@ -65,6 +61,7 @@ bool given(const CLI::App& app, const char* name) {
 struct Launcher {
     BackendKind kind;
     std::unique_ptr<Backend> backend;  // for the copy bandwidth (GPU) and the device's name
+    std::unique_ptr<DerivativeRunner> runner;  // the backend's derivative kernels
 
     // `field` rounded to the precision, output poisoned; returns both widened to double.
     std::pair<std::vector<double>, std::vector<double>> run(const DerivativeRequest& req,
@@ -77,40 +74,18 @@ struct Launcher {
                                                                const std::vector<double>& field) const {
         std::vector<real> in(field.begin(), field.end());
         std::vector<real> out(in.size(), std::numeric_limits<real>::quiet_NaN());
-        if (kind == BackendKind::cpu) {
-            const engine::ExecReport rep = run_derivative_cpu(req, in.data(), out.data());
-            if (!rep.ok)
-                throw UserError(fmt::format("{} failed on the CPU engine: {}", derivative_version(req.kernel).name,
-                                            rep.diagnostics.empty() ? "no diagnostic" : rep.diagnostics.front().message));
-        } else {
-#if STENCIL_LAB_HAVE_CUDA
-            execute_derivative_cuda(req, in.data(), out.data());
-#endif
-        }
+        runner->execute(req, in.data(), out.data());
         return {std::vector<double>(in.begin(), in.end()), std::vector<double>(out.begin(), out.end())};
     }
 
-    // Milliseconds per launch.
+    // Milliseconds per launch on `field` rounded to the precision.
     std::vector<double> time(const DerivativeRequest& req, const std::vector<double>& field, int warmup,
                              int reps) const {
-        std::vector<double> ms;
-        if (kind == BackendKind::cuda) {
-#if STENCIL_LAB_HAVE_CUDA
-            if (req.precision == Precision::f32) {
-                const std::vector<float> in(field.begin(), field.end());
-                return time_derivative_cuda(req, in.data(), warmup, reps);
-            }
-            return time_derivative_cuda(req, field.data(), warmup, reps);
-#endif
+        if (req.precision == Precision::f32) {
+            const std::vector<float> in(field.begin(), field.end());
+            return runner->time_ms(req, in.data(), warmup, reps);
         }
-        // The engine's own wall time of each launch.
-        const std::size_t bytes = static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);
-        std::vector<unsigned char> in(bytes), out(bytes);
-        for (int i = 0; i < warmup + reps; ++i) {
-            const engine::ExecReport rep = run_derivative_cpu(req, in.data(), out.data());
-            if (i >= warmup) ms.push_back(rep.seconds * 1e3);
-        }
-        return ms;
+        return runner->time_ms(req, field.data(), warmup, reps);
     }
 };
 
@@ -119,7 +94,8 @@ Launcher make_launcher(const std::string& choice) {
     std::unique_ptr<Backend> b = make_backend(choice, &why);
     if (!b) throw UserError(fmt::format("--backend {}: {}", choice, why));
     const BackendKind kind = b->kind();
-    return {kind, std::move(b)};
+    std::unique_ptr<DerivativeRunner> runner = make_derivative_runner(*b);
+    return {kind, std::move(b), std::move(runner)};
 }
 
 nlohmann::json stats_json(const Stats& s) {
@@ -266,11 +242,10 @@ void time_run(const Launcher& l, const DerivativeRequest& req, const std::vector
     const Stats copy = summarize(l.backend->copy_gbps(static_cast<long long>(bytes / 2), reps));
     j["copy_gbps"] = copy.median;
     j["ratio_to_copy"] = gbps / copy.median;
-#if STENCIL_LAB_HAVE_CUDA
-    const KernelAttributes a = derivative_attributes_cuda(req);
-    j["registers_per_thread"] = a.registers_per_thread;
-    j["occupancy"] = a.occupancy;
-#endif
+    if (const auto a = l.runner->attributes(req)) {
+        j["registers_per_thread"] = a->registers_per_thread;
+        j["occupancy"] = a->occupancy;
+    }
     text += fmt::format("  bandwidth {:.1f} GB/s effective (read + write of every cell / median time) = {:.2f} x the "
                         "copy's {:.1f} GB/s measured now; the post's K20c: {:.1f} GB/s for x on 64^3 fp32\n",
                         gbps, gbps / copy.median, copy.median, kPostK20cGbps);

@@ -13,6 +13,10 @@
 
 namespace stencil {
 
+// A backend's capabilities beyond running and timing, each an interface of its own.
+class EngineRuns;  // core/engine_runs.h: the PTX engine's runs with schedules, checks and traces
+class Counters;    // core/counters.h: hardware counters and the FMA peak
+
 enum class BackendKind { cuda, cpu };
 constexpr std::string_view to_string(BackendKind k) { return k == BackendKind::cuda ? "cuda" : "cpu"; }
 
@@ -123,6 +127,11 @@ public:
     virtual std::vector<double> copy_gbps(long long bytes, int reps) = 0;
 
     virtual KernelAttributes attributes(const LaunchRequest& req) = 0;
+
+    // The capabilities this backend offers, or nullptr: a front end asks and, where one is
+    // absent, says so in one line. Owned by the backend, valid while it lives.
+    virtual EngineRuns* engine() { return nullptr; }
+    virtual Counters* counters() { return nullptr; }
 };
 
 // "auto" takes the GPU when one is usable, else the CPU. On failure returns nullptr and says why.

@@ -5,12 +5,28 @@
 //             and the assignment's statistics (max |E|, L2 of E) beside the reference's.
 // A backend supplies a Stepper; the check itself runs no kernel.
 #pragma once
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/cardiac2d.h"
 #include "kernels/cardiac2d/versions.h"
 
+namespace stencil {
+class Backend;
+}
+
 namespace stencil::cardiac2d {
+
+// A stepper's timing of the kernels, where its backend times them (the GPU's).
+class StepTimer {
+public:
+    virtual ~StepTimer() = default;
+    // Milliseconds per step: `reps` samples, each the mean over `steps` steps from the spiral's
+    // start on an n x n mesh, after one untimed run of the same steps; the steps follow each other
+    // as in a simulation (no cache flush between them).
+    virtual std::vector<double> time_step_ms(KernelId k, Precision p, int n, int steps, int reps) = 0;
+};
 
 // One backend's way of running the kernels (backends/cpu/cardiac2d_cpu.h, backends/cuda/cardiac2d.h).
 class Stepper {
@@ -21,7 +37,13 @@ public:
     // on the way in and widened on the way out. Throws UserError when the kernel cannot run or
     // faults (with the backend's one-line reason).
     virtual void advance(KernelId k, Precision p, State& s, int steps) = 0;
+    // Its timing, or nullptr where the backend does not time the kernels (the CPU's engine).
+    virtual StepTimer* timer() { return nullptr; }
 };
+
+// The stepper of the backend make_backend() gave (backends/problem_backends.cpp): the front ends
+// name no backend's stepper themselves.
+std::unique_ptr<Stepper> make_stepper(const Backend& backend);
 
 // The per-cell rounding bound of one step (PDE then ODE) computed in precision p from `in`,
 // against the exact step: forward error analysis to first order (gamma_k = k u / (1 - k u) per

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "backends/cpu/cpu_backend.h"
+#include "core/engine_runs.h"
 #include "core/error.h"
 #include "core/field.h"
 #include "core/weights.h"
@@ -37,12 +37,12 @@ void check_output_dir(const std::string& dir) {
 namespace {
 
 template <class real>
-engine::Counts trace_counts(const LaunchRequest& req, std::uint64_t seed) {
+engine::Counts trace_counts(EngineRuns& engine, const LaunchRequest& req, std::uint64_t seed) {
     const auto in = random_field<real>(req.dims, seed);
     auto out = poisoned_output(in, req.radius);
-    CpuOptions opt;
-    opt.exec.trace.count = true;
-    const auto run = run_cpu(req, random_weights(req.radius, seed), in.data.data(), out.data.data(), opt);
+    engine::ExecOptions opt;
+    opt.trace.count = true;
+    const auto run = engine.run(req, random_weights(req.radius, seed), in.data.data(), out.data.data(), opt);
     return run.report.counts;
 }
 
@@ -129,8 +129,9 @@ void measure_row(Backend& backend, const SweepOptions& o, SweepRow& row) {
     row.model_sectors = wp.sectors;
 
     std::optional<engine::Counts> counts;
-    if (backend.kind() == BackendKind::cpu && o.trace_level1 && row.run->ok)
-        counts = req.precision == Precision::f32 ? trace_counts<float>(req, o.seed) : trace_counts<double>(req, o.seed);
+    if (EngineRuns* engine = backend.engine(); engine && o.trace_level1 && row.run->ok)
+        counts = req.precision == Precision::f32 ? trace_counts<float>(*engine, req, o.seed)
+                                                 : trace_counts<double>(*engine, req, o.seed);
     row.measured = measure(req.kernel, req.tile, req.radius, req.precision, req.dims, counts ? &*counts : nullptr,
                            counters_for(backend, o, row));
 }

@@ -9,18 +9,16 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
-#include "backends/cpu/cardiac2d_cpu.h"
+#include "core/backend.h"
 #include "core/cardiac2d.h"
+#include "core/cardiac2d_check.h"
 #include "viewer/core/colormap.h"
 #include "viewer/fit.h"
 #include "viewer/panels.h"
 #include "viewer/plot_widget.h"
-
-#if STENCIL_LAB_HAVE_CUDA
-#include "backends/cuda/cardiac2d.h"
-#endif
 
 namespace stencil::viewer {
 
@@ -68,13 +66,12 @@ struct CardiacRun {
             // A few steps per picture: the CPU engine takes about 15 ms a step at 64^2 cells, the GPU
             // microseconds (its pictures are then limited by the copies).
             const int chunk = gpu ? 20 : 5;
-            std::unique_ptr<Stepper> stepper;
-#if STENCIL_LAB_HAVE_CUDA
-            if (gpu) stepper = std::make_unique<cardiac2d::CudaStepper>();
-#endif
-            if (!stepper) stepper = std::make_unique<cardiac2d::CpuStepper>();
             State s = spiral_initial_state(n);
             try {
+                std::string why;
+                const std::unique_ptr<Backend> b = make_backend(gpu ? "cuda" : "cpu", &why);
+                if (!b) throw std::runtime_error(why);
+                const std::unique_ptr<Stepper> stepper = cardiac2d::make_stepper(*b);
                 for (int done = 0; done < total && !stop;) {
                     const int now = std::min(chunk, total - done);
                     stepper->advance(k, Precision::f32, s, now);

@@ -1,4 +1,5 @@
-// The stencil-level CPU backend: run_cpu, schedule_check and the stencil::Backend for "cpu".
+// The stencil-level CPU backend: run_cpu, schedule_check and the stencil::Backend for "cpu", with
+// the two as its EngineRuns.
 #include "backends/cpu/cpu_backend.h"
 
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/launch_ptx.h"
+#include "backends/cpu/ptx/lab_ptx.h"
 #include "core/error.h"
 #include "core/field.h"
 
@@ -63,10 +65,10 @@ double value_at(const std::vector<unsigned char>& b, Precision p, long long i) {
 
 }  // namespace
 
-CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
+EngineRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
                const CpuOptions& opt) {
     check_request(req);
-    CpuRun run;
+    EngineRun run;
     run.geometry = launch_geometry(req);
     run.report = cpu_detail::launch_ptx(req, weights, in, out, opt.exec, run.geometry);
     return run;
@@ -188,7 +190,7 @@ long long physical_memory() {
     return static_cast<long long>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
 }
 
-class CpuBackend final : public Backend {
+class CpuBackend final : public Backend, public EngineRuns {
 public:
     BackendKind kind() const override { return BackendKind::cpu; }
 
@@ -233,7 +235,7 @@ public:
         for (std::size_t i = 0; i < list.size(); ++i) {
             void* dst = (list.size() - 1 - i) % 2 == 0 ? out : static_cast<void*>(spare.data());
             if (i > 0) std::memcpy(dst, poisoned.data(), bytes);
-            CpuRun r = run_cpu(list[i], weights, src, dst, {});
+            EngineRun r = run_cpu(list[i], weights, src, dst, {});
             if (!r.report.ok) throw UserError("cpu backend: " + r.report.summary());
             src = dst;
         }
@@ -261,7 +263,7 @@ public:
             const void* src = in.data();
             for (std::size_t l = 0; l < list.size(); ++l) {
                 void* dst = l % 2 == 0 ? out.data() : spare.data();
-                CpuRun r = run_cpu(list[l], weights, src, dst, {});
+                EngineRun r = run_cpu(list[l], weights, src, dst, {});
                 if (!r.report.ok) throw UserError("cpu backend: " + r.report.summary());
                 src = dst;
             }
@@ -289,6 +291,23 @@ public:
         a.static_smem_bytes = smem_bytes(req.kernel, req.tile, req.radius, bytes_of(req.precision), steps_per_launch(req));
         a.max_threads_per_block = DeviceLimits{}.max_threads_per_block;
         return a;
+    }
+
+    EngineRuns* engine() override { return this; }
+
+    EngineRun run(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
+                  const engine::ExecOptions& opt) override {
+        return run_cpu(req, weights, in, out, CpuOptions{opt});
+    }
+
+    ScheduleCheck schedule_check(const LaunchRequest& req, const StencilWeights& weights, const void* in,
+                                 const engine::ExecOptions& opt, int random_schedules) override {
+        return stencil::schedule_check(req, weights, in, CpuOptions{opt}, random_schedules);
+    }
+
+    EnginePtx ptx(const LaunchRequest& req) override {
+        const LabPtx& lab = lab_ptx(req.kernel, req.tile, req.radius, req.precision, steps_per_launch(req));
+        return {lab.ptx, lab.entry, lab.source_file};
     }
 };
 

@@ -1,7 +1,7 @@
 // The CPU backend at the stencil level: run one of the lab's kernels (NVRTC's PTX of the unmodified
 // sources) on the PTX engine (backends/cpu/ptx/engine.h), with diagnostics, counts and traces;
 // check a kernel under several schedules; and the stencil::Backend that make_backend("cpu")
-// returns.
+// returns, which offers these runs to the front ends as its EngineRuns (core/engine_runs.h).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -9,32 +9,25 @@
 #include <string>
 #include <vector>
 
-#include "core/engine_trace.h"
 #include "core/backend.h"
+#include "core/engine_runs.h"
+#include "core/engine_trace.h"
 #include "core/weights.h"
 #include "kernels/versions.h"
 
 namespace stencil {
 
 // How to run: the executor's options (schedule, seed, workers, shared checks, tracing).
-// Buffer ids in traces: 0 = input, 1 = output.
+// Buffer ids in traces: kInputBuffer and kOutputBuffer (core/engine_runs.h).
 struct CpuOptions {
     engine::ExecOptions exec;
-};
-inline constexpr int kInputBuffer = 0;
-inline constexpr int kOutputBuffer = 1;
-
-struct CpuRun {
-    LaunchGeometry geometry;
-    engine::ExecReport report;
-    bool ok() const { return report.ok; }
 };
 
 // One launch on host data: `in` and `out` hold req.dims.cells() values of req.precision; `out`
 // should arrive poisoned (poisoned_output). Throws UserError when the request cannot run
 // (tile/grid errors); kernel faults are diagnostics in the report, never exceptions.
-CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
-               const CpuOptions& opt = {});
+EngineRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const void* in, void* out,
+                  const CpuOptions& opt = {});
 
 // Runs the kernel under several schedules with checks on (shared and global races, uninitialized
 // shared reads), each from a freshly poisoned output, and compares the outputs bitwise. The runs:
@@ -42,25 +35,6 @@ CpuRun run_cpu(const LaunchRequest& req, const StencilWeights& weights, const vo
 // `random_schedules` seeded random ones (seeds opt.exec.seed, +1, ...) with blocks in a random
 // order of the same seed. Changing the block order costs no extra run and makes a kernel whose
 // blocks depend on each other give different outputs (with one worker, deterministically).
-struct ScheduleRun {
-    engine::Schedule schedule;
-    std::uint64_t seed;
-    engine::ExecReport report;
-    engine::BlockOrder block_order = engine::BlockOrder::in_order;
-};
-struct CellDifference {
-    int x = 0, y = 0, z = 0;
-    int run_a = 0, run_b = 0;      // indices into ScheduleCheck::runs
-    double value_a = 0, value_b = 0;
-};
-struct ScheduleCheck {
-    bool ok = false;  // every run clean (no fatal diagnostic, race, uninitialized read), same bits
-    std::vector<ScheduleRun> runs;
-    std::optional<CellDifference> first_difference;  // lowest (z, y, x) that differs
-    long long differing_cells = 0;
-    double seconds = 0;
-    std::string summary() const;
-};
 ScheduleCheck schedule_check(const LaunchRequest& req, const StencilWeights& weights,
                              const void* in, const CpuOptions& opt = {}, int random_schedules = 1);
 

@@ -8,7 +8,7 @@
 
 namespace stencil::cardiac2d {
 
-class CudaStepper : public Stepper {
+class CudaStepper : public Stepper, public StepTimer {
 public:
     std::string backend_name() const override { return "cuda"; }
     // Copies the state in, runs `steps` steps (ghost filling, then the version's kernel or kernels,
@@ -18,7 +18,8 @@ public:
     // Milliseconds per step: `reps` samples, each the mean over `steps` steps from the spiral's
     // start on an n x n mesh, timed with CUDA events after one untimed run of the same steps. The
     // steps follow each other as in a simulation (no cache flush between them).
-    std::vector<double> time_step_ms(KernelId k, Precision p, int n, int steps, int reps);
+    std::vector<double> time_step_ms(KernelId k, Precision p, int n, int steps, int reps) override;
+    StepTimer* timer() override { return this; }
 };
 
 // One update of kernel k on device arrays of (n + 2)^2 values (the ghost ring of E_prev already

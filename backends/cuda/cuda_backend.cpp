@@ -7,6 +7,7 @@
 //              2x L2, untimed), event, launch, event
 //   copy_gbps  cudaMemcpy device to device of the same size, flushed and timed the same way
 //   attributes cudaFuncGetAttributes + the occupancy calculator
+//   counters   its Counters (core/counters.h): CUPTI's counters and the FMA peak (counters.h)
 //
 // Launches go through cudaLaunchKernel with the instantiation handles of the generated launch
 // units and the geometry of launch_geometry(), which is the one place the launch shape is written
@@ -19,8 +20,10 @@
 #include <mutex>
 #include <vector>
 
+#include "backends/cuda/counters.h"
 #include "backends/cuda/cuda_internal.h"
 #include "core/backend.h"
+#include "core/counters.h"
 #include "core/error.h"
 
 #ifndef STENCIL_CUDA_ARCHITECTURES
@@ -35,6 +38,16 @@ using cuda_detail::check;
 using cuda_detail::DeviceBuffer;
 using cuda_detail::EventPair;
 using cuda_detail::request_text;
+
+// The backend's counters: the free functions of counters.h behind core's interface.
+class CuptiCounters final : public Counters {
+public:
+    std::optional<CounterValues> measure(const LaunchRequest& req, const StencilWeights& weights,
+                                         std::string* why) override {
+        return measure_counters(req, weights, why);
+    }
+    std::optional<double> fma_gflops(Precision p, std::string* why) override { return measure_fma_gflops(p, why); }
+};
 
 std::string version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
 
@@ -258,6 +271,8 @@ public:
         return a;
     }
 
+    Counters* counters() override { return &counters_; }
+
 private:
     static std::size_t array_bytes(const LaunchRequest& req) {
         return static_cast<std::size_t>(req.dims.cells()) * bytes_of(req.precision);
@@ -293,6 +308,7 @@ private:
 
     cudaDeviceProp prop_{};
     cuda_detail::L2Flush flush_;
+    CuptiCounters counters_;
 };
 
 }  // namespace

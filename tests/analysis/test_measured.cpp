@@ -14,7 +14,7 @@ using namespace stencil::analysis;
 namespace {
 
 template <class real>
-CpuRun traced(const LaunchRequest& req, engine::TraceOptions trace) {
+EngineRun traced(const LaunchRequest& req, engine::TraceOptions trace) {
     const auto in = random_field<real>(req.dims, 7);
     auto out = poisoned_output(in, req.radius);
     CpuOptions opt;
@@ -22,7 +22,7 @@ CpuRun traced(const LaunchRequest& req, engine::TraceOptions trace) {
     return run_cpu(req, random_weights(req.radius, 7), in.data.data(), out.data.data(), opt);
 }
 
-CpuRun traced(const LaunchRequest& req, engine::TraceOptions trace) {
+EngineRun traced(const LaunchRequest& req, engine::TraceOptions trace) {
     return req.precision == Precision::f32 ? traced<float>(req, trace) : traced<double>(req, trace);
 }
 

@@ -72,7 +72,7 @@ TEST_CASE("temporal: whole-grid loads of a fused launch, hand-counted and traced
     std::vector<double> in(req.dims.cells(), 0.5), out(req.dims.cells(), 0.0);
     std::vector<float> in32(req.dims.cells(), 0.5f), out32(req.dims.cells(), 0.0f);
     const bool f32 = p == Precision::f32;
-    const CpuRun run = run_cpu(req, random_weights(1, 3), f32 ? (const void*)in32.data() : (const void*)in.data(),
+    const EngineRun run = run_cpu(req, random_weights(1, 3), f32 ? (const void*)in32.data() : (const void*)in.data(),
                                f32 ? (void*)out32.data() : (void*)out.data(), opt);
     REQUIRE(run.ok());
     const GridTraffic e = exact_grid_traffic(KernelId::temporal, 16, 1, p, req.dims, K);

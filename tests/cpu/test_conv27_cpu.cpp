@@ -19,7 +19,7 @@ CompareResult run_against_reference(const LaunchRequest& req, std::uint64_t seed
     const auto in = random_field<real>(req.dims, seed);
     const auto w = random_weights(req.radius, seed + 1).rounded_to(req.precision);
     auto out = poisoned_output(in, req.radius);
-    const CpuRun run = run_cpu(req, w, in.data.data(), out.data.data());
+    const EngineRun run = run_cpu(req, w, in.data.data(), out.data.data());
     INFO(run.report.summary());
     REQUIRE(run.report.clean());
     return compare_with_reference(out, reference_stencil(in, w), req.precision);
@@ -52,7 +52,7 @@ TEST_CASE("conv27 loads the whole cube for every output", "[cpu][kernel]") {
         auto out = poisoned_output(in, r);
         CpuOptions o;
         o.exec.trace.count = true;
-        const CpuRun run = run_cpu({k, 8, r, Precision::f32, d}, w, in.data.data(), out.data.data(), o);
+        const EngineRun run = run_cpu({k, 8, r, Precision::f32, d}, w, in.data.data(), out.data.data(), o);
         REQUIRE(run.ok());
         return run.report.counts;
     };

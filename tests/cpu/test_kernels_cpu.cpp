@@ -31,7 +31,7 @@ CompareResult run_case(const LaunchRequest& req) {
     const auto in = random_field<real>(req.dims, 100 + req.radius);
     const auto w = random_weights(req.radius, 7).rounded_to(req.precision);
     auto out = poisoned_output(in, req.radius);
-    CpuRun run = run_cpu(req, w, in.data.data(), out.data.data());
+    EngineRun run = run_cpu(req, w, in.data.data(), out.data.data());
     if (!run.report.ok) {
         CompareResult bad;
         bad.ok = false;

@@ -23,7 +23,7 @@ TEST_CASE("runs: stages reported within a run, the error's bound and the CPU's i
         rising &= f >= last;
         last = f;
     });
-    const auto n = cpu_instructions(req);
+    const auto n = cpu_instructions(*b->engine(), req);
     CAPTURE(r.error, stages.size());
     // At least check, time and copy, in order; the rate is the count over the median time.
     REQUIRE((r.ok && stages.size() >= 4 && rising && std::count(stages.begin(), stages.end(), RunStage::timing) >= 1 &&

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <utility>
 
-#include "backends/cpu/cpu_backend.h"
 #include "core/compare.h"
+#include "core/engine_runs.h"
 #include "core/run.h"
 #include "core/error.h"
 #include "core/field.h"
@@ -17,12 +17,12 @@
 
 namespace stencil::viewer {
 
-std::optional<long long> cpu_instructions(const LaunchRequest& req) {
+std::optional<long long> cpu_instructions(EngineRuns& engine, const LaunchRequest& req) {
     try {
         const StencilWeights w = random_weights(req.radius, 1).rounded_to(req.precision);
         const size_t bytes = (size_t)req.dims.cells() * bytes_of(req.precision);
         std::vector<unsigned char> in(bytes, 0), out(bytes, 0);  // zeros: the count does not depend on values
-        const CpuRun r = run_cpu(req, w, in.data(), out.data());
+        const EngineRun r = engine.run(req, w, in.data(), out.data(), {});
         if (!r.ok()) return std::nullopt;
         return r.report.instructions;
     } catch (const std::exception&) {
@@ -69,8 +69,8 @@ RunRecord run_one(Backend& b, const LaunchRequest& req, int warmup, int reps, bo
         r.copy_gbps = rep.copy_gbps;
         r.of_copy = rep.copy_ratio;
         // The engine's speed: its instructions (one counted launch) over the median time.
-        if (b.kind() == BackendKind::cpu && rep.ok && r.ms_median > 0 && !(cancel && cancel->load()))
-            if (const auto n = cpu_instructions(req)) r.instructions_per_s = double(*n) / (r.ms_median * 1e-3);
+        if (EngineRuns* engine = b.engine(); engine && rep.ok && r.ms_median > 0 && !(cancel && cancel->load()))
+            if (const auto n = cpu_instructions(*engine, req)) r.instructions_per_s = double(*n) / (r.ms_median * 1e-3);
     } catch (const std::exception& e) {
         r.error = e.what();
     }

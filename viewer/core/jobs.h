@@ -40,8 +40,9 @@ using StageFn = std::function<void(RunStage stage, double fraction)>;
 // emulated instructions per second (one more launch, counted). Never throws: errors land in `error`.
 RunRecord run_one(Backend& b, const LaunchRequest& req, int warmup, int reps, bool check,
                   const std::atomic<bool>* cancel = nullptr, const StageFn& stage = {});
-// The PTX engine's instruction count of one launch of `req` (CPU backend), nullopt when it fails.
-std::optional<long long> cpu_instructions(const LaunchRequest& req);
+// The PTX engine's instruction count of one launch of `req` (the CPU backend's engine), nullopt
+// when it fails.
+std::optional<long long> cpu_instructions(EngineRuns& engine, const LaunchRequest& req);
 // "tiled T=8 r=1 f32 on cpu (2 of 5): timing", "cancelling...": the runs panel's status line.
 std::string run_status_line(const std::string& what, int number, int total, std::string_view stage, bool cancelling);
 

@@ -3,7 +3,8 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
-#include "backends/cpu/cpu_backend.h"
+#include "core/backend.h"
+#include "core/engine_runs.h"
 #include "core/field.h"
 #include "core/weights.h"
 
@@ -15,20 +16,23 @@ TraceOpb measure_trace_opb(KernelId k, int T, int r, Precision p, GridDims dims)
     m.tile = T;
     m.radius = r;
     m.precision = p;
-    CpuOptions o;
-    o.exec.trace.count = true;
+    engine::ExecOptions o;
+    o.trace.count = true;
     LaunchRequest req;
     req.kernel = k, req.tile = T, req.radius = r, req.precision = p, req.dims = dims;
     try {
+        // The counts are the engine's, whichever backend times: the CPU backend's EngineRuns.
+        const std::unique_ptr<Backend> cpu = make_cpu_backend();
+        EngineRuns& engine = *cpu->engine();
         engine::ExecReport rep;
         if (p == Precision::f32) {
             const auto in = random_field<float>(dims, 1);
             auto out = poisoned_output(in, r);
-            rep = run_cpu(req, laplacian_weights(r), in.data.data(), out.data.data(), o).report;
+            rep = engine.run(req, laplacian_weights(r), in.data.data(), out.data.data(), o).report;
         } else {
             const auto in = random_field<double>(dims, 1);
             auto out = poisoned_output(in, r);
-            rep = run_cpu(req, laplacian_weights(r), in.data.data(), out.data.data(), o).report;
+            rep = engine.run(req, laplacian_weights(r), in.data.data(), out.data.data(), o).report;
         }
         if (!rep.ok) m.error = rep.summary();
         m.outputs = rep.counts.global_stores;

@@ -6,14 +6,12 @@
 #include <cmath>
 
 #include "core/backend.h"
+#include "core/counters.h"
 #include "core/run.h"
 #include "core/stats.h"
 #include "viewer/core/colormap.h"
 #include "viewer/core/update_model.h"
 #include "viewer/core/version_style.h"
-#if STENCIL_LAB_HAVE_CUDA
-#include "backends/cuda/counters.h"
-#endif
 
 namespace stencil::viewer {
 
@@ -66,22 +64,19 @@ Ceilings measure_ceilings(const std::string& backend, Precision p) {
     } catch (const std::exception& e) {
         c.memory_source = std::string("copy failed: ") + e.what();
     }
-    if (b->kind() == BackendKind::cuda) {
-#if STENCIL_LAB_HAVE_CUDA
-        if (auto f = measure_fma_gflops(p, &why)) {
+    if (Counters* counters = b->counters()) {
+        if (auto f = counters->fma_gflops(p, &why)) {
             c.compute_gflops = f;
-            c.compute_source = "FMA peak on cuda, measured now (independent FMA chains)";
+            c.compute_source = fmt::format("FMA peak on {}, measured now (independent FMA chains)", where);
         } else {
             c.compute_source = "FMA peak not measured: " + why;
         }
-#else
-        c.compute_source = "FMA peak not measured: this build has no CUDA backend";
-#endif
+    } else if (b->kind() == BackendKind::cuda) {
+        c.compute_source = "FMA peak not measured: this backend reads no hardware counters";
     } else {
         // The PTX engine's speed is an interpreter's: a peak would measure the engine, not a GPU.
         c.compute_source = "no FMA peak on the CPU backend (the PTX engine interprets; its FLOP/s are no GPU's)";
     }
-    (void)p;
     return c;
 }
 

@@ -9,8 +9,8 @@
 #include <set>
 #include <tuple>
 
-#include "backends/cpu/cpu_backend.h"
-#include "backends/cpu/ptx/lab_ptx.h"
+#include "core/backend.h"
+#include "core/engine_runs.h"
 #include "core/error.h"
 #include "core/field.h"
 #include "core/weights.h"
@@ -304,26 +304,29 @@ StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* canc
         bad.error = "the stepper traces grids of at most 16M cells; choose a smaller grid";
         return bad;
     }
-    CpuOptions o;
-    o.exec.trace.records = engine::TraceMode::block;
-    o.exec.trace.block = cfg.block;
-    o.exec.trace.count = true;
-    o.exec.cancel = cancel;
+    engine::ExecOptions o;
+    o.trace.records = engine::TraceMode::block;
+    o.trace.block = cfg.block;
+    o.trace.count = true;
+    o.cancel = cancel;
     LaunchRequest req;
     req.kernel = cfg.kernel, req.tile = cfg.tile, req.radius = cfg.radius, req.precision = cfg.precision;
     req.dims = cfg.dims;
     req.block = cfg.block_shape;
     const StencilWeights w = laplacian_weights(cfg.radius);
+    // The stepper shows the engine's trace, whichever backend times: the CPU backend's EngineRuns.
+    const std::unique_ptr<Backend> cpu = make_cpu_backend();
+    EngineRuns& engine = *cpu->engine();
     engine::ExecReport rep;
     try {
         if (cfg.precision == Precision::f32) {
             const auto in = random_field<float>(cfg.dims, 1);
             auto out = poisoned_output(in, cfg.radius);
-            rep = run_cpu(req, w, in.data.data(), out.data.data(), o).report;
+            rep = engine.run(req, w, in.data.data(), out.data.data(), o).report;
         } else {
             const auto in = random_field<double>(cfg.dims, 1);
             auto out = poisoned_output(in, cfg.radius);
-            rep = run_cpu(req, w, in.data.data(), out.data.data(), o).report;
+            rep = engine.run(req, w, in.data.data(), out.data.data(), o).report;
         }
     } catch (const std::exception& e) {
         bad.error = e.what();
@@ -340,10 +343,10 @@ StepperTrace trace_block(const StepperConfig& cfg, const std::atomic<bool>* canc
     StepperTrace t = build_stepper_trace(cfg, rep);
     if (rep.trace_truncated) t.error = "the trace was truncated: choose a smaller tile or grid";
     // The text the engine parsed (in memory: the launch above compiled or loaded it).
-    const LabPtx& lab = lab_ptx(req.kernel, req.tile, req.radius, req.precision, steps_per_launch(req));
-    t.ptx = lab.ptx;
-    t.ptx_entry = lab.entry;
-    t.ptx_file = lab.source_file;
+    EnginePtx ptx = engine.ptx(req);
+    t.ptx = std::move(ptx.ptx);
+    t.ptx_entry = std::move(ptx.entry);
+    t.ptx_file = std::move(ptx.source_file);
     return t;
 }
 

@@ -209,7 +209,7 @@ void measure_launch(const LaunchRequest& req, const StencilWeights& w, const Fie
                     const CpuOptions& opt, EngineResult& r, bool warmup_only, const Field<float>* warm_out) {
     auto out = poisoned_output(in, 1);
     const Stamp t0 = now();
-    const CpuRun run = run_cpu(req, w, in.data.data(), out.data.data(), opt);
+    const EngineRun run = run_cpu(req, w, in.data.data(), out.data.data(), opt);
     const Stamp t1 = now();
     if (warmup_only) {
         r.first_s = t1.wall - t0.wall;
