@@ -122,6 +122,12 @@ struct Evidence {
     std::vector<ExplainStep> explain;  // check --explain: the backward slice, first bad output first
 };
 
+// What the assessment of one test case found: its verdict and the evidence for it (pass: none).
+struct CaseVerdict {
+    Verdict verdict = Verdict::pass;
+    Evidence ev;
+};
+
 // One distinct finding of a check with every size it appeared at: the report prints one line per
 // finding, not one per size.
 struct Finding {

@@ -10,8 +10,6 @@ namespace stencil::checker {
 
 namespace {
 
-std::string idx(const Int3& a) { return fmt::format("({}, {}, {})", a[0], a[1], a[2]); }
-
 // " at stencil.cu:27 (st.shared.f32)", or "" when the engine did not know the line.
 std::string at_line(const EngineDiagnostic& d) {
     if (d.line <= 0) return "";
@@ -95,9 +93,9 @@ void set_race(Evidence& ev, const EngineDiagnostic& d) {
 
 std::string race_message(const EngineDiagnostic& d, const DiagnosisContext& ctx) {
     const std::string head = fmt::format("in block {}, barrier interval {}: thread {} {} and thread {}",
-                                         idx(d.block), d.interval, idx(d.thread_a), to_string(d.op_a),
-                                         idx(d.thread_b));
-    const std::string other = d.other.line > 0 ? fmt::format("; thread {}'s {} is at {}:{}{}", idx(d.thread_b),
+                                         index_text(d.block), d.interval, index_text(d.thread_a), to_string(d.op_a),
+                                         index_text(d.thread_b));
+    const std::string other = d.other.line > 0 ? fmt::format("; thread {}'s {} is at {}:{}{}", index_text(d.thread_b),
                                                               to_string(d.op_b), base_name(d.other.file), d.other.line,
                                                               d.other.instruction.empty() ? "" : " (" + d.other.instruction + ")")
                                                 : "";
@@ -106,7 +104,7 @@ std::string race_message(const EngineDiagnostic& d, const DiagnosisContext& ctx)
                            to_string(d.op_b), cell_of(d, ctx), at_line(d), other);
     const bool other_block = d.block_b != d.block;
     return fmt::format("global-memory race on {} {}{} {}{}{}", cell_of(d, ctx), head,
-                       other_block ? " of block " + idx(d.block_b) : "", to_string(d.op_b),
+                       other_block ? " of block " + index_text(d.block_b) : "", to_string(d.op_b),
                        other_block ? ": blocks of one launch are not ordered"
                                    : " with no __syncthreads() between them",
                        at_line(d) + other);
@@ -121,6 +119,8 @@ std::string engine_message(const EngineDiagnostic& d) {
 }
 
 }  // namespace
+
+std::string index_text(const Int3& a) { return fmt::format("({}, {}, {})", a[0], a[1], a[2]); }
 
 std::string base_name(std::string_view path) {
     const size_t slash = path.rfind('/');
@@ -151,7 +151,7 @@ Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const Diagno
             // bounds, or a store through a pointer into nothing, faults there (or reads garbage).
             g.verdict = d.op_a == AccessOp::store && named ? Verdict::out_of_bounds_write : Verdict::crash;
             what = named ? fmt::format("out-of-bounds {} of {} by block {}, thread {}{}", to_string(d.op_a),
-                                       cell_of(d, ctx), idx(d.block), idx(d.thread_a), at_line(d))
+                                       cell_of(d, ctx), index_text(d.block), index_text(d.thread_a), at_line(d))
                          : engine_message(d);  // the address, in no buffer: the engine says which
             g.fatal = true;
             break;
@@ -177,7 +177,7 @@ Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const Diagno
             }
             what = fmt::format("a store to {} by block {}, thread {}{}: {}[] is read-only, even a value "
                                "restored later is visible to other threads",
-                               cell_of(d, ctx), idx(d.block), idx(d.thread_a), at_line(d), d.array);
+                               cell_of(d, ctx), index_text(d.block), index_text(d.thread_a), at_line(d), d.array);
             break;
         }
         case DiagnosticKind::timeout:

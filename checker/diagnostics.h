@@ -51,6 +51,8 @@ Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const Diagno
 
 // A path's file name ("stencil.cu"): how findings name the student's file.
 std::string base_name(std::string_view path);
+// "(x, y, z)": a cell, block or thread index as every line of the report writes it.
+std::string index_text(const Int3& a);
 // A statement of the student's file as a finding names it, from where the engine saw it.
 SourceRef source_ref(const SourceAt& at, std::string role, std::optional<Int3> block = std::nullopt,
                      std::optional<Int3> thread = std::nullopt);

@@ -209,11 +209,6 @@ struct CellState {
     char c = '.';
 };
 
-struct Finding {
-    Verdict verdict = Verdict::pass;
-    Evidence ev;
-};
-
 std::string slice_map(const std::vector<char>& marks, int n, int x0, int y0, int z0) {
     const int w = 24;
     const int xa = std::max(0, std::min(x0 - w / 2, n - w)), xb = std::min(n, xa + w);
@@ -234,7 +229,7 @@ std::string slice_map(const std::vector<char>& marks, int n, int x0, int y0, int
 
 // Step 1 of a run's assessment: a guard zone changed (a store outside out[] / in[]).
 template <class real>
-bool guard_zone_written(const TestCase& c, const std::vector<real>& out, const std::vector<real>& in, Finding& f) {
+bool guard_zone_written(const TestCase& c, const std::vector<real>& out, const std::vector<real>& in, CaseVerdict& f) {
     const int n = c.n;
     const long long cells = (long long)n * n * n, g = c.guard;
     for (const auto* buf : {&out, &in}) {
@@ -258,7 +253,7 @@ bool guard_zone_written(const TestCase& c, const std::vector<real>& out, const s
 
 // Step 2: in[] changed.
 template <class real>
-bool input_changed(const Exercise& ex, int tile, const TestCase& c, const std::vector<real>& in, Finding& f) {
+bool input_changed(const Exercise& ex, int tile, const TestCase& c, const std::vector<real>& in, CaseVerdict& f) {
     constexpr int digits = kDigits<real>;
     const auto& c_input = c.input.as<real>();
     const int n = c.n;
@@ -351,7 +346,7 @@ OutputTally tally_output(int radius, double gamma, const TestCase& c, const Refe
 
 template <class real>
 void assess_output(const Exercise& ex, int tile, const TestCase& c, const Reference& ref,
-                   const std::vector<real>& out, Finding& f) {
+                   const std::vector<real>& out, CaseVerdict& f) {
     constexpr int digits = kDigits<real>;
     const auto& c_input = c.input.as<real>();
     const int n = c.n;
@@ -392,9 +387,9 @@ void assess_output(const Exercise& ex, int tile, const TestCase& c, const Refere
 }
 
 template <class real>
-Finding assess_run(const Exercise& ex, int tile, const TestCase& c, const Reference& ref,
+CaseVerdict assess_run(const Exercise& ex, int tile, const TestCase& c, const Reference& ref,
                    const std::vector<real>& out, const std::vector<real>& in) {
-    Finding f;
+    CaseVerdict f;
     f.ev.n = c.n;
     f.ev.tile = tile;
     if (guard_zone_written(c, out, in, f) || input_changed(ex, tile, c, in, f)) return f;
@@ -622,7 +617,7 @@ struct CaseJudge {
                 findings.consider(Verdict::crash, message_only(fmt::format("the runner's output for N={} is missing", n)));
                 continue;
             }
-            Finding f = assess_run(ex, tile, tc, ref, out, in);
+            CaseVerdict f = assess_run(ex, tile, tc, ref, out, in);
             f.ev.run = label;
             if (f.verdict != Verdict::pass) {
                 const std::string note = state_note(result, ri);

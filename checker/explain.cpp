@@ -14,8 +14,6 @@ namespace stencil::checker {
 
 namespace {
 
-std::string idx(const Int3& a) { return fmt::format("({}, {}, {})", a[0], a[1], a[2]); }
-
 std::string lines_text(const std::vector<int>& lines) {
     std::vector<int> v = lines;
     std::sort(v.begin(), v.end());
@@ -156,7 +154,7 @@ struct Walker {
             }
             switch (l.kind) {
                 case SliceLinkKind::computed:
-                    step(fmt::format("<- computed at {} by thread {}", lines_text(l.lines), idx(l.thread)),
+                    step(fmt::format("<- computed at {} by thread {}", lines_text(l.lines), index_text(l.thread)),
                          source_ref(l.at, "computed", block, l.thread));
                     ++i;
                     break;
@@ -197,7 +195,7 @@ struct Walker {
                     break;
                 case SliceLinkKind::loaded_shared: {
                     const size_t mark = out.steps.size();
-                    step(fmt::format("<- {} read at line {} by thread {}{}", cell(l), l.at.line, idx(l.thread),
+                    step(fmt::format("<- {} read at line {} by thread {}{}", cell(l), l.at.line, index_text(l.thread),
                                      l.loaded ? " (= " + value(*l.loaded) + ")" : ""),
                          source_ref(l.at, "load", block, l.thread));
                     ++i;
@@ -220,7 +218,7 @@ struct Walker {
                 out.unstored_shared_read = true;
                 const SourceRef at = source_ref(load.at, "read a shared cell no thread stored", block, load.thread);
                 step(fmt::format("<- never stored: no thread of block {} stored {} (its value is whatever shared "
-                                 "memory held)", idx(block), cell(load)),
+                                 "memory held)", index_text(block), cell(load)),
                      at);
                 cause(at);
                 if (i < r.slice.size() && r.slice[i].kind == SliceLinkKind::skipped) {
@@ -235,7 +233,7 @@ struct Walker {
                 const SourceRef at = source_ref(w.other_at, "store", block, w.other);
                 step(fmt::format("<- stored only after the read: thread {} stores {} at line {}, and nothing makes "
                                  "the read wait for it (a missing __syncthreads()?)",
-                                 idx(*w.other), cell(load), w.other_at.line),
+                                 index_text(*w.other), cell(load), w.other_at.line),
                      at);
                 cause(at);
                 return true;
@@ -247,12 +245,12 @@ struct Walker {
                     step(fmt::format("<- stored by thread {} at line {} in the same barrier interval: no "
                                      "__syncthreads() between that store and this read, so on a GPU the read may "
                                      "come first (a race)",
-                                     idx(*w.other), w.other_at.line),
+                                     index_text(*w.other), w.other_at.line),
                          at);
                     cause(at);
                     return true;
                 }
-                step(fmt::format("<- stored by thread {} at line {}", idx(*w.other), w.other_at.line), at);
+                step(fmt::format("<- stored by thread {} at line {}", index_text(*w.other), w.other_at.line), at);
                 return walk(i, depth + 1);
             }
             default: return false;
@@ -263,12 +261,12 @@ struct Walker {
         if (s.at.line > 0) {
             const SourceRef at = source_ref(s.at, "condition", block, s.other);
             step(fmt::format("<- thread {}'s store at line {} did not run: the condition at line {} was false",
-                             idx(*s.other), s.other_at.line, s.at.line),
+                             index_text(*s.other), s.other_at.line, s.at.line),
                  at);
             return at;
         }
         const SourceRef at = source_ref(s.other_at, "store that did not run", block, s.other);
-        step(fmt::format("<- thread {} never reached its store at line {}", idx(*s.other), s.other_at.line), at);
+        step(fmt::format("<- thread {} never reached its store at line {}", index_text(*s.other), s.other_at.line), at);
         return at;
     }
 
@@ -290,14 +288,14 @@ struct Walker {
                                               : cell(head);
         if (head.kind == SliceLinkKind::no_store) {
             step(fmt::format("{}: never stored; thread {} of block {} would have stored it", out_cell(),
-                             idx(head.thread), idx(block)),
+                             index_text(head.thread), index_text(block)),
                  std::nullopt);
             if (r.slice.size() > 1 && r.slice[1].kind == SliceLinkKind::skipped) cause(skipped_step(r.slice[1]));
             return;
         }
         if (head.kind != SliceLinkKind::stored) return;
         const SourceRef store = source_ref(head.at, "store", block, head.thread);
-        step(fmt::format("{}: thread {} of block {} stored it at line {}", what, idx(head.thread), idx(block),
+        step(fmt::format("{}: thread {} of block {} stored it at line {}", what, index_text(head.thread), index_text(block),
                          head.at.line),
              store);
         i = 1;

@@ -275,11 +275,6 @@ CellClass classify_field_cell(const Exercise& ex, GridDims dims, int x, int y, i
 // ---- [judging one run] --------------------------------------------------------------------------
 namespace {
 
-struct Finding {
-    Verdict verdict = Verdict::pass;
-    Evidence ev;
-};
-
 bool read_buffer(const std::string& path, const Cells& like, Cells& out) {
     std::ifstream f(path, std::ios::binary | std::ios::ate);
     if (!f || static_cast<size_t>(f.tellg()) != like.bytes()) return false;
@@ -323,7 +318,7 @@ std::string field_map(const std::vector<char>& marks, GridDims g, long long i) {
 }
 
 // A guard zone or a read-only array changed.
-bool guards_or_input_changed(const Exercise& ex, const FieldCase& c, const std::vector<Cells>& got, Finding& f) {
+bool guards_or_input_changed(const Exercise& ex, const FieldCase& c, const std::vector<Cells>& got, CaseVerdict& f) {
     const long long cells = c.dims.cells(), g = c.guard;
     for (size_t b = 0; b < c.buffers.size(); ++b) {
         const Cells& orig = c.buffers[b].cells;
@@ -357,7 +352,7 @@ bool guards_or_input_changed(const Exercise& ex, const FieldCase& c, const std::
 }
 
 // Each written array against its reference, cell by cell.
-void assess_written(const Exercise& ex, const FieldCase& c, const std::vector<Cells>& got, Finding& f) {
+void assess_written(const Exercise& ex, const FieldCase& c, const std::vector<Cells>& got, CaseVerdict& f) {
     const long long cells = c.dims.cells(), g = c.guard;
     const int digits = ex.precision == Precision::f64 ? 17 : 9;
     for (size_t b = 0; b < c.buffers.size(); ++b) {
@@ -466,7 +461,7 @@ struct FieldJudge {
                 findings.consider(Verdict::crash, with_message(base, fmt::format("the runner's output for {} is missing", c.label)));
                 continue;
             }
-            Finding f;
+            CaseVerdict f;
             f.ev = base;
             if (!guards_or_input_changed(ex, c, got, f)) assess_written(ex, c, got, f);
             if (f.verdict != Verdict::pass) {

@@ -53,8 +53,6 @@ AccessOp op_of(engine::Op o) {
     return AccessOp::load;
 }
 
-Int3 int3(engine::Idx3 i) { return {int(i.x), int(i.y), int(i.z)}; }
-
 EngineDiagnostic diagnostic_of(const engine::Diagnostic& d) {
     EngineDiagnostic e;
     e.kind = kind_of(d.kind);

@@ -12,7 +12,6 @@ namespace stencil::checker::runner {
 namespace {
 
 SourceAt source_at(const ptx::SourcePoint& p) { return {p.file, p.line, p.instruction}; }
-Int3 int3(engine::Idx3 i) { return {i.x, i.y, i.z}; }
 
 SliceLinkKind kind_of(ptx::LinkKind k) {
     switch (k) {
@@ -59,6 +58,8 @@ bool inside(engine::Idx3 t, const Int3& block) {
 }
 
 }  // namespace
+
+Int3 int3(engine::Idx3 i) { return {int(i.x), int(i.y), int(i.z)}; }
 
 ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_bytes, const ptx::Module& m,
                          const std::function<void(ptx::Recording&)>& run) {

@@ -12,6 +12,9 @@ class Module;
 
 namespace stencil::checker::runner {
 
+// An engine index (block, thread, cell) as the protocol carries it.
+Int3 int3(engine::Idx3 i);
+
 // `run` runs the case's run once more on a recording launch of `rec` (a fresh device state each
 // time); the cells are of `elem_bytes` bytes each.
 ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_bytes, const ptx::Module& m,

@@ -111,13 +111,6 @@ int make(const AutograderArgs& a) {
     return 0;
 }
 
-std::string file_sha256(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return sha256_hex(ss.str());
-}
-
 // GitHub Classroom: one step per item, each its own process. The first grades; the others read
 // its results when the submission has not changed since.
 int classroom_item(const PlatformLayout& where, const JobConfig& config, const std::string& item) {
@@ -128,7 +121,7 @@ int classroom_item(const PlatformLayout& where, const JobConfig& config, const s
     if (fs::exists(where.results, ec) && f.problem.empty()) {
         std::ifstream in(where.results);
         results = json::parse(in, nullptr, false);
-        if (results.is_discarded() || results.value("submission_sha256", "") != file_sha256(f.path)) results = nullptr;
+        if (results.is_discarded() || results.value("submission_sha256", "") != file_sha256_hex(f.path)) results = nullptr;
     }
     if (results.is_null()) {
         run_job(Platform::classroom, where, config);

@@ -189,13 +189,6 @@ struct Graded {
     nlohmann::json json;
 };
 
-std::string file_sha256(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return sha256_hex(ss.str());
-}
-
 // The batch's state (`.stencil-lab-batch.json` in the batch folder): the batch's seed and every
 // graded entry, rewritten whole after each one, so that a batch stopped half-way resumes and a
 // rerun skips every file whose content, seed and options are unchanged.
@@ -333,7 +326,7 @@ int run_batch(const CheckArgs& a, checker::CheckOptions opt) {
         Graded g;
         g.name = e.path.filename().string();
         g.options = options;
-        if (e.problem.empty()) g.sha256 = file_sha256(e.path);
+        if (e.problem.empty()) g.sha256 = file_sha256_hex(e.path);
         g.seed = e.problem.empty() ? file_seed(batch_seed, g.sha256) : 0;
         if (auto old = e.problem.empty() ? state.find(g.name, g.sha256, g.seed, options) : std::nullopt) {
             std::lock_guard<std::mutex> lock(out_m);

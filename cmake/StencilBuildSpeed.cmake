@@ -21,5 +21,5 @@ endfunction()
 # two such things the same name; the compiler says "redefinition of" when they do, and the fix is a
 # name that says what the thing is. Off (-DSTENCIL_LAB_UNITY_BUILD=OFF) for a file-by-file build,
 # e.g. to check that every file includes what it uses. CUDA files are not batched (CMake 3.25).
-option(STENCIL_LAB_UNITY_BUILD "Compile each target's C++ files in batches (unity build): a clean build in about half the time" OFF)
+option(STENCIL_LAB_UNITY_BUILD "Compile each target's C++ files in batches (unity build): a clean build in about half the time" ON)
 set(CMAKE_UNITY_BUILD ${STENCIL_LAB_UNITY_BUILD})

@@ -7,6 +7,8 @@
 #include "core/sha256.h"
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace stencil {
 
@@ -165,6 +167,13 @@ std::string sha256_hex(std::string_view bytes) {
     Sha256 h;
     h.update(bytes);
     return h.hex_digest();
+}
+
+std::string file_sha256_hex(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    return sha256_hex(bytes.str());
 }
 
 }  // namespace stencil

@@ -35,5 +35,7 @@ private:
 
 // One call: the hex digest of `bytes`.
 std::string sha256_hex(std::string_view bytes);
+// The hex digest of a file's bytes (of no bytes when it cannot be read): a submission's identity.
+std::string file_sha256_hex(const std::string& path);
 
 }  // namespace stencil

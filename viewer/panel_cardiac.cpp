@@ -22,9 +22,10 @@
 
 namespace stencil::viewer {
 
-namespace {
+// The panel's code sits in a namespace of its own: its using-declarations, which hide star3d's
+// names of the same spelling (a using-directive would clash), reach no other file of a unity batch.
+namespace cardiac_panel {
 
-// Using-declarations hide star3d's names of the same spelling (a using-directive would clash).
 using cardiac2d::KernelId;
 using cardiac2d::kMinSide;
 using cardiac2d::spiral_initial_state;
@@ -34,6 +35,8 @@ using cardiac2d::Stepper;
 using cardiac2d::Version;
 using cardiac2d::version;
 using cardiac2d::versions;
+
+namespace {
 
 // The run in flight and what it last reached. The worker owns the stepper; the panel reads `shown`.
 struct CardiacRun {
@@ -95,8 +98,6 @@ CardiacRun& run() {
     return r;
 }
 
-}  // namespace
-
 // Viridis from 0 (bottom) to 1 (top) with its ends labelled: the key to the picture's colours.
 void colour_bar(float w, float h) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -138,9 +139,11 @@ void profile_plot(const State& st, float w, float h) {
     Plot(spec);
 }
 
+}  // namespace
+
 // Long because it draws the panel top to bottom (ImGui's immediate mode): the choices, then the
 // picture.
-void draw_cardiac_panel(App& app) {
+void draw(App& app) {
     CardiacRun& r = run();
     const float fs = ImGui::GetFontSize();
     const bool lecture = app.ui.lecture;
@@ -224,5 +227,9 @@ void draw_cardiac_panel(App& app) {
         (*app.drawn)["cardiac"] = {{"kernel", v.name}, {"n", n}, {"step", r.step}, {"max_abs_E", st.max_abs_E},
                                 {"l2_E", st.l2_E}, {"picture", side >= n}};
 }
+
+}  // namespace cardiac_panel
+
+void draw_cardiac_panel(App& app) { cardiac_panel::draw(app); }
 
 }  // namespace stencil::viewer

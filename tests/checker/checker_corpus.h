@@ -30,7 +30,13 @@
 //              is measured now (docs/results/h100-corpus-issue26.md), a new one starts predicted;
 //   gpu_timed  checked on the GPU with the timed case too (N = 256), where its bug shows.
 #pragma once
+#include <string>
 #include <vector>
+
+// A submission of the corpus: tests/checker/submissions/<file>.
+inline std::string corpus(const std::string& file) {
+    return std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/submissions/" + file;
+}
 
 enum class Stricter { no, race, oob_read, transient_input, unwritten_shared, unspecified };
 

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/process.h"
+#include "tests/checker/checker_corpus.h"
 
 namespace fs = std::filesystem;
 using stencil::checker::ChildLimits;
@@ -22,10 +23,6 @@ using stencil::checker::ChildResult;
 using stencil::checker::run_child;
 
 namespace {
-
-std::string corpus(const std::string& f) {
-    return std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/submissions/" + f;
-}
 
 const std::string kStencilLab = std::string(STENCIL_LAB_BINARY_DIR) + "/stencil-lab";
 
@@ -44,10 +41,10 @@ std::string slurp(const std::string& p) {
     return s.str();
 }
 
-struct TempDir {
+struct CliScratchDir {
     std::string path = (fs::temp_directory_path() / ("stencil-test-cli-" + std::to_string(getpid()))).string();
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
+    CliScratchDir() { fs::create_directories(path); }
+    ~CliScratchDir() { fs::remove_all(path); }
 };
 
 }  // namespace
@@ -107,7 +104,7 @@ TEST_CASE("check: hostile paths are a one-line error with exit code 2, never a h
     // (generated values are fixed on the first run: the folder's name is added after)
     const Path p = GENERATE(Path{"fifo.cu", "not a regular file"}, Path{"folder.cu", "is a folder"},
                             Path{"missing.cu", "No such file"}, Path{"/nonexistent", "is not a folder"});
-    TempDir d;
+    CliScratchDir d;
     fs::create_directories(d.path + "/folder.cu");
     mkfifo((d.path + "/fifo.cu").c_str(), 0600);
     const std::vector<std::string> args =
@@ -119,7 +116,7 @@ TEST_CASE("check: hostile paths are a one-line error with exit code 2, never a h
 }
 
 TEST_CASE("check: an unwritable --gradescope or --csv path is refused before any grading", "[exercise][cli]") {
-    TempDir d;
+    CliScratchDir d;
     fs::create_directories(d.path + "/folder");
     fs::copy_file(corpus("naive_ok.cu"), d.path + "/a_ok.cu");
     const bool csv = GENERATE(false, true);
@@ -136,7 +133,7 @@ TEST_CASE("check: an unwritable --gradescope or --csv path is refused before any
 }
 
 TEST_CASE("check --batch --csv: one row per file, errors included, exit 1 unless all pass", "[exercise][cli]") {
-    TempDir d;
+    CliScratchDir d;
     fs::copy_file(corpus("naive_ok.cu"), d.path + "/a_ok.cu");
     fs::copy_file(corpus("naive_zeros.cu"), d.path + "/b_zeros.cu");
     fs::copy_file(corpus("naive_null_deref.cu"), d.path + "/c_null.cu");
@@ -156,7 +153,7 @@ TEST_CASE("check --batch --csv: one row per file, errors included, exit 1 unless
 
 // Issue 16: the batch used to drop what it could not grade and report "2 of 2 passed".
 TEST_CASE("check --batch: every entry it cannot grade is an `error` row with the reason, and counted", "[exercise][cli]") {
-    TempDir d;
+    CliScratchDir d;
     fs::copy_file(corpus("naive_ok.cu"), d.path + "/a_ok.cu");
     fs::copy_file(corpus("naive_ok.cu"), d.path + "/b_ok.cu");
     struct Odd {
@@ -201,7 +198,7 @@ TEST_CASE("check --gradescope: the file holds the points and the verdict", "[exe
     };
     const Case c = GENERATE(Case{"naive_ok.cu", 1.0}, Case{"naive_zeros.cu", 0.0},
                             Case{"escape_forge_gradescope.cu", 0.0});
-    TempDir d;
+    CliScratchDir d;
     const std::string gs = d.path + "/results.json";
     const ChildResult r = check({corpus(c.file), "-e", "naive", "--backend", "cpu", "--gradescope", gs});
     usleep(500 * 1000);  // escape_forge_gradescope's forger would rewrite the file once we exit

@@ -41,10 +41,6 @@ using namespace stencil::checker;
 
 namespace {
 
-std::string corpus(const std::string& f) {
-    return std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/submissions/" + f;
-}
-
 CheckOptions cpu_options(const CorpusEntry& e) {
     CheckOptions o;
     o.exercise = e.exercise;

@@ -7,15 +7,11 @@
 #include <string>
 
 #include "checker/checker.h"
+#include "tests/checker/checker_corpus.h"
 
 using namespace stencil::checker;
 
 namespace {
-
-std::string corpus(const std::string& f) {
-    std::string path = STENCIL_LAB_SOURCE_DIR "/tests/checker/submissions/";
-    return path += f;
-}
 
 CheckOptions options(const std::string& exercise, bool explain = false) {
     CheckOptions o;

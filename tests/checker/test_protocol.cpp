@@ -138,7 +138,7 @@ ChildResult exited(int code, std::string output = "") {
     return c;
 }
 
-std::string runner() { return std::string(STENCIL_LAB_BINARY_DIR) + "/stencil-check-runner"; }
+std::string runner_path() { return std::string(STENCIL_LAB_BINARY_DIR) + "/stencil-check-runner"; }
 
 struct TempDir {
     std::string path;
@@ -250,7 +250,7 @@ TEST_CASE("the runner against a request of another version: the exit code, one l
     std::ofstream(d.path + "/request.json") << rq.dump();
     ChildLimits lim;
     lim.wall_seconds = 30;
-    const ChildResult r = run_child({runner(), "request.json"}, lim, d.path);
+    const ChildResult r = run_child({runner_path(), "request.json"}, lim, d.path);
     CAPTURE(r.describe(), r.output);
     REQUIRE((r.exit_code == kProtocolMismatchExit && std::count(r.output.begin(), r.output.end(), '\n') == 1));
 }

@@ -18,14 +18,11 @@
 #include "checker/hints.h"
 #include "checker/sanitizer.h"
 #include "core/parallel.h"
+#include "tests/checker/checker_corpus.h"
 
 using namespace stencil::checker;
 
 namespace {
-
-std::string corpus(const std::string& f) {
-    return std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/submissions/" + f;
-}
 
 size_t count_of(const std::string& text, const std::string& what) {
     size_t n = 0;

@@ -10,14 +10,11 @@
 #include "checker/checker.h"
 #include "checker/source.h"
 #include "checker/text_encoding.h"
+#include "tests/checker/checker_corpus.h"
 
 using namespace stencil::checker;
 
 namespace {
-
-std::string corpus(const std::string& f) {
-    return std::string(STENCIL_LAB_SOURCE_DIR "/tests/checker/submissions/") + f;
-}
 
 CheckOptions cpu_quick() {
     CheckOptions o;

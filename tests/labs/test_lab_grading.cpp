@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kSweep = std::string(STENCIL_LAB_SOURCE_DIR) + "/docs/results/h100-sweep-256-f32/results.json";
+const std::string kSweepResults = std::string(STENCIL_LAB_SOURCE_DIR) + "/docs/results/h100-sweep-256-f32/results.json";
 const std::string kRuns = std::string(STENCIL_LAB_SOURCE_DIR) + "/docs/results/h100-run-512.jsonl";
 
 int gpu_questions(int lab) {
@@ -87,7 +87,7 @@ TEST_CASE("labs: every lab's key is graded all right, GPU questions waiting with
 }
 
 TEST_CASE("labs: with the H100's sweep every question has a key and the key passes", "[labs]") {
-    const GpuResults gpu = load_gpu_results(kSweep);
+    const GpuResults gpu = load_gpu_results(kSweepResults);
     REQUIRE(gpu.device == "NVIDIA H100 80GB HBM3");
     const int lab = GENERATE(range(1, kLabCount + 1));
     CAPTURE(lab);
@@ -99,7 +99,7 @@ TEST_CASE("labs: with the H100's sweep every question has a key and the key pass
 }
 
 TEST_CASE("labs: GPU figures come from the results file, not from the model", "[labs]") {
-    const GpuResults sweep = load_gpu_results(kSweep);
+    const GpuResults sweep = load_gpu_results(kSweepResults);
     const json k1 = answer_key(1, &sweep, default_params(1))["answers"];
     // The sweep's naive run: DRAM saw about 3 FLOP per byte read, the model 13/28.
     REQUIRE(k1["l1.dram-opb"].get<double>() == Approx(3.0219).epsilon(1e-3));

@@ -11,9 +11,11 @@
 #include "core/error.h"
 #include "viewer/core/figures.h"
 #include "viewer/core/stepper.h"
+#include "tests/viewer/viewer_test_support.h"
 
 using namespace stencil;
 using namespace stencil::viewer;
+using stencil::viewer::test::committed_sweep;
 
 namespace {
 const Series* find(const OpbFigure& f, const std::string& name_part) {
@@ -21,7 +23,6 @@ const Series* find(const OpbFigure& f, const std::string& name_part) {
         if (s.name.find(name_part) != std::string::npos) return &s;
     return nullptr;
 }
-std::string committed_sweep() { return std::string(STENCIL_LAB_SOURCE_DIR) + "/docs/results/h100-sweep-256-f32/results.json"; }
 }  // namespace
 
 TEST_CASE("halos in 2D: the label is formatted, not printf's %N$ (which aborted the viewer)", "[viewer][figures]") {

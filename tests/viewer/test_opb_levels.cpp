@@ -7,12 +7,13 @@
 #include <set>
 
 #include "viewer/core/figures.h"
+#include "tests/viewer/viewer_test_support.h"
 
 using namespace stencil;
 using namespace stencil::viewer;
+using stencil::viewer::test::committed_sweep;
 
 namespace {
-std::string committed_sweep() { return std::string(STENCIL_LAB_SOURCE_DIR) + "/docs/results/h100-sweep-256-f32/results.json"; }
 const Series* named(const OpbFigure& f, const std::string& name) {
     for (const auto& s : f.series)
         if (s.name == name) return &s;

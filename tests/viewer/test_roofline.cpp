@@ -6,13 +6,11 @@
 
 #include "core/run.h"
 #include "viewer/core/roofline.h"
+#include "tests/viewer/viewer_test_support.h"
 
 using namespace stencil;
 using namespace stencil::viewer;
-
-namespace {
-std::string committed_sweep() { return std::string(STENCIL_LAB_SOURCE_DIR) + "/docs/results/h100-sweep-256-f32/results.json"; }
-}  // namespace
+using stencil::viewer::test::committed_sweep;
 
 TEST_CASE("roofline: the sweep's copy and FMA figures are the ceilings, every run under them", "[viewer][roofline]") {
     const ResultsFile file = load_results(committed_sweep());

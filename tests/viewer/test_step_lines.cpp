@@ -11,20 +11,13 @@
 #include "viewer/core/kernel_source.h"
 #include "viewer/core/listing_match.h"
 #include "viewer/core/stepper.h"
+#include "tests/viewer/viewer_test_support.h"
 
 using namespace stencil;
 using namespace stencil::viewer;
+using stencil::viewer::test::traced;
 
 namespace {
-StepperTrace traced(KernelId k, int T, GridDims d, engine::Idx3 b, int r = 1) {
-    StepperConfig c;
-    c.kernel = k;
-    c.tile = T;
-    c.radius = r;
-    c.dims = d;
-    c.block = b;
-    return trace_block(c);
-}
 // The 0-based line of `s` holding `text` at or after `from` (-1: none).
 int line_with(const KernelSource& s, const std::string& text, int from = 0) {
     for (int i = std::max(0, from); i < (int)s.lines.size(); ++i)

@@ -15,20 +15,13 @@
 #include "viewer/core/results.h"
 #include "viewer/core/stepper.h"
 #include "viewer/core/warp_map.h"
+#include "tests/viewer/viewer_test_support.h"
 
 using namespace stencil;
 using namespace stencil::viewer;
+using stencil::viewer::test::traced;
 
 namespace {
-StepperTrace traced(KernelId k, int T, GridDims d = {20, 20, 20}, engine::Idx3 b = {1, 1, 1}, int r = 1) {
-    StepperConfig c;
-    c.kernel = k;
-    c.tile = T;
-    c.radius = r;
-    c.dims = d;
-    c.block = b;
-    return trace_block(c);
-}
 int count(const std::vector<std::uint8_t>& v, int at_least = 1) {
     return (int)std::count_if(v.begin(), v.end(), [&](auto x) { return x >= at_least; });
 }

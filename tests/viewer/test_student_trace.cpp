@@ -9,9 +9,11 @@
 #include "core/engine_trace_text.h"
 #include "viewer/core/kernel_source.h"
 #include "viewer/core/student_trace.h"
+#include "tests/viewer/viewer_test_support.h"
 
 using namespace stencil;
 using namespace stencil::viewer;
+using stencil::viewer::test::scratch_file;
 
 namespace {
 StepperConfig student(const std::string& file, const std::string& exercise) {
@@ -22,11 +24,6 @@ StepperConfig student(const std::string& file, const std::string& exercise) {
     c.dims = {20, 20, 20};
     c.block = {1, 1, 1};
     return c;
-}
-std::string scratch_file(const std::string& name, const std::string& text) {
-    const auto p = std::filesystem::temp_directory_path() / name;
-    std::ofstream(p) << text;
-    return p.string();
 }
 }  // namespace
 

@@ -14,9 +14,11 @@
 #include "viewer/core/kernel_source.h"
 #include "viewer/core/student_trace.h"
 #include "viewer/core/trace_compare.h"
+#include "tests/viewer/viewer_test_support.h"
 
 using namespace stencil;
 using namespace stencil::viewer;
+using stencil::viewer::test::scratch_file;
 
 namespace {
 
@@ -50,12 +52,6 @@ int line_of(const std::string& file, const std::string& text) {
     for (size_t i = 0; i < s.lines.size(); ++i)
         if (s.lines[i].find(text) != std::string::npos) return (int)i + 1;
     return 0;
-}
-
-std::string scratch_file(const std::string& name, const std::string& text) {
-    const auto p = std::filesystem::temp_directory_path() / name;
-    std::ofstream(p) << text;
-    return p.string();
 }
 
 const std::string kLab = std::string(STENCIL_LAB_SOURCE_DIR "/kernels/tiled.cuh");
