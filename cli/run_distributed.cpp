@@ -41,6 +41,7 @@
 #include "distributed/star3d_problem.h"
 #include "experiments/sweep_plots.h"
 #include "kernels/cardiac2d/versions.h"
+#include "kernels/problems.h"
 
 #if STENCIL_LAB_HAVE_MPI
 #include "backends/cpu/cardiac2d_cpu.h"
@@ -87,6 +88,13 @@ constexpr int kDefaultSteps = 2;
 using distributed::ScalingMode;
 
 std::string problem_of(const CLI::App& app) { return value_of<std::string>(app, "--problem", "star3d"); }
+
+// Why `problem` has no decomposed run (the problems table's `decomposed`); nullopt when it has one.
+std::optional<std::string> not_decomposed(const std::string& problem) {
+    const std::optional<Problem> p = parse_problem(problem);
+    if (p && problem_row(*p).decomposed) return std::nullopt;
+    return fmt::format("run --decompose covers --problem {}, not {}", decomposed_problem_names(), problem);
+}
 
 // ---- one row of a run: which ranks, which split, which grid -------------------------------------
 
@@ -363,10 +371,8 @@ int run_on_gpus(const CLI::App& app) {
 #if STENCIL_LAB_HAVE_NCCL
     const std::string backend = value_of<std::string>(app, "--backend", "auto");
     if (backend == "cpu") throw UserError("--gpus needs the GPU (--backend cuda or auto)");
-    if (problem_of(app) == "cardiac2d") return run_cardiac_on_gpus(app);
-    if (problem_of(app) != "star3d")
-        throw UserError(fmt::format("run --decompose covers --problem star3d and cardiac2d, not {}", problem_of(app)));
-    return run_star3d_on_gpus(app);
+    if (auto e = not_decomposed(problem_of(app))) throw UserError(*e);
+    return problem_of(app) == "cardiac2d" ? run_cardiac_on_gpus(app) : run_star3d_on_gpus(app);
 #else
     (void)app;
     throw UserError("this build has no NCCL, so --gpus cannot run (a CUDA build with NCCL from the toolkit has it)");
@@ -520,12 +526,8 @@ int run_under_mpi(const CLI::App& app) {
     distributed::MpiWorld world;
     try {
         if (!args().out.empty() && !scaling_mode()) return refuse(world, "--out goes with --scaling strong|weak", true);
-        const std::string problem = problem_of(app);
-        if (problem == "cardiac2d") return run_cardiac2d_under_mpi(app, world);
-        if (problem != "star3d")
-            return refuse(world, fmt::format("run --decompose covers --problem star3d and cardiac2d, not {}", problem),
-                          true);
-        return run_star3d_under_mpi(app, world);
+        if (auto e = not_decomposed(problem_of(app))) return refuse(world, *e, true);
+        return problem_of(app) == "cardiac2d" ? run_cardiac2d_under_mpi(app, world) : run_star3d_under_mpi(app, world);
     } catch (const distributed::OtherRankFailed&) {
         return 2;
     } catch (const distributed::RankError& e) {

@@ -114,6 +114,9 @@ TEST_CASE("mpirun: bad decompositions end every rank with exit 2 and one line", 
                     "halos r x 4 = 8 cells wide");
     require_refused(2, "--kernel naive --size 16 --decompose 2x1x1 --fuse 2", "--fuse");
     require_refused(2, "--kernel naive --size 16 --decompose 2x1x1 --z-chunk 4", "z-chunk");
+    // A problem without a decomposed run (kernels/problems.h): the ones that have one are named.
+    require_refused(1, "--problem derivative --kernel x-spencils --decompose 1x1x1",
+                    "covers --problem star3d and cardiac2d, not derivative");
 }
 
 TEST_CASE("mpirun: a backend no rank can start is one line and exit 2, not a hang", "[mpi]") {
