@@ -76,7 +76,8 @@ Verdict Cardiac2dProblem::compare(const Fields& gathered, const Fields& alone) c
     Verdict v;
     const int n = o_.n, W = cardiac2d::mesh_width(n);
     for (std::size_t f = 0; f < 2; ++f) {
-        const std::vector<double> got = widened(gathered.at(f), o_.precision), want = widened(alone.at(f), o_.precision);
+        const std::vector<double> got = widened(gathered.at(f), o_.precision);
+        const std::vector<double> want = widened(alone.at(f), o_.precision);
         for (int y = 1; y <= n; ++y)
             for (int x = 1; x <= n; ++x) {
                 const std::size_t i = std::size_t(y) * W + x;

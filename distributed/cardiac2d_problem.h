@@ -64,7 +64,8 @@ Fields fields_of(const cardiac2d::State& s, Precision p);
 
 struct Cardiac2dRunResult : DecomposedRunResult {
     Cardiac2dRunResult() = default;
-    Cardiac2dRunResult(DecomposedRunResult run, const Cardiac2dRunOptions& o) : DecomposedRunResult(std::move(run)), options(o) {}
+    Cardiac2dRunResult(DecomposedRunResult run, const Cardiac2dRunOptions& o)
+        : DecomposedRunResult(std::move(run)), options(o) {}
     Cardiac2dRunOptions options;
     nlohmann::json to_json() const;  // the keys of star3d's (star3d_problem.h), as this problem has them
 };

@@ -100,7 +100,8 @@ nlohmann::json Star3dRunResult::to_json() const {
         {"parts", {p[0], p[1], p[2]}},
         {"kernel", version(q.kernel).name},
         {"tile", q.tile},
-        {"z_chunk", default_chunk == 0 ? nlohmann::json(nullptr) : nlohmann::json(q.z_chunk != 0 ? q.z_chunk : default_chunk)},
+        {"z_chunk", default_chunk == 0 ? nlohmann::json(nullptr)
+                                       : nlohmann::json(q.z_chunk != 0 ? q.z_chunk : default_chunk)},
         {"radius", q.radius},
         {"precision", to_string(q.precision)},
         {"grid", {q.dims.nx, q.dims.ny, q.dims.nz}},

@@ -63,7 +63,8 @@ private:
 
 struct Star3dRunResult : DecomposedRunResult {
     Star3dRunResult() = default;
-    Star3dRunResult(DecomposedRunResult run, const Star3dRunOptions& o) : DecomposedRunResult(std::move(run)), options(o) {}
+    Star3dRunResult(DecomposedRunResult run, const Star3dRunOptions& o)
+        : DecomposedRunResult(std::move(run)), options(o) {}
     Star3dRunOptions options;
     nlohmann::json to_json() const;
 };

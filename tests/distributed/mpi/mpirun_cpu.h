@@ -1,8 +1,7 @@
 // What the mpirun tests of both problems share (test_mpirun.cpp, test_mpirun_cardiac.cpp): a run
-// of stencil-lab under mpirun on the CPU backend, rank 0's one JSON line, and the refusals.
+// of stencil-lab under mpirun on the CPU backend, rank 0's one line of JSON, and the refusals.
+// (No JSON parser here: headers stay free of nlohmann/json.hpp; the tests parse the line.)
 #pragma once
-#include <nlohmann/json.hpp>
-
 #include <string>
 
 #include "tests/distributed/cli_run.h"
@@ -14,13 +13,13 @@ inline Outcome mpirun(int ranks, const std::string& args) {
     return run_command(mpirun_prefix(MPIEXEC, ranks) + stencil_lab_exe() + " run --backend cpu " + args);
 }
 
-// A run that went through: rank 0's one JSON object, nothing from the others.
-inline nlohmann::json one_json_line(const Outcome& o) {
+// A run that went through: rank 0's one line (its JSON object), nothing from the others.
+inline std::string the_one_line(const Outcome& o) {
     CAPTURE(o.out, o.err);
     REQUIRE(o.rc == 0);
     const auto lines = lines_of(o.out);
     REQUIRE(lines.size() == 1);
-    return nlohmann::json::parse(lines[0]);
+    return lines[0];
 }
 
 // Bad input: exit 2, stdout empty, and exactly one line of ours (mpirun adds its own notice).

@@ -22,7 +22,7 @@ using stencil::test::require_refused;
 void require_equal_to_single_domain(int ranks, const std::string& decomposition, const std::string& args) {
     const std::string all = args + " --decompose " + decomposition + " --json";
     CAPTURE(ranks, all);
-    const nlohmann::json j = stencil::test::one_json_line(mpirun(ranks, all));
+    const nlohmann::json j = nlohmann::json::parse(stencil::test::the_one_line(mpirun(ranks, all)));
     REQUIRE(j["ok"] == true);
     REQUIRE(j["ranks"] == ranks);
     REQUIRE(j["decomposition"] == decomposition);

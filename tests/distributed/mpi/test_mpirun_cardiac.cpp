@@ -19,8 +19,11 @@ using namespace stencil;
 namespace {
 
 using stencil::test::mpirun;
-using stencil::test::one_json_line;
 using stencil::test::require_refused;
+
+nlohmann::json one_json_line(const stencil::test::Outcome& o) {
+    return nlohmann::json::parse(stencil::test::the_one_line(o));
+}
 
 void require_equal_to_whole_mesh(int ranks, const std::string& split, const std::string& args) {
     const std::string all = "--problem cardiac2d " + args + " --decompose " + split + " --json";
