@@ -44,7 +44,6 @@
 #include "kernels/problems.h"
 
 #if STENCIL_LAB_HAVE_MPI
-#include "backends/cpu/cardiac2d_cpu.h"
 #include "distributed/cardiac2d_run.h"
 #include "distributed/link_probe.h"
 #include "distributed/mpi_world.h"
@@ -503,11 +502,6 @@ int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& wo
             rows, [&](const Row& row, int ranks) { return distributed::cardiac2d_run_error(row_options(row), ranks); },
             world.size()))
         return refuse(world, *e, true);
-    // One engine worker per rank: under mpirun the ranks are the parallelism (and a sweep's rows
-    // then compare like with like).
-    engine::ExecOptions exec;
-    exec.workers = 1;
-    cardiac2d::CpuStepper stepper(exec);
     return run_rows(app, world, rows, [&](const distributed::MpiWorld& w, const Row& row) {
         const distributed::Cardiac2dRunOptions o = row_options(row);
 #if STENCIL_LAB_HAVE_NCCL
@@ -516,7 +510,7 @@ int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& wo
             return RowOutput{r.to_json(), cardiac_text_report(r)};
         }
 #endif
-        distributed::Cardiac2dRunResult r = distributed::run_cardiac2d(w, stepper, o);
+        distributed::Cardiac2dRunResult r = distributed::run_cardiac2d(w, o);
         r.link = mpi_link(w, distributed::Cardiac2dProblem(o));
         return RowOutput{r.to_json(), cardiac_text_report(r)};
     });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "backends/cpu/cardiac2d_cpu.h"
 #include "distributed/mpi_run.h"
 #include "distributed/seconds_since.h"
 
@@ -65,7 +66,10 @@ private:
 
 }  // namespace
 
-Cardiac2dRunResult run_cardiac2d(const MpiWorld& world, cardiac2d::CpuStepper& stepper, const Cardiac2dRunOptions& o) {
+Cardiac2dRunResult run_cardiac2d(const MpiWorld& world, const Cardiac2dRunOptions& o) {
+    engine::ExecOptions exec;
+    exec.workers = 1;
+    cardiac2d::CpuStepper stepper(exec);
     Cardiac2dOnCpu steps(stepper, o);
     return {run_on_ranks(world, Cardiac2dProblem(o), steps), o};
 }
