@@ -36,14 +36,14 @@
 #include "cli/suggest.h"
 #include "core/backend.h"
 #include "core/error.h"
-#include "distributed/cardiac2d_result.h"
+#include "distributed/cardiac2d_problem.h"
 #include "distributed/scaling_report.h"
-#include "distributed/star3d_result.h"
+#include "distributed/star3d_problem.h"
 #include "experiments/sweep_plots.h"
 #include "kernels/cardiac2d/versions.h"
+#include "kernels/problems.h"
 
 #if STENCIL_LAB_HAVE_MPI
-#include "backends/cpu/cardiac2d_cpu.h"
 #include "distributed/cardiac2d_run.h"
 #include "distributed/link_probe.h"
 #include "distributed/mpi_world.h"
@@ -87,6 +87,13 @@ constexpr int kDefaultSteps = 2;
 using distributed::ScalingMode;
 
 std::string problem_of(const CLI::App& app) { return value_of<std::string>(app, "--problem", "star3d"); }
+
+// Why `problem` has no decomposed run (the problems table's `decomposed`); nullopt when it has one.
+std::optional<std::string> not_decomposed(const std::string& problem) {
+    const std::optional<Problem> p = parse_problem(problem);
+    if (p && problem_row(*p).decomposed) return std::nullopt;
+    return fmt::format("run --decompose covers --problem {}, not {}", decomposed_problem_names(), problem);
+}
 
 // ---- one row of a run: which ranks, which split, which grid -------------------------------------
 
@@ -151,6 +158,33 @@ std::vector<Row> plan_rows(bool cardiac, GridDims size, int halo, int ranks, boo
     return rows;
 }
 
+// One row's run: the run's JSON object and its text (on rank 0 under mpirun).
+struct RowOutput {
+    nlohmann::json json;
+    std::string text;
+};
+// Why a row's options cannot run on `ranks` ranks (or GPUs); nullopt when they can.
+using RowError = std::function<std::optional<std::string>(const Row& row, int ranks)>;
+
+// The first row that cannot run: a sweep's rows on their own rank counts, a plain run on all of them.
+std::optional<std::string> first_row_error(const std::vector<Row>& rows, const RowError& error, int ranks) {
+    for (const Row& row : rows)
+        if (auto e = error(row, scaling_mode() ? row.ranks : ranks)) return e;
+    return std::nullopt;
+}
+
+// The lines every problem's text report ends with: the halo bytes beside the model's, and the link
+// model's line where the run measured its link (MPI also times the exchange within the step, apart
+// from the kernel; NCCL's travels beside the kernels, so only its exchange alone is timed).
+std::string halo_and_model_lines(const distributed::DecomposedRunResult& r) {
+    std::string s = fmt::format("  halos     {} bytes per step in all ({} by the model)\n", r.halo_bytes_total,
+                                r.model_halo_bytes_total);
+    if (!r.link) return s;
+    return s + distributed::link_text(*r.link, r.exchange_alone_seconds,
+                                      r.halo_exchange == "mpi" ? std::optional<double>(r.exchange_seconds_per_step)
+                                                               : std::nullopt);
+}
+
 // ---- star3d -------------------------------------------------------------------------------------
 
 // The run's options from the parsed command (the grid as the user gave it: the whole grid, or one
@@ -188,16 +222,6 @@ distributed::Star3dRunOptions star3d_row(distributed::Star3dRunOptions o, const 
     return o;
 }
 
-// The link model's line, where the run measured its link: MPI also times the exchange within the
-// step, apart from the kernel; NCCL's travels beside the kernels, so only its exchange alone is timed.
-template <class RunResult>
-std::string model_line(const RunResult& r) {
-    if (!r.link) return {};
-    return distributed::link_text(*r.link, r.exchange_alone_seconds,
-                                  r.halo_exchange == "mpi" ? std::optional<double>(r.exchange_seconds_per_step)
-                                                           : std::nullopt);
-}
-
 std::string text_report(const distributed::Star3dRunResult& r) {
     const auto& q = r.options.request;
     std::string s = fmt::format("{} {}x{}x{} r={} {} T={}, {} steps, --decompose {} on {} {} ({} backend, halos "
@@ -210,9 +234,7 @@ std::string text_report(const distributed::Star3dRunResult& r) {
                      r.ok ? "ok" : "FAILED", r.differing_cells, r.max_abs_diff);
     s += fmt::format("  time      {:.4g} s per step, one domain alone {:.4g} s per step\n", r.seconds_per_step,
                      r.single_domain_seconds_per_step);
-    s += fmt::format("  halos     {} bytes per step in all ({} by the model)\n", r.halo_bytes_total,
-                     r.model_halo_bytes_total);
-    return s + model_line(r);
+    return s + halo_and_model_lines(r);
 }
 
 // ---- cardiac2d ----------------------------------------------------------------------------------
@@ -249,9 +271,7 @@ std::string cardiac_text_report(const distributed::Cardiac2dRunResult& r) {
     s += fmt::format("  time      {:.4g} s per step{}, the whole mesh alone {:.4g} s per step\n", r.seconds_per_step,
                      r.halo_exchange == "mpi" ? fmt::format(" ({:.4g} s of it exchanging)", r.exchange_seconds_per_step) : "",
                      r.single_domain_seconds_per_step);
-    s += fmt::format("  halos     {} bytes per step in all ({} by the model)\n", r.halo_bytes_total,
-                     r.model_halo_bytes_total);
-    return s + model_line(r);
+    return s + halo_and_model_lines(r);
 }
 
 // ---- printing -----------------------------------------------------------------------------------
@@ -306,23 +326,43 @@ distributed::Cardiac2dRunOptions cardiac_row(distributed::Cardiac2dRunOptions o,
 // ---- --gpus N: one process, no MPI --------------------------------------------------------------
 
 #if STENCIL_LAB_HAVE_NCCL
-int run_cardiac_on_gpus(const CLI::App& app) {
-    const distributed::Cardiac2dRunOptions base = cardiac_options(app);
-    if (auto e = cardiac2d::size_error(base.n)) throw UserError(*e);
-    const std::vector<Row> rows = plan_rows(true, {base.n, base.n, 1}, 1, args().gpus);
-    for (const Row& row : rows)
-        if (auto e = distributed::cardiac2d_run_error(cardiac_row(base, row), scaling_mode() ? row.ranks : args().gpus))
-            throw UserError(*e);
+// The rows on GPUs of this process: a plain run on all --gpus N, a sweep's rows on 1, 2, ... of them.
+int run_rows_on_gpus(const CLI::App& app, const std::vector<Row>& rows, const RowError& error,
+                     const std::function<RowOutput(int gpus, const Row& row)>& run) {
+    if (auto e = first_row_error(rows, error, args().gpus)) throw UserError(*e);
     if (!scaling_mode()) {
-        const auto r = distributed::run_cardiac2d_gpus(args().gpus, cardiac_row(base, rows[0]));
-        return print_run(app, r.to_json(), cardiac_text_report(r));
+        const RowOutput out = run(args().gpus, rows[0]);
+        return print_run(app, out.json, out.text);
     }
     distributed::ScalingSweep sweep;
     sweep.mode = *scaling_mode();
-    for (const Row& row : rows)
-        sweep.rows.push_back(
-            distributed::scaling_row(distributed::run_cardiac2d_gpus(row.ranks, cardiac_row(base, row)).to_json()));
+    for (const Row& row : rows) sweep.rows.push_back(distributed::scaling_row(run(row.ranks, row).json));
     return print_sweep(app, sweep);
+}
+
+int run_cardiac_on_gpus(const CLI::App& app) {
+    const distributed::Cardiac2dRunOptions base = cardiac_options(app);
+    if (auto e = cardiac2d::size_error(base.n)) throw UserError(*e);
+    return run_rows_on_gpus(
+        app, plan_rows(true, {base.n, base.n, 1}, 1, args().gpus),
+        [&](const Row& row, int ranks) { return distributed::cardiac2d_run_error(cardiac_row(base, row), ranks); },
+        [&](int gpus, const Row& row) {
+            const auto r = distributed::run_cardiac2d_gpus(gpus, cardiac_row(base, row));
+            return RowOutput{r.to_json(), cardiac_text_report(r)};
+        });
+}
+
+int run_star3d_on_gpus(const CLI::App& app) {
+    const distributed::Star3dRunOptions base = star3d_options(app, true);
+    return run_rows_on_gpus(
+        app,
+        plan_rows(false, base.request.dims, distributed::pass_halo(base), args().gpus,
+                  distributed::steps_per_pass(base) > 1),
+        [&](const Row& row, int ranks) { return distributed::star3d_run_error(star3d_row(base, row), ranks); },
+        [&](int gpus, const Row& row) {
+            const auto r = distributed::run_star3d_gpus(gpus, star3d_row(base, row));
+            return RowOutput{r.to_json(), text_report(r)};
+        });
 }
 #endif
 
@@ -330,24 +370,8 @@ int run_on_gpus(const CLI::App& app) {
 #if STENCIL_LAB_HAVE_NCCL
     const std::string backend = value_of<std::string>(app, "--backend", "auto");
     if (backend == "cpu") throw UserError("--gpus needs the GPU (--backend cuda or auto)");
-    if (problem_of(app) == "cardiac2d") return run_cardiac_on_gpus(app);
-    if (problem_of(app) != "star3d")
-        throw UserError(fmt::format("run --decompose covers --problem star3d and cardiac2d, not {}", problem_of(app)));
-    const distributed::Star3dRunOptions base = star3d_options(app, true);
-    const std::vector<Row> rows = plan_rows(false, base.request.dims, distributed::pass_halo(base), args().gpus,
-                                            distributed::steps_per_pass(base) > 1);
-    for (const Row& row : rows)
-        if (auto e = distributed::star3d_run_error(star3d_row(base, row), scaling_mode() ? row.ranks : args().gpus))
-            throw UserError(*e);
-    if (!scaling_mode()) {
-        const auto r = distributed::run_star3d_gpus(args().gpus, star3d_row(base, rows[0]));
-        return print_run(app, r.to_json(), text_report(r));
-    }
-    distributed::ScalingSweep sweep;
-    sweep.mode = *scaling_mode();
-    for (const Row& row : rows)
-        sweep.rows.push_back(distributed::scaling_row(distributed::run_star3d_gpus(row.ranks, star3d_row(base, row)).to_json()));
-    return print_sweep(app, sweep);
+    if (auto e = not_decomposed(problem_of(app))) throw UserError(*e);
+    return problem_of(app) == "cardiac2d" ? run_cardiac_on_gpus(app) : run_star3d_on_gpus(app);
 #else
     (void)app;
     throw UserError("this build has no NCCL, so --gpus cannot run (a CUDA build with NCCL from the toolkit has it)");
@@ -363,19 +387,15 @@ int refuse(const distributed::MpiWorld& world, const std::string& line, bool eve
     return 2;
 }
 
-// One row on `world` (the first row.ranks ranks): the run's JSON object and its text, on rank 0.
-struct RowOutput {
-    nlohmann::json json;
-    std::string text;
-};
 using RunRow = std::function<RowOutput(const distributed::MpiWorld& world, const Row& row)>;
 
 // The link next to the measurement (MPI): a ping-pong of the row's largest halo message between
 // its ranks 0 and 1, and the exchange time per step the model predicts from it; on rank 0 of a
 // world of two ranks or more. The NCCL runs probe their own link (nccl_link_probe.h).
 std::optional<distributed::LinkEstimate> mpi_link(const distributed::MpiWorld& world,
-                                                  const analysis::DecompositionModel& model) {
+                                                  const distributed::DecomposedProblem& problem) {
     if (world.size() < 2) return std::nullopt;
+    const analysis::DecompositionModel model = problem.model();
     const distributed::PingPong p = distributed::ping_pong(world, distributed::largest_message_bytes(model));
     if (!world.root()) return std::nullopt;
     return distributed::estimate_exchange(p, model);
@@ -442,9 +462,10 @@ int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world
     const distributed::Star3dRunOptions base = star3d_options(app, gpu);
     const std::vector<Row> rows = plan_rows(false, base.request.dims, distributed::pass_halo(base), world.size(),
                                             distributed::steps_per_pass(base) > 1);
-    for (const Row& row : rows)
-        if (auto e = distributed::star3d_run_error(star3d_row(base, row), scaling_mode() ? row.ranks : world.size()))
-            return refuse(world, *e, true);
+    if (auto e = first_row_error(
+            rows, [&](const Row& row, int ranks) { return distributed::star3d_run_error(star3d_row(base, row), ranks); },
+            world.size()))
+        return refuse(world, *e, true);
 #if STENCIL_LAB_HAVE_NCCL
     const bool nccl = gpu;
 #else
@@ -460,9 +481,7 @@ int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world
 #else
         distributed::Star3dRunResult r = distributed::run_star3d(w, *backend, o);
 #endif
-        if (!nccl)  // MPI's link; the NCCL run has probed its own
-            r.link = mpi_link(w, analysis::decomposition_model(o.request.dims, o.decomposition,
-                                                               distributed::pass_halo(o), o.request.precision));
+        if (!nccl) r.link = mpi_link(w, distributed::Star3dProblem(o));  // the NCCL run has probed its own
         return RowOutput{r.to_json(), text_report(r)};
     });
 }
@@ -479,14 +498,10 @@ int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& wo
     if (auto e = cardiac2d::size_error(base.n)) return refuse(world, *e, true);
     const std::vector<Row> rows = plan_rows(true, {base.n, base.n, 1}, 1, world.size());
     const auto row_options = [&](const Row& row) { return cardiac_row(base, row); };
-    for (const Row& row : rows)
-        if (auto e = distributed::cardiac2d_run_error(row_options(row), scaling_mode() ? row.ranks : world.size()))
-            return refuse(world, *e, true);
-    // One engine worker per rank: under mpirun the ranks are the parallelism (and a sweep's rows
-    // then compare like with like).
-    engine::ExecOptions exec;
-    exec.workers = 1;
-    cardiac2d::CpuStepper stepper(exec);
+    if (auto e = first_row_error(
+            rows, [&](const Row& row, int ranks) { return distributed::cardiac2d_run_error(row_options(row), ranks); },
+            world.size()))
+        return refuse(world, *e, true);
     return run_rows(app, world, rows, [&](const distributed::MpiWorld& w, const Row& row) {
         const distributed::Cardiac2dRunOptions o = row_options(row);
 #if STENCIL_LAB_HAVE_NCCL
@@ -495,8 +510,8 @@ int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& wo
             return RowOutput{r.to_json(), cardiac_text_report(r)};
         }
 #endif
-        distributed::Cardiac2dRunResult r = distributed::run_cardiac2d(w, stepper, o);
-        r.link = mpi_link(w, analysis::cardiac_decomposition_model(o.n, o.decomposition, o.precision));
+        distributed::Cardiac2dRunResult r = distributed::run_cardiac2d(w, o);
+        r.link = mpi_link(w, distributed::Cardiac2dProblem(o));
         return RowOutput{r.to_json(), cardiac_text_report(r)};
     });
 }
@@ -505,12 +520,8 @@ int run_under_mpi(const CLI::App& app) {
     distributed::MpiWorld world;
     try {
         if (!args().out.empty() && !scaling_mode()) return refuse(world, "--out goes with --scaling strong|weak", true);
-        const std::string problem = problem_of(app);
-        if (problem == "cardiac2d") return run_cardiac2d_under_mpi(app, world);
-        if (problem != "star3d")
-            return refuse(world, fmt::format("run --decompose covers --problem star3d and cardiac2d, not {}", problem),
-                          true);
-        return run_star3d_under_mpi(app, world);
+        if (auto e = not_decomposed(problem_of(app))) return refuse(world, *e, true);
+        return problem_of(app) == "cardiac2d" ? run_cardiac2d_under_mpi(app, world) : run_star3d_under_mpi(app, world);
     } catch (const distributed::OtherRankFailed&) {
         return 2;
     } catch (const distributed::RankError& e) {

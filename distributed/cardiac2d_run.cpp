@@ -1,134 +1,77 @@
-#include "distributed/seconds_since.h"
 #include "distributed/cardiac2d_run.h"
 
-#include <chrono>
+#include <algorithm>
 #include <limits>
-#include <utility>
-#include <vector>
 
-#include "core/cardiac2d.h"
-#include "core/error.h"
-#include "distributed/exchange_timing.h"
-#include "distributed/halo_exchange.h"
-#include "distributed/scatter_gather.h"
+#include "backends/cpu/cardiac2d_cpu.h"
+#include "distributed/mpi_run.h"
+#include "distributed/seconds_since.h"
 
 namespace stencil::distributed {
 
 namespace {
 
-
-double max_over_ranks(const MpiWorld& world, double mine) {
-    double out = 0;
-    mpi_check(MPI_Reduce(&mine, &out, 1, MPI_DOUBLE, MPI_MAX, 0, world.comm()), "MPI_Reduce of the times");
-    return out;
+// A cell no kernel wrote shows: E is poisoned before each step, as the whole mesh's is (cardiac2d_cpu.cpp).
+void poison(std::vector<unsigned char>& E, Precision p) {
+    if (p == Precision::f32) {
+        auto* v = reinterpret_cast<float*>(E.data());
+        std::fill(v, v + E.size() / sizeof(float), std::numeric_limits<float>::quiet_NaN());
+    } else {
+        auto* v = reinterpret_cast<double*>(E.data());
+        std::fill(v, v + E.size() / sizeof(double), std::numeric_limits<double>::quiet_NaN());
+    }
 }
 
-// One rank's piece in the kernel's precision.
-template <class real>
-struct PieceArrays {
-    std::vector<real> E_prev, E, R;
+class PieceOnCpu : public HostPieceSteps {
+public:
+    PieceOnCpu(cardiac2d::CpuStepper& stepper, const Cardiac2dRunOptions& o, const analysis::SubBox& box)
+        : stepper_(stepper), o_(o), piece_(cardiac2d::mesh_piece(box.owned[0].size(), box.owned[1].size())),
+          sides_(outer_sides(box)), d_(cardiac2d::discretise(o.n)) {}
+    void pass(int, std::vector<unsigned char>& E_prev, std::vector<unsigned char>& E, Fields& R) override {
+        stepper_.fill_ghosts(o_.precision, E_prev.data(), piece_, sides_);
+        poison(E, o_.precision);
+        stepper_.step(o_.kernel, o_.precision, E_prev.data(), E.data(), R.at(0).data(), piece_, d_.alpha, d_.dt);
+    }
+
+private:
+    cardiac2d::CpuStepper& stepper_;
+    Cardiac2dRunOptions o_;
+    cardiac2d::Piece piece_;
+    int sides_;
+    cardiac2d::Discretisation d_;  // the whole mesh's alpha and dt: a piece is part of the same discretisation
 };
 
-// Long because it is one rank's run from its piece to its result: the arrays, the exchange, the
-// steps and the check share its locals.
-template <class real>
-Cardiac2dRunResult run_typed(const MpiWorld& world, cardiac2d::CpuStepper& stepper, const Cardiac2dRunOptions& o) {
-    const int n = o.n;
-    const Precision p = o.precision;
-    const int value_bytes = static_cast<int>(sizeof(real));
-    const analysis::SubBox box = analysis::cardiac_piece(n, o.decomposition, world.rank());
-    const cardiac2d::Piece piece = cardiac2d::mesh_piece(box.owned[0].size(), box.owned[1].size());
-    const int sides = outer_sides(box);
-    const GridDims mesh_dims{cardiac2d::mesh_width(n), cardiac2d::mesh_width(n), 1};
-    const BoxOfRank box_of = [&](int rank) { return analysis::cardiac_piece(n, o.decomposition, rank); };
-    // The whole mesh's alpha and dt: a piece is part of the same discretisation.
-    const cardiac2d::Discretisation d = cardiac2d::discretise(n);
-
-    // The spiral's start, rounded to the kernel's precision on rank 0, as a piece each (ring included).
-    cardiac2d::State start;
-    std::vector<real> global_E, global_R;
-    if (world.root()) {
-        start = cardiac2d::spiral_initial_state(n);
-        global_E.assign(start.E.begin(), start.E.end());
-        global_R.assign(start.R.begin(), start.R.end());
+class Cardiac2dOnCpu : public HostSteps {
+public:
+    Cardiac2dOnCpu(cardiac2d::CpuStepper& stepper, const Cardiac2dRunOptions& o) : stepper_(stepper), o_(o) {}
+    std::string backend() const override { return stepper_.backend_name(); }
+    std::string device() const override { return "the PTX engine"; }
+    std::optional<std::string> cannot_run(const analysis::SubBox&) const override { return std::nullopt; }
+    std::unique_ptr<HostPieceSteps> on_piece(const analysis::SubBox& box) override {
+        return std::make_unique<PieceOnCpu>(stepper_, o_, box);
     }
-    PieceArrays<real> a;
-    a.E_prev.resize(static_cast<std::size_t>(piece.cells()));
-    a.R.resize(a.E_prev.size());
-    scatter_local_arrays(world, mesh_dims, box_of, value_bytes, world.root() ? global_E.data() : nullptr,
-                         a.E_prev.data());
-    scatter_local_arrays(world, mesh_dims, box_of, value_bytes, world.root() ? global_R.data() : nullptr, a.R.data());
-    a.E = a.E_prev;
-
-    // NVRTC builds the program on first use (or loads it from the disk cache): rank 0 first, so the
-    // others load what it compiled instead of all compiling at once; none of it is timed.
-    {
-        PieceArrays<real> scratch = a;
-        const auto warm = [&] { stepper.step(o.kernel, p, scratch.E_prev.data(), scratch.E.data(), scratch.R.data(),
-                                             piece, d.alpha, d.dt); };
-        if (world.root()) warm();
-        MPI_Barrier(world.comm());
-        if (!world.root()) warm();
+    // The whole mesh alone, through the same stepper (it rounds the fp64 state to the precision itself).
+    Fields single_domain(const Fields& start, double* seconds_per_step) override {
+        cardiac2d::State alone = state_of(start, o_.n, o_.precision);
+        const auto t0 = Clock::now();
+        stepper_.advance(o_.kernel, o_.precision, alone, o_.steps);
+        *seconds_per_step = seconds_since(t0) / o_.steps;
+        return fields_of(alone, o_.precision);
     }
 
-    HaloExchange halo(world, box, 1, value_bytes);
-    MPI_Barrier(world.comm());
-    const auto t0 = Clock::now();
-    double exchange_seconds = 0;
-    for (int s = 0; s < o.steps; ++s) {
-        const auto te = Clock::now();
-        halo.exchange(a.E_prev.data());
-        exchange_seconds += seconds_since(te);
-        stepper.fill_ghosts(p, a.E_prev.data(), piece, sides);
-        // Poisoned as the whole mesh's E is (cardiac2d_cpu.cpp): a cell no kernel wrote shows.
-        std::fill(a.E.begin(), a.E.end(), std::numeric_limits<real>::quiet_NaN());
-        stepper.step(o.kernel, p, a.E_prev.data(), a.E.data(), a.R.data(), piece, d.alpha, d.dt);
-        std::swap(a.E_prev, a.E);
-    }
-    const double loop_seconds = seconds_since(t0);
-
-    Cardiac2dRunResult r;
-    r.options = o;
-    r.ranks = world.size();
-    r.backend = stepper.backend_name();
-    r.device = "the PTX engine";
-    r.seconds_per_step = max_over_ranks(world, loop_seconds) / o.steps;
-    r.exchange_seconds_per_step = max_over_ranks(world, exchange_seconds) / o.steps;
-    r.exchange_alone_seconds = time_exchange_alone(world, halo, a.E_prev.data());
-    long long sent = halo.bytes_sent_per_exchange();
-    r.halo_bytes_per_rank.resize(static_cast<std::size_t>(world.size()));
-    mpi_check(MPI_Gather(&sent, 1, MPI_LONG_LONG, r.halo_bytes_per_rank.data(), 1, MPI_LONG_LONG, 0, world.comm()),
-              "MPI_Gather of the halo bytes");
-    if (world.root()) {
-        global_E.assign(global_E.size(), real(0));
-        global_R.assign(global_R.size(), real(0));
-    }
-    gather_owned_boxes(world, mesh_dims, box_of, value_bytes, a.E_prev.data(), world.root() ? global_E.data() : nullptr);
-    gather_owned_boxes(world, mesh_dims, box_of, value_bytes, a.R.data(), world.root() ? global_R.data() : nullptr);
-    if (!world.root()) return r;
-
-    for (long long bytes : r.halo_bytes_per_rank) r.halo_bytes_total += bytes;
-
-    // The whole mesh alone, through the same stepper (it rounds the fp64 start to `real` itself).
-    cardiac2d::State alone = start;
-    const auto t1 = Clock::now();
-    stepper.advance(o.kernel, p, alone, o.steps);
-    r.single_domain_seconds_per_step = seconds_since(t1) / o.steps;
-    r.compare(std::vector<double>(global_E.begin(), global_E.end()), std::vector<double>(global_R.begin(), global_R.end()),
-              alone.E, alone.R);
-    return r;
-}
+private:
+    cardiac2d::CpuStepper& stepper_;
+    Cardiac2dRunOptions o_;
+};
 
 }  // namespace
 
-Cardiac2dRunResult run_cardiac2d(const MpiWorld& world, cardiac2d::CpuStepper& stepper, const Cardiac2dRunOptions& o) {
-    if (auto e = cardiac2d_run_error(o, world.size())) throw UserError(*e);
-    Cardiac2dRunResult r = o.precision == Precision::f32 ? run_typed<float>(world, stepper, o)
-                                                         : run_typed<double>(world, stepper, o);
-    int ok = r.ok ? 1 : 0;  // rank 0's verdict, for every rank's exit code
-    mpi_check(MPI_Bcast(&ok, 1, MPI_INT, 0, world.comm()), "MPI_Bcast of the verdict");
-    r.ok = ok != 0;
-    return r;
+Cardiac2dRunResult run_cardiac2d(const MpiWorld& world, const Cardiac2dRunOptions& o) {
+    engine::ExecOptions exec;
+    exec.workers = 1;
+    cardiac2d::CpuStepper stepper(exec);
+    Cardiac2dOnCpu steps(stepper, o);
+    return {run_on_ranks(world, Cardiac2dProblem(o), steps), o};
 }
 
 }  // namespace stencil::distributed

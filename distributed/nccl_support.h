@@ -1,4 +1,4 @@
-// What the NCCL runs share, whatever the problem (nccl_star3d.cpp, nccl_cardiac2d.cpp): NCCL's
+// What the NCCL runs share, whatever the problem (nccl_run.cpp, device_piece.cpp): NCCL's
 // errors as one line, NVLink multicast kept off, a box of a device array packed into a contiguous
 // device buffer and back on a stream, and the GPUs this process can use. CUDA builds with NCCL.
 #pragma once

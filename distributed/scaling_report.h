@@ -1,6 +1,6 @@
 // A scaling sweep's table (`run --decompose auto --scaling strong|weak`, one mpirun of P ranks, or
 // --gpus N): one row per rank count, built from that count's run report (the JSON object of
-// star3d_result.h or cardiac2d_result.h, whose keys are the same), with the efficiency against the
+// star3d_problem.h or cardiac2d_problem.h, whose keys are the same: run_result.h), with the efficiency against the
 // first row, and its gnuplot figure. Plain C++: the rows are measured by the CLI's loop over
 // sub-worlds (distributed/mpi_world.h, first_ranks), the files written by the front end.
 #pragma once

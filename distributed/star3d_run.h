@@ -1,13 +1,11 @@
-// `stencil-lab run --decompose PXxPYxPZ`: the 3D star stencil on a grid split over MPI ranks. Each
-// step every rank exchanges its faces (halo_exchange.h), then computes its local array with the
-// chosen version through the backend's ordinary launch (Backend::execute, the kernels unchanged);
-// out becomes in for the next step. Rank 0 scatters the input, gathers the result and compares it
-// with the same steps computed on one domain alone, bit for bit: every cell is the same sum of the
-// same products in the same order, so the maximum difference must be exactly 0.
+// The star3d problem's engine on the host (`stencil-lab run --decompose PXxPYxPZ` under mpirun,
+// halos through MPI: mpi_run.h): each pass computes a rank's local array with the chosen version
+// through the backend's ordinary launch (Backend::execute, the kernels unchanged); out becomes in
+// for the next pass.
 #pragma once
 #include "core/backend.h"
 #include "distributed/mpi_world.h"
-#include "distributed/star3d_result.h"
+#include "distributed/star3d_problem.h"
 
 namespace stencil::distributed {
 

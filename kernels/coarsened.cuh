@@ -12,6 +12,7 @@
 // produces OUT_TILE_DIM planes).
 // ---------------------------------------------------------------------------------------------
 #pragma once
+#include "kernels/phase_marks.cuh"
 #include "kernels/stencil_coefficients.cuh"
 
 namespace stencil {
@@ -23,6 +24,7 @@ __global__ void stencil_coarsened_kernel(const real* in, real* out, int nx, int 
     // plane_s[R + dz] holds input plane i + dz. For r = 1: plane_s[0] is the textbook's inPrev_s,
     // plane_s[1] its inCurr_s, plane_s[2] its inNext_s.
     __shared__ real plane_s[2 * R + 1][IN_TILE_DIM][IN_TILE_DIM];
+    phase_mark(kPhaseStart);  // phase marks: nothing here, the GPU timeline's stamps (phase_marks.cuh)
 
     const int ty = threadIdx.y, tx = threadIdx.x;
     const int iStart = (int)blockIdx.z * OUT_TILE_DIM;
@@ -42,10 +44,13 @@ __global__ void stencil_coarsened_kernel(const real* in, real* out, int nx, int 
     }
 
     for (int i = iStart; i < iStart + OUT_TILE_DIM; i++) {
+        phase_mark(kPhasePlaneStart, i - iStart);
         // The plane r above the output plane enters at the top of the queue.
         plane_s[2 * R][ty][tx] =
             (i + R >= 0 && i + R < nz && inside_xy) ? (real)in[(i + R) * sz + c_xy] : real(0);
+        phase_mark(kPhaseLoaded, i - iStart);
         __syncthreads();  // all 2r + 1 planes are complete before anyone reads a neighbour
+        phase_mark(kPhaseReleased, i - iStart);
 
         if (i >= R && i < nz - R && j >= R && j < ny - R && k >= R && k < nx - R) {
             if (ty >= R && ty < IN_TILE_DIM - R && tx >= R && tx < IN_TILE_DIM - R) {
@@ -59,9 +64,11 @@ __global__ void stencil_coarsened_kernel(const real* in, real* out, int nx, int 
                     sum += coefficient<real>(coefficient_index(d, ZM)) * plane_s[R - d][ty][tx];
                     sum += coefficient<real>(coefficient_index(d, ZP)) * plane_s[R + d][ty][tx];
                 }
+                phase_mark(kPhaseComputed, i - iStart);
                 out[i * sz + c_xy] = sum;
             }
         }
+        phase_mark(kPhaseStored, i - iStart);
         __syncthreads();  // nobody may overwrite a plane that a neighbour is still reading
 
         // Shift the queue down by one plane (the textbook: inPrev_s = inCurr_s, inCurr_s = inNext_s).

@@ -12,6 +12,7 @@
 // Launch: blocks of (T, T, T), ceil(n / OUT_TILE_DIM) blocks per axis.
 // ---------------------------------------------------------------------------------------------
 #pragma once
+#include "kernels/phase_marks.cuh"
 #include "kernels/stencil_coefficients.cuh"
 
 namespace stencil {
@@ -21,6 +22,7 @@ __global__ void stencil_tiled_kernel(const real* in, real* out, int nx, int ny, 
     constexpr int OUT_TILE_DIM = IN_TILE_DIM - 2 * R;
     static_assert(OUT_TILE_DIM >= 1, "the tile must be wider than its two halos");
     __shared__ real in_s[IN_TILE_DIM][IN_TILE_DIM][IN_TILE_DIM];
+    phase_mark(kPhaseStart);  // phase marks: nothing here, the GPU timeline's stamps (phase_marks.cuh)
 
     const int tz = threadIdx.z, ty = threadIdx.y, tx = threadIdx.x;
     // The input cell this thread loads: tiles overlap by the halo, hence "- R".
@@ -35,7 +37,9 @@ __global__ void stencil_tiled_kernel(const real* in, real* out, int nx, int ny, 
     if (i >= 0 && i < nz && j >= 0 && j < ny && k >= 0 && k < nx) {
         in_s[tz][ty][tx] = in[c];
     }
+    phase_mark(kPhaseLoaded);
     __syncthreads();  // every neighbour a thread reads was stored by another thread
+    phase_mark(kPhaseReleased);
 
     // (2) Fixed boundary cells are not updated; (3) halo threads only loaded, they do not compute.
     if (i >= R && i < nz - R && j >= R && j < ny - R && k >= R && k < nx - R) {
@@ -51,9 +55,11 @@ __global__ void stencil_tiled_kernel(const real* in, real* out, int nx, int ny, 
                 sum += coefficient<real>(coefficient_index(d, ZM)) * in_s[tz - d][ty][tx];
                 sum += coefficient<real>(coefficient_index(d, ZP)) * in_s[tz + d][ty][tx];
             }
+            phase_mark(kPhaseComputed);
             out[c] = sum;
         }
     }
+    phase_mark(kPhaseStored);
 }
 
 }  // namespace stencil

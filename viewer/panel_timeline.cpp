@@ -74,7 +74,7 @@ void source_controls(App& app) {
             e.gpu_timeline_why = why;
         }
     }
-    HelpMarker("An instrumented copy of the tiled or coarsened kernel stamps clock64 and %globaltimer at six marks "
+    HelpMarker("The lab's tiled or coarsened kernel, built with stamps at its phase marks, records clock64 and %globaltimer at six marks "
                "per warp of the stepper's block (start, loaded, at the barrier, released, computed, stored; coarsened: "
                "per plane of its z-march) into a device buffer: the hardware's own timeline "
                "(backends/cuda/block_timeline.h).");

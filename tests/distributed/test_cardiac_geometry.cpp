@@ -6,7 +6,7 @@
 #include "analysis/decomposition.h"
 #include "core/error.h"
 #include "distributed/box_copy.h"
-#include "distributed/cardiac2d_result.h"
+#include "distributed/cardiac2d_problem.h"
 #include "distributed/link_model.h"
 #include "kernels/cardiac2d/model_constants.h"
 

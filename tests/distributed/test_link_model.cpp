@@ -8,7 +8,7 @@
 
 #include "distributed/link_model.h"
 #include "distributed/scaling_report.h"
-#include "distributed/star3d_result.h"
+#include "distributed/star3d_problem.h"
 
 using namespace stencil;
 using namespace stencil::analysis;

@@ -9,30 +9,20 @@
 #include <string>
 
 #include "analysis/decomposition.h"
-#include "tests/distributed/cli_run.h"
+#include "tests/distributed/mpi/mpirun_cpu.h"
 
 using namespace stencil;
 
 namespace {
 
-using stencil::test::lines_of;
-using stencil::test::Outcome;
-
-Outcome mpirun(int ranks, const std::string& args) {
-    return stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, ranks) + stencil::test::stencil_lab_exe() +
-                                      " run --backend cpu " + args);
-}
+using stencil::test::mpirun;
+using stencil::test::require_refused;
 
 // One run that must match the single domain; its JSON checked against the model of the same split.
 void require_equal_to_single_domain(int ranks, const std::string& decomposition, const std::string& args) {
     const std::string all = args + " --decompose " + decomposition + " --json";
     CAPTURE(ranks, all);
-    const Outcome o = mpirun(ranks, all);
-    CAPTURE(o.out, o.err);
-    REQUIRE(o.rc == 0);
-    const auto lines = lines_of(o.out);
-    REQUIRE(lines.size() == 1);  // rank 0's one JSON object, nothing from the others
-    const nlohmann::json j = nlohmann::json::parse(lines[0]);
+    const nlohmann::json j = nlohmann::json::parse(stencil::test::the_one_line(mpirun(ranks, all)));
     REQUIRE(j["ok"] == true);
     REQUIRE(j["ranks"] == ranks);
     REQUIRE(j["decomposition"] == decomposition);
@@ -56,12 +46,6 @@ void require_equal_to_single_domain(int ranks, const std::string& decomposition,
     for (int rank = 0; rank < ranks; ++rank)
         REQUIRE(halo["per_rank"][rank].get<long long>() == per_step(model.ranks[rank].halo_bytes));
     if (ranks > 1) REQUIRE(halo["total"].get<long long>() > 0);
-}
-
-// Bad input: exit 2, stdout empty, and exactly one line of ours (mpirun adds its own notice).
-void require_refused(int ranks, const std::string& args, const std::string& why) {
-    CAPTURE(ranks, args);
-    stencil::test::require_one_refusal(mpirun(ranks, args), why);
 }
 
 }  // namespace
@@ -114,15 +98,11 @@ TEST_CASE("mpirun: bad decompositions end every rank with exit 2 and one line", 
                     "halos r x 4 = 8 cells wide");
     require_refused(2, "--kernel naive --size 16 --decompose 2x1x1 --fuse 2", "--fuse");
     require_refused(2, "--kernel naive --size 16 --decompose 2x1x1 --z-chunk 4", "z-chunk");
+    // A problem without a decomposed run (kernels/problems.h): the ones that have one are named.
+    require_refused(1, "--problem derivative --kernel x-spencils --decompose 1x1x1",
+                    "covers --problem star3d and cardiac2d, not derivative");
 }
 
 TEST_CASE("mpirun: a backend no rank can start is one line and exit 2, not a hang", "[mpi]") {
-    if (stencil::test::run_command("nvidia-smi -L").rc == 0) {
-        WARN("this machine has a GPU: the CUDA backend starts, nothing to refuse");
-        return;
-    }
-    stencil::test::require_one_refusal(
-        stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, 2) + stencil::test::stencil_lab_exe() +
-                                   " run --backend cuda --kernel naive --size 16 --decompose 2x1x1"),
-        "--backend cuda");
+    stencil::test::require_cuda_refused_without_gpu("--kernel naive --size 16 --decompose 2x1x1");
 }

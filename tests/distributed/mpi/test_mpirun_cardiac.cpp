@@ -12,26 +12,17 @@
 #include <string>
 
 #include "analysis/decomposition.h"
-#include "tests/distributed/cli_run.h"
+#include "tests/distributed/mpi/mpirun_cpu.h"
 
 using namespace stencil;
 
 namespace {
 
-using stencil::test::lines_of;
-using stencil::test::Outcome;
+using stencil::test::mpirun;
+using stencil::test::require_refused;
 
-Outcome mpirun(int ranks, const std::string& args) {
-    return stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, ranks) + stencil::test::stencil_lab_exe() +
-                                      " run --backend cpu " + args);
-}
-
-nlohmann::json one_json_line(const Outcome& o) {
-    CAPTURE(o.out, o.err);
-    REQUIRE(o.rc == 0);
-    const auto lines = lines_of(o.out);
-    REQUIRE(lines.size() == 1);  // rank 0's one JSON object, nothing from the others
-    return nlohmann::json::parse(lines[0]);
+nlohmann::json one_json_line(const stencil::test::Outcome& o) {
+    return nlohmann::json::parse(stencil::test::the_one_line(o));
 }
 
 void require_equal_to_whole_mesh(int ranks, const std::string& split, const std::string& args) {
@@ -59,11 +50,6 @@ void require_equal_to_whole_mesh(int ranks, const std::string& split, const std:
         REQUIRE(j["exchange_seconds_per_step"].get<double>() > 0);
         REQUIRE(j["exchange_alone_seconds"].get<double>() > 0);
     }
-}
-
-void require_refused(int ranks, const std::string& args, const std::string& why) {
-    CAPTURE(ranks, args);
-    stencil::test::require_one_refusal(mpirun(ranks, args), why);
 }
 
 }  // namespace
@@ -108,14 +94,7 @@ TEST_CASE("mpirun cardiac2d: bad decompositions end every rank with exit 2 and o
 }
 
 TEST_CASE("mpirun cardiac2d: a backend no rank can start is one line and exit 2, not a hang", "[mpi]") {
-    if (stencil::test::run_command("nvidia-smi -L").rc == 0) {
-        WARN("this machine has a GPU: the CUDA backend starts, nothing to refuse");
-        return;
-    }
-    stencil::test::require_one_refusal(
-        stencil::test::run_command(stencil::test::mpirun_prefix(MPIEXEC, 2) + stencil::test::stencil_lab_exe() +
-                                   " run --backend cuda --problem cardiac2d --kernel fused --decompose 2x1"),
-        "--backend cuda");
+    stencil::test::require_cuda_refused_without_gpu("--problem cardiac2d --kernel fused --decompose 2x1");
 }
 
 namespace {

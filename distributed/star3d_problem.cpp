@@ -1,4 +1,4 @@
-#include "distributed/star3d_result.h"
+#include "distributed/star3d_problem.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+
+#include "core/field.h"
 
 namespace stencil::distributed {
 
@@ -49,62 +51,57 @@ std::optional<std::string> star3d_run_error(const Star3dRunOptions& o, int ranks
     return std::nullopt;
 }
 
+analysis::SubBox Star3dProblem::box_of(int rank) const {
+    return analysis::sub_box(o_.request.dims, o_.decomposition, halo(), rank);
+}
+
+int Star3dProblem::passes() const { return static_cast<int>(pass_launches(o_, o_.request.dims).size()); }
+
+analysis::DecompositionModel Star3dProblem::model() const {
+    return analysis::decomposition_model(o_.request.dims, o_.decomposition, halo(), o_.request.precision);
+}
+
+Fields Star3dProblem::start() const {
+    const LaunchRequest& req = o_.request;
+    std::vector<unsigned char> bytes(std::size_t(req.dims.cells()) * bytes_of(req.precision));
+    if (req.precision == Precision::f32)
+        std::memcpy(bytes.data(), random_field<float>(req.dims, o_.seed).data.data(), bytes.size());
+    else
+        std::memcpy(bytes.data(), random_field<double>(req.dims, o_.seed).data.data(), bytes.size());
+    return {std::move(bytes)};
+}
+
 namespace {
 template <class real>
-void compare_typed(const real* got, const real* want, long long cells, long long& differing, double& max_abs) {
-    for (long long i = 0; i < cells; ++i) {
-        if (std::memcmp(&got[i], &want[i], sizeof(real)) == 0) continue;
-        ++differing;
-        const double d = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
-        max_abs = std::isnan(d) || std::isnan(max_abs) ? NAN : std::max(max_abs, d);
-    }
+Verdict compare_typed(const std::vector<unsigned char>& gathered, const std::vector<unsigned char>& alone) {
+    Verdict v;
+    const std::size_t cells = gathered.size() / sizeof(real);
+    const auto* got = reinterpret_cast<const real*>(gathered.data());
+    const auto* want = reinterpret_cast<const real*>(alone.data());
+    for (std::size_t i = 0; i < cells; ++i)
+        if (std::memcmp(&got[i], &want[i], sizeof(real)) != 0) v.add(got[i], want[i]);
+    return v;
 }
 }  // namespace
 
-void Star3dRunResult::compare(const void* gathered, const void* alone, long long cells) {
-    differing_cells = 0;
-    max_abs_diff = 0;
-    if (options.request.precision == Precision::f32)
-        compare_typed(static_cast<const float*>(gathered), static_cast<const float*>(alone), cells, differing_cells,
-                      max_abs_diff);
-    else
-        compare_typed(static_cast<const double*>(gathered), static_cast<const double*>(alone), cells, differing_cells,
-                      max_abs_diff);
-    ok = differing_cells == 0;
-    const LaunchRequest& q = options.request;
-    model_halo_bytes_total = per_step(
-        analysis::decomposition_model(q.dims, options.decomposition, pass_halo(options), q.precision).total_halo_bytes);
-}
-
-void Star3dRunResult::set_halo_bytes(const std::vector<long long>& per_exchange) {
-    long long total = 0;
-    halo_bytes_per_rank.clear();
-    for (long long bytes : per_exchange) {
-        halo_bytes_per_rank.push_back(per_step(bytes));
-        total += bytes;
-    }
-    halo_bytes_total = per_step(total);
-}
-
-long long Star3dRunResult::per_step(long long bytes_per_exchange) const {
-    const long long passes = static_cast<long long>(pass_launches(options, options.request.dims).size());
-    return (bytes_per_exchange * passes + options.steps / 2) / std::max(options.steps, 1);
+Verdict Star3dProblem::compare(const Fields& gathered, const Fields& alone) const {
+    return o_.request.precision == Precision::f32 ? compare_typed<float>(gathered.at(0), alone.at(0))
+                                                  : compare_typed<double>(gathered.at(0), alone.at(0));
 }
 
 nlohmann::json Star3dRunResult::to_json() const {
     const LaunchRequest& q = options.request;
     const auto& p = options.decomposition.parts;
-    const auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-    nlohmann::json j = {
-        {"ok", ok},
+    const int default_chunk = version(q.kernel).z_chunk;
+    nlohmann::json j = measures_json();
+    const nlohmann::json own = {
         {"problem", "star3d"},
-        {"ranks", ranks},
         {"decomposition", options.decomposition.text()},
         {"parts", {p[0], p[1], p[2]}},
         {"kernel", version(q.kernel).name},
         {"tile", q.tile},
-        {"z_chunk", version(q.kernel).z_chunk == 0 ? nlohmann::json(nullptr)
-                                                   : nlohmann::json(q.z_chunk != 0 ? q.z_chunk : version(q.kernel).z_chunk)},
+        {"z_chunk", default_chunk == 0 ? nlohmann::json(nullptr)
+                                       : nlohmann::json(q.z_chunk != 0 ? q.z_chunk : default_chunk)},
         {"radius", q.radius},
         {"precision", to_string(q.precision)},
         {"grid", {q.dims.nx, q.dims.ny, q.dims.nz}},
@@ -112,24 +109,11 @@ nlohmann::json Star3dRunResult::to_json() const {
         {"steps_per_pass", steps_per_pass(options)},
         {"halo_width", pass_halo(options)},
         {"seed", std::to_string(options.seed)},
-        {"backend", backend},
-        {"device", device},
-        {"halo_exchange", halo_exchange},
-        {"max_abs_diff_vs_single_domain", number(max_abs_diff)},
-        {"differing_cells", differing_cells},
-        {"seconds_per_step", seconds_per_step},
-        {"exchange_seconds_per_step", halo_exchange == "mpi" ? nlohmann::json(exchange_seconds_per_step) : nlohmann::json(nullptr)},
-        {"exchange_alone_seconds", exchange_alone_seconds},
         // Overlap hides the z faces behind the slab that reads none, for runs of one step a pass.
         {"overlap", halo_exchange == "nccl" ? nlohmann::json(options.overlap && steps_per_pass(options) == 1)
                                             : nlohmann::json(nullptr)},
-        {"single_domain_seconds_per_step", single_domain_seconds_per_step},
-        // t1 / (P tP): 1 when P ranks are P times faster than one domain alone.
-        {"parallel_efficiency", number(single_domain_seconds_per_step / (ranks * seconds_per_step))},
-        {"halo_bytes_per_step", {{"per_rank", halo_bytes_per_rank}, {"total", halo_bytes_total},
-                                 {"model_total", model_halo_bytes_total}}},
     };
-    if (link) j["link"] = link->to_json();
+    j.update(own);
     return j;
 }
 

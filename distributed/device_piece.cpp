@@ -1,0 +1,120 @@
+#include "distributed/device_piece.h"
+
+#include <utility>
+
+#include "distributed/nccl_library.h"
+#include "distributed/nccl_support.h"
+
+namespace stencil::distributed {
+
+using cuda_detail::check;
+using cuda_detail::DeviceBuffer;
+
+DevicePiece::DevicePiece(int device, const analysis::SubBox& box, int halo, int value_bytes, int fields)
+    : device_(device), dims_(box.local_dims()), value_bytes_(value_bytes) {
+    check(cudaSetDevice(device_), "cudaSetDevice");
+    const std::size_t bytes = std::size_t(dims_.cells()) * value_bytes_;
+    a_ = DeviceBuffer(bytes, "a piece's field (in)");
+    b_ = DeviceBuffer(bytes, "a piece's field (out)");
+    in_ = a_.get(), out_ = b_.get();
+    for (int f = 1; f < fields; ++f) others_.emplace_back(bytes, "a piece's field");
+    for (int axis = 0; axis < 3; ++axis)
+        for (int side = 0; side < 2; ++side) {
+            if (box.neighbour[axis][side] == analysis::kNoNeighbour) continue;
+            Face f;
+            f.peer = box.neighbour[axis][side];
+            f.across_z = axis == 2;
+            (f.across_z ? across_z_ : across_xy_) = true;
+            f.send = send_face(box, axis, side, halo);
+            f.receive = receive_face(box, axis, side, halo);
+            f.bytes = std::size_t(f.send.cells()) * value_bytes_;
+            f.send_at = contiguous_offset(f.send, dims_);
+            f.receive_at = contiguous_offset(f.receive, dims_);
+            if (!f.send_at) f.send_buffer = DeviceBuffer(f.bytes, "a halo face (send)");
+            if (!f.receive_at) f.receive_buffer = DeviceBuffer(f.bytes, "a halo face (receive)");
+            bytes_sent_ += static_cast<long long>(f.bytes);
+            faces_.push_back(std::move(f));
+        }
+    comm_stream_ = create_exchange_stream();
+    for (cudaEvent_t* e : {&computed_, &xy_arrived_, &z_arrived_})
+        check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
+}
+
+DevicePiece::~DevicePiece() {
+    cudaSetDevice(device_);
+    for (cudaEvent_t e : {computed_, xy_arrived_, z_arrived_}) cudaEventDestroy(e);
+    cudaStreamDestroy(comm_stream_);
+}
+
+void DevicePiece::upload(const Fields& piece) {
+    const std::size_t bytes = a_.bytes();
+    check(cudaMemcpy(a_.get(), piece.at(0).data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy of the input");
+    check(cudaMemcpy(b_.get(), piece.at(0).data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy of the input");
+    for (std::size_t f = 1; f < piece.size(); ++f)
+        check(cudaMemcpy(others_.at(f - 1).get(), piece[f].data(), bytes, cudaMemcpyHostToDevice),
+              "cudaMemcpy of the input");
+    check(cudaEventRecord(computed_, nullptr), "cudaEventRecord");
+}
+
+Fields DevicePiece::download() const {
+    Fields piece(1 + others_.size(), std::vector<unsigned char>(a_.bytes()));
+    check(cudaMemcpy(piece[0].data(), in_, a_.bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy of the result");
+    for (std::size_t f = 0; f < others_.size(); ++f)
+        check(cudaMemcpy(piece[f + 1].data(), others_[f].get(), a_.bytes(), cudaMemcpyDeviceToHost),
+              "cudaMemcpy of the result");
+    return piece;
+}
+
+void DevicePiece::begin_pass(ncclComm_t comm) {
+    // The faces are read from `in` only after the last pass wrote it.
+    check(cudaStreamWaitEvent(comm_stream_, computed_, 0), "cudaStreamWaitEvent");
+    if (across_xy_) {
+        exchange(comm, false);
+        check(cudaEventRecord(xy_arrived_, comm_stream_), "cudaEventRecord");
+        check(cudaStreamWaitEvent(nullptr, xy_arrived_, 0), "cudaStreamWaitEvent");
+    }
+    if (across_z_) {
+        exchange(comm, true);
+        check(cudaEventRecord(z_arrived_, comm_stream_), "cudaEventRecord");
+    }
+}
+
+void DevicePiece::wait_for_z_halos() {
+    if (across_z_) check(cudaStreamWaitEvent(nullptr, z_arrived_, 0), "cudaStreamWaitEvent");
+}
+
+void DevicePiece::end_pass() {
+    check(cudaEventRecord(computed_, nullptr), "cudaEventRecord");
+    std::swap(in_, out_);
+}
+
+void DevicePiece::exchange_and_wait(ncclComm_t comm) {
+    exchange(comm, false);
+    exchange(comm, true);
+    check(cudaStreamSynchronize(comm_stream_), "an exchange (cudaStreamSynchronize)");
+}
+
+void DevicePiece::synchronize() const {
+    check(cudaSetDevice(device_), "cudaSetDevice");
+    check(cudaDeviceSynchronize(), "the steps (cudaDeviceSynchronize)");
+}
+
+void DevicePiece::exchange(ncclComm_t comm, bool across_z) {
+    for (Face& f : faces_)
+        if (f.across_z == across_z && !f.send_at)
+            copy_box_async(in_, dims_, value_bytes_, f.send, f.send_buffer.get(), true, comm_stream_);
+    nccl_check(nccl().group_start(), "ncclGroupStart");
+    for (Face& f : faces_) {
+        if (f.across_z != across_z) continue;
+        void* receive = f.receive_at ? at(*f.receive_at) : f.receive_buffer.get();
+        const void* send = f.send_at ? at(*f.send_at) : f.send_buffer.get();
+        nccl_check(nccl().recv(receive, f.bytes, ncclUint8, f.peer, comm, comm_stream_), "ncclRecv");
+        nccl_check(nccl().send(send, f.bytes, ncclUint8, f.peer, comm, comm_stream_), "ncclSend");
+    }
+    nccl_check(nccl().group_end(), "ncclGroupEnd");
+    for (Face& f : faces_)
+        if (f.across_z == across_z && !f.receive_at)
+            copy_box_async(in_, dims_, value_bytes_, f.receive, f.receive_buffer.get(), false, comm_stream_);
+}
+
+}  // namespace stencil::distributed
