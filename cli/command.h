@@ -65,6 +65,14 @@ std::string int_range_error(const std::string& name, const std::string& text, lo
 CLI::Option* add_int_option(CLI::App& cmd, const std::string& names, int& value, int lo, int hi,
                             const std::string& help, const std::string& why = "");
 
+// Whether option `name` ("--steps") of `app` was given on the command line (false for an option
+// the command does not have).
+bool option_given(const CLI::App& app, const char* name);
+// Option `name`'s value as given, else `fallback`.
+int option_or(const CLI::App& app, const char* name, int fallback);
+std::uint64_t option_or(const CLI::App& app, const char* name, std::uint64_t fallback);
+std::string option_or(const CLI::App& app, const char* name, const std::string& fallback);
+
 // 64-bit seeds: decimal or 0x hex, 0 .. 2^64 - 1 (JSON prints them as decimal strings, which
 // are accepted back as they are). Returns false for anything else (a sign, text, overflow).
 bool parse_seed(const std::string& text, std::uint64_t& seed);

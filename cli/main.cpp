@@ -89,6 +89,22 @@ std::string int_range_error(const std::string& name, const std::string& text, lo
     return {};
 }
 
+bool option_given(const CLI::App& app, const char* name) {
+    const CLI::Option* o = app.get_option_no_throw(name);
+    return o && o->count() > 0;
+}
+template <class T>
+T given_or(const CLI::App& app, const char* name, T fallback) {
+    return option_given(app, name) ? app.get_option(name)->as<T>() : fallback;
+}
+int option_or(const CLI::App& app, const char* name, int fallback) { return given_or(app, name, fallback); }
+std::uint64_t option_or(const CLI::App& app, const char* name, std::uint64_t fallback) {
+    return given_or(app, name, fallback);
+}
+std::string option_or(const CLI::App& app, const char* name, const std::string& fallback) {
+    return given_or(app, name, fallback);
+}
+
 CLI::Option* add_int_option(CLI::App& cmd, const std::string& names, int& value, int lo, int hi,
                             const std::string& help, const std::string& why) {
     CLI::Option* opt = cmd.add_option(names, value, help);

@@ -26,26 +26,21 @@ struct DecompositionModelArgs {
     double link_gbps = 0;  // 0: not given, no time predicted
     double latency_us = 0;
 };
-DecompositionModelArgs& args() {
+DecompositionModelArgs& decomposition_model_args() {
     static DecompositionModelArgs a;  // bound to the model command's options for the process
     return a;
 }
 
-template <class T>
-T value_of(const CLI::App& app, const char* name, T fallback) {
-    const CLI::Option* o = app.get_option_no_throw(name);
-    return o && o->count() ? o->as<T>() : fallback;
-}
 
 }  // namespace
 
 void add_decomposition_model_options(CLI::App& model) {
-    model.add_option("--decompose", args().decompose,
+    model.add_option("--decompose", decomposition_model_args().decompose,
                      "the halo traffic of the N^3 grid split PXxPYxPZ over ranks: bytes per rank against its sub-box");
-    model.add_option("--link-gbps", args().link_gbps, "with --decompose: the link's bandwidth in GB/s, to predict the "
+    model.add_option("--link-gbps", decomposition_model_args().link_gbps, "with --decompose: the link's bandwidth in GB/s, to predict the "
                                                       "exchange's time")
         ->check(CLI::Range(1e-6, 1e6));
-    model.add_option("--latency-us", args().latency_us, "with --link-gbps: microseconds per message (default 0)")
+    model.add_option("--latency-us", decomposition_model_args().latency_us, "with --link-gbps: microseconds per message (default 0)")
         ->check(CLI::Range(0.0, 1e6));
 }
 
@@ -54,7 +49,7 @@ bool decomposition_model_requested(const CLI::App& model) { return model.get_opt
 // Long because it is the command's one pass: its options checked, then the model computed and
 // printed, a few lines each.
 int model_decomposition(const CLI::App& app) {
-    const DecompositionModelArgs& a = args();
+    const DecompositionModelArgs& a = decomposition_model_args();
     if (app.get_option("--latency-us")->count() && !app.get_option("--link-gbps")->count())
         throw UserError("--latency-us needs --link-gbps");
     for (const char* name : {"--kernel", "--tile", "--explain-invalid", "--bounds", "--registers", "--derivatives",
@@ -62,7 +57,7 @@ int model_decomposition(const CLI::App& app) {
         if (app.get_option(name)->count())
             throw UserError(fmt::format("{} does not apply to model --decompose (halo bytes do not depend on the "
                                         "version)", name));
-    const std::string problem = value_of<std::string>(app, "--problem", "star3d");
+    const std::string problem = option_or(app, "--problem", "star3d");
     if (problem != "star3d" && problem != "cardiac2d")
         throw UserError("model --decompose covers --problem star3d and cardiac2d");
     const bool cardiac = problem == "cardiac2d";
@@ -70,8 +65,8 @@ int model_decomposition(const CLI::App& app) {
         throw UserError("--radius does not apply to the cardiac mesh (its stencil reaches one cell)");
     const analysis::Decomposition d =
         cardiac ? analysis::parse_cardiac_decomposition(a.decompose) : analysis::parse_decomposition(a.decompose, 3);
-    const int n = value_of<int>(app, "--size", cardiac ? 2048 : 256), radius = value_of<int>(app, "--radius", 1);
-    const std::string precision = value_of<std::string>(app, "--precision", "f32");
+    const int n = option_or(app, "--size", cardiac ? 2048 : 256), radius = option_or(app, "--radius", 1);
+    const std::string precision = option_or(app, "--precision", "f32");
     const auto p = parse_precision(precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", precision));
     const GridDims g = cardiac ? GridDims{n, n, 1} : GridDims{n, n, n};

@@ -23,10 +23,11 @@
 
 namespace stencil::cli {
 
-namespace {
+// The command's code sits in a namespace of its own so that its using-declarations (not a
+// using-directive: they hide star3d's names of the same spelling, stencil::find_version and
+// stencil::KernelId, instead of clashing with them) reach no other file of a unity batch.
+namespace cardiac2d_run {
 
-// Using-declarations, not a using-directive: they hide star3d's names of the same spelling
-// (stencil::find_version, stencil::KernelId) instead of clashing with them.
 using cardiac2d::check_kernel;
 using cardiac2d::CheckReport;
 using cardiac2d::Comparison;
@@ -40,9 +41,11 @@ using cardiac2d::StepTimer;
 using cardiac2d::Version;
 using cardiac2d::version_names;
 
+namespace {
+
 // The GPU gets a mesh larger than its L2 (4 meshes of 2050^2 fp32 values: 67 MB); the CPU engine
 // interprets every thread, so it gets one it steps through in seconds.
-constexpr int kGpuDefaultSize = 2048, kCpuDefaultSize = 64;
+constexpr int kCardiacGpuDefaultSize = 2048, kCardiacCpuDefaultSize = 64;
 constexpr int kGpuDefaultSteps = 100, kCpuDefaultSteps = 20;
 constexpr int kDefaultReps = 5;
 
@@ -144,7 +147,7 @@ Timing time_steps(StepTimer& timer, Backend& backend, const Version& v, Precisio
 
 }  // namespace
 
-int run_cardiac2d(const Cardiac2dRunArgs& a) {
+int run(const Cardiac2dRunArgs& a) {
     // Everything the user typed is checked before a backend is made.
     Outcome o;
     o.v = find_version(a.kernel);
@@ -160,7 +163,7 @@ int run_cardiac2d(const Cardiac2dRunArgs& a) {
     std::unique_ptr<Backend> backend = make_backend(a.backend, &why);
     if (!backend) throw UserError(fmt::format("--backend {}: {}", a.backend, why));
     o.gpu = backend->kind() == BackendKind::cuda;
-    o.n = a.size > 0 ? a.size : (o.gpu ? kGpuDefaultSize : kCpuDefaultSize);
+    o.n = a.size > 0 ? a.size : (o.gpu ? kCardiacGpuDefaultSize : kCardiacCpuDefaultSize);
     o.steps = a.steps > 0 ? a.steps : (o.gpu ? kGpuDefaultSteps : kCpuDefaultSteps);
     o.reps = a.reps > 0 ? a.reps : kDefaultReps;
 
@@ -185,5 +188,9 @@ int run_cardiac2d(const Cardiac2dRunArgs& a) {
     }
     return 0;
 }
+
+}  // namespace cardiac2d_run
+
+int run_cardiac2d(const Cardiac2dRunArgs& a) { return cardiac2d_run::run(a); }
 
 }  // namespace stencil::cli

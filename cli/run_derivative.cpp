@@ -23,6 +23,7 @@
 #include <memory>
 #include <vector>
 
+#include "cli/command.h"
 #include "cli/suggest.h"
 #include "core/backend.h"
 #include "core/derivative.h"
@@ -46,15 +47,6 @@ DerivativeArgs& derivative_args() {
     return a;
 }
 
-template <class T>
-T value_of(const CLI::App& app, const char* name, T fallback) {
-    const CLI::Option* o = app.get_option(name);
-    return o->count() ? o->as<T>() : fallback;
-}
-bool given(const CLI::App& app, const char* name) {
-    const CLI::Option* o = app.get_option_no_throw(name);
-    return o && o->count() > 0;
-}
 
 // ---- one launch on either backend --------------------------------------------------------------
 
@@ -155,16 +147,16 @@ struct DerivativeRun {
 DerivativeRun parse_run(const CLI::App& app) {
     // (options of the other problems were refused by cmd_run.cpp)
     DerivativeRun r;
-    const std::string kernel = value_of<std::string>(app, "--kernel", "");
+    const std::string kernel = option_or(app, "--kernel", "");
     r.v = find_derivative_version(kernel);
     if (!r.v)
         throw UserError(unknown_choice("kernel", kernel, derivative_version_names(), "for --problem derivative"));
-    const std::string precision_text = value_of<std::string>(app, "--precision", "f32");
+    const std::string precision_text = option_or(app, "--precision", "f32");
     const auto precision = parse_precision(precision_text);
     if (!precision) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", precision_text));
     r.precision = *precision;
-    r.json = given(app, "--json");
-    r.backend = value_of<std::string>(app, "--backend", "auto");
+    r.json = option_given(app, "--json");
+    r.backend = option_or(app, "--backend", "auto");
     return r;
 }
 
@@ -258,20 +250,20 @@ int run_derivative(const CLI::App& app) {
     const DerivativeVersion& v = *r.v;
     if (derivative_args().convergence) {
         for (const char* o : {"--size", "--reps", "--warmup", "--no-time", "--seed"})
-            if (given(app, o)) throw UserError(fmt::format("--convergence chooses its own grids and runs: drop {}", o));
+            if (option_given(app, o)) throw UserError(fmt::format("--convergence chooses its own grids and runs: drop {}", o));
         if (r.precision != Precision::f64)
             throw UserError("--convergence measures fp64 (in fp32 rounding hides the dx^8 error from N = 32 on): "
                             "drop --precision f32");
         return convergence(v, make_launcher(r.backend), r.json);
     }
-    const int n = value_of<int>(app, "--size", kPostExtent);
+    const int n = option_or(app, "--size", kPostExtent);
     const DerivativeRequest req{v.id, r.precision, {n, n, n}};
     if (auto e = derivative_grid_error(req.kernel, req.dims, req.precision)) throw UserError(*e);
-    const std::uint64_t seed = value_of<std::uint64_t>(app, "--seed", 1);
+    const std::uint64_t seed = option_or(app, "--seed", std::uint64_t{1});
     const Launcher l = make_launcher(r.backend);
     const bool gpu = l.kind == BackendKind::cuda;
-    const int reps = value_of<int>(app, "--reps", gpu ? 20 : 1);
-    const int warmup = value_of<int>(app, "--warmup", gpu ? 3 : 0);
+    const int reps = option_or(app, "--reps", gpu ? 20 : 1);
+    const int warmup = option_or(app, "--warmup", gpu ? 3 : 0);
 
     // 1. the check on a random field; 2. the error against the exact derivative of a smooth one
     const std::vector<double> field = random_field(req.dims, seed);
@@ -282,7 +274,7 @@ int run_derivative(const CLI::App& app) {
     const double bytes = 2.0 * double(req.dims.cells()) * bytes_of(req.precision);
     std::string text;
     nlohmann::json j = describe(v, l, req, seed, check, exact, bytes, text);
-    if (!given(app, "--no-time") && check.ok) time_run(l, req, field, warmup, reps, bytes, j, text);
+    if (!option_given(app, "--no-time") && check.ok) time_run(l, req, field, warmup, reps, bytes, j, text);
     if (r.json)
         std::cout << j.dump() << "\n";
     else

@@ -65,28 +65,20 @@ struct DistributedArgs {
     std::string scaling;
     std::string out;
 };
-DistributedArgs& args() {
+DistributedArgs& distributed_args() {
     static DistributedArgs a;  // bound to the run command's options for the process
     return a;
 }
 
-bool given(const CLI::App& app, const char* name) {
-    const CLI::Option* o = app.get_option_no_throw(name);
-    return o && o->count() > 0;
-}
-template <class T>
-T value_of(const CLI::App& app, const char* name, T fallback) {
-    return given(app, name) ? app.get_option(name)->as<T>() : fallback;
-}
 
 // The CPU backend interprets every thread and the single domain is computed too: a small default.
-constexpr int kGpuDefaultSize = 256, kCpuDefaultSize = 32;
+constexpr int kDecomposedGpuDefaultSize = 256, kDecomposedCpuDefaultSize = 32;
 constexpr int kCardiacDefaultSize = 64;
 constexpr int kDefaultSteps = 2;
 
 using distributed::ScalingMode;
 
-std::string problem_of(const CLI::App& app) { return value_of<std::string>(app, "--problem", "star3d"); }
+std::string problem_of(const CLI::App& app) { return option_or(app, "--problem", "star3d"); }
 
 // Why `problem` has no decomposed run (the problems table's `decomposed`); nullopt when it has one.
 std::optional<std::string> not_decomposed(const std::string& problem) {
@@ -104,9 +96,9 @@ struct Row {
 };
 
 std::optional<ScalingMode> scaling_mode() {
-    if (args().scaling.empty()) return std::nullopt;
-    const auto m = distributed::parse_scaling_mode(args().scaling);
-    if (!m) throw UserError(fmt::format("--scaling must be strong or weak (got '{}')", args().scaling));
+    if (distributed_args().scaling.empty()) return std::nullopt;
+    const auto m = distributed::parse_scaling_mode(distributed_args().scaling);
+    if (!m) throw UserError(fmt::format("--scaling must be strong or weak (got '{}')", distributed_args().scaling));
     return m;
 }
 
@@ -119,9 +111,9 @@ std::vector<Row> plan_rows(bool cardiac, GridDims size, int halo, int ranks, boo
     const auto mode = scaling_mode();
     const bool weak = mode == ScalingMode::weak;
     std::vector<std::string> specs;
-    for (std::size_t at = 0; at <= args().decompose.size();) {
-        const std::size_t comma = std::min(args().decompose.find(',', at), args().decompose.size());
-        specs.push_back(args().decompose.substr(at, comma - at));
+    for (std::size_t at = 0; at <= distributed_args().decompose.size();) {
+        const std::size_t comma = std::min(distributed_args().decompose.find(',', at), distributed_args().decompose.size());
+        specs.push_back(distributed_args().decompose.substr(at, comma - at));
         at = comma + 1;
     }
     if (specs.size() > 1 && !mode) throw UserError("a list of splits in --decompose goes with --scaling strong|weak");
@@ -192,26 +184,26 @@ std::string halo_and_model_lines(const distributed::DecomposedRunResult& r) {
 distributed::Star3dRunOptions star3d_options(const CLI::App& app, bool gpu) {
     for (const char* name :
          {"--reps", "--warmup", "--no-time", "--counters", "--check-races", "--convergence", "--block"})
-        if (given(app, name)) throw UserError(fmt::format("{} does not apply to run --decompose", name));
+        if (option_given(app, name)) throw UserError(fmt::format("{} does not apply to run --decompose", name));
     distributed::Star3dRunOptions o;
-    const std::string kernel = value_of<std::string>(app, "--kernel", "");
+    const std::string kernel = option_or(app, "--kernel", "");
     const KernelVersion* v = find_version(kernel);
     if (!v) throw UserError(unknown_choice("kernel", kernel, version_names()));
-    const std::string precision = value_of<std::string>(app, "--precision", "f32");
+    const std::string precision = option_or(app, "--precision", "f32");
     const auto p = parse_precision(precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", precision));
     LaunchRequest& req = o.request;
     req.kernel = v->id;
-    req.tile = value_of<int>(app, "--tile", v->default_tile);
-    req.radius = value_of<int>(app, "--radius", 1);
+    req.tile = option_or(app, "--tile", v->default_tile);
+    req.radius = option_or(app, "--radius", 1);
     req.precision = *p;
-    const int n = value_of<int>(app, "--size", gpu ? kGpuDefaultSize : kCpuDefaultSize);
-    req.dims = {value_of<int>(app, "--nx", n), value_of<int>(app, "--ny", n), value_of<int>(app, "--nz", n)};
-    o.steps = value_of<int>(app, "--steps", kDefaultSteps);
-    req.fuse = value_of<int>(app, "--fuse", 0);
-    req.z_chunk = value_of<int>(app, "--z-chunk", 0);
-    o.overlap = !args().no_overlap;
-    if (given(app, "--seed") && !parse_seed(app.get_option("--seed")->as<std::string>(), o.seed))
+    const int n = option_or(app, "--size", gpu ? kDecomposedGpuDefaultSize : kDecomposedCpuDefaultSize);
+    req.dims = {option_or(app, "--nx", n), option_or(app, "--ny", n), option_or(app, "--nz", n)};
+    o.steps = option_or(app, "--steps", kDefaultSteps);
+    req.fuse = option_or(app, "--fuse", 0);
+    req.z_chunk = option_or(app, "--z-chunk", 0);
+    o.overlap = !distributed_args().no_overlap;
+    if (option_given(app, "--seed") && !parse_seed(app.get_option("--seed")->as<std::string>(), o.seed))
         throw UserError("--seed must be a whole number 0 .. 2^64 - 1 (decimal or 0x hex)");
     return o;
 }
@@ -243,19 +235,19 @@ distributed::Cardiac2dRunOptions cardiac_options(const CLI::App& app) {
     for (const char* name : {"--reps", "--warmup", "--no-time", "--counters", "--check-races", "--convergence",
                              "--block", "--tile", "--radius", "--nx", "--ny", "--nz", "--seed", "--no-overlap",
                              "--fuse"})
-        if (given(app, name)) throw UserError(fmt::format("{} does not apply to --problem cardiac2d --decompose", name));
+        if (option_given(app, name)) throw UserError(fmt::format("{} does not apply to --problem cardiac2d --decompose", name));
     distributed::Cardiac2dRunOptions o;
-    const std::string kernel = value_of<std::string>(app, "--kernel", "");
+    const std::string kernel = option_or(app, "--kernel", "");
     const cardiac2d::Version* v = cardiac2d::find_version(kernel);
     if (!v)
         throw UserError(unknown_choice("kernel", kernel, cardiac2d::version_names(), "for --problem cardiac2d"));
     o.kernel = v->id;
-    const std::string precision = value_of<std::string>(app, "--precision", "f32");
+    const std::string precision = option_or(app, "--precision", "f32");
     const auto p = parse_precision(precision);
     if (!p) throw UserError(fmt::format("unknown precision '{}' (choose f32 or f64)", precision));
     o.precision = *p;
-    o.n = value_of<int>(app, "--size", kCardiacDefaultSize);
-    o.steps = value_of<int>(app, "--steps", kDefaultSteps);
+    o.n = option_or(app, "--size", kCardiacDefaultSize);
+    o.steps = option_or(app, "--steps", kDefaultSteps);
     return o;
 }
 
@@ -278,7 +270,7 @@ std::string cardiac_text_report(const distributed::Cardiac2dRunResult& r) {
 
 // One run: its JSON object or its text report; exit 0 when equal to the single domain.
 int print_run(const CLI::App& app, const nlohmann::json& j, const std::string& text) {
-    std::cout << (given(app, "--json") ? j.dump() + "\n" : text);
+    std::cout << (option_given(app, "--json") ? j.dump() + "\n" : text);
     std::cout.flush();
     const bool ok = j.value("ok", false);
     if (!ok)
@@ -292,26 +284,26 @@ int print_sweep(const CLI::App& app, distributed::ScalingSweep sweep) {
     sweep.set_efficiencies();
     const nlohmann::json j = sweep.to_json();
     std::string note;
-    if (!args().out.empty()) {
+    if (!distributed_args().out.empty()) {
         namespace fs = std::filesystem;
         std::error_code ec;
-        fs::create_directories(args().out, ec);
-        if (ec) throw UserError(fmt::format("--out {}: {}", args().out, ec.message()));
-        experiments::write_text_file((fs::path(args().out) / "scaling.json").string(), j.dump(2) + "\n");
+        fs::create_directories(distributed_args().out, ec);
+        if (ec) throw UserError(fmt::format("--out {}: {}", distributed_args().out, ec.message()));
+        experiments::write_text_file((fs::path(distributed_args().out) / "scaling.json").string(), j.dump(2) + "\n");
         std::string why;
         const auto term = experiments::gnuplot_png_terminal(&why);
-        experiments::write_text_file((fs::path(args().out) / "scaling.dat").string(), sweep.plot_data());
-        experiments::write_text_file((fs::path(args().out) / "scaling.gp").string(),
+        experiments::write_text_file((fs::path(distributed_args().out) / "scaling.dat").string(), sweep.plot_data());
+        experiments::write_text_file((fs::path(distributed_args().out) / "scaling.gp").string(),
                                      sweep.plot_script(term ? *term : "pngcairo"));
         if (!term)
             note = why;
-        else if (auto failure = experiments::draw_gnuplot_script(args().out, "scaling.gp"); !failure.empty())
+        else if (auto failure = experiments::draw_gnuplot_script(distributed_args().out, "scaling.gp"); !failure.empty())
             note = failure;
         else
             note = "scaling.png and scaling.svg drawn";
-        note = fmt::format("  wrote     {}/scaling.json, scaling.dat, scaling.gp: {}\n", args().out, note);
+        note = fmt::format("  wrote     {}/scaling.json, scaling.dat, scaling.gp: {}\n", distributed_args().out, note);
     }
-    std::cout << (given(app, "--json") ? j.dump() + "\n" : sweep.text() + note);
+    std::cout << (option_given(app, "--json") ? j.dump() + "\n" : sweep.text() + note);
     std::cout.flush();
     if (!sweep.ok()) fmt::print(stderr, "stencil-lab: a row of the scaling sweep differs from its single domain\n");
     return sweep.ok() ? 0 : 1;
@@ -329,9 +321,9 @@ distributed::Cardiac2dRunOptions cardiac_row(distributed::Cardiac2dRunOptions o,
 // The rows on GPUs of this process: a plain run on all --gpus N, a sweep's rows on 1, 2, ... of them.
 int run_rows_on_gpus(const CLI::App& app, const std::vector<Row>& rows, const RowError& error,
                      const std::function<RowOutput(int gpus, const Row& row)>& run) {
-    if (auto e = first_row_error(rows, error, args().gpus)) throw UserError(*e);
+    if (auto e = first_row_error(rows, error, distributed_args().gpus)) throw UserError(*e);
     if (!scaling_mode()) {
-        const RowOutput out = run(args().gpus, rows[0]);
+        const RowOutput out = run(distributed_args().gpus, rows[0]);
         return print_run(app, out.json, out.text);
     }
     distributed::ScalingSweep sweep;
@@ -344,7 +336,7 @@ int run_cardiac_on_gpus(const CLI::App& app) {
     const distributed::Cardiac2dRunOptions base = cardiac_options(app);
     if (auto e = cardiac2d::size_error(base.n)) throw UserError(*e);
     return run_rows_on_gpus(
-        app, plan_rows(true, {base.n, base.n, 1}, 1, args().gpus),
+        app, plan_rows(true, {base.n, base.n, 1}, 1, distributed_args().gpus),
         [&](const Row& row, int ranks) { return distributed::cardiac2d_run_error(cardiac_row(base, row), ranks); },
         [&](int gpus, const Row& row) {
             const auto r = distributed::run_cardiac2d_gpus(gpus, cardiac_row(base, row));
@@ -356,7 +348,7 @@ int run_star3d_on_gpus(const CLI::App& app) {
     const distributed::Star3dRunOptions base = star3d_options(app, true);
     return run_rows_on_gpus(
         app,
-        plan_rows(false, base.request.dims, distributed::pass_halo(base), args().gpus,
+        plan_rows(false, base.request.dims, distributed::pass_halo(base), distributed_args().gpus,
                   distributed::steps_per_pass(base) > 1),
         [&](const Row& row, int ranks) { return distributed::star3d_run_error(star3d_row(base, row), ranks); },
         [&](int gpus, const Row& row) {
@@ -368,7 +360,7 @@ int run_star3d_on_gpus(const CLI::App& app) {
 
 int run_on_gpus(const CLI::App& app) {
 #if STENCIL_LAB_HAVE_NCCL
-    const std::string backend = value_of<std::string>(app, "--backend", "auto");
+    const std::string backend = option_or(app, "--backend", "auto");
     if (backend == "cpu") throw UserError("--gpus needs the GPU (--backend cuda or auto)");
     if (auto e = not_decomposed(problem_of(app))) throw UserError(*e);
     return problem_of(app) == "cardiac2d" ? run_cardiac_on_gpus(app) : run_star3d_on_gpus(app);
@@ -448,7 +440,7 @@ int run_rows(const CLI::App& app, const distributed::MpiWorld& world, const std:
 // --backend on every rank. Whether a backend can be made may differ between ranks (hosts), so the
 // ranks agree first: one that cannot makes all of them refuse alike (UserError on each).
 std::unique_ptr<Backend> backend_on_every_rank(const CLI::App& app, const distributed::MpiWorld& world) {
-    const std::string backend_name = value_of<std::string>(app, "--backend", "auto");
+    const std::string backend_name = option_or(app, "--backend", "auto");
     std::string why;
     std::unique_ptr<Backend> backend = make_backend(backend_name, &why);
     distributed::agree(world, backend ? std::nullopt
@@ -471,7 +463,7 @@ int run_star3d_under_mpi(const CLI::App& app, const distributed::MpiWorld& world
 #else
     const bool nccl = false;
 #endif
-    if (args().no_overlap && !nccl)
+    if (distributed_args().no_overlap && !nccl)
         return refuse(world, "--no-overlap applies to halos through NCCL (--backend cuda in a build with NCCL)", true);
     return run_rows(app, world, rows, [&](const distributed::MpiWorld& w, const Row& row) {
         const distributed::Star3dRunOptions o = star3d_row(base, row);
@@ -519,7 +511,7 @@ int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& wo
 int run_under_mpi(const CLI::App& app) {
     distributed::MpiWorld world;
     try {
-        if (!args().out.empty() && !scaling_mode()) return refuse(world, "--out goes with --scaling strong|weak", true);
+        if (!distributed_args().out.empty() && !scaling_mode()) return refuse(world, "--out goes with --scaling strong|weak", true);
         if (auto e = not_decomposed(problem_of(app))) return refuse(world, *e, true);
         return problem_of(app) == "cardiac2d" ? run_cardiac2d_under_mpi(app, world) : run_star3d_under_mpi(app, world);
     } catch (const distributed::OtherRankFailed&) {
@@ -535,31 +527,31 @@ int run_under_mpi(const CLI::App& app) {
 }  // namespace
 
 void add_distributed_run_options(CLI::App& run) {
-    run.add_option("--decompose", args().decompose,
+    run.add_option("--decompose", distributed_args().decompose,
                    "split the grid over ranks, PXxPYxPZ (PXxPY for --problem cardiac2d; under mpirun -np "
                    "PX*PY*PZ, or with --gpus), or auto; --steps S iterates (default 2); the result is compared "
                    "with one domain alone. With --scaling: auto (1, 2, 4, ... ranks) or a list, 1x1x1,2x1x1,...");
-    add_int_option(run, "--gpus", args().gpus, 1, 64,
+    add_int_option(run, "--gpus", distributed_args().gpus, 1, 64,
                    "with --decompose: that many GPUs of this process, halos through NCCL, no MPI");
-    run.add_flag("--no-overlap", args().no_overlap,
+    run.add_flag("--no-overlap", distributed_args().no_overlap,
                  "with --decompose on GPUs: every face arrives before the kernel starts (default: the z faces "
                  "travel while the slab that does not read them is computed)");
-    run.add_option("--scaling", args().scaling,
+    run.add_option("--scaling", distributed_args().scaling,
                    "with --decompose: strong (the same grid on 1, 2, 4, ... ranks: efficiency t1 / (N tN)) or weak "
                    "(--size is one rank's share: t1 / tN), in one mpirun (or on 1..N of --gpus N)");
-    run.add_option("--out", args().out, "with --scaling: write DIR/scaling.json and the figure scaling.png (gnuplot)");
+    run.add_option("--out", distributed_args().out, "with --scaling: write DIR/scaling.json and the figure scaling.png (gnuplot)");
 }
 
 bool distributed_run_requested(const CLI::App& run) {
-    return given(run, "--decompose") || given(run, "--gpus") || given(run, "--no-overlap") ||
-           given(run, "--scaling") || given(run, "--out");
+    return option_given(run, "--decompose") || option_given(run, "--gpus") || option_given(run, "--no-overlap") ||
+           option_given(run, "--scaling") || option_given(run, "--out");
 }
 
 int run_distributed(const CLI::App& app) {
-    if (!given(app, "--decompose"))
+    if (!option_given(app, "--decompose"))
         throw UserError("--gpus, --no-overlap, --scaling and --out go with --decompose PXxPYxPZ (or auto)");
-    if (given(app, "--gpus")) {
-        if (!args().out.empty() && !scaling_mode()) throw UserError("--out goes with --scaling strong|weak");
+    if (option_given(app, "--gpus")) {
+        if (!distributed_args().out.empty() && !scaling_mode()) throw UserError("--out goes with --scaling strong|weak");
         return run_on_gpus(app);
     }
 #if STENCIL_LAB_HAVE_MPI

@@ -16,6 +16,7 @@ namespace stencil {
 // A backend's capabilities beyond running and timing, each an interface of its own.
 class EngineRuns;  // core/engine_runs.h: the PTX engine's runs with schedules, checks and traces
 class Counters;    // core/counters.h: hardware counters and the FMA peak
+class BlockTimelines;  // core/block_timelines.h: the GPU's own timeline of one block's warps
 
 enum class BackendKind { cuda, cpu };
 constexpr std::string_view to_string(BackendKind k) { return k == BackendKind::cuda ? "cuda" : "cpu"; }
@@ -132,6 +133,7 @@ public:
     // absent, says so in one line. Owned by the backend, valid while it lives.
     virtual EngineRuns* engine() { return nullptr; }
     virtual Counters* counters() { return nullptr; }
+    virtual BlockTimelines* block_timelines() { return nullptr; }
 };
 
 // "auto" takes the GPU when one is usable, else the CPU. On failure returns nullptr and says why.

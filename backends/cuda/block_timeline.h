@@ -1,53 +1,13 @@
-// The GPU's own timeline of one block: an instrumented launch of the tiled or the coarsened kernel
-// records, for one chosen block, per warp, when it starts, has loaded its cells, arrives at the
-// barrier, is released from it, has computed and has stored: %clock64 (the SM's cycles: one clock
-// for all warps of a block, which share an SM) and %globaltimer (ns) at each of those six marks,
-// into a device buffer. The coarsened kernel's block marches z: it records the six marks for each
-// of its OUT_TILE_DIM planes (the plane shift's second barrier lies between one plane's `stored`
-// and the next one's `start`). It shows on real hardware what a barrier costs, plane by plane,
-// and how long halo warps idle.
+// The CUDA backend's block timelines (core/block_timelines.h says what they record).
 //
 // The instrumented kernels are the lab's kernels/tiled.cuh and kernels/coarsened.cuh themselves,
 // compiled a second time (block_timeline.cu) with stamps behind their phase marks
 // (kernels/phase_marks.cuh: nothing in the lab's launches); their outputs are checked against the
-// fp64 reference like any launch's. Plain C++ here (no CUDA headers): the viewer includes it.
+// fp64 reference like any launch's. Plain C++ here (no CUDA headers).
 #pragma once
-#include <array>
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "core/backend.h"
+#include "core/block_timelines.h"
 
 namespace stencil {
-
-// The marks, in the order each warp passes them (viewer/core/block_timeline.h draws them).
-inline constexpr int kTimelineMarks = 6;  // start, loaded, arrived, released, computed, stored
-
-struct RecordedTimeline {
-    int warps = 0;
-    int planes = 1;  // planes each warp stamped: 1 (tiled), OUT_TILE_DIM (coarsened's z-march)
-    // warps x planes x kTimelineMarks, row-major. A mark no lane of a warp reached (a halo warp
-    // computes nothing) holds the warp's previous mark: a phase of length 0.
-    std::vector<std::uint64_t> cycles, ns;
-    std::string device;       // "NVIDIA H100 80GB HBM3"
-    bool output_ok = false;   // the instrumented launch's output within the reference's bound
-    std::string check;        // compare_with_reference's summary
-    std::uint64_t at(const std::vector<std::uint64_t>& v, int warp, int mark) const { return at(v, warp, 0, mark); }
-    std::uint64_t at(const std::vector<std::uint64_t>& v, int warp, int plane, int mark) const {
-        return v[((size_t)warp * planes + plane) * kTimelineMarks + mark];
-    }
-};
-
-// The kernels it instruments: those with phase marks (block_timeline.cu; inline: the viewer asks
-// without a CUDA build).
-inline constexpr KernelId kTimelineKernels[] = {KernelId::tiled, KernelId::coarsened};
-constexpr bool has_block_timeline(KernelId k) {
-    for (KernelId t : kTimelineKernels)
-        if (t == k) return true;
-    return false;
-}
 
 // Records the timeline of block (bx, by, bz) of req's kernel (tiled or coarsened) at its (T, r,
 // precision, grid) on the first CUDA device. A usage error (another kernel, a block outside the

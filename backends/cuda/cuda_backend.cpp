@@ -20,9 +20,11 @@
 #include <mutex>
 #include <vector>
 
+#include "backends/cuda/block_timeline.h"
 #include "backends/cuda/counters.h"
 #include "backends/cuda/cuda_internal.h"
 #include "core/backend.h"
+#include "core/block_timelines.h"
 #include "core/counters.h"
 #include "core/error.h"
 
@@ -38,6 +40,14 @@ using cuda_detail::check;
 using cuda_detail::DeviceBuffer;
 using cuda_detail::EventPair;
 using cuda_detail::request_text;
+
+// The block timelines of the instrumented tiled and coarsened kernels (block_timeline.cu).
+class InstrumentedTimelines final : public BlockTimelines {
+public:
+    RecordedTimeline record(const LaunchRequest& req, int bx, int by, int bz) override {
+        return record_block_timeline(req, bx, by, bz);
+    }
+};
 
 // The backend's counters: the free functions of counters.h behind core's interface.
 class CuptiCounters final : public Counters {
@@ -272,6 +282,7 @@ public:
     }
 
     Counters* counters() override { return &counters_; }
+    BlockTimelines* block_timelines() override { return &timelines_; }
 
 private:
     static std::size_t array_bytes(const LaunchRequest& req) {
@@ -309,6 +320,7 @@ private:
     cudaDeviceProp prop_{};
     cuda_detail::L2Flush flush_;
     CuptiCounters counters_;
+    InstrumentedTimelines timelines_;
 };
 
 }  // namespace

@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "backends/cuda/block_timeline.h"  // has_block_timeline (plain C++; the launch needs CUDA)
-#include "viewer/core/warp_map.h"
-#if STENCIL_LAB_HAVE_CUDA
 #include "core/backend.h"
-#endif
+#include "core/block_timelines.h"
+#include "viewer/core/warp_map.h"
 
 namespace stencil::viewer {
 
@@ -147,7 +145,6 @@ std::vector<KernelId> gpu_timeline_kernels() {
 }
 
 std::optional<BlockStamps> record_gpu_stamps(const StepperConfig& cfg, std::string* why) {
-#if STENCIL_LAB_HAVE_CUDA
     if (!cfg.kernel_file.empty() || !has_block_timeline(cfg.kernel)) {
         *why = "the GPU timeline instruments the lab's tiled and coarsened kernels (their barriers between load "
                "and compute): choose one above";
@@ -158,10 +155,17 @@ std::optional<BlockStamps> record_gpu_stamps(const StepperConfig& cfg, std::stri
         return std::nullopt;
     }
     try {
+        std::string no_backend;
+        const std::unique_ptr<Backend> gpu = make_cuda_backend(&no_backend);
+        BlockTimelines* timelines = gpu ? gpu->block_timelines() : nullptr;
+        if (!timelines) {
+            *why = gpu ? "this GPU backend records no block timelines" : "no GPU here: " + no_backend;
+            return std::nullopt;
+        }
         LaunchRequest req;
         req.kernel = cfg.kernel, req.tile = cfg.tile, req.radius = cfg.radius, req.precision = cfg.precision;
         req.dims = cfg.dims;
-        const RecordedTimeline r = record_block_timeline(req, cfg.block.x, cfg.block.y, cfg.block.z);
+        const RecordedTimeline r = timelines->record(req, cfg.block.x, cfg.block.y, cfg.block.z);
         BlockStamps s;
         s.unit = "cycles";
         s.source = fmt::format("{}: {} T={} r={} {}, block ({}, {}, {}), clock64{}{}", r.device,
@@ -182,11 +186,6 @@ std::optional<BlockStamps> record_gpu_stamps(const StepperConfig& cfg, std::stri
         *why = e.what();
         return std::nullopt;
     }
-#else
-    (void)cfg;
-    *why = "this build has no CUDA backend (the CPU engine's timeline, in steps, is shown)";
-    return std::nullopt;
-#endif
 }
 
 TimeWindow zoom_window(TimeWindow w, double at, double factor, double end) {
