@@ -57,10 +57,10 @@ EngineDiagnostic diagnostic_of(const engine::Diagnostic& d) {
     EngineDiagnostic e;
     e.kind = kind_of(d.kind);
     e.message = d.message;
-    e.block = int3(d.block);
-    e.block_b = int3(d.block_b);
-    e.thread_a = int3(d.thread_a_idx);
-    e.thread_b = int3(d.thread_b_idx);
+    e.block = to_int3(d.block);
+    e.block_b = to_int3(d.block_b);
+    e.thread_a = to_int3(d.thread_a_idx);
+    e.thread_b = to_int3(d.thread_b_idx);
     e.interval = d.interval;
     e.op_a = op_of(d.op_a);
     e.op_b = op_of(d.op_b);

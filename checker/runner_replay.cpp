@@ -35,7 +35,7 @@ SliceLinkOutcome wire_link(const ptx::Module& m, const ptx::SliceLink& l, const 
     o.kind = kind_of(l.kind);
     o.depth = l.depth;
     o.at = source_at(l.at);
-    o.thread = int3(l.thread);
+    o.thread = to_int3(l.thread);
     o.space = l.space == engine::Space::shared ? MemorySpace::shared : MemorySpace::global;
     if (l.space == engine::Space::shared) {
         o.array = ptx::shared_name(m, l.where);
@@ -46,7 +46,7 @@ SliceLinkOutcome wire_link(const ptx::Module& m, const ptx::SliceLink& l, const 
     }
     o.elem_size = l.bytes;
     o.loaded = l.loaded;
-    if (l.other) o.other = int3(*l.other);
+    if (l.other) o.other = to_int3(*l.other);
     o.other_at = source_at(l.other_at);
     o.lines = l.lines;
     o.unordered = l.unordered;
@@ -59,7 +59,7 @@ bool inside(engine::Idx3 t, const Int3& block) {
 
 }  // namespace
 
-Int3 int3(engine::Idx3 i) { return {int(i.x), int(i.y), int(i.z)}; }
+Int3 to_int3(engine::Idx3 i) { return {int(i.x), int(i.y), int(i.z)}; }
 
 ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_bytes, const ptx::Module& m,
                          const std::function<void(ptx::Recording&)>& run) {
@@ -76,8 +76,8 @@ ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_by
         CellWriter w;
         w.stored = s.site >= 0;
         if (w.stored) w.at = source_at(ptx::site_point(m, s.site));
-        w.block = int3(s.block);
-        w.thread = int3(s.thread);
+        w.block = to_int3(s.block);
+        w.thread = to_int3(s.thread);
         w.stores = s.stores;
         out.writers.push_back(w);
     }
@@ -123,7 +123,7 @@ ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_by
         rec.block = *block;
         run(rec);
     }
-    out.traced_block = int3(*block);
+    out.traced_block = to_int3(*block);
     for (const ptx::SliceLink& l : ptx::backward_slice(m, rec, target)) out.slice.push_back(wire_link(m, l, cs));
     return out;
 }

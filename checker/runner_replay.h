@@ -13,7 +13,7 @@ class Module;
 namespace stencil::checker::runner {
 
 // An engine index (block, thread, cell) as the protocol carries it.
-Int3 int3(engine::Idx3 i);
+Int3 to_int3(engine::Idx3 i);
 
 // `run` runs the case's run once more on a recording launch of `rec` (a fresh device state each
 // time); the cells are of `elem_bytes` bytes each.
