@@ -150,10 +150,6 @@ std::optional<BlockStamps> record_gpu_stamps(const StepperConfig& cfg, std::stri
                "and compute): choose one above";
         return std::nullopt;
     }
-    if (auto no = cuda_unavailable_reason()) {
-        *why = "no GPU here: " + *no;
-        return std::nullopt;
-    }
     try {
         std::string no_backend;
         const std::unique_ptr<Backend> gpu = make_cuda_backend(&no_backend);
