@@ -26,13 +26,14 @@ const KernelVersion kRows[] = {
      "as coarsened, but only the current plane is shared; z-neighbours stay in registers",
      "bench/textbook/register_tiled.cuh", 32, 8, {8, 16, 32}, 0, false, 1,
      {0.80f, 0.47f, 0.65f, "reddish purple", "square"}},
-    // T = 8 rows: 32 x 8 = 256 threads, so an SM holds eight blocks, each owning a 128 x 8 (fp32)
-    // or 64 x 8 (fp64) patch of outputs; a z-chunk of 16 planes (bench/zmarch/ chose the pair).
-    // No printed listing: shown beside the one it departs from (register tiling).
+    // T = 4 rows and a z-chunk of 8 planes: what `tune` picks on the H100 (a block of 32 x 4 = 128
+    // threads owns a 128 x 4 (fp32) or 64 x 4 (fp64) patch of outputs; short chunks give many
+    // blocks, and the planes below a chunk are L2 hits). No printed listing: shown beside the one
+    // it departs from (register tiling).
     {shape_of(KernelId::streaming), Problem::star3d, "streaming", "Streaming (2.5D)",
      "a warp per row marches a short z-chunk, a 16-byte vector per thread: z-values in registers, "
      "x from the neighbouring lanes, y from a shared tile of rows",
-     "bench/textbook/register_tiled.cuh", 8, 4, {4, 8, 16}, 16, false, 1,
+     "bench/textbook/register_tiled.cuh", 4, 4, {4, 8, 16}, 8, false, 1,
      {0.94f, 0.89f, 0.26f, "yellow", "triangle_down"}},
     // Text 000's "stencils as convolutions": naive's shape and bytes, every offset of the cube
     // multiplied (the off-axis weights are zero), so only the arithmetic differs from naive. No

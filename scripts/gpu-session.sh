@@ -179,9 +179,9 @@ if want lab || want peers; then
   : > "$RES/lab-$SIZE.jsonl"
   for p in f32 f64; do
     for r in 1 2 3 4; do
-      # kernel:tile-or-block[:z-chunk]; streaming T = 4 at z-chunk 8 is what `tune` picked at r = 1
-      # (h100-tune-streaming-512*.json)
-      for ktz in naive:8 naive:32x4x2 register-tiled:32 streaming:8 streaming:4 streaming:4:8; do
+      # kernel:tile-or-block[:z-chunk]; streaming's default (T = 4, z-chunk 8: what `tune` picked at
+      # r = 1, h100-tune-streaming-512*.json) beside its former one (T = 8, z-chunk 16)
+      for ktz in naive:8 naive:32x4x2 register-tiled:32 streaming:4 streaming:8:16; do
         IFS=: read -r k t z <<< "$ktz"
         case $t in *x*) shape="--block $t" ;; *) shape="--tile $t" ;; esac
         timeout 120 "$LAB" run --json --backend cuda --kernel "$k" $shape ${z:+--z-chunk "$z"} --radius "$r" \
@@ -208,7 +208,7 @@ if want steps; then
   step "run --steps 8 at ${SIZE}^3: temporal K = 2..4 and one step a launch"
   : > "$RES/steps-$SIZE.jsonl"
   for p in f32 f64; do
-    for ktf in temporal:64:2 temporal:64:3 temporal:64:4 streaming:8: naive:8: register-tiled:32:; do
+    for ktf in temporal:64:2 temporal:64:3 temporal:64:4 streaming:4: naive:8: register-tiled:32:; do
       IFS=: read -r k t f <<< "$ktf"
       timeout 120 "$LAB" run --json --backend cuda --kernel "$k" --tile "$t" ${f:+--fuse "$f"} --steps 8 \
         --precision "$p" --size "$SIZE" --reps 10 >> "$RES/steps-$SIZE.jsonl" || fail "steps $k T=$t K=$f $p"
@@ -234,7 +234,7 @@ if want scaling; then
   step "scaling over $G GPU(s): star3d $Z, cardiac2d $C"
   # SCALING_ROWS: rows "kernel mode size [flags]" separated by ';' (default: the five below), and
   # SCALING_CARDIAC=0 leaves the cardiac sweep out: a session may split them over two calls.
-  ROWS=${SCALING_ROWS:-"streaming strong 1024 --tile 4 --z-chunk 8;temporal strong 1024 --fuse 3;register-tiled strong 1024;streaming weak 512 --tile 4 --z-chunk 8;temporal weak 512 --fuse 3"}
+  ROWS=${SCALING_ROWS:-"streaming strong 1024;temporal strong 1024 --fuse 3;register-tiled strong 1024;streaming weak 512;temporal weak 512 --fuse 3"}
   IFS=';' read -ra ROW_LIST <<< "$ROWS"
   for row in "${ROW_LIST[@]}"; do
     read -r k mode n extra <<< "$row"

@@ -2,7 +2,8 @@
 // z-marching designs that differ from it in one idea at a time. Issue 13 asks for >= 0.95 of the
 // copy at r = 1; this program is the evidence for the next design of kernels/streaming.cuh.
 //
-//   stencil-zmarch-variants [N]      (default 512; fp32 and fp64, r = 1, 2, 4)
+//   stencil-zmarch-variants [N] [ring]   (default 512; fp32 and fp64, r = 1..4; `ring`: also the
+//                                        asynchronous ring and the wider blocks)
 //
 // Every variant computes the lab's star stencil (weights in constant memory, the layout of
 // kernels/stencil_shape.h) on an N^3 grid and is checked against a plain one-thread-per-cell
@@ -26,15 +27,20 @@
 //              barrier per plane.
 // Each variant may keep D planes in flight (D = 1: the next plane, loaded one step ahead; D > 1:
 // a deeper pipeline of loads, more bytes in flight per thread), shown as "D=" in the table.
-// Beside them, `kernel copy`: a plain vector copy kernel, what any kernel can get of the copy.
+// Beside them, `kernel copy`: a plain vector copy kernel, what any kernel can get of the copy
+// (`copy-ilpU`: U vectors a thread in flight), and
+//   ring       the march with asynchronous loads (cp.async) into a ring of shared planes, D planes
+//              ahead (async_ring.cuh): bytes in flight without registers.
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "bench/device_timing.cuh"
+#include "bench/zmarch/async_ring.cuh"
 #include "kernels/streaming.cuh"
 
 namespace {
@@ -99,8 +105,7 @@ __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict_
     const int sy = nx, sz = nx * ny;
     const bool inside = x0 < nx && j < ny;
     const bool interior_row = j >= R && j < ny - R;
-    const int zChunk = (nz + gridDim.z - 1) / gridDim.z, zFirst = blockIdx.z * zChunk;
-    const int iBegin = max(zFirst, R), iEnd = min(zFirst + zChunk, nz - R);
+    const auto [iBegin, iEnd] = zmarch::chunk_planes(nz, R);
     if (iBegin >= iEnd) return;
     const int cxy = inside ? j * sy + x0 : 0;
     // 32-bit offsets, as the lab's kernels use (N <= 1024, so N^3 < 2^31).
@@ -190,18 +195,7 @@ __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict_
                 }
             }
         }
-        if (inside && interior_row) {
-            const int o = plane + cxy;
-            if (x0 >= R && x0 + V <= nx - R) {
-                P w;
-#pragma unroll
-                for (int e = 0; e < V; ++e) w.v[e] = acc[e];
-                *reinterpret_cast<P*>(out + o) = w;
-            } else {
-                for (int e = 0; e < V; ++e)
-                    if (x0 + e >= R && x0 + e < nx - R) out[o + e] = acc[e];
-            }
-        }
+        if (inside && interior_row) zmarch::store_outputs<P>(out, plane + cxy, x0, nx, R, acc);
 #pragma unroll
         for (int p = 0; p < 2 * R; ++p) zq[p] = zq[p + 1];
         zq[2 * R] = pend[0];
@@ -218,6 +212,23 @@ __global__ void copy_kernel(const real* __restrict__ in, real* __restrict__ out,
     const long packs = cells / (16 / sizeof(real));
     for (long p = blockIdx.x * (long)blockDim.x + threadIdx.x; p < packs; p += (long)gridDim.x * blockDim.x)
         reinterpret_cast<P*>(out)[p] = reinterpret_cast<const P*>(in)[p];
+}
+
+// The copy with U vectors a thread in flight: U loads issued before the U stores.
+template <class real, int U>
+__global__ void copy_kernel_ilp(const real* __restrict__ in, real* __restrict__ out, long cells) {
+    using P = Pack<real, 16 / sizeof(real)>;
+    const long packs = cells / (16 / sizeof(real));
+    const long stride = (long)gridDim.x * blockDim.x;
+    for (long p = blockIdx.x * (long)blockDim.x + threadIdx.x; p < packs; p += U * stride) {
+        P v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (p + u * stride < packs) v[u] = reinterpret_cast<const P*>(in)[p + u * stride];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (p + u * stride < packs) reinterpret_cast<P*>(out)[p + u * stride] = v[u];
+    }
 }
 
 template <class real>
@@ -251,6 +262,25 @@ void try_zmarch(Arrays<real>& a, const char* name, int chunk, float copy_ms) {
     report<real>(name, R, shape, chunk, ms, copy_ms, how == XY::none ? -1.0 : max_difference(a));
 }
 
+// The asynchronous ring (async_ring.cuh): 32 x BY threads, D planes in flight, dynamic shared memory.
+template <class real, int R, int BY, int D>
+void try_ring(Arrays<real>& a, int chunk, float copy_ms) {
+    const int n = a.n, W = 32 * int(16 / sizeof(real));
+    const dim3 block(32, BY), grid((n + W - 1) / W, (n + BY - 1) / BY, (n + chunk - 1) / chunk);
+    const auto kernel = zmarch::async_ring_kernel<real, R, BY, D>;
+    constexpr size_t smem = zmarch::ring_bytes<real, R, BY, D>();
+    CHECK_CUDA(cudaFuncSetAttribute((const void*)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
+    const float ms = best_ms([&] { kernel<<<grid, block, smem>>>(a.in, a.out, n, n, n); });
+    cudaFuncAttributes attr{};
+    CHECK_CUDA(cudaFuncGetAttributes(&attr, (const void*)kernel));
+    int blocks = 0;
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 32 * BY, smem));
+    char shape[48];
+    std::snprintf(shape, sizeof shape, "32x%d D=%d %dr %dK x%d", BY, D, attr.numRegs, int(smem / 1024), blocks);
+    report<real>("ring", R, shape, chunk, ms, copy_ms, max_difference(a));
+}
+
 // The lab's kernel: 32 x T threads, each a 16-byte vector of its row (kernels/streaming.cuh), with
 // its own launch bounds (MIN_BLOCKS 0: streaming_min_blocks) or the given minimum blocks per SM
 // (1: no register cap, the kernel before its cap).
@@ -269,8 +299,36 @@ void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
     report<real>(MIN_BLOCKS > 0 ? "lab-bounds" : "lab", R, shape, chunk, ms, copy_ms, max_difference(a));
 }
 
+// The variants of one (precision, r): the lab's kernel and the designs beside it; `ring` adds the
+// asynchronous ring and the wider blocks (round d of docs/results/h100-zmarch-variants-512-*.txt).
 template <class real, int R>
-void suite(int n) {
+void variants(Arrays<real>& a, float copy_ms, bool ring) {
+    constexpr int V = 16 / sizeof(real);
+    try_lab<real, R, 8>(a, 16, copy_ms);
+    try_lab<real, R, 4>(a, 16, copy_ms);
+    try_lab<real, R, 4>(a, 8, copy_ms);  // tune's pick at r = 1, the row's default
+    try_zmarch<real, R, V, 32, 8, XY::none, 1>(a, "z-copy", 16, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::none, 2>(a, "z-copy", 16, copy_ms);
+    try_zmarch<real, R, V, 32, 4, XY::shuffle_x_shared_y, 1>(a, "smem-y", 8, copy_ms);
+    try_zmarch<real, R, V, 32, 4, XY::shuffle_x_shared_y, 2>(a, "smem-y", 8, copy_ms);
+    if (!ring) return;
+    try_lab<real, R, 16>(a, 16, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_shared_y, 1>(a, "smem-y", 16, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_shared_y, 2>(a, "smem-y", 16, copy_ms);
+    if constexpr (sizeof(real) == 8) try_zmarch<real, R, 1, 32, 8, XY::shuffle_x_shared_y, 1>(a, "smem-y", 16, copy_ms);
+    try_ring<real, R, 4, 1>(a, 8, copy_ms);
+    try_ring<real, R, 4, 2>(a, 8, copy_ms);
+    try_ring<real, R, 4, 3>(a, 8, copy_ms);
+    try_ring<real, R, 8, 1>(a, 16, copy_ms);
+    try_ring<real, R, 8, 2>(a, 16, copy_ms);
+    try_ring<real, R, 8, 2>(a, 8, copy_ms);
+    try_ring<real, R, 8, 3>(a, 16, copy_ms);
+    try_ring<real, R, 8, 2>(a, 32, copy_ms);
+    try_ring<real, R, 16, 2>(a, 16, copy_ms);
+}
+
+template <class real, int R>
+void suite(int n, bool ring) {
     Arrays<real> a;
     a.n = n;
     a.bytes = size_t(n) * n * n * sizeof(real);
@@ -293,21 +351,19 @@ void suite(int n) {
         best_ms([&] { CHECK_CUDA(cudaMemcpyAsync(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice)); });
     std::printf("%s r=%d copy %.3f ms (%.0f GB/s, read + write)\n", sizeof(real) == 4 ? "f32" : "f64", R, copy_ms,
                 2.0 * a.bytes / copy_ms / 1e6);
-    constexpr int V = 16 / sizeof(real);
     {
         const long cells = long(n) * n * n;
         const float ms = best_ms([&] { copy_kernel<real><<<132 * 16, 256>>>(a.in, a.out, cells); });
         report<real>("kernel-copy", R, "256 x 2112", 0, ms, copy_ms, -1.0);
     }
-    try_lab<real, R, 8>(a, 16, copy_ms);
-    try_lab<real, R, 4>(a, 16, copy_ms);
-    try_lab<real, R, 16>(a, 16, copy_ms);
-    try_lab<real, R, 8>(a, 32, copy_ms);
-    try_lab<real, R, 8, 1>(a, 16, copy_ms);  // the same kernels with no register cap
-    try_lab<real, R, 4, 1>(a, 16, copy_ms);
-    try_zmarch<real, R, V, 32, 8, XY::none, 1>(a, "z-copy", 16, copy_ms);
-    try_zmarch<real, R, 1, 32, 8, XY::l1, 1>(a, "L1", 16, copy_ms);
-    try_zmarch<real, R, V, 32, 8, XY::shuffle_x_shared_y, 1>(a, "smem-y", 16, copy_ms);
+    {
+        const long cells = long(n) * n * n;
+        float ms = best_ms([&] { copy_kernel_ilp<real, 2><<<132 * 16, 256>>>(a.in, a.out, cells); });
+        report<real>("copy-ilp2", R, "256 x 2112", 0, ms, copy_ms, -1.0);
+        ms = best_ms([&] { copy_kernel_ilp<real, 4><<<132 * 16, 256>>>(a.in, a.out, cells); });
+        report<real>("copy-ilp4", R, "256 x 2112", 0, ms, copy_ms, -1.0);
+    }
+    variants<real, R>(a, copy_ms, ring);
     CHECK_CUDA(cudaFree(a.in));
     CHECK_CUDA(cudaFree(a.out));
     CHECK_CUDA(cudaFree(a.expected));
@@ -317,6 +373,7 @@ void suite(int n) {
 
 int main(int argc, char** argv) {
     const int n = argc > 1 ? std::atoi(argv[1]) : 512;
+    const bool ring = argc > 2 && std::string(argv[2]) == "ring";
     if (n < 64 || n % 32 != 0 || n > 1024) {
         std::fprintf(stderr, "stencil-zmarch-variants: N must be a multiple of 32 in 64..1024 (got %s)\n", argv[1]);
         return 2;
@@ -324,13 +381,13 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("%s, N = %d\n", prop.name, n);
-    suite<float, 1>(n);
-    suite<double, 1>(n);
-    suite<float, 2>(n);
-    suite<double, 2>(n);
-    suite<float, 3>(n);
-    suite<double, 3>(n);
-    suite<float, 4>(n);
-    suite<double, 4>(n);
+    suite<float, 1>(n, ring);
+    suite<double, 1>(n, ring);
+    suite<float, 2>(n, ring);
+    suite<double, 2>(n, ring);
+    suite<float, 3>(n, ring);
+    suite<double, 3>(n, ring);
+    suite<float, 4>(n, ring);
+    suite<double, 4>(n, ring);
     return 0;
 }

@@ -45,9 +45,10 @@ TEST_CASE("bytes per cell update: temporal K = 4 and streaming, hand-computed", 
     REQUIRE(t.redundant_work_share == Approx(1 - outputs * 4 / (2048.0 * 4 * 72)));
     REQUIRE(t.queue_registers == 4 * 3 * 8);  // K levels x (2r + 1) planes x the strip's 8 rows
     const UpdateTraffic s = update_traffic(KernelId::streaming, 8, 1, Precision::f32);
-    // T = 8, Z = 16: 22784 loads (test_model.cpp) and 16384 stores for 16384 outputs.
-    REQUIRE(s.requested_bytes == Approx((22784.0 + 16384) * 4 / 16384));
-    REQUIRE(s.dram_bytes == Approx(4.0 * (18.0 / 16 + 1)));
+    // T = 8, Z = 8: 12416 loads (test_model.cpp) and 8192 stores for 8192 outputs.
+    REQUIRE(s.z_chunk == 8);
+    REQUIRE(s.requested_bytes == Approx((12416.0 + 8192) * 4 / 8192));
+    REQUIRE(s.dram_bytes == Approx(4.0 * (10.0 / 8 + 1)));
     REQUIRE((s.redundant_work_share == 0 && s.queue_registers == 3 && s.fused == 1));
     REQUIRE_THROWS_AS(update_traffic(KernelId::tiled, 8, 1, Precision::f32), UserError);
     REQUIRE_THROWS_AS(update_traffic(KernelId::temporal, 8, 1, Precision::f32, 4), UserError);  // T <= 2rK

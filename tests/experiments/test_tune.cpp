@@ -50,6 +50,7 @@ TEST_CASE("tune streaming on the CPU backend: z-chunks tried at the best tile, c
             best1 = i;
     }
     const int tile = r.tried[best1].tile;
+    // Bytes per output at the best tile by chunk (z_chunk 0 in a report: the row's own).
     double chunk8 = 0, chunk16 = 0;
     for (size_t i = 0; i < r.tried.size(); ++i) {
         const auto& t = r.tried[i];
@@ -57,9 +58,12 @@ TEST_CASE("tune streaming on the CPU backend: z-chunks tried at the best tile, c
         CHECK(t.ok);
         CHECK((t.z_chunk != 0) == (i >= stage1.size()));
         if (t.z_chunk != 0) CHECK(t.tile == tile);
-        if (t.z_chunk == 8) chunk8 = t.requested_bytes_per_output;
-        if (t.z_chunk == 0 && t.tile == tile) chunk16 = t.requested_bytes_per_output;
+        if (t.tile != tile) continue;
+        const int chunk = t.z_chunk != 0 ? t.z_chunk : version(KernelId::streaming).z_chunk;
+        if (chunk == 8) chunk8 = t.requested_bytes_per_output;
+        if (chunk == 16) chunk16 = t.requested_bytes_per_output;
     }
+    REQUIRE(chunk16 > 0);
     CHECK(chunk8 > chunk16);  // 18 planes: chunks of 8 re-read 2r planes thrice, chunks of 16 twice
     const auto j = r.to_json();
     bool seen = false;
