@@ -105,9 +105,14 @@ TEST_CASE("__syncwarp orders the lanes of its mask and no others", "[cpu][memory
 // ---- valid CUDA ---------------------------------------------------------------------------------
 TEST_CASE("device malloc and free run; misuse of the heap is named", "[cpu][heap]") {
     Arrays a(64, 64);
-    const auto rep = run("heap<0>", call({2, 1, 1}, {32, 1, 1}, a));
+    // Asked for two workers, a kernel that may use the heap runs its blocks on one (launch.cpp:
+    // the heap's lock would be taken at every access); one without calls to malloc keeps two.
+    const auto rep = run("heap<0>", call({2, 1, 1}, {32, 1, 1}, a), Schedule::in_order, true, 2);
     CAPTURE(rep.summary());
     REQUIRE((rep.clean() && a.out[0] == 10.0f && a.out[63] == 640.0f));
+    REQUIRE(rep.workers == 1);
+    Arrays plain(64, 64);
+    REQUIRE(run("approximate", call({2, 1, 1}, {32, 1, 1}, plain), Schedule::in_order, true, 2).workers == 2);
     struct Misuse {
         const char* kernel;
         DiagKind kind;

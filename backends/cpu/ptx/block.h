@@ -131,6 +131,7 @@ struct LaunchState {
     long long shared_total = 0;
     int nthreads = 0;
     bool counting = false, recording = false;
+    bool uses_heap = false;  // the entry may call malloc or free (heap_reachable)
     std::atomic<bool> stop{false};
     // Launch::block_instruction_budget times the blocks: one pool for the launch, so a block that
     // does other blocks' work (a work queue) may, and an endless loop still ends exactly

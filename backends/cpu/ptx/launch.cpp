@@ -249,6 +249,25 @@ bool recursion_reachable(const Module& m, int entry) {
     return cycle;
 }
 
+// Whether `entry` or a function it may call (an indirect call may reach any) calls malloc or
+// free: then every global access of the launch takes the device heap's lock.
+bool heap_reachable(const Module& m, int entry) {
+    std::vector<char> seen(m.functions.size(), 0);
+    std::vector<int> stack{entry};
+    while (!stack.empty()) {
+        const int f = stack.back();
+        stack.pop_back();
+        if (seen[(size_t)f]) continue;
+        seen[(size_t)f] = 1;
+        for (const Instr& in : m.functions[(size_t)f].code)
+            if (in.op == Op::call &&
+                (in.callee == kCalleeMalloc || in.callee == kCalleeFree || in.callee == kCalleeIndirect))
+                return true;
+        for (int c : m.functions[(size_t)f].callees) stack.push_back(c);
+    }
+    return false;
+}
+
 // The launch's shared state before any block runs: the entry, shared memory's size and named
 // variables, what is checked, counted and recorded, the stack's frames and the deadline.
 void prepare_launch(LaunchState& L, int entry_index) {
@@ -258,6 +277,7 @@ void prepare_launch(LaunchState& L, int entry_index) {
     const Function& entry = m.functions[(size_t)entry_index];
     L.entry = &entry;
     L.entry_index = entry_index;
+    L.uses_heap = heap_reachable(m, entry_index);
     L.nthreads = (int)((long long)launch.block.x * launch.block.y * launch.block.z);
     L.shared_total = entry.static_shared_bytes > 0 || launch.dynamic_shared_bytes > 0
                          ? (launch.dynamic_shared_bytes > 0 ? entry.dynamic_shared_offset + (long long)launch.dynamic_shared_bytes
@@ -329,13 +349,15 @@ std::vector<int> block_order(const engine::ExecOptions& opt, long long nblocks) 
 }
 
 // The blocks spread over worker OS threads (one when tracing: the trace in program order, block
-// by block); each worker's runner keeps its own report.
+// by block; one when the kernel may use the device heap: each of its malloc, free and heap
+// accesses takes the heap's lock, and two workers spent more time waiting on it in the kernel
+// than the second one gave); each worker's runner keeps its own report.
 std::vector<std::unique_ptr<BlockRunner>> run_blocks(LaunchState& L, const std::vector<int>& order) {
     const engine::ExecOptions& opt = L.opt;
     const long long nblocks = (long long)order.size();
     int workers = opt.workers > 0 ? opt.workers : (int)std::max(1u, std::thread::hardware_concurrency());
     workers = (int)std::min<long long>(workers, nblocks);
-    if (opt.trace.records != engine::TraceMode::off) workers = 1;
+    if (opt.trace.records != engine::TraceMode::off || L.uses_heap) workers = 1;
     std::vector<std::unique_ptr<BlockRunner>> runners;
     for (int w = 0; w < workers; ++w) {
         runners.push_back(std::make_unique<BlockRunner>(L, w));
