@@ -16,40 +16,10 @@
 #pragma once
 #include <cuda_pipeline.h>
 
+#include "bench/zmarch/march_common.cuh"
 #include "kernels/stencil_coefficients.cuh"
 
 namespace zmarch {
-
-template <class real, int V>
-struct alignas(sizeof(real) * V) RingPack {
-    real v[V];
-};
-
-// The V outputs of a thread from cell o = (x0, row, plane): one vector store when all V cells are
-// interior (at least R from both x faces), else the interior ones value by value. Both z-march
-// kernels of the bench store so.
-template <class P, class real, int V>
-__device__ inline void store_outputs(real* out, int o, int x0, int nx, int R, const real (&acc)[V]) {
-    if (x0 >= R && x0 + V <= nx - R) {
-        P w;
-#pragma unroll
-        for (int e = 0; e < V; ++e) w.v[e] = acc[e];
-        *reinterpret_cast<P*>(out + o) = w;
-    } else {
-        for (int e = 0; e < V; ++e)
-            if (x0 + e >= R && x0 + e < nx - R) out[o + e] = acc[e];
-    }
-}
-
-// The interior planes [begin, end) of this block's z-chunk: the launch gives gridDim.z chunks of
-// ceil(nz / gridDim.z) planes, as in kernels/streaming.cuh.
-struct ChunkPlanes {
-    int begin, end;
-};
-__device__ inline ChunkPlanes chunk_planes(int nz, int R) {
-    const int zChunk = (nz + gridDim.z - 1) / gridDim.z, zFirst = blockIdx.z * zChunk;
-    return {max(zFirst, R), min(zFirst + zChunk, nz - R)};
-}
 
 template <int R, int D>
 constexpr int ring_planes() {
@@ -68,7 +38,7 @@ __global__ void __launch_bounds__(32 * BY) async_ring_kernel(const real* __restr
     using stencil::coefficient;
     using stencil::coefficient_index;
     constexpr int V = 16 / sizeof(real), Q = (R + V - 1) / V, S = ring_planes<R, D>(), ROWS = BY + 2 * R;
-    using P = RingPack<real, V>;
+    using P = Pack<real, V>;
     extern __shared__ __align__(16) unsigned char ring_raw[];
     auto ring = reinterpret_cast<P(*)[ROWS][32]>(ring_raw);
 

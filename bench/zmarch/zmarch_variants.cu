@@ -71,18 +71,8 @@ __global__ void reference_kernel(const real* in, real* out, int nx, int ny, int 
     out[c] = s;
 }
 
-// V consecutive values, aligned so that one load or store moves all of them.
-template <class real, int V>
-struct alignas(sizeof(real) * V) Pack {
-    real v[V];
-};
-template <class real, int V>
-__device__ Pack<real, V> zero_pack() {
-    Pack<real, V> p;
-#pragma unroll
-    for (int e = 0; e < V; ++e) p.v[e] = real(0);
-    return p;
-}
+using zmarch::Pack;
+using zmarch::zero_pack;
 
 // How the x and y neighbours are found (the z-neighbours are always the register queue).
 enum class XY { none, l1, shuffle_x_l1_y, shuffle_x_shared_y };
