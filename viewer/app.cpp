@@ -230,6 +230,30 @@ void App::finish_check() {
         check.error = e.what();
         return;
     }
+    show_check_result();
+}
+
+void App::show_check_report(checker::CheckResult r, const std::string& report_path) {
+    namespace fs = std::filesystem;
+    std::string file = r.file;
+    if (!fs::is_regular_file(file)) {
+        const fs::path beside = fs::path(report_path).parent_path() / fs::path(r.file).filename();
+        if (fs::is_regular_file(beside)) file = beside.string();
+    }
+    std::snprintf(check.path, sizeof check.path, "%s", file.c_str());
+    set_check_path(false);
+    const auto exs = checker::exercises();
+    for (int i = 0; i < (int)exs.size(); ++i)
+        if (r.exercise == exs[i].name) check.exercise = i;
+    check.tile = r.tile;
+    check.backend = r.backend == "cuda" ? 1 : 2;
+    check.checked_path = file;
+    check.error.clear();
+    check.result = std::move(r);
+    show_check_result();
+}
+
+void App::show_check_result() {
     const checker::CheckResult& r = *check.result;
     check.summary = summarize_check(r);
     check.map = parse_slice_map(r.evidence.slice_map);

@@ -240,6 +240,11 @@ struct App {
     // `path` changed: read what exercise the file suggests, and choose it when `choose`.
     void set_check_path(bool choose);
     void finish_check();               // waits for the check in flight (--screenshot)
+    // A saved check (--check-report, checker/report_read.h) shown as if it had just ended: its
+    // file, exercise and backend chosen in the panel; the file's lines read beside the report when
+    // its path, as the check was given it, does not name a file from here.
+    void show_check_report(checker::CheckResult r, const std::string& report_path);
+    void show_check_result();          // what the panel draws of check.result, made once
     // A click on cell (x, y, z) of the slice map: its backward slice (the first bad output's when
     // the checker cannot explain another: check_view.h slice_view).
     void click_check_cell(std::array<int, 3> cell);

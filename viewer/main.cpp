@@ -51,6 +51,8 @@
 #include <vector>
 
 #include "checker/exercises.h"
+#include "checker/report_read.h"
+#include "core/error.h"
 #include "viewer/app.h"
 #include "viewer/core/exercise_guess.h"
 #include "viewer/core/student_trace.h"
@@ -148,6 +150,15 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     if (o.bounded()) app.finish_beside_lab();
     app.rebuild_opb();
     app.rebuild_halos();
+    if (!o.check_cell.empty()) {  // --check or --check-report (options.cpp)
+        std::array<int, 3> cell{};
+        if (std::sscanf(o.check_cell.c_str(), "%d,%d,%d", &cell[0], &cell[1], &cell[2]) != 3) {
+            std::fprintf(stderr, "stencil-lab-viewer: --check-cell %s is not X,Y,Z\n", o.check_cell.c_str());
+            return 2;
+        }
+        app.check.click_on_arrival = cell;
+    }
+    app.check.hints_on_arrival = o.check_hints;
     if (!o.check_path.empty()) {  // --check: open the check panel and grade the file
         std::snprintf(app.check.path, sizeof app.check.path, "%s", o.check_path.c_str());
         app.set_check_path(o.check_exercise.empty());  // no --exercise: the one the file suggests
@@ -155,18 +166,18 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
         for (int i = 0; i < (int)exs.size(); ++i)
             if (o.check_exercise == exs[i].name) app.check.exercise = i;
         app.check.backend = o.check_backend == "cuda" ? 1 : o.check_backend == "cpu" ? 2 : 0;
-        if (!o.check_cell.empty()) {
-            std::array<int, 3> cell{};
-            if (std::sscanf(o.check_cell.c_str(), "%d,%d,%d", &cell[0], &cell[1], &cell[2]) != 3) {
-                std::fprintf(stderr, "stencil-lab-viewer: --check-cell %s is not X,Y,Z\n", o.check_cell.c_str());
-                return 2;
-            }
-            app.check.click_on_arrival = cell;
-        }
-        app.check.hints_on_arrival = o.check_hints;
         if (o.present < 0) app.ui.open[(int)PanelId::check] = true;
         app.start_check();
         if (o.bounded()) app.finish_check();
+    }
+    if (!o.check_report.empty()) {  // --check-report: the check panel shows a saved check
+        try {
+            app.show_check_report(checker::read_check_report(o.check_report), o.check_report);
+        } catch (const UserError& e) {
+            std::fprintf(stderr, "stencil-lab-viewer: --check-report %s\n", e.what());
+            return 2;
+        }
+        if (o.present < 0) app.ui.open[(int)PanelId::check] = true;
     }
     if (!o.load.empty()) {
         std::snprintf(app.runs.path, sizeof app.runs.path, "%s", o.load.c_str());

@@ -73,6 +73,9 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
     cli.add_option("--halo-slice", o.halo_slice, "halos panel: the z slice of the 3D tile shown")->check(CLI::Range(0, 63));
     cli.add_option("--load", o.load, "load a results.json (stencil-lab sweep) into the runs table");
     cli.add_option("--check", o.check_path, "check this .cu submission in the check panel (opens it)");
+    cli.add_option("--check-report", o.check_report,
+                   "show this saved check (stencil-lab check --json > FILE.json) in the check panel without "
+                   "running it again");
     cli.add_option("--exercise", o.check_exercise,
                    "the exercise --check grades against (default: the one the file's folder, opening comment or "
                    "name suggests)")
@@ -82,8 +85,10 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
     cli.add_option("--check-backend", o.check_backend, "auto, cuda or cpu (--check)")
         ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
     cli.add_option("--check-cell", o.check_cell,
-                   "--check: click cell X,Y,Z of the slice map when the check ends (its backward slice)");
-    cli.add_option("--check-hints", o.check_hints, "--check: press Show hint this many times when the check ends")
+                   "--check or --check-report: click cell X,Y,Z of the slice map when the check ends (its "
+                   "backward slice)");
+    cli.add_option("--check-hints", o.check_hints,
+                   "--check or --check-report: press Show hint this many times when the check ends")
         ->check(CLI::Range(0, 20));
     cli.add_flag("--beside-lab", o.beside_lab,
                  "with --kernel-file: step beside the lab (the lab's kernel of the exercise on the same block, "
@@ -119,8 +124,12 @@ std::optional<int> parse_options(int argc, char** argv, ViewerOptions& o) {
         std::fprintf(stderr, "stencil-lab-viewer: --beside-lab needs --kernel-file FILE.cu\n");
         return 2;
     }
-    if ((!o.check_cell.empty() || o.check_hints) && o.check_path.empty()) {
-        std::fprintf(stderr, "stencil-lab-viewer: --check-cell and --check-hints need --check FILE.cu\n");
+    if ((!o.check_cell.empty() || o.check_hints) && o.check_path.empty() && o.check_report.empty()) {
+        std::fprintf(stderr, "stencil-lab-viewer: --check-cell and --check-hints need --check FILE.cu or --check-report FILE.json\n");
+        return 2;
+    }
+    if (!o.check_path.empty() && !o.check_report.empty()) {
+        std::fprintf(stderr, "stencil-lab-viewer: --check runs a check and --check-report shows a saved one: give one\n");
         return 2;
     }
     if (o.run_sweep && !o.run_size) {

@@ -36,6 +36,7 @@ struct ViewerOptions {
     bool roofline = false;           // the OP/B panel opens on its roofline tab
     int halo_slice = -1;
     std::string check_path, check_exercise, check_backend = "auto";  // exercise "": the one the file suggests
+    std::string check_report;        // --check-report FILE.json: a saved check shown without running it
     std::string check_cell;          // --check-cell X,Y,Z: that cell of the slice map clicked when the check ends
     int check_hints = 0;             // --check-hints N: "Show hint" pressed N times when the check ends
     bool beside_lab = false;         // --beside-lab: the stepper's student kernel compared with the lab's

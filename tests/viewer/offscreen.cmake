@@ -37,3 +37,6 @@ set_tests_properties(viewer_beside_lab_without_kernel_file PROPERTIES LABELS vie
 add_test(NAME viewer_check_cell_without_check COMMAND stencil-lab-viewer --check-cell 1,1,1)
 set_tests_properties(viewer_check_cell_without_check PROPERTIES LABELS viewer TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "stencil-lab-viewer: --check-cell and --check-hints need --check FILE.cu")
+add_test(NAME viewer_check_and_check_report COMMAND stencil-lab-viewer --check a.cu --check-report a.json)
+set_tests_properties(viewer_check_and_check_report PROPERTIES LABELS viewer TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "stencil-lab-viewer: --check runs a check and --check-report shows a saved one: give one")
