@@ -1,6 +1,7 @@
 // `mpirun -np P stencil-lab run --kernel K --decompose PXxPYxPZ [--steps S] [--tile T] [--radius R]
 // [--precision P] [--size N | --nx X --ny Y --nz Z] [--seed S] [--backend B] [--no-overlap] [--json]`
-// `mpirun -np P stencil-lab run --problem cardiac2d --kernel K --decompose PXxPY [--size N] [--steps S]`
+// `mpirun -np P stencil-lab run --problem cardiac2d --kernel K --decompose PXxPY [--size N] [--steps S]
+// [--no-overlap]`
 // `stencil-lab run ... --decompose PXxPYxPZ --gpus N` (N = PX*PY*PZ GPUs of one process, no MPI)
 // `mpirun -np P stencil-lab run ... --decompose auto --scaling strong|weak [--out DIR]` (or --gpus N)
 //
@@ -233,8 +234,7 @@ std::string text_report(const distributed::Star3dRunResult& r) {
 
 distributed::Cardiac2dRunOptions cardiac_options(const CLI::App& app) {
     for (const char* name : {"--reps", "--warmup", "--no-time", "--counters", "--check-races", "--convergence",
-                             "--block", "--tile", "--radius", "--nx", "--ny", "--nz", "--seed", "--no-overlap",
-                             "--fuse"})
+                             "--block", "--tile", "--radius", "--nx", "--ny", "--nz", "--seed", "--fuse"})
         if (option_given(app, name)) throw UserError(fmt::format("{} does not apply to --problem cardiac2d --decompose", name));
     distributed::Cardiac2dRunOptions o;
     const std::string kernel = option_or(app, "--kernel", "");
@@ -248,16 +248,18 @@ distributed::Cardiac2dRunOptions cardiac_options(const CLI::App& app) {
     o.precision = *p;
     o.n = option_or(app, "--size", kCardiacDefaultSize);
     o.steps = option_or(app, "--steps", kDefaultSteps);
+    o.overlap = !distributed_args().no_overlap;
     return o;
 }
 
 std::string cardiac_text_report(const distributed::Cardiac2dRunResult& r) {
     const auto& o = r.options;
     std::string s = fmt::format("cardiac2d {} {} n={}, {} steps, --decompose {}x{} on {} {} ({} backend, ghost "
-                                "cells through {})\n",
+                                "cells through {}{})\n",
                                 cardiac2d::version(o.kernel).name, to_string(o.precision), o.n, o.steps,
                                 o.decomposition.parts[0], o.decomposition.parts[1], r.ranks,
-                                r.ranks == 1 ? "rank" : "ranks", r.backend, r.halo_exchange);
+                                r.ranks == 1 ? "rank" : "ranks", r.backend, r.halo_exchange,
+                                r.halo_exchange == "nccl" ? (o.overlap ? ", overlapped" : ", no overlap") : "");
     s += fmt::format("  check     {}: gathered E and R vs the whole mesh alone: {} values differ, max |diff| {}\n",
                      r.ok ? "ok" : "FAILED", r.differing_cells, r.max_abs_diff);
     s += fmt::format("  time      {:.4g} s per step{}, the whole mesh alone {:.4g} s per step\n", r.seconds_per_step,
@@ -488,6 +490,8 @@ int run_cardiac2d_under_mpi(const CLI::App& app, const distributed::MpiWorld& wo
 #endif
     const distributed::Cardiac2dRunOptions base = cardiac_options(app);
     if (auto e = cardiac2d::size_error(base.n)) return refuse(world, *e, true);
+    if (distributed_args().no_overlap && !gpu)
+        return refuse(world, "--no-overlap applies to halos through NCCL (--backend cuda in a build with NCCL)", true);
     const std::vector<Row> rows = plan_rows(true, {base.n, base.n, 1}, 1, world.size());
     const auto row_options = [&](const Row& row) { return cardiac_row(base, row); };
     if (auto e = first_row_error(
@@ -535,7 +539,8 @@ void add_distributed_run_options(CLI::App& run) {
                    "with --decompose: that many GPUs of this process, halos through NCCL, no MPI");
     run.add_flag("--no-overlap", distributed_args().no_overlap,
                  "with --decompose on GPUs: every face arrives before the kernel starts (default: the z faces "
-                 "travel while the slab that does not read them is computed)");
+                 "travel while the slab that does not read them is computed; the cardiac mesh's ghost rows "
+                 "while the rows that do not read them are)");
     run.add_option("--scaling", distributed_args().scaling,
                    "with --decompose: strong (the same grid on 1, 2, 4, ... ranks: efficiency t1 / (N tN)) or weak "
                    "(--size is one rank's share: t1 / tN), in one mpirun (or on 1..N of --gpus N)");

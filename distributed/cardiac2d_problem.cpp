@@ -98,6 +98,7 @@ nlohmann::json Cardiac2dRunResult::to_json() const {
         {"precision", to_string(options.precision)},
         {"grid", {options.n, options.n}},
         {"steps", options.steps},
+        {"overlap", halo_exchange == "nccl" ? nlohmann::json(options.overlap) : nlohmann::json(nullptr)},
     };
     j.update(own);
     return j;

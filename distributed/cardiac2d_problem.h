@@ -25,6 +25,7 @@ struct Cardiac2dRunOptions {
     int n = 64;  // interior cells per side of the whole mesh
     analysis::Decomposition decomposition;  // parts[2] == 1
     int steps = 2;
+    bool overlap = true;  // NCCL: step the rows that read no ghost row while the ghost rows travel
 };
 
 // Why these options cannot run on `ranks` ranks, in one sentence; nullopt when they can. Depends

@@ -18,13 +18,14 @@ DevicePiece::DevicePiece(int device, const analysis::SubBox& box, int halo, int 
     b_ = DeviceBuffer(bytes, "a piece's field (out)");
     in_ = a_.get(), out_ = b_.get();
     for (int f = 1; f < fields; ++f) others_.emplace_back(bytes, "a piece's field");
+    late_axis_ = dims_.nz > 1 ? 2 : dims_.ny > 1 ? 1 : 0;
     for (int axis = 0; axis < 3; ++axis)
         for (int side = 0; side < 2; ++side) {
             if (box.neighbour[axis][side] == analysis::kNoNeighbour) continue;
             Face f;
             f.peer = box.neighbour[axis][side];
-            f.across_z = axis == 2;
-            (f.across_z ? across_z_ : across_xy_) = true;
+            f.late = axis == late_axis_;
+            (f.late ? late_ : early_) = true;
             f.send = send_face(box, axis, side, halo);
             f.receive = receive_face(box, axis, side, halo);
             f.bytes = std::size_t(f.send.cells()) * value_bytes_;
@@ -36,13 +37,13 @@ DevicePiece::DevicePiece(int device, const analysis::SubBox& box, int halo, int 
             faces_.push_back(std::move(f));
         }
     comm_stream_ = create_exchange_stream();
-    for (cudaEvent_t* e : {&computed_, &xy_arrived_, &z_arrived_})
+    for (cudaEvent_t* e : {&computed_, &early_arrived_, &late_arrived_})
         check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
 }
 
 DevicePiece::~DevicePiece() {
     cudaSetDevice(device_);
-    for (cudaEvent_t e : {computed_, xy_arrived_, z_arrived_}) cudaEventDestroy(e);
+    for (cudaEvent_t e : {computed_, early_arrived_, late_arrived_}) cudaEventDestroy(e);
     cudaStreamDestroy(comm_stream_);
 }
 
@@ -68,19 +69,19 @@ Fields DevicePiece::download() const {
 void DevicePiece::begin_pass(ncclComm_t comm) {
     // The faces are read from `in` only after the last pass wrote it.
     check(cudaStreamWaitEvent(comm_stream_, computed_, 0), "cudaStreamWaitEvent");
-    if (across_xy_) {
+    if (early_) {
         exchange(comm, false);
-        check(cudaEventRecord(xy_arrived_, comm_stream_), "cudaEventRecord");
-        check(cudaStreamWaitEvent(nullptr, xy_arrived_, 0), "cudaStreamWaitEvent");
+        check(cudaEventRecord(early_arrived_, comm_stream_), "cudaEventRecord");
+        check(cudaStreamWaitEvent(nullptr, early_arrived_, 0), "cudaStreamWaitEvent");
     }
-    if (across_z_) {
+    if (late_) {
         exchange(comm, true);
-        check(cudaEventRecord(z_arrived_, comm_stream_), "cudaEventRecord");
+        check(cudaEventRecord(late_arrived_, comm_stream_), "cudaEventRecord");
     }
 }
 
-void DevicePiece::wait_for_z_halos() {
-    if (across_z_) check(cudaStreamWaitEvent(nullptr, z_arrived_, 0), "cudaStreamWaitEvent");
+void DevicePiece::wait_for_late_halos() {
+    if (late_) check(cudaStreamWaitEvent(nullptr, late_arrived_, 0), "cudaStreamWaitEvent");
 }
 
 void DevicePiece::end_pass() {
@@ -99,13 +100,13 @@ void DevicePiece::synchronize() const {
     check(cudaDeviceSynchronize(), "the steps (cudaDeviceSynchronize)");
 }
 
-void DevicePiece::exchange(ncclComm_t comm, bool across_z) {
+void DevicePiece::exchange(ncclComm_t comm, bool late) {
     for (Face& f : faces_)
-        if (f.across_z == across_z && !f.send_at)
+        if (f.late == late && !f.send_at)
             copy_box_async(in_, dims_, value_bytes_, f.send, f.send_buffer.get(), true, comm_stream_);
     nccl_check(nccl().group_start(), "ncclGroupStart");
     for (Face& f : faces_) {
-        if (f.across_z != across_z) continue;
+        if (f.late != late) continue;
         void* receive = f.receive_at ? at(*f.receive_at) : f.receive_buffer.get();
         const void* send = f.send_at ? at(*f.send_at) : f.send_buffer.get();
         nccl_check(nccl().recv(receive, f.bytes, ncclUint8, f.peer, comm, comm_stream_), "ncclRecv");
@@ -113,7 +114,7 @@ void DevicePiece::exchange(ncclComm_t comm, bool across_z) {
     }
     nccl_check(nccl().group_end(), "ncclGroupEnd");
     for (Face& f : faces_)
-        if (f.across_z == across_z && !f.receive_at)
+        if (f.late == late && !f.receive_at)
             copy_box_async(in_, dims_, value_bytes_, f.receive, f.receive_buffer.get(), false, comm_stream_);
 }
 

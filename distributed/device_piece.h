@@ -2,10 +2,12 @@
 // device (field 0 twice, in and out, swapped after each pass), field 0's faces, and the stream
 // they travel on. A pass packs the faces on that stream (cudaMemcpy3DAsync into contiguous
 // buffers, or straight from the array where a face is one contiguous run of it), moves them with
-// ncclSend/ncclRecv in one group, unpacks them into the halo; the faces across x and y first, then
-// those across z, so that a problem's launch may compute what reads no z halo while the z faces
-// still travel (star3d's overlap: nccl_star3d.cpp). The launches go on the default stream, ordered
-// after the exchange by events. CUDA builds with NCCL.
+// ncclSend/ncclRecv in one group, unpacks them into the halo. The faces across the piece's
+// outermost axis (z; y for a 2D mesh, whose nz is 1) go last, and a problem's launch may compute
+// what reads none of them while they still travel (star3d's overlap: nccl_star3d.cpp, the planes
+// that read no z halo; cardiac2d's: nccl_cardiac2d.cpp, the rows that read no ghost row); the
+// others arrive before anything on the default stream that follows. The launches go on the default
+// stream, ordered after the exchange by events. CUDA builds with NCCL.
 #pragma once
 #include <cuda_runtime_api.h>
 #include <nccl.h>
@@ -32,8 +34,9 @@ public:
     void upload(const Fields& piece);
     Fields download() const;  // the current state (after the last pass), halos included
 
-    // A pass as the driver runs it: begin (the faces across x and y arrived before anything on the
-    // default stream that follows; those across z travelling), the problem's launch, end.
+    // A pass as the driver runs it: begin (the faces across the inner axes arrived before anything
+    // on the default stream that follows; those across the outermost axis travelling), the
+    // problem's launch, end.
     void begin_pass(ncclComm_t comm);
     void end_pass();
 
@@ -43,8 +46,11 @@ public:
     void* field(int f) const { return others_.at(static_cast<std::size_t>(f - 1)).get(); }  // f >= 1
     GridDims local_dims() const { return dims_; }
     int value_bytes() const { return value_bytes_; }
-    bool halos_across_z() const { return across_z_; }
-    void wait_for_z_halos();  // the default stream waits for the z faces (none: nothing to wait for)
+    // The outermost axis (2 for z, 1 for y when nz is 1): its faces are the late ones, planes or
+    // rows that lie contiguously in the array.
+    int late_axis() const { return late_axis_; }
+    bool late_halos() const { return late_; }  // the piece has a neighbour across that axis
+    void wait_for_late_halos();  // the default stream waits for those faces (none: nothing to wait for)
 
     // NCCL connects two peers at their first send (buffers, proxy threads, and across processes
     // IPC handles): milliseconds to tens of them. One untimed exchange of every face before the
@@ -60,7 +66,7 @@ public:
 private:
     struct Face {
         int peer = 0;
-        bool across_z = false;
+        bool late = false;  // across the outermost axis
         Box send, receive;
         std::size_t bytes = 0;
         // A face that is one contiguous run of the array (a z face when x and y are not cut) travels
@@ -69,7 +75,7 @@ private:
         cuda_detail::DeviceBuffer send_buffer, receive_buffer;
     };
     unsigned char* at(long long offset) const { return static_cast<unsigned char*>(in_) + offset * value_bytes_; }
-    void exchange(ncclComm_t comm, bool across_z);
+    void exchange(ncclComm_t comm, bool late);
 
     int device_;
     GridDims dims_;
@@ -79,10 +85,11 @@ private:
     void* in_ = nullptr;
     void* out_ = nullptr;
     std::vector<Face> faces_;
-    bool across_xy_ = false, across_z_ = false;
+    int late_axis_ = 2;
+    bool early_ = false, late_ = false;  // faces across the inner axes, across the outermost one
     long long bytes_sent_ = 0;
     cudaStream_t comm_stream_{};
-    cudaEvent_t computed_{}, xy_arrived_{}, z_arrived_{};
+    cudaEvent_t computed_{}, early_arrived_{}, late_arrived_{};
 };
 
 }  // namespace stencil::distributed

@@ -1,8 +1,8 @@
 // The cardiac2d problem's engine on GPUs (nccl_run.h: ghost cells through NCCL; CUDA builds with
-// NCCL only): after each exchange, on the default stream, each GPU mirrors its piece's outer sides
-// and runs the version's kernel (launch_ghosts_on_device, launch_step_on_device), in the order of
-// the MPI run (cardiac2d_run.h). No overlap: a 2D piece has no slab that reads no ghost cell and
-// an unchanged kernel could take.
+// NCCL only): on the default stream, each GPU mirrors its piece's outer sides and runs the
+// version's kernel (launch_ghosts_on_device, launch_step_on_device), in the order of the MPI run
+// (cardiac2d_run.h). The ghost columns arrive first; while the ghost rows travel, the rows that
+// read none are stepped (Cardiac2dRunOptions::overlap), then the two edge rows.
 #pragma once
 #include "distributed/cardiac2d_problem.h"
 #if STENCIL_LAB_HAVE_MPI

@@ -23,8 +23,9 @@ namespace stencil::distributed {
 class GpuPieceSteps {
 public:
     virtual ~GpuPieceSteps() = default;
-    // Pass `k`: field 0's faces across x and y are in piece.in(); those across z are there after
-    // piece.wait_for_z_halos(). Reads in(), writes out() and the other fields.
+    // Pass `k`: field 0's faces across the inner axes are in piece.in(); those across the
+    // outermost one (DevicePiece::late_axis) are there after piece.wait_for_late_halos(). Reads
+    // in(), writes out() and the other fields.
     virtual void pass(int k, DevicePiece& piece) = 0;
 };
 

@@ -36,13 +36,13 @@ public:
         // runs of one step a pass: a fused launch on a slab writes levels that are wrong within r K
         // of the slab's faces, which lie in the neighbouring slab, and the last, shorter pass of a
         // fused run still has halos r K wide.
-        if (overlap_ && piece.halos_across_z() && halo_ == r && nz - 2 * r > 2 * r) {
+        if (overlap_ && piece.late_axis() == 2 && piece.late_halos() && halo_ == r && nz - 2 * r > 2 * r) {
             compute_slab(piece, launch, 2 * r, nz - 2 * r);
-            piece.wait_for_z_halos();
+            piece.wait_for_late_halos();
             compute_slab(piece, launch, r, 2 * r);
             compute_slab(piece, launch, nz - 2 * r, nz - r);
         } else {
-            piece.wait_for_z_halos();
+            piece.wait_for_late_halos();
             compute_slab(piece, launch, r, nz - r);
         }
     }

@@ -148,10 +148,35 @@ TEST_CASE("nccl cardiac2d: --gpus 2 split on x and on y (runs only with 2 GPUs)"
         return;
     }
     const char* split = GENERATE("2x1", "1x2");
+    const char* overlap = GENERATE("", "--no-overlap");
     const auto j = require_equal(stencil::test::stencil_lab_exe() + " run --backend cuda --problem cardiac2d --kernel shared "
-                                 "--size 150 --steps 6 --decompose " + split + " --gpus 2 --json");
+                                 "--size 150 --steps 6 --decompose " + split + " --gpus 2 --json " + overlap);
     REQUIRE(j["halo_bytes_per_step"]["total"].get<long long>() > 0);
+    REQUIRE(j["overlap"] == (std::string(overlap).empty()));
     require_peer_link(j);
+}
+
+// The ghost rows travel while the rows that read none are stepped (nccl_cardiac2d.cpp): every
+// version on pieces cut across y, their edge rows stepped as pieces one row tall (75 rows a piece,
+// and 4 and 5); on 4 GPUs also a 2x2 cut and pieces two rows tall, which step after the exchange.
+TEST_CASE("nccl cardiac2d: overlapped ghost rows equal the whole mesh, every version, pieces 2 to 75 rows tall",
+          "[gpu]") {
+    if (gpus_here() < 2) {
+        WARN("one GPU here: the 2-GPU exchange is not run");
+        return;
+    }
+    const char* kernel = GENERATE("naive", "fused", "shared", "shared-all", "sliding-rows", "shuffle");
+    const char* precision = GENERATE("f32", "f64");
+    const std::string run = stencil::test::stencil_lab_exe() + " run --backend cuda --problem cardiac2d --kernel " +
+                            kernel + " --precision " + precision + " --steps 5 --json";
+    for (const char* size : {"150", "9"}) {
+        const auto j = require_equal(run + " --size " + size + " --decompose 1x2 --gpus 2");
+        REQUIRE(j["overlap"] == true);
+    }
+    if (gpus_here() >= 4) {
+        require_equal(run + " --size 150 --decompose 2x2 --gpus 4");
+        require_equal(run + " --size 8 --decompose 1x4 --gpus 4");
+    }
 }
 
 TEST_CASE("nccl scaling: --gpus N --scaling strong has a row per GPU count", "[gpu]") {

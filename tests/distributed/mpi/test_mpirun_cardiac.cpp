@@ -88,6 +88,8 @@ TEST_CASE("mpirun cardiac2d: bad decompositions end every rank with exit 2 and o
     require_refused(2, "--problem cardiac2d --kernel fused --decompose 2x", "--decompose must be PXxPY");
     require_refused(2, "--problem cardiac2d --kernel fused --decompose 2x1 --tile 8", "--tile does not apply");
     require_refused(2, "--problem cardiac2d --kernel fused --decompose 2x1 --fuse 2", "--fuse does not apply");
+    require_refused(2, "--problem cardiac2d --kernel fused --decompose 1x2 --no-overlap",
+                    "--no-overlap applies to halos through NCCL");
     require_refused(2, "--problem cardiac2d --kernel fused --decompose 2x1 --size 4", "--size must be between");
     require_refused(2, "--problem cardiac2d --kernel tiled --decompose 2x1", "unknown kernel 'tiled'");
     require_refused(9, "--problem cardiac2d --kernel fused --size 8 --decompose 9x1", "at least one interior cell");
