@@ -54,9 +54,10 @@ void print_text(const experiments::TuneResult& r, const std::string& cache) {
         } else if (!t.ok) {
             fmt::print(" {} {:<14} FAILED the check: {}\n", mark, t.label(), t.check);
         } else if (t.timed) {
-            fmt::print(" {} {:<14} {:8.4f} ms (min {:.4f}, max {:.4f})  {:7.1f} GB/s  copy x{:.2f}  "
-                       "model {:6.2f} B/output{}\n", mark, t.label(), t.ms_median, t.ms_min, t.ms_max, t.gbps,
-                       t.copy_ratio, t.requested_bytes_per_output, t.from_cache ? "  (cached)" : "");
+            fmt::print(" {} {:<14} {:8.4f} ms (min {:.4f}, max {:.4f}){}  {:7.1f} GB/s  copy x{:.2f}  "
+                       "model {:6.2f} B/output{}\n", mark, t.label(), t.ms_median, t.ms_min, t.ms_max,
+                       t.steps > 1 ? fmt::format(", {} steps: {:.4f} ms a step", t.steps, t.ms_median / t.steps) : "",
+                       t.gbps, t.copy_ratio, t.requested_bytes_per_output, t.from_cache ? "  (cached)" : "");
         } else {
             fmt::print(" {} {:<14} checked ok; model {:6.2f} requested B/output, {:.2f} sectors/request{}\n", mark,
                        t.label(), t.requested_bytes_per_output, t.sectors_per_request, t.from_cache ? "  (cached)" : "");

@@ -48,16 +48,26 @@ std::vector<TuneConfig> tune_chunk_configs(KernelId kernel, int tile, int radius
     return configs;
 }
 
+std::vector<TuneConfig> tune_fuse_configs(KernelId kernel, int tile, int z_chunk) {
+    std::vector<TuneConfig> configs;
+    const KernelVersion& v = version(kernel);
+    for (int K = 1; K <= shape_of(kernel).max_fused_steps && shape_of(kernel).max_fused_steps > 1; ++K)
+        if (K != v.fused_steps) configs.push_back({tile, std::nullopt, z_chunk, K});
+    return configs;
+}
+
 namespace {
-std::string config_label(int tile, const std::optional<Dim3>& block, int z_chunk) {
+std::string config_label(int tile, const std::optional<Dim3>& block, int z_chunk, int fuse) {
     if (block) return fmt::format("block {}x{}x{}", block->x, block->y, block->z);
-    return z_chunk ? fmt::format("T={} z-chunk {}", tile, z_chunk) : fmt::format("T={}", tile);
+    std::string s = z_chunk ? fmt::format("T={} z-chunk {}", tile, z_chunk) : fmt::format("T={}", tile);
+    return fuse ? s + fmt::format(" K={}", fuse) : s;
 }
 json block_json(const Dim3& b) { return json::array({b.x, b.y, b.z}); }
 }  // namespace
 
-std::string TuneConfig::label() const { return config_label(tile, block, z_chunk); }
-std::string TuneTrial::label() const { return config_label(tile, block, z_chunk); }
+std::string TuneConfig::label() const { return config_label(tile, block, z_chunk, fuse); }
+// A trial of a version that fuses steps names its K, the row's too.
+std::string TuneTrial::label() const { return config_label(tile, block, z_chunk, fuse ? fuse : steps > 1 ? steps : 0); }
 
 // ---- the cache --------------------------------------------------------------------------------
 json TuneTrial::to_json() const {
@@ -67,6 +77,8 @@ json TuneTrial::to_json() const {
     if (!skipped.empty()) j["skipped"] = skipped;
     if (block) j["block"] = block_json(*block);
     if (z_chunk) j["z_chunk"] = z_chunk;
+    if (fuse) j["fuse"] = fuse;
+    j["steps"] = steps;
     if (timed) {
         j["ms"] = {{"min", ms_min}, {"median", ms_median}, {"max", ms_max}};
         j["gbps"] = gbps;
@@ -85,6 +97,8 @@ TuneTrial TuneTrial::from_json(const json& j) {
         t.block = Dim3{b.at(0).get<int>(), b.at(1).get<int>(), b.at(2).get<int>()};
     }
     t.z_chunk = j.value("z_chunk", 0);
+    t.fuse = j.value("fuse", 0);
+    t.steps = j.value("steps", 1);
     t.skipped = j.value("skipped", std::string());
     t.ok = j.at("ok").get<bool>();
     t.check = j.at("check").get<std::string>();
@@ -137,10 +151,19 @@ struct Cache {
     }
 };
 
+// The steps a trial's launch fuses: K for a version that fuses steps (the config's, or the row's),
+// 1 for the others.
+int trial_steps(KernelId kernel, const TuneConfig& c) {
+    if (shape_of(kernel).max_fused_steps <= 1) return 1;
+    return c.fuse ? c.fuse : version(kernel).fused_steps;
+}
+
 std::string cache_key(const Backend& backend, const TuneOptions& o, const TuneConfig& c) {
-    const std::string what = c.block     ? fmt::format("B{}x{}x{}", c.block->x, c.block->y, c.block->z)
-                             : c.z_chunk ? fmt::format("T{}Z{}", c.tile, c.z_chunk)
-                                         : fmt::format("T{}", c.tile);
+    const int steps = trial_steps(o.kernel, c);
+    const std::string what = (c.block     ? fmt::format("B{}x{}x{}", c.block->x, c.block->y, c.block->z)
+                              : c.z_chunk ? fmt::format("T{}Z{}", c.tile, c.z_chunk)
+                                          : fmt::format("T{}", c.tile)) +
+                             (steps > 1 || c.fuse ? fmt::format("K{}", steps) : std::string());
     return fmt::format("{}|{}|{}|r{}|{}|N{}|{}", backend.kind() == BackendKind::cuda ? "cuda" : "cpu",
                        backend.device().name, version(o.kernel).name, o.radius, to_string(o.precision), o.size, what);
 }
@@ -151,6 +174,7 @@ TuneTrial try_config(Backend& backend, const TuneOptions& o, const TuneConfig& c
     t.tile = c.tile;
     t.block = c.block;
     t.z_chunk = c.z_chunk;
+    t.fuse = c.fuse;
     const int T = c.tile;
     const GridDims dims{o.size, o.size, o.size};
     LaunchRequest req;
@@ -161,13 +185,16 @@ TuneTrial try_config(Backend& backend, const TuneOptions& o, const TuneConfig& c
     req.dims = dims;
     req.block = c.block;
     req.z_chunk = c.z_chunk;
+    // A version that fuses steps is timed on one launch of its K: K updates of every cell.
+    if (shape_of(o.kernel).max_fused_steps > 1) req.steps = req.fuse = trial_steps(o.kernel, c);
+    t.steps = req.steps;
     if (auto why = backend.cannot_run(req)) {
         t.skipped = *why;
         return t;
     }
     const double outputs = std::pow(double(o.size - 2 * o.radius), 3);
-    const auto traffic = analysis::exact_grid_traffic(o.kernel, T, o.radius, o.precision, dims, 1, c.z_chunk);
-    t.requested_bytes_per_output = outputs > 0 ? double(traffic.load_bytes) / outputs : 0;
+    const auto traffic = analysis::exact_grid_traffic(o.kernel, T, o.radius, o.precision, dims, req.steps, c.z_chunk);
+    t.requested_bytes_per_output = outputs > 0 ? double(traffic.load_bytes) / outputs / req.steps : 0;
     t.sectors_per_request =
         analysis::warp_pattern(o.kernel, T, o.radius, o.precision, dims, c.block, c.z_chunk).sectors_per_request;
     RunOptions ro;
@@ -191,10 +218,10 @@ TuneTrial try_config(Backend& backend, const TuneOptions& o, const TuneConfig& c
 }
 
 // ---- the ranking --------------------------------------------------------------------------------
-// Lower is better: the median time on a GPU; on the CPU the model's requested bytes per output,
-// then its sectors per request.
+// Lower is better: the median time per step on a GPU; on the CPU the model's requested bytes per
+// output and step, then its sectors per request.
 bool better(const TuneTrial& a, const TuneTrial& b, bool timed) {
-    if (timed) return a.ms_median < b.ms_median;
+    if (timed) return a.ms_median / a.steps < b.ms_median / b.steps;
     if (a.requested_bytes_per_output != b.requested_bytes_per_output)
         return a.requested_bytes_per_output < b.requested_bytes_per_output;
     return a.sectors_per_request < b.sectors_per_request;
@@ -239,11 +266,13 @@ TuneResult run_tune(Backend& backend, const TuneOptions& o) {
                             : "no time was measured (the CPU backend is an emulator): the fewest requested bytes "
                               "per output in the model's exact count, then the fewest sectors per warp request; "
                               "every configuration was still checked against the reference";
-    // Two stages: the tiles (and block shapes), then the z-chunks at the best tile of the first
-    // stage (the row's default when none passed). The chunks' count is known before the tile is.
+    // Three stages: the tiles (and block shapes), then the z-chunks at the best tile of the first
+    // stage (the row's default when none passed), then K at the best of both. The later stages'
+    // counts are known before their tile is.
     const size_t chunks = std::size(kTuneZChunks) - 1;
     const bool chunked = version(o.kernel).z_chunk > 0;
-    const int total = int(configs.size() + (chunked ? chunks : 0));
+    const size_t fuses = tune_fuse_configs(o.kernel, 0, 0).size();
+    const int total = int(configs.size() + (chunked ? chunks : 0) + fuses);
     auto try_all = [&](const std::vector<TuneConfig>& stage) {
         for (const TuneConfig& c : stage) {
             if (o.progress)
@@ -269,6 +298,11 @@ TuneResult run_tune(Backend& backend, const TuneOptions& o) {
     if (chunked) {
         const int tile = res.best ? res.tried[*res.best].tile : version(o.kernel).default_tile;
         try_all(tune_chunk_configs(o.kernel, tile, o.radius, o.precision, backend.limits()));
+    }
+    if (fuses) {
+        const int tile = res.best ? res.tried[*res.best].tile : version(o.kernel).default_tile;
+        const int chunk = res.best ? res.tried[*res.best].z_chunk : 0;
+        try_all(tune_fuse_configs(o.kernel, tile, chunk));
     }
     if (o.progress) o.progress(int(res.tried.size()), int(res.tried.size()), "done");
     return res;

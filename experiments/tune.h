@@ -1,8 +1,10 @@
 // `stencil-lab tune`: the best configuration of one version for one grid. Every configuration the
 // version exposes (its tile T, over the tiles the backends build and the hardware allows, and for a
 // version that takes any block shape, KernelVersion::takes_block, a set of block shapes: the
-// textbook's 32x4x2 and its neighbours) is checked against the fp64 reference through core/run.h; on a GPU each one that passes is then
-// timed (warm-up, min / median / max) and the fastest median wins. On the CPU backend no time
+// textbook's 32x4x2 and its neighbours; the z-chunk of a version that marches one; the steps K a
+// launch fuses, for temporal) is checked against the fp64 reference through core/run.h; on a GPU
+// each one that passes is then timed (warm-up, min / median / max) and the fastest median per step
+// wins: a launch that fuses K steps is K updates of every cell. On the CPU backend no time
 // means anything (the emulator's speed is not a GPU's), so the ranking is the model's and the
 // trace's traffic: fewest requested bytes per output, then fewest sectors per warp request; the
 // result says no time was measured.
@@ -38,12 +40,13 @@ struct TuneOptions {
 };
 
 // One point of the search: a tile, or (a version that takes one) a block shape of the user's kind,
-// or (a version with a z-chunk) the planes a block marches.
+// or (a version with a z-chunk) the planes a block marches, or (a version that fuses steps) K.
 struct TuneConfig {
     int tile = 0;
     std::optional<Dim3> block;      // set: `run --block` of this shape (tile then unused)
     int z_chunk = 0;                // set: `run --z-chunk` (0: the row's)
-    std::string label() const;      // "T=8", "block 32x4x2", "T=8 z-chunk 32"
+    int fuse = 0;                   // set: `run --fuse K --steps K` (0: the row's K)
+    std::string label() const;      // "T=8", "block 32x4x2", "T=8 z-chunk 32", "T=64 z-chunk 32 K=2"
     bool operator==(const TuneConfig&) const = default;
 };
 
@@ -51,14 +54,16 @@ struct TuneTrial {
     int tile = 0;
     std::optional<Dim3> block;       // as TuneConfig
     int z_chunk = 0;                 // as TuneConfig
+    int fuse = 0;                    // as TuneConfig
+    int steps = 1;                   // the steps the timed launch applies (K for temporal)
     std::string label() const;
     std::string skipped;             // why it cannot run (then nothing below is set)
     bool ok = false;                 // the check against the reference passed
     std::string check;               // the check's line
     bool timed = false;
-    double ms_min = 0, ms_median = 0, ms_max = 0;
-    double gbps = 0, copy_ratio = 0;
-    double requested_bytes_per_output = 0;  // the model's exact whole-grid count
+    double ms_min = 0, ms_median = 0, ms_max = 0;  // of one launch, its `steps` steps
+    double gbps = 0, copy_ratio = 0;  // a launch of K steps counts K updates: the copy-equivalent rate
+    double requested_bytes_per_output = 0;  // the model's exact whole-grid count, per step
     double sectors_per_request = 0;         // the model's warp pattern over the grid
     bool from_cache = false;
     nlohmann::json to_json() const;
@@ -82,14 +87,18 @@ struct TuneResult {
 std::vector<int> tune_tiles(KernelId kernel, int radius, Precision p, const DeviceLimits& lim = {});
 // The first stage of a search: the tiles, then, for a version that takes a block shape, the
 // shapes of kTuneBlocks that block_error allows. No version exposes an unrolling factor (the
-// kernels' loops over r are unrolled by the compiler); temporal's K changes what a launch
-// computes, so it is compared by `run --fuse`, not tuned.
+// kernels' loops over r are unrolled by the compiler). A version that fuses steps runs every
+// stage at the row's K; the third stage varies K.
 std::vector<TuneConfig> tune_configs(KernelId kernel, int radius, Precision p, const DeviceLimits& lim = {});
 // The second stage, for a version with a z-chunk: the chunks of kTuneZChunks but the row's own (the
 // tile's entry of the first stage ran it) at `tile`, the first stage's best (one axis at a time:
 // tiles x chunks would be 5 times the runs). Empty for other versions or a tile that does not fit.
 std::vector<TuneConfig> tune_chunk_configs(KernelId kernel, int tile, int radius, Precision p,
                                            const DeviceLimits& lim = {});
+// The third stage, for a version that fuses steps (temporal): K = 1 .. max_fused_steps but the
+// row's own, at the tile and chunk of the stages before (a K whose halos the tile cannot hold is
+// a trial that says why it was skipped). Empty for the versions of one step a launch.
+std::vector<TuneConfig> tune_fuse_configs(KernelId kernel, int tile, int z_chunk);
 // Block shapes tried for such a version: the textbook's 32x4x2 and shapes around it (wider rows,
 // more rows, more planes), each a multiple of a warp.
 inline constexpr Dim3 kTuneBlocks[] = {{32, 4, 2}, {32, 8, 1}, {32, 4, 4}, {32, 8, 2}, {64, 4, 1},

@@ -13,9 +13,10 @@ namespace stencil::experiments {
 
 namespace {
 
-// The configuration (quoted: "T=8", "block 32x4x2"), the ranked figure, its low and high (min /
-// max time; the model's bytes have no spread), and whether this is the best configuration. The
-// plot puts the configurations side by side in the order tried (tiles, then block shapes or z-chunks).
+// The configuration (quoted: "T=8", "block 32x4x2"), the ranked figure (a time per step: a launch
+// that fuses K steps is divided by K), its low and high (min / max time; the model's bytes have
+// no spread), and whether this is the best configuration. The plot puts the configurations side by
+// side in the order tried (tiles, then block shapes or z-chunks, then K).
 std::string tune_data(const TuneResult& r) {
     std::string d = r.timed ? "# configuration median_ms min_ms max_ms best sectors_per_request\n"
                             : "# configuration requested_bytes_per_output - - best sectors_per_request\n";
@@ -26,8 +27,8 @@ std::string tune_data(const TuneResult& r) {
         // On the axis a block shape is its three numbers ("32x4x2"), a tile "T=8".
         const std::string label = fmt::format("\"{}\"", t.block ? t.label().substr(6) : t.label());
         if (r.timed)
-            d += fmt::format("{} {} {} {} {} {}\n", label, t.ms_median, t.ms_min, t.ms_max, best ? 1 : 0,
-                             t.sectors_per_request);
+            d += fmt::format("{} {} {} {} {} {}\n", label, t.ms_median / t.steps, t.ms_min / t.steps,
+                             t.ms_max / t.steps, best ? 1 : 0, t.sectors_per_request);
         else
             d += fmt::format("{} {} {} {} {} {}\n", label, t.requested_bytes_per_output, t.requested_bytes_per_output,
                              t.requested_bytes_per_output, best ? 1 : 0, t.sectors_per_request);
@@ -36,12 +37,12 @@ std::string tune_data(const TuneResult& r) {
 }
 
 std::string tune_script(const TuneResult& r, const std::string& term) {
-    const std::string axis = r.timed ? "ms per launch (median; bars: min to max)" : "requested bytes per output";
+    const std::string axis = r.timed ? "ms per step (median; bars: min to max)" : "requested bytes per output and step";
     const std::string how = r.timed ? "each checked, then timed" : "each checked; ranked by the model's exact count, no time on the CPU";
     return fmt::format(
         "set terminal {} size 1000,620 font ',13'\nset output 'tune.png'\n"
         "set title \"tune: {} r = {} {} N = {} on {} ({})\\n{{/*0.85 {}}}\"\n"
-        "set xlabel 'configuration (tile T, or block shape)'\nset ylabel \"{}\" noenhanced\n"
+        "set xlabel 'configuration (tile T, block shape, z-chunk, K fused steps)'\nset ylabel \"{}\" noenhanced\n"
         "set key top right box opaque\nset grid\nset xtics rotate by -35 noenhanced\n"
         "set offsets 0.5, 0.5, 0, 0\nset lmargin 12\nset bmargin 7\n"
         "set y2label 'sectors per warp request (the model)'\nset y2tics\nset y2range [0:*]\nset rmargin 10\n"

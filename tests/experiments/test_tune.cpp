@@ -3,11 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "analysis/model.h"
@@ -69,6 +71,49 @@ TEST_CASE("tune streaming on the CPU backend: z-chunks tried at the best tile, c
     bool seen = false;
     for (const auto& t : j["tried"]) seen = seen || t.value("z_chunk", 0) == 32;
     CHECK(seen);
+}
+
+// A version that fuses steps: every trial is one launch of its K steps (the row's K in the first two
+// stages), the third stage tries the other K at the best tile and chunk, and the ranking is per
+// step: the model's bytes per output fall with K (the grid read once per K updates).
+TEST_CASE("tune temporal on the CPU backend: K tried at the best tile and chunk, ranked per step, cached", "[tune]") {
+    auto backend = make_cpu_backend();
+    TuneOptions o;
+    o.kernel = KernelId::temporal;
+    o.size = 24;
+    o.reps = 1;
+    o.warmup = 0;
+    o.cache_file = temp_path("temporal.json");
+    const int row_k = version(KernelId::temporal).fused_steps;
+    const int max_k = shape_of(KernelId::temporal).max_fused_steps;
+    REQUIRE(max_k > 1);
+    const TuneResult r = run_tune(*backend, o);
+    const size_t stage12 = tune_configs(KernelId::temporal, 1, Precision::f32).size() + std::size(kTuneZChunks) - 1;
+    REQUIRE(r.tried.size() == stage12 + size_t(max_k - 1));
+    std::map<int, double> bytes_by_k;
+    for (size_t i = 0; i < r.tried.size(); ++i) {
+        const auto& t = r.tried[i];
+        CAPTURE(t.label(), t.check, t.skipped);
+        CHECK(t.ok);
+        CHECK(t.steps == (i < stage12 ? row_k : t.fuse));
+        CHECK(t.label().find(fmt::format("K={}", t.steps)) != std::string::npos);
+        if (i >= stage12) {
+            CHECK(t.fuse != row_k);
+            CHECK(t.tile == r.tried[stage12].tile);
+            CHECK(t.z_chunk == r.tried[stage12].z_chunk);
+            bytes_by_k[t.fuse] = t.requested_bytes_per_output;
+        }
+    }
+    REQUIRE(bytes_by_k.size() == size_t(max_k - 1));
+    CHECK(bytes_by_k.at(1) > bytes_by_k.at(2));
+    REQUIRE(r.best.has_value());
+    CHECK(r.tried[*r.best].steps == max_k);  // the fewest bytes per step at this grid
+    // Every trial is in the cache under its K: a second run measures nothing.
+    const TuneResult again = run_tune(*backend, o);
+    REQUIRE(again.tried.size() == r.tried.size());
+    for (const auto& t : again.tried) CHECK(t.from_cache);
+    CHECK(again.tried[*again.best].label() == r.tried[*r.best].label());
+    std::remove(o.cache_file.c_str());
 }
 
 TEST_CASE("tune on the CPU backend: every tile checked, ranked by the model's bytes, cached", "[tune]") {

@@ -15,7 +15,8 @@ TEST_CASE("tune on the GPU: every configuration it can pick is correct and timed
     auto backend = make_backend("cuda", &why);
     REQUIRE(backend);
     // naive: its tiles and every block shape of kTuneBlocks.
-    const KernelId k = GENERATE(KernelId::naive, KernelId::tiled, KernelId::coarsened, KernelId::streaming);
+    const KernelId k =
+        GENERATE(KernelId::naive, KernelId::tiled, KernelId::coarsened, KernelId::streaming, KernelId::temporal);
     TuneOptions o;
     o.kernel = k;
     o.size = 96;
@@ -25,9 +26,11 @@ TEST_CASE("tune on the GPU: every configuration it can pick is correct and timed
     CAPTURE(version(k).name);
     REQUIRE(r.timed);
     REQUIRE(r.best);
-    // The tiles (and naive's shapes), then streaming's z-chunks at the best of them.
+    // The tiles (and naive's shapes), then streaming's and temporal's z-chunks at the best of them,
+    // then temporal's K.
     const size_t chunks = version(k).z_chunk > 0 ? std::size(kTuneZChunks) - 1 : 0;
-    REQUIRE(r.tried.size() == tune_configs(k, 1, Precision::f32, backend->limits()).size() + chunks);
+    const size_t fuses = tune_fuse_configs(k, 0, 0).size();
+    REQUIRE(r.tried.size() == tune_configs(k, 1, Precision::f32, backend->limits()).size() + chunks + fuses);
     for (const auto& t : r.tried) {
         CAPTURE(t.label(), t.skipped, t.check);
         if (!t.skipped.empty()) continue;
@@ -35,6 +38,6 @@ TEST_CASE("tune on the GPU: every configuration it can pick is correct and timed
         CHECK(t.timed);
         CHECK(t.ms_median >= t.ms_min);
         CHECK(t.ms_max >= t.ms_median);
-        CHECK(r.tried[*r.best].ms_median <= t.ms_median);
+        CHECK(r.tried[*r.best].ms_median / r.tried[*r.best].steps <= t.ms_median / t.steps);
     }
 }
