@@ -9,7 +9,8 @@
 # STEPS (default: all), each under its own time limit:
 #   info      nvidia-smi and `stencil-lab info --json`                       -> info.json
 #   ctest     ctest -L gpu (every kernel x tile x radius x precision, ...)   -> ctest.log
-#             (CTEST_JOBS=N runs N at once: the corpus's CPU halves use the machine's cores)
+#             (CTEST_JOBS=N runs N at once: the corpus's CPU halves use the machine's cores;
+#             CTEST_REGEX=RE only the tests whose names match, e.g. nccl on a machine of 4 GPUs)
 #   measure   the GPU's verdict of each corpus entry the table predicts      -> measure.txt
 #   counters  ncu on the naive kernel at 256^3, in-process CUPTI beside it,
 #             and whether the metrics the lab reads exist on this GPU         -> counters.txt
@@ -78,7 +79,8 @@ fi
 
 if want ctest; then
   step "ctest -L gpu"
-  ( cd "$BUILD" && timeout 560 ctest -L gpu -j "${CTEST_JOBS:-1}" --output-on-failure --timeout 500 ) > "$RES/ctest.log" 2>&1 || fail "ctest -L gpu"
+  ( cd "$BUILD" && timeout 560 ctest -L gpu ${CTEST_REGEX:+-R "$CTEST_REGEX"} -j "${CTEST_JOBS:-1}" --output-on-failure \
+      --timeout 500 ) > "$RES/ctest.log" 2>&1 || fail "ctest -L gpu"
   tail -n 8 "$RES/ctest.log"
 fi
 
@@ -232,9 +234,10 @@ if want scaling; then
   [ "$G" -ge 2 ] && Z="$Z,1x1x2" && C="$C,1x2"
   [ "$G" -ge 4 ] && Z="$Z,1x1x4" && C="$C,2x2"
   step "scaling over $G GPU(s): star3d $Z, cardiac2d $C"
-  # SCALING_ROWS: rows "kernel mode size [flags]" separated by ';' (default: the five below), and
-  # SCALING_CARDIAC=0 leaves the cardiac sweep out: a session may split them over two calls.
-  ROWS=${SCALING_ROWS:-"streaming strong 1024;temporal strong 1024 --fuse 3;register-tiled strong 1024;streaming weak 512;temporal weak 512 --fuse 3"}
+  # SCALING_ROWS: rows "kernel mode size [flags]" separated by ';' (unset: the five below; empty: none),
+  # SCALING_CARDIAC=0 leaves the cardiac sweep out: a session may split them over two calls, and
+  # CARDIAC_SPLITS="1x1,1x2,2x2;1x1,1x2,1x4" makes one cardiac sweep per list (default: $C).
+  ROWS=${SCALING_ROWS-"streaming strong 1024;temporal strong 1024 --fuse 3;register-tiled strong 1024;streaming weak 512;temporal weak 512 --fuse 3"}
   IFS=';' read -ra ROW_LIST <<< "$ROWS"
   for row in "${ROW_LIST[@]}"; do
     read -r k mode n extra <<< "$row"
@@ -242,8 +245,13 @@ if want scaling; then
       --scaling "$mode" --gpus "$G" --out "$RES/scaling-$k-$mode-$n" || fail "scaling $row"
   done
   if [ "${SCALING_CARDIAC:-1}" = 1 ]; then
-    timeout 400 "$LAB" run --backend cuda --problem cardiac2d --kernel shared --size 8192 --steps 50 --decompose "$C" \
-      --scaling strong --gpus "$G" --out "$RES/scaling-cardiac2d-strong-8192" || fail "scaling cardiac2d"
+    IFS=';' read -ra SPLITS <<< "${CARDIAC_SPLITS:-$C}"
+    for splits in "${SPLITS[@]}"; do
+      out="$RES/scaling-cardiac2d-strong-8192"
+      [ -n "${CARDIAC_SPLITS:-}" ] && out="$out-${splits##*,}"
+      timeout 400 "$LAB" run --backend cuda --problem cardiac2d --kernel shared --size 8192 --steps 50 \
+        --decompose "$splits" --scaling strong --gpus "$G" --out "$out" || fail "scaling cardiac2d $splits"
+    done
   fi
 fi
 
