@@ -21,7 +21,8 @@
 #   sweep     `stencil-lab sweep --size 256`, f32 and f64                    -> sweep-256-f32/, -f64/
 #   lab       the lab's kernels (`run --json`), r = 1..4, f32 and f64        -> lab-512.jsonl
 #   peers     lab, then bench/peers.py on the same grids                     -> lab-512.jsonl, peers-512.*
-#   steps     `run --steps 8`: temporal K = 2..4 beside one step a launch   -> steps-512.jsonl
+#   steps     `run --steps 8`: temporal K = 1..4 beside one step a launch   -> steps-512.jsonl
+#             (STEPS_RADII="1 2": at each of these radii; default 1)
 #   scaling   decomposed runs over every GPU here (NCCL), 1/2/4 GPUs        -> scaling-*/
 # Everything lands in $OUT/session.tar.gz (the device returns at most 8 files) and the console
 # output in $OUT/session.log.
@@ -207,19 +208,22 @@ if want steps; then
   # Issue 13's temporal target: 8 time steps at 512^3, temporal at its default T fusing K = 2, 3, 4
   # steps a pass, beside versions that launch once a step; rates count one read and one write per
   # cell update (copy_ratio).
-  step "run --steps 8 at ${SIZE}^3: temporal K = 2..4 and one step a launch"
+  step "run --steps 8 at ${SIZE}^3: temporal K = 1..4 and one step a launch, r = ${STEPS_RADII:-1}"
   : > "$RES/steps-$SIZE.jsonl"
-  for p in f32 f64; do
-    for ktf in temporal:64:2 temporal:64:3 temporal:64:4 streaming:4: naive:8: register-tiled:32:; do
-      IFS=: read -r k t f <<< "$ktf"
-      timeout 120 "$LAB" run --json --backend cuda --kernel "$k" --tile "$t" ${f:+--fuse "$f"} --steps 8 \
-        --precision "$p" --size "$SIZE" --reps 10 >> "$RES/steps-$SIZE.jsonl" || fail "steps $k T=$t K=$f $p"
+  for r in ${STEPS_RADII:-1}; do
+    for p in f32 f64; do
+      for ktf in temporal:64:1 temporal:64:2 temporal:64:3 temporal:64:4 streaming:4: naive:8: register-tiled:32:; do
+        IFS=: read -r k t f <<< "$ktf"
+        timeout 120 "$LAB" run --json --backend cuda --kernel "$k" --tile "$t" ${f:+--fuse "$f"} --steps 8 \
+          --radius "$r" --precision "$p" --size "$SIZE" --reps 10 >> "$RES/steps-$SIZE.jsonl" ||
+          fail "steps $k T=$t K=$f r=$r $p"
+      done
     done
   done
   python3 -c '
 import json,sys
 for l in open(sys.argv[1]):
-    j=json.loads(l); print("%-15s T=%-3d K=%d %s copy-equivalent %.3f" % (j["kernel"], j["tile"], j["fused_steps"], j["precision"], j["copy_ratio"]))' "$RES/steps-$SIZE.jsonl"
+    j=json.loads(l); print("%-15s T=%-3d K=%d r=%d %s copy-equivalent %.3f" % (j["kernel"], j["tile"], j["fused_steps"], j["radius"], j["precision"], j["copy_ratio"]))' "$RES/steps-$SIZE.jsonl"
 fi
 
 if want scaling; then
