@@ -236,7 +236,8 @@ if want scaling; then
     export LD_LIBRARY_PATH="$NCCL_DIR:$LD_LIBRARY_PATH"
   Z="1x1x1"; C="1x1"
   [ "$G" -ge 2 ] && Z="$Z,1x1x2" && C="$C,1x2"
-  [ "$G" -ge 4 ] && Z="$Z,1x1x4" && C="$C,2x2"
+  # The cardiac mesh in strips: every ghost face a row, all of them overlapped (2x2's columns are not).
+  [ "$G" -ge 4 ] && Z="$Z,1x1x4" && C="$C,1x4"
   step "scaling over $G GPU(s): star3d $Z, cardiac2d $C"
   # SCALING_ROWS: rows "kernel mode size [flags]" separated by ';' (unset: the five below; empty: none),
   # SCALING_CARDIAC=0 leaves the cardiac sweep out: a session may split them over two calls, and
