@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "viewer/core/measure.h"
+#include "viewer/core/png_file.h"
 
 namespace stencil::viewer {
 

@@ -1,5 +1,5 @@
 // Reads what the frame was drawn into (glReadPixels: the window's back buffer, or with --offscreen
-// the framebuffer object bound for reading) and writes it as a PNG (stb_image_write).
+// the framebuffer object bound for reading) and writes it as a PNG (core/png_file.h).
 #pragma once
 #include <string>
 

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,15 +23,18 @@ struct Ran {
     std::string err;  // stderr
 };
 
-// Runs the viewer with `args` (and `env` before it), stdout dropped, stderr kept.
+// Runs the viewer with `args` (and `env` before it), stdout dropped, stderr kept in a file of this
+// process's own: ctest runs this file's test cases at once, each a process.
 Ran run_viewer(const std::string& args, const std::string& env = "") {
-    const std::string err_file = std::string(STENCIL_LAB_BINARY_DIR) + "/test_offscreen.err";
+    const std::string err_file =
+        std::string(STENCIL_LAB_BINARY_DIR) + "/test_offscreen-" + std::to_string(::getpid()) + ".err";
     const std::string cmd = env + " '" + kViewer + "' " + args + " > /dev/null 2> '" + err_file + "'";
     const int status = std::system(cmd.c_str());
     Ran r;
     r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::ifstream in(err_file);
     std::getline(in, r.err, '\0');
+    std::remove(err_file.c_str());
     return r;
 }
 

@@ -1,7 +1,6 @@
 #include "viewer/core/measure.h"
 
 #include <stb_image.h>
-#include <stb_image_write.h>
 
 #include "core/backend.h"
 #include "core/engine_runs.h"
@@ -65,10 +64,6 @@ ImageStats image_stats(const std::string& png_path) {
         s.variance = sum2 / count - s.mean * s.mean;
     }
     return s;
-}
-
-bool write_png(const std::string& path, int w, int h, const unsigned char* rgba) {
-    return stbi_write_png(path.c_str(), w, h, 4, rgba, w * 4) != 0;
 }
 
 }  // namespace stencil::viewer

@@ -26,7 +26,5 @@ struct ImageStats {
     std::string error;
 };
 ImageStats image_stats(const std::string& png_path);
-// Writes RGBA pixels (rows top to bottom) as a PNG; false on failure.
-bool write_png(const std::string& path, int w, int h, const unsigned char* rgba);
 
 }  // namespace stencil::viewer
