@@ -50,9 +50,10 @@ std::vector<TuneConfig> tune_chunk_configs(KernelId kernel, int tile, int radius
 
 std::vector<TuneConfig> tune_fuse_configs(KernelId kernel, int tile, int z_chunk) {
     std::vector<TuneConfig> configs;
-    const KernelVersion& v = version(kernel);
-    for (int K = 1; K <= shape_of(kernel).max_fused_steps && shape_of(kernel).max_fused_steps > 1; ++K)
-        if (K != v.fused_steps) configs.push_back({tile, std::nullopt, z_chunk, K});
+    const int max_k = shape_of(kernel).max_fused_steps;
+    if (max_k <= 1) return configs;
+    for (int K = 1; K <= max_k; ++K)
+        if (K != version(kernel).fused_steps) configs.push_back({tile, std::nullopt, z_chunk, K});
     return configs;
 }
 
@@ -295,15 +296,10 @@ TuneResult run_tune(Backend& backend, const TuneOptions& o) {
         }
     };
     try_all(configs);
-    if (chunked) {
-        const int tile = res.best ? res.tried[*res.best].tile : version(o.kernel).default_tile;
-        try_all(tune_chunk_configs(o.kernel, tile, o.radius, o.precision, backend.limits()));
-    }
-    if (fuses) {
-        const int tile = res.best ? res.tried[*res.best].tile : version(o.kernel).default_tile;
-        const int chunk = res.best ? res.tried[*res.best].z_chunk : 0;
-        try_all(tune_fuse_configs(o.kernel, tile, chunk));
-    }
+    // The best so far (the row's default when none passed): where the next stage starts.
+    auto best_tile = [&] { return res.best ? res.tried[*res.best].tile : version(o.kernel).default_tile; };
+    if (chunked) try_all(tune_chunk_configs(o.kernel, best_tile(), o.radius, o.precision, backend.limits()));
+    if (fuses) try_all(tune_fuse_configs(o.kernel, best_tile(), res.best ? res.tried[*res.best].z_chunk : 0));
     if (o.progress) o.progress(int(res.tried.size()), int(res.tried.size()), "done");
     return res;
 }

@@ -217,9 +217,12 @@ void App::set_check_path(bool choose) {
     for (const auto& e : checker::exercises()) names.push_back(e.name);
     check.guess = guess_exercise(check.path, read_header(check.path), names);
     if (!choose || !check.guess) return;
-    const auto it = std::find(names.begin(), names.end(), check.guess->name);
-    check.exercise = (int)(it - names.begin());
+    choose_check_exercise(check.guess->name);
     check.tile = 0;
+}
+
+void App::choose_check_exercise(std::string_view name) {
+    if (const checker::Exercise* e = checker::find_exercise(name)) check.exercise = (int)(e - checker::exercises().data());
 }
 
 void App::finish_check() {
@@ -242,9 +245,7 @@ void App::show_check_report(checker::CheckResult r, const std::string& report_pa
     }
     std::snprintf(check.path, sizeof check.path, "%s", file.c_str());
     set_check_path(false);
-    const auto exs = checker::exercises();
-    for (int i = 0; i < (int)exs.size(); ++i)
-        if (r.exercise == exs[i].name) check.exercise = i;
+    choose_check_exercise(r.exercise);
     check.tile = r.tile;
     check.backend = r.backend == "cuda" ? 1 : 2;
     check.checked_path = file;

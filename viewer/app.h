@@ -9,6 +9,7 @@
 #include <optional>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker/checker.h"
@@ -239,6 +240,7 @@ struct App {
     void start_check();
     // `path` changed: read what exercise the file suggests, and choose it when `choose`.
     void set_check_path(bool choose);
+    void choose_check_exercise(std::string_view name);  // the panel's exercise; an unknown name: unchanged
     void finish_check();               // waits for the check in flight (--screenshot)
     // A saved check (--check-report, checker/report_read.h) shown as if it had just ended: its
     // file, exercise and backend chosen in the panel; the file's lines read beside the report when

@@ -162,9 +162,7 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     if (!o.check_path.empty()) {  // --check: open the check panel and grade the file
         std::snprintf(app.check.path, sizeof app.check.path, "%s", o.check_path.c_str());
         app.set_check_path(o.check_exercise.empty());  // no --exercise: the one the file suggests
-        const auto exs = checker::exercises();
-        for (int i = 0; i < (int)exs.size(); ++i)
-            if (o.check_exercise == exs[i].name) app.check.exercise = i;
+        app.choose_check_exercise(o.check_exercise);
         app.check.backend = o.check_backend == "cuda" ? 1 : o.check_backend == "cpu" ? 2 : 0;
         if (o.present < 0) app.ui.open[(int)PanelId::check] = true;
         app.start_check();
