@@ -3,11 +3,15 @@
 // they travel on. A pass packs the faces on that stream (cudaMemcpy3DAsync into contiguous
 // buffers, or straight from the array where a face is one contiguous run of it), moves them with
 // ncclSend/ncclRecv in one group, unpacks them into the halo. The faces across the piece's
-// outermost axis (z; y for a 2D mesh, whose nz is 1) go last, and a problem's launch may compute
-// what reads none of them while they still travel (star3d's overlap: nccl_star3d.cpp, the planes
-// that read no z halo; cardiac2d's: nccl_cardiac2d.cpp, the rows that read no ghost row); the
-// others arrive before anything on the default stream that follows. The launches go on the default
-// stream, ordered after the exchange by events. CUDA builds with NCCL.
+// outermost axis (z; y for a 2D mesh, whose nz is 1) go last; the others arrive before anything on
+// the default stream that follows.
+//
+// Overlap. A problem's launch may compute what reads none of the late faces on the default stream
+// while they still travel (star3d: nccl_star3d.cpp, the planes that read no z halo; cardiac2d:
+// nccl_cardiac2d.cpp, the rows that read no ghost row), and what reads them on the exchange's own
+// stream (late_halo_stream), where it runs as soon as they land, beside the default stream's
+// work, at the stream's high priority: the pass ends when the larger part ends, not after both.
+// Streams are ordered by events. CUDA builds with NCCL.
 #pragma once
 #include <cuda_runtime_api.h>
 #include <nccl.h>
@@ -51,6 +55,10 @@ public:
     int late_axis() const { return late_axis_; }
     bool late_halos() const { return late_; }  // the piece has a neighbour across that axis
     void wait_for_late_halos();  // the default stream waits for those faces (none: nothing to wait for)
+    // The stream for what reads the late faces: its work follows their arrival and everything
+    // launched on the default stream before this call, runs beside what the default stream gets
+    // after it, and is done before end_pass's event. Without late faces, the default stream.
+    cudaStream_t late_halo_stream();
 
     // NCCL connects two peers at their first send (buffers, proxy threads, and across processes
     // IPC handles): milliseconds to tens of them. One untimed exchange of every face before the
@@ -89,7 +97,8 @@ private:
     bool early_ = false, late_ = false;  // faces across the inner axes, across the outermost one
     long long bytes_sent_ = 0;
     cudaStream_t comm_stream_{};
-    cudaEvent_t computed_{}, early_arrived_{}, late_arrived_{};
+    cudaEvent_t computed_{}, early_arrived_{}, late_arrived_{}, before_late_work_{}, late_work_done_{};
+    bool late_work_ = false;  // this pass put work on the exchange's stream (late_halo_stream)
 };
 
 }  // namespace stencil::distributed

@@ -16,33 +16,36 @@ public:
           d_(cardiac2d::discretise(o.n)) {}
     void pass(int, DevicePiece& piece) override {
         // Rows 2 .. ny - 1 read rows 1 .. ny: no ghost row. With at least three rows the mirrors read
-        // only the piece's own rows too, so both run while the ghost rows travel, and rows 1 and ny
-        // follow them. On a thinner piece a mirror may read a neighbour's cells: after the exchange.
+        // only the piece's own rows too, so both run while the ghost rows travel; rows 1 and ny go
+        // on the exchange's stream after the mirrors, and run as soon as the ghost rows land
+        // (device_piece.h, "Overlap"). On a thinner piece a mirror may read a neighbour's cells:
+        // after the exchange.
         const int ny = piece_.ny;
         if (o_.overlap && piece.late_axis() == 1 && piece.late_halos() && ny >= 3) {
             cardiac2d::launch_ghosts_on_device(o_.precision, piece.in(), piece_, sides_);
-            step_rows(piece, 2, ny - 1);
-            piece.wait_for_late_halos();
-            step_rows(piece, 1, 1);
-            step_rows(piece, ny, ny);
+            const cudaStream_t edges = piece.late_halo_stream();
+            step_rows(piece, 2, ny - 1, nullptr);
+            step_rows(piece, 1, 1, edges);
+            step_rows(piece, ny, ny, edges);
         } else {
             piece.wait_for_late_halos();
             cardiac2d::launch_ghosts_on_device(o_.precision, piece.in(), piece_, sides_);
-            step_rows(piece, 1, ny);
+            step_rows(piece, 1, ny, nullptr);
         }
     }
 
 private:
     // Rows first .. last of the piece (1-based, as the ghost ring counts them) as a piece of their
-    // own: its ghost rows are the rows around them, whose cells it reads and leaves alone.
-    void step_rows(const DevicePiece& piece, int first, int last) const {
+    // own, on `stream`: its ghost rows are the rows around them, whose cells it reads and leaves
+    // alone.
+    void step_rows(const DevicePiece& piece, int first, int last, cudaStream_t stream) const {
         if (last < first) return;
         cardiac2d::Piece rows = piece_;
         rows.ny = last - first + 1;
         const std::size_t offset = std::size_t(first - 1) * piece_.pitch * piece.value_bytes();
         auto at = [offset](void* field) { return static_cast<unsigned char*>(field) + offset; };
         cardiac2d::launch_step_on_device(o_.kernel, o_.precision, at(piece.in()), at(piece.out()), at(piece.field(1)),
-                                         rows, d_.alpha, d_.dt);
+                                         rows, d_.alpha, d_.dt, stream);
     }
 
     Cardiac2dRunOptions o_;

@@ -36,21 +36,25 @@ public:
         // runs of one step a pass: a fused launch on a slab writes levels that are wrong within r K
         // of the slab's faces, which lie in the neighbouring slab, and the last, shorter pass of a
         // fused run still has halos r K wide.
+        // The two thin slabs that read the z halos go on the exchange's stream, where they run as
+        // soon as the halos land, beside the inner slab (device_piece.h, "Overlap").
         if (overlap_ && piece.late_axis() == 2 && piece.late_halos() && halo_ == r && nz - 2 * r > 2 * r) {
-            compute_slab(piece, launch, 2 * r, nz - 2 * r);
-            piece.wait_for_late_halos();
-            compute_slab(piece, launch, r, 2 * r);
-            compute_slab(piece, launch, nz - 2 * r, nz - r);
+            const cudaStream_t faces = piece.late_halo_stream();
+            compute_slab(piece, launch, 2 * r, nz - 2 * r, nullptr);
+            compute_slab(piece, launch, r, 2 * r, faces);
+            compute_slab(piece, launch, nz - 2 * r, nz - r, faces);
         } else {
             piece.wait_for_late_halos();
-            compute_slab(piece, launch, r, nz - r);
+            compute_slab(piece, launch, r, nz - r, nullptr);
         }
     }
 
 private:
-    // Computes the cells with local z in [lo, hi): the kernel sees the planes [lo - r, hi + r) as
-    // a grid of its own (planes are contiguous), whose r outer planes it leaves alone.
-    static void compute_slab(const DevicePiece& piece, const LaunchRequest& launch, int lo, int hi) {
+    // Computes the cells with local z in [lo, hi) on `stream`: the kernel sees the planes
+    // [lo - r, hi + r) as a grid of its own (planes are contiguous), whose r outer planes it
+    // leaves alone.
+    static void compute_slab(const DevicePiece& piece, const LaunchRequest& launch, int lo, int hi,
+                             cudaStream_t stream) {
         if (hi <= lo) return;
         const int r = launch.radius;
         const GridDims dims = piece.local_dims();
@@ -58,7 +62,7 @@ private:
         slab.dims.nz = hi - lo + 2 * r;
         const std::size_t offset = std::size_t(lo - r) * dims.nx * dims.ny * piece.value_bytes();
         launch_lab_kernel(slab, static_cast<const unsigned char*>(piece.in()) + offset,
-                          static_cast<unsigned char*>(piece.out()) + offset);
+                          static_cast<unsigned char*>(piece.out()) + offset, stream);
     }
 
     std::vector<LaunchRequest> passes_;

@@ -36,44 +36,53 @@ constexpr const Version& kSliding = version(KernelId::sliding_rows);
 // or a rank's piece of a decomposed one.
 
 template <class real>
-void launch_cardiac_naive(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
-    cardiac_pde_naive_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, m.nx, m.ny, m.pitch, alpha);
-    cardiac_ode_naive_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E, R, m.nx, m.ny, m.pitch, dt);
+void launch_cardiac_naive(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt,
+                  cudaStream_t s) {
+    cardiac_pde_naive_kernel<real><<<to_dim3(l.grid), to_dim3(l.block), 0, s>>>(E_prev, E, m.nx, m.ny, m.pitch, alpha);
+    cardiac_ode_naive_kernel<real><<<to_dim3(l.grid), to_dim3(l.block), 0, s>>>(E, R, m.nx, m.ny, m.pitch, dt);
 }
 template <class real>
-void launch_cardiac_fused(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
-    cardiac_fused_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
+void launch_cardiac_fused(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt,
+                  cudaStream_t s) {
+    cardiac_fused_kernel<real>
+        <<<to_dim3(l.grid), to_dim3(l.block), 0, s>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 template <class real>
-void launch_cardiac_shared(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
+void launch_cardiac_shared(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt,
+                  cudaStream_t s) {
     cardiac_shared_kernel<real, kShared.tile_x, kShared.tile_y>
-        <<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
+        <<<to_dim3(l.grid), to_dim3(l.block), 0, s>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 template <class real>
-void launch_cardiac_shared_all(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
+void launch_cardiac_shared_all(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt,
+                  cudaStream_t s) {
     cardiac_shared_all_kernel<real, kSharedAll.tile_x, kSharedAll.tile_y>
-        <<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
+        <<<to_dim3(l.grid), to_dim3(l.block), 0, s>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 template <class real>
-void launch_cardiac_sliding_rows(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
+void launch_cardiac_sliding_rows(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt,
+                  cudaStream_t s) {
     cardiac_sliding_rows_kernel<real, kSliding.tile_x>
-        <<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
+        <<<to_dim3(l.grid), to_dim3(l.block), 0, s>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 template <class real>
-void launch_cardiac_shuffle(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
-    cardiac_shuffle_kernel<real><<<to_dim3(l.grid), to_dim3(l.block)>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
+void launch_cardiac_shuffle(const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt,
+                  cudaStream_t s) {
+    cardiac_shuffle_kernel<real>
+        <<<to_dim3(l.grid), to_dim3(l.block), 0, s>>>(E_prev, E, R, m.nx, m.ny, m.pitch, alpha, dt);
 }
 
 // The version's kernel(s) on a piece whose ghost ring is already filled. Errors: the caller's.
 template <class real>
-void launch_update(KernelId k, const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt) {
+void launch_update(KernelId k, const Launch& l, const real* E_prev, real* E, real* R, Piece m, real alpha, real dt,
+                  cudaStream_t s) {
     switch (k) {
-        case KernelId::naive: return launch_cardiac_naive<real>(l, E_prev, E, R, m, alpha, dt);
-        case KernelId::fused: return launch_cardiac_fused<real>(l, E_prev, E, R, m, alpha, dt);
-        case KernelId::shared: return launch_cardiac_shared<real>(l, E_prev, E, R, m, alpha, dt);
-        case KernelId::shared_all: return launch_cardiac_shared_all<real>(l, E_prev, E, R, m, alpha, dt);
-        case KernelId::sliding_rows: return launch_cardiac_sliding_rows<real>(l, E_prev, E, R, m, alpha, dt);
-        case KernelId::shuffle: return launch_cardiac_shuffle<real>(l, E_prev, E, R, m, alpha, dt);
+        case KernelId::naive: return launch_cardiac_naive<real>(l, E_prev, E, R, m, alpha, dt, s);
+        case KernelId::fused: return launch_cardiac_fused<real>(l, E_prev, E, R, m, alpha, dt, s);
+        case KernelId::shared: return launch_cardiac_shared<real>(l, E_prev, E, R, m, alpha, dt, s);
+        case KernelId::shared_all: return launch_cardiac_shared_all<real>(l, E_prev, E, R, m, alpha, dt, s);
+        case KernelId::sliding_rows: return launch_cardiac_sliding_rows<real>(l, E_prev, E, R, m, alpha, dt, s);
+        case KernelId::shuffle: return launch_cardiac_shuffle<real>(l, E_prev, E, R, m, alpha, dt, s);
     }
 }
 
@@ -118,7 +127,7 @@ struct DeviceMesh {
         for (int i = 0; i < steps; ++i) {
             if (poison) check(cudaMemsetAsync(next, 0xFF, bytes), "cudaMemsetAsync (poisoning E)");
             launch_ghosts<real>(prev, m, kAllSides);
-            launch_update<real>(k, l, prev, next, static_cast<real*>(R.get()), m, real(d.alpha), real(d.dt));
+            launch_update<real>(k, l, prev, next, static_cast<real*>(R.get()), m, real(d.alpha), real(d.dt), nullptr);
             std::swap(prev, next);
         }
         cuda_detail::check_launch("cardiac2d step", false);
@@ -127,10 +136,11 @@ struct DeviceMesh {
 };
 
 template <class real>
-void update_on_device(KernelId k, const void* E_prev, void* E, void* R, Piece m, double alpha, double dt) {
+void update_on_device(KernelId k, const void* E_prev, void* E, void* R, Piece m, double alpha, double dt,
+                      cudaStream_t s) {
     const Launch l = launch_geometry(k, m.nx, m.ny, sizeof(real) == 4 ? Precision::f32 : Precision::f64);
     launch_update<real>(k, l, static_cast<const real*>(E_prev), static_cast<real*>(E), static_cast<real*>(R), m,
-                        real(alpha), real(dt));
+                        real(alpha), real(dt), s);
     cuda_detail::check_launch("cardiac2d update", false);
 }
 
@@ -182,9 +192,9 @@ void launch_update_on_device(KernelId k, Precision p, const void* E_prev, void* 
 }
 
 void launch_step_on_device(KernelId k, Precision p, const void* E_prev, void* E, void* R, const Piece& piece,
-                           double alpha, double dt) {
-    if (p == Precision::f64) update_on_device<double>(k, E_prev, E, R, piece, alpha, dt);
-    else update_on_device<float>(k, E_prev, E, R, piece, alpha, dt);
+                           double alpha, double dt, cudaStream_t stream) {
+    if (p == Precision::f64) update_on_device<double>(k, E_prev, E, R, piece, alpha, dt, stream);
+    else update_on_device<float>(k, E_prev, E, R, piece, alpha, dt, stream);
 }
 
 void launch_ghosts_on_device(Precision p, void* E_prev, const Piece& piece, int outer_sides) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <vector>
 
+#include "backends/cuda/gpu_stream.h"
 #include "core/cardiac2d_check.h"
 
 namespace stencil::cardiac2d {
@@ -30,10 +31,11 @@ void launch_update_on_device(KernelId k, Precision p, const void* E_prev, void* 
 
 // The same on a piece of the mesh (kernels/cardiac2d/versions.h, Piece), and the ghost filler that
 // mirrors only the sides in `outer_sides` (OuterSide bits): the two halves of a step for a caller
-// that fills the other sides' ghost cells itself (a rank of a decomposition). Default stream,
-// asynchronous; throw UserError when the launch fails.
+// that fills the other sides' ghost cells itself (a rank of a decomposition). Asynchronous, the
+// step on `stream` (the default stream unless told), the ghosts on the default stream; throw
+// UserError when the launch fails.
 void launch_step_on_device(KernelId k, Precision p, const void* E_prev, void* E, void* R, const Piece& piece,
-                           double alpha, double dt);
+                           double alpha, double dt, GpuStream stream = nullptr);
 void launch_ghosts_on_device(Precision p, void* E_prev, const Piece& piece, int outer_sides);
 
 }  // namespace stencil::cardiac2d

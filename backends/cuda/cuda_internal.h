@@ -31,10 +31,11 @@ const KernelTable& kernel_table(KernelId k);
 // not built.
 const void* kernel_function(const LaunchRequest& req);
 
-// One launch of an instantiation on device pointers, on the default stream, with the geometry of
+// One launch of an instantiation on device pointers, on `stream`, with the geometry of
 // launch_geometry() (the one place the launch shape is written down). Checks the launch itself;
 // the caller synchronises.
-void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, void* d_out);
+void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, void* d_out,
+                   cudaStream_t stream = nullptr);
 // "tiled (T=8, r=1, f32)"
 std::string request_text(const LaunchRequest& req);
 

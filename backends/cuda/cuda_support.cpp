@@ -87,7 +87,7 @@ std::string request_text(const LaunchRequest& r) {
     return fmt::format("{} (T={}, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
 }
 
-void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, void* d_out) {
+void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, void* d_out, cudaStream_t stream) {
     const LaunchGeometry g = launch_geometry(req);
     // The kernels' parameters: (const real* in, real* out, int nx, int ny, int nz).
     const void* a_in = d_in;
@@ -95,7 +95,7 @@ void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, v
     int nx = req.dims.nx, ny = req.dims.ny, nz = req.dims.nz;
     void* args[] = {&a_in, &a_out, &nx, &ny, &nz};
     const dim3 grid(g.grid.x, g.grid.y, g.grid.z), block(g.block.x, g.block.y, g.block.z);
-    check(cudaLaunchKernel(fn, grid, block, args, 0, nullptr),
+    check(cudaLaunchKernel(fn, grid, block, args, 0, stream),
           fmt::format("cudaLaunchKernel of {} (grid {}x{}x{}, block {}x{}x{})", request_text(req), g.grid.x, g.grid.y,
                       g.grid.z, g.block.x, g.block.y, g.block.z));
 }

@@ -18,10 +18,10 @@ void upload_lab_kernel_weights(const LaunchRequest& req, const StencilWeights& w
     cuda_detail::kernel_table(req.kernel).upload_weights(weights.rounded_to(req.precision), req.precision);
 }
 
-void launch_lab_kernel(const LaunchRequest& req, const void* d_in, void* d_out) {
+void launch_lab_kernel(const LaunchRequest& req, const void* d_in, void* d_out, GpuStream stream) {
     const void* fn = cuda_detail::kernel_function(req);
     if (!fn) throw UserError(cuda_detail::request_text(req) + " is not compiled into this build");
-    cuda_detail::launch_kernel(fn, req, d_in, d_out);
+    cuda_detail::launch_kernel(fn, req, d_in, d_out, stream);
 }
 
 const void* lab_kernel_function(const LaunchRequest& req) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "backends/cuda/gpu_stream.h"
 #include "core/backend.h"
 
 namespace stencil {
@@ -20,9 +21,9 @@ std::optional<std::string> lab_kernel_unavailable(const LaunchRequest& req);
 void upload_lab_kernel_weights(const LaunchRequest& req, const StencilWeights& weights);
 
 // One launch of the lab's kernel on device buffers of req.dims cells (the lab's launch shape,
-// launch_geometry() of kernels/versions.h), default stream, asynchronous. Throws UserError when
-// the launch itself fails.
-void launch_lab_kernel(const LaunchRequest& req, const void* d_in, void* d_out);
+// launch_geometry() of kernels/versions.h), on `stream` (the default stream unless told),
+// asynchronous. Throws UserError when the launch itself fails.
+void launch_lab_kernel(const LaunchRequest& req, const void* d_in, void* d_out, GpuStream stream = nullptr);
 
 // The instantiation's handle (for cudaFuncGetAttributes); nullptr when it is not built.
 const void* lab_kernel_function(const LaunchRequest& req);
