@@ -2,8 +2,9 @@
 // z-marching designs that differ from it in one idea at a time. Issue 13 asks for >= 0.95 of the
 // copy at r = 1; this program is the evidence for the next design of kernels/streaming.cuh.
 //
-//   stencil-zmarch-variants [N] [ring]   (default 512; fp32 and fp64, r = 1..4; `ring`: also the
-//                                        asynchronous ring and the wider blocks)
+//   stencil-zmarch-variants [N] [ring|bounds]   (default 512; fp32 and fp64, r = 1..4; `ring`:
+//                                               also the asynchronous ring and the wider blocks;
+//                                               `bounds`: the lab's kernel under register caps)
 //
 // Every variant computes the lab's star stencil (weights in constant memory, the layout of
 // kernels/stencil_shape.h) on an N^3 grid and is checked against a plain one-thread-per-cell
@@ -25,6 +26,9 @@
 //              the lanes at a row's ends load), y from L1: no shared memory, no barrier;
 //   smem-y     as vec-shfl, but y from a double-buffered shared tile of BY + 2r rows: one
 //              barrier per plane.
+// smem-y and z-copy also run with cache hints (march_common.cuh, Hints): "st.cs" stores marked
+// evict-first, "ld.nc" loads through the non-coherent path; the copy kernel too (copy-st.cs,
+// copy-ld.nc).
 // Each variant may keep D planes in flight (D = 1: the next plane, loaded one step ahead; D > 1:
 // a deeper pipeline of loads, more bytes in flight per thread), shown as "D=" in the table.
 // Beside them, `kernel copy`: a plain vector copy kernel, what any kernel can get of the copy
@@ -81,7 +85,7 @@ enum class XY { none, l1, shuffle_x_l1_y, shuffle_x_shared_y };
 // z-chunk. nx must be a multiple of V (the program's grids are).
 // One function because it is one kernel: its register queue lives across the whole march, and the
 // variants are compile-time branches on `how`.
-template <class real, int R, int V, int BX, int BY, XY how, int D = 1>
+template <class real, int R, int V, int BX, int BY, XY how, int D = 1, int HINTS = zmarch::kNoHints>
 __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict__ in, real* __restrict__ out,
                                                          int nx, int ny, int nz) {
     using P = Pack<real, V>;
@@ -99,7 +103,7 @@ __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict_
     if (iBegin >= iEnd) return;
     const int cxy = inside ? j * sy + x0 : 0;
     // 32-bit offsets, as the lab's kernels use (N <= 1024, so N^3 < 2^31).
-    auto load = [&](int offset) { return *reinterpret_cast<const P*>(in + offset); };
+    auto load = [&](int offset) { return zmarch::load_pack<P, HINTS>(reinterpret_cast<const P*>(in + offset)); };
 
     P zq[2 * R + 1];
 #pragma unroll
@@ -185,7 +189,7 @@ __global__ void __launch_bounds__(BX * BY) zmarch_kernel(const real* __restrict_
                 }
             }
         }
-        if (inside && interior_row) zmarch::store_outputs<P>(out, plane + cxy, x0, nx, R, acc);
+        if (inside && interior_row) zmarch::store_outputs<P, HINTS>(out, plane + cxy, x0, nx, R, acc);
 #pragma unroll
         for (int p = 0; p < 2 * R; ++p) zq[p] = zq[p + 1];
         zq[2 * R] = pend[0];
@@ -221,6 +225,16 @@ __global__ void copy_kernel_ilp(const real* __restrict__ in, real* __restrict__ 
     }
 }
 
+// The plain copy with cache hints (march_common.cuh, Hints).
+template <class real, int HINTS>
+__global__ void copy_kernel_hinted(const real* __restrict__ in, real* __restrict__ out, long cells) {
+    using P = Pack<real, 16 / sizeof(real)>;
+    const long packs = cells / (16 / sizeof(real));
+    for (long p = blockIdx.x * (long)blockDim.x + threadIdx.x; p < packs; p += (long)gridDim.x * blockDim.x)
+        zmarch::store_pack<P, HINTS>(reinterpret_cast<P*>(out) + p,
+                                     zmarch::load_pack<P, HINTS>(reinterpret_cast<const P*>(in) + p));
+}
+
 template <class real>
 struct Arrays {
     int n = 0;
@@ -241,14 +255,16 @@ void report(const char* name, int R, const char* shape, int chunk, float ms, flo
                 diff < 0 ? 0.0 : diff);
 }
 
-template <class real, int R, int V, int BX, int BY, XY how, int D = 1>
+template <class real, int R, int V, int BX, int BY, XY how, int D = 1, int HINTS = zmarch::kNoHints>
 void try_zmarch(Arrays<real>& a, const char* name, int chunk, float copy_ms) {
     const int n = a.n;
     const dim3 block(BX, BY), grid((n / V + BX - 1) / BX, (n + BY - 1) / BY, (n + chunk - 1) / chunk);
     CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
-    const float ms = best_ms([&] { zmarch_kernel<real, R, V, BX, BY, how, D><<<grid, block>>>(a.in, a.out, n, n, n); });
-    char shape[32];
-    std::snprintf(shape, sizeof shape, "%dx%d V=%d D=%d", BX, BY, V, D);
+    const float ms =
+        best_ms([&] { zmarch_kernel<real, R, V, BX, BY, how, D, HINTS><<<grid, block>>>(a.in, a.out, n, n, n); });
+    char shape[40];
+    std::snprintf(shape, sizeof shape, "%dx%d V=%d D=%d%s%s", BX, BY, V, D,
+                  HINTS & zmarch::kStoreEvictFirst ? " st.cs" : "", HINTS & zmarch::kLoadNonCoherent ? " ld.nc" : "");
     report<real>(name, R, shape, chunk, ms, copy_ms, how == XY::none ? -1.0 : max_difference(a));
 }
 
@@ -276,7 +292,7 @@ void try_ring(Arrays<real>& a, int chunk, float copy_ms) {
 // (1: no register cap, the kernel before its cap).
 template <class real, int R, int T, int MIN_BLOCKS = 0>
 void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
-    constexpr int MB = MIN_BLOCKS > 0 ? MIN_BLOCKS : stencil::streaming_min_blocks<real, T, R>();
+    constexpr int MB = MIN_BLOCKS > 0 ? MIN_BLOCKS : stencil::streaming_min_blocks<T, R>();
     const int n = a.n, W = 32 * int(16 / sizeof(real));
     const dim3 block(32, T), grid((n + W - 1) / W, (n + T - 1) / T, (n + chunk - 1) / chunk);
     CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
@@ -285,22 +301,46 @@ void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
     cudaFuncAttributes attr{};
     CHECK_CUDA(cudaFuncGetAttributes(&attr, (const void*)kernel));
     char shape[48];
-    std::snprintf(shape, sizeof shape, "T=%d min %d (%d regs)", T, MB, attr.numRegs);
+    std::snprintf(shape, sizeof shape, "T=%d min %d (%d regs%s)", T, MB, attr.numRegs,
+                  attr.localSizeBytes > 0 ? ", spills" : "");
     report<real>(MIN_BLOCKS > 0 ? "lab-bounds" : "lab", R, shape, chunk, ms, copy_ms, max_difference(a));
 }
 
 // The variants of one (precision, r): the lab's kernel and the designs beside it; `ring` adds the
 // asynchronous ring and the wider blocks (round d of docs/results/h100-zmarch-variants-512-*.txt).
+// What a run measures: the variants below; with `ring` also the asynchronous ring and the wider
+// blocks; `bounds` only the lab's kernel under register caps.
+enum class Mode { variants, ring, bounds };
+
 template <class real, int R>
-void variants(Arrays<real>& a, float copy_ms, bool ring) {
+void variants(Arrays<real>& a, float copy_ms, Mode mode) {
+    const bool ring = mode == Mode::ring;
     constexpr int V = 16 / sizeof(real);
     try_lab<real, R, 8>(a, 16, copy_ms);
     try_lab<real, R, 4>(a, 16, copy_ms);
     try_lab<real, R, 4>(a, 8, copy_ms);  // tune's pick at r = 1, the row's default
+    if (mode == Mode::bounds) {
+        // The same with other register caps: __launch_bounds__' minimum blocks an SM of 128
+        // threads, 1 (no cap) to 16 (the SM's 64 warps; 32 registers).
+        try_lab<real, R, 4, 1>(a, 8, copy_ms);
+        try_lab<real, R, 4, 4>(a, 8, copy_ms);
+        try_lab<real, R, 4, 6>(a, 8, copy_ms);
+        try_lab<real, R, 4, 8>(a, 8, copy_ms);
+        try_lab<real, R, 4, 10>(a, 8, copy_ms);
+        try_lab<real, R, 4, 12>(a, 8, copy_ms);
+        try_lab<real, R, 4, 16>(a, 8, copy_ms);
+        return;
+    }
     try_zmarch<real, R, V, 32, 8, XY::none, 1>(a, "z-copy", 16, copy_ms);
     try_zmarch<real, R, V, 32, 8, XY::none, 2>(a, "z-copy", 16, copy_ms);
     try_zmarch<real, R, V, 32, 4, XY::shuffle_x_shared_y, 1>(a, "smem-y", 8, copy_ms);
     try_zmarch<real, R, V, 32, 4, XY::shuffle_x_shared_y, 2>(a, "smem-y", 8, copy_ms);
+    // Cache hints (march_common.cuh): evict-first stores, non-coherent loads, both.
+    try_zmarch<real, R, V, 32, 4, XY::shuffle_x_shared_y, 1, zmarch::kStoreEvictFirst>(a, "smem-y", 8, copy_ms);
+    try_zmarch<real, R, V, 32, 4, XY::shuffle_x_shared_y, 1, zmarch::kLoadNonCoherent>(a, "smem-y", 8, copy_ms);
+    try_zmarch<real, R, V, 32, 4, XY::shuffle_x_shared_y, 1, zmarch::kStoreEvictFirst | zmarch::kLoadNonCoherent>(
+        a, "smem-y", 8, copy_ms);
+    try_zmarch<real, R, V, 32, 8, XY::none, 1, zmarch::kStoreEvictFirst>(a, "z-copy", 16, copy_ms);
     if (!ring) return;
     try_lab<real, R, 16>(a, 16, copy_ms);
     try_zmarch<real, R, V, 32, 8, XY::shuffle_x_shared_y, 1>(a, "smem-y", 16, copy_ms);
@@ -318,7 +358,7 @@ void variants(Arrays<real>& a, float copy_ms, bool ring) {
 }
 
 template <class real, int R>
-void suite(int n, bool ring) {
+void suite(int n, Mode mode) {
     Arrays<real> a;
     a.n = n;
     a.bytes = size_t(n) * n * n * sizeof(real);
@@ -352,8 +392,13 @@ void suite(int n, bool ring) {
         report<real>("copy-ilp2", R, "256 x 2112", 0, ms, copy_ms, -1.0);
         ms = best_ms([&] { copy_kernel_ilp<real, 4><<<132 * 16, 256>>>(a.in, a.out, cells); });
         report<real>("copy-ilp4", R, "256 x 2112", 0, ms, copy_ms, -1.0);
+        constexpr int kStores = zmarch::kStoreEvictFirst, kLoads = zmarch::kLoadNonCoherent;
+        ms = best_ms([&] { copy_kernel_hinted<real, kStores><<<132 * 16, 256>>>(a.in, a.out, cells); });
+        report<real>("copy-st.cs", R, "256 x 2112", 0, ms, copy_ms, -1.0);
+        ms = best_ms([&] { copy_kernel_hinted<real, kLoads><<<132 * 16, 256>>>(a.in, a.out, cells); });
+        report<real>("copy-ld.nc", R, "256 x 2112", 0, ms, copy_ms, -1.0);
     }
-    variants<real, R>(a, copy_ms, ring);
+    variants<real, R>(a, copy_ms, mode);
     CHECK_CUDA(cudaFree(a.in));
     CHECK_CUDA(cudaFree(a.out));
     CHECK_CUDA(cudaFree(a.expected));
@@ -363,7 +408,8 @@ void suite(int n, bool ring) {
 
 int main(int argc, char** argv) {
     const int n = argc > 1 ? std::atoi(argv[1]) : 512;
-    const bool ring = argc > 2 && std::string(argv[2]) == "ring";
+    const std::string how = argc > 2 ? argv[2] : "";
+    const Mode mode = how == "ring" ? Mode::ring : how == "bounds" ? Mode::bounds : Mode::variants;
     if (n < 64 || n % 32 != 0 || n > 1024) {
         std::fprintf(stderr, "stencil-zmarch-variants: N must be a multiple of 32 in 64..1024 (got %s)\n", argv[1]);
         return 2;
@@ -371,13 +417,13 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("%s, N = %d\n", prop.name, n);
-    suite<float, 1>(n, ring);
-    suite<double, 1>(n, ring);
-    suite<float, 2>(n, ring);
-    suite<double, 2>(n, ring);
-    suite<float, 3>(n, ring);
-    suite<double, 3>(n, ring);
-    suite<float, 4>(n, ring);
-    suite<double, 4>(n, ring);
+    suite<float, 1>(n, mode);
+    suite<double, 1>(n, mode);
+    suite<float, 2>(n, mode);
+    suite<double, 2>(n, mode);
+    suite<float, 3>(n, mode);
+    suite<double, 3>(n, mode);
+    suite<float, 4>(n, mode);
+    suite<double, 4>(n, mode);
     return 0;
 }
