@@ -380,7 +380,8 @@ void model_streaming(Model& m) {
     m.halo_plane.tile_cells = m.halo_plane.output_cells + m.halo_plane.halo_cells;
     m.halo_plane.fraction = double(m.halo_plane.halo_cells) / m.halo_plane.tile_cells;
     m.opb_limit = double(F) / B;
-    m.queue_registers = 2 * r + 1;
+    const UpdateTraffic& u = *m.per_update;
+    m.queue_registers = u.queue_registers;
     m.opb_formula = fmt::format(
         "{} W T Z / ({} (W T (Z + {}) + Z ({} W + T E))) with W = 32 V = {}, V = {}, Z = {}, E = {} values "
         "at a row's two ends: {} x {} x {} x {} / ({} x ({} x {} x {} + {} x ({} x {} + {} x {}))) = {:.4g}",
@@ -392,9 +393,10 @@ void model_streaming(Model& m) {
         "E/W = {:.3f} for the rows' ends ({:.1f}% of its loads re-read a value another block loads "
         "too). The halo rows and ends are the neighbouring blocks' cells, read at about the same time, so "
         "they are mostly L2 hits: DRAM sees close to one read and one write per cell, the copy's traffic. "
-        "As T and Z grow the OP/B tends to {}/{} = {:.4g}.",
+        "Its launch bounds give a thread {} registers, so that an SM holds at least {} warps and their loads "
+        "in flight; the z-queue takes {} of them. As T and Z grow the OP/B tends to {}/{} = {:.4g}.",
         V, Z, m.requested_per_output, 2.0 * r / Z, 2 * r, 2.0 * r / T, double(ends) / W,
-        100 * m.halo_reread_share, F, B, double(F) / B);
+        100 * m.halo_reread_share, u.register_budget, u.min_warps_per_sm, u.queue_registers, F, B, double(F) / B);
 }
 
 // The temporal kernel: K steps per launch, a z-chunk of Z planes per block, the halo rK wide, a
@@ -520,9 +522,13 @@ std::string model_summary(const Model& m) {
         s += fmt::format("  halo (one plane, 2D) {} of {} cells = {:.1f}%\n", m.halo_plane.halo_cells,
                          m.halo_plane.tile_cells, 100 * m.halo_plane.fraction);
     }
-    if (m.queue_registers && m.fused_steps > 1)
-        s += fmt::format("  z-queue registers    K (2r + 1) x {} rows = {} per thread\n", rows_per_thread(k),
-                         m.queue_registers);
+    if (m.per_update && m.per_update->register_budget)
+        s += fmt::format("  registers            z-queue (2r + 1) x 4 = {} of a budget of {} a thread (at least {} "
+                         "warps an SM)\n",
+                         m.queue_registers, m.per_update->register_budget, m.per_update->min_warps_per_sm);
+    else if (m.queue_registers && m.fused_steps > 1)
+        s += fmt::format("  z-queue registers    K (2r + 1) x {} rows{} = {} per thread\n", rows_per_thread(k),
+                         m.bytes == 8 ? " x 2 (fp64)" : "", m.queue_registers);
     else if (m.queue_registers)
         s += fmt::format("  z-queue registers    2r + 1 = {} per thread\n", m.queue_registers);
     if (m.per_update)

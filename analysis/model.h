@@ -241,7 +241,12 @@ struct UpdateTraffic {
     double halo_reread_share = 0;     // of the block's loads, those another block loads too
     double redundant_work_share = 0;  // of the cells it computes, those another block owns
                                       // (temporal's shrinking halo levels; 0 for streaming)
-    int queue_registers = 0;          // streaming 2r + 1; temporal K (2r + 1) x 8 rows: the z-queues
+    int queue_registers = 0;          // the z-queues' 32-bit registers a thread: streaming 2r + 1
+                                      // 16-byte vectors (4 each); temporal K (2r + 1) planes x 8 rows
+                                      // (one a value, two in fp64)
+    int register_budget = 0;          // streaming: the registers its launch bounds allow a thread
+                                      // (streaming_register_budget); 0: no cap (temporal)
+    int min_warps_per_sm = 0;         // streaming: the warps an SM holds at least under that budget
     double copy_ratio_bound = 0;      // copy_bytes / dram_bytes: the most updates per second a
                                       // DRAM-bound launch can reach, as a multiple of the copy's
 };

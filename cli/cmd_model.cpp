@@ -217,6 +217,7 @@ nlohmann::json kernel_model_json(const ModelArgs& a, const KernelVersion* v, int
                            {"halo_reread_share", u.halo_reread_share},
                            {"redundant_work_share", u.redundant_work_share},
                            {"queue_registers", u.queue_registers}, {"z_chunk", u.z_chunk},
+                           {"register_budget", u.register_budget}, {"min_warps_per_sm", u.min_warps_per_sm},
                            {"copy_ratio_bound", u.copy_ratio_bound}};
     }
     if (!a.block.empty()) j["user_block"] = a.block;

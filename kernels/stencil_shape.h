@@ -18,6 +18,24 @@ inline constexpr int kMaxRadius = 4;
 // launch (kernels/versions.h: 32 x T / 8 threads) and the model follow from this one number.
 inline constexpr int kTemporalStripRows = 8;
 
+// The registers a thread of the streaming kernel (kernels/streaming.cuh) may use, which its
+// __launch_bounds__ asks for; the model reports it. The fewer, the more warps an SM holds and the
+// more loads are in flight to hide the memory's latency, until the thread's arrays (the queue's
+// 2r + 1 vectors and the row's 2Q + 1, four registers each) no longer fit and it spills. Every cap
+// from 32 to 128 was measured on an H100 (docs/results/h100-issue31-s8/zmarch-bounds-512.txt, T = 4,
+// z-chunk 8): the best is 48 at r = 1 (40 warps an SM), 64 at r = 2 and 3 (32 warps; fp64 r = 3
+// spills a little and still gains), 80 at r = 4 (24 warps; below it both precisions spill
+// heavily). Left alone, ptxas gives r >= 2 72-106 registers and 16-24 warps.
+STENCIL_HD constexpr int streaming_register_budget(int radius) {
+    return radius == 1 ? 48 : radius <= 3 ? 64 : 80;
+}
+// The blocks of `threads` an SM must hold for that budget out of its 64 K registers
+// (__launch_bounds__' second argument); at least 1.
+STENCIL_HD constexpr int streaming_min_blocks(int threads, int radius) {
+    const int blocks = 65536 / streaming_register_budget(radius) / threads;
+    return blocks > 1 ? blocks : 1;
+}
+
 // Coefficients: the centre first, then for each distance d = 1..r the six neighbours in the
 // textbook's order (x-d, x+d, y-d, y+d, z-d, z+d). For r = 1 this is exactly c0..c6 of the
 // textbook listings: c1 = x-1, c2 = x+1, c3 = y-1, c4 = y+1, c5 = z-1, c6 = z+1.

@@ -65,30 +65,10 @@ __device__ inline RowVector<real> zero_row_vector() {
     return p;
 }
 
-// The registers a thread may use. The fewer, the more warps an SM holds and the more loads are in
-// flight to hide the memory's latency, until the thread's arrays (the queue's 2r + 1 vectors and
-// the row's 2Q + 1, four registers each) no longer fit and it spills. Every cap from 32 to 128 was
-// measured on an H100 (docs/results/h100-issue31-s8/zmarch-bounds-512.txt, T = 4, z-chunk 8): the
-// best is 48 at r = 1 (40 warps an SM), 64 at r = 2 and 3 (32 warps; fp64 r = 3 spills a little
-// and still gains), 80 at r = 4 (24 warps; below it both precisions spill heavily). Left alone,
-// ptxas gives r >= 2 72-106 registers and 16-24 warps.
-template <int R>
-STENCIL_HD constexpr int streaming_register_budget() {
-    return R == 1 ? 48 : R <= 3 ? 64 : 80;
-}
-
-// The blocks an SM must be able to hold (__launch_bounds__' second argument) for that budget out
-// of the SM's 64 K registers; at least 1.
-template <int ROWS, int R>
-STENCIL_HD constexpr int streaming_min_blocks() {
-    constexpr int threads = 65536 / streaming_register_budget<R>();
-    return threads / (32 * ROWS) > 1 ? threads / (32 * ROWS) : 1;
-}
-
 // Long because the march reads best as one body, in order. __launch_bounds__: 32 T threads and
-// streaming_min_blocks an SM (above); MIN_BLOCKS lets bench/zmarch/ compare other values.
-template <typename real, int ROWS, int R,
-          int MIN_BLOCKS = streaming_min_blocks<ROWS, R>()>
+// streaming_min_blocks an SM, a thread's registers held to streaming_register_budget
+// (kernels/stencil_shape.h, with the measurements); MIN_BLOCKS lets bench/zmarch/ compare others.
+template <typename real, int ROWS, int R, int MIN_BLOCKS = streaming_min_blocks(32 * ROWS, R)>
 __global__ void __launch_bounds__(32 * ROWS, MIN_BLOCKS)
 stencil_streaming_kernel(const real* in, real* out, int nx, int ny, int nz) {
     using Vec = RowVector<real>;

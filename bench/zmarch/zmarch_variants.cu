@@ -292,7 +292,7 @@ void try_ring(Arrays<real>& a, int chunk, float copy_ms) {
 // (1: no register cap, the kernel before its cap).
 template <class real, int R, int T, int MIN_BLOCKS = 0>
 void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
-    constexpr int MB = MIN_BLOCKS > 0 ? MIN_BLOCKS : stencil::streaming_min_blocks<T, R>();
+    constexpr int MB = MIN_BLOCKS > 0 ? MIN_BLOCKS : stencil::streaming_min_blocks(32 * T, R);
     const int n = a.n, W = 32 * int(16 / sizeof(real));
     const dim3 block(32, T), grid((n + W - 1) / W, (n + T - 1) / T, (n + chunk - 1) / chunk);
     CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));

@@ -303,7 +303,7 @@ TEST_CASE("streaming: 32 V x T outputs per plane, the queue, halo rows and rows'
     REQUIRE(m.active_threads == 256);  // every thread computes
     REQUIRE(m.out_planes == 8);
     REQUIRE(m.smem_bytes == 2 * 10 * 32 * 16);  // two buffers of T + 2r rows of 32 vectors
-    REQUIRE(m.queue_registers == 3);
+    REQUIRE(m.queue_registers == 3 * 4);  // 2r + 1 vectors of 16 bytes, 4 registers each
     REQUIRE(m.requested_per_output == Approx(1.515625));  // 1 + 2/8 + 2/8 + 2/128
     REQUIRE(m.halo_reread_share == Approx(1 - 8192.0 / 12416));
     REQUIRE(m.opb == Approx(13.0 * 8192 / (4.0 * 12416)));
@@ -317,7 +317,7 @@ TEST_CASE("streaming: 32 V x T outputs per plane, the queue, halo rows and rows'
     REQUIRE(w.loads_per_block == 22016);
     REQUIRE(w.requested_per_output == Approx(22016.0 / 8192));
     REQUIRE(w.smem_bytes == 2 * 24 * 32 * 16);
-    REQUIRE(w.queue_registers == 9);
+    REQUIRE(w.queue_registers == 9 * 4);
     REQUIRE(w.opb_limit == Approx(49.0 / 8));
     REQUIRE_FALSE(w.tile_error);
     // A block of fewer rows than r cannot load its halo rows.

@@ -1,7 +1,8 @@
 // The model's rows for temporal and streaming (issue 13): hand-computed figures from each kernel's
 // loop, the CPU trace of a fused launch against the whole-grid count, and the registers ptxas gives
-// the temporal kernel (an sm_90 cubin made by NVRTC, no GPU) against the model's z-queues.
+// the temporal and streaming kernels (sm_90 cubins made by NVRTC, no GPU) against the model.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "analysis/model.h"
 #include "analysis/registers_check.h"
@@ -49,7 +50,14 @@ TEST_CASE("bytes per cell update: temporal K = 4 and streaming, hand-computed", 
     REQUIRE(s.z_chunk == 8);
     REQUIRE(s.requested_bytes == Approx((12416.0 + 8192) * 4 / 8192));
     REQUIRE(s.dram_bytes == Approx(4.0 * (10.0 / 8 + 1)));
-    REQUIRE((s.redundant_work_share == 0 && s.queue_registers == 3 && s.fused == 1));
+    REQUIRE((s.redundant_work_share == 0 && s.fused == 1));
+    // 2r + 1 vectors of 16 bytes, 4 registers each; a budget of 48 at r = 1 holds 65536 / 48 / 256
+    // = 5 blocks of 8 warps; temporal has no budget (its launch bounds ask for one block).
+    REQUIRE((s.queue_registers == 3 * 4 && s.register_budget == 48 && s.min_warps_per_sm == 40));
+    REQUIRE((t.register_budget == 0 && t.min_warps_per_sm == 0));
+    REQUIRE(update_traffic(KernelId::temporal, 64, 1, Precision::f64, 4).queue_registers == 4 * 3 * 8 * 2);
+    const UpdateTraffic s4 = update_traffic(KernelId::streaming, 4, 4, Precision::f64);
+    REQUIRE((s4.queue_registers == 9 * 4 && s4.register_budget == 80 && s4.min_warps_per_sm == 24));
     REQUIRE_THROWS_AS(update_traffic(KernelId::tiled, 8, 1, Precision::f32), UserError);
     REQUIRE_THROWS_AS(update_traffic(KernelId::temporal, 8, 1, Precision::f32, 4), UserError);  // T <= 2rK
 }
@@ -105,4 +113,32 @@ TEST_CASE("temporal: ptxas holds the model's K (2r + 1) x 8 z-queues in register
         // The queues are a lower bound; __launch_bounds__(256) allows a thread 255 registers; no spill.
         REQUIRE((res.registers >= u.queue_registers && res.registers <= 255 && res.frame_bytes == 0));
     }
+}
+
+TEST_CASE("streaming: ptxas keeps a thread within the model's register budget, the z-queue inside it", "[analysis]") {
+    // The lab's kernel header through NVRTC for sm_90 (no GPU needed) at T = 4, every radius and
+    // precision: __launch_bounds__ turns streaming_register_budget into blocks an SM, so ptxas may
+    // use no more; the queue's 2r + 1 vectors are a lower bound.
+    ptx::CompileRequest req;
+    req.name = "streaming_registers.cu";
+    req.source = "#include \"kernels/streaming.cuh\"\n";
+    for (int i = 0; i < lab_ptx_detail::kEmbeddedHeaderCount; ++i)
+        req.headers.push_back({lab_ptx_detail::kEmbeddedHeaders[i].name, lab_ptx_detail::kEmbeddedHeaders[i].text});
+    req.options = {"--no-source-include"};
+    auto expression = [](Precision p, int r) {
+        return fmt::format("stencil::stencil_streaming_kernel<{}, 4, {}>", p == Precision::f32 ? "float" : "double", r);
+    };
+    for (Precision p : {Precision::f32, Precision::f64})
+        for (int r = 1; r <= kMaxRadius; ++r) req.name_expressions.push_back(expression(p, r));
+    const CubinResult cubin = compile_to_cubin(req, "sm_90");
+    CAPTURE(cubin.log);
+    REQUIRE(cubin.ok);
+    const auto all = cubin_resources(cubin.cubin);
+    for (Precision p : {Precision::f32, Precision::f64})
+        for (int r = 1; r <= kMaxRadius; ++r) {
+            const CubinResources res = all.at(cubin.lowered_name(expression(p, r)));
+            const UpdateTraffic u = update_traffic(KernelId::streaming, 4, r, p);
+            CAPTURE(to_string(p), r, res.registers, res.frame_bytes, u.queue_registers, u.register_budget);
+            REQUIRE((res.registers >= u.queue_registers && res.registers <= u.register_budget));
+        }
 }
