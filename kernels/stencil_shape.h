@@ -21,11 +21,10 @@ inline constexpr int kTemporalStripRows = 8;
 // The registers a thread of the streaming kernel (kernels/streaming.cuh) may use, which its
 // __launch_bounds__ asks for; the model reports it. The fewer, the more warps an SM holds and the
 // more loads are in flight to hide the memory's latency, until the thread's arrays (the queue's
-// 2r + 1 vectors and the row's 2Q + 1, four registers each) no longer fit and it spills. Every cap
-// from 32 to 128 was measured on an H100 (docs/results/h100-issue31-s8/zmarch-bounds-512.txt, T = 4,
-// z-chunk 8): the best is 48 at r = 1 (40 warps an SM), 64 at r = 2 and 3 (32 warps; fp64 r = 3
-// spills a little and still gains), 80 at r = 4 (24 warps; below it both precisions spill
-// heavily). Left alone, ptxas gives r >= 2 72-106 registers and 16-24 warps.
+// 2r + 1 vectors and the row's 2Q + 1, four registers each) no longer fit and it spills. The values
+// are the fastest of every cap from 32 to 128 measured on an H100 at each radius, in both
+// precisions (`stencil-zmarch-variants 512 bounds`, docs/results/h100-issue31-s8/); left to
+// itself, ptxas holds fewer warps an SM and runs slower.
 STENCIL_HD constexpr int streaming_register_budget(int radius) {
     return radius == 1 ? 48 : radius <= 3 ? 64 : 80;
 }

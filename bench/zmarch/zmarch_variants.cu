@@ -41,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/device_timing.cuh"
@@ -308,6 +309,12 @@ void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
 
 // The variants of one (precision, r): the lab's kernel and the designs beside it; `ring` adds the
 // asynchronous ring and the wider blocks (round d of docs/results/h100-zmarch-variants-512-*.txt).
+// The lab's kernel at T = 4, z-chunk 8 under each minimum of blocks an SM in MB.
+template <class real, int R, int... MB>
+void try_lab_bounds(Arrays<real>& a, float copy_ms, std::integer_sequence<int, MB...>) {
+    (try_lab<real, R, 4, MB>(a, 8, copy_ms), ...);
+}
+
 // What a run measures: the variants below; with `ring` also the asynchronous ring and the wider
 // blocks; `bounds` only the lab's kernel under register caps.
 enum class Mode { variants, ring, bounds };
@@ -322,13 +329,7 @@ void variants(Arrays<real>& a, float copy_ms, Mode mode) {
     if (mode == Mode::bounds) {
         // The same with other register caps: __launch_bounds__' minimum blocks an SM of 128
         // threads, 1 (no cap) to 16 (the SM's 64 warps; 32 registers).
-        try_lab<real, R, 4, 1>(a, 8, copy_ms);
-        try_lab<real, R, 4, 4>(a, 8, copy_ms);
-        try_lab<real, R, 4, 6>(a, 8, copy_ms);
-        try_lab<real, R, 4, 8>(a, 8, copy_ms);
-        try_lab<real, R, 4, 10>(a, 8, copy_ms);
-        try_lab<real, R, 4, 12>(a, 8, copy_ms);
-        try_lab<real, R, 4, 16>(a, 8, copy_ms);
+        try_lab_bounds<real, R>(a, copy_ms, std::integer_sequence<int, 1, 4, 6, 8, 10, 12, 16>{});
         return;
     }
     try_zmarch<real, R, V, 32, 8, XY::none, 1>(a, "z-copy", 16, copy_ms);

@@ -89,15 +89,26 @@ TEST_CASE("temporal: whole-grid loads of a fused launch, hand-counted and traced
     REQUIRE(run.report.counts.global_store_bytes == e.store_bytes);
 }
 
-TEST_CASE("temporal: ptxas holds the model's K (2r + 1) x 8 z-queues in registers at T = 64", "[analysis]") {
-    // The lab's own kernel header through NVRTC for sm_90 (no GPU needed), as the CUDA backend
-    // compiles it; r = 1 in fp32 (the 1.5x target's configuration) for every K.
+namespace {
+
+// A compile of one of the lab's kernel headers through NVRTC, from the embedded copies the CUDA
+// backend's runtime compiles use; the caller names the instantiations.
+ptx::CompileRequest kernel_header_request(const std::string& header) {
     ptx::CompileRequest req;
-    req.name = "temporal_registers.cu";
-    req.source = "#include \"kernels/temporal.cuh\"\n";
+    req.name = "registers.cu";
+    req.source = "#include \"" + header + "\"\n";
     for (int i = 0; i < lab_ptx_detail::kEmbeddedHeaderCount; ++i)
         req.headers.push_back({lab_ptx_detail::kEmbeddedHeaders[i].name, lab_ptx_detail::kEmbeddedHeaders[i].text});
     req.options = {"--no-source-include"};
+    return req;
+}
+
+}  // namespace
+
+TEST_CASE("temporal: ptxas holds the model's K (2r + 1) x 8 z-queues in registers at T = 64", "[analysis]") {
+    // The lab's own kernel header through NVRTC for sm_90 (no GPU needed), as the CUDA backend
+    // compiles it; r = 1 in fp32 (the 1.5x target's configuration) for every K.
+    ptx::CompileRequest req = kernel_header_request("kernels/temporal.cuh");
     auto expression = [](int K) {
         return "stencil::stencil_temporal_kernel<float, 64, 1, " + std::to_string(K) + ">";
     };
@@ -119,12 +130,7 @@ TEST_CASE("streaming: ptxas keeps a thread within the model's register budget, t
     // The lab's kernel header through NVRTC for sm_90 (no GPU needed) at T = 4, every radius and
     // precision: __launch_bounds__ turns streaming_register_budget into blocks an SM, so ptxas may
     // use no more; the queue's 2r + 1 vectors are a lower bound.
-    ptx::CompileRequest req;
-    req.name = "streaming_registers.cu";
-    req.source = "#include \"kernels/streaming.cuh\"\n";
-    for (int i = 0; i < lab_ptx_detail::kEmbeddedHeaderCount; ++i)
-        req.headers.push_back({lab_ptx_detail::kEmbeddedHeaders[i].name, lab_ptx_detail::kEmbeddedHeaders[i].text});
-    req.options = {"--no-source-include"};
+    ptx::CompileRequest req = kernel_header_request("kernels/streaming.cuh");
     auto expression = [](Precision p, int r) {
         return fmt::format("stencil::stencil_streaming_kernel<{}, 4, {}>", p == Precision::f32 ? "float" : "double", r);
     };

@@ -55,8 +55,12 @@ inline Outcome run_command(const std::string& command) {
 
 // mpirun for the tests: CI may run as root, which OpenMPI refuses unless told; containers often
 // forbid the cross-memory attach of its shared-memory transport, so plain copies are asked for.
+// Each test process's mpirun keeps its session files under a folder of its own: two mpiruns that
+// start at once (ctest -j) both create OpenMPI's shared default folder, and one of them fails.
 inline std::string mpirun_prefix(const char* mpiexec, int ranks) {
-    return std::string("OMPI_MCA_btl_vader_single_copy_mechanism=none ") + mpiexec + " --oversubscribe" +
+    const std::string session = "/tmp/stencil-lab-ompi-" + std::to_string(getpid());
+    return "mkdir -p " + session + " && OMPI_MCA_orte_tmpdir_base=" + session +
+           " OMPI_MCA_btl_vader_single_copy_mechanism=none " + mpiexec + " --oversubscribe" +
            (getuid() == 0 ? " --allow-run-as-root" : "") + " -np " + std::to_string(ranks) + " ";
 }
 
