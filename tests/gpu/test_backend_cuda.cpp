@@ -59,7 +59,7 @@ TEST_CASE("compiler attributes agree with the version table", "[gpu]") {
     }
 }
 
-TEST_CASE("timings are positive and the copy bandwidth is plausible", "[gpu][timing][whole-gpu]") {
+TEST_CASE("timings are positive and the copy bandwidth is plausible", "[gpu][timing][alone]") {
     Backend& b = test::gpu();
     const auto& v = GENERATE(from_range(kernel_versions().begin(), kernel_versions().end()));
     RunOptions opt;
@@ -84,13 +84,13 @@ TEST_CASE("timings are positive and the copy bandwidth is plausible", "[gpu][tim
     CHECK(j["ms_median"].get<double>() == rep.ms.median);
 }
 
-TEST_CASE("copy bandwidth of a large array", "[gpu][timing][whole-gpu]") {
+TEST_CASE("copy bandwidth of a large array", "[gpu][timing][alone]") {
     const auto gbps = test::gpu().copy_gbps(256LL << 20, 5);
     REQUIRE(gbps.size() == 5);
     for (double g : gbps) CHECK(g > 100);
 }
 
-TEST_CASE("cannot_run refuses what the GPU cannot do, with the numbers", "[gpu][whole-gpu]") {
+TEST_CASE("cannot_run refuses what the GPU cannot do, with the numbers", "[gpu][alone]") {
     Backend& b = test::gpu();
     SECTION("more cells than 32-bit offsets reach") {
         const LaunchRequest req{KernelId::naive, 8, 1, Precision::f64, {8192, 8192, 4096}};

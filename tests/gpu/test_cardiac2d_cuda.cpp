@@ -25,7 +25,7 @@ TEST_CASE("cardiac2d on the GPU: every kernel matches the fp64 reference", "[ker
     REQUIRE(rep.ok());
 }
 
-TEST_CASE("cardiac2d on the GPU: a timed run reports GB/s against the copy of the same run", "[gpu][whole-gpu]") {
+TEST_CASE("cardiac2d on the GPU: a timed run reports GB/s against the copy of the same run", "[gpu][alone]") {
     auto& backend = stencil::test::gpu();
     const KernelId k = GENERATE(KernelId::naive, KernelId::fused, KernelId::shared, KernelId::shared_all,
                                 KernelId::sliding_rows, KernelId::shuffle);

@@ -118,7 +118,7 @@ void require_sweep(const nlohmann::json& j, const std::vector<int>& ranks) {
 }
 }  // namespace
 
-TEST_CASE("mpirun scaling: cardiac2d strong on 1, 2, 4 ranks in one mpirun, with its figure", "[mpi]") {
+TEST_CASE("mpirun scaling: cardiac2d strong on 1, 2, 4 ranks in one mpirun, with its figure", "[mpi][alone]") {
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / "stencil-scaling-test";
     fs::remove_all(dir);
@@ -133,7 +133,7 @@ TEST_CASE("mpirun scaling: cardiac2d strong on 1, 2, 4 ranks in one mpirun, with
     fs::remove_all(dir);
 }
 
-TEST_CASE("mpirun scaling: star3d weak from a list of splits, the grid growing", "[mpi]") {
+TEST_CASE("mpirun scaling: star3d weak from a list of splits, the grid growing", "[mpi][alone]") {
     const nlohmann::json j = one_json_line(
         mpirun(2, "--kernel tiled --size 12 --steps 2 --decompose 1x1x1,2x1x1 --scaling weak --json"));
     require_sweep(j, {1, 2});
