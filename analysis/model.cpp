@@ -523,8 +523,8 @@ std::string model_summary(const Model& m) {
                          m.halo_plane.tile_cells, 100 * m.halo_plane.fraction);
     }
     if (m.per_update && m.per_update->register_budget)
-        s += fmt::format("  registers            z-queue (2r + 1) x 4 = {} of a budget of {} a thread (at least {} "
-                         "warps an SM)\n",
+        s += fmt::format("  registers            z-queue of 2r + 1 16-byte vectors = {} of a budget of {} a "
+                         "thread (at least {} warps an SM)\n",
                          m.queue_registers, m.per_update->register_budget, m.per_update->min_warps_per_sm);
     else if (m.queue_registers && m.fused_steps > 1)
         s += fmt::format("  z-queue registers    K (2r + 1) x {} rows{} = {} per thread\n", rows_per_thread(k),

@@ -213,12 +213,12 @@ UpdateTraffic update_traffic(KernelId k, int T, int radius, Precision p, int fus
     u.copy_bytes = 2.0 * u.bytes;
     u.halo_reread_share = 1.0 - double(b.outputs) / b.loads;
     u.redundant_work_share = 1.0 - double(b.flops) / b.executed_flops;
-    // 32-bit registers: a streaming thread's queue holds 16-byte vectors, temporal's single values.
-    const int value_registers = cells_per_thread(k, u.bytes) > 1 ? 16 / 4 : u.bytes / 4;
-    u.queue_registers = u.fused * (2 * radius + 1) * rows_per_thread(k) * value_registers;
+    // An entry of a queue is the thread's cells of one row in one plane, 4 bytes a register.
+    const int entry_registers = cells_per_thread(k, u.bytes) * u.bytes / 4;
+    u.queue_registers = u.fused * (2 * radius + 1) * rows_per_thread(k) * entry_registers;
     if (version(k).threads == ThreadShape::warp_rows) {  // streaming's launch bounds: its register budget
         u.register_budget = streaming_register_budget(radius);
-        u.min_warps_per_sm = std::min(64, streaming_min_blocks(32 * T, radius) * T);
+        u.min_warps_per_sm = streaming_min_blocks(32 * T, radius) * T;  // a block of 32 x T is T warps
     }
     u.copy_ratio_bound = u.copy_bytes / u.dram_bytes;
     return u;

@@ -37,13 +37,13 @@ DevicePiece::DevicePiece(int device, const analysis::SubBox& box, int halo, int 
             faces_.push_back(std::move(f));
         }
     comm_stream_ = create_exchange_stream();
-    for (cudaEvent_t* e : {&computed_, &early_arrived_, &late_arrived_, &before_late_work_, &late_work_done_})
+    for (cudaEvent_t* e : {&computed_, &early_arrived_, &late_arrived_, &before_late_work_, &exchange_done_})
         check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
 }
 
 DevicePiece::~DevicePiece() {
     cudaSetDevice(device_);
-    for (cudaEvent_t e : {computed_, early_arrived_, late_arrived_, before_late_work_, late_work_done_})
+    for (cudaEvent_t e : {computed_, early_arrived_, late_arrived_, before_late_work_, exchange_done_})
         cudaEventDestroy(e);
     cudaStreamDestroy(comm_stream_);
 }
@@ -89,16 +89,14 @@ cudaStream_t DevicePiece::late_halo_stream() {
     if (!late_) return nullptr;
     check(cudaEventRecord(before_late_work_, nullptr), "cudaEventRecord");
     check(cudaStreamWaitEvent(comm_stream_, before_late_work_, 0), "cudaStreamWaitEvent");
-    late_work_ = true;
     return comm_stream_;
 }
 
 void DevicePiece::end_pass() {
-    if (late_work_) {
-        check(cudaEventRecord(late_work_done_, comm_stream_), "cudaEventRecord");
-        check(cudaStreamWaitEvent(nullptr, late_work_done_, 0), "cudaStreamWaitEvent");
-        late_work_ = false;
-    }
+    // The exchange's stream holds this pass's faces, which the default stream waited for already,
+    // and whatever late_halo_stream was given: joining it costs nothing when that is nothing.
+    check(cudaEventRecord(exchange_done_, comm_stream_), "cudaEventRecord");
+    check(cudaStreamWaitEvent(nullptr, exchange_done_, 0), "cudaStreamWaitEvent");
     check(cudaEventRecord(computed_, nullptr), "cudaEventRecord");
     std::swap(in_, out_);
 }

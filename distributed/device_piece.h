@@ -97,8 +97,7 @@ private:
     bool early_ = false, late_ = false;  // faces across the inner axes, across the outermost one
     long long bytes_sent_ = 0;
     cudaStream_t comm_stream_{};
-    cudaEvent_t computed_{}, early_arrived_{}, late_arrived_{}, before_late_work_{}, late_work_done_{};
-    bool late_work_ = false;  // this pass put work on the exchange's stream (late_halo_stream)
+    cudaEvent_t computed_{}, early_arrived_{}, late_arrived_{}, before_late_work_{}, exchange_done_{};
 };
 
 }  // namespace stencil::distributed

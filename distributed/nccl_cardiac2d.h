@@ -1,8 +1,9 @@
 // The cardiac2d problem's engine on GPUs (nccl_run.h: ghost cells through NCCL; CUDA builds with
-// NCCL only): on the default stream, each GPU mirrors its piece's outer sides and runs the
-// version's kernel (launch_ghosts_on_device, launch_step_on_device), in the order of the MPI run
-// (cardiac2d_run.h). The ghost columns arrive first; while the ghost rows travel, the rows that
-// read none are stepped (Cardiac2dRunOptions::overlap), then the two edge rows.
+// NCCL only): each GPU mirrors its piece's outer sides and runs the version's kernel
+// (launch_ghosts_on_device, launch_step_on_device), in the order of the MPI run (cardiac2d_run.h).
+// The ghost columns arrive first; while the ghost rows travel, the rows that read none are stepped
+// on the default stream (Cardiac2dRunOptions::overlap), and the two edge rows on the exchange's
+// stream as soon as the ghost rows land.
 #pragma once
 #include "distributed/cardiac2d_problem.h"
 #if STENCIL_LAB_HAVE_MPI

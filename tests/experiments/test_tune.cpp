@@ -26,6 +26,15 @@ namespace {
 std::string temp_path(const std::string& name) {
     return (fs::temp_directory_path() / ("stencil-tune-" + std::to_string(::getpid()) + "-" + name)).string();
 }
+// A tune of kernel k on a size^3 grid, one rep and no warm-up: the CPU backend times nothing.
+TuneOptions quick_tune(KernelId k, int size) {
+    TuneOptions o;
+    o.kernel = k;
+    o.size = size;
+    o.reps = 1;
+    o.warmup = 0;
+    return o;
+}
 }  // namespace
 
 // A version with a z-chunk: its chunks are tried in a second stage, at the first stage's best tile,
@@ -33,11 +42,7 @@ std::string temp_path(const std::string& name) {
 // moves the fewest bytes).
 TEST_CASE("tune streaming on the CPU backend: z-chunks tried at the best tile, checked and ranked", "[tune]") {
     auto backend = make_cpu_backend();
-    TuneOptions o;
-    o.kernel = KernelId::streaming;
-    o.size = 20;
-    o.reps = 1;
-    o.warmup = 0;
+    TuneOptions o = quick_tune(KernelId::streaming, 20);
     const auto stage1 = tune_configs(KernelId::streaming, 1, Precision::f32);
     for (const auto& c : stage1) CHECK(c.z_chunk == 0);
     const TuneResult r = run_tune(*backend, o);
@@ -78,11 +83,7 @@ TEST_CASE("tune streaming on the CPU backend: z-chunks tried at the best tile, c
 // step: the model's bytes per output fall with K (the grid read once per K updates).
 TEST_CASE("tune temporal on the CPU backend: K tried at the best tile and chunk, ranked per step, cached", "[tune]") {
     auto backend = make_cpu_backend();
-    TuneOptions o;
-    o.kernel = KernelId::temporal;
-    o.size = 24;
-    o.reps = 1;
-    o.warmup = 0;
+    TuneOptions o = quick_tune(KernelId::temporal, 24);
     o.cache_file = temp_path("temporal.json");
     const int row_k = version(KernelId::temporal).fused_steps;
     const int max_k = shape_of(KernelId::temporal).max_fused_steps;
@@ -120,11 +121,7 @@ TEST_CASE("tune on the CPU backend: every tile checked, ranked by the model's by
     auto backend = make_cpu_backend();
     const std::string cache = temp_path("cache.json");
     fs::remove(cache);
-    TuneOptions o;
-    o.kernel = KernelId::tiled;
-    o.size = 11;
-    o.reps = 1;
-    o.warmup = 0;
+    TuneOptions o = quick_tune(KernelId::tiled, 11);
     o.cache_file = cache;
     const TuneResult r = run_tune(*backend, o);
     CHECK_FALSE(r.timed);
@@ -201,11 +198,7 @@ TEST_CASE("tune naive on the CPU backend: tiles and block shapes, the best by se
     auto backend = make_cpu_backend();
     const std::string cache = temp_path("blocks.json");
     fs::remove(cache);
-    TuneOptions o;
-    o.kernel = KernelId::naive;
-    o.size = 10;
-    o.reps = 1;
-    o.warmup = 0;
+    TuneOptions o = quick_tune(KernelId::naive, 10);
     o.cache_file = cache;
     const TuneResult r = run_tune(*backend, o);
     const auto configs = tune_configs(KernelId::naive, 1, Precision::f32);
