@@ -68,7 +68,9 @@ __device__ inline RowVector<real> zero_row_vector() {
 // Long because the march reads best as one body, in order. __launch_bounds__: 32 T threads and
 // streaming_min_blocks an SM, a thread's registers held to streaming_register_budget
 // (kernels/stencil_shape.h, with the measurements); MIN_BLOCKS lets bench/zmarch/ compare others.
-template <typename real, int ROWS, int R, int MIN_BLOCKS = streaming_min_blocks(32 * ROWS, R)>
+// MARCH_UNROLL: planes of the march unrolled into one loop body, so that the queue's shifts become
+// register renamings (bench/zmarch/ measures it).
+template <typename real, int ROWS, int R, int MIN_BLOCKS = streaming_min_blocks(32 * ROWS, R), int MARCH_UNROLL = 1>
 __global__ void __launch_bounds__(32 * ROWS, MIN_BLOCKS)
 stencil_streaming_kernel(const real* in, real* out, int nx, int ny, int nz) {
     using Vec = RowVector<real>;
@@ -114,6 +116,7 @@ stencil_streaming_kernel(const real* in, real* out, int nx, int ny, int nz) {
     if (carriesSouth) south = load_row_vector<real>(in, iBegin * sz + jSouth * sy, x0, nx, aligned);
     if (carriesNorth) north = load_row_vector<real>(in, iBegin * sz + jNorth * sy, x0, nx, aligned);
 
+#pragma unroll MARCH_UNROLL
     for (int i = iBegin; i < iEnd; ++i) {
         const int buf = (i - iBegin) & 1;
         // Publish the current plane's rows: this thread's own vector and its halo rows.

@@ -13,9 +13,18 @@
 
 namespace bench {
 
+// The edge tile's bytes: the launch's dynamic shared memory.
+template <typename real, int BY, int X, int R, int K>
+constexpr int strip_edge_bytes() {
+    return 2 * K * BY * 2 * R * X * 32 * (int)sizeof(real);
+}
+
 // One function because it is one kernel: its shared edges and register queues live across the whole
 // march.
-template <typename real, int BY, int C, int X, int R, int K, int MIN_BLOCKS = 1>
+// AHEAD: how many planes ahead of the march the input is loaded (1 or 2: more bytes in flight for
+// the same warps). UNROLL: the march unrolled over 2 (2R + 1) planes, so that the register queues'
+// shifts and the double buffer's index become renamings instead of moves.
+template <typename real, int BY, int C, int X, int R, int K, int MIN_BLOCKS = 1, int AHEAD = 1, bool UNROLL = false>
 __global__ void __launch_bounds__(32 * BY, MIN_BLOCKS)
 strip_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, int ny, int nz) {
     using stencil::coefficient;
@@ -24,9 +33,12 @@ strip_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, int ny
     constexpr int W = 32 * X, H = BY * C;
     constexpr int OUT_W = W - 2 * HALO, OUT_H = H - 2 * HALO;
     static_assert(R <= C && OUT_W >= 1 && OUT_H >= 1 && C * X <= 32, "strip shape");
+    static_assert(AHEAD == 1 || AHEAD == 2, "one or two planes ahead");
     // edge_s[buf][t][strip][slot][e][lane]: level t's rows 0..R-1 (slots 0..R-1) and C-R..C-1
     // (slots R..2R-1) of each strip, at the plane level t + 1 computes in this step.
-    __shared__ real edge_s[2][K][BY][2 * R][X][32];
+    // Dynamic shared memory (strip_edge_bytes), so that a tile may pass the 48 KiB of a static array.
+    extern __shared__ __align__(16) unsigned char strip_smem[];
+    auto& edge_s = *reinterpret_cast<real(*)[2][K][BY][2 * R][X][32]>(strip_smem);
     real q[K][2 * R + 1][C][X];
 #pragma unroll
     for (int t = 0; t < K; ++t)
@@ -62,13 +74,20 @@ strip_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, int ny
     const int iBegin = planes.iBegin, iEnd = planes.iEnd, pBegin = planes.pBegin, pEnd = planes.pEnd;
     if (iBegin >= iEnd) return;
 
-    real next[C][X];
+    // next[a]: plane p + a at the start of step p (loaded AHEAD steps before it is pushed).
+    real next[AHEAD][C][X];
 #pragma unroll
-    for (int c = 0; c < C; ++c)
+    for (int a = 0; a < AHEAD; ++a)
 #pragma unroll
-        for (int e = 0; e < X; ++e)
-            next[c][e] = (inside >> (c * X + e)) & 1u ? in[pBegin * sz + c_xy + c * sy + e] : real(0);
+        for (int c = 0; c < C; ++c)
+#pragma unroll
+            for (int e = 0; e < X; ++e)
+                next[a][c][e] = pBegin + a < pEnd && pBegin + a < nz && ((inside >> (c * X + e)) & 1u)
+                                    ? in[(pBegin + a) * sz + c_xy + c * sy + e]
+                                    : real(0);
 
+    constexpr int MARCH_UNROLL = UNROLL ? 2 * (2 * R + 1) : 1;
+#pragma unroll MARCH_UNROLL
     for (int p = pBegin; p < pEnd; ++p) {
         const int buf = (p - pBegin) & 1;
         // Every level's edge rows of the plane the next level computes: queue slot R + 1 before
@@ -90,13 +109,16 @@ strip_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, int ny
             for (int c = 0; c < C; ++c)
 #pragma unroll
                 for (int e = 0; e < X; ++e) q[0][s][c][e] = q[0][s + 1][c][e];
-        const bool more = p + 1 < nz && p + 1 < pEnd;
+        const bool more = p + AHEAD < nz && p + AHEAD < pEnd;
 #pragma unroll
         for (int c = 0; c < C; ++c)
 #pragma unroll
             for (int e = 0; e < X; ++e) {
-                q[0][2 * R][c][e] = next[c][e];
-                next[c][e] = more && ((inside >> (c * X + e)) & 1u) ? in[(p + 1) * sz + c_xy + c * sy + e] : real(0);
+                q[0][2 * R][c][e] = next[0][c][e];
+#pragma unroll
+                for (int a = 0; a + 1 < AHEAD; ++a) next[a][c][e] = next[a + 1][c][e];
+                next[AHEAD - 1][c][e] =
+                    more && ((inside >> (c * X + e)) & 1u) ? in[(p + AHEAD) * sz + c_xy + c * sy + e] : real(0);
             }
 
 #pragma unroll

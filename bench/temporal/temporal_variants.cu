@@ -3,8 +3,10 @@
 // rate (cells updated per second, one update counted as one read and one write of a cell) on the
 // 7-point stencil in fp32; this program is the evidence for the kernel's design.
 //
-//   stencil-temporal-variants [N] [strips]   (default 512; fp32 and fp64, r = 1 and 2, K = 1..4;
-//                                            strips: the strip shapes only)
+//   stencil-temporal-variants [N] [strips|pipe|tiles]   (default 512; fp32 and fp64, r = 1 and 2,
+//                                                 K = 1..4; strips: the strip shapes only; pipe: the
+//                                                 strips loading two planes ahead, the march
+//                                                 unrolled; tiles: larger tiles, up to K = 5)
 //
 //   lab      kernels/temporal.cuh as it is: a warp-wide tile, each thread a strip of 8 rows of its
 //            column; x-neighbours by shuffles, y from the strip's registers and the neighbouring
@@ -69,7 +71,7 @@ template <class real>
 struct Arrays {
     int n = 0;
     size_t bytes = 0;
-    real *in = nullptr, *out = nullptr, *expected[5] = {};  // expected[K]: K reference steps
+    real *in = nullptr, *out = nullptr, *expected[7] = {};  // expected[K]: K reference steps
 };
 
 
@@ -102,23 +104,94 @@ void try_temporal(Arrays<real>& a, int chunk, float copy_ms) {
 }
 
 // The strip design (bench/temporal/strip_kernel.cuh): blocks of 32 x BY threads, each owning C
-// rows of X cells; the tile is 32 X by BY C.
-template <class real, int R, int BY, int C, int X, int K, int MIN_BLOCKS = 1>
+// rows of X cells; the tile is 32 X by BY C. AHEAD and UNROLL: strip_kernel's.
+template <class real, int R, int BY, int C, int X, int K, int MIN_BLOCKS = 1, int AHEAD = 1, bool UNROLL = false>
 void try_strip(Arrays<real>& a, int chunk, float copy_ms) {
     const int n = a.n, out_w = 32 * X - 2 * R * K, out_h = BY * C - 2 * R * K;
     const dim3 block(32, BY), grid((n + out_w - 1) / out_w, (n + out_h - 1) / out_h, (n + chunk - 1) / chunk);
     CHECK_CUDA(cudaMemcpy(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice));
-    const auto kernel = bench::strip_kernel<real, BY, C, X, R, K, MIN_BLOCKS>;
-    const float ms = best_ms([&] { kernel<<<grid, block>>>(a.in, a.out, n, n, n); });
+    const auto kernel = bench::strip_kernel<real, BY, C, X, R, K, MIN_BLOCKS, AHEAD, UNROLL>;
+    constexpr int smem = bench::strip_edge_bytes<real, BY, X, R, K>();
+    CHECK_CUDA(cudaFuncSetAttribute((const void*)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    const float ms = best_ms([&] { kernel<<<grid, block, smem>>>(a.in, a.out, n, n, n); });
     const double diff = max_difference(a.out, a.expected[K], a.bytes);
     cudaFuncAttributes attr{};
     CHECK_CUDA(cudaFuncGetAttributes(&attr, (const void*)kernel));
     int per_sm = 0;
-    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void*)kernel, 32 * BY, 0));
-    std::printf("%s r=%d strip  %2dx%-2d C=%d X=%d K=%d min %d chunk %3d  %7.3f ms  copy-equivalent %.3f  regs %3d "
-                "spill %4zu B blocks/SM %2d  max diff %.2g\n",
-                sizeof(real) == 4 ? "f32" : "f64", R, 32 * X, BY * C, C, X, K, MIN_BLOCKS, chunk, ms,
-                K * copy_ms / ms, attr.numRegs, attr.localSizeBytes, per_sm, diff);
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void*)kernel, 32 * BY, smem));
+    std::printf("%s r=%d strip  %2dx%-2d C=%d X=%d K=%d min %d ahead %d unroll %d chunk %3d  %7.3f ms  "
+                "copy-equivalent %.3f  regs %3d spill %4zu B smem %5d B blocks/SM %2d  max diff %.2g\n",
+                sizeof(real) == 4 ? "f32" : "f64", R, 32 * X, BY * C, C, X, K, MIN_BLOCKS, AHEAD, int(UNROLL), chunk,
+                ms, K * copy_ms / ms, attr.numRegs, attr.localSizeBytes, smem, per_sm, diff);
+}
+
+// The pipelined strips: loads two planes ahead, the march unrolled, tiles past 48 KiB of edges.
+template <class real, int R>
+void pipe_suite(Arrays<real>& a, float copy_ms) {
+    if constexpr (R == 1 && sizeof(real) == 4) {
+        try_strip<real, R, 8, 4, 2, 4>(a, 128, copy_ms);  // the strips suite's best
+        try_strip<real, R, 8, 4, 2, 4, 1, 2>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 4, 1, 1, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 4, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 4, 2, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 2, 4, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 2, 4, 1, 2, true>(a, 256, copy_ms);
+        try_strip<real, R, 8, 4, 2, 5, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 6, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 2, 4, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 16, 2, 4, 4, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 4, 4, 1, 2, true>(a, 128, copy_ms);
+    } else if constexpr (R == 1) {
+        try_strip<real, R, 8, 4, 1, 3>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 1, 3, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 1, 3, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 1, 4, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 1, 4, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 3, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 4, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 16, 2, 2, 3, 1, 2, true>(a, 128, copy_ms);
+    } else if constexpr (sizeof(real) == 4) {
+        try_strip<real, R, 8, 4, 2, 2>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 2, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 2, 2, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 3, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 2, 2, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 4, 2, 1, 2, true>(a, 128, copy_ms);
+    } else {
+        try_strip<real, R, 8, 8, 1, 2>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 1, 2, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 1, 2, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 2, 1, 2, true>(a, 128, copy_ms);
+        try_strip<real, R, 8, 8, 1, 2, 1, 2, true>(a, 128, copy_ms);
+    }
+}
+
+// The strips loading one plane ahead, march not unrolled (what `pipe` showed to be best), on tiles
+// whose edges pass 48 KiB or whose blocks hold 16 warps: fewer halo cells per output.
+template <class real, int R>
+void tile_suite(Arrays<real>& a, float copy_ms) {
+    if constexpr (R == 1 && sizeof(real) == 4) {
+        try_strip<real, R, 8, 4, 2, 4>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 2, 4>(a, 128, copy_ms);
+        try_strip<real, R, 12, 4, 2, 4>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 2, 3>(a, 128, copy_ms);
+        try_strip<real, R, 16, 2, 4, 4>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 4, 4>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 5>(a, 128, copy_ms);
+    } else if constexpr (R == 1) {
+        try_strip<real, R, 16, 4, 1, 3>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 1, 4>(a, 128, copy_ms);
+        try_strip<real, R, 12, 4, 1, 4>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 4>(a, 128, copy_ms);
+        try_strip<real, R, 16, 2, 2, 4>(a, 128, copy_ms);
+        try_strip<real, R, 16, 4, 1, 5>(a, 128, copy_ms);
+    } else if constexpr (sizeof(real) == 4) {
+        try_strip<real, R, 16, 4, 2, 2>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 4, 2>(a, 128, copy_ms);
+    } else {
+        try_strip<real, R, 16, 4, 1, 2>(a, 128, copy_ms);
+        try_strip<real, R, 8, 4, 2, 2>(a, 128, copy_ms);
+    }
 }
 
 template <class real, int R>
@@ -150,7 +223,7 @@ void strip_suite(Arrays<real>& a, float copy_ms) {
 }
 
 template <class real, int R>
-void suite(int n, bool strips_only) {
+void suite(int n, const std::string& mode) {
     Arrays<real> a;
     a.n = n;
     a.bytes = size_t(n) * n * n * sizeof(real);
@@ -167,7 +240,7 @@ void suite(int n, bool strips_only) {
     if constexpr (sizeof(real) == 4) CHECK_CUDA(cudaMemcpyToSymbol(stencil::c_coefficients_f32, w, sizeof w));
     else CHECK_CUDA(cudaMemcpyToSymbol(stencil::c_coefficients_f64, w, sizeof w));
     CHECK_CUDA(cudaMemcpy(a.expected[0], a.in, a.bytes, cudaMemcpyDeviceToDevice));
-    for (int k = 1; k <= 4; ++k)
+    for (int k = 1; k <= 6; ++k)
         reference_step<real><<<dim3(n / 32, n / 4, n / 2), dim3(32, 4, 2)>>>(a.expected[k - 1], a.expected[k], n, n,
                                                                               n, R);
     CHECK_CUDA(cudaDeviceSynchronize());
@@ -176,7 +249,11 @@ void suite(int n, bool strips_only) {
         best_ms([&] { CHECK_CUDA(cudaMemcpyAsync(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice)); });
     std::printf("%s r=%d copy %.3f ms (%.0f GB/s, read + write)\n", sizeof(real) == 4 ? "f32" : "f64", R, copy_ms,
                 2.0 * a.bytes / copy_ms / 1e6);
-    if (strips_only) {
+    if (mode == "pipe") {
+        pipe_suite<real, R>(a, copy_ms);
+    } else if (mode == "tiles") {
+        tile_suite<real, R>(a, copy_ms);
+    } else if (mode == "strips") {
         strip_suite<real, R>(a, copy_ms);
     } else {
         // The lab at its default T = 64 and z-chunk 64 (kernels/versions.h), every K; T = 32 beside.
@@ -209,10 +286,14 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("%s, N = %d\n", prop.name, n);
-    const bool strips_only = argc > 2 && std::string(argv[2]) == "strips";
-    suite<float, 1>(n, strips_only);
-    suite<double, 1>(n, strips_only);
-    suite<float, 2>(n, strips_only);
-    suite<double, 2>(n, strips_only);
+    const std::string mode = argc > 2 ? argv[2] : "";
+    if (mode != "" && mode != "strips" && mode != "pipe" && mode != "tiles") {
+        std::fprintf(stderr, "stencil-temporal-variants: the mode is strips, pipe or tiles (got %s)\n", argv[2]);
+        return 2;
+    }
+    suite<float, 1>(n, mode);
+    suite<double, 1>(n, mode);
+    suite<float, 2>(n, mode);
+    suite<double, 2>(n, mode);
     return 0;
 }

@@ -2,9 +2,10 @@
 // z-marching designs that differ from it in one idea at a time. Issue 13 asks for >= 0.95 of the
 // copy at r = 1; this program is the evidence for the next design of kernels/streaming.cuh.
 //
-//   stencil-zmarch-variants [N] [ring|bounds]   (default 512; fp32 and fp64, r = 1..4; `ring`:
-//                                               also the asynchronous ring and the wider blocks;
-//                                               `bounds`: the lab's kernel under register caps)
+//   stencil-zmarch-variants [N] [ring|bounds|unroll]   (default 512; fp32 and fp64, r = 1..4;
+//                                               `ring`: also the asynchronous ring and the wider
+//                                               blocks; `bounds`: the lab's kernel under register
+//                                               caps; `unroll`: the lab's kernel, march unrolled)
 //
 // Every variant computes the lab's star stencil (weights in constant memory, the layout of
 // kernels/stencil_shape.h) on an N^3 grid and is checked against a plain one-thread-per-cell
@@ -291,18 +292,18 @@ void try_ring(Arrays<real>& a, int chunk, float copy_ms) {
 // The lab's kernel: 32 x T threads, each a 16-byte vector of its row (kernels/streaming.cuh), with
 // its own launch bounds (MIN_BLOCKS 0: streaming_min_blocks) or the given minimum blocks per SM
 // (1: no register cap, the kernel before its cap).
-template <class real, int R, int T, int MIN_BLOCKS = 0>
+template <class real, int R, int T, int MIN_BLOCKS = 0, int UNROLL = 1>
 void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
     constexpr int MB = MIN_BLOCKS > 0 ? MIN_BLOCKS : stencil::streaming_min_blocks(32 * T, R);
     const int n = a.n, W = 32 * int(16 / sizeof(real));
     const dim3 block(32, T), grid((n + W - 1) / W, (n + T - 1) / T, (n + chunk - 1) / chunk);
     CHECK_CUDA(cudaMemset(a.out, 0, a.bytes));
-    const auto kernel = stencil::stencil_streaming_kernel<real, T, R, MB>;
+    const auto kernel = stencil::stencil_streaming_kernel<real, T, R, MB, UNROLL>;
     const float ms = best_ms([&] { kernel<<<grid, block>>>(a.in, a.out, n, n, n); });
     cudaFuncAttributes attr{};
     CHECK_CUDA(cudaFuncGetAttributes(&attr, (const void*)kernel));
-    char shape[48];
-    std::snprintf(shape, sizeof shape, "T=%d min %d (%d regs%s)", T, MB, attr.numRegs,
+    char shape[64];
+    std::snprintf(shape, sizeof shape, "T=%d min %d unroll %d (%d regs%s)", T, MB, UNROLL, attr.numRegs,
                   attr.localSizeBytes > 0 ? ", spills" : "");
     report<real>(MIN_BLOCKS > 0 ? "lab-bounds" : "lab", R, shape, chunk, ms, copy_ms, max_difference(a));
 }
@@ -317,7 +318,8 @@ void try_lab_bounds(Arrays<real>& a, float copy_ms, std::integer_sequence<int, M
 
 // What a run measures: the variants below; with `ring` also the asynchronous ring and the wider
 // blocks; `bounds` only the lab's kernel under register caps.
-enum class Mode { variants, ring, bounds };
+// `unroll` the lab's kernel with its march unrolled.
+enum class Mode { variants, ring, bounds, unroll };
 
 template <class real, int R>
 void variants(Arrays<real>& a, float copy_ms, Mode mode) {
@@ -326,6 +328,14 @@ void variants(Arrays<real>& a, float copy_ms, Mode mode) {
     try_lab<real, R, 8>(a, 16, copy_ms);
     try_lab<real, R, 4>(a, 16, copy_ms);
     try_lab<real, R, 4>(a, 8, copy_ms);  // tune's pick at r = 1, the row's default
+    if (mode == Mode::unroll) {
+        try_lab<real, R, 4, 0, 8>(a, 8, copy_ms);
+        try_lab<real, R, 4, 0, 2 * (2 * R + 1)>(a, 16, copy_ms);
+        try_lab<real, R, 4, 0, 2 * (2 * R + 1)>(a, 2 * (2 * R + 1), copy_ms);
+        try_lab<real, R, 8, 0, 8>(a, 8, copy_ms);
+        try_lab<real, R, 4, 1, 8>(a, 8, copy_ms);
+        return;
+    }
     if (mode == Mode::bounds) {
         // The same with other register caps: __launch_bounds__' minimum blocks an SM of 128
         // threads, 1 (no cap) to 16 (the SM's 64 warps; 32 registers).
@@ -410,7 +420,10 @@ void suite(int n, Mode mode) {
 int main(int argc, char** argv) {
     const int n = argc > 1 ? std::atoi(argv[1]) : 512;
     const std::string how = argc > 2 ? argv[2] : "";
-    const Mode mode = how == "ring" ? Mode::ring : how == "bounds" ? Mode::bounds : Mode::variants;
+    const Mode mode = how == "ring"     ? Mode::ring
+                      : how == "bounds" ? Mode::bounds
+                      : how == "unroll" ? Mode::unroll
+                                        : Mode::variants;
     if (n < 64 || n % 32 != 0 || n > 1024) {
         std::fprintf(stderr, "stencil-zmarch-variants: N must be a multiple of 32 in 64..1024 (got %s)\n", argv[1]);
         return 2;
