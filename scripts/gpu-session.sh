@@ -25,7 +25,8 @@
 #             (STEPS_RADII="1 2": at each of these radii; default 1)
 #   scaling   decomposed runs over every GPU here (NCCL), 1/2/4 GPUs        -> scaling-*/
 # Everything lands in $OUT/session.tar.gz (the device returns at most 8 files) and the console
-# output in $OUT/session.log.
+# output in $OUT/session.log. The archive is written again after every step and every run of the
+# long steps, so that a call cut by its time limit still brings back what finished.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -46,7 +47,12 @@ SIZE=${SIZE:-512}
 REPS=${REPS:-20}
 FAILED=0
 
-step() { printf '\n==== %s  (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+# What has finished, into $OUT/session.tar.gz (written aside first: a cut call leaves the last
+# whole archive).
+pack() {
+  ( cd "$(dirname "$RES")" && tar czf "$OUT/.session.tar.gz" results && mv "$OUT/.session.tar.gz" "$OUT/session.tar.gz" )
+}
+step() { pack; printf '\n==== %s  (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 fail() { FAILED=$((FAILED + 1)); echo "FAILED: $*"; }
 
@@ -189,6 +195,7 @@ if want lab || want peers; then
         case $t in *x*) shape="--block $t" ;; *) shape="--tile $t" ;; esac
         timeout 120 "$LAB" run --json --backend cuda --kernel "$k" $shape ${z:+--z-chunk "$z"} --radius "$r" \
           --precision "$p" --size "$SIZE" --reps 10 >> "$RES/lab-$SIZE.jsonl" || fail "run $k $t $z r=$r $p"
+        pack
       done
     done
   done
@@ -217,6 +224,7 @@ if want steps; then
         timeout 120 "$LAB" run --json --backend cuda --kernel "$k" --tile "$t" ${f:+--fuse "$f"} --steps 8 \
           --radius "$r" --precision "$p" --size "$SIZE" --reps 10 >> "$RES/steps-$SIZE.jsonl" ||
           fail "steps $k T=$t K=$f r=$r $p"
+        pack
       done
     done
   done
@@ -248,6 +256,7 @@ if want scaling; then
     read -r k mode n extra <<< "$row"
     timeout 400 "$LAB" run --backend cuda --kernel "$k" $extra --size "$n" --steps 24 --decompose "$Z" \
       --scaling "$mode" --gpus "$G" --out "$RES/scaling-$k-$mode-$n" || fail "scaling $row"
+    pack
   done
   if [ "${SCALING_CARDIAC:-1}" = 1 ]; then
     IFS=';' read -ra SPLITS <<< "${CARDIAC_SPLITS:-$C}"
@@ -256,11 +265,12 @@ if want scaling; then
       [ -n "${CARDIAC_SPLITS:-}" ] && out="$out-${splits##*,}"
       timeout 400 "$LAB" run --backend cuda --problem cardiac2d --kernel shared --size 8192 --steps 50 \
         --decompose "$splits" --scaling strong --gpus "$G" --out "$out" || fail "scaling cardiac2d $splits"
+      pack
     done
   fi
 fi
 
 step "summary"
-( cd "$(dirname "$RES")" && tar czf "$OUT/session.tar.gz" results ) && ls -la "$OUT"
+pack && ls -la "$OUT"
 echo "gpu-session: $FAILED step(s) failed"
 [ $FAILED -eq 0 ]
