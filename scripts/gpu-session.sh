@@ -270,7 +270,7 @@ if want scaling; then
   fi
 fi
 
-step "summary"
-pack && ls -la "$OUT"
+step "summary"  # packs the last time
+ls -la "$OUT"
 echo "gpu-session: $FAILED step(s) failed"
 [ $FAILED -eq 0 ]

@@ -308,8 +308,6 @@ void try_lab(Arrays<real>& a, int chunk, float copy_ms) {
     report<real>(MIN_BLOCKS > 0 ? "lab-bounds" : "lab", R, shape, chunk, ms, copy_ms, max_difference(a));
 }
 
-// The variants of one (precision, r): the lab's kernel and the designs beside it; `ring` adds the
-// asynchronous ring and the wider blocks (round d of docs/results/h100-zmarch-variants-512-*.txt).
 // The lab's kernel at T = 4, z-chunk 8 under each minimum of blocks an SM in MB.
 template <class real, int R, int... MB>
 void try_lab_bounds(Arrays<real>& a, float copy_ms, std::integer_sequence<int, MB...>) {
@@ -317,10 +315,11 @@ void try_lab_bounds(Arrays<real>& a, float copy_ms, std::integer_sequence<int, M
 }
 
 // What a run measures: the variants below; with `ring` also the asynchronous ring and the wider
-// blocks; `bounds` only the lab's kernel under register caps.
-// `unroll` the lab's kernel with its march unrolled.
+// blocks (round d of docs/results/h100-zmarch-variants-512-*.txt); `bounds` only the lab's kernel
+// under register caps; `unroll` only the lab's kernel with its march unrolled.
 enum class Mode { variants, ring, bounds, unroll };
 
+// The variants of one (precision, r): the lab's kernel and the designs beside it, as `mode` says.
 template <class real, int R>
 void variants(Arrays<real>& a, float copy_ms, Mode mode) {
     const bool ring = mode == Mode::ring;
@@ -420,6 +419,10 @@ void suite(int n, Mode mode) {
 int main(int argc, char** argv) {
     const int n = argc > 1 ? std::atoi(argv[1]) : 512;
     const std::string how = argc > 2 ? argv[2] : "";
+    if (how != "" && how != "ring" && how != "bounds" && how != "unroll") {
+        std::fprintf(stderr, "stencil-zmarch-variants: the mode is ring, bounds or unroll (got %s)\n", argv[2]);
+        return 2;
+    }
     const Mode mode = how == "ring"     ? Mode::ring
                       : how == "bounds" ? Mode::bounds
                       : how == "unroll" ? Mode::unroll
