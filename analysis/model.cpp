@@ -227,10 +227,12 @@ namespace {
 
 std::string bounds_text(KernelId k, int radius, Precision p, DeviceLimits lim) {
     const int bytes = bytes_of(p);
+    const bool dynamic = smem_is_dynamic(k);
+    const long long smem_limit = dynamic ? lim.max_dynamic_smem_per_block : lim.max_static_smem_per_block;
     int max_threads_T = 0, max_smem_T = 0;
     for (int T = 1; T <= 1024; ++T) {
         if (threads_per_block(k, T) <= lim.max_threads_per_block) max_threads_T = T;
-        if (smem_bytes(k, T, radius, bytes) <= lim.max_static_smem_per_block) max_smem_T = T;
+        if (smem_bytes(k, T, radius, bytes) <= smem_limit) max_smem_T = T;
     }
     const auto& v = version(k);
     std::string s;
@@ -242,9 +244,11 @@ std::string bounds_text(KernelId k, int radius, Precision p, DeviceLimits lim) {
     if (v.shared == SharedTile::none)
         s += "shared memory: none. ";
     else
-        s += fmt::format("static shared memory: {} x {} B <= {} B, so T <= {}{}. ",
-                         smem_formula(k, radius), bytes, lim.max_static_smem_per_block, max_smem_T,
-                         max_smem_T >= max_threads_T ? " (not the binding limit)" : " (binding)");
+        // temporal's edges are counted in bytes already (256 B a row in either precision)
+        s += fmt::format("{} shared memory: {}{} <= {} B, so T <= {}{}. ", dynamic ? "dynamic" : "static",
+                         smem_formula(k, radius),
+                         v.shared == SharedTile::strip_edges ? "" : fmt::format(" x {} B", bytes), smem_limit,
+                         max_smem_T, max_smem_T >= max_threads_T ? " (not the binding limit)" : " (binding)");
     if (k == KernelId::tiled && max_threads_T > 2 * radius) {
         // The largest legal T by the thread rule, and the largest whose T^3 is a power of two
         // (the texts' "T <= 8 in practice"); everything computed for this r and precision.
@@ -400,40 +404,44 @@ void model_streaming(Model& m) {
 }
 
 // The temporal kernel: K steps per launch, a z-chunk of Z planes per block, the halo rK wide, a
-// tile 32 cells wide (a warp) and T rows tall, each thread a strip of S rows.
+// tile 32 V cells wide (a warp, V cells a lane) and T rows tall, each thread a strip of S rows.
 void model_temporal(Model& m) {
     const int T = m.tile, r = m.radius, F = m.flops_per_point, B = m.bytes, K = m.fused_steps;
     const int Z = m.out_planes, OUT = m.out_tile, H = r * K, S = rows_per_thread(m.kernel);
+    const int V = cells_per_thread(m.kernel, B), W = 32 * V;
     const int W_OUT = out_width(m.kernel, T, r, B, K);
     const UpdateTraffic& u = *m.per_update;
     // Threads that write an output: the lanes of level K's band, in the strips that hold a row of it.
     int writing_strips = 0;
     for (int s = 0; s < T / S; ++s) writing_strips += s * S + S > H && s * S < T - H;
-    m.active_threads = (long long)W_OUT * writing_strips;
-    m.halo_plane.tile_cells = 32LL * T;
+    int writing_lanes = 0;
+    for (int l = 0; l < 32; ++l) writing_lanes += l * V + V > H && l * V < W - H;
+    m.active_threads = (long long)writing_lanes * writing_strips;
+    m.halo_plane.tile_cells = (long long)W * T;
     m.halo_plane.output_cells = (long long)W_OUT * OUT;
     m.halo_plane.halo_cells = m.halo_plane.tile_cells - m.halo_plane.output_cells;
     m.halo_plane.fraction = double(m.halo_plane.halo_cells) / m.halo_plane.tile_cells;
     m.opb_limit = double(F) * K / B;
     m.queue_registers = u.queue_registers;
-    m.tile_bounds += fmt::format(" Fusing K = {} steps needs T > 2rK = {} and a warp's 32 > 2rK (each step widens "
-                                 "the halo by r); T a multiple of the strip's {} rows.",
+    m.tile_bounds += fmt::format(" Fusing K = {} steps needs T > 2rK = {} and the fp64 warp's 32 cells > 2rK (each "
+                                 "step widens the halo by r); T a multiple of the strip's {} rows.",
                                  K, 2 * H, S);
     m.opb_formula = fmt::format(
-        "{} K W_OUT OUT Z / ({} x 32 T (Z + 2rK)) with K = {}, W_OUT = 32 - 2rK = {}, OUT = T - 2rK = {}, Z = {}: "
-        "{} x {} x {} x {} x {} / ({} x 32 x {} x {}) = {:.4g}",
-        F, B, K, W_OUT, OUT, Z, F, K, W_OUT, OUT, Z, B, T, Z + 2 * H, m.opb);
+        "{} K W_OUT OUT Z / ({} x {} T (Z + 2rK)) with K = {}, W_OUT = {} - 2rK = {}, OUT = T - 2rK = {}, Z = {}: "
+        "{} x {} x {} x {} x {} / ({} x {} x {} x {}) = {:.4g}",
+        F, B, W, K, W, W_OUT, OUT, Z, F, K, W_OUT, OUT, Z, B, W, T, Z + 2 * H, m.opb);
     m.opb_note = fmt::format(
-        "K = {} time steps per pass: level t is valid on a band r cells narrower per level, so a 32 x {} tile "
+        "K = {} time steps per pass: level t is valid on a band r cells narrower per level, so a {} x {} tile "
         "writes {} x {} cells of level K and {:.1f}% of its loads are the neighbours' cells (mostly L2 hits). "
-        "Each thread owns {} rows of its column: a register queue of 2r + 1 planes per row and level ({} "
+        "Each thread owns {} rows of {} cell{} of its row: a register queue of 2r + 1 planes per cell and level ({} "
         "registers), x-neighbours from the neighbouring lanes (shuffles), y-neighbours from its own rows "
         "except r beyond each end of its strip (shared memory). Per cell update: requested {:.3g} B, L2 {:.3g} "
         "B, DRAM {:.3g} B (a copy: {} B), so a DRAM-bound pass can reach {:.2f}x the copy's updates per "
         "second; the price is arithmetic: {:.1f}% of the cells computed are halo cells that a neighbour "
         "computes too ({} FLOP executed per block for {} useful). As the tile grows the OP/B tends to "
         "K (12r+1) / B = {:.4g}.",
-        K, T, W_OUT, OUT, 100 * u.halo_reread_share, S, u.queue_registers, u.requested_bytes, u.l2_bytes,
+        K, W, T, W_OUT, OUT, 100 * u.halo_reread_share, S, V, V > 1 ? "s" : "", u.queue_registers,
+        u.requested_bytes, u.l2_bytes,
         u.dram_bytes, 2 * B, u.copy_ratio_bound, 100 * u.redundant_work_share, m.block.executed_flops, m.block.flops,
         m.opb_limit);
 }
@@ -527,8 +535,8 @@ std::string model_summary(const Model& m) {
                          "thread (at least {} warps an SM)\n",
                          m.queue_registers, m.per_update->register_budget, m.per_update->min_warps_per_sm);
     else if (m.queue_registers && m.fused_steps > 1)
-        s += fmt::format("  z-queue registers    K (2r + 1) x {} rows{} = {} per thread\n", rows_per_thread(k),
-                         m.bytes == 8 ? " x 2 (fp64)" : "", m.queue_registers);
+        s += fmt::format("  z-queue registers    K (2r + 1) x {} rows x {} = {} per thread\n", rows_per_thread(k),
+                         m.bytes == 8 ? "1 double (2 registers)" : "2 floats", m.queue_registers);
     else if (m.queue_registers)
         s += fmt::format("  z-queue registers    2r + 1 = {} per thread\n", m.queue_registers);
     if (m.per_update)

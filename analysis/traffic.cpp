@@ -81,21 +81,22 @@ BlockTraffic interior_block_traffic(KernelId k, int T, int radius, Precision p, 
             break;
         }
         case SharedTile::strip_edges: {
-            // Z planes of W_OUT x OUT outputs of level K (W_OUT = 32 - 2rK across the warp-wide
-            // tile). The march takes Z + 2rK steps, each loading the next plane of the tile's
-            // 32 x T cells; in each step every level t = 1..K is computed on the whole tile (every
-            // lane takes part in the shuffles; the cells outside level t's band are the halo's
-            // redundant work), and every level 0..K-1 publishes each strip's r first and r last
-            // rows. Shared reads: the y-neighbours beyond a strip's ends, r (r + 1) per column
+            // Z planes of W_OUT x OUT outputs of level K (W_OUT = 32 V - 2rK across the warp-wide
+            // tile, V cells a lane). The march takes Z + 2rK steps, each loading the next plane of
+            // the tile's 32 V x T cells; in each step every level t = 1..K is computed on the whole
+            // tile (every lane takes part in the shuffles; the cells outside level t's band are the
+            // halo's redundant work), and every level 0..K-1 publishes each strip's r first and r
+            // last rows. Shared reads: the y-neighbours beyond a strip's ends, r (r + 1) per column
             // and level (d = 1..r rows beyond each end, for the rows within d of it).
             const int S = rows_per_thread(k);
             const long long Z = version(k).z_chunk, steps = Z + 2LL * radius * K;
-            const long long W_OUT = out_width(k, T, radius, bytes, K), tile = 32LL * T;
+            const long long width = 32LL * cells_per_thread(k, bytes);
+            const long long W_OUT = out_width(k, T, radius, bytes, K), tile = width * T;
             b.outputs = W_OUT * OUT * Z;
             b.loads = tile * steps;
             const long long computed = tile * K * steps;
-            b.shared_stores = (long long)K * (T / S) * 2 * radius * 32 * steps;
-            b.shared_loads = 32LL * (T / S) * radius * (radius + 1) * K * steps;
+            b.shared_stores = (long long)K * (T / S) * 2 * radius * width * steps;
+            b.shared_loads = width * (T / S) * radius * (radius + 1) * K * steps;
             b.load_bytes = b.loads * bytes;
             b.store_bytes = b.outputs * bytes;
             b.flops = b.outputs * K * flops_per_point(radius);
@@ -145,7 +146,8 @@ GridTraffic exact_grid_traffic(KernelId k, int T, int radius, Precision p, GridD
             auto [b, e] = streaming_planes(bz, geo.out_planes, g.nz, r);
             if (b < e) march_planes += std::min(g.nz, e + H) - std::max(0, b - H);
         }
-        t.load_values = axis_loads(g.nx, geo.block.x, geo.out_width, H) * axis_loads(g.ny, T, geo.out_tile, H) *
+        const int width = geo.block.x * cells_per_thread(k, bytes_of(p));  // the tile's cells a row
+        t.load_values = axis_loads(g.nx, width, geo.out_width, H) * axis_loads(g.ny, T, geo.out_tile, H) *
                         march_planes;
     } else if (version(k).z_chunk > 0) {  // streaming: the queue per column; halo rows, rows' ends per plane
         long long queue_planes = 0, computed_planes = 0;

@@ -36,7 +36,7 @@ struct LoadInstr {
     int plane = 0;  // z-marching: prologue p (0..2r-1) or kMarchPlane
 };
 
-std::vector<LoadInstr> load_instructions(KernelId k, int radius) {
+std::vector<LoadInstr> load_instructions(KernelId k, int radius, int bytes) {
     std::vector<LoadInstr> v;
     // The shape decides the loads (kernels/version_shapes.h): a version of an existing shape needs
     // no case of its own.
@@ -65,11 +65,15 @@ std::vector<LoadInstr> load_instructions(KernelId k, int radius) {
                 v.push_back({fmt::format("prologue plane z{:+d}", p - radius), {}, p});
             v.push_back({fmt::format("march plane z+{}", radius), {}, kMarchPlane});
             break;
-        case SharedTile::strip_edges:  // each row of the strip: the march's first plane, then each step's next
-            for (int c = 0; c < rows_per_thread(k); ++c) v.push_back({fmt::format("first plane, row +{}", c), {0, c, 0}, 0});
+        case SharedTile::strip_edges: {  // each cell of the strip: the march's first plane, then each step's next
+            const int V = cells_per_thread(k, bytes);
+            auto cell = [&](int c, int e) { return V > 1 ? fmt::format("row +{}, cell +{}", c, e) : fmt::format("row +{}", c); };
             for (int c = 0; c < rows_per_thread(k); ++c)
-                v.push_back({fmt::format("march plane p+1, row +{}", c), {0, c, 0}, kMarchPlane});
+                for (int e = 0; e < V; ++e) v.push_back({"first plane, " + cell(c, e), {e, c, 0}, 0});
+            for (int c = 0; c < rows_per_thread(k); ++c)
+                for (int e = 0; e < V; ++e) v.push_back({"march plane p+1, " + cell(c, e), {e, c, 0}, kMarchPlane});
             break;
+        }
         case SharedTile::row_tile:  // warp rows of vectors: streaming_warp_pattern
             break;
     }
@@ -143,9 +147,9 @@ struct WarpLaunch {
     WarpLaunch(KernelId k, int T_, int radius, Precision p, GridDims g_, std::optional<Dim3> block, int z_chunk)
         : geo(launch_geometry(k, T_, radius, p, g_, block, 1, z_chunk)), g(g_), T(T_), r(radius), OUT(geo.out_tile),
           bytes(bytes_of(p)), L(128 / bytes), plane((long long)g_.nx * g_.ny), threads(geo.block.count()),
-          warps(int((threads + 31) / 32)), instrs(load_instructions(k, radius)),
+          warps(int((threads + 31) / 32)), instrs(load_instructions(k, radius, bytes_of(p))),
           naive(!version(k).halo_in_tile), zmarch(marches_in_z(k)), temporal(version(k).threads == ThreadShape::warp_strips),
-          ystride(rows_per_thread(k)) {}
+          ystride(rows_per_thread(k)), xstride(temporal ? cells_per_thread(k, bytes_of(p)) : 1) {}
     LaunchGeometry geo;
     GridDims g;
     int T, r, OUT, bytes;
@@ -158,6 +162,7 @@ struct WarpLaunch {
     bool zmarch;
     bool temporal;   // a z-chunk per block, its own column only (one step per launch here)
     int ystride;     // rows between threads ty and ty + 1 (a strip's rows: load instruction dy = row)
+    int xstride;     // cells between lanes tx and tx + 1 (a strip lane's V cells: load instruction dx = cell)
 
     // Along x and y: blocks b with first cell b S + shift (naive: S = the block's side along the
     // axis, T or the user's block, shift 0; the tiled kernels: S = OUT, shift -r) and lanes active
@@ -169,7 +174,7 @@ struct WarpLaunch {
             const int S = side(axis);
             return {std::max(0, r - b * S), std::min(S, n - r - b * S)};
         }
-        const int S = axis == 2 ? ystride : 1, dy = axis == 2 ? ins.off.dy : 0;
+        const int S = axis == 2 ? ystride : xstride, dy = axis == 2 ? ins.off.dy : ins.off.dx;
         const long long lo_cell = r - (long long)b * out(axis) - dy, hi_cell = n + r - (long long)b * out(axis) - dy;
         return {int(std::max<long long>(0, ceil_div<long long>(lo_cell, S))),
                 int(std::min<long long>(side(axis), ceil_div<long long>(hi_cell, S)))};
@@ -190,7 +195,7 @@ ClassesPerInstr xy_classes(const WarpLaunch& w, int axis) {
     const long long stride = axis == 1 ? 1 : w.g.nx;
     ClassesPerInstr cls(n_instr);
     for (int ins = 0; ins < n_instr; ++ins) {
-        if (ins > 0 && (axis == 1 || w.ystride == 1)) {  // a strip's rows differ along y only
+        if (ins > 0 && (axis == 1 ? w.xstride == 1 : w.ystride == 1)) {  // a strip's rows differ along y, its cells along x
             cls[ins] = cls[0];
             continue;
         }
@@ -260,7 +265,7 @@ Acc warp_request(const WarpLaunch& w, int warp, const AxisClass& xc, const AxisC
         const int tx = t % Bx, ty = (t / Bx) % By, tz = t / (Bx * By);
         if (tx < xc.lo || tx >= xc.hi || ty < yc.lo || ty >= yc.hi || tz < zc.lo || tz >= zc.hi) continue;
         const long long rel_row = (long long)(tz + off.dz) * g.ny + (long long)ty * w.ystride + off.dy;
-        const long long cell = lift + res + tx + off.dx + rel_row * g.nx;
+        const long long cell = lift + res + (long long)tx * w.xstride + off.dx + rel_row * g.nx;
         sec[active] = cell * w.bytes / 32;
         lin[active] = cell * w.bytes / 128;
         row[active] = rel_row;

@@ -50,9 +50,10 @@ struct ModelArgs {
 // enforces too, so every --backend gives the same figures. Said in the output.
 std::string limits_line(const std::string& backend) {
     const DeviceLimits lim;
-    return fmt::format("tile limits of CUDA blocks ({} threads, {} KiB static shared memory), the same on "
-                       "both backends; the model runs nothing, so --backend {} needs no device",
-                       lim.max_threads_per_block, lim.max_static_smem_per_block / 1024, backend);
+    return fmt::format("tile limits of CUDA blocks ({} threads, {} KiB static shared memory, {} KiB dynamic), the "
+                       "same on both backends; the model runs nothing, so --backend {} needs no device",
+                       lim.max_threads_per_block, lim.max_static_smem_per_block / 1024,
+                       lim.max_dynamic_smem_per_block / 1024, backend);
 }
 
 // ---- the curriculum's tables (no kernel needed) ----
@@ -232,6 +233,7 @@ nlohmann::json kernel_model_json(const ModelArgs& a, const KernelVersion* v, int
     j["backend"] = a.backend;
     j["limits"] = {{"max_threads_per_block", DeviceLimits{}.max_threads_per_block},
                    {"max_static_smem_per_block", DeviceLimits{}.max_static_smem_per_block},
+                   {"max_dynamic_smem_per_block", DeviceLimits{}.max_dynamic_smem_per_block},
                    {"note", limits_line(a.backend)}};
     j["warp_pattern"] = {{"rows_per_warp", wp.rows_per_warp},
                          {"interior_sectors_per_request", wp.interior_sectors_per_request},

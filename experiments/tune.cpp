@@ -22,8 +22,12 @@ using json = nlohmann::json;
 std::vector<int> tune_tiles(KernelId kernel, int radius, Precision p, const DeviceLimits& lim) {
     std::vector<int> tiles;
     // Non-templated kernels (T is only the block edge) take any T; tune tries the same spread.
+    // A version that fuses steps compares its tiles at the row's K: a tile too small for K halos is
+    // left out (the third stage tries the other K at the best tile).
     for (int T : built_tiles())
-        if (tile_is_built(kernel, T) && tile_fits(kernel, T, radius, bytes_of(p), lim)) tiles.push_back(T);
+        if (tile_is_built(kernel, T) && tile_fits(kernel, T, radius, bytes_of(p), lim) &&
+            fuse_fits(kernel, T, radius, version(kernel).fused_steps))
+            tiles.push_back(T);
     return tiles;
 }
 

@@ -14,9 +14,16 @@ namespace stencil {
 // Radius r of a 3D star stencil: 6r + 1 points (r = 1 is the textbook's 7-point stencil).
 inline constexpr int kMaxRadius = 4;
 
-// The temporal kernel's strip (kernels/temporal.cuh): the rows of its column each thread owns. Its
-// launch (kernels/versions.h: 32 x T / 8 threads) and the model follow from this one number.
-inline constexpr int kTemporalStripRows = 8;
+// The temporal kernel's strip (kernels/temporal.cuh): each thread owns kTemporalStripRows rows of
+// the tile, and in each row kTemporalLaneBytes of consecutive cells (2 floats or 1 double), so a
+// warp spans 256 bytes of a row whatever the precision: a tile 64 cells wide in fp32, 32 in fp64.
+// Its launch (kernels/versions.h: 32 x T / 4 threads), its shared memory and the model follow from
+// these two numbers. Why these (bench/temporal/, docs/results/): strips of 4 rows hold fewer
+// registers than 8 and so more warps an SM, and two fp32 cells a lane halve the halo's share of a
+// tile's width; two fp64 cells a lane would double a thread's registers.
+inline constexpr int kTemporalStripRows = 4;
+inline constexpr int kTemporalLaneBytes = 8;
+STENCIL_HD constexpr int temporal_lane_cells(int bytes) { return kTemporalLaneBytes / bytes; }
 
 // The registers a thread of the streaming kernel (kernels/streaming.cuh) may use, which its
 // __launch_bounds__ asks for; the model reports it. The fewer, the more warps an SM holds and the

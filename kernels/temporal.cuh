@@ -14,21 +14,26 @@
 // band where a level is valid shrinks by R per level. The cells outside the band are computed by
 // the neighbouring blocks too (redundant work, the model's "halo re-read share").
 //
-// The tile: 32 cells along x (one warp: a warp is a row of the tile) by IN_TILE_DIM rows along y.
-// Each thread owns a strip of ROWS = kTemporalStripRows = 8 rows of its column
-// (kernels/stencil_shape.h). Level t at plane i needs level t-1 at
+// The tile: 32 V cells along x by IN_TILE_DIM rows along y, V = temporal_lane_cells(sizeof(real))
+// consecutive cells a lane (2 floats or 1 double: 256 bytes a warp row in either precision). A warp
+// is a row of lanes; each thread owns a strip of ROWS = kTemporalStripRows = 4 rows of its V
+// columns (kernels/stencil_shape.h). Level t at plane i needs level t-1 at
 //   - planes i - R .. i + R of its own cells: the strip's register queue (queue[t-1], 2R + 1
 //     planes deep: the textbook's inPrev / inCurr / inNext);
-//   - x-neighbours: the neighbouring lanes' registers (warp shuffles, no shared memory);
+//   - x-neighbours: its own V cells, or the neighbouring lanes' (warp shuffles, no shared memory);
 //   - y-neighbours: the strip's own registers, except the R rows beyond each end of the strip,
 //     which the strips above and below publish in shared memory (edge_s: their R first and R last
 //     rows).
-// Why strips (bench/temporal/, docs/results/h100-temporal-variants-512*.txt): the design before
-// this one gave each thread one column (T x T threads), and paid per cell and level a shared
-// store, 4R shared loads and a barrier's share; fp32 stayed below the copy whatever K. A strip
-// of 8 rows reads 6 of its 8 y-neighbour pairs from its own registers, the x-neighbours by shuffles,
-// and shares one plane's two barriers among 8 K cells, and passes the copy's rate.
-//
+// Why strips (bench/temporal/, docs/results/h100-temporal-*.txt): the design before them gave each
+// thread one column (T x T threads), and paid per cell and level a shared store, 4R shared loads
+// and a barrier's share; fp32 stayed below the copy whatever K. A strip reads most y-neighbours
+// from its own registers and the x-neighbours by shuffles, and shares one plane's two barriers
+// among 4 V K cells. Why 4 rows and V cells: a thread's queues hold K (2R + 1) x 4 V values, few
+// enough for 8 to 16 warps an SM, and a tile 64 cells wide in fp32 loses 2RK of 64 columns to the
+// halo instead of 2RK of 32.
+// Shared memory: the edges of K levels pass the 48 KiB of a static array on the larger tiles
+// (T = 64, r = 3, K = 4: 96 KiB), so they are dynamic; every GPU since Volta gives a block 96 KiB.
+
 // The march (pipelined over levels). The block marches along z, loading input plane p in step p:
 //   level 0 (the input) gets plane p; level 1 computes plane p - R, level 2 plane p - 2R, ...,
 //   level K plane p - KR, which is written out.
@@ -50,9 +55,10 @@
 // the streaming kernel; the march starts KR planes before the chunk (its pipeline fills) and runs
 // KR planes past it, never loading a plane outside the grid.
 //
-// Launch: blocks of (32, IN_TILE_DIM / 8, 1), ceil(nx / OUT_WIDTH) x ceil(ny / OUT_TILE_DIM) x
-// ceil(nz / z_chunk) blocks, OUT_WIDTH = 32 - 2RK, OUT_TILE_DIM = IN_TILE_DIM - 2RK. Shared memory:
-// K x (IN_TILE_DIM / 8) strips x 2R rows x 32 values. Registers: K queues of 2R + 1 planes x 8 rows.
+// Launch: blocks of (32, IN_TILE_DIM / 4, 1), ceil(nx / OUT_WIDTH) x ceil(ny / OUT_TILE_DIM) x
+// ceil(nz / z_chunk) blocks, OUT_WIDTH = 32 V - 2RK, OUT_TILE_DIM = IN_TILE_DIM - 2RK. Dynamic
+// shared memory: K x (IN_TILE_DIM / 4) strips x 2R rows x 32 V values (temporal_edge_bytes).
+// Registers: K queues of 2R + 1 planes x 4 rows x V cells.
 // ---------------------------------------------------------------------------------------------
 #pragma once
 #include "kernels/stencil_coefficients.cuh"
@@ -78,54 +84,87 @@ __device__ inline TemporalPlanes temporal_planes(int nz, int R, int halo) {
     return z;
 }
 
-// inPrev = inCurr, inCurr = inNext, ...: each row's queue moves up one plane and `newest` joins.
-template <typename real, int R, int ROWS>
-__device__ inline void temporal_push(real (&queue)[2 * R + 1][ROWS], const real (&newest)[ROWS]) {
+// The launch's dynamic shared memory: every level's strip edges (kernels/version_rules.h counts the
+// same cells).
+template <int IN_TILE_DIM, int R, int K>
+STENCIL_HD constexpr int temporal_edge_bytes() {
+    return K * (IN_TILE_DIM / kTemporalStripRows) * 2 * R * 32 * kTemporalLaneBytes;
+}
+
+// inPrev = inCurr, inCurr = inNext, ...: each cell's queue moves up one plane and `newest` joins.
+template <typename real, int R, int ROWS, int V>
+__device__ inline void temporal_push(real (&queue)[2 * R + 1][ROWS][V], const real (&newest)[ROWS][V]) {
 #pragma unroll
     for (int q = 0; q < 2 * R; ++q)
 #pragma unroll
-        for (int c = 0; c < ROWS; ++c) queue[q][c] = queue[q + 1][c];
+        for (int c = 0; c < ROWS; ++c)
 #pragma unroll
-    for (int c = 0; c < ROWS; ++c) queue[2 * R][c] = newest[c];
+            for (int e = 0; e < V; ++e) queue[q][c][e] = queue[q + 1][c][e];
+#pragma unroll
+    for (int c = 0; c < ROWS; ++c)
+#pragma unroll
+        for (int e = 0; e < V; ++e) queue[2 * R][c][e] = newest[c][e];
 }
+
+// Level t-1's value `d` cells west (d < 0) or east (d > 0) of cell e of this lane's row: one of the
+// lane's own V cells, or a neighbouring lane's (a shuffle: a lane at the row's end gets a value of
+// its own, a halo cell outside the band). After unrolling, the lane offset and cell are constants.
+template <typename real, int V>
+__device__ inline real temporal_x_neighbour(const real (&row)[V], int e, int d) {
+    const int at = e + d;
+    const int lanes = at >= 0 ? at / V : -((-at + V - 1) / V);  // floor(at / V)
+    const real v = row[at - lanes * V];
+    if (lanes < 0) return __shfl_up_sync(0xffffffffu, v, -lanes);
+    if (lanes > 0) return __shfl_down_sync(0xffffffffu, v, lanes);
+    return v;
+}
+
 // Long because the march is one pipeline over the levels, read in order (the comment above).
 template <typename real, int IN_TILE_DIM, int R, int K>
 __global__ void __launch_bounds__(32 * (IN_TILE_DIM / kTemporalStripRows))
 stencil_temporal_kernel(const real* in, real* out, int nx, int ny, int nz) {
     constexpr int ROWS = kTemporalStripRows, STRIPS = IN_TILE_DIM / ROWS;
+    constexpr int V = temporal_lane_cells(sizeof(real)), WIDTH = 32 * V;  // cells a lane, a row
     constexpr int HALO = R * K;  // R cells per fused step on every side
-    constexpr int OUT_WIDTH = 32 - 2 * HALO, OUT_TILE_DIM = IN_TILE_DIM - 2 * HALO;
+    constexpr int OUT_WIDTH = WIDTH - 2 * HALO, OUT_TILE_DIM = IN_TILE_DIM - 2 * HALO;
     static_assert(IN_TILE_DIM % ROWS == 0 && R <= ROWS, "whole strips, each at least R rows");
     static_assert(K >= 1 && OUT_WIDTH >= 1 && OUT_TILE_DIM >= 1, "the tile must be wider than its K halos");
-    // edge_s[t][strip][e][tx]: level t's row e (e < R) and row ROWS - R + (e - R) (e >= R) of each
-    // strip, at the plane level t + 1 computes in this step.
-    __shared__ real edge_s[K][STRIPS][2 * R][32];
-    // queue[t][R + dz][c]: level t of row c of this strip at (the plane level t + 1 computes) + dz.
-    // Level K needs no queue: it is written out as soon as it is computed. Zeros, so that the
-    // pipeline's first steps (planes before the march) compute with defined values no output uses.
-    real queue[K][2 * R + 1][ROWS];
+    // edge_s[t][strip][e][cell][tx]: level t's row e (e < R) and row ROWS - R + (e - R) (e >= R) of
+    // each strip, at the plane level t + 1 computes in this step; launched with
+    // temporal_edge_bytes<IN_TILE_DIM, R, K>() bytes.
+    extern __shared__ __align__(16) unsigned char temporal_smem[];
+    auto& edge_s = *reinterpret_cast<real(*)[K][STRIPS][2 * R][V][32]>(temporal_smem);
+    // queue[t][R + dz][c][e]: level t of row c, cell e of this strip at (the plane level t + 1
+    // computes) + dz. Level K needs no queue: it is written out as soon as it is computed. Zeros, so
+    // that the pipeline's first steps (planes before the march) compute with defined values no
+    // output uses.
+    real queue[K][2 * R + 1][ROWS][V];
 #pragma unroll
     for (int t = 0; t < K; ++t)
 #pragma unroll
         for (int q = 0; q <= 2 * R; ++q)
 #pragma unroll
-            for (int c = 0; c < ROWS; ++c) queue[t][q][c] = real(0);
+            for (int c = 0; c < ROWS; ++c)
+#pragma unroll
+                for (int e = 0; e < V; ++e) queue[t][q][c][e] = real(0);
 
-    // The textbook's names: i walks z, j walks y, k walks x. This thread: column k, rows
-    // jFirst .. jFirst + ROWS - 1.
+    // The textbook's names: i walks z, j walks y, k walks x. This thread: columns kFirst ..
+    // kFirst + V - 1, rows jFirst .. jFirst + ROWS - 1.
     const int tx = threadIdx.x, strip = threadIdx.y;
-    const int k = (int)blockIdx.x * OUT_WIDTH - HALO + tx;
+    const int kFirst = (int)blockIdx.x * OUT_WIDTH - HALO + tx * V;
     const int jFirst = (int)blockIdx.y * OUT_TILE_DIM - HALO + strip * ROWS;
     const int above = strip > 0 ? strip - 1 : 0, below = strip < STRIPS - 1 ? strip + 1 : STRIPS - 1;
     const int sy = nx, sz = nx * ny;  // 32-bit offsets: see naive.cuh
-    const int c_xy = jFirst * sy + k;  // row c's cell: c_xy + c * sy
-    const bool inside_x = k >= 0 && k < nx, interior_x = k >= R && k < nx - R;
-    const bool writes_x = tx >= HALO && tx < 32 - HALO;  // level K's band
-    auto inside = [&](int c) { return inside_x && jFirst + c >= 0 && jFirst + c < ny; };
-    auto interior = [&](int c) { return interior_x && jFirst + c >= R && jFirst + c < ny - R; };
-    auto writes = [&](int c) {
-        const int row = strip * ROWS + c;
-        return writes_x && row >= HALO && row < IN_TILE_DIM - HALO && interior(c);
+    const int c_xy = jFirst * sy + kFirst;  // row c, cell e: c_xy + c * sy + e
+    auto inside = [&](int c, int e) {
+        return kFirst + e >= 0 && kFirst + e < nx && jFirst + c >= 0 && jFirst + c < ny;
+    };
+    auto interior = [&](int c, int e) {
+        return kFirst + e >= R && kFirst + e < nx - R && jFirst + c >= R && jFirst + c < ny - R;
+    };
+    auto writes = [&](int c, int e) {  // level K's band, inside the grid's interior
+        const int row = strip * ROWS + c, col = tx * V + e;
+        return col >= HALO && col < WIDTH - HALO && row >= HALO && row < IN_TILE_DIM - HALO && interior(c, e);
     };
 
     // This block's output planes [iBegin, iEnd) and the input planes it marches [pBegin, pEnd). A
@@ -135,10 +174,12 @@ stencil_temporal_kernel(const real* in, real* out, int nx, int ny, int nz) {
     const int iBegin = planes.iBegin, iEnd = planes.iEnd, pBegin = planes.pBegin, pEnd = planes.pEnd;
     if (iBegin >= iEnd) return;
 
-    // The next plane's rows, loaded one step ahead so that their latency overlaps a step's work.
-    real next[ROWS];
+    // The next plane's cells, loaded one step ahead so that their latency overlaps a step's work.
+    real next[ROWS][V];
 #pragma unroll
-    for (int c = 0; c < ROWS; ++c) next[c] = inside(c) ? in[pBegin * sz + c_xy + c * sy] : real(0);
+    for (int c = 0; c < ROWS; ++c)
+#pragma unroll
+        for (int e = 0; e < V; ++e) next[c][e] = inside(c, e) ? in[pBegin * sz + c_xy + c * sy + e] : real(0);
     for (int p = pBegin; p < pEnd; ++p) {
         __syncthreads();  // every strip has read the previous step's edges
         // Publish every level's edge rows: level t at the plane level t + 1 computes in this step
@@ -146,53 +187,61 @@ stencil_temporal_kernel(const real* in, real* out, int nx, int ny, int nz) {
 #pragma unroll
         for (int t = 0; t < K; ++t)
 #pragma unroll
-            for (int e = 0; e < R; ++e) {
-                edge_s[t][strip][e][tx] = queue[t][R + 1][e];
-                edge_s[t][strip][R + e][tx] = queue[t][R + 1][ROWS - R + e];
-            }
+            for (int e = 0; e < R; ++e)
+#pragma unroll
+                for (int v = 0; v < V; ++v) {
+                    edge_s[t][strip][e][v][tx] = queue[t][R + 1][e][v];
+                    edge_s[t][strip][R + e][v][tx] = queue[t][R + 1][ROWS - R + e][v];
+                }
         __syncthreads();  // the edges are complete
 
-        temporal_push<real, R, ROWS>(queue[0], next);
+        temporal_push<real, R, ROWS, V>(queue[0], next);
         const bool more = p + 1 < nz && p + 1 < pEnd;
 #pragma unroll
-        for (int c = 0; c < ROWS; ++c) next[c] = more && inside(c) ? in[(p + 1) * sz + c_xy + c * sy] : real(0);
+        for (int c = 0; c < ROWS; ++c)
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                next[c][e] = more && inside(c, e) ? in[(p + 1) * sz + c_xy + c * sy + e] : real(0);
 
 #pragma unroll
         for (int t = 1; t <= K; ++t) {
             const int i = p - t * R;  // the plane level t computes in this step
             const bool interior_i = i >= R && i < nz - R;
-            const real(&prev)[2 * R + 1][ROWS] = queue[t - 1];  // level t-1 around plane i
-            real level[ROWS];
+            const real(&prev)[2 * R + 1][ROWS][V] = queue[t - 1];  // level t-1 around plane i
+            real level[ROWS][V];
 #pragma unroll
-            for (int c = 0; c < ROWS; ++c) {
-                real sum = coefficient<real>(0) * prev[R][c];
+            for (int c = 0; c < ROWS; ++c)
 #pragma unroll
-                for (int d = 1; d <= R; ++d) {
-                    // x: lanes tx -+ d of this row (a lane at the row's end gets its own value:
-                    // a halo cell, outside the band). y: this strip's rows, or the edge rows of
-                    // the strip above (row c - d < 0) or below (row c + d >= ROWS).
-                    const real west = __shfl_up_sync(0xffffffffu, prev[R][c], d);
-                    const real east = __shfl_down_sync(0xffffffffu, prev[R][c], d);
-                    const real south = c - d >= 0 ? prev[R][c - d >= 0 ? c - d : 0]
-                                                  : edge_s[t - 1][above][2 * R + c - d][tx];
-                    const real north = c + d < ROWS ? prev[R][c + d < ROWS ? c + d : 0]
-                                                    : edge_s[t - 1][below][c + d - ROWS][tx];
-                    sum += coefficient<real>(coefficient_index(d, XM)) * west;
-                    sum += coefficient<real>(coefficient_index(d, XP)) * east;
-                    sum += coefficient<real>(coefficient_index(d, YM)) * south;
-                    sum += coefficient<real>(coefficient_index(d, YP)) * north;
-                    sum += coefficient<real>(coefficient_index(d, ZM)) * prev[R - d][c];
-                    sum += coefficient<real>(coefficient_index(d, ZP)) * prev[R + d][c];
+                for (int e = 0; e < V; ++e) {
+                    real sum = coefficient<real>(0) * prev[R][c][e];
+#pragma unroll
+                    for (int d = 1; d <= R; ++d) {
+                        // x: this row's cells e -+ d (temporal_x_neighbour). y: this strip's rows, or
+                        // the edge rows of the strip above (row c - d < 0) or below (c + d >= ROWS).
+                        const real west = temporal_x_neighbour<real, V>(prev[R][c], e, -d);
+                        const real east = temporal_x_neighbour<real, V>(prev[R][c], e, d);
+                        const real south = c - d >= 0 ? prev[R][c - d >= 0 ? c - d : 0][e]
+                                                      : edge_s[t - 1][above][2 * R + c - d][e][tx];
+                        const real north = c + d < ROWS ? prev[R][c + d < ROWS ? c + d : 0][e]
+                                                        : edge_s[t - 1][below][c + d - ROWS][e][tx];
+                        sum += coefficient<real>(coefficient_index(d, XM)) * west;
+                        sum += coefficient<real>(coefficient_index(d, XP)) * east;
+                        sum += coefficient<real>(coefficient_index(d, YM)) * south;
+                        sum += coefficient<real>(coefficient_index(d, YP)) * north;
+                        sum += coefficient<real>(coefficient_index(d, ZM)) * prev[R - d][c][e];
+                        sum += coefficient<real>(coefficient_index(d, ZP)) * prev[R + d][c][e];
+                    }
+                    // A boundary cell (or a plane outside the grid) keeps the previous level's value.
+                    level[c][e] = interior_i && interior(c, e) ? sum : prev[R][c][e];
                 }
-                // A boundary cell (or a plane outside the grid) keeps the previous level's value.
-                level[c] = interior_i && interior(c) ? sum : prev[R][c];
-            }
             if (t < K) {
-                temporal_push<real, R, ROWS>(queue[t], level);
+                temporal_push<real, R, ROWS, V>(queue[t], level);
             } else if (i >= iBegin && i < iEnd) {
 #pragma unroll
                 for (int c = 0; c < ROWS; ++c)
-                    if (writes(c)) out[i * sz + c_xy + c * sy] = level[c];
+#pragma unroll
+                    for (int e = 0; e < V; ++e)
+                        if (writes(c, e)) out[i * sz + c_xy + c * sy + e] = level[c][e];
             }
         }
     }

@@ -42,15 +42,17 @@ const KernelVersion kRows[] = {
      "the 7-point stencil computed as a 27-point convolution with zeros: same bytes, 27 vs 7 "
      "multiply-adds",
      "bench/textbook/naive.cuh", 8, 4, {8}, 0, false, 1, {0.84f, 0.37f, 0.00f, "vermillion", "hexagon"}},
-    // Temporal blocking: a 32 x 64 tile, K = 3 and a z-chunk of 64 planes by default (bench/temporal/
-    // chose them). Every radius runs at T = 64 with K = 3: r = 4 leaves 32 - 24 = 8 outputs across
-    // the warp (K = 4 needs 2rK < 32: r <= 3). No printed listing: shown beside the one its levels
-    // each resemble (register tiling).
+    // Temporal blocking: a tile of T = 64 rows (64 cells wide in fp32, 32 in fp64), K = 3 and a
+    // z-chunk of 64 planes by default: the one pair of T and K near the best of both precisions
+    // (fp32 is fastest at T = 48, K = 4, fp64 at T = 64, K = 4; docs/results/h100-issue31-s10/).
+    // Every radius runs at T = 64 with K = 3: r = 4 leaves 32 - 24 = 8 outputs across the fp64 warp
+    // (K = 4 needs 2rK < 32: r <= 3); `tune` searches T, K and the z-chunk. No printed listing:
+    // shown beside the one its levels each resemble (register tiling).
     {shape_of(KernelId::temporal), Problem::star3d, "temporal", "Temporal blocking (2.5D)",
-     "K time steps per pass: a warp-wide tile of T rows marches z, each thread a strip of 8 rows "
-     "with a register queue per level, x-neighbours by shuffles, the strips' edge rows shared, the "
-     "halo r wider per level; one read + one write of the grid per K updates",
-     "bench/textbook/register_tiled.cuh", 64, 16, {16, 32, 64}, 64, false, 3,
+     "K time steps per pass: a warp-wide tile of T rows marches z, each thread a strip of 4 rows of "
+     "8 bytes (2 floats or 1 double) with a register queue per level, x-neighbours by shuffles, the "
+     "strips' edge rows shared, the halo r wider per level; one read + one write of the grid per K updates",
+     "bench/textbook/register_tiled.cuh", 64, 16, {16, 32, 48, 64}, 64, false, 3,
      {0.62f, 0.55f, 0.98f, "lavender", "square_filled"}},
 };
 static_assert(std::size(kRows) == kVersionShapes.size(), "one run-time row per shape");

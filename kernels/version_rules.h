@@ -8,9 +8,10 @@
 namespace stencil::rules {
 
 // The tile sizes the backends instantiate for the templated kernels. Every valid T from 3 to 10
-// (all the tiled kernel can have), then a spread up to 32 for the z-marching kernels, and 64 (only
-// temporal's strips fit a block at 64): compile time grows with every instantiation, on two backends.
-inline constexpr int kBuiltTiles[] = {3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 24, 28, 32, 64};
+// (all the tiled kernel can have), then a spread up to 32 for the z-marching kernels, and 48 and 64
+// (only temporal's strips fit a block past 32): compile time grows with every instantiation, on
+// two backends.
+inline constexpr int kBuiltTiles[] = {3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 24, 28, 32, 48, 64};
 
 constexpr bool marches_in_z(KernelId k) { return shape_of(k).threads != ThreadShape::cube; }
 
@@ -26,13 +27,18 @@ constexpr int out_tile(KernelId k, int T, int radius, int fused = 1) {
 }
 
 constexpr int cells_per_thread(KernelId k, int bytes) {
-    return shape_of(k).threads == ThreadShape::warp_rows ? kRowVectorBytes / bytes : 1;
+    switch (shape_of(k).threads) {
+        case ThreadShape::warp_rows: return kRowVectorBytes / bytes;
+        case ThreadShape::warp_strips: return temporal_lane_cells(bytes);
+        default: return 1;
+    }
 }
 
 constexpr int out_width(KernelId k, int T, int radius, int bytes, int fused = 1) {
     switch (shape_of(k).threads) {
         case ThreadShape::warp_rows: return 32 * rules::cells_per_thread(k, bytes);
-        case ThreadShape::warp_strips: return 32 - 2 * radius * rules::steps_per_launch(k, fused);
+        case ThreadShape::warp_strips:
+            return 32 * rules::cells_per_thread(k, bytes) - 2 * radius * rules::steps_per_launch(k, fused);
         default: return rules::out_tile(k, T, radius, fused);
     }
 }
@@ -67,7 +73,8 @@ constexpr long long shared_cells(KernelId k, int T, int radius, int bytes, int f
         case SharedTile::one_plane: return plane;
         case SharedTile::halo_plane: return (long long)(T + 2 * radius) * (T + 2 * radius);
         case SharedTile::strip_edges:
-            return (long long)rules::steps_per_launch(k, fused) * (T / kTemporalStripRows) * 2 * radius * 32;
+            return (long long)rules::steps_per_launch(k, fused) * (T / kTemporalStripRows) * 2 * radius * 32 *
+                   rules::cells_per_thread(k, bytes);
         case SharedTile::row_tile: return 2LL * (T + 2 * radius) * 32 * rules::cells_per_thread(k, bytes);
     }
     return 0;
@@ -77,6 +84,13 @@ constexpr long long smem_bytes(KernelId k, int T, int radius, int bytes, int fus
     return rules::shared_cells(k, T, radius, bytes, fused) * bytes;
 }
 
+// Whether the version's shared memory is the launch's dynamic shared memory (an extern __shared__
+// array sized at launch: temporal's edges, past 48 KiB on large tiles) rather than a static array.
+constexpr bool smem_is_dynamic(KernelId k) { return shape_of(k).shared == SharedTile::strip_edges; }
+constexpr long long smem_limit(KernelId k, DeviceLimits lim) {
+    return rules::smem_is_dynamic(k) ? lim.max_dynamic_smem_per_block : lim.max_static_smem_per_block;
+}
+
 constexpr bool tile_fits(KernelId k, int T, int radius, int bytes, DeviceLimits lim = {}) {
     const VersionShape& v = shape_of(k);
     if (T < 1 || radius < 1 || radius > kMaxRadius) return false;
@@ -84,7 +98,7 @@ constexpr bool tile_fits(KernelId k, int T, int radius, int bytes, DeviceLimits 
     if (v.threads == ThreadShape::warp_rows && T < radius) return false;  // halo rows
     if (v.threads == ThreadShape::warp_strips && T % kTemporalStripRows != 0) return false;
     if (rules::threads_per_block(k, T) > lim.max_threads_per_block) return false;
-    return rules::smem_bytes(k, T, radius, bytes) <= lim.max_static_smem_per_block;
+    return rules::smem_bytes(k, T, radius, bytes) <= rules::smem_limit(k, lim);
 }
 
 constexpr bool tile_is_built(KernelId k, int T) {
@@ -94,11 +108,15 @@ constexpr bool tile_is_built(KernelId k, int T) {
     return false;
 }
 
+// Whether a launch may fuse `fused` steps, in either precision: its K halos must leave output
+// cells in the narrower tile (fp64's: 32 cells wide for warp_strips). Shared memory never limits
+// it on any GPU since Volta: with K, r <= 4 and 2rK < 32, 2rK <= 24 edge rows a strip, so the
+// edges of a T = 64 tile stop at 16 strips x 24 rows x 256 B = 96 KiB (tests/kernels/test_versions.cpp).
 constexpr bool fuse_fits(KernelId k, int T, int radius, int fused) {
     const VersionShape& v = shape_of(k);
     if (v.max_fused_steps <= 1) return fused == 1;
     if (fused < 1 || fused > v.max_fused_steps) return false;
-    return rules::out_tile(k, T, radius, fused) >= 1 && rules::out_width(k, T, radius, 4, fused) >= 1;
+    return rules::out_tile(k, T, radius, fused) >= 1 && rules::out_width(k, T, radius, 8, fused) >= 1;
 }
 
 }  // namespace stencil::rules

@@ -19,6 +19,9 @@ enum class KernelId { naive, tiled, coarsened, register_tiled, streaming, conv27
 struct DeviceLimits {
     int max_threads_per_block = 1024;
     long long max_static_smem_per_block = 48 * 1024;  // static __shared__ arrays stop at 48 KiB
+    // Dynamic shared memory a block may opt into (cudaFuncAttributeMaxDynamicSharedMemorySize):
+    // 96 KiB on Volta, more since (227 KiB on Hopper).
+    long long max_dynamic_smem_per_block = 96 * 1024;
     int max_grid_yz = 65535;
 };
 
@@ -27,9 +30,10 @@ enum class ThreadShape {
     plane,      // T x T x 1 threads marching along z: OUT_TILE_DIM output planes per block
     warp_rows,  // 32 x T x 1 threads marching along z, a warp per row, each thread one 16-byte
                 // vector of its row (kRowVectorBytes / sizeof(real) cells): 32 V x T outputs
-    warp_strips,  // 32 x T / 8 x 1 threads marching along z over a tile 32 cells wide (a warp per
-                  // row) and T rows tall, each thread a strip of kTemporalStripRows = 8 rows of its
-                  // column; T counts the halo along both axes (32 - 2r x T - 2r outputs)
+    warp_strips,  // 32 x T / 4 x 1 threads marching along z over a tile 32 V cells wide (a warp per
+                  // row, V = temporal_lane_cells: 2 floats or 1 double a lane) and T rows tall, each
+                  // thread a strip of kTemporalStripRows = 4 rows of its V columns; T counts the
+                  // halo along both axes (32 V - 2r x T - 2r outputs)
 };
 // The bytes a warp_rows thread owns of its row: one 16-byte load or store (4 floats, 2 doubles).
 inline constexpr int kRowVectorBytes = 16;
@@ -40,7 +44,7 @@ enum class SharedTile {
     one_plane,       // only the current plane: T^2 (z-neighbours in registers)
     halo_plane,      // the current plane with its halo ring: (T + 2r)^2 (T counts outputs)
     strip_edges,     // per fused time level, each strip's r first and r last rows of the plane:
-                     // K x T / 8 strips x 2r rows x 32 (temporal blocking)
+                     // K x T / 4 strips x 2r rows x 32 V (temporal blocking): 256 B a row
     row_tile,        // the block's rows with r halo rows on each side, 32 vectors each, double-
                      // buffered: 2 (T + 2r) x 32 x 16 bytes, whatever the precision
 };

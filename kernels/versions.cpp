@@ -27,6 +27,7 @@ int executed_points(KernelId k, int radius) { return rules::executed_points(k, r
 int executed_flops_per_point(KernelId k, int radius) { return 2 * executed_points(k, radius) - 1; }
 int steps_per_launch(KernelId k, int fused) { return rules::steps_per_launch(k, fused); }
 int out_tile(KernelId k, int T, int radius, int fused) { return rules::out_tile(k, T, radius, fused); }
+bool smem_is_dynamic(KernelId k) { return rules::smem_is_dynamic(k); }
 int cells_per_thread(KernelId k, int bytes) { return rules::cells_per_thread(k, bytes); }
 int out_width(KernelId k, int T, int radius, int bytes, int fused) {
     return rules::out_width(k, T, radius, bytes, fused);
@@ -86,8 +87,8 @@ std::string smem_formula(KernelId k, int radius) {
         case SharedTile::one_plane: return "T^2";
         case SharedTile::halo_plane: return fmt::format("(T+2r)^2 = (T+{})^2", 2 * radius);
         case SharedTile::strip_edges:
-            return fmt::format("K x T/{} strips x 2r x 32 = K x T/{} x {} x 32", kTemporalStripRows, kTemporalStripRows,
-                               2 * radius);
+            return fmt::format("K x T/{} strips x 2r rows x {} B = K x T/{} x {} x {} B", kTemporalStripRows,
+                               32 * kTemporalLaneBytes, kTemporalStripRows, 2 * radius, 32 * kTemporalLaneBytes);
         case SharedTile::row_tile: return fmt::format("2 (T+2r) x 32 vectors = 2 (T+{}) x 512 B", 2 * radius);
     }
     return "";
@@ -133,10 +134,11 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
                            "block may have",
                            v.name, T, t, threads_formula(k),
                            lim.max_threads_per_block);
-    if (long long s = smem_bytes(k, T, radius, bytes); s > lim.max_static_smem_per_block)
+    if (long long s = smem_bytes(k, T, radius, bytes); s > rules::smem_limit(k, lim))
         return fmt::format("{}: tile T={}, r={}, {} needs {} B of shared memory per block, more "
-                           "than the {} B a static __shared__ array may use",
-                           v.name, T, radius, to_string(p), s, lim.max_static_smem_per_block);
+                           "than the {} B {} may use",
+                           v.name, T, radius, to_string(p), s, rules::smem_limit(k, lim),
+                           rules::smem_is_dynamic(k) ? "a block's dynamic shared memory" : "a static __shared__ array");
     if (!tile_is_built(k, T)) {
         std::string built;
         for (int t : runnable_tiles(k, radius, p, lim)) {
@@ -166,9 +168,9 @@ std::optional<std::string> fuse_error(KernelId k, int T, int radius, int fused) 
         return fmt::format("{}: tile T={} cannot fuse {} steps at r={}: each step widens the halo by r, so T "
                            "must exceed 2rK = {} (OUT_TILE_DIM = T - 2rK = {})",
                            v.name, T, fused, radius, 2 * radius * fused, T - 2 * radius * fused);
-    if (const int w = out_width(k, T, radius, 4, fused); w < 1)
-        return fmt::format("{}: r={} cannot fuse {} steps: the tile is one warp, 32 cells wide, and each step "
-                           "widens the halo by r, so 32 must exceed 2rK = {}",
+    if (const int w = out_width(k, T, radius, 8, fused); w < 1)
+        return fmt::format("{}: r={} cannot fuse {} steps: the tile is one warp wide, 32 cells in fp64, and each "
+                           "step widens the halo by r, so 32 must exceed 2rK = {}",
                            v.name, radius, fused, 2 * radius * fused);
     return std::nullopt;
 }

@@ -42,7 +42,7 @@ struct LaunchGeometry {
     int out_tile = 0;          // OUT_TILE_DIM (output cells per block along y, and x but below)
     int out_width = 0;         // output cells per block along x (out_tile but for warp_rows)
     int out_planes = 0;        // output planes per block along z
-    long long smem_bytes = 0;  // static shared memory per block
+    long long smem_bytes = 0;  // shared memory per block (static, or dynamic: smem_is_dynamic)
 };
 
 // The problems the lab teaches: the chapter's 3D star stencil (this table), text 002's 2D cardiac
@@ -111,10 +111,10 @@ int steps_per_launch(KernelId k, int fused);
 // out_width cells (below).
 int out_tile(KernelId k, int T, int radius, int fused = 1);
 
-// Cells a thread owns along x: a warp_rows thread's vector, else 1.
+// Cells a thread owns along x: a warp_rows thread's vector, a warp_strips lane's V cells, else 1.
 int cells_per_thread(KernelId k, int bytes);
 
-// Output cells per block along x: 32 V for a warp_rows block, 32 - 2rK for a warp_strips tile (a
+// Output cells per block along x: 32 V for a warp_rows block, 32 V - 2rK for a warp_strips tile (a
 // warp wide, its halo inside), else out_tile.
 int out_width(KernelId k, int T, int radius, int bytes, int fused = 1);
 
@@ -126,9 +126,11 @@ int rows_per_thread(KernelId k);
 
 long long threads_per_block(KernelId k, int T);
 
-// Values in shared memory per block (a launch fusing `fused` steps) of `bytes` each.
+// Values in shared memory per block (a launch fusing `fused` steps) of `bytes` each; dynamic shared
+// memory, sized at launch, for the versions of smem_is_dynamic.
 long long shared_cells(KernelId k, int T, int radius, int bytes, int fused = 1);
 long long smem_bytes(KernelId k, int T, int radius, int bytes, int fused = 1);
+bool smem_is_dynamic(KernelId k);
 
 // Planes a z-marching block covers on a grid of nz planes launched as `blocks_z` blocks along z:
 // ceil(nz / blocks_z) (the kernels with no z-chunk: OUT_TILE_DIM, and blocks_z follows from it).
@@ -149,8 +151,9 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
                                       DeviceLimits lim = {});
 // True when version k with tile T can fuse `fused` steps per launch at radius r: fusing is
 // temporal's alone (1..max_fused_steps), and the tile must exceed the K halos, T > 2rK (and the
-// warp's 32 cells too, for warp_strips). Shared memory never limits it: the edge rows stop at
-// 2rK <= 24 rows x T / 8 strips x 32 values, 48 KiB at T = 64 in fp64 (the largest built tile).
+// fp64 tile's 32 cells too, for warp_strips: one rule for both precisions). Shared memory never
+// limits it: the edge rows stop at 2rK <= 24 rows x T / 4 strips x 256 B, 96 KiB at T = 64 (the
+// largest built tile), the dynamic shared memory of any GPU since Volta.
 bool fuse_fits(KernelId k, int T, int radius, int fused);
 // Why fuse_fits is false, in one sentence; nullopt when it is true.
 std::optional<std::string> fuse_error(KernelId k, int T, int radius, int fused);

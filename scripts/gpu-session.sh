@@ -212,14 +212,15 @@ if want peers; then
 fi
 
 if want steps; then
-  # Issue 13's temporal target: 8 time steps at 512^3, temporal at its default T fusing K = 2, 3, 4
-  # steps a pass, beside versions that launch once a step; rates count one read and one write per
-  # cell update (copy_ratio).
+  # Issue 13's temporal target: 8 time steps at 512^3, temporal at its default T (48) fusing K = 1..4
+  # steps a pass, T = 32 and 64 beside, and versions that launch once a step; rates count one read
+  # and one write per cell update (copy_ratio).
   step "run --steps 8 at ${SIZE}^3: temporal K = 1..4 and one step a launch, r = ${STEPS_RADII:-1}"
   : > "$RES/steps-$SIZE.jsonl"
   for r in ${STEPS_RADII:-1}; do
     for p in f32 f64; do
-      for ktf in temporal:64:1 temporal:64:2 temporal:64:3 temporal:64:4 streaming:4: naive:8: register-tiled:32:; do
+      for ktf in temporal:48:1 temporal:48:2 temporal:48:3 temporal:48:4 temporal:32:4 temporal:64:3 temporal:64:4 \
+        streaming:4: naive:8: register-tiled:32:; do
         IFS=: read -r k t f <<< "$ktf"
         timeout 120 "$LAB" run --json --backend cuda --kernel "$k" --tile "$t" ${f:+--fuse "$f"} --steps 8 \
           --radius "$r" --precision "$p" --size "$SIZE" --reps 10 >> "$RES/steps-$SIZE.jsonl" ||

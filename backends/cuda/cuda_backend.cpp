@@ -150,6 +150,7 @@ public:
         // A static __shared__ array may not pass 48 KiB, whatever the device offers dynamically.
         lim.max_static_smem_per_block =
             std::min<long long>(lim.max_static_smem_per_block, static_cast<long long>(prop_.sharedMemPerBlock));
+        lim.max_dynamic_smem_per_block = static_cast<long long>(prop_.sharedMemPerBlockOptin);
         lim.max_grid_yz = std::min(prop_.maxGridSize[1], prop_.maxGridSize[2]);
         return lim;
     }
@@ -266,12 +267,17 @@ public:
         check(cudaFuncGetAttributes(&fa, fn), "cudaFuncGetAttributes");
         KernelAttributes a;
         a.registers_per_thread = fa.numRegs;
-        a.static_smem_bytes = static_cast<long long>(fa.sharedSizeBytes);
         a.max_threads_per_block = fa.maxThreadsPerBlock;
         const LaunchGeometry g = launch_geometry(req);
+        // The compiler's static bytes, plus the launch's dynamic bytes for a version that has them.
+        const size_t dynamic = smem_is_dynamic(req.kernel) ? static_cast<size_t>(g.smem_bytes) : 0;
+        a.static_smem_bytes = static_cast<long long>(fa.sharedSizeBytes + dynamic);
         const int threads = static_cast<int>(g.block.count());
         int blocks = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, 0),
+        if (dynamic > 48 * 1024)  // the occupancy calculator, as the launch, needs the opt-in first
+            check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic)),
+                  "cudaFuncSetAttribute (dynamic shared memory)");
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, dynamic),
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
         a.active_blocks_per_sm = blocks;
         const int warp = std::max(prop_.warpSize, 1);

@@ -95,7 +95,12 @@ void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, v
     int nx = req.dims.nx, ny = req.dims.ny, nz = req.dims.nz;
     void* args[] = {&a_in, &a_out, &nx, &ny, &nz};
     const dim3 grid(g.grid.x, g.grid.y, g.grid.z), block(g.block.x, g.block.y, g.block.z);
-    check(cudaLaunchKernel(fn, grid, block, args, 0, stream),
+    // A version whose shared memory is dynamic gets it here; past 48 KiB a kernel must opt in.
+    const size_t dynamic = smem_is_dynamic(req.kernel) ? (size_t)g.smem_bytes : 0;
+    if (dynamic > 48 * 1024)
+        check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dynamic),
+              fmt::format("cudaFuncSetAttribute of {} ({} B of dynamic shared memory)", request_text(req), dynamic));
+    check(cudaLaunchKernel(fn, grid, block, args, dynamic, stream),
           fmt::format("cudaLaunchKernel of {} (grid {}x{}x{}, block {}x{}x{})", request_text(req), g.grid.x, g.grid.y,
                       g.grid.z, g.block.x, g.block.y, g.block.z));
 }

@@ -19,6 +19,31 @@ constexpr int strip_edge_bytes() {
     return 2 * K * BY * 2 * R * X * 32 * (int)sizeof(real);
 }
 
+// Which of a thread's C x X cells (bit c X + e) lie in the grid, in its interior (they compute),
+// and in level K's band inside the interior (they are written). (x0, y0): the thread's first cell;
+// (lane X, ty C): its place in the W x H tile, whose halo is HALO wide.
+struct StripMasks {
+    unsigned inside = 0, interior = 0, writes = 0;
+};
+template <int C, int X, int R, int W, int H, int HALO>
+__device__ inline StripMasks strip_masks(int x0, int y0, int lane, int ty, int nx, int ny) {
+    StripMasks m;
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+#pragma unroll
+        for (int e = 0; e < X; ++e) {
+            const int x = x0 + e, y = y0 + c, bit = c * X + e;
+            const bool in_grid = x >= 0 && x < nx && y >= 0 && y < ny;
+            const bool in_interior = x >= R && x < nx - R && y >= R && y < ny - R;
+            const bool in_out = lane * X + e >= HALO && lane * X + e < W - HALO && ty * C + c >= HALO &&
+                                ty * C + c < H - HALO;
+            m.inside |= unsigned(in_grid) << bit;
+            m.interior |= unsigned(in_interior) << bit;
+            m.writes |= unsigned(in_interior && in_out) << bit;
+        }
+    return m;
+}
+
 // One function because it is one kernel: its shared edges and register queues live across the whole
 // march.
 // AHEAD: how many planes ahead of the march the input is loaded (1 or 2: more bytes in flight for
@@ -54,20 +79,8 @@ strip_kernel(const real* __restrict__ in, real* __restrict__ out, int nx, int ny
     const int x0 = (int)blockIdx.x * OUT_W - HALO + lane * X;
     const int y0 = (int)blockIdx.y * OUT_H - HALO + ty * C;
     const int sy = nx, sz = nx * ny;
-    unsigned inside = 0, interior = 0, writes = 0;  // bit c X + e
-#pragma unroll
-    for (int c = 0; c < C; ++c)
-#pragma unroll
-        for (int e = 0; e < X; ++e) {
-            const int x = x0 + e, y = y0 + c, bit = c * X + e;
-            const bool in_grid = x >= 0 && x < nx && y >= 0 && y < ny;
-            const bool in_interior = x >= R && x < nx - R && y >= R && y < ny - R;
-            const bool in_out = lane * X + e >= HALO && lane * X + e < W - HALO && ty * C + c >= HALO &&
-                                ty * C + c < H - HALO;
-            inside |= unsigned(in_grid) << bit;
-            interior |= unsigned(in_interior) << bit;
-            writes |= unsigned(in_interior && in_out) << bit;
-        }
+    const StripMasks masks = strip_masks<C, X, R, W, H, HALO>(x0, y0, lane, ty, nx, ny);
+    const unsigned inside = masks.inside, interior = masks.interior, writes = masks.writes;  // bit c X + e
     const int c_xy = y0 * sy + x0;
 
     const stencil::TemporalPlanes planes = stencil::temporal_planes(nz, R, HALO);  // as the lab's kernel

@@ -3,14 +3,16 @@
 // rate (cells updated per second, one update counted as one read and one write of a cell) on the
 // 7-point stencil in fp32; this program is the evidence for the kernel's design.
 //
-//   stencil-temporal-variants [N] [strips|pipe|tiles]   (default 512; fp32 and fp64, r = 1 and 2,
-//                                                 K = 1..4; strips: the strip shapes only; pipe: the
-//                                                 strips loading two planes ahead, the march
-//                                                 unrolled; tiles: larger tiles, up to K = 5)
+//   stencil-temporal-variants [N] [strips|pipe|tiles|lean]   (default 512; fp32 and fp64, r = 1
+//                                                 and 2, K = 1..4; strips: the strip shapes only;
+//                                                 pipe: the strips loading two planes ahead, the
+//                                                 march unrolled; tiles: larger tiles, up to K = 5;
+//                                                 lean: interior blocks without boundary selects,
+//                                                 queues in rotation)
 //
-//   lab      kernels/temporal.cuh as it is: a warp-wide tile, each thread a strip of 8 rows of its
-//            column; x-neighbours by shuffles, y from the strip's registers and the neighbouring
-//            strips' edge rows (shared memory), two barriers a plane;
+//   lab      kernels/temporal.cuh as it is: a warp-wide tile, each thread a strip of 4 rows of 8
+//            bytes (2 floats, 1 double); x-neighbours by shuffles, y from the strip's registers
+//            and the neighbouring strips' edge rows (dynamic shared memory), two barriers a plane;
 //   column   the design before it (bench/temporal/column_kernel.cuh): a T x T block, a thread per
 //            column, one shared plane per level, K barriers a plane;
 //   strip    the strip design with its shape open (bench/temporal/strip_kernel.cuh): C rows of X
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "bench/device_timing.cuh"
+#include "bench/temporal/lean_kernel.cuh"
 #include "bench/temporal/strip_kernel.cuh"
 #include "bench/temporal/column_kernel.cuh"
 #include "kernels/temporal.cuh"
@@ -80,49 +83,116 @@ struct Arrays {
 template <class real, int R, int T, int K, bool kLab>
 void try_temporal(Arrays<real>& a, int chunk, float copy_ms) {
     const int n = a.n, H = R * K;
-    const int out_w = kLab ? 32 - 2 * H : T - 2 * H, out_h = T - 2 * H;
+    const int out_w = kLab ? 32 * stencil::temporal_lane_cells(sizeof(real)) - 2 * H : T - 2 * H, out_h = T - 2 * H;
     const dim3 block = kLab ? dim3(32, T / stencil::kTemporalStripRows) : dim3(T, T);
+    const int smem = kLab ? stencil::temporal_edge_bytes<T, R, K>() : 0;  // the lab's edges are dynamic
     const dim3 grid((n + out_w - 1) / out_w, (n + out_h - 1) / out_h, (n + chunk - 1) / chunk);
     // Boundary cells are the input's (the kernels never write them): start from a copy.
     CHECK_CUDA(cudaMemcpy(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice));
     const void* f = nullptr;
     if constexpr (kLab) f = (const void*)stencil::stencil_temporal_kernel<real, T, R, K>;
     else f = (const void*)bench::column_kernel<real, T, R, K>;
+    if (smem > 48 * 1024) CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     const float ms = best_ms([&] {
-        if constexpr (kLab) stencil::stencil_temporal_kernel<real, T, R, K><<<grid, block>>>(a.in, a.out, n, n, n);
+        if constexpr (kLab) stencil::stencil_temporal_kernel<real, T, R, K><<<grid, block, smem>>>(a.in, a.out, n, n, n);
         else bench::column_kernel<real, T, R, K><<<grid, block>>>(a.in, a.out, n, n, n);
     });
     const double diff = max_difference(a.out, a.expected[K], a.bytes);
     cudaFuncAttributes attr{};
     CHECK_CUDA(cudaFuncGetAttributes(&attr, f));
     int per_sm = 0;
-    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, block.x * block.y, 0));
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, block.x * block.y, smem));
     std::printf("%s r=%d %-6s %2dx%-2d       K=%d       chunk %3d  %7.3f ms  copy-equivalent %.3f  regs %3d "
                 "spill %4zu B blocks/SM %2d  max diff %.2g\n",
-                sizeof(real) == 4 ? "f32" : "f64", R, kLab ? "lab" : "column", kLab ? 32 : T, T, K, chunk, ms,
+                sizeof(real) == 4 ? "f32" : "f64", R, kLab ? "lab" : "column", kLab ? out_w + 2 * H : T, T, K, chunk, ms,
                 K * copy_ms / ms, attr.numRegs, attr.localSizeBytes, per_sm, diff);
+}
+
+// One launch of a kernel with dynamic shared memory (the strips' edge tiles) on a tile 32 X by
+// BY C: its best time, its difference from K reference steps, registers, spill and blocks an SM.
+struct StripRun {
+    float ms;
+    double diff;
+    cudaFuncAttributes attr;
+    int per_sm;
+};
+template <class real, class Kernel>
+StripRun run_strips(Arrays<real>& a, Kernel kernel, int out_w, int out_h, int BY, int smem, int chunk, int K) {
+    const int n = a.n;
+    const dim3 block(32, BY), grid((n + out_w - 1) / out_w, (n + out_h - 1) / out_h, (n + chunk - 1) / chunk);
+    CHECK_CUDA(cudaMemcpy(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice));
+    CHECK_CUDA(cudaFuncSetAttribute((const void*)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    StripRun r{};
+    r.ms = best_ms([&] { kernel<<<grid, block, smem>>>(a.in, a.out, n, n, n); });
+    r.diff = max_difference(a.out, a.expected[K], a.bytes);
+    CHECK_CUDA(cudaFuncGetAttributes(&r.attr, (const void*)kernel));
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.per_sm, (const void*)kernel, 32 * BY, smem));
+    return r;
 }
 
 // The strip design (bench/temporal/strip_kernel.cuh): blocks of 32 x BY threads, each owning C
 // rows of X cells; the tile is 32 X by BY C. AHEAD and UNROLL: strip_kernel's.
 template <class real, int R, int BY, int C, int X, int K, int MIN_BLOCKS = 1, int AHEAD = 1, bool UNROLL = false>
 void try_strip(Arrays<real>& a, int chunk, float copy_ms) {
-    const int n = a.n, out_w = 32 * X - 2 * R * K, out_h = BY * C - 2 * R * K;
-    const dim3 block(32, BY), grid((n + out_w - 1) / out_w, (n + out_h - 1) / out_h, (n + chunk - 1) / chunk);
-    CHECK_CUDA(cudaMemcpy(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice));
-    const auto kernel = bench::strip_kernel<real, BY, C, X, R, K, MIN_BLOCKS, AHEAD, UNROLL>;
     constexpr int smem = bench::strip_edge_bytes<real, BY, X, R, K>();
-    CHECK_CUDA(cudaFuncSetAttribute((const void*)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    const float ms = best_ms([&] { kernel<<<grid, block, smem>>>(a.in, a.out, n, n, n); });
-    const double diff = max_difference(a.out, a.expected[K], a.bytes);
-    cudaFuncAttributes attr{};
-    CHECK_CUDA(cudaFuncGetAttributes(&attr, (const void*)kernel));
-    int per_sm = 0;
-    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void*)kernel, 32 * BY, smem));
+    const StripRun r = run_strips(a, bench::strip_kernel<real, BY, C, X, R, K, MIN_BLOCKS, AHEAD, UNROLL>,
+                                  32 * X - 2 * R * K, BY * C - 2 * R * K, BY, smem, chunk, K);
     std::printf("%s r=%d strip  %2dx%-2d C=%d X=%d K=%d min %d ahead %d unroll %d chunk %3d  %7.3f ms  "
                 "copy-equivalent %.3f  regs %3d spill %4zu B smem %5d B blocks/SM %2d  max diff %.2g\n",
                 sizeof(real) == 4 ? "f32" : "f64", R, 32 * X, BY * C, C, X, K, MIN_BLOCKS, AHEAD, int(UNROLL), chunk,
-                ms, K * copy_ms / ms, attr.numRegs, attr.localSizeBytes, smem, per_sm, diff);
+                r.ms, K * copy_ms / r.ms, r.attr.numRegs, r.attr.localSizeBytes, smem, r.per_sm, r.diff);
+}
+
+// The lean strips (bench/temporal/lean_kernel.cuh): strip_kernel's shape, interior blocks without
+// boundary selects, and (ROTATE) the queues in rotation instead of moved.
+template <class real, int R, int BY, int C, int X, int K, bool ROTATE, int MIN_BLOCKS = 1>
+void try_lean(Arrays<real>& a, int chunk, float copy_ms) {
+    constexpr int smem = bench::lean_edge_bytes<real, BY, C, X, R, K, ROTATE>();
+    const StripRun r = run_strips(a, bench::lean_kernel<real, BY, C, X, R, K, ROTATE, MIN_BLOCKS>,
+                                  32 * X - 2 * R * K, BY * C - 2 * R * K, BY, smem, chunk, K);
+    std::printf("%s r=%d lean   %2dx%-2d C=%d X=%d K=%d min %d rotate %d       chunk %3d  %7.3f ms  "
+                "copy-equivalent %.3f  regs %3d spill %4zu B smem %5d B blocks/SM %2d  max diff %.2g\n",
+                sizeof(real) == 4 ? "f32" : "f64", R, 32 * X, BY * C, C, X, K, MIN_BLOCKS, int(ROTATE), chunk, r.ms,
+                K * copy_ms / r.ms, r.attr.numRegs, r.attr.localSizeBytes, smem, r.per_sm, r.diff);
+}
+
+// Each lean shape beside the strip of the same shape: what the fast path and the rotation buy.
+template <class real, int R>
+void lean_suite(Arrays<real>& a, float copy_ms) {
+    if constexpr (R == 1 && sizeof(real) == 4) {
+        try_strip<real, R, 8, 4, 2, 4>(a, 128, copy_ms);
+        try_lean<real, R, 8, 4, 2, 4, false, 2>(a, 128, copy_ms);
+        try_lean<real, R, 8, 4, 2, 4, true, 2>(a, 128, copy_ms);
+        try_lean<real, R, 8, 4, 2, 4, true>(a, 128, copy_ms);
+        try_lean<real, R, 12, 4, 2, 4, false>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 4, false>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 4, true>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 4, true, 2>(a, 128, copy_ms);
+        try_lean<real, R, 8, 4, 2, 4, false, 2>(a, 64, copy_ms);
+        try_lean<real, R, 8, 4, 2, 5, false, 2>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 5, false>(a, 128, copy_ms);
+    } else if constexpr (R == 1) {
+        try_strip<real, R, 16, 2, 2, 4>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 4, false>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 4, true>(a, 128, copy_ms);
+        try_lean<real, R, 16, 4, 1, 4, false>(a, 128, copy_ms);
+        try_lean<real, R, 16, 4, 1, 4, true>(a, 128, copy_ms);
+        try_lean<real, R, 12, 4, 1, 4, false>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 4, false>(a, 64, copy_ms);
+        try_lean<real, R, 16, 2, 2, 5, false>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 3, false>(a, 128, copy_ms);
+    } else if constexpr (sizeof(real) == 4) {
+        try_strip<real, R, 8, 4, 2, 2>(a, 128, copy_ms);
+        try_lean<real, R, 8, 4, 2, 2, false, 2>(a, 128, copy_ms);
+        try_lean<real, R, 8, 4, 2, 2, true>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 2, false>(a, 128, copy_ms);
+        try_lean<real, R, 8, 4, 2, 3, false>(a, 128, copy_ms);
+    } else {
+        try_strip<real, R, 16, 4, 1, 2>(a, 128, copy_ms);
+        try_lean<real, R, 16, 4, 1, 2, false>(a, 128, copy_ms);
+        try_lean<real, R, 16, 4, 1, 2, true>(a, 128, copy_ms);
+        try_lean<real, R, 16, 2, 2, 2, false>(a, 128, copy_ms);
+    }
 }
 
 // The pipelined strips: loads two planes ahead, the march unrolled, tiles past 48 KiB of edges.
@@ -253,22 +323,32 @@ void suite(int n, const std::string& mode) {
         pipe_suite<real, R>(a, copy_ms);
     } else if (mode == "tiles") {
         tile_suite<real, R>(a, copy_ms);
+    } else if (mode == "lean") {
+        lean_suite<real, R>(a, copy_ms);
     } else if (mode == "strips") {
         strip_suite<real, R>(a, copy_ms);
     } else {
-        // The lab at its default T = 64 and z-chunk 64 (kernels/versions.h), every K; T = 32 beside.
-        try_temporal<real, R, 64, 1, true>(a, 64, copy_ms);
-        try_temporal<real, R, 64, 2, true>(a, 64, copy_ms);
-        try_temporal<real, R, 64, 3, true>(a, 64, copy_ms);
-        if constexpr (R == 1) try_temporal<real, R, 64, 4, true>(a, 64, copy_ms);
+        // The lab at its default T = 48 and z-chunk 64 (kernels/version_rows.cpp), every K that fits;
+        // T = 32 and 64 beside, and z-chunks of 128.
+        try_temporal<real, R, 48, 1, true>(a, 64, copy_ms);
+        try_temporal<real, R, 48, 2, true>(a, 64, copy_ms);
+        try_temporal<real, R, 48, 3, true>(a, 64, copy_ms);
+        try_temporal<real, R, 48, 3, true>(a, 128, copy_ms);
+        if constexpr (R == 1) {
+            try_temporal<real, R, 48, 4, true>(a, 64, copy_ms);
+            try_temporal<real, R, 48, 4, true>(a, 128, copy_ms);
+            try_temporal<real, R, 32, 4, true>(a, 128, copy_ms);
+            try_temporal<real, R, 64, 4, true>(a, 64, copy_ms);
+        }
         try_temporal<real, R, 32, 2, true>(a, 64, copy_ms);
         try_temporal<real, R, 32, 3, true>(a, 64, copy_ms);
-        try_temporal<real, R, 64, 3, true>(a, 128, copy_ms);
+        try_temporal<real, R, 64, 3, true>(a, 64, copy_ms);
         // The column design it replaced, at its own best (T = 32, z-chunk 128).
         try_temporal<real, R, 32, 2, false>(a, 128, copy_ms);
         try_temporal<real, R, 32, 3, false>(a, 128, copy_ms);
-        // The strip shape the lab took, double-buffered (one barrier a plane): the barrier pair's price.
-        try_strip<real, R, 8, 8, 1, 3>(a, 64, copy_ms);
+        // The lab's shape double-buffered (one barrier a plane): the barrier pair's price.
+        if constexpr (sizeof(real) == 4) try_strip<real, R, 12, 4, 2, 3>(a, 64, copy_ms);
+        else try_strip<real, R, 12, 4, 1, 3>(a, 64, copy_ms);
     }
     CHECK_CUDA(cudaFree(a.in));
     CHECK_CUDA(cudaFree(a.out));
@@ -287,8 +367,8 @@ int main(int argc, char** argv) {
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("%s, N = %d\n", prop.name, n);
     const std::string mode = argc > 2 ? argv[2] : "";
-    if (mode != "" && mode != "strips" && mode != "pipe" && mode != "tiles") {
-        std::fprintf(stderr, "stencil-temporal-variants: the mode is strips, pipe or tiles (got %s)\n", argv[2]);
+    if (mode != "" && mode != "strips" && mode != "pipe" && mode != "tiles" && mode != "lean") {
+        std::fprintf(stderr, "stencil-temporal-variants: the mode is strips, pipe, tiles or lean (got %s)\n", argv[2]);
         return 2;
     }
     suite<float, 1>(n, mode);

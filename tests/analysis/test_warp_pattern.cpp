@@ -181,12 +181,13 @@ WarpLoads brute_force_streaming(int T, int r, Precision p, GridDims g) {
     return c;
 }
 
-// temporal (kernels/temporal.cuh), one step per launch: a tile 32 cells wide (from bx (32 - 2r) - r)
-// and T rows tall (from by (T - 2r) - r), a warp per strip of 8 rows; per plane of the march
-// (max(0, b - r) .. min(nz, e + r) - 1 of its z-chunk's interior planes [b, e)) each row of the
-// strip is one load of the lanes whose cell is in the grid.
+// temporal (kernels/temporal.cuh), one step per launch: a tile 32 V cells wide (from bx (32 V - 2r)
+// - r, V cells a lane) and T rows tall (from by (T - 2r) - r), a warp per strip of 4 rows; per plane
+// of the march (max(0, b - r) .. min(nz, e + r) - 1 of its z-chunk's interior planes [b, e)) each
+// cell of each row of the strip is one load of the lanes whose cell is in the grid.
 WarpLoads brute_force_temporal(int T, int r, Precision p, GridDims g) {
-    const int B = bytes_of(p), S = kTemporalStripRows, W = 32 - 2 * r, OUT = T - 2 * r;
+    const int B = bytes_of(p), S = kTemporalStripRows, V = temporal_lane_cells(B), W = 32 * V - 2 * r,
+              OUT = T - 2 * r;
     const int chunk = version(KernelId::temporal).z_chunk;
     const int bz_n = (g.nz + chunk - 1) / chunk, Z = (g.nz + bz_n - 1) / bz_n;
     WarpLoads c;
@@ -198,16 +199,17 @@ WarpLoads brute_force_temporal(int T, int r, Precision p, GridDims g) {
             for (int bx = 0; bx < (g.nx + W - 1) / W; ++bx)
                 for (int strip = 0; strip < T / S; ++strip)
                     for (int z = std::max(0, b - r); z < std::min(g.nz, e + r); ++z)
-                        for (int row = 0; row < S; ++row) {
-                            const int y = by * OUT - r + strip * S + row;
-                            cells.clear();
-                            for (int tx = 0; tx < 32; ++tx) {
-                                const int x = bx * W - r + tx;
-                                if (x >= 0 && x < g.nx && y >= 0 && y < g.ny)
-                                    cells.push_back(((long long)z * g.ny + y) * g.nx + x);
+                        for (int row = 0; row < S; ++row)
+                            for (int e = 0; e < V; ++e) {
+                                const int y = by * OUT - r + strip * S + row;
+                                cells.clear();
+                                for (int tx = 0; tx < 32; ++tx) {
+                                    const int x = bx * W - r + tx * V + e;
+                                    if (x >= 0 && x < g.nx && y >= 0 && y < g.ny)
+                                        cells.push_back(((long long)z * g.ny + y) * g.nx + x);
+                                }
+                                c.add_request(cells, B, int(cells.size()));
                             }
-                            c.add_request(cells, B, int(cells.size()));
-                        }
     }
     return c;
 }

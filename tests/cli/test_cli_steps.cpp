@@ -20,7 +20,7 @@ TEST_CASE("run --steps / --fuse: refusals in one line, exit 2", "[cli]") {
         Case{"run --kernel temporal --tile 8 --fuse 4 --steps 4", "cannot fuse 4 steps at r=1"},
         Case{"run --kernel temporal --tile 16 --radius 4 --steps 3", "cannot fuse 3 steps at r=4"},
         Case{"run --kernel temporal --radius 4 --fuse 4 --steps 4", "32 must exceed 2rK = 32"},
-        Case{"run --kernel temporal --tile 12 --steps 2", "multiple of 8"},
+        Case{"run --kernel temporal --tile 10 --steps 2", "multiple of 4"},
         Case{"run --problem derivative --kernel x --fuse 2", "--fuse does not apply to --problem derivative"});
     CAPTURE(c.args);
     const Result r = run(c.args);
@@ -34,9 +34,10 @@ TEST_CASE("run --steps 3 --fuse 2 on the CPU backend: checked against 3 referenc
     CAPTURE(r.code, r.err, r.out);
     REQUIRE(r.code == 0);
     const auto j = nlohmann::json::parse(r.out);
-    // The first launch fuses K = 2: T - 2rK = 12 output rows, 32 - 2rK = 28 across the warp.
+    // The first launch fuses K = 2: T - 2rK = 12 output rows, 64 - 2rK = 60 across the warp (2 floats
+    // a lane), 16 / 4 strips.
     REQUIRE((j["ok"] == true && j["steps"] == 3 && j["fused_steps"] == 2 && j["out_tile"] == 12 &&
-             j["out_width"] == 28 && j["block"][0] == 32 && j["block"][1] == 2 &&
+             j["out_width"] == 60 && j["block"][0] == 32 && j["block"][1] == 4 &&
              contains(j["check"].get<std::string>(), "ok")));
     const Result t = run("run --kernel tiled --tile 6 --steps 2 --backend cpu --size 9 --no-time");
     CAPTURE(t.code, t.err, t.out);

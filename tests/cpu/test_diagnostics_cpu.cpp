@@ -255,7 +255,7 @@ TEST_CASE("the correct kernels produce no diagnostic", "[cpu][diagnostics]") {
     auto out = poisoned_output(in, r);
     CpuOptions o;
     o.exec.check_shared = true;
-    // T^3 threads stop at T = 10; temporal's tile is whole strips of 8 rows
+    // T^3 threads stop at T = 10; temporal's tile is whole strips of 4 rows
     const int T = v.threads == ThreadShape::cube ? 8 : v.threads == ThreadShape::warp_strips ? 16 : 12;
     auto run = run_cpu({v.id, T, r, Precision::f64, in.dims}, random_weights(r, 1), in.data.data(), out.data.data(), o);
     CAPTURE(v.name, r, run.report.summary());

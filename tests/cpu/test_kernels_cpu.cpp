@@ -71,7 +71,7 @@ TEST_CASE("z-chunked kernels match the reference across several chunks", "[cpu][
     const Precision p = GENERATE(Precision::f32, Precision::f64);
     const int r = GENERATE(1, 2, 3, 4);
     // The smallest runnable built tile from 3 (or 8) up: streaming's rows need T >= r, temporal's
-    // tile must exceed 2r and be whole strips of 8 rows.
+    // tile must exceed 2r and be whole strips of 4 rows.
     const int from = GENERATE(3, 8);
     int T = 0;
     for (int t : built_tiles())

@@ -93,7 +93,7 @@ TEST_CASE("launches: S steps split into passes of K, the last one shorter", "[st
     n.steps = 3;  // a one-step version: one launch per step
     REQUIRE(launches(n).size() == 3);
     REQUIRE(launch_geometry(r).out_tile == 16 - 2 * 3);  // T - 2rK rows
-    REQUIRE(launch_geometry(r).out_width == 32 - 2 * 3);  // 32 - 2rK across the warp
+    REQUIRE(launch_geometry(r).out_width == 64 - 2 * 3);  // 32 V - 2rK across the warp, V = 2 floats
 }
 
 TEST_CASE("temporal: S = 1..5 steps with K = 2..4 equal S naive launches bit for bit", "[cpu][kernel][steps]") {
@@ -112,13 +112,13 @@ TEST_CASE("temporal: every radius, precision and K on odd grids, passes of K the
     const Precision p = GENERATE(Precision::f32, Precision::f64);
     const int K = GENERATE(2, 3, 4);
     const int T = tile_for(r, K, 1);
-    if (T == 0) {  // r = 4, K = 4: 2rK = 32 leaves no room in a 32-wide tile
+    if (T == 0) {  // r = 4, K = 4: 2rK = 32 leaves no room in fp64's 32-wide tile
         REQUIRE(fuse_error(KernelId::temporal, 64, r, K).has_value());
         return;
     }
-    // Two blocks along x and y, neither a multiple of the outputs per block (32 - 2rK across,
+    // Two blocks along x and y, neither a multiple of the outputs per block (32 V - 2rK across,
     // T - 2rK down), every side past the 2rK halo.
-    const int W = 32 - 2 * r * K, OUT = T - 2 * r * K;
+    const int W = 32 * temporal_lane_cells(bytes_of(p)) - 2 * r * K, OUT = T - 2 * r * K;
     const GridDims d{W + 3 + r, OUT + 2 + r, 2 * r * K + 3};
     const int S = K + 1;
     CAPTURE(r, to_string(p), K, T, S, d.nx, d.ny, d.nz);

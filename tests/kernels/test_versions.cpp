@@ -23,12 +23,12 @@ TEST_CASE("every row's launch geometry covers the grid with the row's block shap
                 CHECK(geo.block.count() == threads_per_block(v.id, T));
                 CHECK(geo.block.z == (v.threads == ThreadShape::cube ? T : 1));
                 // A warp per row (streaming): 32 lanes of 16-byte vectors, 4 floats each. A warp per
-                // row of strips (temporal): 32 cells, its halo inside, T / 8 strips of 8 rows.
+                // row of strips (temporal): 32 lanes of 2 floats, its halo inside, T / 4 strips of 4 rows.
                 const bool rows = v.threads == ThreadShape::warp_rows, strips = v.threads == ThreadShape::warp_strips;
                 CHECK(geo.block.x == (rows || strips ? 32 : T));
-                CHECK(geo.block.y == (strips ? T / 8 : T));
+                CHECK(geo.block.y == (strips ? T / 4 : T));
                 const int out = v.halo_in_tile ? T - 2 * r : T;
-                const int width = rows ? 32 * 4 : strips ? 32 - 2 * r : out;
+                const int width = rows ? 32 * 4 : strips ? 64 - 2 * r : out;
                 CHECK(geo.out_tile == out);
                 CHECK(geo.out_width == width);
                 // Enough blocks for every cell, and not one block more.
@@ -73,8 +73,9 @@ TEST_CASE("the rows' tiles, sweeps and defaults are consistent", "[versions]") {
 }
 
 // fuse_fits (versions.h) promises that shared memory never limits a fused temporal launch at a
-// built tile: the strips' edge rows of every level fit the static 48 KiB, fp64 included.
-TEST_CASE("temporal: every built tile, radius and K that fuse_fits fits the static shared memory", "[versions]") {
+// built tile: the strips' edge rows of every level fit the 96 KiB of dynamic shared memory any GPU
+// since Volta gives a block, in both precisions.
+TEST_CASE("temporal: every built tile, radius and K that fuse_fits fits the dynamic shared memory", "[versions]") {
     const KernelId k = KernelId::temporal;
     int launches = 0;
     for (int T : built_tiles())
@@ -83,13 +84,18 @@ TEST_CASE("temporal: every built tile, radius and K that fuse_fits fits the stat
                 if (!tile_fits(k, T, r, 8) || !fuse_fits(k, T, r, K)) continue;
                 ++launches;
                 INFO("T=" << T << " r=" << r << " K=" << K);
-                CHECK(smem_bytes(k, T, r, 8, K) <= DeviceLimits{}.max_static_smem_per_block);
+                CHECK(smem_bytes(k, T, r, 8, K) <= DeviceLimits{}.max_dynamic_smem_per_block);
+                CHECK(smem_bytes(k, T, r, 4, K) == smem_bytes(k, T, r, 8, K));  // 256 B a row in both
             }
     CHECK(launches > 0);
-    CHECK(threads_per_block(k, 64) == 256);
-    CHECK(fuse_fits(k, 64, 3, 4));        // 2rK = 24: 8 outputs across the warp
-    CHECK_FALSE(fuse_fits(k, 64, 4, 4));  // 2rK = 32: none
-    CHECK_FALSE(tile_fits(k, 12, 1, 4));  // not whole strips
+    CHECK(smem_bytes(k, 64, 3, 8, 4) == 96 * 1024);  // the largest: 16 strips x 24 rows x 256 B
+    CHECK(smem_bytes(k, 64, 3, 8, 4) > DeviceLimits{}.max_static_smem_per_block);  // hence dynamic
+    CHECK(smem_is_dynamic(k));
+    CHECK(threads_per_block(k, 64) == 512);
+    CHECK((out_width(k, 64, 1, 4, 1) == 62 && out_width(k, 64, 1, 8, 1) == 30));  // 64 floats, 32 doubles a row
+    CHECK(fuse_fits(k, 64, 3, 4));        // 2rK = 24: 8 outputs across the fp64 warp
+    CHECK_FALSE(fuse_fits(k, 64, 4, 4));  // 2rK = 32: none in fp64 (one rule for both precisions)
+    CHECK_FALSE(tile_fits(k, 10, 1, 4));  // not whole strips
 }
 
 // ---- the grep: no other source file restates a kernel's shape --------------------------------

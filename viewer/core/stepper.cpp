@@ -223,8 +223,8 @@ PlaneShape shared_plane_shape(KernelId k, int tile, int radius, int bytes) {
         case SharedTile::whole_tile:
         case SharedTile::stencil_planes:
         case SharedTile::one_plane: return {tile, tile};
-        // temporal: per level, each strip's r first and r last rows, 32 lanes wide
-        case SharedTile::strip_edges: return {32, tile / rows_per_thread(k) * 2 * radius};
+        // temporal: per level, each strip's r first and r last rows, 32 lanes of V cells wide
+        case SharedTile::strip_edges: return {32 * cells_per_thread(k, bytes), tile / rows_per_thread(k) * 2 * radius};
         case SharedTile::halo_plane: return {tile + 2 * radius, tile + 2 * radius};
         // streaming: T + 2r rows of 32 vectors, two planes of them (the double buffer)
         case SharedTile::row_tile: return {32 * cells_per_thread(k, bytes), tile + 2 * radius};

@@ -22,10 +22,13 @@ UpdateModel update_model(KernelId k, int T, int radius, Precision p, int fused) 
     m.radius = radius;
     m.precision = p;
     m.fused = steps_per_launch(k, fused);
-    // The K levels' planes must fit the static shared memory (the table's rule at K = 1 only).
-    if (smem_bytes(k, T, radius, bytes_of(p), m.fused) > DeviceLimits{}.max_static_smem_per_block) {
-        m.invalid = fmt::format("{} T={} K={}: {} bytes of shared memory, more than 48 KiB", version(k).name, T,
-                                m.fused, smem_bytes(k, T, radius, bytes_of(p), m.fused));
+    // The K levels' shared memory must fit a block's (the table's rule at K = 1 only): static or
+    // dynamic, with the default limits.
+    const long long limit = smem_is_dynamic(k) ? DeviceLimits{}.max_dynamic_smem_per_block
+                                               : DeviceLimits{}.max_static_smem_per_block;
+    if (const long long s = smem_bytes(k, T, radius, bytes_of(p), m.fused); s > limit) {
+        m.invalid = fmt::format("{} T={} K={}: {} bytes of shared memory, more than {} KiB", version(k).name, T,
+                                m.fused, s, limit / 1024);
         return m;
     }
     try {
