@@ -229,7 +229,7 @@ TEST_CASE("contract: every command takes --backend", "[cli][contract]") {
         const Result r = run(std::string("model --kernel tiled --tile 8 --size 32 --backend ") + b);
         CAPTURE(b, r.code, r.err);
         REQUIRE(r.code == 0);
-        REQUIRE(contains(r.out, "tile limits of CUDA blocks (1024 threads, 48 KiB static shared memory), the same on "
+        REQUIRE(contains(r.out, "tile limits of CUDA blocks (1024 threads, 48 KiB static shared memory, 96 KiB dynamic), the same on "
                                 "both backends; the model runs nothing"));
     }
     const Result j = run("model --kernel tiled --tile 8 --size 32 --backend cpu --json");
