@@ -90,7 +90,7 @@ inline std::optional<std::string> request_error(const LaunchRequest& r, DeviceLi
 // What the compiler and the occupancy calculator say of one instantiation; -1 = not known.
 struct KernelAttributes {
     int registers_per_thread = -1;
-    long long static_smem_bytes = -1;
+    long long static_smem_bytes = -1;  // plus the launch's dynamic bytes where smem_is_dynamic
     int max_threads_per_block = -1;
     int active_blocks_per_sm = -1;
     double occupancy = -1;  // active warps / maximum warps per SM

@@ -274,7 +274,8 @@ public:
         a.static_smem_bytes = static_cast<long long>(fa.sharedSizeBytes + dynamic);
         const int threads = static_cast<int>(g.block.count());
         int blocks = 0;
-        if (dynamic > 48 * 1024)  // the occupancy calculator, as the launch, needs the opt-in first
+        // the occupancy calculator, as the launch, needs the opt-in past the static limit
+        if (dynamic > static_cast<size_t>(DeviceLimits{}.max_static_smem_per_block))
             check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic)),
                   "cudaFuncSetAttribute (dynamic shared memory)");
         check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, dynamic),

@@ -97,7 +97,7 @@ void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, v
     const dim3 grid(g.grid.x, g.grid.y, g.grid.z), block(g.block.x, g.block.y, g.block.z);
     // A version whose shared memory is dynamic gets it here; past 48 KiB a kernel must opt in.
     const size_t dynamic = smem_is_dynamic(req.kernel) ? (size_t)g.smem_bytes : 0;
-    if (dynamic > 48 * 1024)
+    if (dynamic > (size_t)DeviceLimits{}.max_static_smem_per_block)
         check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dynamic),
               fmt::format("cudaFuncSetAttribute of {} ({} B of dynamic shared memory)", request_text(req), dynamic));
     check(cudaLaunchKernel(fn, grid, block, args, dynamic, stream),
