@@ -49,6 +49,9 @@ namespace {
 double number_or_nan(const nlohmann::json& j, const char* key) {
     return j.contains(key) && j[key].is_number() ? j[key].get<double>() : NAN;
 }
+// A time for the text table, or "-" where the run has none (the exchange inside the steps is timed
+// under MPI only; NCCL runs overlap it with the inner part, and time it alone instead).
+std::string seconds_or_dash(double s) { return std::isnan(s) ? std::string("-") : fmt::format("{:.4g}", s); }
 double predicted_exchange(const nlohmann::json& run) {
     return run.contains("link") ? number_or_nan(run["link"], "predicted_exchange_seconds_per_step") : NAN;
 }
@@ -104,10 +107,10 @@ std::string ScalingSweep::text() const {
             grid += std::to_string(g.get<int>());
         }
         const double predicted = predicted_exchange(run);
-        s += fmt::format("  {:>5}  {:<9} {:<14} {:>12.4g} {:>12.4g} {:>12.4g} {:>12} {:>12} {:>6.3f}  {}\n", row.ranks,
+        s += fmt::format("  {:>5}  {:<9} {:<14} {:>12.4g} {:>12} {:>12} {:>12} {:>12} {:>6.3f}  {}\n", row.ranks,
                          run["decomposition"].get<std::string>(), grid, row.seconds_per_step,
-                         number_or_nan(run, "exchange_seconds_per_step"), number_or_nan(run, "exchange_alone_seconds"),
-                         std::isnan(predicted) ? std::string("-") : fmt::format("{:.4g}", predicted),
+                         seconds_or_dash(number_or_nan(run, "exchange_seconds_per_step")),
+                         seconds_or_dash(number_or_nan(run, "exchange_alone_seconds")), seconds_or_dash(predicted),
                          run["halo_bytes_per_step"]["total"].get<long long>(), row.efficiency,
                          run.value("ok", false) ? "ok" : "DIFFERS");
     }
