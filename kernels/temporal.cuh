@@ -129,9 +129,9 @@ stencil_temporal_kernel(const real* in, real* out, int nx, int ny, int nz) {
     constexpr int OUT_WIDTH = WIDTH - 2 * HALO, OUT_TILE_DIM = IN_TILE_DIM - 2 * HALO;
     static_assert(IN_TILE_DIM % ROWS == 0 && R <= ROWS, "whole strips, each at least R rows");
     static_assert(K >= 1 && OUT_WIDTH >= 1 && OUT_TILE_DIM >= 1, "the tile must be wider than its K halos");
-    // edge_s[t][strip][e][cell][tx]: level t's row e (e < R) and row ROWS - R + (e - R) (e >= R) of
-    // each strip, at the plane level t + 1 computes in this step; launched with
-    // temporal_edge_bytes<IN_TILE_DIM, R, K>() bytes.
+    // edge_s[t][strip][slot][e][tx]: cell e of level t's row `slot` (slot < R) and row
+    // ROWS - R + (slot - R) (slot >= R) of each strip, at the plane level t + 1 computes in this
+    // step; launched with temporal_edge_bytes<IN_TILE_DIM, R, K>() bytes.
     extern __shared__ __align__(16) unsigned char temporal_smem[];
     auto& edge_s = *reinterpret_cast<real(*)[K][STRIPS][2 * R][V][32]>(temporal_smem);
     // queue[t][R + dz][c][e]: level t of row c, cell e of this strip at (the plane level t + 1
@@ -187,11 +187,11 @@ stencil_temporal_kernel(const real* in, real* out, int nx, int ny, int nz) {
 #pragma unroll
         for (int t = 0; t < K; ++t)
 #pragma unroll
-            for (int e = 0; e < R; ++e)
+            for (int row = 0; row < R; ++row)
 #pragma unroll
-                for (int v = 0; v < V; ++v) {
-                    edge_s[t][strip][e][v][tx] = queue[t][R + 1][e][v];
-                    edge_s[t][strip][R + e][v][tx] = queue[t][R + 1][ROWS - R + e][v];
+                for (int e = 0; e < V; ++e) {
+                    edge_s[t][strip][row][e][tx] = queue[t][R + 1][row][e];
+                    edge_s[t][strip][R + row][e][tx] = queue[t][R + 1][ROWS - R + row][e];
                 }
         __syncthreads();  // the edges are complete
 
