@@ -227,12 +227,11 @@ namespace {
 
 std::string bounds_text(KernelId k, int radius, Precision p, DeviceLimits lim) {
     const int bytes = bytes_of(p);
-    const bool dynamic = smem_is_dynamic(k);
-    const long long smem_limit = dynamic ? lim.max_dynamic_smem_per_block : lim.max_static_smem_per_block;
+    const long long limit = smem_limit(k, lim);
     int max_threads_T = 0, max_smem_T = 0;
     for (int T = 1; T <= 1024; ++T) {
         if (threads_per_block(k, T) <= lim.max_threads_per_block) max_threads_T = T;
-        if (smem_bytes(k, T, radius, bytes) <= smem_limit) max_smem_T = T;
+        if (smem_bytes(k, T, radius, bytes) <= limit) max_smem_T = T;
     }
     const auto& v = version(k);
     std::string s;
@@ -244,11 +243,9 @@ std::string bounds_text(KernelId k, int radius, Precision p, DeviceLimits lim) {
     if (v.shared == SharedTile::none)
         s += "shared memory: none. ";
     else
-        // temporal's edges are counted in bytes already (256 B a row in either precision)
-        s += fmt::format("{} shared memory: {}{} <= {} B, so T <= {}{}. ", dynamic ? "dynamic" : "static",
-                         smem_formula(k, radius),
-                         v.shared == SharedTile::strip_edges ? "" : fmt::format(" x {} B", bytes), smem_limit,
-                         max_smem_T, max_smem_T >= max_threads_T ? " (not the binding limit)" : " (binding)");
+        s += fmt::format("{} shared memory: {} x {} B <= {} B, so T <= {}{}. ",
+                         smem_is_dynamic(k) ? "dynamic" : "static", smem_formula(k, radius), bytes, limit, max_smem_T,
+                         max_smem_T >= max_threads_T ? " (not the binding limit)" : " (binding)");
     if (k == KernelId::tiled && max_threads_T > 2 * radius) {
         // The largest legal T by the thread rule, and the largest whose T^3 is a power of two
         // (the texts' "T <= 8 in practice"); everything computed for this r and precision.

@@ -79,7 +79,7 @@ inline std::optional<std::string> request_error(const LaunchRequest& r, DeviceLi
     if (r.fuse != 0 || version(r.kernel).max_fused_steps > 1)
         if (auto e = fuse_error(r.kernel, r.tile, r.radius, r.fuse != 0 ? r.fuse : steps_per_launch(r))) return e;
     // A fused launch's shared memory grows with K (temporal's edges): within the device's dynamic limit.
-    if (const long long s = launch_geometry(r).smem_bytes; smem_is_dynamic(r.kernel) && s > lim.max_dynamic_smem_per_block)
+    if (const long long s = dynamic_smem_bytes(r.kernel, launch_geometry(r)); s > lim.max_dynamic_smem_per_block)
         return std::string(version(r.kernel).name) + ": T=" + std::to_string(r.tile) + ", r=" +
                std::to_string(r.radius) + ", K=" + std::to_string(steps_per_launch(r)) + " needs " + std::to_string(s) +
                " B of shared memory per block, more than the " + std::to_string(lim.max_dynamic_smem_per_block) +

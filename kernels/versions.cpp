@@ -28,6 +28,8 @@ int executed_flops_per_point(KernelId k, int radius) { return 2 * executed_point
 int steps_per_launch(KernelId k, int fused) { return rules::steps_per_launch(k, fused); }
 int out_tile(KernelId k, int T, int radius, int fused) { return rules::out_tile(k, T, radius, fused); }
 bool smem_is_dynamic(KernelId k) { return rules::smem_is_dynamic(k); }
+long long smem_limit(KernelId k, DeviceLimits lim) { return rules::smem_limit(k, lim); }
+long long dynamic_smem_bytes(KernelId k, const LaunchGeometry& g) { return smem_is_dynamic(k) ? g.smem_bytes : 0; }
 int cells_per_thread(KernelId k, int bytes) { return rules::cells_per_thread(k, bytes); }
 int out_width(KernelId k, int T, int radius, int bytes, int fused) {
     return rules::out_width(k, T, radius, bytes, fused);
@@ -87,8 +89,9 @@ std::string smem_formula(KernelId k, int radius) {
         case SharedTile::one_plane: return "T^2";
         case SharedTile::halo_plane: return fmt::format("(T+2r)^2 = (T+{})^2", 2 * radius);
         case SharedTile::strip_edges:
-            return fmt::format("K x T/{} strips x 2r rows x {} B = K x T/{} x {} x {} B", kTemporalStripRows,
-                               32 * kTemporalLaneBytes, kTemporalStripRows, 2 * radius, 32 * kTemporalLaneBytes);
+            return fmt::format("K x T/{} strips x 2r rows x 32 V = K x T/{} x {} x 32 V (V: {} B a lane, 2 floats or "
+                               "1 double)",
+                               kTemporalStripRows, kTemporalStripRows, 2 * radius, kTemporalLaneBytes);
         case SharedTile::row_tile: return fmt::format("2 (T+2r) x 32 vectors = 2 (T+{}) x 512 B", 2 * radius);
     }
     return "";
@@ -134,10 +137,10 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
                            "block may have",
                            v.name, T, t, threads_formula(k),
                            lim.max_threads_per_block);
-    if (long long s = smem_bytes(k, T, radius, bytes); s > rules::smem_limit(k, lim))
+    if (long long s = smem_bytes(k, T, radius, bytes); s > smem_limit(k, lim))
         return fmt::format("{}: tile T={}, r={}, {} needs {} B of shared memory per block, more "
                            "than the {} B {} may use",
-                           v.name, T, radius, to_string(p), s, rules::smem_limit(k, lim),
+                           v.name, T, radius, to_string(p), s, smem_limit(k, lim),
                            rules::smem_is_dynamic(k) ? "a block's dynamic shared memory" : "a static __shared__ array");
     if (!tile_is_built(k, T)) {
         std::string built;

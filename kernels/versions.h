@@ -44,6 +44,10 @@ struct LaunchGeometry {
     int out_planes = 0;        // output planes per block along z
     long long smem_bytes = 0;  // shared memory per block (static, or dynamic: smem_is_dynamic)
 };
+// The bytes a launch of version k with geometry g asks for as dynamic shared memory: its shared
+// memory where that is dynamic (smem_is_dynamic), else 0.
+long long dynamic_smem_bytes(KernelId k, const LaunchGeometry& g);
+
 
 // The problems the lab teaches: the chapter's 3D star stencil (this table), text 002's 2D cardiac
 // simulation and text 004's derivative pencils (tables of their own, kernels/cardiac2d/ and
@@ -131,6 +135,8 @@ long long threads_per_block(KernelId k, int T);
 long long shared_cells(KernelId k, int T, int radius, int bytes, int fused = 1);
 long long smem_bytes(KernelId k, int T, int radius, int bytes, int fused = 1);
 bool smem_is_dynamic(KernelId k);
+// The most shared memory a block of version k may have: the dynamic or the static limit.
+long long smem_limit(KernelId k, DeviceLimits lim = {});
 
 // Planes a z-marching block covers on a grid of nz planes launched as `blocks_z` blocks along z:
 // ceil(nz / blocks_z) (the kernels with no z-chunk: OUT_TILE_DIM, and blocks_z follows from it).

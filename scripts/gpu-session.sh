@@ -212,9 +212,9 @@ if want peers; then
 fi
 
 if want steps; then
-  # Issue 13's temporal target: 8 time steps at 512^3, temporal at its default T (48) fusing K = 1..4
-  # steps a pass, T = 32 and 64 beside, and versions that launch once a step; rates count one read
-  # and one write per cell update (copy_ratio).
+  # Issue 13's temporal target: 8 time steps at 512^3, temporal at T = 48 fusing K = 1..4 steps a
+  # pass, T = 32 and 64 (the default, K = 3) beside, and versions that launch once a step; rates
+  # count one read and one write per cell update (copy_ratio).
   step "run --steps 8 at ${SIZE}^3: temporal K = 1..4 and one step a launch, r = ${STEPS_RADII:-1}"
   : > "$RES/steps-$SIZE.jsonl"
   for r in ${STEPS_RADII:-1}; do

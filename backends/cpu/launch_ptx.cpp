@@ -56,7 +56,7 @@ engine::ExecReport launch_ptx(const LaunchRequest& req, const StencilWeights& w,
     l.entry = lab.entry;
     l.grid = {geo.grid.x, geo.grid.y, geo.grid.z};
     l.block = {geo.block.x, geo.block.y, geo.block.z};
-    if (smem_is_dynamic(req.kernel)) l.dynamic_shared_bytes = static_cast<std::size_t>(geo.smem_bytes);
+    l.dynamic_shared_bytes = static_cast<std::size_t>(dynamic_smem_bytes(req.kernel, geo));
     // The input is read-only: a store through it is DiagKind::input_write.
     l.buffers = {{const_cast<void*>(in), bytes, kInputBuffer, "in", true}, {out, bytes, kOutputBuffer, "out", false}};
     l.params = {ptx::buffer_address(0), ptx::buffer_address(1), std::uint64_t(req.dims.nx), std::uint64_t(req.dims.ny),

@@ -270,14 +270,10 @@ public:
         a.max_threads_per_block = fa.maxThreadsPerBlock;
         const LaunchGeometry g = launch_geometry(req);
         // The compiler's static bytes, plus the launch's dynamic bytes for a version that has them.
-        const size_t dynamic = smem_is_dynamic(req.kernel) ? static_cast<size_t>(g.smem_bytes) : 0;
+        const std::size_t dynamic = cuda_detail::opt_in_dynamic_smem(fn, req);
         a.static_smem_bytes = static_cast<long long>(fa.sharedSizeBytes + dynamic);
         const int threads = static_cast<int>(g.block.count());
         int blocks = 0;
-        // the occupancy calculator, as the launch, needs the opt-in past the static limit
-        if (dynamic > static_cast<size_t>(DeviceLimits{}.max_static_smem_per_block))
-            check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic)),
-                  "cudaFuncSetAttribute (dynamic shared memory)");
         check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, dynamic),
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
         a.active_blocks_per_sm = blocks;

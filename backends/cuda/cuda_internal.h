@@ -38,6 +38,9 @@ void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, v
                    cudaStream_t stream = nullptr);
 // "tiled (T=8, r=1, f32)"
 std::string request_text(const LaunchRequest& req);
+// The dynamic shared memory a launch of `fn` for `req` asks for (dynamic_smem_bytes), after opting
+// `fn` into it past the static limit, as the launch and the occupancy calculator both need.
+std::size_t opt_in_dynamic_smem(const void* fn, const LaunchRequest& req);
 
 // Fills `cells` values of precision p at `data` with uniform values in [-1, 1) from `seed`
 // (a hash of the index: the same data for the same seed, never zeros). Asynchronous on `stream`.

@@ -87,6 +87,14 @@ std::string request_text(const LaunchRequest& r) {
     return fmt::format("{} (T={}, r={}, {})", v.name, r.tile, r.radius, to_string(r.precision));
 }
 
+std::size_t opt_in_dynamic_smem(const void* fn, const LaunchRequest& req) {
+    const auto dynamic = static_cast<std::size_t>(dynamic_smem_bytes(req.kernel, launch_geometry(req)));
+    if (dynamic > static_cast<std::size_t>(DeviceLimits{}.max_static_smem_per_block))
+        check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic)),
+              fmt::format("cudaFuncSetAttribute of {} ({} B of dynamic shared memory)", request_text(req), dynamic));
+    return dynamic;
+}
+
 void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, void* d_out, cudaStream_t stream) {
     const LaunchGeometry g = launch_geometry(req);
     // The kernels' parameters: (const real* in, real* out, int nx, int ny, int nz).
@@ -95,12 +103,7 @@ void launch_kernel(const void* fn, const LaunchRequest& req, const void* d_in, v
     int nx = req.dims.nx, ny = req.dims.ny, nz = req.dims.nz;
     void* args[] = {&a_in, &a_out, &nx, &ny, &nz};
     const dim3 grid(g.grid.x, g.grid.y, g.grid.z), block(g.block.x, g.block.y, g.block.z);
-    // A version whose shared memory is dynamic gets it here; past 48 KiB a kernel must opt in.
-    const size_t dynamic = smem_is_dynamic(req.kernel) ? (size_t)g.smem_bytes : 0;
-    if (dynamic > (size_t)DeviceLimits{}.max_static_smem_per_block)
-        check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dynamic),
-              fmt::format("cudaFuncSetAttribute of {} ({} B of dynamic shared memory)", request_text(req), dynamic));
-    check(cudaLaunchKernel(fn, grid, block, args, dynamic, stream),
+    check(cudaLaunchKernel(fn, grid, block, args, opt_in_dynamic_smem(fn, req), stream),
           fmt::format("cudaLaunchKernel of {} (grid {}x{}x{}, block {}x{}x{})", request_text(req), g.grid.x, g.grid.y,
                       g.grid.z, g.block.x, g.block.y, g.block.z));
 }

@@ -24,8 +24,7 @@ UpdateModel update_model(KernelId k, int T, int radius, Precision p, int fused) 
     m.fused = steps_per_launch(k, fused);
     // The K levels' shared memory must fit a block's (the table's rule at K = 1 only): static or
     // dynamic, with the default limits.
-    const long long limit = smem_is_dynamic(k) ? DeviceLimits{}.max_dynamic_smem_per_block
-                                               : DeviceLimits{}.max_static_smem_per_block;
+    const long long limit = smem_limit(k);
     if (const long long s = smem_bytes(k, T, radius, bytes_of(p), m.fused); s > limit) {
         m.invalid = fmt::format("{} T={} K={}: {} bytes of shared memory, more than {} KiB", version(k).name, T,
                                 m.fused, s, limit / 1024);
