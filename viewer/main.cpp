@@ -243,8 +243,12 @@ struct Surface {
 // The window; nullptr (the reason printed) when there is none.
 GLFWwindow* open_window(const ViewerOptions& opt, bool bounded) {
     if (!glfwInit()) {
-        std::fprintf(stderr, "stencil-lab-viewer: no display (glfwInit failed); run with --headless-report for the "
-                             "text report, or --offscreen with --screenshot\n");
+        // GLFW's own reason (which display, refused or absent) in the one line, not a callback's.
+        const char* reason = nullptr;
+        glfwGetError(&reason);
+        std::fprintf(stderr, "stencil-lab-viewer: no display (%s); run with --headless-report for the "
+                             "text report, or --offscreen with --screenshot\n",
+                     reason ? reason : "glfwInit failed");
         return nullptr;
     }
     glfwSetErrorCallback(glfw_error);  // after init: without a display the message above is the one line

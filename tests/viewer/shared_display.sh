@@ -9,6 +9,9 @@
 # Xvfb picks a free display number itself (-displayfd), so parallel ctest runs of two build trees
 # cannot meet. It is started in a session of its own with its output away from ctest's pipes:
 # ctest waits for a test's pipes to close, and the server must outlive the start test.
+# -noreset: by default an X server resets when its last client disconnects, and a client that
+# connects during the reset is refused; with tests starting and ending side by side, one of them
+# would now and then find no display.
 set -eu
 action=${1:?start, stop or run}
 state=${2:?a folder for the display state}
@@ -17,7 +20,7 @@ case "$action" in
   start)
     mkdir -p "$state"
     rm -f "$state/display" "$state/pid" "$state/number"
-    setsid Xvfb -displayfd 3 -screen 0 3840x2160x24 -nolisten tcp \
+    setsid Xvfb -displayfd 3 -screen 0 3840x2160x24 -nolisten tcp -noreset \
       3>"$state/number" >"$state/xvfb.log" 2>&1 </dev/null &
     echo $! >"$state/pid"
     # -displayfd writes the number once the server accepts connections.
