@@ -468,6 +468,24 @@ void model_conv27(Model& m) {
         Fx, 2 * B, m.executed_dram_opb, double(Fx) / F);
 }
 
+// The summary's line on a thread's z-queue registers ("" for a version with no queue): streaming's
+// against its budget, temporal's K levels of strips (at every K, 1 included), else 2r + 1 values.
+std::string queue_registers_line(const Model& m) {
+    const KernelId k = m.kernel;
+    if (m.per_update && m.per_update->register_budget)
+        return fmt::format("  registers            z-queue of 2r + 1 16-byte vectors = {} of a budget of {} a "
+                           "thread (at least {} warps an SM)\n",
+                           m.queue_registers, m.per_update->register_budget, m.per_update->min_warps_per_sm);
+    if (m.queue_registers && version(k).threads == ThreadShape::warp_strips) {
+        const int V = cells_per_thread(k, m.bytes);
+        return fmt::format("  z-queue registers    K (2r + 1) x {} rows x {} {}{}{} = {} per thread\n",
+                           rows_per_thread(k), V, m.bytes == 8 ? "double" : "float", V > 1 ? "s" : "",
+                           m.bytes == 8 ? " x 2 registers" : "", m.queue_registers);
+    }
+    if (m.queue_registers) return fmt::format("  z-queue registers    2r + 1 = {} per thread\n", m.queue_registers);
+    return "";
+}
+
 // The model in words: the summary `stencil-lab model` prints.
 std::string model_summary(const Model& m) {
     const KernelId k = m.kernel;
@@ -527,15 +545,7 @@ std::string model_summary(const Model& m) {
         s += fmt::format("  halo (one plane, 2D) {} of {} cells = {:.1f}%\n", m.halo_plane.halo_cells,
                          m.halo_plane.tile_cells, 100 * m.halo_plane.fraction);
     }
-    if (m.per_update && m.per_update->register_budget)
-        s += fmt::format("  registers            z-queue of 2r + 1 16-byte vectors = {} of a budget of {} a "
-                         "thread (at least {} warps an SM)\n",
-                         m.queue_registers, m.per_update->register_budget, m.per_update->min_warps_per_sm);
-    else if (m.queue_registers && m.fused_steps > 1)
-        s += fmt::format("  z-queue registers    K (2r + 1) x {} rows x {} = {} per thread\n", rows_per_thread(k),
-                         m.bytes == 8 ? "1 double (2 registers)" : "2 floats", m.queue_registers);
-    else if (m.queue_registers)
-        s += fmt::format("  z-queue registers    2r + 1 = {} per thread\n", m.queue_registers);
+    s += queue_registers_line(m);
     if (m.per_update)
         s += fmt::format("  bytes per update     requested {:.3g}, L2 {:.3g}, DRAM {:.3g} (a copy: {}); "
                          "DRAM-bound at {:.2f}x the copy's updates per second\n",

@@ -57,7 +57,7 @@
 //
 // Launch: blocks of (32, IN_TILE_DIM / 4, 1), ceil(nx / OUT_WIDTH) x ceil(ny / OUT_TILE_DIM) x
 // ceil(nz / z_chunk) blocks, OUT_WIDTH = 32 V - 2RK, OUT_TILE_DIM = IN_TILE_DIM - 2RK. Dynamic
-// shared memory: K x (IN_TILE_DIM / 4) strips x 2R rows x 32 V values (temporal_edge_bytes).
+// shared memory: K x (IN_TILE_DIM / 4) strips x 2R rows x 32 V values (kernels/version_rules.h: shared_cells).
 // Registers: K queues of 2R + 1 planes x 4 rows x V cells.
 // ---------------------------------------------------------------------------------------------
 #pragma once
@@ -82,13 +82,6 @@ __device__ inline TemporalPlanes temporal_planes(int nz, int R, int halo) {
     z.pBegin = z.iBegin - halo > 0 ? z.iBegin - halo : 0;
     z.pEnd = z.iEnd + halo;
     return z;
-}
-
-// The launch's dynamic shared memory: every level's strip edges (kernels/version_rules.h counts the
-// same cells).
-template <int IN_TILE_DIM, int R, int K>
-STENCIL_HD constexpr int temporal_edge_bytes() {
-    return K * (IN_TILE_DIM / kTemporalStripRows) * 2 * R * 32 * kTemporalLaneBytes;
 }
 
 // inPrev = inCurr, inCurr = inNext, ...: each cell's queue moves up one plane and `newest` joins.
@@ -131,7 +124,7 @@ stencil_temporal_kernel(const real* in, real* out, int nx, int ny, int nz) {
     static_assert(K >= 1 && OUT_WIDTH >= 1 && OUT_TILE_DIM >= 1, "the tile must be wider than its K halos");
     // edge_s[t][strip][slot][e][tx]: cell e of level t's row `slot` (slot < R) and row
     // ROWS - R + (slot - R) (slot >= R) of each strip, at the plane level t + 1 computes in this
-    // step; launched with temporal_edge_bytes<IN_TILE_DIM, R, K>() bytes.
+    // step; the launch gives it smem_bytes (kernels/versions.h) of dynamic shared memory.
     extern __shared__ __align__(16) unsigned char temporal_smem[];
     auto& edge_s = *reinterpret_cast<real(*)[K][STRIPS][2 * R][V][32]>(temporal_smem);
     // queue[t][R + dz][c][e]: level t of row c, cell e of this strip at (the plane level t + 1

@@ -108,15 +108,19 @@ constexpr bool tile_is_built(KernelId k, int T) {
     return false;
 }
 
+// fuse_fits holds one rule for both precisions: the narrower tile's, fp64's (8-byte values: 32
+// cells wide for warp_strips).
+inline constexpr int kFuseRuleValueBytes = 8;
+
 // Whether a launch may fuse `fused` steps, in either precision: its K halos must leave output
-// cells in the narrower tile (fp64's: 32 cells wide for warp_strips). Shared memory never limits
+// cells in the narrower tile (kFuseRuleValueBytes). Shared memory never limits
 // it on any GPU since Volta: with K, r <= 4 and 2rK < 32, 2rK <= 24 edge rows a strip, so the
 // edges of a T = 64 tile stop at 16 strips x 24 rows x 256 B = 96 KiB (tests/kernels/test_versions.cpp).
 constexpr bool fuse_fits(KernelId k, int T, int radius, int fused) {
     const VersionShape& v = shape_of(k);
     if (v.max_fused_steps <= 1) return fused == 1;
     if (fused < 1 || fused > v.max_fused_steps) return false;
-    return rules::out_tile(k, T, radius, fused) >= 1 && rules::out_width(k, T, radius, 8, fused) >= 1;
+    return rules::out_tile(k, T, radius, fused) >= 1 && rules::out_width(k, T, radius, kFuseRuleValueBytes, fused) >= 1;
 }
 
 }  // namespace stencil::rules

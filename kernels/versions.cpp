@@ -141,7 +141,7 @@ std::optional<std::string> tile_error(KernelId k, int T, int radius, Precision p
         return fmt::format("{}: tile T={}, r={}, {} needs {} B of shared memory per block, more "
                            "than the {} B {} may use",
                            v.name, T, radius, to_string(p), s, smem_limit(k, lim),
-                           rules::smem_is_dynamic(k) ? "a block's dynamic shared memory" : "a static __shared__ array");
+                           smem_is_dynamic(k) ? "a block's dynamic shared memory" : "a static __shared__ array");
     if (!tile_is_built(k, T)) {
         std::string built;
         for (int t : runnable_tiles(k, radius, p, lim)) {
@@ -171,7 +171,7 @@ std::optional<std::string> fuse_error(KernelId k, int T, int radius, int fused) 
         return fmt::format("{}: tile T={} cannot fuse {} steps at r={}: each step widens the halo by r, so T "
                            "must exceed 2rK = {} (OUT_TILE_DIM = T - 2rK = {})",
                            v.name, T, fused, radius, 2 * radius * fused, T - 2 * radius * fused);
-    if (const int w = out_width(k, T, radius, 8, fused); w < 1)
+    if (const int w = out_width(k, T, radius, rules::kFuseRuleValueBytes, fused); w < 1)
         return fmt::format("{}: r={} cannot fuse {} steps: the tile is one warp wide, 32 cells in fp64, and each "
                            "step widens the halo by r, so 32 must exceed 2rK = {}",
                            v.name, radius, fused, 2 * radius * fused);

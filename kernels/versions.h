@@ -48,7 +48,6 @@ struct LaunchGeometry {
 // memory where that is dynamic (smem_is_dynamic), else 0.
 long long dynamic_smem_bytes(KernelId k, const LaunchGeometry& g);
 
-
 // The problems the lab teaches: the chapter's 3D star stencil (this table), text 002's 2D cardiac
 // simulation and text 004's derivative pencils (tables of their own, kernels/cardiac2d/ and
 // kernels/derivative/: their kernels have other shapes). kernels/catalog.h lists all of them.

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "bench/device_timing.cuh"
+#include "kernels/version_rules.h"
 #include "bench/temporal/lean_kernel.cuh"
 #include "bench/temporal/strip_kernel.cuh"
 #include "bench/temporal/column_kernel.cuh"
@@ -77,22 +78,24 @@ struct Arrays {
     real *in = nullptr, *out = nullptr, *expected[7] = {};  // expected[K]: K reference steps
 };
 
-
-// The lab's kernel (kLab) on its own launch (kernels/versions.h: 32 x T / 8 threads, a tile 32 wide
-// and T tall), or the column design on T x T threads.
+// The lab's kernel (kLab) on its own launch (kernels/version_rules.h: 32 x T / 4 threads, a tile
+// 32 V wide and T tall, its edges in dynamic shared memory), or the column design on T x T threads.
 template <class real, int R, int T, int K, bool kLab>
 void try_temporal(Arrays<real>& a, int chunk, float copy_ms) {
     const int n = a.n, H = R * K;
-    const int out_w = kLab ? 32 * stencil::temporal_lane_cells(sizeof(real)) - 2 * H : T - 2 * H, out_h = T - 2 * H;
-    const dim3 block = kLab ? dim3(32, T / stencil::kTemporalStripRows) : dim3(T, T);
-    const int smem = kLab ? stencil::temporal_edge_bytes<T, R, K>() : 0;  // the lab's edges are dynamic
+    constexpr auto kTemporal = stencil::KernelId::temporal;
+    const int out_w = kLab ? stencil::rules::out_width(kTemporal, T, R, sizeof(real), K) : T - 2 * H, out_h = T - 2 * H;
+    const dim3 block = kLab ? dim3(stencil::rules::block_side_x(kTemporal, T), stencil::rules::block_side_y(kTemporal, T))
+                            : dim3(T, T);
+    const int smem = kLab ? (int)stencil::rules::smem_bytes(kTemporal, T, R, sizeof(real), K) : 0;  // dynamic
     const dim3 grid((n + out_w - 1) / out_w, (n + out_h - 1) / out_h, (n + chunk - 1) / chunk);
     // Boundary cells are the input's (the kernels never write them): start from a copy.
     CHECK_CUDA(cudaMemcpy(a.out, a.in, a.bytes, cudaMemcpyDeviceToDevice));
     const void* f = nullptr;
     if constexpr (kLab) f = (const void*)stencil::stencil_temporal_kernel<real, T, R, K>;
     else f = (const void*)bench::column_kernel<real, T, R, K>;
-    if (smem > 48 * 1024) CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    if (smem > stencil::DeviceLimits{}.max_static_smem_per_block)
+        CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     const float ms = best_ms([&] {
         if constexpr (kLab) stencil::stencil_temporal_kernel<real, T, R, K><<<grid, block, smem>>>(a.in, a.out, n, n, n);
         else bench::column_kernel<real, T, R, K><<<grid, block>>>(a.in, a.out, n, n, n);

@@ -39,6 +39,19 @@ TEST_CASE("temporal: an interior block of T = 64, r = 1, K = 3, hand-counted", "
     REQUIRE(d.shared_stores == 3LL * 16 * 2 * 32 * 70);
 }
 
+// The summary's queue line states temporal's formula at every K: at K = 1 it once printed the
+// one-column kernels' "2r + 1 = 24", 2r + 1 being 3.
+TEST_CASE("temporal's z-queue line: K (2r + 1) x rows x cells at every K, fp64 two registers a value", "[analysis]") {
+    const Model one = model(KernelId::temporal, 64, 1, Precision::f32, 1);
+    CAPTURE(one.summary);
+    REQUIRE(one.summary.find("z-queue registers    K (2r + 1) x 4 rows x 2 floats = 24 per thread") != std::string::npos);
+    const Model two = model(KernelId::temporal, 64, 1, Precision::f64, 2);
+    CAPTURE(two.summary);
+    REQUIRE(two.summary.find("K (2r + 1) x 4 rows x 1 double x 2 registers = 48 per thread") != std::string::npos);
+    const Model rt = model(KernelId::register_tiled, 32, 2, Precision::f32);
+    REQUIRE(rt.summary.find("z-queue registers    2r + 1 = 5 per thread") != std::string::npos);
+}
+
 TEST_CASE("bytes per cell update: temporal K = 4 and streaming, hand-computed", "[analysis]") {
     const UpdateTraffic t = update_traffic(KernelId::temporal, 64, 1, Precision::f32, 4);
     // 56 x 56 x 64 = 200704 outputs, 4096 x 72 loads, 4 updates each.
