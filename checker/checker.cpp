@@ -469,6 +469,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     CheckResult res;
     res.file = path;
     res.exercise = ex.name;
+    res.exercise_hash = exercise_spec_hash(ex);
     res.tile = s.tile;
     res.backend = std::string(to_string(s.gpu ? BackendChoice::cuda : BackendChoice::cpu));
     res.seed = s.seed;

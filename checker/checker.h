@@ -174,6 +174,7 @@ struct CheckResult {
     std::optional<int> smallest_failing_size;  // the smallest N among the checked ones that failed
     std::string file;                   // as given
     std::string exercise;
+    std::string exercise_hash;          // checker/exercises.h's exercise_spec_hash: which content
     int tile = 0;
     std::string backend;                // "cpu" or "cuda"
     std::uint64_t seed = 0;             // for the record; drawn by the parent, never passed in

@@ -1,13 +1,17 @@
 #include "checker/exercises.h"
 
 #include "analysis/model.h"
+#include "core/install_layout.h"
+#include "core/sha256.h"
 #include "kernels/cardiac2d/versions.h"
 #include "kernels/derivative/versions.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
 namespace stencil::checker {
@@ -178,6 +182,34 @@ double load_budget(const Exercise& ex, int n, int T) {
     // in-grid cell of a T-wide window per block and axis once (naive: 6r + 1 per output).
     const auto t = analysis::exact_grid_traffic(ex.kernel(), T, r, ex.precision, {n, n, n});
     return ex.budget * double(t.load_values) / outputs;
+}
+
+std::filesystem::path exercise_folder(const Exercise& ex) {
+    const auto dir = data_dir(STENCIL_LAB_SOURCE_TREE);
+    if (dir.empty()) return {};
+    const auto folder = dir / "exercises" / ex.name;
+    return std::filesystem::is_directory(folder) ? folder : std::filesystem::path();
+}
+
+std::string exercise_spec_hash(const Exercise& ex) {
+    namespace fs = std::filesystem;
+    const fs::path folder = exercise_folder(ex);
+    std::vector<fs::path> files;
+    if (!folder.empty())
+        for (const auto& e : fs::recursive_directory_iterator(folder))
+            if (e.is_regular_file()) files.push_back(fs::relative(e.path(), folder));
+    std::sort(files.begin(), files.end());
+    Sha256 h;
+    h.update(std::string_view(ex.name));
+    for (const fs::path& f : files) {
+        std::ifstream in(folder / f, std::ios::binary);
+        std::stringstream bytes;
+        bytes << in.rdbuf();
+        const std::string name = f.generic_string(), body = bytes.str();
+        h.update(fmt::format("\n{} {}\n", name, body.size()));
+        h.update(body);
+    }
+    return h.hex_digest();
 }
 
 }  // namespace stencil::checker

@@ -3,6 +3,7 @@
 // load count it is held to) follows from the version's row and the model, here and nowhere else.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
@@ -63,5 +64,13 @@ std::vector<int> random_sizes(const Exercise& ex, int T, std::uint64_t seed,
 // The size the loads per output are counted at, and the textbook kernel's count there.
 int load_count_size(const Exercise& ex, int T);
 double load_budget(const Exercise& ex, int n, int T);  // global loads per output
+
+// The folder an exercise's files are in (exercises/<name>/ under the data folder of
+// core/install_layout.h); empty when it cannot be found.
+std::filesystem::path exercise_folder(const Exercise& ex);
+// What identifies the exercise's content: the SHA-256 (hex) of every regular file under its folder
+// (each file's path relative to the folder, then its bytes, in path order). A grade records it, and
+// a grading seed derives from it, so that an exercise edited between two runs is not the same one.
+std::string exercise_spec_hash(const Exercise& ex);
 
 }  // namespace stencil::checker
