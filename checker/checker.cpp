@@ -23,6 +23,7 @@
 
 #include "checker/evaluate.h"
 #include "checker/contract.h"
+#include "checker/data_exercise.h"
 #include "checker/exercises.h"
 #include "checker/field_exercises.h"
 #include "checker/findings.h"
@@ -31,6 +32,7 @@
 #include "checker/replay.h"
 #include "checker/sanitizer.h"
 #include "checker/shared_arrays.h"
+#include "checker/solution_budget.h"
 #include "checker/source.h"
 #include "core/backend_choice.h"
 #include "core/error.h"
@@ -70,11 +72,11 @@ double outputs_of(const Exercise& ex, int n) {
     return m > 0 ? m * m * m : 0;
 }
 
-LoadCount load_count(const Exercise& ex, int tile, int n, long long loads, std::string source) {
+LoadCount load_count(const Exercise& ex, int tile, int n, long long loads, std::string source, bool count_only) {
     LoadCount lc;
     lc.n = n;
     lc.loads_per_output = double(loads) / outputs_of(ex, n);
-    lc.budget = load_budget(ex, n, tile);
+    lc.budget = count_only ? 0 : ex.budget.from_solution ? data_budget(ex, tile) : load_budget(ex, n, tile);
     lc.within_budget = lc.loads_per_output <= lc.budget * (1 + 1e-9);
     lc.source = std::move(source);
     return lc;
@@ -103,7 +105,7 @@ std::uint64_t fresh_seed() {
 // Options a caller can get wrong (the CLI checks the same before; tests call in directly).
 std::string options_problem(const CheckOptions& opt) {
     if (opt.tile < 0) return fmt::format("--tile must be positive (got {})", opt.tile);
-    if (!std::isfinite(opt.time_limit_s) || opt.time_limit_s <= 0)
+    if (!std::isfinite(opt.time_limit_s) || opt.time_limit_s < 0)
         return fmt::format("--time-limit must be a positive number of seconds (got {})", opt.time_limit_s);
     if (!std::isfinite(opt.compile_seconds) || opt.compile_seconds <= 0 || opt.compile_memory_mb <= 0)
         return "the compile's time and memory limits must be positive";
@@ -248,7 +250,8 @@ Request base_request(const Exercise& ex, const Setup& s, const VettedSource& src
     req.mode = s.gpu ? RunnerMode::cuda : RunnerMode::cpu;
     req.exercise = ex.name;
     req.problem = ex.problem;
-    req.lab_kernel = ex.version;  // the GPU times and counts it beside the submission
+    req.lab_kernel = ex.version;  // the GPU times and counts it beside the submission (a data
+                                  // exercise has none: its row is empty)
     req.precision = ex.precision;
     req.radius = ex.radius;
     req.tile = s.tile;
@@ -354,11 +357,13 @@ void add_timing(CheckResult& res, const Result& result, int n, bool gpu) {
 
 // Loads per output from the result (the GPU's counters, the CPU engine's count of a checked run),
 // and the GPU's timing, into `res`.
-void add_measurements(CheckResult& res, const Exercise& ex, const Result& result, const Plan& plan, bool gpu) {
+void add_measurements(CheckResult& res, const Exercise& ex, const Result& result, const Plan& plan, bool gpu,
+                      bool count_only) {
     if (result.counts) {
         res.loads = load_count(ex, res.tile, plan.count_n, result.counts->global_loads,
                                gpu ? result.counts->source
-                                   : "the CPU backend's count in a checked run (in-order schedule)");
+                                   : "the CPU backend's count in a checked run (in-order schedule)",
+                               count_only);
         if (result.counts->lab_global_loads)
             res.loads->lab_loads_per_output = double(*result.counts->lab_global_loads) / outputs_of(ex, plan.count_n);
     }
@@ -400,7 +405,8 @@ std::optional<LoadCount> cpu_load_count(const Exercise& ex, const Setup& s, cons
     }
     return load_count(ex, s.tile, n, cres.result.counts->global_loads,
                       "the CPU backend's count in a checked run (the GPU's counters could not be "
-                      "read: " + why + ")");
+                      "read: " + why + ")",
+                      opt.count_only);
 }
 
 // Steps 2 to 5 for the cardiac2d and derivative exercises (field_exercises.h): their cases, the
@@ -410,17 +416,22 @@ void check_fields(CheckResult& res, std::vector<CaseFinding>& failing, const Exe
     WorkDir work;
     const SharedArrays arrays = find_shared_arrays(src.text, ex, s.tile);
     int timing = -1;
-    const std::vector<FieldCase> cases = make_field_cases(ex, s.seed, opt.quick, opt.large_case, s.gpu, opt.timing, timing);
-    Request req = base_request(ex, s, src, harness_constants(ex, {}), opt, work.path);
+    const std::vector<FieldCase> cases =
+        make_field_cases(ex, s.tile, s.seed, opt.quick, opt.large_case, s.gpu, opt.timing, timing);
+    Request req = base_request(ex, s, src, harness_constants(ex, ex.is_data() ? data_weights(ex, s.seed) : std::vector<double>{}),
+                               opt, work.path);
     // Loads are counted at the largest case every backend runs (the GPU-only ones and the timed
-    // one left out): partial tiles and whole ones both.
+    // one left out): partial tiles and whole ones both. A data exercise counts at its spec's size,
+    // the one its budget is for.
     int count = -1;
     for (size_t c = 0; c < cases.size(); ++c) {
         res.sizes.push_back(cases[c].n);
         if (cases[c].drawn) res.drawn_sizes.push_back(cases[c].n);
         req.cases.push_back(field_case_spec(cases[c], int(c)));
         write_field_case_files(cases[c], int(c), work.path);
-        if (!cases[c].gpu_only && !cases[c].large && (count < 0 || cases[c].outputs > cases[size_t(count)].outputs))
+        if (cases[c].gpu_only || cases[c].large) continue;
+        if (ex.is_data() ? cases[c].n == ex.data->sizes.count && count < 0
+                         : count < 0 || cases[c].outputs > cases[size_t(count)].outputs)
             count = int(c);
     }
     if (opt.count_loads && count >= 0) req.count = RunRef{count, 0};
@@ -441,7 +452,9 @@ void check_fields(CheckResult& res, std::vector<CaseFinding>& failing, const Exe
         LoadCount lc;
         lc.n = c.n;
         lc.loads_per_output = double(result.result.counts->global_loads) / double(c.outputs);
-        lc.budget = ex.budget * double(c.lab_loads) / double(c.outputs);
+        lc.budget = ex.is_data() ? (opt.count_only ? 0 : data_budget(ex, s.tile))
+                                 : ex.budget.loads_per_output ? *ex.budget.loads_per_output
+                                                              : ex.budget.factor * double(c.lab_loads) / double(c.outputs);
         lc.within_budget = lc.loads_per_output <= lc.budget * (1 + 1e-9);
         lc.source = s.gpu ? result.result.counts->source : "the CPU backend's count in a checked run (in-order schedule)";
         if (result.result.counts->lab_global_loads)
@@ -453,18 +466,20 @@ void check_fields(CheckResult& res, std::vector<CaseFinding>& failing, const Exe
     if (result.ok()) add_timing(res, result.result, timing >= 0 ? cases[size_t(timing)].n : 0, s.gpu);
     sanitize_step(res, req, s.gpu, work.path, opt);
     if (res.verdict != Verdict::pass) res.loads.reset();
-    if (res.loads && !res.loads->within_budget)
+    if (res.loads && !res.loads->within_budget && !opt.count_only)
         res.warnings.push_back(fmt::format(
-            "{:.3f} global loads per output, over the budget of {:.3f} (the lab's {} kernel's count; {})",
-            res.loads->loads_per_output, res.loads->budget, ex.version, res.loads->source));
+            "{:.3f} global loads per output, over the budget of {:.3f} ({}; {})", res.loads->loads_per_output,
+            res.loads->budget, budget_source(ex), res.loads->source));
 }
 
 }  // namespace
 
 // ---- [check_submission] -----------------------------------------------------------------------
-CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
+CheckResult check_submission(const std::string& path, const CheckOptions& given) {
     const auto t0 = std::chrono::steady_clock::now();
-    const Setup s = resolve(opt);
+    const Setup s = resolve(given);
+    CheckOptions opt = given;
+    if (opt.time_limit_s == 0) opt.time_limit_s = s.ex->time_limit_s > 0 ? s.ex->time_limit_s : kDefaultCheckSeconds;
     const Exercise& ex = *s.ex;
     CheckResult res;
     res.file = path;
@@ -517,7 +532,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     if (!s.gpu && res.verdict != Verdict::pass)
         replay_failing_run(res.verdict, res.evidence, res.warnings,
                            ReplayInputs{ex, s.tile, arrays, req, plan.cases, runner_path(), work.path, opt});
-    if (result.ok()) add_measurements(res, ex, result.result, plan, s.gpu);
+    if (result.ok()) add_measurements(res, ex, result.result, plan, s.gpu, opt.count_only);
 
     // 5. GPU extras: compute-sanitizer; the load count from a checked CPU run where the GPU's
     //    counters could not be read
@@ -530,11 +545,10 @@ CheckResult check_submission(const std::string& path, const CheckOptions& opt) {
     }
     // The count describes a correct kernel; next to a failing verdict it would only distract.
     if (res.verdict != Verdict::pass) res.loads.reset();
-    if (res.loads && !res.loads->within_budget)
+    if (res.loads && !res.loads->within_budget && !opt.count_only)
         res.warnings.push_back(fmt::format(
-            "{:.3f} global loads per output at N={}, over the budget of {:.3f} (the textbook "
-            "kernel's count; {})", res.loads->loads_per_output, plan.count_n, res.loads->budget,
-            res.loads->source));
+            "{:.3f} global loads per output at N={}, over the budget of {:.3f} ({}; {})",
+            res.loads->loads_per_output, plan.count_n, res.loads->budget, budget_source(ex), res.loads->source));
     return finish(res);
 }
 

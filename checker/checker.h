@@ -185,13 +185,16 @@ struct CheckResult {
     double seconds = 0;
 };
 
+inline constexpr double kDefaultCheckSeconds = 60;
+
 struct CheckOptions {
     std::string exercise = "naive";  // naive, tiled, coarsened, register-tiled, ...
     int tile = 0;                    // 0: the exercise's default
     std::string backend = "auto";    // auto | cuda | cpu (core/backend_choice.h)
     bool sanitize = false;           // GPU: compute-sanitizer on a pass (memcheck, racecheck,
                                      // synccheck) and on a crash (memcheck); CPU: a warning
-    double time_limit_s = 60;        // the kernel's runs, in all (NVRTC's compile has its own)
+    double time_limit_s = 0;         // the kernel's runs, in all (NVRTC's compile has its own); 0:
+                                     // the exercise's [limits] time, else kDefaultCheckSeconds
     double compile_seconds = 30;     // NVRTC's clock (protocol.h: kCompileSeconds)
     long long compile_memory_mb = 2048;  // NVRTC's memory (protocol.h: kCompileMemoryBytes)
     long long memory_limit_mb = 4096;  // RLIMIT_AS of CPU children (not set for CUDA children)
@@ -200,6 +203,8 @@ struct CheckOptions {
     std::optional<std::uint64_t> seed;  // tests only: a fixed seed (never from the submission)
     bool explain = false;            // check --explain: a backward slice of the first bad output
     bool quick = false;              // fewer sizes (tests of the checker itself)
+    bool count_only = false;         // the count a budget is made of (a data exercise's solution):
+                                     // no budget is applied to it
     bool large_case = true;          // the large case (run_plan.h; tests of the checker leave it out
                                      // where it is not what they test)
     int workers = 0;                 // CPU engine threads per check; 0: min(cores, 4). A batch of

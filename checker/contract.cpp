@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "checker/data_exercise.h"
 #include "core/derivative.h"
 #include "kernels/cardiac2d/model_constants.h"
 #include "kernels/cardiac2d/versions.h"
@@ -58,6 +59,38 @@ KernelContract derivative_contract(const std::string& element) {
             "the macros MX, sPencils and the weights c_ax, c_bx, c_cx, c_dx"};
 }
 
+// A stencil written as data: the spec's parameters in its order, its macros and weights.
+KernelContract data_contract(const Exercise& ex, const std::string& element) {
+    const DataKernel& dk = ex.data->kernel;
+    KernelContract k{dk.name, {}, element, {}, ""};
+    for (const DataParam& p : dk.params) {
+        ParamContract c{p.name, ParamType::int32, false};
+        switch (p.role) {
+            case ParamRole::input:
+            case ParamRole::weights: c.type = ParamType::pointer; break;
+            case ParamRole::output: c.type = ParamType::pointer, c.written = true; break;
+            case ParamRole::real_value: c.type = ParamType::real; break;
+            default: break;
+        }
+        k.params.push_back(c);
+    }
+    std::string macros;
+    for (const DataMacro& m : dk.macros) {
+        k.harness_names.push_back(m.name);
+        macros += (macros.empty() ? "" : ", ") + m.name;
+    }
+    const size_t points = ex.data->stencil.points.size();
+    if (dk.weights_as_array) k.harness_names.push_back("c");
+    else if (dk.weights_in_constant)
+        for (size_t i = 0; i < points; ++i) k.harness_names.push_back(data_weight_name(i));
+    k.harness_words = dk.weights_as_array      ? fmt::format("the weights c[0..{}]", points - 1)
+                      : dk.weights_in_constant ? fmt::format("the weights c0..c{}", points - 1)
+                                               : std::string();
+    if (!macros.empty()) k.harness_words += (k.harness_words.empty() ? "the macros " : " and the macros ") + macros;
+    if (k.harness_words.empty()) k.harness_words = "nothing";
+    return k;
+}
+
 // A constant of `real` as C++ source: every digit it has, the float suffix where it is a float.
 std::string literal(double v, Precision p) {
     if (p == Precision::f32) return fmt::format("{:.9g}f", double(float(v)));
@@ -98,6 +131,7 @@ bool KernelContract::defines(const std::string& name) const {
 
 KernelContract kernel_contract(const Exercise& ex) {
     const std::string element = element_type(ex);
+    if (ex.is_data()) return data_contract(ex, element);
     switch (ex.problem) {
         case Problem::star3d: return star3d_contract(ex, element);
         case Problem::cardiac2d: return cardiac_contract(element);
@@ -110,6 +144,18 @@ std::string kernel_signature(const Exercise& ex) { return kernel_contract(ex).si
 
 std::string harness_declarations(const Exercise& ex, int tile) {
     const std::string t = element_type(ex);
+    if (ex.is_data()) {
+        std::string s;
+        for (const auto& [name, value] : data_macros(ex, tile)) s += fmt::format("#define {} {}\n", name, value);
+        if (ex.data->kernel.weights_as_array) {
+            s += fmt::format("__constant__ {} c[{}];\n", t, ex.data->stencil.points.size());
+        } else if (ex.data->kernel.weights_in_constant) {
+            s += fmt::format("__constant__ {} c0", t);
+            for (size_t i = 1; i < ex.data->stencil.points.size(); ++i) s += ", " + data_weight_name(i);
+            s += ";\n";
+        }
+        return s;
+    }
     switch (ex.problem) {
         case Problem::star3d: {
             std::string s = fmt::format("#define IN_TILE_DIM {}\n#define OUT_TILE_DIM (IN_TILE_DIM - {})\n", tile, 2 * ex.radius);
@@ -130,6 +176,12 @@ std::string harness_declarations(const Exercise& ex, int tile) {
 
 std::vector<ConstantSpec> harness_constants(const Exercise& ex, const std::vector<double>& star_weights) {
     std::vector<ConstantSpec> k;
+    if (ex.is_data()) {
+        if (ex.data->kernel.weights_as_array) k.push_back({"c", star_weights});
+        else if (ex.data->kernel.weights_in_constant)
+            for (size_t i = 0; i < star_weights.size(); ++i) k.push_back({data_weight_name(i), {star_weights[i]}});
+        return k;
+    }
     switch (ex.problem) {
         case Problem::star3d:
             for (size_t i = 0; i < star_weights.size(); ++i) k.push_back({fmt::format("c{}", i), {star_weights[i]}});

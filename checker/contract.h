@@ -11,6 +11,9 @@
 //               harness: TILE_X, TILE_Y, cardiac_pde(), cardiac_ode() (kernels/cardiac2d/
 //               aliev_panfilov.cuh's two pieces, so the exercise is about where the neighbours
 //               come from, as in the lecture)
+//   data        the spec's [kernel]: its name, its parameters by role, its macros (each
+//               `#define NAME <integer>` at the check's T), __constant__ c0..c{p-1} or a weights
+//               pointer
 //   derivative  __global__ void derivative_x(const float* f, float* df, int mx, int my, int mz)
 //               harness: MX (= mx, which sizes the shared pencils as in the post), sPencils,
 //               __constant__ c_ax, c_bx, c_cx, c_dx (the post's names, divided by the spacing)
@@ -52,9 +55,9 @@ std::string kernel_signature(const Exercise& ex);
 // The harness's declarations for tile T (the translation unit puts them first).
 std::string harness_declarations(const Exercise& ex, int tile);
 
-// The harness's __constant__ values for one check (star3d: the check's weights c0..c{6r}; the
-// derivative: the post's x weights for the MX spacing; cardiac2d: none), rounded to the
-// exercise's precision.
+// The harness's __constant__ values for one check (star3d: the check's weights c0..c{6r}; a data
+// stencil: its weights c0..c{p-1} when they are in constant memory; the derivative: the post's x
+// weights for the MX spacing; cardiac2d: none), rounded to the exercise's precision.
 std::vector<ConstantSpec> harness_constants(const Exercise& ex, const std::vector<double>& star_weights);
 
 // The derivative exercise's x extent (the post's 64): MX in the harness.

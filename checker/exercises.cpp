@@ -1,6 +1,9 @@
 #include "checker/exercises.h"
 
 #include "analysis/model.h"
+#include "checker/data_exercise.h"
+#include "checker/exercise_spec.h"
+#include "core/error.h"
 #include "core/install_layout.h"
 #include "core/sha256.h"
 #include "kernels/cardiac2d/versions.h"
@@ -10,67 +13,97 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 
 namespace stencil::checker {
 
+namespace fs = std::filesystem;
+
 namespace {
-constexpr Exercise kExercises[] = {
-    {"naive", Problem::star3d, "naive", 1, Precision::f32, 1.0, "one thread per output, 7 global loads per output"},
-    {"tiled", Problem::star3d, "tiled", 1, Precision::f32, 1.0,
-     "a T^3 input tile in shared memory, (T-2)^3 outputs per block"},
-    {"coarsened", Problem::star3d, "coarsened", 1, Precision::f32, 1.0,
-     "a T x T block marching along z with three planes in shared memory"},
-    {"register-tiled", Problem::star3d, "register-tiled", 1, Precision::f32, 1.0,
-     "the coarsened kernel with the z neighbours in registers"},
-    // Same contract as tiled: the skeleton is a tiled kernel with a bug to find.
-    {"find-the-race", Problem::star3d, "tiled", 1, Precision::f32, 1.0,
-     "a tiled kernel that passes on some runs: find and fix its race"},
-    // The 13-point (order 2) stencil: a halo two cells wide, OUT_TILE_DIM = T - 4. At T = 6 the
-    // tile loads 27 values per output, more than the naive kernel's 13: the halo's price grows
-    // with the radius.
-    {"tiled-r2", Problem::star3d, "tiled", 2, Precision::f32, 1.0,
-     "the tiled kernel for the 13-point stencil (radius 2): a two-cell halo"},
-    // Double precision: twice the bytes per cell, half the OP/B, and a rounding bound a float
-    // temporary cannot meet.
-    {"register-tiled-f64", Problem::star3d, "register-tiled", 1, Precision::f64, 1.0,
-     "the register-tiled kernel in double precision"},
-    // Text 002: the lecture's shared-memory step, in the assignment's double precision. The
-    // budget is the lab's kernel's own count: each E_prev value once, its ghost ring once per tile.
-    {"cardiac-shared", Problem::cardiac2d, "shared", 1, Precision::f64, 1.0,
-     "the cardiac step with a 16x16 shared tile: the edge threads also load the ghost ring (text 002)"},
-    // Text 004: the x-derivative with pencils, the post's single precision. Budget 1: every value
-    // of f loaded once (the 16x16 tile it replaces loads half of them twice).
-    {"x-derivative", Problem::derivative, "x-spencils", 4, Precision::f32, 1.0,
-     "the 8th-order x-derivative with pencils: every value of f loaded once (text 004)"},
-};
+
+// The built-ins, in the order courses meet them (a folder not listed here comes after them, by name).
+constexpr const char* kCourseOrder[] = {"naive", "tiled", "coarsened", "register-tiled", "find-the-race",
+                                        "tiled-r2", "register-tiled-f64", "cardiac-shared", "x-derivative"};
+
+std::vector<Exercise> read_builtins() {
+    const fs::path dir = data_dir(STENCIL_LAB_SOURCE_TREE);
+    std::vector<Exercise> all;
+    if (dir.empty()) return all;
+    std::vector<fs::path> folders;
+    for (const auto& e : fs::directory_iterator(dir / "exercises"))
+        if (e.is_directory() && fs::is_regular_file(e.path() / kExerciseSpecFile)) folders.push_back(e.path());
+    const auto rank = [](const fs::path& p) {
+        const auto* it = std::find(std::begin(kCourseOrder), std::end(kCourseOrder), p.filename().string());
+        return std::pair{int(it - std::begin(kCourseOrder)), p.filename().string()};
+    };
+    std::sort(folders.begin(), folders.end(), [&](const fs::path& a, const fs::path& b) { return rank(a) < rank(b); });
+    for (const fs::path& f : folders) {
+        Exercise ex = read_exercise_folder(f, "exercises/" + f.filename().string());
+        ex.id = ex.name;
+        all.push_back(std::move(ex));
+    }
+    return all;
+}
+
+const std::vector<Exercise>& builtins() {
+    static const std::vector<Exercise> all = read_builtins();
+    return all;
+}
+
+// Folders given by path, read once each (their Exercise lives as long as the process: results and
+// findings point at it).
+const Exercise* folder_exercise(const std::string& path) {
+    static std::mutex m;
+    static std::map<std::string, std::unique_ptr<Exercise>> read;
+    std::lock_guard lock(m);
+    auto& slot = read[path];
+    if (!slot) {
+        std::string display = path;
+        while (display.size() > 1 && display.back() == '/') display.pop_back();
+        auto ex = std::make_unique<Exercise>(read_exercise_folder(path, display));
+        ex->id = path;
+        slot = std::move(ex);
+    }
+    return slot.get();
+}
 
 }  // namespace
 
-std::span<const Exercise> exercises() { return kExercises; }
+std::span<const Exercise> exercises() { return builtins(); }
 
 KernelId Exercise::kernel() const {
     const KernelVersion* v = is_star3d() ? find_version(version) : nullptr;
-    if (!v) throw std::logic_error(std::string("exercise ") + name + " is not a star3d version");
+    if (!v) throw std::logic_error("exercise " + name + " is not a star3d version");
     return v->id;
 }
 
-const Exercise* find_exercise(std::string_view name) {
-    for (const auto& e : kExercises)
-        if (name == e.name) return &e;
-    if (name == "register_tiled") return find_exercise("register-tiled");
-    return nullptr;
+const Exercise* find_exercise(std::string_view name_or_folder) {
+    const std::string s(name_or_folder);
+    if (s.empty()) return nullptr;
+    const bool path_like = s.find('/') != std::string::npos || s == "." || s == "..";
+    if (!path_like) {
+        for (const auto& e : builtins())
+            if (s == e.name) return &e;
+        if (s == "register_tiled") return find_exercise("register-tiled");
+        if (!fs::is_regular_file(fs::path(s) / kExerciseSpecFile)) return nullptr;
+    }
+    if (!fs::is_directory(s)) throw UserError(fmt::format("--exercise {}: no such folder", s));
+    return folder_exercise(s);
 }
 
 std::string exercise_names() {
     std::string s;
-    for (const auto& e : kExercises) s += (s.empty() ? "" : ", ") + std::string(e.name);
-    return s;
+    for (const auto& e : builtins()) s += (s.empty() ? "" : ", ") + e.name;
+    return s + (s.empty() ? "" : ", ") + "or an exercise folder";
 }
 
 int default_tile(const Exercise& ex) {
+    if (ex.default_tile > 0) return ex.default_tile;
     switch (ex.problem) {
         case Problem::star3d: return version(ex.kernel()).default_tile;
         case Problem::cardiac2d: return cardiac2d::find_version(ex.version)->tile_x;
@@ -85,7 +118,9 @@ int out_tile_dim(const Exercise& ex, int T) { return out_tile(ex.kernel(), T, ex
 
 const char* element_type(const Exercise& ex) { return ex.precision == Precision::f64 ? "double" : "float"; }
 
-int weight_count(const Exercise& ex) { return coefficient_count(ex.radius); }
+int weight_count(const Exercise& ex) {
+    return ex.is_data() ? int(ex.data->stencil.points.size()) : coefficient_count(ex.radius);
+}
 
 std::string weight_names(const Exercise& ex) { return "c0..c" + std::to_string(weight_count(ex) - 1); }
 
@@ -100,6 +135,7 @@ Launch launch_for(const Exercise& ex, int n, int T) {
 // A student's kernel is compiled at run time with its own IN_TILE_DIM, so any T the hardware
 // rules allow is fine: tile_fits, not the lab's built tiles.
 std::string tile_problem(const Exercise& ex, int T) {
+    if (ex.is_data()) return data_tile_problem(ex, T);
     if (!ex.is_star3d())
         return T == default_tile(ex) ? std::string()
                                      : fmt::format("--tile: the {} exercise's block is fixed by the lab's table "
@@ -181,15 +217,11 @@ double load_budget(const Exercise& ex, int n, int T) {
     // The model's exact whole-grid count for the version: the textbook's kernels load each
     // in-grid cell of a T-wide window per block and axis once (naive: 6r + 1 per output).
     const auto t = analysis::exact_grid_traffic(ex.kernel(), T, r, ex.precision, {n, n, n});
-    return ex.budget * double(t.load_values) / outputs;
+    if (ex.budget.loads_per_output) return *ex.budget.loads_per_output;
+    return ex.budget.factor * double(t.load_values) / outputs;
 }
 
-std::filesystem::path exercise_folder(const Exercise& ex) {
-    const auto dir = data_dir(STENCIL_LAB_SOURCE_TREE);
-    if (dir.empty()) return {};
-    const auto folder = dir / "exercises" / ex.name;
-    return std::filesystem::is_directory(folder) ? folder : std::filesystem::path();
-}
+std::filesystem::path exercise_folder(const Exercise& ex) { return ex.folder; }
 
 std::string exercise_spec_hash(const Exercise& ex) {
     namespace fs = std::filesystem;

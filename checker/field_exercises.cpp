@@ -13,6 +13,7 @@
 #include <random>
 
 #include "checker/contract.h"
+#include "checker/data_exercise.h"
 #include "checker/diagnostics.h"
 #include "checker/run_plan.h"
 #include "core/cardiac2d.h"
@@ -177,6 +178,76 @@ FieldCase derivative_case(const Exercise& ex, int my, int mz, std::uint64_t seed
     return c;
 }
 
+// ---- [data stencil cases] ----------------------------------------------------------------------
+// A stencil written as data (checker/data_exercise.h): the input random in [-1, 1) on an n x n or
+// n^3 grid, the output poisoned inside and holding the input on the fixed boundary (which the
+// kernel must leave as it is), the fp64 reference and its bound cell by cell; the weights, when
+// the spec passes them through a pointer, a read-only array of their own.
+FieldCase data_case(const Exercise& ex, int tile, int n, const std::vector<double>& weights, std::uint64_t seed) {
+    const Precision p = ex.precision;
+    const DataExercise& d = *ex.data;
+    std::mt19937_64 rng(seed);
+    FieldCase c;
+    c.n = n;
+    c.dims = data_dims(ex, n);
+    c.label = d.stencil.dims == 2 ? fmt::format("{}x{}", n, n) : fmt::format("{}^3", n);
+    const long long plane = (long long)c.dims.nx * c.dims.ny;
+    c.guard = std::max<long long>(4096, 2 * plane + 64);
+    c.poison = random_poison(p, rng);
+    std::vector<double> in(size_t(c.dims.cells()));
+    std::uniform_real_distribution<double> value(-1, 1);
+    for (auto& v : in) v = round_to(value(rng), p);
+    const double gamma = data_gamma(ex);
+    std::vector<double> expected(in.size()), bound(in.size());
+    for (int z = 0; z < c.dims.nz; ++z)
+        for (int y = 0; y < c.dims.ny; ++y)
+            for (int x = 0; x < c.dims.nx; ++x) {
+                const size_t i = size_t((z * (long long)c.dims.ny + y) * c.dims.nx + x);
+                if (data_is_boundary(ex, c.dims, x, y, z)) {
+                    expected[i] = in[i], bound[i] = -1;
+                    continue;
+                }
+                double sum = 0, magnitude = 0;
+                for (size_t k = 0; k < d.stencil.points.size(); ++k) {
+                    const auto& o = d.stencil.points[k];
+                    const double term = weights[k] * in[size_t(((z + o[2]) * (long long)c.dims.ny + y + o[1]) * c.dims.nx + x + o[0])];
+                    sum += term, magnitude += std::abs(term);
+                }
+                expected[i] = sum, bound[i] = gamma * magnitude;
+                c.outputs += 1;
+            }
+    c.buffers.push_back(input_buffer("in", p, in, c.guard, rng));
+    FieldBuffer out{"out", false, guarded(p, in, c.guard, true, rng), expected, bound};
+    for (size_t i = 0; i < in.size(); ++i)
+        if (bound[i] >= 0) set_bits(out.cells, size_t(c.guard) + i, c.poison);
+    c.buffers.push_back(std::move(out));
+    const bool weights_buffer = !d.kernel.weights_in_constant;
+    if (weights_buffer) c.buffers.push_back(input_buffer("weights", p, weights, c.guard, rng));
+    for (const DataParam& prm : d.kernel.params) {
+        switch (prm.role) {
+            case ParamRole::input: c.args.push_back({ArgKind::buffer, 0, 0}); break;
+            case ParamRole::output: c.args.push_back({ArgKind::buffer, 1, 0}); break;
+            case ParamRole::weights: c.args.push_back({ArgKind::buffer, 2, 0}); break;
+            case ParamRole::nx:
+            case ParamRole::n: c.args.push_back({ArgKind::i32, 0, double(c.dims.nx)}); break;
+            case ParamRole::ny: c.args.push_back({ArgKind::i32, 0, double(c.dims.ny)}); break;
+            case ParamRole::nz: c.args.push_back({ArgKind::i32, 0, double(c.dims.nz)}); break;
+            case ParamRole::int_value: c.args.push_back({ArgKind::i32, 0, prm.value}); break;
+            case ParamRole::real_value: c.args.push_back({ArgKind::real, 0, prm.value}); break;
+        }
+    }
+    // The buffers are named by their parameters, as the runner's messages name them.
+    for (const DataParam& prm : d.kernel.params) {
+        if (prm.role == ParamRole::input) c.buffers[0].name = prm.name;
+        if (prm.role == ParamRole::output) c.buffers[1].name = prm.name;
+        if (prm.role == ParamRole::weights && weights_buffer) c.buffers[2].name = prm.name;
+    }
+    std::string error;
+    c.launch = data_launch(ex, tile, c.dims, error);
+    if (!error.empty()) throw UserError(error);
+    return c;
+}
+
 }  // namespace
 
 // ---- [sizes and files] --------------------------------------------------------------------------
@@ -185,8 +256,45 @@ FieldCase derivative_case(const Exercise& ex, int my, int mz, std::uint64_t seed
 constexpr int kLargeCardiacN = 129;
 constexpr int kLargeDerivativeMy = 256, kLargeDerivativeMz = 64;
 
-std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, bool quick, bool large, bool gpu, bool timing,
-                                        int& timing_index) {
+// A data exercise's cases: its visible sizes (the smallest two when `quick`), the sizes drawn from
+// the seed, and its large one. No timed case: there is no lab kernel to time against.
+static std::vector<FieldCase> make_data_cases(const Exercise& ex, int tile, std::uint64_t seed, bool quick, bool large, bool gpu) {
+    const DataSizes& sz = ex.data->sizes;
+    std::vector<int> sizes = sz.visible;
+    if (quick && sizes.size() > 2) {
+        sizes.resize(2);
+        if (std::find(sizes.begin(), sizes.end(), sz.count) == sizes.end()) sizes.push_back(sz.count);
+    }
+    const size_t visible = sizes.size();
+    const std::vector<int> drawn = quick ? std::vector<int>{} : data_drawn_sizes(ex, seed);
+    sizes.insert(sizes.end(), drawn.begin(), drawn.end());
+    const int large_index = large && sz.large ? int(sizes.size()) : -1;
+    if (large_index >= 0) sizes.push_back(sz.large);
+    const std::vector<double> weights = data_weights(ex, seed);
+    std::vector<std::future<FieldCase>> made;
+    for (size_t i = 0; i < sizes.size(); ++i)
+        made.push_back(std::async(std::launch::async, [&ex, &weights, tile, n = sizes[i], cs = mix_seed(seed + 1000 + i)] {
+            return data_case(ex, tile, n, weights, cs);
+        }));
+    std::vector<FieldCase> cases;
+    for (size_t i = 0; i < made.size(); ++i) {
+        FieldCase c = made[i].get();
+        c.large = int(i) == large_index;
+        c.drawn = i >= visible && int(i) != large_index;
+        const long long threads = (long long)c.launch.grid[0] * c.launch.grid[1] * c.launch.grid[2] *
+                                  c.launch.block[0] * c.launch.block[1] * c.launch.block[2];
+        CaseRuns plan = plan_runs(gpu, false, c.large, threads, mix_seed(seed + 7 + i));
+        c.runs = std::move(plan.runs);
+        c.check_block_stride = plan.check_block_stride;
+        cases.push_back(std::move(c));
+    }
+    return cases;
+}
+
+std::vector<FieldCase> make_field_cases(const Exercise& ex, int tile, std::uint64_t seed, bool quick, bool large, bool gpu,
+                                        bool timing, int& timing_index) {
+    timing_index = -1;
+    if (ex.is_data()) return make_data_cases(ex, tile, seed, quick, large, gpu);
     std::mt19937_64 rng(mix_seed(seed ^ 0xf1e1dull));
     // (a, b): cardiac2d n = a; derivative my = a, mz = b
     std::vector<std::pair<int, int>> sizes;
@@ -261,7 +369,15 @@ void write_field_case_files(const FieldCase& c, int index, const std::string& di
     }
 }
 
-CellClass classify_field_cell(const Exercise& ex, GridDims dims, int x, int y, int) {
+CellClass classify_field_cell(const Exercise& ex, GridDims dims, int x, int y, int z) {
+    if (ex.is_data()) {
+        if (data_is_boundary(ex, dims, x, y, z)) return CellClass::boundary;
+        const int b = ex.data->stencil.boundary;
+        GridDims inner{dims.nx - 2, dims.ny - 2, ex.data->stencil.dims == 3 ? dims.nz - 2 : dims.nz};
+        return data_is_boundary(ex, inner, x - 1, y - 1, ex.data->stencil.dims == 3 ? z - 1 : z) && b > 0
+                   ? CellClass::next_to_boundary
+                   : CellClass::tile_interior;
+    }
     if (ex.problem == Problem::derivative)
         return x < 4 || x >= dims.nx - 4 ? CellClass::halo : CellClass::tile_interior;
     const int n = dims.nx - 2;

@@ -1,5 +1,6 @@
-// The exercises of the problems other than star3d (text 002's cardiac2d, text 004's derivative):
-// their test cases and the judgement of their runs. Their kernels read and write plain fields
+// The exercises of the problems other than star3d (text 002's cardiac2d, text 004's derivative,
+// and every stencil an exercise's spec writes as data): their test cases and the judgement of
+// their runs. Their kernels read and write plain fields
 // (checker/contract.h has the signatures), so one judge serves both: every array the kernel
 // writes is compared cell by cell with the fp64 reference of the problem (core/cardiac2d_check.h's
 // one-step bound, core/derivative.h's bound), every array it only reads must come back unchanged,
@@ -45,10 +46,11 @@ struct FieldCase {
     long long lab_loads = 0;   // global loads of the lab's kernel here (its table row, exactly)
 };
 
-// The sizes of a check (the fixed ones, two drawn from the seed, and on the GPU a large one and
-// the timed one), each case made from its own seed. `timing_index`: the timed case's index, or -1.
-std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, bool quick, bool large, bool gpu,
-                                        bool timing, int& timing_index);
+// The sizes of a check (the fixed ones, those drawn from the seed, a large one, and on the GPU the
+// timed one), each case made from its own seed. `timing_index`: the timed case's index, or -1.
+// A stencil written as data (checker/data_exercise.h) has its sizes from its spec and no timed case.
+std::vector<FieldCase> make_field_cases(const Exercise& ex, int tile, std::uint64_t seed, bool quick, bool large,
+                                        bool gpu, bool timing, int& timing_index);
 
 // The request's view of case `index` (files case<index>.<buffer>), and the files themselves.
 CaseSpec field_case_spec(const FieldCase& c, int index);

@@ -4,9 +4,26 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/install_layout.h"
+#include "checker/exercises.h"
 
 namespace stencil::checker {
+
+const char* cause_name(HintKind k) {
+    switch (k) {
+        case HintKind::race_shared: return "race_shared";
+        case HintKind::race_global: return "race_global";
+        case HintKind::unstored_shared_read: return "unstored_shared_read";
+        case HintKind::barrier: return "barrier";
+        case HintKind::out_of_bounds_read: return "out_of_bounds_read";
+        case HintKind::out_of_bounds_write: return "out_of_bounds_write";
+        case HintKind::input_modified: return "input_modified";
+        case HintKind::boundary_modified: return "boundary_modified";
+        case HintKind::unwritten: return "unwritten";
+        case HintKind::wrong_result: return "wrong_result";
+        case HintKind::timeout: return "timeout";
+    }
+    return "?";
+}
 
 const char* to_string(HintKind k) {
     switch (k) {
@@ -26,6 +43,11 @@ const char* to_string(HintKind k) {
 }
 
 namespace {
+
+constexpr HintKind kHintKinds[] = {HintKind::race_shared,       HintKind::race_global,         HintKind::unstored_shared_read,
+                                   HintKind::barrier,           HintKind::out_of_bounds_read,  HintKind::out_of_bounds_write,
+                                   HintKind::input_modified,    HintKind::boundary_modified,   HintKind::unwritten,
+                                   HintKind::wrong_result,      HintKind::timeout};
 
 bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
 
@@ -52,77 +74,6 @@ Space race_space(const Evidence& ev) {
     return Space::unknown;
 }
 
-// The table: for each exercise, which hint of its README fits each kind of finding. A kind an
-// exercise has no row for gets no hint (naive has no shared memory; coarsened's hint 3 is about a
-// warning, not a verdict).
-constexpr HintRow kHints[] = {
-    // 1: z is blockIdx.z * blockDim.z + threadIdx.z; 2: the interior condition; 3: the weights.
-    {"naive", HintKind::race_global, 2},
-    {"naive", HintKind::out_of_bounds_read, 2},
-    {"naive", HintKind::out_of_bounds_write, 2},
-    {"naive", HintKind::boundary_modified, 2},
-    {"naive", HintKind::unwritten, 1},
-    {"naive", HintKind::wrong_result, 3},
-    // 1: the input cell can be -1 or >= N; 2: the barrier, reached by all; 3: who computes.
-    {"tiled", HintKind::race_shared, 2},
-    {"tiled", HintKind::barrier, 2},
-    {"tiled", HintKind::race_global, 3},
-    {"tiled", HintKind::unstored_shared_read, 1},
-    {"tiled", HintKind::out_of_bounds_read, 1},
-    {"tiled", HintKind::out_of_bounds_write, 3},
-    {"tiled", HintKind::boundary_modified, 3},
-    {"tiled", HintKind::unwritten, 3},
-    {"tiled", HintKind::wrong_result, 1},
-    // 1: the planes before the loop; 2: the loop's two waits and the shift.
-    {"coarsened", HintKind::race_shared, 2},
-    {"coarsened", HintKind::barrier, 2},
-    {"coarsened", HintKind::out_of_bounds_read, 1},
-    {"coarsened", HintKind::unstored_shared_read, 1},
-    {"coarsened", HintKind::unwritten, 1},
-    {"coarsened", HintKind::wrong_result, 1},
-    // 1: registers need no barrier; 2: the shared plane needs both; 3: initialise the registers.
-    {"register-tiled", HintKind::race_shared, 2},
-    {"register-tiled", HintKind::barrier, 2},
-    {"register-tiled", HintKind::wrong_result, 3},
-    // 1: who reads the overwritten cell; 2: a barrier inside an if; 3: the result in shared memory.
-    {"find-the-race", HintKind::race_shared, 1},
-    {"find-the-race", HintKind::barrier, 2},
-    {"find-the-race", HintKind::wrong_result, 3},
-    // 1: the input cell can be -2, -1 or >= N; 2: the barrier; 3: who computes; 4: the new terms.
-    {"tiled-r2", HintKind::race_shared, 2},
-    {"tiled-r2", HintKind::barrier, 2},
-    {"tiled-r2", HintKind::race_global, 3},
-    {"tiled-r2", HintKind::unstored_shared_read, 4},
-    {"tiled-r2", HintKind::out_of_bounds_read, 1},
-    {"tiled-r2", HintKind::out_of_bounds_write, 3},
-    {"tiled-r2", HintKind::boundary_modified, 3},
-    {"tiled-r2", HintKind::unwritten, 3},
-    {"tiled-r2", HintKind::wrong_result, 4},
-    // 1: every float to double; 2: types written out; 3: the structure (loads, barriers, shift).
-    {"register-tiled-f64", HintKind::wrong_result, 1},
-    {"register-tiled-f64", HintKind::race_shared, 3},
-    {"register-tiled-f64", HintKind::barrier, 3},
-    {"register-tiled-f64", HintKind::out_of_bounds_read, 3},
-    {"register-tiled-f64", HintKind::unstored_shared_read, 3},
-    {"register-tiled-f64", HintKind::unwritten, 3},
-    // 1: the tile with its ghost ring; 2: the edge threads load the ring; 3: the barrier.
-    {"cardiac-shared", HintKind::race_shared, 3},
-    {"cardiac-shared", HintKind::barrier, 3},
-    {"cardiac-shared", HintKind::out_of_bounds_read, 2},
-    {"cardiac-shared", HintKind::unstored_shared_read, 2},
-    {"cardiac-shared", HintKind::out_of_bounds_write, 1},
-    {"cardiac-shared", HintKind::unwritten, 2},
-    {"cardiac-shared", HintKind::wrong_result, 2},
-    // 1: the pencil's layout with its periodic images; 2: the waits around copying them.
-    {"x-derivative", HintKind::race_shared, 2},
-    {"x-derivative", HintKind::barrier, 2},
-    {"x-derivative", HintKind::out_of_bounds_read, 1},
-    {"x-derivative", HintKind::unstored_shared_read, 1},
-    {"x-derivative", HintKind::out_of_bounds_write, 1},
-    {"x-derivative", HintKind::unwritten, 1},
-    {"x-derivative", HintKind::wrong_result, 1},
-};
-
 // "12. text" -> 12 (and where the text starts); 0 when the line is not a numbered item.
 int item_number(const std::string& line, size_t& text_at) {
     size_t i = 0;
@@ -134,6 +85,18 @@ int item_number(const std::string& line, size_t& text_at) {
 }
 
 }  // namespace
+
+bool is_hint_cause(const std::string& name) {
+    for (HintKind k : kHintKinds)
+        if (name == cause_name(k)) return true;
+    return false;
+}
+
+std::string hint_cause_names() {
+    std::string s;
+    for (HintKind k : kHintKinds) s += (s.empty() ? "" : ", ") + std::string(cause_name(k));
+    return s;
+}
 
 std::optional<HintKind> hint_kind(Verdict v, const Evidence& ev) {
     // Outputs that depend on shared cells no thread stored (runs that differ, a NaN, a wrong value):
@@ -164,15 +127,17 @@ std::optional<HintKind> hint_kind(Verdict v, const Evidence& ev) {
     }
 }
 
-std::span<const HintRow> hint_table() { return kHints; }
-
 int hint_for(const std::string& exercise, HintKind kind) {
-    for (const HintRow& r : kHints)
-        if (exercise == r.exercise && r.kind == kind) return r.hint;
-    return 0;
+    const Exercise* ex = find_exercise(exercise);
+    if (!ex) return 0;
+    const auto it = ex->hints.find(cause_name(kind));
+    return it == ex->hints.end() ? 0 : it->second;
 }
 
-std::string readme_name(const std::string& exercise) { return "exercises/" + exercise + "/README.md"; }
+std::string readme_name(const std::string& exercise) {
+    const Exercise* ex = find_exercise(exercise);
+    return (ex ? ex->display : "exercises/" + exercise) + "/README.md";
+}
 
 std::vector<std::string> parse_hints(const std::string& readme_text) {
     std::vector<std::string> hints;
@@ -198,9 +163,9 @@ std::vector<std::string> parse_hints(const std::string& readme_text) {
 }
 
 std::vector<std::string> exercise_hints(const std::string& exercise) {
-    const auto dir = data_dir(STENCIL_LAB_SOURCE_TREE);
-    if (dir.empty()) return {};
-    std::ifstream f(dir / "exercises" / exercise / "README.md");
+    const Exercise* ex = find_exercise(exercise);
+    if (!ex) return {};
+    std::ifstream f(ex->folder / "README.md");
     if (!f) return {};
     std::stringstream ss;
     ss << f.rdbuf();

@@ -1,9 +1,9 @@
-// Which numbered hint of an exercise's README (exercises/<name>/README.md, "**Hints.**") fits a
-// verdict: one table, read by the report (the hint's text) and the viewer (Finding::hint).
-// tests/checker/test_report.cpp holds every mapped number to a hint its README has.
+// Which numbered hint of an exercise's README ("**Hints.**") fits a finding: each exercise's spec
+// says it, cause by cause (exercise.toml's [hints]: `race_shared = 2`), and the spec reader holds
+// every number to a hint the README has. Read by the report (the hint's text) and the viewer
+// (Finding::hint); an exercise with no hint for a cause shows none rather than a wrong one.
 #pragma once
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -27,19 +27,17 @@ enum class HintKind {
     timeout,
 };
 const char* to_string(HintKind k);
+// The cause's name in a spec's [hints] ("race_shared", "unstored_shared_read", ...).
+const char* cause_name(HintKind k);
+bool is_hint_cause(const std::string& name);
+std::string hint_cause_names();  // "race_shared, race_global, ..."
 
 // The kind of a finding, from its verdict and evidence; nullopt for verdicts no hint is about
 // (pass, compile_error, internal_error, a crash that is not an out-of-bounds read).
 std::optional<HintKind> hint_kind(Verdict v, const Evidence& ev);
 
-struct HintRow {
-    const char* exercise;  // checker/exercises.cpp's name
-    HintKind kind;
-    int hint;              // the README's number
-};
-std::span<const HintRow> hint_table();
-
-// The hint that fits, or 0 when the exercise has none for this kind.
+// The hint that fits, or 0 when the exercise has none for this kind (`exercise`: what
+// find_exercise takes, CheckResult::exercise).
 int hint_for(const std::string& exercise, HintKind kind);
 
 // "exercises/tiled/README.md": how the report names the README.

@@ -1,6 +1,7 @@
 #include "checker/shared_arrays.h"
 
 #include "checker/contract.h"
+#include "checker/data_exercise.h"
 #include "kernels/cardiac2d/versions.h"
 #include "kernels/derivative/pencils.h"
 
@@ -157,7 +158,9 @@ SharedArrays find_shared_arrays(const std::string& source, const Exercise& ex, i
     Macros macros;
     read_defines(code, macros);
     // The harness's macros (checker/contract.h), as the translation unit defines them.
-    switch (ex.problem) {
+    if (ex.is_data())
+        for (const auto& [name, value] : data_macros(ex, tile)) macros[name] = {std::to_string(value)};
+    else switch (ex.problem) {
         case Problem::star3d:
             macros["IN_TILE_DIM"] = {std::to_string(tile)};
             macros["OUT_TILE_DIM"] = {"(", "IN_TILE_DIM", "-", std::to_string(2 * ex.radius), ")"};

@@ -27,6 +27,7 @@
 #include <iostream>
 
 #include "checker/checker.h"
+#include "checker/exercise_guess.h"
 #include "checker/exercises.h"
 #include "checker/report.h"
 #include "cli/command.h"
@@ -98,13 +99,31 @@ std::uint64_t parse_seed(const std::string& s) {
     return v;
 }
 
+// Without --exercise, a single file's exercise as the viewer guesses it (its folder, its opening
+// comment, its name: checker/exercise_guess.h), said on stderr; none to be had is a usage error
+// that lists the exercises.
+std::string exercise_of(const CheckArgs& a) {
+    if (!a.exercise.empty()) return a.exercise;
+    if (a.batch.empty() && !a.file.empty()) {
+        std::vector<std::string> names;
+        for (const auto& e : checker::exercises()) names.push_back(e.name);
+        if (const auto g = checker::guess_exercise(a.file, checker::read_header(a.file), names)) {
+            fmt::print(stderr, "stencil-lab: no --exercise given: checking {} as the {} exercise ({}); --exercise "
+                               "NAME picks another\n", a.file, g->name, g->reason);
+            return g->name;
+        }
+    }
+    throw UserError("check: --exercise is required" +
+                    std::string(a.batch.empty() && !a.file.empty() ? " (nothing in the file's folder, opening comment or name says which)" : "") +
+                    ": one of " + checker::exercise_names());
+}
+
 checker::CheckOptions options_of(const CheckArgs& a) {
-    if (a.exercise.empty())
-        throw UserError("check: --exercise is required (one of: " + checker::exercise_names() + ")");
-    if (!checker::find_exercise(a.exercise))
-        throw UserError(unknown_choice("exercise", a.exercise, checker::exercise_names()));
+    const std::string exercise = exercise_of(a);
+    if (!checker::find_exercise(exercise))
+        throw UserError(unknown_choice("exercise", exercise, checker::exercise_names()));
     checker::CheckOptions opt;
-    opt.exercise = a.exercise;
+    opt.exercise = exercise;
     if (!a.tile.empty()) opt.tile = parse_tile(a.tile);
     opt.backend = a.backend;
     opt.sanitize = a.sanitize;
@@ -431,7 +450,8 @@ const Command check_command("check", 60, [](CLI::App& app) -> std::function<int(
     auto a = std::make_shared<CheckArgs>();
     app.add_option("file", a->file, "the submission: one .cu file with the exercise's kernel, e.g. __global__ "
                                     "void stencil_kernel(float* in, float* out, unsigned int N) (exercises/README.md)");
-    app.add_option("--exercise,-e", a->exercise, "which exercise (required): " + checker::exercise_names());
+    app.add_option("--exercise,-e", a->exercise, "which exercise: " + checker::exercise_names() +
+                                                  " (default: what the file's folder, opening comment or name says)");
     app.add_option("--tile,-t", a->tile, "T (IN_TILE_DIM); default: the exercise's (8 or 32)");
     add_backend_option(app, a->backend);
     add_problem_option(app);

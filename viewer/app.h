@@ -14,7 +14,7 @@
 
 #include "checker/checker.h"
 #include "core/json_value.h"
-#include "viewer/core/exercise_guess.h"
+#include "checker/exercise_guess.h"
 #include "viewer/core/figures.h"
 #include "viewer/core/file_open.h"
 #include "viewer/core/jobs.h"
@@ -34,6 +34,11 @@
 #include "viewer/core/warp_map.h"
 
 namespace stencil::viewer {
+
+using checker::ExerciseGuess;
+using checker::exercise_mismatch;
+using checker::guess_exercise;
+using checker::read_header;
 
 enum class PanelId { stepper, opb, halos, coalescing, runs, check, cardiac, timeline };
 inline constexpr int kPanels = 8;

@@ -54,7 +54,7 @@
 #include "checker/report_read.h"
 #include "core/error.h"
 #include "viewer/app.h"
-#include "viewer/core/exercise_guess.h"
+#include "checker/exercise_guess.h"
 #include "viewer/core/student_trace.h"
 #include "viewer/fit.h"
 #include "viewer/frame.h"

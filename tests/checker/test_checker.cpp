@@ -595,7 +595,7 @@ TEST_CASE("the other problems' cases: sizes, launch, arguments", "[exercise]") {
     const Exercise& cardiac = *find_exercise("cardiac-shared");
     CHECK(tile_problem(cardiac, 16).empty());
     CHECK(tile_problem(cardiac, 8).find("fixed") != std::string::npos);
-    const auto c = make_field_cases(cardiac, seed, false, true, false, false, timing);
+    const auto c = make_field_cases(cardiac, default_tile(cardiac), seed, false, true, false, false, timing);
     CHECK(timing == -1);
     std::vector<int> ns;
     for (const FieldCase& f : c) ns.push_back(f.n);
@@ -614,7 +614,7 @@ TEST_CASE("the other problems' cases: sizes, launch, arguments", "[exercise]") {
     }
     CHECK((c.back().large && c.back().n >= 128));
     const Exercise& dx = *find_exercise("x-derivative");
-    const auto d = make_field_cases(dx, seed, false, true, true, true, timing);
+    const auto d = make_field_cases(dx, default_tile(dx), seed, false, true, true, true, timing);
     REQUIRE(timing == int(d.size()) - 1);
     CHECK(d[size_t(timing)].runs.size() == 1);  // the timed case: one checked run, 20 timed
     // the timed case is the GPU's alone; the large one before it runs on every backend

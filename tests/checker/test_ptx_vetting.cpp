@@ -26,7 +26,7 @@ namespace {
 CaseSpec first_case(const Exercise& ex) {
     if (!ex.is_star3d()) {
         int timing = -1;
-        return field_case_spec(make_field_cases(ex, 1, true, false, false, false, timing).front(), 0);
+        return field_case_spec(make_field_cases(ex, default_tile(ex), 1, true, false, false, false, timing).front(), 0);
     }
     CaseSpec c;
     c.buffers = {{"in", "case0.in", 27, true}, {"out", "case0.out", 27, false}};

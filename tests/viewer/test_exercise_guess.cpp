@@ -1,4 +1,4 @@
-// The check panel's default exercise (viewer/core/exercise_guess.h): every exercise's own file is
+// The check panel's default exercise (checker/exercise_guess.h): every exercise's own file is
 // recognised from its folder, and again from its opening comment alone (copied elsewhere), and
 // from a student's file name; a different choice is said.
 #include <catch2/catch.hpp>
@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "viewer/core/check_status.h"
-#include "viewer/core/exercise_guess.h"
+#include "checker/exercise_guess.h"
 
 using namespace stencil;
-using namespace stencil::viewer;
+using namespace stencil::checker;
 namespace fs = std::filesystem;
 
 namespace {

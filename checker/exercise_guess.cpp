@@ -1,11 +1,11 @@
-#include "viewer/core/exercise_guess.h"
+#include "checker/exercise_guess.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 
-namespace stencil::viewer {
+namespace stencil::checker {
 
 namespace {
 
@@ -77,6 +77,13 @@ std::optional<ExerciseGuess> guess_exercise(const std::string& path, const std::
     const std::filesystem::path p(path);
     const std::string folder = p.parent_path().filename().string();
     if (std::find(names.begin(), names.end(), folder) != names.end()) return ExerciseGuess{folder, "its folder"};
+    // An exercise folder of the instructor's: the file sits in it (a skeleton, a solution) or in
+    // its wrong/ folder.
+    for (std::filesystem::path dir = p.parent_path(); !dir.empty(); dir = dir.filename() == "wrong" ? dir.parent_path() : std::filesystem::path()) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(dir / "exercise.toml", ec)) return ExerciseGuess{dir.string(), "its exercise folder"};
+        if (dir.filename() != "wrong") break;
+    }
     if (auto n = best_named(words_of(opening_comment(header)), names)) return ExerciseGuess{*n, "its opening comment"};
     if (auto n = best_named(words_of(p.stem().string()), names)) return ExerciseGuess{*n, "its file name"};
     return std::nullopt;
@@ -97,4 +104,4 @@ std::string exercise_mismatch(const std::optional<ExerciseGuess>& g, const std::
            "' is chosen: its contract and its tests are the ones applied";
 }
 
-}  // namespace stencil::viewer
+}  // namespace stencil::checker

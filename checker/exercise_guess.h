@@ -1,13 +1,15 @@
 // Which exercise a student's file is for, from what the file says about itself: the folder it sits
 // in (exercises/tiled/stencil.cu), its opening comment ("// Exercise: shared-memory tiled ..."),
 // or its name (alice_register_tiled.cu). The check panel picks it when a file is opened and says
-// so when the exercise chosen differs. Plain functions over the exercise names (checker's table).
+// so when the exercise chosen differs, and `check FILE` without --exercise takes it. Plain
+// functions over the exercise names; a file inside an exercise folder of the instructor's (one
+// holding exercise.toml, or its wrong/) gets that folder's path as its name.
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace stencil::viewer {
+namespace stencil::checker {
 
 struct ExerciseGuess {
     std::string name;    // one of the names given
@@ -23,4 +25,4 @@ std::string read_header(const std::string& path, std::size_t max_bytes = 2048);
 // "" when `chosen` is what the file suggests (or it suggests nothing); else the sentence.
 std::string exercise_mismatch(const std::optional<ExerciseGuess>& g, const std::string& chosen);
 
-}  // namespace stencil::viewer
+}  // namespace stencil::checker
