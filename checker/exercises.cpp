@@ -57,9 +57,12 @@ const std::vector<Exercise>& builtins() {
 
 // Folders given by path, read once each (their Exercise lives as long as the process: results and
 // findings point at it).
+std::mutex folders_mutex;
+std::map<std::string, std::unique_ptr<Exercise>> folders_read;
+
 const Exercise* folder_exercise(const std::string& path) {
-    static std::mutex m;
-    static std::map<std::string, std::unique_ptr<Exercise>> read;
+    auto& m = folders_mutex;
+    auto& read = folders_read;
     std::lock_guard lock(m);
     auto& slot = read[path];
     if (!slot) {
@@ -75,6 +78,14 @@ const Exercise* folder_exercise(const std::string& path) {
 }  // namespace
 
 std::span<const Exercise> exercises() { return builtins(); }
+
+std::vector<const Exercise*> known_exercises() {
+    std::vector<const Exercise*> out;
+    for (const Exercise& e : builtins()) out.push_back(&e);
+    std::lock_guard lock(folders_mutex);
+    for (const auto& [path, ex] : folders_read) out.push_back(ex.get());
+    return out;
+}
 
 KernelId Exercise::kernel() const {
     const KernelVersion* v = is_star3d() ? find_version(version) : nullptr;

@@ -116,6 +116,9 @@ std::span<const Exercise> exercises();
 // A folder whose spec is wrong throws UserError (file:line:column: what to change).
 const Exercise* find_exercise(std::string_view name_or_folder);
 std::string exercise_names();
+// The built-ins, then every folder read by path so far (the viewer's list: a folder given with
+// --exercise DIR joins the built-ins).
+std::vector<const Exercise*> known_exercises();
 
 struct Launch {
     unsigned grid[3] = {1, 1, 1};

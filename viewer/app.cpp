@@ -193,8 +193,8 @@ void App::poll() {
 void App::start_check() {
     if (check.checking.valid()) return;
     checker::CheckOptions o;
-    const auto exs = checker::exercises();
-    o.exercise = exs[static_cast<size_t>(std::clamp(check.exercise, 0, (int)exs.size() - 1))].name;
+    const auto exs = checker::known_exercises();
+    o.exercise = exs[static_cast<size_t>(std::clamp(check.exercise, 0, (int)exs.size() - 1))]->id;
     o.tile = check.tile;
     o.backend = check.backend == 1 ? "cuda" : check.backend == 2 ? "cpu" : "auto";
     o.explain = true;  // the viewer's check: the backward slice of the first bad output is worth its time
@@ -222,7 +222,15 @@ void App::set_check_path(bool choose) {
 }
 
 void App::choose_check_exercise(std::string_view name) {
-    if (const checker::Exercise* e = checker::find_exercise(name)) check.exercise = (int)(e - checker::exercises().data());
+    const checker::Exercise* e = nullptr;
+    try {
+        e = checker::find_exercise(name);
+    } catch (const UserError&) {  // a folder that went away or whose spec is wrong: keep the choice
+    }
+    if (e) {
+        const auto exs = checker::known_exercises();
+        check.exercise = (int)(std::find(exs.begin(), exs.end(), e) - exs.begin());
+    }
 }
 
 void App::finish_check() {

@@ -147,7 +147,7 @@ struct RunsData {
 // stays live and nothing of the submission runs in the viewer.
 struct CheckPanelData {
     char path[512] = "exercises/find-the-race/stencil.cu";
-    int exercise = 0;  // index into checker::exercises()
+    int exercise = 0;  // index into checker::known_exercises()
     int tile = 0;      // 0: the exercise's default
     int backend = 0;   // 0 auto, 1 cuda, 2 cpu
     std::future<checker::CheckResult> checking;

@@ -47,7 +47,7 @@ ImVec4 verdict_colour(checker::Verdict v) {
 }
 
 // The file, the exercise, T and the backend, and the Check button (all disabled while checking).
-void draw_check_controls(App& app, std::span<const checker::Exercise> exs, bool busy) {
+void draw_check_controls(App& app, const std::vector<const checker::Exercise*>& exs, bool busy) {
     auto& c = app.check;
     const float fs = ImGui::GetFontSize();
     ImGui::BeginDisabled(busy);
@@ -57,9 +57,9 @@ void draw_check_controls(App& app, std::span<const checker::Exercise> exs, bool 
                "exercises/README.md. A relative path is relative to the folder the viewer was started in.");
     ImGui::SetNextItemWidth(fs * 10);
     c.exercise = std::clamp(c.exercise, 0, (int)exs.size() - 1);
-    if (ImGui::BeginCombo("exercise", exs[c.exercise].name)) {
+    if (ImGui::BeginCombo("exercise", exs[c.exercise]->name.c_str())) {
         for (int i = 0; i < (int)exs.size(); ++i)
-            if (ImGui::Selectable(exs[i].name, i == c.exercise)) c.exercise = i, c.tile = 0;
+            if (ImGui::Selectable(exs[i]->name.c_str(), i == c.exercise)) c.exercise = i, c.tile = 0;
         ImGui::EndCombo();
     }
     fit::SameLineIfFits(fit::LabeledWidth(fs * 6, "T (0: default)"));
@@ -314,15 +314,15 @@ int draw_details(App& app) {
 void draw_check_panel(App& app) {
     auto& c = app.check;
     const bool busy = c.checking.valid();
-    const auto exs = checker::exercises();
+    const auto exs = checker::known_exercises();
     const bool lecture = app.ui.lecture;
     if (!lecture) {
         draw_check_controls(app, exs, busy);
-        fit::Wrapped(exs[c.exercise].summary);
+        fit::Wrapped(exs[c.exercise]->summary);
     } else {
-        app.ui.status = {c.checked_path, fmt::format("exercise {}", exs[c.exercise].name)};
+        app.ui.status = {c.checked_path, fmt::format("exercise {}", exs[c.exercise]->name)};
     }
-    const std::string mismatch = exercise_mismatch(c.guess, exs[c.exercise].name);
+    const std::string mismatch = exercise_mismatch(c.guess, exs[c.exercise]->id);
     if (!mismatch.empty()) fit::Colored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "note: " + mismatch);
     if (busy) {
         draw_check_progress(app);

@@ -46,7 +46,7 @@ struct ScratchExercise {
     }
 };
 
-const std::string kHeatSpec = R"(summary = "2D"
+const std::string kHeatSpec = R"spec(summary = "2D"
 [stencil]
 dims = 2
 points = "star"
@@ -62,7 +62,7 @@ grid = ["cdiv(nx, OUT)", "cdiv(ny, OUT)", "1"]
 OUT = "T - 2*r"
 [hints]
 wrong_result = 2
-)";
+)spec";
 
 // The spec with one line replaced (`from` must be in it).
 std::string with(const std::string& from, const std::string& to) {
@@ -117,19 +117,19 @@ TEST_CASE("exercise specs: a mistake is one line naming the file, line and colum
         std::string spec, where, words;
     };
     const Bad cases[] = {
-        {with("tile = 16", "tile = 16\nfoo = 1"), "ex/exercise.toml:13:1:", "unknown key 'foo' in [kernel]"},
+        {with("tile = 16", "tile = 16\nfoo = 1"), "ex/exercise.toml:11:1:", "unknown key 'foo' in [kernel]"},
         {with("radius = 1", "radius = 5"), "ex/exercise.toml:5:10:", "'radius' is 5; it must be from 1 to 4"},
         {with("radius = 1", "radius = \"one\""), "ex/exercise.toml:5:10:", "'radius' must be a whole number"},
-        {with("\"cdiv(nx, OUT)\"", "\"cdiv(nx, OUTT)\""), "ex/exercise.toml:12:10:", "column 10: unknown name 'OUTT'"},
-        {with("\"T - 2*r\"", "\"T - 2*q\""), "ex/exercise.toml:15:7:", "unknown name 'q'"},
-        {with("\"T - 2*r\"", "\"T - (2\""), "ex/exercise.toml:15:7:", "a ')' is missing"},
-        {with("wrong_result = 2", "wrong_result = 3"), "ex/exercise.toml:17:16:", "hint 3 is not in ex/README.md: its **Hints.** list has 2"},
-        {with("wrong_result = 2", "wrong_guess = 1"), "ex/exercise.toml:17:1:", "'wrong_guess' is not a cause a hint can be about"},
-        {with("points = \"star\"", "points = [[0, 0], [1, 0, 0]]"), "ex/exercise.toml:4:", "each point is a list of 2 whole numbers"},
-        {with("points = \"star\"", "points = [[0, 0], [0, 0]]"), "ex/exercise.toml:4:", "this point is listed twice"},
+        {with("\"cdiv(nx, OUT)\"", "\"cdiv(nx, OUTT)\""), "ex/exercise.toml:12:9:", "column 10: unknown name 'OUTT'"},
+        {with("\"T - 2*r\"", "\"T - 2*q\""), "ex/exercise.toml:14:7:", "unknown name 'q'"},
+        {with("\"T - 2*r\"", "\"T - (2\""), "ex/exercise.toml:14:7:", "a ')' is missing"},
+        {with("wrong_result = 2", "wrong_result = 3"), "ex/exercise.toml:16:16:", "hint 3 is not in ex/README.md: its **Hints.** list has 2"},
+        {with("wrong_result = 2", "wrong_guess = 1"), "ex/exercise.toml:16:1:", "'wrong_guess' is not a cause a hint can be about"},
+        {with("points = \"star\"\nradius = 1", "points = [[0, 0], [1, 0, 0]]"), "ex/exercise.toml:4:", "each point is a list of 2 whole numbers"},
+        {with("points = \"star\"\nradius = 1", "points = [[0, 0], [0, 0]]"), "ex/exercise.toml:4:", "this point is listed twice"},
         {with("dims = 2", "dims = 4"), "ex/exercise.toml:3:8:", "'dims' is 4; it must be from 2 to 3"},
         {with("role = \"nx\"", "role = \"width\""), "ex/exercise.toml:", "'role' must be one of input, output"},
-        {with("{ name = \"out\", role = \"output\" }, ", ""), "ex/exercise.toml:9:", "'params' needs a parameter of role output"},
+        {with("{ name = \"out\", role = \"output\" },", ""), "ex/exercise.toml:8:10:", "'params' needs a parameter of role output"},
         {with("summary = \"2D\"", "summary = \"2D\"\n[problem]\nname = \"star3d\"\nversion = \"tiled\""), "ex/exercise.toml:",
          "not both"},
         {"summary = \"x\"\n[problem]\nname = \"star3d\"\nversion = \"tiles\"\n", "ex/exercise.toml:4:11:",
