@@ -64,7 +64,7 @@ KernelContract data_contract(const Exercise& ex, const std::string& element) {
     const DataKernel& dk = ex.data->kernel;
     KernelContract k{dk.name, {}, element, {}, ""};
     for (const DataParam& p : dk.params) {
-        ParamContract c{p.name, ParamType::int32, false};
+        ParamContract c{p.name, p.is_unsigned ? ParamType::uint32 : ParamType::int32, false};
         switch (p.role) {
             case ParamRole::input:
             case ParamRole::weights: c.type = ParamType::pointer; break;

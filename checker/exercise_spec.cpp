@@ -255,7 +255,7 @@ DataKernel read_kernel(const Spec& spec, const toml::table& t, const DataStencil
     for (const toml::node& el : *plist) {
         const toml::table* p = el.as_table();
         if (!p) spec.fail(el, "each parameter is a table: { name = \"in\", role = \"input\" }");
-        spec.only_keys(*p, "a parameter", {"name", "role", "value"});
+        spec.only_keys(*p, "a parameter", {"name", "role", "value", "type"});
         DataParam dp;
         const toml::node& pn = spec.required(*p, "name", "a parameter");
         dp.name = spec.text(pn, "name");
@@ -275,6 +275,14 @@ DataKernel read_kernel(const Spec& spec, const toml::table& t, const DataStencil
                                                        : spec.number(*v, "value");
         } else if (valued) {
             spec.fail(el, "a parameter of role int or real needs the 'value' the harness passes");
+        }
+        if (const toml::node* ty = p->get("type")) {
+            const std::string t = spec.text(*ty, "type");
+            const bool integer = dp.role != ParamRole::input && dp.role != ParamRole::output &&
+                                 dp.role != ParamRole::weights && dp.role != ParamRole::real_value;
+            if (!integer || (t != "int" && t != "unsigned"))
+                spec.fail(*ty, "'type' is for integer parameters (sizes, int): \"int\" or \"unsigned\"");
+            dp.is_unsigned = t == "unsigned";
         }
         if (!valued && ++count[dp.role] > 1) spec.fail(role, fmt::format("two parameters of role {}", to_string(dp.role)));
         k.params.push_back(dp);

@@ -42,7 +42,8 @@ const char* to_string(ParamRole r);
 struct DataParam {
     std::string name;
     ParamRole role = ParamRole::input;
-    double value = 0;  // int_value, real_value: what the harness passes
+    double value = 0;        // int_value, real_value: what the harness passes
+    bool is_unsigned = false;  // an integer parameter declared `unsigned int` (the textbook's N)
 };
 
 struct DataMacro {

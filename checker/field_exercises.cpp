@@ -224,15 +224,16 @@ FieldCase data_case(const Exercise& ex, int tile, int n, const std::vector<doubl
     const bool weights_buffer = !d.kernel.weights_in_constant;
     if (weights_buffer) c.buffers.push_back(input_buffer("weights", p, weights, c.guard, rng));
     for (const DataParam& prm : d.kernel.params) {
+        const ArgKind integer = prm.is_unsigned ? ArgKind::u32 : ArgKind::i32;
         switch (prm.role) {
             case ParamRole::input: c.args.push_back({ArgKind::buffer, 0, 0}); break;
             case ParamRole::output: c.args.push_back({ArgKind::buffer, 1, 0}); break;
             case ParamRole::weights: c.args.push_back({ArgKind::buffer, 2, 0}); break;
             case ParamRole::nx:
-            case ParamRole::n: c.args.push_back({ArgKind::i32, 0, double(c.dims.nx)}); break;
-            case ParamRole::ny: c.args.push_back({ArgKind::i32, 0, double(c.dims.ny)}); break;
-            case ParamRole::nz: c.args.push_back({ArgKind::i32, 0, double(c.dims.nz)}); break;
-            case ParamRole::int_value: c.args.push_back({ArgKind::i32, 0, prm.value}); break;
+            case ParamRole::n: c.args.push_back({integer, 0, double(c.dims.nx)}); break;
+            case ParamRole::ny: c.args.push_back({integer, 0, double(c.dims.ny)}); break;
+            case ParamRole::nz: c.args.push_back({integer, 0, double(c.dims.nz)}); break;
+            case ParamRole::int_value: c.args.push_back({integer, 0, prm.value}); break;
             case ParamRole::real_value: c.args.push_back({ArgKind::real, 0, prm.value}); break;
         }
     }

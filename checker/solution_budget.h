@@ -5,10 +5,19 @@
 // disk cache (core/disk_cache.h, kind "budgets"), so a student's check costs no second run.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "checker/exercises.h"
 
 namespace stencil::checker {
+
+// A copy of an exercise shipped without its solution (a grading bundle) carries the solution's
+// counts instead: {"8": 3.014, ...} (tile -> loads per output), written by solution_counts_json.
+inline constexpr const char* kSolutionCountsFile = "solution-counts.json";
+
+// The solution's counts at `tiles`, as kSolutionCountsFile holds them (checks the solution where
+// the disk cache has no count).
+std::string solution_counts_json(const Exercise& ex, const std::vector<int>& tiles);
 
 // Global loads per output allowed at tile T. Throws UserError (one line naming the solution's file)
 // when the budget comes from a solution that is missing or does not pass.

@@ -84,6 +84,21 @@ double thread_cpu_ms() {
 // results file. Returns an exit code on bad input, else nullopt.
 // Long because it is one flag after another, in the order they depend on each other, a few lines
 // each.
+// --kernel-file for an exercise written as data: the stepper draws the star3d versions' tiles, so
+// the file opens in the check panel instead (its verdict, evidence, loads against its budget).
+void route_data_exercise(ViewerOptions& o) {
+    if (o.kernel_file.empty() || o.check_exercise.empty() || !o.check_path.empty()) return;
+    const checker::Exercise* ex = checker::find_exercise(o.check_exercise);
+    if (!ex || !ex->is_data()) return;
+    std::fprintf(stderr,
+                 "stencil-lab-viewer: --kernel-file: %s is written as data (%s); the stepper steps the star3d "
+                 "exercises, so the check panel grades the file\n",
+                 ex->name.c_str(), ex->spec_file.c_str());
+    o.check_path = o.kernel_file;
+    o.kernel_file.clear();
+    if (o.present < 0) o.present = (int)PanelId::check;
+}
+
 std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     StepperConfig c = app.exp.cfg;
     if (!o.kernel.empty()) {
@@ -562,6 +577,7 @@ int main(int argc, char** argv) {
     // 1. Options ---------------------------------------------------------------------------------
     ViewerOptions opt;
     if (auto rc = parse_options(argc, argv, opt)) return *rc;
+    route_data_exercise(opt);
     const bool bounded = opt.bounded();  // a screenshot or frame times: a fixed number of frames, then exit
 
     // 2. Without a window: the headless report ------------------------------------------------------

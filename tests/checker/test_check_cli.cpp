@@ -88,7 +88,7 @@ TEST_CASE("check: bad flags are a one-line error with exit code 2", "[exercise][
         Bad{{ok, "-e", "tiled", "--tile=-1"}, "--tile must be a positive"},
         Bad{{ok, "-e", "tiled", "--tile=-8"}, "--tile must be a positive"},
         Bad{{ok, "-e", "naive", "--seed", "abc"}, "--seed must be a non-negative integer"},
-        Bad{{ok}, "--exercise is required"},
+        Bad{{"/dev/null"}, "--exercise is required (nothing in the file's folder, opening comment or name says which)"},
         Bad{{ok, "-e", "nope"}, "unknown exercise"});
     const ChildResult r = check(b.args);
     CAPTURE(b.args, r.output);
@@ -233,4 +233,55 @@ TEST_CASE("check --explain and --json: the flag reaches the check, the report ho
          p = t.output.find("with no __syncthreads()", p + 1))
         ++count;
     REQUIRE(count == 1);
+}
+
+TEST_CASE("check without --exercise takes the one the file's folder names, and says so", "[exercise][cli]") {
+    const std::string dir = std::string(STENCIL_LAB_SOURCE_DIR) + "/exercises/heat2d/";
+    const ChildResult r = check({dir + "solution.cu", "--backend", "cpu"});
+    CAPTURE(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("no --exercise given: checking " + dir + "solution.cu as the heat2d exercise (its folder)") !=
+          std::string::npos);
+    // a kernel of an instructor's own folder, in its wrong/: that folder's exercise, by path
+    const ChildResult w = check({dir + "wrong/off_by_one.cu", "--backend", "cpu"});
+    CAPTURE(w.output);
+    CHECK(w.exit_code == 1);
+    CHECK(w.output.find("as the " + dir.substr(0, dir.size() - 1) + " exercise (its exercise folder)") != std::string::npos);
+    CHECK(w.output.find(": unwritten") != std::string::npos);
+}
+
+TEST_CASE("exercise validate and new: exit 0 for a valid folder, 2 with one line for a spec that is wrong", "[exercise][cli]") {
+    CliScratchDir tmp;
+    const std::string lab = kStencilLab;
+    ChildLimits lim;
+    lim.wall_seconds = 300;
+    const std::string mine = tmp.path + "/mine";
+    ChildResult made = run_child({lab, "exercise", "new", mine, "--from", "heat2d"}, lim, tmp.path);
+    CAPTURE(made.output);
+    REQUIRE(made.exit_code == 0);
+    const ChildResult ok = run_child({lab, "exercise", "validate", mine, "--backend", "cpu"}, lim, tmp.path);
+    CAPTURE(ok.output);
+    CHECK(ok.exit_code == 0);
+    CHECK(ok.output.find("mine: valid") != std::string::npos);
+    // a folder that exists is never overwritten
+    const ChildResult again = run_child({lab, "exercise", "new", mine, "--from", "tiled"}, lim, tmp.path);
+    CHECK(again.exit_code == 2);
+    CHECK(again.output.find("exists and is not an empty folder (nothing was written)") != std::string::npos);
+    // an expression with an unknown name: the file, line and column, exit 2
+    std::string spec = slurp(mine + "/exercise.toml");
+    spec.replace(spec.find("OUT_TILE = \"T - 2*r\""), 21, "OUT_TILE = \"T - 2*q\"");
+    std::ofstream(mine + "/exercise.toml") << spec;
+    const ChildResult bad = run_child({lab, "exercise", "validate", mine, "--backend", "cpu"}, lim, tmp.path);
+    CAPTURE(bad.output);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.output.find("stencil-lab: " + mine + "/exercise.toml:") == 0);
+    CHECK(bad.output.find("unknown name 'q'") != std::string::npos);
+    CHECK(std::count(bad.output.begin(), bad.output.end(), '\n') == 1);
+    // a wrong kernel that passes fails the validation
+    std::ofstream(mine + "/exercise.toml") << slurp(std::string(STENCIL_LAB_SOURCE_DIR) + "/exercises/heat2d/exercise.toml");
+    std::ofstream(mine + "/wrong/passes.cu") << "// expect: race\n" << slurp(mine + "/solution.cu");
+    const ChildResult wrong = run_child({lab, "exercise", "validate", mine, "--backend", "cpu"}, lim, tmp.path);
+    CAPTURE(wrong.output);
+    CHECK(wrong.exit_code == 2);
+    CHECK(wrong.output.find("FAIL " + mine + "/wrong/passes.cu on the CPU engine: expected race, got pass") != std::string::npos);
 }
