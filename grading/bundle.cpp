@@ -111,25 +111,34 @@ std::string bundle_readme(const BundleRequest& req, const std::string& what) {
                        students_see(req.platform, req.config), what);
 }
 
-// NVRTC from NVIDIA's apt repository: the one part of the CUDA toolkit the binaries load
+// NVRTC: the one part of the CUDA toolkit the binaries load, from an installed toolkit when the
+// image has one, else from NVIDIA's apt repository
 // (libnvrtc.so.13, ~110 MB, too large to carry in every bundle). The CUDA runtime is linked into
 // them and libcuda is loaded only where a GPU is.
 std::string install_nvrtc(const std::string& sudo) {
-    return fmt::format(R"SH(. /etc/os-release
-case "$VERSION_ID" in
-  22.04) repo=ubuntu2204 ;;
-  24.04) repo=ubuntu2404 ;;
-  *) echo "setup: NVIDIA's packages are for Ubuntu 22.04 and 24.04 (this is $PRETTY_NAME)"; exit 1 ;;
-esac
-if ! ldconfig -p | grep -q 'libnvrtc.so.13 '; then
-  {0}apt-get update -qq
-  {0}apt-get install -y -qq --no-install-recommends ca-certificates wget > /dev/null
-  wget -q "https://developer.download.nvidia.com/compute/cuda/repos/$repo/x86_64/cuda-keyring_1.1-1_all.deb"
-  {0}dpkg -i cuda-keyring_1.1-1_all.deb > /dev/null && rm -f cuda-keyring_1.1-1_all.deb
-  {0}apt-get update -qq
-  {0}apt-get install -y -qq --no-install-recommends cuda-nvrtc-13-0 > /dev/null
-  echo /usr/local/cuda-13.0/targets/x86_64-linux/lib | {0}tee /etc/ld.so.conf.d/stencil-lab-nvrtc.conf > /dev/null
-  {0}ldconfig
+    return fmt::format(R"SH(if ! ldconfig -p | grep -q 'libnvrtc.so.13 '; then
+  # an image with the CUDA 13 toolkit has NVRTC already: put its folder on ld.so's list
+  have=$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvrtc.so.13 /usr/local/cuda*/lib64/libnvrtc.so.13 2> /dev/null | head -n 1)
+  if [ -n "$have" ]; then
+    dirname "$have" | {0}tee /etc/ld.so.conf.d/stencil-lab-nvrtc.conf > /dev/null
+    {0}ldconfig
+  else
+    . /etc/os-release
+    case "$ID $VERSION_ID" in
+      "ubuntu 22.04") repo=ubuntu2204 ;;
+      "ubuntu 24.04") repo=ubuntu2404 ;;
+      "debian 12") repo=debian12 ;;
+      *) echo "setup: NVIDIA's packages are for Ubuntu 22.04 and 24.04 and Debian 12 (this is $PRETTY_NAME)"; exit 1 ;;
+    esac
+    {0}apt-get update -qq
+    {0}apt-get install -y -qq --no-install-recommends ca-certificates wget > /dev/null
+    wget -q "https://developer.download.nvidia.com/compute/cuda/repos/$repo/x86_64/cuda-keyring_1.1-1_all.deb"
+    {0}dpkg -i cuda-keyring_1.1-1_all.deb > /dev/null && rm -f cuda-keyring_1.1-1_all.deb
+    {0}apt-get update -qq
+    {0}apt-get install -y -qq --no-install-recommends cuda-nvrtc-13-0 > /dev/null
+    echo /usr/local/cuda-13.0/targets/x86_64-linux/lib | {0}tee /etc/ld.so.conf.d/stencil-lab-nvrtc.conf > /dev/null
+    {0}ldconfig
+  fi
 fi
 )SH", sudo);
 }
