@@ -298,6 +298,33 @@ std::string one_line(std::string s) {
     return s;
 }
 
+// `stencil-lab --version` and `stencil-lab help [COMMAND]`, answered before the commands parse
+// anything: printed (code 0), or the usage error's line.
+struct EarlyAnswer {
+    int code = 0;
+    std::string error;
+};
+
+EarlyAnswer version_or_help(CLI::App& app, int argc, char** argv) {
+    if (std::string(argv[1]) != "help") {
+        if (argc > 2) return {2, fmt::format("--version takes nothing after it (got '{}')", argv[2])};
+        fmt::print("stencil-lab {}\n", stencil::stencil_lab_version());
+        return {};
+    }
+    if (argc == 2) {
+        fmt::print("{}", app.help());
+        return {};
+    }
+    if (argc > 3) return {2, "help takes one command at most: stencil-lab help [COMMAND]"};
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (sub->get_name() == argv[2]) {
+            fmt::print("{}", sub->help());
+            return {};
+        }
+    return {2, fmt::format("help: unknown command '{}' ({}one of {})", argv[2],
+                           did_you_mean(argv[2], split_names(command_list())), command_list())};
+}
+
 }  // namespace
 }  // namespace stencil::cli
 
@@ -328,26 +355,9 @@ int main(int argc, char** argv) {
     // subcommand first).
     if (argc < 2) return usage_error("a command is required (one of " + command_list() + ")", "");
     const std::string first = argv[1];
-    // `--version` and `help [COMMAND]`: answered before the commands parse anything.
-    if (first == "--version" || first == "-V") {
-        if (argc > 2) return usage_error(fmt::format("--version takes nothing after it (got '{}')", argv[2]), "");
-        fmt::print("stencil-lab {}\n", stencil::stencil_lab_version());
-        return 0;
-    }
-    if (first == "help") {
-        if (argc == 2) {
-            fmt::print("{}", app.help());
-            return 0;
-        }
-        if (argc > 3) return usage_error("help takes one command at most: stencil-lab help [COMMAND]", "");
-        for (auto& [sub, run] : commands)
-            if (sub->get_name() == argv[2]) {
-                fmt::print("{}", sub->help());
-                return 0;
-            }
-        return usage_error(fmt::format("help: unknown command '{}' ({}one of {})", argv[2],
-                                       did_you_mean(argv[2], split_names(command_list())), command_list()),
-                           "");
+    if (first == "--version" || first == "-V" || first == "help") {
+        const EarlyAnswer a = version_or_help(app, argc, argv);
+        return a.error.empty() ? a.code : usage_error(a.error, "");
     }
     if (first[0] == '-' && first != "--help" && first != "-h" && first != "--help-all")
         return usage_error(fmt::format("unknown option '{}': the command comes first (one of {})", first,

@@ -328,10 +328,17 @@ TEST_CASE("make: refused from a build tree; PrairieLearn's UUID kept with the se
     REQUIRE(k["max_score"] == 100);
 }
 
-TEST_CASE("version: --version and help COMMAND", "[grading][cli]") {
+TEST_CASE("version: --version, help COMMAND, and the version in check --json", "[grading][cli]") {
     const Shell v = sh("stencil-lab --version");
     REQUIRE(v.code == 0);
     REQUIRE(std::regex_match(v.out, std::regex("stencil-lab [0-9]+\\.[0-9]+\\.[0-9]+(\\+g[0-9a-f]+(\\.dirty)?)?\n")));
+    const Shell c = sh("stencil-lab check " + corpus("naive_syntax_error.cu").string() + " -e naive --backend cpu --json");
+    const json j = json::parse(c.out, nullptr, false);
+    CAPTURE(c.out);
+    REQUIRE(j.is_object());
+    REQUIRE("stencil-lab " + j["stencil_lab_version"].get<std::string>() + "\n" == v.out);
+    REQUIRE(j["exercise_hash"].get<std::string>().size() == 64);
+    REQUIRE(j["seed"].is_string());
     const Shell h = sh("stencil-lab help autograder");
     REQUIRE(h.code == 0);
     REQUIRE(h.out.find("--secret-file") != std::string::npos);
