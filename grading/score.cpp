@@ -39,15 +39,6 @@ bool hidden_only(const Rubric& rubric, const CheckResult& r, const checker::Find
     return visible_sizes(rubric, r, f, hidden_count).empty() && hidden_count > 0;
 }
 
-// What the student may be told: the check judged on the visible sizes alone. A kernel that fails
-// only hidden sizes is, here, a pass: anything else would tell that a hidden test failed.
-struct VisibleView {
-    bool pass = false;                  // every visible size passed, and nothing failed without a size
-    checker::Verdict verdict = checker::Verdict::pass;
-    std::vector<std::string> warnings;  // those naming no hidden size
-    std::optional<checker::LoadCount> loads;
-};
-
 // Whether `text` names size n ("N=68", "N = 68", "n=68", "my = 68"): a warning of a hidden run.
 bool names_size(const std::string& text, int n) {
     const std::string num = std::to_string(n);
@@ -60,6 +51,24 @@ bool names_size(const std::string& text, int n) {
     return false;
 }
 
+// A test record is hidden by its size; one without a size (compute-sanitizer's rerun of a case)
+// by the size its name gives.
+bool record_hidden(const Rubric& rubric, const CheckResult& r, const checker::TestRecord& t) {
+    if (t.size > 0) return is_hidden(rubric, r, t.size);
+    for (int n : r.sizes)
+        if (is_hidden(rubric, r, n) && names_size(t.name, n)) return true;
+    return false;
+}
+
+// What the student may be told: the check judged on the visible sizes alone. A kernel that fails
+// only hidden sizes is, here, a pass: anything else would tell that a hidden test failed.
+struct VisibleView {
+    bool pass = false;                  // every visible size passed, and nothing failed without a size
+    checker::Verdict verdict = checker::Verdict::pass;
+    std::vector<std::string> warnings;  // those naming no hidden size
+    std::optional<checker::LoadCount> loads;
+};
+
 VisibleView visible_view(const Rubric& rubric, const CheckResult& r) {
     VisibleView v;
     v.loads = r.loads ? r.loads : r.measured_loads;
@@ -68,7 +77,7 @@ VisibleView visible_view(const Rubric& rubric, const CheckResult& r) {
                                                                   [](const auto& f) { return f.sizes.empty(); }));
     bool visible_failed = false;
     for (const auto& t : r.tests)
-        if (!is_hidden(rubric, r, t.size) && !t.passed) visible_failed = true;
+        if (!record_hidden(rubric, r, t) && !t.passed) visible_failed = true;
     v.pass = r.verdict == Verdict::pass || (!sizeless_failure && !visible_failed && !r.tests.empty());
     if (!v.pass) {
         v.verdict = r.verdict;
@@ -117,7 +126,7 @@ std::string failing_test_output(const Rubric& rubric, const CheckResult& r, cons
 void size_tests(Score& s, const Item& item, long long units, const Rubric& rubric, const CheckResult& r, bool hidden) {
     std::vector<const checker::TestRecord*> mine;
     for (const auto& t : r.tests)
-        if (is_hidden(rubric, r, t.size) == hidden) mine.push_back(&t);
+        if (record_hidden(rubric, r, t) == hidden) mine.push_back(&t);
     const char* label = hidden ? "hidden" : "visible";
     if (mine.empty()) {
         // Nothing of this kind ran (a compile error, a crash before the first case): the item's

@@ -271,3 +271,21 @@ TEST_CASE("platform results: each finding once, its failing sizes' tests naming 
     CHECK(out.find("hidden") == std::string::npos);
     CHECK(out.find("passed at no visible size") != std::string::npos);
 }
+
+TEST_CASE("score: a kernel failing only hidden sizes shows nothing of it before the due date", "[grading]") {
+    const Rubric r = default_rubric("naive");
+    // on a GPU it is not timed (only a full pass is): the time test goes with the hidden tests
+    CheckResult c = naive_result({68}, Verdict::wrong_result);
+    c.backend = "cuda";
+    // a rerun of a case without a size of its own (compute-sanitizer) is hidden when its case is
+    c.tests.push_back({"compute-sanitizer --tool memcheck (N=23)", true, "no errors", 0});
+    const Score s = score_check(r, c);
+    for (const auto& t : s.tests) {
+        CAPTURE(t.name, t.output);
+        if (t.item == ItemKind::time) REQUIRE(t.visibility == Visibility::after_due_date);
+        if (t.visibility == Visibility::visible) REQUIRE(t.output.find("23") == std::string::npos);
+        if (t.visibility == Visibility::visible) REQUIRE(t.output.find("68") == std::string::npos);
+    }
+    REQUIRE(item_points(s, ItemKind::loads) == 10);
+    REQUIRE(s.output.find("hidden") == std::string::npos);
+}
