@@ -116,9 +116,11 @@ std::string bundle_readme(const BundleRequest& req, const std::string& what) {
 // (libnvrtc.so.13, ~110 MB, too large to carry in every bundle). The CUDA runtime is linked into
 // them and libcuda is loaded only where a GPU is.
 std::string install_nvrtc(const std::string& sudo) {
-    return fmt::format(R"SH(if ! ldconfig -p | grep -q 'libnvrtc.so.13 '; then
+    // No `grep -q` after ldconfig and `|| true` after ls: under pipefail, a reader that stops early
+    // or a glob that matches nothing would end setup.sh.
+    return fmt::format(R"SH(if ! ldconfig -p | grep 'libnvrtc.so.13 ' > /dev/null; then
   # an image with the CUDA 13 toolkit has NVRTC already: put its folder on ld.so's list
-  have=$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvrtc.so.13 /usr/local/cuda*/lib64/libnvrtc.so.13 2> /dev/null | head -n 1)
+  have=$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvrtc.so.13 /usr/local/cuda*/lib64/libnvrtc.so.13 2> /dev/null | head -n 1 || true)
   if [ -n "$have" ]; then
     dirname "$have" | {0}tee /etc/ld.so.conf.d/stencil-lab-nvrtc.conf > /dev/null
     {0}ldconfig

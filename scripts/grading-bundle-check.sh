@@ -38,7 +38,7 @@ exec > >(tee "$LOG") 2>&1
 FAILED=0
 step() { printf '\n==== %s\n' "$*"; }
 fail() { echo "FAILED: $*"; FAILED=$((FAILED + 1)); }
-json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$3"; }
+json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($1)" "$2"; }
 
 step "the machine"
 . /etc/os-release && echo "$PRETTY_NAME, glibc $(ldd --version | head -1 | awk '{print $NF}'), $(uname -m), uid $(id -u)"
@@ -46,8 +46,12 @@ command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version 
 echo "stencil-lab on PATH before setup: $(command -v stencil-lab || echo none)"
 echo "the platform root: $ROOT"
 
-step "autograder make (the carried install tree: $("$CARRY/tree/bin/stencil-lab" --version))"
-"$CARRY/tree/bin/stencil-lab" autograder make --platform gradescope --exercise naive --backend auto \
+# The instructor's make, on this machine: the carried tree with NVRTC found for it alone (setup.sh
+# must make it loadable for the bundle by itself).
+NVRTC_DIR=$(dirname "$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvrtc.so.13 /usr/local/cuda*/lib64/libnvrtc.so.13 2> /dev/null | head -n 1)")
+make_lab() { LD_LIBRARY_PATH=$NVRTC_DIR "$CARRY/tree/bin/stencil-lab" "$@"; }
+step "autograder make (the carried install tree: $(make_lab --version); NVRTC for it from $NVRTC_DIR)"
+make_lab autograder make --platform gradescope --exercise naive --backend auto \
   --secret-file "$T/course.secret" --out "$T/bundle" || fail "autograder make"
 ls -l "$T/bundle"
 
@@ -78,8 +82,7 @@ grade() {
   (cd "$ROOT" && ./run_autograder) || fail "$1: run_autograder exit $?"
   echo "wall $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b - a}') s"
   cp "$ROOT/results/results.json" "$OUT/gradescope-$1.json" || { fail "$1: no results.json"; return; }
-  json "r['output']" "$OUT/gradescope-$1.json" "$OUT/gradescope-$1.json" 2> /dev/null
-  json "'score %g of %g (sum of max_score), %d tests, graded by %s' % (r['score'], sum(t['max_score'] for t in r['tests']), len(r['tests']), r['extra_data']['graded_by']['stencil_lab_version'])" \
+  json "'score %g of %g (sum of max_score), %d tests, graded by %s' % (r['score'], sum(t['max_score'] for t in r['tests']), len(r['tests']), r.get('extra_data', {}).get('graded_by', {}).get('stencil_lab_version', 'no stencil-lab'))" \
     "$OUT/gradescope-$1.json"
 }
 score() { json "r['score']" "$OUT/gradescope-$1.json"; }
@@ -106,7 +109,7 @@ print("byte-identical but execution_time:", "yes" if same else "NO")
 sys.exit(0 if same else 1)
 PY
 for f in good partial zeros broken; do
-  json "'%s: %g' % (sys.argv[1].rsplit('-', 1)[1], r['score'])" "$OUT/gradescope-$f.json"
+  echo "$f: score $(score $f)"
 done
 step "summary"
 echo "$FAILED failed"
