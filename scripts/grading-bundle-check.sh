@@ -27,7 +27,8 @@ fi
 [ -x "$CARRY/tree/bin/stencil-lab" ] || { echo "grading-bundle-check: no tree/bin/stencil-lab in $CARRY"; exit 2; }
 if [ "$(id -u)" = 0 ] && [ ! -e /autograder ]; then
   ROOT=/autograder
-  trap 'rm -rf /autograder "$T"' EXIT
+  # setup.sh links /usr/local/bin/stencil-lab into /autograder: that link goes with it
+  trap 'rm -rf /autograder "$T"; [ "$(readlink /usr/local/bin/stencil-lab)" = /autograder/source/stencil-lab/bin/stencil-lab ] && rm -f /usr/local/bin/stencil-lab' EXIT
 else
   ROOT=$T/autograder
   export STENCIL_LAB_PLATFORM_ROOT=$ROOT
