@@ -414,7 +414,8 @@ void check_fields(CheckResult& res, std::vector<CaseFinding>& failing, const Exe
     WorkDir work;
     const SharedArrays arrays = find_shared_arrays(src.text, ex, s.tile);
     int timing = -1;
-    const std::vector<FieldCase> cases = make_field_cases(ex, s.seed, opt.quick, opt.large_case, s.gpu, opt.timing, timing);
+    const std::vector<FieldCase> cases = make_field_cases(ex, s.seed, opt.quick, opt.large_case, s.gpu, opt.timing, timing,
+                                                          s.hidden_seed);
     Request req = base_request(ex, s, src, harness_constants(ex, {}), opt, work.path);
     // Loads are counted at the largest case every backend runs (the GPU-only ones and the timed
     // one left out): partial tiles and whole ones both.

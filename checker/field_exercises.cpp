@@ -186,8 +186,9 @@ constexpr int kLargeCardiacN = 129;
 constexpr int kLargeDerivativeMy = 256, kLargeDerivativeMz = 64;
 
 std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, bool quick, bool large, bool gpu, bool timing,
-                                        int& timing_index) {
-    std::mt19937_64 rng(mix_seed(seed ^ 0xf1e1dull));
+                                        int& timing_index, std::optional<std::uint64_t> hidden_seed) {
+    const std::uint64_t hidden = hidden_seed ? *hidden_seed : seed;
+    std::mt19937_64 rng(mix_seed(hidden ^ 0xf1e1dull));  // draws the hidden sizes only
     // (a, b): cardiac2d n = a; derivative my = a, mz = b
     std::vector<std::pair<int, int>> sizes;
     std::vector<size_t> drawn;  // the indices of the sizes drawn from the seed
@@ -212,6 +213,8 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, 
         }
         if (large) sizes.push_back({kLargeDerivativeMy, kLargeDerivativeMz});  // the large case, on every backend
     }
+    // the cases after the fixed sizes (drawn, large, timed) are made from the hidden seed
+    const size_t fixed = drawn.empty() ? sizes.size() - (large ? 1 : 0) : drawn.front();
     const int large_index = large ? int(sizes.size()) - 1 : -1;
     timing_index = -1;
     if (gpu && timing) {
@@ -220,7 +223,8 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, 
     }
     std::vector<std::future<FieldCase>> made;
     for (size_t i = 0; i < sizes.size(); ++i)
-        made.push_back(std::async(std::launch::async, [&ex, s = sizes[i], cs = mix_seed(seed + 1000 + i)] {
+        made.push_back(std::async(std::launch::async, [&ex, s = sizes[i],
+                                                       cs = mix_seed((i < fixed ? seed : hidden) + 1000 + i)] {
             return ex.problem == Problem::cardiac2d ? cardiac_case(ex, s.first, cs) : derivative_case(ex, s.first, s.second, cs);
         }));
     std::vector<FieldCase> cases;

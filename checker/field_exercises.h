@@ -8,6 +8,7 @@
 // of an N^3 grid, the textbook's load formulas.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,11 @@ struct FieldCase {
 
 // The sizes of a check (the fixed ones, two drawn from the seed, and on the GPU a large one and
 // the timed one), each case made from its own seed. `timing_index`: the timed case's index, or -1.
+// `hidden_seed` (CheckOptions::hidden_seed; unset: `seed`) draws the sizes and makes the data of
+// the cases past the fixed sizes.
 std::vector<FieldCase> make_field_cases(const Exercise& ex, std::uint64_t seed, bool quick, bool large, bool gpu,
-                                        bool timing, int& timing_index);
+                                        bool timing, int& timing_index,
+                                        std::optional<std::uint64_t> hidden_seed = std::nullopt);
 
 // The request's view of case `index` (files case<index>.<buffer>), and the files themselves.
 CaseSpec field_case_spec(const FieldCase& c, int index);

@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "checker/checker.h"
+#include "checker/exercises.h"
+#include "checker/field_exercises.h"
 #include "core/error.h"
 #include "grading/elf_needs.h"
 #include "grading/job.h"
@@ -90,6 +93,10 @@ std::set<int> sizes_named(const std::string& text) {
         for (std::string v; std::getline(ss, v, ',');) sizes.insert(std::stoi(v));
     }
     return sizes;
+}
+
+bool drawn_of(const stencil::checker::CheckResult& r, int n) {
+    return std::find(r.drawn_sizes.begin(), r.drawn_sizes.end(), n) != r.drawn_sizes.end();
 }
 
 }  // namespace
@@ -345,4 +352,43 @@ TEST_CASE("version: --version, help COMMAND, and the version in check --json", "
     const Shell bad = sh("stencil-lab help nope");
     REQUIRE(bad.code == 2);
     REQUIRE(bad.out.find("help: unknown command 'nope'") != std::string::npos);
+}
+
+TEST_CASE("hidden seed: the drawn sizes and their cases come from it, the visible part from the seed", "[grading][cli]") {
+    using namespace stencil::checker;
+    // the field exercises' cases, made without a check: fixed cases equal, drawn sizes apart
+    const Exercise* cardiac = find_exercise("cardiac-shared");
+    REQUIRE(cardiac);
+    int timing = -1;
+    const auto a = make_field_cases(*cardiac, 7, false, true, false, false, timing, 11);
+    const auto b = make_field_cases(*cardiac, 7, false, true, false, false, timing, 12);
+    REQUIRE(a.size() == b.size());
+    bool drawn_differ = false;
+    for (size_t i = 0; i < a.size(); ++i) {
+        CAPTURE(i, a[i].n, b[i].n);
+        if (!a[i].drawn && !a[i].large) REQUIRE(a[i].n == b[i].n);
+        drawn_differ = drawn_differ || (a[i].drawn && a[i].n != b[i].n);
+    }
+    REQUIRE(drawn_differ);
+    // a star3d check: the same seed, two hidden seeds
+    CheckOptions opt;
+    opt.exercise = "naive";
+    opt.backend = "cpu";
+    opt.quick = true;
+    opt.large_case = false;
+    opt.seed = 5;
+    opt.hidden_seed = 1;
+    const CheckResult r1 = check_submission(corpus("naive_ok.cu").string(), opt);
+    opt.hidden_seed = 2;
+    const CheckResult r2 = check_submission(corpus("naive_ok.cu").string(), opt);
+    CAPTURE(r1.drawn_sizes, r2.drawn_sizes);
+    REQUIRE(r1.verdict == Verdict::pass);
+    REQUIRE(r1.seed == r2.seed);
+    REQUIRE(r1.drawn_sizes != r2.drawn_sizes);
+    std::vector<std::string> v1, v2;  // the visible tests: the same sizes, schedules and schedule seeds
+    for (const auto& t : r1.tests)
+        if (!drawn_of(r1, t.size)) v1.push_back(t.name);
+    for (const auto& t : r2.tests)
+        if (!drawn_of(r2, t.size)) v2.push_back(t.name);
+    REQUIRE(v1 == v2);
 }
