@@ -84,7 +84,8 @@ std::string students_see(Platform p, const JobConfig& c) {
         case Platform::gradescope:
             return hidden ? fmt::format("the output (the verdict on the visible sizes, their findings, the seed that "
                                         "reproduces them) and the visible tests; the hidden tests (sizes drawn from "
-                                        "the course secret) are shown {}, and the total score with them",
+                                        "the course secret) are shown {}; the total score counts their points (hide it in the "
+                                        "assignment's settings until grades are published if that matters)",
                                         hidden->visibility == Visibility::after_due_date ? "after the due date"
                                         : hidden->visibility == Visibility::after_published ? "once grades are published"
                                         : hidden->visibility == Visibility::hidden ? "never" : "at once (the rubric makes them visible)")
