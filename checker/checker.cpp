@@ -182,6 +182,7 @@ struct Setup {
     int tile = 0;
     bool gpu = false;
     std::uint64_t seed = 0;
+    std::uint64_t hidden_seed = 0;  // CheckOptions::hidden_seed: the drawn sizes and the later cases' data
 };
 
 Setup resolve(const CheckOptions& opt) {
@@ -202,6 +203,7 @@ Setup resolve(const CheckOptions& opt) {
         case BackendChoice::cpu: s.gpu = false; break;
     }
     s.seed = opt.seed ? *opt.seed : fresh_seed();
+    s.hidden_seed = opt.hidden_seed ? *opt.hidden_seed : s.seed;
     return s;
 }
 
@@ -217,7 +219,8 @@ struct Plan {
 Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
     Plan p;
     std::vector<int> sizes = test_sizes(ex, s.tile, opt.quick);
-    p.drawn = random_sizes(ex, s.tile, mix_seed(s.seed + 3), sizes, opt.quick);
+    const size_t fixed = sizes.size();  // the cases after these are made from the hidden seed
+    p.drawn = random_sizes(ex, s.tile, mix_seed(s.hidden_seed + 3), sizes, opt.quick);
     for (int n : p.drawn) sizes.push_back(n);
     p.count_n = load_count_size(ex, s.tile);
     if (opt.large_case) sizes.push_back(kLargeStarN);
@@ -226,7 +229,8 @@ Plan plan_cases(const Exercise& ex, const Setup& s, const CheckOptions& opt) {
     // cells): each case from its own seed, so the order they are made in changes nothing.
     std::vector<std::future<TestCase>> made;
     for (size_t c = 0; c < sizes.size(); ++c)
-        made.push_back(std::async(std::launch::async, [&ex, n = sizes[c], tile = s.tile, seed = mix_seed(s.seed + 1000 + c)] {
+        made.push_back(std::async(std::launch::async, [&ex, n = sizes[c], tile = s.tile,
+                                                       seed = mix_seed((c < fixed ? s.seed : s.hidden_seed) + 1000 + c)] {
             return make_case(ex, n, tile, seed);
         }));
     for (size_t c = 0; c < sizes.size(); ++c) {
@@ -416,8 +420,8 @@ void check_fields(CheckResult& res, std::vector<CaseFinding>& failing, const Exe
     WorkDir work;
     const SharedArrays arrays = find_shared_arrays(src.text, ex, s.tile);
     int timing = -1;
-    const std::vector<FieldCase> cases =
-        make_field_cases(ex, s.tile, s.seed, opt.quick, opt.large_case, s.gpu, opt.timing, timing);
+    const std::vector<FieldCase> cases = make_field_cases(ex, s.tile, s.seed, opt.quick, opt.large_case, s.gpu, opt.timing,
+                                                          timing, s.hidden_seed);
     Request req = base_request(ex, s, src, harness_constants(ex, ex.is_data() ? data_weights(ex, s.seed) : std::vector<double>{}),
                                opt, work.path);
     // Loads are counted at the largest case every backend runs (the GPU-only ones and the timed
@@ -465,6 +469,7 @@ void check_fields(CheckResult& res, std::vector<CaseFinding>& failing, const Exe
     }
     if (result.ok()) add_timing(res, result.result, timing >= 0 ? cases[size_t(timing)].n : 0, s.gpu);
     sanitize_step(res, req, s.gpu, work.path, opt);
+    res.measured_loads = res.loads;
     if (res.verdict != Verdict::pass) res.loads.reset();
     if (res.loads && !res.loads->within_budget && !opt.count_only)
         res.warnings.push_back(fmt::format(
@@ -544,6 +549,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& given)
         res.loads = cpu_load_count(ex, s, weights, req, work.path, opt, arrays, why, res.warnings);
     }
     // The count describes a correct kernel; next to a failing verdict it would only distract.
+    res.measured_loads = res.loads;
     if (res.verdict != Verdict::pass) res.loads.reset();
     if (res.loads && !res.loads->within_budget && !opt.count_only)
         res.warnings.push_back(fmt::format(

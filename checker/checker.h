@@ -182,6 +182,9 @@ struct CheckResult {
     std::vector<int> drawn_sizes;       // those of `sizes` drawn from the seed (a rubric's hidden tests)
     std::optional<Timing> timing;       // GPU, passing kernels
     std::optional<LoadCount> loads;     // GPU counters on the GPU, a checked run's count on the CPU
+    // The count as measured, kept when a failing verdict resets `loads`: a rubric judges the loads
+    // on the visible sizes (a kernel failing only a hidden size keeps that item)
+    std::optional<LoadCount> measured_loads;
     double seconds = 0;
 };
 
@@ -201,6 +204,11 @@ struct CheckOptions {
     bool timing = true;              // GPU: time a passing kernel against the lab's kernel
     bool count_loads = true;         // global loads per output (GPU counters or CPU trace)
     std::optional<std::uint64_t> seed;  // tests only: a fixed seed (never from the submission)
+    // The seed of what a rubric hides (grading/score.h): the sizes drawn beyond the fixed ones and
+    // the data of every case past the fixed sizes (drawn, large, timed). Unset: `seed` itself. A
+    // grading job sets it from the course secret, so the `seed` it shows a student reproduces the
+    // visible sizes, weights and schedules but not the hidden draw.
+    std::optional<std::uint64_t> hidden_seed;
     bool explain = false;            // check --explain: a backward slice of the first bad output
     bool quick = false;              // fewer sizes (tests of the checker itself)
     bool count_only = false;         // the count a budget is made of (a data exercise's solution):

@@ -258,8 +258,10 @@ constexpr int kLargeCardiacN = 129;
 constexpr int kLargeDerivativeMy = 256, kLargeDerivativeMz = 64;
 
 // A data exercise's cases: its visible sizes (the smallest two when `quick`), the sizes drawn from
-// the seed, and its large one. No timed case: there is no lab kernel to time against.
-static std::vector<FieldCase> make_data_cases(const Exercise& ex, int tile, std::uint64_t seed, bool quick, bool large, bool gpu) {
+// the hidden seed, and its large one (made from the hidden seed too, as the other problems' cases
+// past the fixed sizes are). No timed case: there is no lab kernel to time against.
+static std::vector<FieldCase> make_data_cases(const Exercise& ex, int tile, std::uint64_t seed, std::uint64_t hidden,
+                                              bool quick, bool large, bool gpu) {
     const DataSizes& sz = ex.data->sizes;
     std::vector<int> sizes = sz.visible;
     if (quick && sizes.size() > 2) {
@@ -267,14 +269,15 @@ static std::vector<FieldCase> make_data_cases(const Exercise& ex, int tile, std:
         if (std::find(sizes.begin(), sizes.end(), sz.count) == sizes.end()) sizes.push_back(sz.count);
     }
     const size_t visible = sizes.size();
-    const std::vector<int> drawn = quick ? std::vector<int>{} : data_drawn_sizes(ex, seed);
+    const std::vector<int> drawn = quick ? std::vector<int>{} : data_drawn_sizes(ex, hidden);
     sizes.insert(sizes.end(), drawn.begin(), drawn.end());
     const int large_index = large && sz.large ? int(sizes.size()) : -1;
     if (large_index >= 0) sizes.push_back(sz.large);
     const std::vector<double> weights = data_weights(ex, seed);
     std::vector<std::future<FieldCase>> made;
     for (size_t i = 0; i < sizes.size(); ++i)
-        made.push_back(std::async(std::launch::async, [&ex, &weights, tile, n = sizes[i], cs = mix_seed(seed + 1000 + i)] {
+        made.push_back(std::async(std::launch::async, [&ex, &weights, tile, n = sizes[i],
+                                                       cs = mix_seed((i < visible ? seed : hidden) + 1000 + i)] {
             return data_case(ex, tile, n, weights, cs);
         }));
     std::vector<FieldCase> cases;
@@ -293,10 +296,11 @@ static std::vector<FieldCase> make_data_cases(const Exercise& ex, int tile, std:
 }
 
 std::vector<FieldCase> make_field_cases(const Exercise& ex, int tile, std::uint64_t seed, bool quick, bool large, bool gpu,
-                                        bool timing, int& timing_index) {
+                                        bool timing, int& timing_index, std::optional<std::uint64_t> hidden_seed) {
+    const std::uint64_t hidden = hidden_seed ? *hidden_seed : seed;
     timing_index = -1;
-    if (ex.is_data()) return make_data_cases(ex, tile, seed, quick, large, gpu);
-    std::mt19937_64 rng(mix_seed(seed ^ 0xf1e1dull));
+    if (ex.is_data()) return make_data_cases(ex, tile, seed, hidden, quick, large, gpu);
+    std::mt19937_64 rng(mix_seed(hidden ^ 0xf1e1dull));  // draws the hidden sizes only
     // (a, b): cardiac2d n = a; derivative my = a, mz = b
     std::vector<std::pair<int, int>> sizes;
     std::vector<size_t> drawn;  // the indices of the sizes drawn from the seed
@@ -321,6 +325,8 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, int tile, std::uint6
         }
         if (large) sizes.push_back({kLargeDerivativeMy, kLargeDerivativeMz});  // the large case, on every backend
     }
+    // the cases after the fixed sizes (drawn, large, timed) are made from the hidden seed
+    const size_t fixed = drawn.empty() ? sizes.size() - (large ? 1 : 0) : drawn.front();
     const int large_index = large ? int(sizes.size()) - 1 : -1;
     timing_index = -1;
     if (gpu && timing) {
@@ -329,7 +335,8 @@ std::vector<FieldCase> make_field_cases(const Exercise& ex, int tile, std::uint6
     }
     std::vector<std::future<FieldCase>> made;
     for (size_t i = 0; i < sizes.size(); ++i)
-        made.push_back(std::async(std::launch::async, [&ex, s = sizes[i], cs = mix_seed(seed + 1000 + i)] {
+        made.push_back(std::async(std::launch::async, [&ex, s = sizes[i],
+                                                       cs = mix_seed((i < fixed ? seed : hidden) + 1000 + i)] {
             return ex.problem == Problem::cardiac2d ? cardiac_case(ex, s.first, cs) : derivative_case(ex, s.first, s.second, cs);
         }));
     std::vector<FieldCase> cases;

@@ -9,6 +9,7 @@
 // of an N^3 grid, the textbook's load formulas.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,9 +49,12 @@ struct FieldCase {
 
 // The sizes of a check (the fixed ones, those drawn from the seed, a large one, and on the GPU the
 // timed one), each case made from its own seed. `timing_index`: the timed case's index, or -1.
-// A stencil written as data (checker/data_exercise.h) has its sizes from its spec and no timed case.
+// `hidden_seed` (CheckOptions::hidden_seed; unset: `seed`) draws the sizes and makes the data of
+// the cases past the fixed sizes. A stencil written as data (checker/data_exercise.h) has its sizes
+// from its spec and no timed case.
 std::vector<FieldCase> make_field_cases(const Exercise& ex, int tile, std::uint64_t seed, bool quick, bool large,
-                                        bool gpu, bool timing, int& timing_index);
+                                        bool gpu, bool timing, int& timing_index,
+                                        std::optional<std::uint64_t> hidden_seed = std::nullopt);
 
 // The request's view of case `index` (files case<index>.<buffer>), and the files themselves.
 CaseSpec field_case_spec(const FieldCase& c, int index);

@@ -12,6 +12,7 @@
 #include "checker/findings.h"
 #include "checker/hints.h"
 #include "checker/report.h"
+#include "core/version.h"
 
 namespace stencil::checker {
 
@@ -117,6 +118,8 @@ json to_json(const CheckResult& r) {
     j["verdict"] = to_string(r.verdict);
     j["file"] = r.file;
     j["exercise"] = r.exercise;
+    j["exercise_hash"] = r.exercise_hash;  // the exercise's content (checker/exercises.h)
+    j["stencil_lab_version"] = stencil_lab_version();
     j["tile"] = r.tile;
     j["backend"] = r.backend;
     j["seed"] = std::to_string(r.seed);  // a string: JavaScript readers would round a 64-bit number

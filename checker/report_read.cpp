@@ -128,6 +128,7 @@ CheckResult check_result_from_json(const json& j) {
         r.verdict = verdict_of(j.at("verdict"));
         r.file = j.at("file").get<std::string>();
         r.exercise = j.at("exercise").get<std::string>();
+        if (j.contains("exercise_hash") && j["exercise_hash"].is_string()) r.exercise_hash = j["exercise_hash"].get<std::string>();
         r.tile = j.at("tile").get<int>();
         r.backend = j.at("backend").get<std::string>();
         r.seed = std::stoull(j.at("seed").get<std::string>());

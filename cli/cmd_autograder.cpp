@@ -1,8 +1,11 @@
 // `stencil-lab autograder make|run|rubric`: grading where courses grade (grading/).
 //
 //   autograder make --platform gradescope|prairielearn|classroom (--exercise E [--rubric F] |
-//                   --lab N --course C [--results R]) --out DIR [--backend B]
-//       the platform's bundle in DIR (grading/bundle.h), written whole or not at all
+//                   --lab N --course C [--results R]) --out DIR [--backend B] [--secret-file F]
+//                   [--image NAME] [--stencil-lab-on-path]
+//       the platform's bundle in DIR (grading/bundle.h), written whole or not at all; refused from a
+//       build tree (no stencil-lab to ship) or with an install tree the platform cannot run.
+//       --secret-file: the course secret (grading/seeds.h) read from F, or a new one written there
 //   autograder run --platform P --config grading.json [--root R] [--item ITEM]
 //       what the bundle's scripts run for each submission: find it in the platform's layout under
 //       R (default $STENCIL_LAB_PLATFORM_ROOT or the platform's own root), grade it, write the
@@ -15,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <cmath>
 #include <fstream>
@@ -30,6 +34,7 @@
 #include "grading/bundle.h"
 #include "grading/job.h"
 #include "grading/platform_results.h"
+#include "grading/seeds.h"
 #include "labs/grading/questions.h"
 
 namespace stencil::cli {
@@ -52,7 +57,34 @@ struct AutograderArgs {
     std::string root;
     std::string item;
     std::string backend = "auto";
+    std::string secret_file;
+    std::string image;
+    bool stencil_lab_on_path = false;
 };
+
+// The course secret: read from --secret-file when that file exists, else made now (and written
+// there, readable by its owner only, once the bundle is made: a refused make writes nothing).
+std::string course_secret(const AutograderArgs& a, bool& write_it) {
+    std::error_code ec;
+    write_it = !a.secret_file.empty() && !fs::exists(a.secret_file, ec);
+    if (!a.secret_file.empty() && !write_it) return read_course_secret(a.secret_file);
+    if (write_it && ::access(fs::absolute(a.secret_file).parent_path().c_str(), W_OK) != 0)
+        throw UserError(fmt::format("--secret-file {}: its folder cannot be written", a.secret_file));
+    return make_course_secret();
+}
+
+void write_secret(const std::string& file, const std::string& secret) {
+    const fs::path tmp = file + ".tmp";
+    std::error_code ec;
+    {
+        std::ofstream f(tmp, std::ios::trunc);
+        f << secret << "\n";
+        if (!f) throw UserError(fmt::format("--secret-file {}: cannot be written", file));
+    }
+    fs::permissions(tmp, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
+    fs::rename(tmp, file, ec);
+    if (ec) throw UserError(fmt::format("--secret-file {}: cannot be written ({})", file, ec.message()));
+}
 
 Platform platform_of(const std::string& s) {
     if (s.empty()) throw UserError("autograder: --platform is required (one of " + platform_names() + ")");
@@ -100,8 +132,17 @@ int make(const AutograderArgs& a) {
         req.gpu_results = fs::path(a.results);
     }
     req.install_tree = install_prefix();
+    req.stencil_lab_on_path = a.stencil_lab_on_path;
     req.data = data_dir(STENCIL_LAB_SOURCE_TREE);
+    if (!a.image.empty()) {
+        if (p != Platform::prairielearn) throw UserError("autograder make: --image goes with --platform prairielearn");
+        req.image = checked_image_name(a.image);
+    }
+    bool write_it = false;
+    req.config.secret = course_secret(a, write_it);
+    req.secret_origin = a.secret_file;
     const BundleReport rep = make_bundle(req);
+    if (write_it) write_secret(a.secret_file, req.config.secret);
     std::cout << fmt::format("{} bundle for {} in {}:\n", to_string(p),
                              req.config.kind == JobConfig::Kind::lab ? fmt::format("lab {}", req.config.lab)
                                                                      : req.config.rubric.exercise,
@@ -115,8 +156,7 @@ int make(const AutograderArgs& a) {
 // its results when the submission has not changed since.
 int classroom_item(const PlatformLayout& where, const JobConfig& config, const std::string& item) {
     json results;
-    const bool lab = config.kind == JobConfig::Kind::lab;
-    const Found f = find_submission(where.submission, lab ? ".json" : ".cu", lab ? "answers.json" : "stencil.cu");
+    const Found f = find_job_submission(where.submission, config);
     std::error_code ec;
     if (fs::exists(where.results, ec) && f.problem.empty()) {
         std::ifstream in(where.results);
@@ -184,6 +224,12 @@ const Command autograder_command("autograder", 85, [](CLI::App& app) -> std::fun
     app.add_option("--course", a->course, "make --lab: the instructor's course file (lab course --out makes one)");
     app.add_option("--results", a->results, "make --lab: a GPU run's results for the GPU questions");
     app.add_option("--out", a->out, "make: the bundle's folder (new, or empty)");
+    app.add_option("--secret-file", a->secret_file, "make: the course secret's file (reused when it exists, else a new "
+                                                    "secret is written there): the same grades and PrairieLearn UUID "
+                                                    "across makes and terms");
+    app.add_option("--image", a->image, "make --platform prairielearn: the grader image's name (info.json, Dockerfile)");
+    app.add_flag("--stencil-lab-on-path", a->stencil_lab_on_path,
+                 "make: ship no stencil-lab; the grading box has its own on PATH (an image you build yourself)");
     app.add_option("--config", a->config, "run: the bundle's grading.json");
     app.add_option("--root", a->root, "run: the platform's root (default $STENCIL_LAB_PLATFORM_ROOT or its own)");
     app.add_option("--item", a->item, "run --platform classroom: the workflow step's item; exit 0 when it earned all "

@@ -35,6 +35,7 @@
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/sha256.h"
+#include "core/version.h"
 #include "grading/box.h"
 #include "grading/platform_results.h"
 #include "grading/rubric.h"
@@ -143,7 +144,7 @@ std::string csv_row(const std::string& file, const std::string& verdict, const s
            (r && r->loads ? fmt::format("{:.4f}", r->loads->loads_per_output) : "") + "," +
            (r && r->loads ? fmt::format("{:.4f}", r->loads->budget) : "") + "," +
            (r && r->timing ? fmt::format("{:.3f}", r->timing->ratio) : "") + "," + fmt::format("{:#x}", seed) + "," +
-           sha256 + "\n";
+           sha256 + "," + (r ? csv_field(r->exercise) + "," + r->exercise_hash : ",") + "," + stencil_lab_version() + "\n";
 }
 
 // A graded file's line after its verdict: its first finding's sizes, and how many more findings
@@ -332,7 +333,8 @@ int run_batch(const CheckArgs& a, checker::CheckOptions opt) {
     if (!a.csv.empty()) {
         csv.open(a.csv, std::ios::trunc);
         if (!csv) throw UserError("cannot write " + a.csv);
-        csv << "file,verdict,score,message,loads_per_output,load_budget,time_ratio,seed,sha256\n";
+        csv << "file,verdict,score,message,loads_per_output,load_budget,time_ratio,seed,sha256,exercise,exercise_hash,"
+               "stencil_lab_version\n";
     }
     std::vector<Graded> done(entries.size());
     std::mutex out_m;

@@ -1,6 +1,7 @@
 // stencil-lab: the command-line front end. Every subcommand is a thin layer over the core
 // (kernels/, core/, backends/, analysis/); see cli/cmd_*.cpp.
 //
+// `stencil-lab --version` prints core/version.h's string; `stencil-lab help [COMMAND]` is `--help`.
 // Exit codes: 0 success (and --help); 1 the work ran and says no (a wrong result, a failed check);
 // 2 a usage error or an input that cannot run, as one line `stencil-lab: <the rule>` on stderr
 // before any work starts; 3 an internal error. Commands may document others (baseline --strict: 4).
@@ -26,6 +27,7 @@
 #include "cli/suggest.h"
 #include "core/backend_choice.h"
 #include "core/error.h"
+#include "core/version.h"
 #include "kernels/versions.h"
 
 namespace stencil::cli {
@@ -296,6 +298,33 @@ std::string one_line(std::string s) {
     return s;
 }
 
+// `stencil-lab --version` and `stencil-lab help [COMMAND]`, answered before the commands parse
+// anything: printed (code 0), or the usage error's line.
+struct EarlyAnswer {
+    int code = 0;
+    std::string error;
+};
+
+EarlyAnswer version_or_help(CLI::App& app, int argc, char** argv) {
+    if (std::string(argv[1]) != "help") {
+        if (argc > 2) return {2, fmt::format("--version takes nothing after it (got '{}')", argv[2])};
+        fmt::print("stencil-lab {}\n", stencil::stencil_lab_version());
+        return {};
+    }
+    if (argc == 2) {
+        fmt::print("{}", app.help());
+        return {};
+    }
+    if (argc > 3) return {2, "help takes one command at most: stencil-lab help [COMMAND]"};
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (sub->get_name() == argv[2]) {
+            fmt::print("{}", sub->help());
+            return {};
+        }
+    return {2, fmt::format("help: unknown command '{}' ({}one of {})", argv[2],
+                           did_you_mean(argv[2], split_names(command_list())), command_list())};
+}
+
 }  // namespace
 }  // namespace stencil::cli
 
@@ -305,7 +334,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "help for every command");
     app.footer("Exit codes: 0 ok, 1 the work says no (a wrong result, a failed check), 2 a usage error "
-               "(one line on stderr), 3 an internal error.");
+               "(one line on stderr), 3 an internal error. `stencil-lab help COMMAND` is COMMAND's help; "
+               "`stencil-lab --version` names this build.");
 
     auto registry = command_registry();
     std::sort(registry.begin(), registry.end(),
@@ -325,6 +355,10 @@ int main(int argc, char** argv) {
     // subcommand first).
     if (argc < 2) return usage_error("a command is required (one of " + command_list() + ")", "");
     const std::string first = argv[1];
+    if (first == "--version" || first == "-V" || first == "help") {
+        const EarlyAnswer a = version_or_help(app, argc, argv);
+        return a.error.empty() ? a.code : usage_error(a.error, "");
+    }
     if (first[0] == '-' && first != "--help" && first != "-h" && first != "--help-all")
         return usage_error(fmt::format("unknown option '{}': the command comes first (one of {})", first,
                                        command_list()),

@@ -6,10 +6,15 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <random>
 #include <sstream>
 
+#include "checker/exercises.h"
 #include "core/error.h"
+#include "core/version.h"
+#include "grading/markdown_html.h"
+#include "grading/points.h"
+#include "grading/seeds.h"
+#include "grading/tree_check.h"
 #include "grading/zip_writer.h"
 #include "labs/grading/grade.h"
 
@@ -56,25 +61,87 @@ std::string exercise_name(const JobConfig& c) {
     return c.kind == JobConfig::Kind::lab ? fmt::format("lab {}", c.lab) : c.rubric.exercise;
 }
 
-// NVRTC from NVIDIA's apt repository: the one part of the CUDA toolkit the binaries load
+// A file of the graded exercise's folder (its README.md, its skeleton stencil.cu), or "" when it has
+// none: the exercise's own folder (checker/exercises.h), else the data folder's copy.
+std::string exercise_file(const BundleRequest& req, const std::string& name) {
+    if (req.config.kind == JobConfig::Kind::lab) return "";
+    std::error_code ec;
+    if (const checker::Exercise* ex = checker::find_exercise(req.config.rubric.exercise)) {
+        const fs::path folder = checker::exercise_folder(*ex);
+        if (!folder.empty() && fs::is_regular_file(folder / name, ec)) return read_file(folder / name);
+    }
+    const fs::path copy = req.data / "exercises" / req.config.rubric.exercise / name;
+    if (!req.data.empty() && fs::is_regular_file(copy, ec)) return read_file(copy);
+    return "";
+}
+
+// What a student sees of a graded submission on the platform, for the bundle's README and make's
+// output: the hidden tests are hidden only where the platform has a visibility for them.
+std::string students_see(Platform p, const JobConfig& c) {
+    if (c.kind == JobConfig::Kind::lab) return "every question's test, right or wrong (the values kept back unless the course is in practice mode)";
+    const Item* hidden = c.rubric.item(ItemKind::hidden);
+    switch (p) {
+        case Platform::gradescope:
+            return hidden ? fmt::format("the output (the verdict on the visible sizes, their findings, the seed that "
+                                        "reproduces them) and the visible tests; the hidden tests (sizes drawn from "
+                                        "the course secret) are shown {}; the total score counts their points (hide it in the "
+                                        "assignment's settings until grades are published if that matters)",
+                                        hidden->visibility == Visibility::after_due_date ? "after the due date"
+                                        : hidden->visibility == Visibility::after_published ? "once grades are published"
+                                        : hidden->visibility == Visibility::hidden ? "never" : "at once (the rubric makes them visible)")
+                          : "the output and every test (the rubric has no hidden item)";
+        case Platform::prairielearn:
+            return hidden ? "every test, the hidden sizes included: PrairieLearn's external grader has no hidden tests "
+                            "(their sizes still come from the course secret; leave the hidden item out of the rubric "
+                            "(--rubric) to grade on the visible sizes only)"
+                          : "every test (the rubric has no hidden item)";
+        case Platform::classroom:
+            return hidden ? "every step's output, the hidden sizes included: GitHub Classroom has no hidden tests, and "
+                            "the template repository is the student's, so it carries no course secret (the sizes follow "
+                            "from the exercise and the file alone: a student can reproduce them); leave the hidden item "
+                            "out of the rubric (--rubric) to grade on the visible sizes only"
+                          : "every step's output (the rubric has no hidden item)";
+    }
+    return "";
+}
+
+std::string bundle_readme(const BundleRequest& req, const std::string& what) {
+    return fmt::format("# stencil-lab {} bundle: {}\n\nMade by `stencil-lab autograder make` (stencil-lab {}).\n\n"
+                       "## What students see\n\n{}.\n\n## The course secret\n\n{}\n",
+                       to_string(req.platform), exercise_name(req.config), stencil_lab_version(),
+                       students_see(req.platform, req.config), what);
+}
+
+// NVRTC: the one part of the CUDA toolkit the binaries load, from an installed toolkit when the
+// image has one, else from NVIDIA's apt repository
 // (libnvrtc.so.13, ~110 MB, too large to carry in every bundle). The CUDA runtime is linked into
 // them and libcuda is loaded only where a GPU is.
 std::string install_nvrtc(const std::string& sudo) {
-    return fmt::format(R"SH(. /etc/os-release
-case "$VERSION_ID" in
-  22.04) repo=ubuntu2204 ;;
-  24.04) repo=ubuntu2404 ;;
-  *) echo "setup: NVIDIA's packages are for Ubuntu 22.04 and 24.04 (this is $PRETTY_NAME)"; exit 1 ;;
-esac
-if ! ldconfig -p | grep -q 'libnvrtc.so.13 '; then
-  {0}apt-get update -qq
-  {0}apt-get install -y -qq --no-install-recommends ca-certificates wget > /dev/null
-  wget -q "https://developer.download.nvidia.com/compute/cuda/repos/$repo/x86_64/cuda-keyring_1.1-1_all.deb"
-  {0}dpkg -i cuda-keyring_1.1-1_all.deb > /dev/null && rm -f cuda-keyring_1.1-1_all.deb
-  {0}apt-get update -qq
-  {0}apt-get install -y -qq --no-install-recommends cuda-nvrtc-13-0 > /dev/null
-  echo /usr/local/cuda-13.0/targets/x86_64-linux/lib | {0}tee /etc/ld.so.conf.d/stencil-lab-nvrtc.conf > /dev/null
-  {0}ldconfig
+    // No `grep -q` after ldconfig and `|| true` after ls: under pipefail, a reader that stops early
+    // or a glob that matches nothing would end setup.sh.
+    return fmt::format(R"SH(if ! ldconfig -p | grep 'libnvrtc.so.13 ' > /dev/null; then
+  # an image with the CUDA 13 toolkit has NVRTC already: put its folder on ld.so's list
+  have=$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvrtc.so.13 /usr/local/cuda*/lib64/libnvrtc.so.13 2> /dev/null | head -n 1 || true)
+  if [ -n "$have" ]; then
+    dirname "$have" | {0}tee /etc/ld.so.conf.d/stencil-lab-nvrtc.conf > /dev/null
+    {0}ldconfig
+  else
+    . /etc/os-release
+    case "$ID $VERSION_ID" in
+      "ubuntu 22.04") repo=ubuntu2204 ;;
+      "ubuntu 24.04") repo=ubuntu2404 ;;
+      "debian 12") repo=debian12 ;;
+      *) echo "setup: NVIDIA's packages are for Ubuntu 22.04 and 24.04 and Debian 12 (this is $PRETTY_NAME)"; exit 1 ;;
+    esac
+    {0}apt-get update -qq
+    {0}apt-get install -y -qq --no-install-recommends ca-certificates wget > /dev/null
+    wget -q "https://developer.download.nvidia.com/compute/cuda/repos/$repo/x86_64/cuda-keyring_1.1-1_all.deb"
+    {0}dpkg -i cuda-keyring_1.1-1_all.deb > /dev/null && rm -f cuda-keyring_1.1-1_all.deb
+    {0}apt-get update -qq
+    {0}apt-get install -y -qq --no-install-recommends cuda-nvrtc-13-0 > /dev/null
+    echo /usr/local/cuda-13.0/targets/x86_64-linux/lib | {0}tee /etc/ld.so.conf.d/stencil-lab-nvrtc.conf > /dev/null
+    {0}ldconfig
+  fi
 fi
 )SH", sudo);
 }
@@ -112,22 +179,20 @@ void gradescope(const BundleRequest& req, const fs::path& dir, BundleReport& rep
                "JSON\nfi\nexit 0\n", true);
     write_file(src / "grading.json", to_json(req.config).dump(2) + "\n");
     if (req.gpu_results) fs::copy_file(*req.gpu_results, src / "gpu-results.json");
-    if (!req.install_tree.empty()) copy_install_tree(req.install_tree, src / "stencil-lab");
+    if (!req.install_tree.empty() && !req.stencil_lab_on_path) copy_install_tree(req.install_tree, src / "stencil-lab");
     write_zip(src, dir / "autograder.zip");
     fs::remove_all(src);
+    write_file(dir / "README.md", bundle_readme(req, fmt::format(
+        "grading.json (in the zip, under source/, which students never see) holds the course secret{}: the check's seeds "
+        "follow from it, the exercise and the submitted file, so a regrade gives the same grade and the hidden sizes "
+        "cannot be reproduced without it. Keep it with --secret-file FILE to grade the same way next term.",
+        req.secret_origin.empty() ? "" : " (from " + req.secret_origin + ")")));
     rep.files.push_back("autograder.zip");
+    rep.files.push_back("README.md");
     rep.notes.push_back("upload autograder.zip as the assignment's autograder (Ubuntu 22.04 or 24.04 base image)");
 }
 
 // ---- [prairielearn] -----------------------------------------------------------------------------
-
-std::string uuid4() {
-    std::random_device rd;
-    std::mt19937_64 g((std::uint64_t(rd()) << 32) ^ rd());
-    const std::uint64_t a = g(), b = g();
-    return fmt::format("{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff, a & 0xfff,
-                       0x8000 | (b >> 48 & 0x3fff), b & 0xffffffffffffull);
-}
 
 void prairielearn(const BundleRequest& req, const fs::path& dir, BundleReport& rep) {
     const bool lab = req.config.kind == JobConfig::Kind::lab;
@@ -135,7 +200,7 @@ void prairielearn(const BundleRequest& req, const fs::path& dir, BundleReport& r
                "# The grader image for PrairieLearn's external grading: Ubuntu 24.04, NVRTC from NVIDIA's apt\n"
                "# repository, stencil-lab's install tree (stencil-lab/ beside this file). Grading jobs have no\n"
                "# network: everything is in the image.\n"
-               "#   docker build -t YOU/stencil-lab-grader . && docker push YOU/stencil-lab-grader\n"
+               "#   docker build -t " + req.image + " . && docker push " + req.image + "\n"
                "FROM ubuntu:24.04\n"
                "RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates wget \\\n"
                " && wget -q https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2404/x86_64/cuda-keyring_1.1-1_all.deb \\\n"
@@ -147,15 +212,12 @@ void prairielearn(const BundleRequest& req, const fs::path& dir, BundleReport& r
                "ENV PATH=/opt/stencil-lab/bin:$PATH\n"
                "RUN stencil-lab info\n");
     rep.files.push_back("Dockerfile");
-    if (!req.install_tree.empty()) {
+    if (!req.install_tree.empty() && !req.stencil_lab_on_path) {
         copy_install_tree(req.install_tree, dir / "stencil-lab");
         rep.files.push_back("stencil-lab/");
-    } else {
-        rep.notes.push_back("no install tree was copied (this stencil-lab runs from a build tree): put one in "
-                            "DIR/stencil-lab (cmake --install build --prefix DIR/stencil-lab) before docker build");
     }
     const fs::path q = dir / "question";
-    json info = {{"uuid", uuid4()},
+    json info = {{"uuid", question_uuid(req.config)},
                  {"title", "stencil-lab: " + exercise_name(req.config)},
                  {"topic", "Stencils"},
                  {"type", "v3"},
@@ -163,7 +225,7 @@ void prairielearn(const BundleRequest& req, const fs::path& dir, BundleReport& r
                  {"gradingMethod", "External"},
                  {"externalGradingOptions",
                   {{"enabled", true},
-                   {"image", "YOU/stencil-lab-grader"},
+                   {"image", req.image},
                    {"entrypoint", "/grade/tests/run.sh"},
                    {"timeout", 180}}}};
     write_file(q / "info.json", info.dump(2) + "\n");
@@ -171,14 +233,19 @@ void prairielearn(const BundleRequest& req, const fs::path& dir, BundleReport& r
     const std::string editor = lab ? "<pl-file-upload file-names=\"answers.json\"></pl-file-upload>"
                                    : "<pl-file-editor file-name=\"stencil.cu\" ace-mode=\"ace/mode/c_cpp\" "
                                      "source-file-name=\"stencil.cu\"></pl-file-editor>";
+    // The statement itself (the exercise's README), not a pointer to a handout the question lacks.
+    const std::string statement = exercise_file(req, "README.md");
+    const std::string intro =
+        lab ? fmt::format("<p>Lab {}: write your answers into answers.json under the questions' ids and upload it; it "
+                          "is graded by stencil-lab.</p>\n", req.config.lab)
+            : fmt::format("<p>Write {} in the editor below; it is graded by stencil-lab's checker.</p>\n", file);
     write_file(q / "question.html",
-               fmt::format("<pl-question-panel>\n  <p>stencil-lab, {}: write {} (the handout says what it must "
-                           "do); it is graded by stencil-lab's checker.</p>\n</pl-question-panel>\n\n{}\n\n"
+               fmt::format("<pl-question-panel>\n{}{}</pl-question-panel>\n\n{}\n\n"
                            "<pl-submission-panel>\n  <pl-external-grader-results></pl-external-grader-results>\n"
                            "  <pl-file-preview></pl-file-preview>\n</pl-submission-panel>\n",
-                           exercise_name(req.config), file, editor));
-    if (!lab && !req.data.empty() && fs::exists(req.data / "exercises" / req.config.rubric.exercise / "stencil.cu"))
-        write_file(q / "stencil.cu", read_file(req.data / "exercises" / req.config.rubric.exercise / "stencil.cu"));
+                           intro, markdown_to_html(statement), editor));
+    if (const std::string skeleton = exercise_file(req, "stencil.cu"); !lab && !skeleton.empty())
+        write_file(q / "stencil.cu", skeleton);
     write_file(q / "tests" / "grading.json", to_json(req.config).dump(2) + "\n");
     if (req.gpu_results) fs::copy_file(*req.gpu_results, q / "tests" / "gpu-results.json");
     write_file(q / "tests" / "run.sh", "#!/usr/bin/env bash\n"
@@ -194,8 +261,14 @@ void prairielearn(const BundleRequest& req, const fs::path& dir, BundleReport& r
                "{\"gradable\": false, \"score\": 0, \"message\": \"The grader stopped before it wrote the results (exit code $rc; 137 means it was killed, usually for memory).\", \"format_errors\": \"the grading machine failed, not your submission: tell your instructor\"}\n"
                "JSON\nfi\nexit 0\n", true);
     rep.files.push_back("question/");
-    rep.notes.push_back("docker build -t YOU/stencil-lab-grader DIR && docker push ...; set externalGradingOptions.image "
-                        "in question/info.json; copy question/ into your course's questions/");
+    write_file(dir / "README.md", bundle_readme(req, fmt::format(
+        "question/tests/grading.json (the question's tests/, which PrairieLearn keeps from students) holds the course "
+        "secret{}. The question's UUID follows from it and the exercise: make the bundle again with the same "
+        "--secret-file and the UUID stays the same, as PrairieLearn requires.",
+        req.secret_origin.empty() ? "" : " (from " + req.secret_origin + ")")));
+    rep.files.push_back("README.md");
+    rep.notes.push_back(fmt::format("docker build -t {0} DIR && docker push {0}; copy question/ into your course's "
+                                    "questions/", req.image));
 }
 
 // ---- [classroom] --------------------------------------------------------------------------------
@@ -209,9 +282,15 @@ std::string step_id(const std::string& item) {
 void classroom(const BundleRequest& req, const fs::path& dir, BundleReport& rep) {
     const bool lab = req.config.kind == JobConfig::Kind::lab;
     const fs::path ours = dir / ".stencil-lab";
-    write_file(ours / "grading.json", to_json(req.config).dump(2) + "\n");
+    JobConfig config = req.config;
+    config.secret.clear();  // the repository is the student's: nothing in it is secret
+    write_file(ours / "grading.json", to_json(config).dump(2) + "\n");
+    write_file(ours / "README.md", bundle_readme(req, "none: the template repository becomes each student's own, so "
+                                                      "grading.json carries no secret; the check's seeds follow from "
+                                                      "the exercise and the submitted file (a regrade gives the same "
+                                                      "grade)."));
     if (req.gpu_results) fs::copy_file(*req.gpu_results, ours / "gpu-results.json");
-    if (!req.install_tree.empty()) copy_install_tree(req.install_tree, ours / "stencil-lab");
+    if (!req.install_tree.empty() && !req.stencil_lab_on_path) copy_install_tree(req.install_tree, ours / "stencil-lab");
     write_file(ours / "setup.sh", "#!/usr/bin/env bash\n"
                "# The workflow's first step runs this on GitHub's Ubuntu runner: NVRTC from NVIDIA's apt\n"
                "# repository; stencil-lab is in .stencil-lab/stencil-lab (an install tree).\n"
@@ -257,10 +336,9 @@ void classroom(const BundleRequest& req, const fs::path& dir, BundleReport& rep)
         }
         write_file(dir / "answers.json", json{{"answers", answers}}.dump(2) + "\n");
         write_file(dir / "QUESTIONS.md", sheet);
-    } else if (!req.data.empty()) {
-        const fs::path ex = req.data / "exercises" / req.config.rubric.exercise;
-        if (fs::exists(ex / "stencil.cu")) write_file(dir / "stencil.cu", read_file(ex / "stencil.cu"));
-        if (fs::exists(ex / "README.md")) write_file(dir / "README.md", read_file(ex / "README.md"));
+    } else {
+        if (const std::string t = exercise_file(req, "stencil.cu"); !t.empty()) write_file(dir / "stencil.cu", t);
+        if (const std::string t = exercise_file(req, "README.md"); !t.empty()) write_file(dir / "README.md", t);
     }
     rep.files.push_back(".github/workflows/classroom.yml");
     rep.files.push_back(".stencil-lab/");
@@ -292,19 +370,48 @@ std::vector<ClassroomStep> classroom_steps(const JobConfig& config, bool with_gp
             if (!q->gpu || with_gpu_results) steps.push_back({step_id(q->id), q->id, 1});
         return steps;
     }
-    // GitHub's runners have no GPU: a rubric that rescales without one scales the other items up.
+    // GitHub's runners have no GPU: a rubric that rescales without one scales the other items up,
+    // in whole units that add up to the total (points.h), as the results' items do.
     const Rubric& r = config.rubric;
-    double max = 0;
-    for (const Item& i : r.items) max += i.kind == ItemKind::time && r.time.rescale_without_gpu ? 0 : i.points;
-    for (const Item& i : r.items) {
-        if (i.points <= 0 || (i.kind == ItemKind::time && r.time.rescale_without_gpu)) continue;
-        steps.push_back({to_string(i.kind), to_string(i.kind), max > 0 ? std::round(i.points * r.total / max * 100) / 100 : 0});
+    const std::vector<long long> units = item_units(r, r.time.rescale_without_gpu);
+    for (size_t k = 0; k < r.items.size(); ++k) {
+        const Item& i = r.items[k];
+        if (units[k] <= 0 || (i.kind == ItemKind::time && r.time.rescale_without_gpu)) continue;
+        steps.push_back({to_string(i.kind), to_string(i.kind), to_points(r, units[k])});
     }
     return steps;
 }
 
+std::string question_uuid(const JobConfig& config) {
+    const std::string what = config.kind == JobConfig::Kind::lab ? fmt::format("prairielearn question: lab {}", config.lab)
+                                                                 : "prairielearn question: " + config.rubric.exercise;
+    return derived_uuid(config.secret, what);
+}
+
+std::string checked_image_name(const std::string& image) {
+    bool ok = !image.empty() && image.size() <= 255 && std::isalnum(static_cast<unsigned char>(image[0]));
+    for (char c : image)
+        ok = ok && (std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+                    std::string_view("._-/:@").find(c) != std::string_view::npos);
+    if (!ok)
+        throw UserError(fmt::format("--image '{}': not a Docker image name (lowercase letters, digits and ._-/:@, e.g. "
+                                    "yourname/stencil-lab-grader:2026)", image));
+    return image;
+}
+
 BundleReport make_bundle(const BundleRequest& req) {
     check_out(req.out);
+    if (req.install_tree.empty() && !req.stencil_lab_on_path)
+        throw UserError("autograder make: this stencil-lab runs from a build tree, so the bundle would have no stencil-lab "
+                        "to run; make it with an installed one (cmake --preset grading && cmake --build --preset grading "
+                        "&& cmake --install build-grading --prefix DIR --component grading, then DIR/bin/stencil-lab "
+                        "autograder make ...), or pass --stencil-lab-on-path for a grading box that has its own");
+    if (!req.install_tree.empty() && !req.stencil_lab_on_path)
+        if (const std::string why = tree_problem(req.install_tree, req.platform); !why.empty())
+            throw UserError(fmt::format("autograder make: the install tree {} cannot run on {}: {}; install one from "
+                                        "the grading preset (cmake --preset grading && cmake --build --preset grading "
+                                        "&& cmake --install build-grading --prefix DIR --component grading)",
+                                        req.install_tree.string(), to_string(req.platform), why));
     const fs::path out = fs::absolute(req.out);
     std::string tmpl = (out.parent_path() / fmt::format(".{}.tmp-XXXXXX", out.filename().string())).string();
     if (!::mkdtemp(tmpl.data())) throw UserError(fmt::format("--out {}: cannot create a folder beside it", req.out.string()));
@@ -329,9 +436,17 @@ BundleReport make_bundle(const BundleRequest& req) {
         fs::remove_all(tmp, ec);
         throw;
     }
-    if (req.install_tree.empty() && req.platform != Platform::prairielearn)
-        rep.notes.push_back("no install tree was copied (this stencil-lab runs from a build tree): the bundle uses "
-                            "the stencil-lab on PATH; make bundles for courses from an installed stencil-lab");
+    if (req.stencil_lab_on_path)
+        rep.notes.push_back("no stencil-lab was copied (--stencil-lab-on-path): the grading box must have one on PATH");
+    rep.notes.push_back("students will see " + students_see(req.platform, req.config));
+    if (req.platform != Platform::classroom)
+        rep.notes.push_back(req.secret_origin.empty()
+                                ? "a new course secret is in the bundle's grading.json (\"secret\"): to grade the same way "
+                                  "next time (the same grades, the same PrairieLearn UUID), pass --secret-file FILE (a "
+                                  "new FILE gets the secret written into it, an existing one is reused)"
+                                : fmt::format("the course secret is in {}: pass --secret-file {} again to grade the same "
+                                              "way (the same grades, the same PrairieLearn UUID)",
+                                              req.secret_origin, req.secret_origin));
     return rep;
 }
 

@@ -22,11 +22,14 @@ namespace stencil::grading {
 
 struct BundleRequest {
     Platform platform = Platform::gradescope;
-    JobConfig config;
+    JobConfig config;                    // config.secret: the course secret (seeds.h); Classroom leaves it out
     std::filesystem::path out;
     std::filesystem::path install_tree;  // an install prefix to copy in; empty: none (a build tree)
+    bool stencil_lab_on_path = false;    // ship no stencil-lab: the box has its own on PATH
     std::filesystem::path data;          // the data folder (core/install_layout.h): READMEs, skeletons
     std::optional<std::filesystem::path> gpu_results;  // lab: the GPU questions' figures
+    std::string image = "YOU/stencil-lab-grader";       // PrairieLearn: the grader image's name
+    std::string secret_origin;           // where the secret came from, for the notes ("" : made now)
 };
 
 struct BundleReport {
@@ -34,8 +37,10 @@ struct BundleReport {
     std::vector<std::string> notes;  // what the instructor must do next or know
 };
 
-// Throws UserError (one line) for an out folder that cannot be written or is not empty; nothing is
-// left behind then.
+// Throws UserError (one line) for an out folder that cannot be written or is not empty, and when
+// it cannot ship a stencil-lab that runs there: no install tree (a build tree's stencil-lab, unless
+// stencil_lab_on_path), or one that needs more than the platform's image has (tree_check.h).
+// Nothing is left behind then.
 BundleReport make_bundle(const BundleRequest& req);
 
 // The GitHub Classroom workflow's steps: (id, what it grades, points).
@@ -44,5 +49,11 @@ struct ClassroomStep {
     double points = 0;
 };
 std::vector<ClassroomStep> classroom_steps(const JobConfig& config, bool with_gpu_results);
+
+// PrairieLearn's question UUID: from the course secret and what is graded, the same on every make.
+std::string question_uuid(const JobConfig& config);
+
+// A grader image name Docker accepts ([registry/]name[:tag], lowercase path), or UserError.
+std::string checked_image_name(const std::string& image);
 
 }  // namespace stencil::grading

@@ -5,15 +5,19 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
 #include "checker/checker.h"
+#include "checker/contract.h"
+#include "checker/exercises.h"
 #include "core/error.h"
 #include "core/json_file.h"
 #include "core/sha256.h"
 #include "grading/box.h"
 #include "grading/platform_results.h"
+#include "grading/seeds.h"
 #include "labs/grading/grade.h"
 
 namespace stencil::grading {
@@ -30,12 +34,17 @@ JobConfig parse_job_config(const json& j, const std::string& origin) {
     const std::string kind = j["kind"].get<std::string>();
     if (kind == "exercise") {
         for (const auto& [k, v] : j.items())
-            if (k != "kind" && k != "rubric" && k != "backend") bad(k, "unknown key (known: kind, rubric, backend)");
+            if (k != "kind" && k != "rubric" && k != "backend" && k != "secret")
+                bad(k, "unknown key (known: kind, rubric, backend, secret)");
         if (!j.contains("rubric")) bad("rubric", "required");
         c.rubric = parse_rubric(j["rubric"], origin + " (rubric)");
         if (j.contains("backend")) {
             if (!j["backend"].is_string()) bad("backend", "must be auto, cuda or cpu");
             c.backend = j["backend"].get<std::string>();
+        }
+        if (j.contains("secret")) {
+            if (!j["secret"].is_string()) bad("secret", "must be 64 hex digits");
+            c.secret = parse_course_secret(j["secret"].get<std::string>(), origin);
         }
     } else if (kind == "lab") {
         c.kind = JobConfig::Kind::lab;
@@ -63,32 +72,107 @@ JobConfig load_job_config(const fs::path& path) {
 }
 
 json to_json(const JobConfig& c) {
-    if (c.kind == JobConfig::Kind::exercise) return {{"kind", "exercise"}, {"rubric", to_json(c.rubric)}, {"backend", c.backend}};
+    if (c.kind == JobConfig::Kind::exercise) {
+        json j = {{"kind", "exercise"}, {"rubric", to_json(c.rubric)}, {"backend", c.backend}};
+        if (!c.secret.empty()) j["secret"] = c.secret;
+        return j;
+    }
     json j = {{"kind", "lab"}, {"lab", c.lab}, {"course", labs::to_json(c.course)}};
     if (!c.gpu_results.empty()) j["results"] = c.gpu_results;
     return j;
 }
 
-Found find_submission(const fs::path& folder, const std::string& extension, const std::string& preferred) {
+namespace {
+
+// Whether `text` defines or names the kernel: its name followed by '(' (white space allowed).
+bool has_kernel(const std::string& text, const std::string& kernel) {
+    for (size_t p = text.find(kernel); p != std::string::npos; p = text.find(kernel, p + 1)) {
+        const bool starts = p == 0 || !(std::isalnum(static_cast<unsigned char>(text[p - 1])) || text[p - 1] == '_');
+        size_t q = p + kernel.size();
+        while (q < text.size() && std::isspace(static_cast<unsigned char>(text[q]))) ++q;
+        if (starts && q < text.size() && text[q] == '(') return true;
+    }
+    return false;
+}
+
+std::string listed(const std::vector<std::string>& names) {
+    std::string s;
+    for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+// A submission folder is the student's: bounded, so that a huge tree costs a line, not a hang.
+constexpr size_t kMaxEntries = 10000;
+constexpr uintmax_t kMaxCandidateBytes = 4u << 20;
+
+}  // namespace
+
+Found find_submission(const fs::path& folder, const std::string& extension, const std::string& preferred,
+                      const std::string& kernel) {
     std::error_code ec;
     if (!fs::is_directory(folder, ec))
         return {{}, fmt::format("no submission: the folder {} does not exist", folder.string())};
-    std::vector<fs::path> found;
-    for (const auto& e : fs::directory_iterator(folder, ec)) {
-        const std::string name = e.path().filename().string();
-        if (name.empty() || name[0] == '.') continue;
-        if (e.path().extension() == extension) found.push_back(e.path());
+    std::vector<fs::path> found;  // relative to `folder`
+    std::vector<std::string> zips;
+    size_t entries = 0;
+    fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+        if (++entries > kMaxEntries)
+            return {{}, fmt::format("the submission has more than {} files and folders: submit the {} file only",
+                                    kMaxEntries, extension)};
+        const fs::path& p = it->path();
+        const std::string name = p.filename().string();
+        if (name.empty() || name[0] == '.') {
+            if (it->is_directory(ec)) it.disable_recursion_pending();
+            continue;
+        }
+        if (!it->is_regular_file(ec)) continue;
+        std::string ext = p.extension().string();
+        for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (ext == ".zip") zips.push_back(p.lexically_relative(folder).string());
+        else if (ext == extension) found.push_back(p.lexically_relative(folder));
     }
     std::sort(found.begin(), found.end());
-    if (found.size() == 1) return {found[0], ""};
-    for (const auto& p : found)
-        if (p.filename() == preferred) return {p, ""};
+    std::sort(zips.begin(), zips.end());
+    if (!zips.empty())
+        return {{}, fmt::format("{} is a zip archive: submit the {} file itself (or its folder), not an archive",
+                                listed(zips), extension)};
+    if (found.size() == 1) return {folder / found[0], ""};
     if (found.empty())
         return {{}, fmt::format("no submission: submit one {} file ({} is what the handout names)", extension, preferred)};
-    std::string names;
-    for (const auto& p : found) names += (names.empty() ? "" : ", ") + p.filename().string();
-    return {{}, fmt::format("{} {} files submitted ({}): submit one, or name the graded one {}", found.size(), extension,
-                            names, preferred)};
+    std::vector<std::string> names;
+    for (const auto& p : found) names.push_back(p.string());
+    if (!kernel.empty()) {
+        std::vector<fs::path> with;
+        for (const auto& p : found) {
+            if (fs::file_size(folder / p, ec) > kMaxCandidateBytes || ec) continue;
+            std::ifstream in(folder / p, std::ios::binary);
+            std::stringstream ss;
+            ss << in.rdbuf();
+            if (has_kernel(ss.str(), kernel)) with.push_back(p);
+        }
+        if (with.size() == 1) return {folder / with[0], ""};
+        if (with.size() > 1) {
+            for (const auto& p : with)
+                if (p.filename() == preferred) return {folder / p, ""};
+            std::vector<std::string> w;
+            for (const auto& p : with) w.push_back(p.string());
+            return {{}, fmt::format("{} {} files submitted ({}), {} of them with the kernel {} ({}): submit one, or name "
+                                    "the graded one {}", found.size(), extension, listed(names), with.size(), kernel,
+                                    listed(w), preferred)};
+        }
+    }
+    for (const auto& p : found)
+        if (p.filename() == preferred) return {folder / p, ""};
+    return {{}, fmt::format("{} {} files submitted ({}){}: submit one, or name the graded one {}", found.size(), extension,
+                            listed(names), kernel.empty() ? "" : fmt::format(", none with the kernel {}", kernel),
+                            preferred)};
+}
+
+Found find_job_submission(const fs::path& folder, const JobConfig& config) {
+    if (config.kind == JobConfig::Kind::lab) return find_submission(folder, ".json", "answers.json");
+    const checker::Exercise* ex = checker::find_exercise(config.rubric.exercise);
+    return find_submission(folder, ".cu", "stencil.cu", ex ? checker::kernel_contract(*ex).kernel : "");
 }
 
 namespace {
@@ -148,7 +232,7 @@ Score score_lab(int lab, const fs::path& sheet, const labs::Course& course, cons
 JobOutcome run_job(Platform p, const PlatformLayout& where, const JobConfig& config) {
     JobOutcome out;
     const bool lab = config.kind == JobConfig::Kind::lab;
-    const Found f = find_submission(where.submission, lab ? ".json" : ".cu", lab ? "answers.json" : "stencil.cu");
+    const Found f = find_job_submission(where.submission, config);
     if (!f.problem.empty()) {
         // Nothing to grade is the student's to fix, and costs them no attempt.
         out.score = lab ? Score{} : score_failure(config.rubric, f.problem, false);
@@ -171,6 +255,11 @@ JobOutcome run_job(Platform p, const PlatformLayout& where, const JobConfig& con
             // limit would count reservations, which NVRTC and threads make freely).
             if (box.cpus > 0) opt.workers = std::max(1, int(box.cpus));
             try {
+                const checker::Exercise* ex = checker::find_exercise(config.rubric.exercise);
+                if (!ex) throw UserError(fmt::format("unknown exercise '{}'", config.rubric.exercise));
+                const GradingSeeds seeds = derive_seeds(config.secret, checker::exercise_spec_hash(*ex), out.submission_sha256);
+                opt.seed = seeds.seed;
+                opt.hidden_seed = seeds.hidden_seed;
                 const checker::CheckResult r = checker::check_submission(f.path.string(), opt);
                 out.score = score_check(config.rubric, r);
                 note_small_box(out.score, r, box);
@@ -180,6 +269,8 @@ JobOutcome run_job(Platform p, const PlatformLayout& where, const JobConfig& con
             }
         }
     }
+    out.score.record.submission_sha256 = out.submission_sha256;
+    if (!lab && out.score.record.exercise.empty()) out.score.record.exercise = config.rubric.exercise;
     write_results_file(where.results, results_for(p, out.score, out.submission_sha256));
     return out;
 }

@@ -2,8 +2,12 @@
 // says what is graded (an exercise with its rubric, or a lab's answer sheet with the instructor's
 // course file), the platform's layout says where the submission is and where the results go.
 //
-//   {"kind": "exercise", "rubric": {...rubric.h...}, "backend": "auto"}
+//   {"kind": "exercise", "rubric": {...rubric.h...}, "backend": "auto", "secret": "64 hex digits"}
 //   {"kind": "lab", "lab": 2, "course": {...course.h...}, "results": "gpu-results.json"}
+//
+// The secret (seeds.h) makes the check's seeds: the same file gets the same grade on a regrade, and
+// the hidden sizes cannot be reproduced without it. Without one, the seeds follow from the
+// exercise and the file alone.
 //
 // Whatever happens (no submission, two of them, a file that is not text, the box out of memory),
 // a results file is written that says why: never a silent 0.
@@ -25,6 +29,7 @@ struct JobConfig {
     enum class Kind { exercise, lab } kind = Kind::exercise;
     Rubric rubric;                 // exercise
     std::string backend = "auto";  // exercise: where the kernel runs
+    std::string secret;            // exercise: the course secret (seeds.h); empty: none
     int lab = 0;                   // lab
     labs::Course course;           // lab
     std::string gpu_results;       // lab: a results file beside grading.json for the GPU questions
@@ -40,16 +45,23 @@ struct JobOutcome {
     std::string submission;         // its path
 };
 
-// Finds the submission in the layout's submission folder (a lab: the one .json; an exercise: the
-// one .cu, or stencil.cu among several), grades it, writes the platform's results file.
+// Finds the submission in the layout's submission folder (find_submission), grades it with the
+// seeds of seeds.h, writes the platform's results file.
 JobOutcome run_job(Platform p, const PlatformLayout& where, const JobConfig& config);
 
-// The file a job grades in `folder`, or why there is none (`extension`: ".cu" or ".json").
+// The file a job grades anywhere under `folder` (nested folders, any name, as a GitHub checkout or
+// an unzipped folder holds it; names starting with '.' are skipped): the one file with
+// `extension`; among several, the one that has `kernel` (an exercise's kernel name followed by
+// '('), else the one named `preferred`. A .zip anywhere is refused (submit the files, not an
+// archive). `problem` names what was found when there is not exactly one.
 struct Found {
     std::filesystem::path path;
     std::string problem;
 };
-Found find_submission(const std::filesystem::path& folder, const std::string& extension, const std::string& preferred);
+Found find_submission(const std::filesystem::path& folder, const std::string& extension, const std::string& preferred,
+                      const std::string& kernel = "");
+// The submission an exercise's job grades (the exercise's kernel name) or a lab's (answers.json).
+Found find_job_submission(const std::filesystem::path& folder, const JobConfig& config);
 
 // A lab answer sheet scored: one test per question, a point each; GPU questions without figures
 // are left out. The output names what is wrong in words, the values only in practice mode.

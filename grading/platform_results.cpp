@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/version.h"
 
 namespace stencil::grading {
 
@@ -25,6 +26,14 @@ std::string cut(const std::string& s, size_t max) {
 }
 
 }  // namespace
+
+json grade_record(const Score& s) {
+    return {{"stencil_lab_version", stencil_lab_version()},
+            {"exercise", s.record.exercise},
+            {"exercise_hash", s.record.exercise_hash},
+            {"seed", std::to_string(s.record.seed)},  // a string: JavaScript readers would round it
+            {"submission_sha256", s.record.submission_sha256}};
+}
 
 json to_gradescope(const Score& s) { return to_gradescope(s, nullptr); }
 
@@ -46,7 +55,8 @@ json to_gradescope(const Score& s, const json& extra) {
     g["leaderboard"] = json::array();
     for (const auto& e : s.leaderboard)
         g["leaderboard"].push_back({{"name", e.name}, {"value", e.value}, {"order", e.ascending ? "asc" : "desc"}});
-    if (!extra.is_null()) g["extra_data"] = extra;
+    g["extra_data"] = extra.is_object() ? extra : json::object();
+    g["extra_data"]["graded_by"] = grade_record(s);
     return g;
 }
 
@@ -57,7 +67,10 @@ json to_prairielearn(const Score& s) {
         p["gradable"] = s.gradable;
         p["score"] = s.max_points > 0 ? rounded(s.points / s.max_points) : 0.0;
         p["message"] = cut(s.output.substr(0, s.output.find('\n')), budget);
-        p["output"] = cut(s.output, budget);
+        // PrairieLearn documents no field for it: what graded is the output's last line.
+        p["output"] = cut(s.output, budget) + fmt::format("graded by stencil-lab {}, exercise {} ({}), seed {:#x}\n",
+                                                          stencil_lab_version(), s.record.exercise,
+                                                          s.record.exercise_hash.substr(0, 12), s.record.seed);
         if (!s.gradable) p["format_errors"] = cut(s.output, budget);
         p["tests"] = json::array();
         for (const auto& t : s.tests)
@@ -82,7 +95,7 @@ json to_classroom(const Score& s, const std::string& submission_hash) {
         it["lines"].push_back(fmt::format("[{}] {}: {}", t.passed ? "ok" : "FAIL", t.name, t.output));
     }
     return {{"submission_sha256", submission_hash}, {"score", rounded(s.points)}, {"max_score", rounded(s.max_points)},
-            {"gradable", s.gradable}, {"output", s.output}, {"items", items}};
+            {"gradable", s.gradable}, {"output", s.output}, {"items", items}, {"graded_by", grade_record(s)}};
 }
 
 json results_for(Platform p, const Score& s, const std::string& submission_hash) {

@@ -18,7 +18,11 @@
 
 namespace stencil::grading {
 
-// `extra`: the check's own JSON, under the results' extra_data (null: none).
+// What graded (the stencil-lab version, the exercise and its hash, the visible seed, the file's
+// SHA-256): Gradescope's extra_data.graded_by, Classroom's graded_by, PrairieLearn's output's last line.
+nlohmann::json grade_record(const Score& s);
+
+// `extra`: the check's own JSON, as the results' extra_data (null: none), graded_by added.
 nlohmann::json to_gradescope(const Score& s, const nlohmann::json& extra);
 nlohmann::json to_gradescope(const Score& s);
 nlohmann::json to_prairielearn(const Score& s);

@@ -110,7 +110,7 @@ void only_keys(const json& obj, std::initializer_list<const char*> keys, const s
 }  // namespace
 
 Rubric parse_rubric(const json& j, const std::string& origin, const std::string& exercise) {
-    only_keys(j, {"exercise", "total", "hidden_sizes", "items", "leaderboard"}, origin, "");
+    only_keys(j, {"exercise", "total", "points", "hidden_sizes", "items", "leaderboard"}, origin, "");
     if (!j.contains("exercise") || !j["exercise"].is_string()) bad(origin, "exercise", "required, a name");
     const std::string ex = j["exercise"].get<std::string>();
     if (!checker::find_exercise(ex))
@@ -121,6 +121,19 @@ Rubric parse_rubric(const json& j, const std::string& origin, const std::string&
     r.exercise = checker::find_exercise(ex)->name;
     if (j.contains("total")) r.total = number(j["total"], origin, "total", 0);
     if (r.total <= 0) bad(origin, "total", "must be positive");
+    if (j.contains("points")) {
+        const json& u = j["points"];
+        if (!u.is_string() || (u != "whole" && u != "hundredths")) bad(origin, "points", "must be whole or hundredths");
+        r.hundredths = u == "hundredths";
+    }
+    const double unit = r.hundredths ? 0.01 : 1.0;
+    // Points in whole units, so that every share is one too and the shares add up exactly.
+    const auto in_units = [&](double v, const std::string& key) {
+        if (std::fabs(v / unit - std::round(v / unit)) > 1e-6)
+            bad(origin, key, fmt::format("{:g} is not a whole number of {} (set \"points\": \"hundredths\" for "
+                                         "shares of 0.01)", v, r.hundredths ? "hundredths" : "points"));
+    };
+    in_units(r.total, "total");
     if (j.contains("hidden_sizes")) {
         const json& h = j["hidden_sizes"];
         only_keys(h, {"drawn_from_seed", "above"}, origin, "hidden_sizes");
@@ -150,6 +163,7 @@ Rubric parse_rubric(const json& j, const std::string& origin, const std::string&
         item.kind = k;
         if (!it.contains("points")) bad(origin, where + ".points", "required");
         item.points = number(it["points"], origin, where + ".points", 0);
+        in_units(item.points, where + ".points");
         if (it.contains("visibility")) item.visibility = parse_name(it["visibility"], kVisibilities, origin, where + ".visibility");
         if (k == ItemKind::time) {
             if (it.contains("full_at_ratio")) r.time.full_at_ratio = number(it["full_at_ratio"], origin, where + ".full_at_ratio", 0);
@@ -194,6 +208,7 @@ json to_json(const Rubric& r) {
     for (auto c : r.leaderboard) lb.push_back(to_string(c));
     return {{"exercise", r.exercise},
             {"total", r.total},
+            {"points", r.hundredths ? "hundredths" : "whole"},
             {"hidden_sizes", {{"drawn_from_seed", r.hidden_drawn}, {"above", r.hidden_above}}},
             {"items", items},
             {"leaderboard", lb}};

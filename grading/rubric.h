@@ -5,6 +5,7 @@
 //   {
 //     "exercise": "naive",
 //     "total": 100,
+//     "points": "whole",
 //     "hidden_sizes": {"drawn_from_seed": true, "above": 64},
 //     "items": {
 //       "visible": {"points": 40, "visibility": "visible"},
@@ -28,6 +29,8 @@
 //   time     on a GPU, the median time against the lab's kernel: all points up to `full_at_ratio`,
 //            none from `zero_at_ratio`, linear between. Without a GPU: "rescale" leaves the item
 //            out and scales the others up to the total, "zero" gives 0 of its points
+// Points: "whole" (the default: every share a whole point) or "hundredths" (shares of 0.01): the
+// total is split in whole units and the shares' maxima add up to it exactly (points.h).
 // Visibility: visible, hidden, after_due_date, after_published (Gradescope's words; PrairieLearn
 // and GitHub Classroom show every test). Leaderboard columns: loads_per_output (ascending) and
 // time_ratio (ascending, GPU only).
@@ -66,6 +69,7 @@ struct TimeRule {
 struct Rubric {
     std::string exercise;
     double total = 100;
+    bool hundredths = false;      // "points": "hundredths"; else whole points
     bool hidden_drawn = true;     // sizes drawn from the seed are hidden
     int hidden_above = 64;        // sizes above this are hidden
     std::vector<Item> items;      // in kItemKinds order, only those the rubric has

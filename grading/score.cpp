@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 
 #include "checker/report.h"
+#include "grading/points.h"
 
 namespace stencil::grading {
 
@@ -19,7 +21,7 @@ bool drawn(const CheckResult& r, int n) {
     return std::find(r.drawn_sizes.begin(), r.drawn_sizes.end(), n) != r.drawn_sizes.end();
 }
 
-bool is_hidden(const Rubric& rubric, const CheckResult& r, int n) { return rubric.hidden_size(n, drawn(r, n)); }
+bool is_hidden(const Rubric& rubric, const CheckResult& r, int n) { return n > 0 && rubric.hidden_size(n, drawn(r, n)); }
 
 // A finding's sizes the student may see, and how many hidden ones it has besides.
 std::vector<int> visible_sizes(const Rubric& rubric, const CheckResult& r, const checker::Finding& f, int& hidden_count) {
@@ -32,6 +34,77 @@ std::vector<int> visible_sizes(const Rubric& rubric, const CheckResult& r, const
     return v;
 }
 
+bool hidden_only(const Rubric& rubric, const CheckResult& r, const checker::Finding& f) {
+    int hidden_count = 0;
+    return visible_sizes(rubric, r, f, hidden_count).empty() && hidden_count > 0;
+}
+
+// Whether `text` names size n ("N=68", "N = 68", "n=68", "my = 68"): a warning of a hidden run.
+bool names_size(const std::string& text, int n) {
+    const std::string num = std::to_string(n);
+    for (size_t p = text.find(num); p != std::string::npos; p = text.find(num, p + 1)) {
+        if (p + num.size() < text.size() && std::isdigit(static_cast<unsigned char>(text[p + num.size()]))) continue;
+        size_t q = p;
+        while (q > 0 && text[q - 1] == ' ') --q;
+        if (q > 0 && text[q - 1] == '=') return true;
+    }
+    return false;
+}
+
+// A test record is hidden by its size; one without a size (compute-sanitizer's rerun of a case)
+// by the size its name gives.
+bool record_hidden(const Rubric& rubric, const CheckResult& r, const checker::TestRecord& t) {
+    if (t.size > 0) return is_hidden(rubric, r, t.size);
+    for (int n : r.sizes)
+        if (is_hidden(rubric, r, n) && names_size(t.name, n)) return true;
+    return false;
+}
+
+// What the student may be told: the check judged on the visible sizes alone. A kernel that fails
+// only hidden sizes is, here, a pass: anything else would tell that a hidden test failed.
+struct VisibleView {
+    bool pass = false;                  // every visible size passed, and nothing failed without a size
+    checker::Verdict verdict = checker::Verdict::pass;
+    std::vector<std::string> warnings;  // those naming no hidden size
+    std::optional<checker::LoadCount> loads;
+};
+
+VisibleView visible_view(const Rubric& rubric, const CheckResult& r) {
+    VisibleView v;
+    v.loads = r.loads ? r.loads : r.measured_loads;
+    const bool sizeless_failure = r.verdict != Verdict::pass &&
+                                  (r.tests.empty() || std::any_of(r.findings.begin(), r.findings.end(),
+                                                                  [](const auto& f) { return f.sizes.empty(); }));
+    bool visible_failed = false;
+    for (const auto& t : r.tests)
+        if (!record_hidden(rubric, r, t) && !t.passed) visible_failed = true;
+    v.pass = r.verdict == Verdict::pass || (!sizeless_failure && !visible_failed && !r.tests.empty());
+    if (!v.pass) {
+        v.verdict = r.verdict;
+        const bool verdict_seen = std::any_of(r.findings.begin(), r.findings.end(), [&](const auto& f) {
+            return f.verdict == r.verdict && !hidden_only(rubric, r, f);
+        });
+        if (!verdict_seen)
+            for (const auto& f : r.findings)
+                if (!hidden_only(rubric, r, f)) {
+                    v.verdict = f.verdict;
+                    break;
+                }
+        v.loads.reset();
+    }
+    for (const auto& w : r.warnings) {
+        bool hidden = false;
+        for (int n : r.sizes) hidden = hidden || (is_hidden(rubric, r, n) && names_size(w, n));
+        if (!hidden) v.warnings.push_back(w);
+    }
+    // The checker warns of a count over the budget only next to a pass; judged on the visible
+    // sizes, a kernel failing a hidden one gets the same warning.
+    if (v.pass && r.verdict != Verdict::pass && v.loads && !v.loads->within_budget)
+        v.warnings.push_back(fmt::format("{:.3f} global loads per output at {}={}, over the budget of {:.3f}",
+                                         v.loads->loads_per_output, checker::size_name(r), v.loads->n, v.loads->budget));
+    return v;
+}
+
 // A failing size's test output: its finding is printed once, in the output (visible sizes) or in
 // the first hidden test it failed (a finding seen at hidden sizes only); every other test of it
 // names it.
@@ -39,9 +112,7 @@ std::string failing_test_output(const Rubric& rubric, const CheckResult& r, cons
                                 char& said) {
     if (t.finding <= 0 || size_t(t.finding) > r.findings.size()) return t.output;
     const checker::Finding& f = r.findings[size_t(t.finding) - 1];
-    int hidden_count = 0;
-    const bool seen_visible = !visible_sizes(rubric, r, f, hidden_count).empty();
-    if (seen_visible) return fmt::format("{}: finding {} of the output", checker::to_string(f.verdict), t.finding);
+    if (!hidden_only(rubric, r, f)) return fmt::format("{}: finding {} of the output", checker::to_string(f.verdict), t.finding);
     if (said) return fmt::format("{}: the finding of the first failing hidden test", checker::to_string(f.verdict));
     said = true;
     std::string text = checker::finding_text(r, f, "", "");
@@ -49,52 +120,57 @@ std::string failing_test_output(const Rubric& rubric, const CheckResult& r, cons
     return text;
 }
 
-// The tests of one correctness item: the item's points split evenly over its sizes.
-void size_tests(Score& s, const Item& item, const Rubric& rubric, const CheckResult& r, bool hidden) {
+// The tests of one correctness item: the item's units split evenly over its sizes. Names are
+// plain and the same on every run ("N = 13", "hidden size 2 of 3"); what ran (the schedules and
+// their seeds) is in the output.
+void size_tests(Score& s, const Item& item, long long units, const Rubric& rubric, const CheckResult& r, bool hidden) {
     std::vector<const checker::TestRecord*> mine;
     for (const auto& t : r.tests)
-        if (rubric.hidden_size(t.size, drawn(r, t.size)) == hidden) mine.push_back(&t);
+        if (record_hidden(rubric, r, t) == hidden) mine.push_back(&t);
     const char* label = hidden ? "hidden" : "visible";
     if (mine.empty()) {
         // Nothing of this kind ran (a compile error, a crash before the first case): the item's
         // points are still on the sheet, so that the total stays the rubric's.
-        s.tests.push_back({fmt::format("{}: the {} sizes", label, label), item.kind, 0, item.points, false,
+        s.tests.push_back({fmt::format("the {} sizes", label), item.kind, 0, to_points(rubric, units), false,
                            item.visibility,
                            r.tests.empty() ? fmt::format("not run: {}", checker::to_string(r.verdict))
                                            : "no size of this kind was tested", ""});
         return;
     }
-    const double share = item.points / double(mine.size());
+    const std::vector<long long> shares = split_even(units, mine.size());
     std::vector<char> said(r.findings.size() + 1, 0);  // per finding: printed in a test already
-    for (const auto* t : mine) {
+    for (size_t k = 0; k < mine.size(); ++k) {
+        const checker::TestRecord& t = *mine[k];
+        const std::string name = hidden        ? fmt::format("hidden size {} of {}", k + 1, mine.size())
+                                 : t.size > 0 ? fmt::format("{} = {}", checker::size_name(r), t.size)
+                                              : t.name;
         const std::string out =
-            t->passed ? "ok" : failing_test_output(rubric, r, *t, said[size_t(std::clamp(t->finding, 0, int(r.findings.size())))]);
-        s.tests.push_back({fmt::format("{}: {}", label, t->name), item.kind, t->passed ? share : 0, share, t->passed,
-                           item.visibility, out, ""});
+            t.passed ? "ok: " + t.name
+                     : t.name + ": " + failing_test_output(rubric, r, t, said[size_t(std::clamp(t.finding, 0, int(r.findings.size())))]);
+        const double share = to_points(rubric, shares[k]);
+        s.tests.push_back({name, item.kind, t.passed ? share : 0, share, t.passed, item.visibility, out, ""});
     }
 }
 
 bool gpu_check(const CheckResult& r) { return r.backend == "cuda"; }
 
-// A size list of the visible sizes: "N = 3, 5 and 2 hidden sizes".
+// A finding's visible sizes: "N = 3, 5" (its hidden ones are not counted: a count would tell).
 std::string visible_where(const Rubric& rubric, const CheckResult& r, const checker::Finding& f) {
     int hidden_count = 0;
-    const std::vector<int> v = visible_sizes(rubric, r, f, hidden_count);
     std::string s;
-    for (int n : v) s += (s.empty() ? "" : ", ") + std::to_string(n);
-    if (!s.empty()) s = checker::size_name(r) + " = " + s;
-    if (hidden_count) s += fmt::format("{}{} hidden size{}", s.empty() ? "" : " and ", hidden_count, hidden_count > 1 ? "s" : "");
-    return s;
+    for (int n : visible_sizes(rubric, r, f, hidden_count)) s += (s.empty() ? "" : ", ") + std::to_string(n);
+    return s.empty() ? s : checker::size_name(r) + " = " + s;
 }
 
-// The student's text: the verdict, each finding once with the visible sizes it appeared at (one
-// seen only at hidden sizes is shown with the first hidden test it failed: its evidence would
-// tell the hidden size), the smallest failing case's slice map when its size is visible, the
-// compiler's output, which visible sizes passed, warnings, the seed.
-std::string student_output(const Rubric& rubric, const CheckResult& r) {
-    std::string s = fmt::format("{}: {} ({} exercise, {} backend, {:.1f} s)\n",
-                                std::filesystem::path(r.file).filename().string(), checker::to_string(r.verdict),
-                                r.exercise, r.backend, r.seconds);
+// The student's text, judged on the visible sizes only: the visible verdict, each finding seen at a
+// visible size once (with those sizes), the smallest failing case's slice map when its size is
+// visible, the compiler's output, which visible sizes passed, the warnings that name no hidden
+// size, the seed (which reproduces the visible sizes only: the hidden ones come from the course
+// secret). Nothing here depends on a hidden size's outcome.
+std::string student_output(const Rubric& rubric, const CheckResult& r, const VisibleView& v) {
+    const bool sized = !r.tests.empty();
+    std::string s = fmt::format("{}: {}{} ({} exercise, {} backend)\n", std::filesystem::path(r.file).filename().string(),
+                                checker::to_string(v.verdict), sized ? " on the visible sizes" : "", r.exercise, r.backend);
     bool evidence_said = false;
     for (size_t k = 0; k < r.findings.size(); ++k) {
         const checker::Finding& f = r.findings[k];
@@ -106,19 +182,12 @@ std::string student_output(const Rubric& rubric, const CheckResult& r) {
                 s += r.evidence.compiler_output;
             continue;
         }
-        int hidden_count = 0;
-        if (visible_sizes(rubric, r, f, hidden_count).empty())
-            s += fmt::format("  a hidden test failed ({} at {}): its evidence is shown with the first hidden test "
-                             "it failed\n", checker::to_string(f.verdict), visible_where(rubric, r, f));
-        else
-            s += checker::finding_text(r, f, "  ", visible_where(rubric, r, f), checker::hint_said_before(r, k))
-                     .replace(2, 0, fmt::format("finding {}: ", k + 1));
+        if (hidden_only(rubric, r, f)) continue;
+        s += checker::finding_text(r, f, "  ", visible_where(rubric, r, f), checker::hint_said_before(r, k))
+                 .replace(2, 0, fmt::format("finding {}: ", k + 1));
     }
     const bool hidden_evidence = r.evidence.n > 0 && is_hidden(rubric, r, r.evidence.n);
-    if (r.findings.empty() && hidden_evidence)
-        s += "  a hidden test failed: its evidence is shown with the hidden tests\n";
-    else if (r.findings.empty() && !r.evidence.message.empty())
-        s += "  " + r.evidence.message + "\n";
+    if (r.findings.empty() && !hidden_evidence && !r.evidence.message.empty()) s += "  " + r.evidence.message + "\n";
     if (!hidden_evidence && r.smallest_failing_size && r.evidence.n > 0)
         s += fmt::format("  smallest failing case: {} = {}{}\n", checker::size_name(r), r.evidence.n,
                          r.evidence.run.empty() ? "" : " (" + r.evidence.run + ")");
@@ -133,7 +202,7 @@ std::string student_output(const Rubric& rubric, const CheckResult& r) {
     if (visible_tested > 0)
         s += passed.empty() ? "  passed at no visible size\n"
                             : fmt::format("  passed at {} = {} (of the visible sizes)\n", checker::size_name(r), passed);
-    for (const auto& w : r.warnings) s += "  warning: " + w + "\n";
+    for (const auto& w : v.warnings) s += "  warning: " + w + "\n";
     s += fmt::format("  seed {:#x} (stencil-lab check FILE --exercise {} --seed {:#x} reproduces the visible sizes)\n",
                      r.seed, r.exercise, r.seed);
     return s;
@@ -145,74 +214,78 @@ Score score_check(const Rubric& rubric, const CheckResult& r) {
     Score s;
     s.max_points = rubric.total;
     s.seconds = r.seconds;
+    s.record = {r.exercise, r.exercise_hash, r.seed, ""};
     // Nothing of the submission was judged: it did not compile, or the checker itself failed.
     s.gradable = r.verdict != Verdict::compile_error && r.verdict != Verdict::internal_error;
-    const bool pass = r.verdict == Verdict::pass;
+    const VisibleView v = visible_view(rubric, r);
     const bool gpu = gpu_check(r);
-    for (const Item& item : rubric.items) {
+    const bool time_left_out = !gpu && rubric.time.rescale_without_gpu;
+    const std::vector<long long> units = item_units(rubric, time_left_out);
+    const char* needs = "needs every visible size passed first";
+    for (size_t i = 0; i < rubric.items.size(); ++i) {
+        const Item& item = rubric.items[i];
+        const double max = to_points(rubric, units[i]);
         switch (item.kind) {
-            case ItemKind::visible: size_tests(s, item, rubric, r, false); break;
-            case ItemKind::hidden: size_tests(s, item, rubric, r, true); break;
+            case ItemKind::visible: size_tests(s, item, units[i], rubric, r, false); break;
+            case ItemKind::hidden: size_tests(s, item, units[i], rubric, r, true); break;
             case ItemKind::loads: {
-                const bool ok = pass && r.loads && r.loads->within_budget;
-                std::string out = !pass       ? "needs a pass first"
-                                  : !r.loads ? "no load count was measured"
-                                             : fmt::format("{:.3f} global loads per output at N={}, budget {:.3f} ({})",
-                                                           r.loads->loads_per_output, r.loads->n, r.loads->budget,
-                                                           r.loads->within_budget ? "within" : "over");
-                s.tests.push_back({"global loads per output within the budget", item.kind, ok ? item.points : 0,
-                                   item.points, ok, item.visibility, out, ""});
+                const bool ok = v.pass && v.loads && v.loads->within_budget;
+                std::string out = !v.pass    ? needs
+                                  : !v.loads ? "no load count was measured"
+                                             : fmt::format("{:.3f} global loads per output at {}={}, budget {:.3f} ({})",
+                                                           v.loads->loads_per_output, checker::size_name(r), v.loads->n,
+                                                           v.loads->budget, v.loads->within_budget ? "within" : "over");
+                s.tests.push_back({"global loads per output within the budget", item.kind, ok ? max : 0, max, ok,
+                                   item.visibility, out, ""});
                 break;
             }
             case ItemKind::clean: {
-                const bool ok = pass && r.warnings.empty();
-                std::string out = !pass ? "needs a pass first"
-                                  : ok  ? "no warning"
-                                        : fmt::format("{} warning(s): {}", r.warnings.size(), r.warnings.front());
-                s.tests.push_back({"a clean run (no warnings)", item.kind, ok ? item.points : 0, item.points, ok,
-                                   item.visibility, out, ""});
+                const bool ok = v.pass && v.warnings.empty();
+                std::string out = !v.pass ? needs
+                                  : ok    ? "no warning"
+                                          : fmt::format("{} warning(s): {}", v.warnings.size(), v.warnings.front());
+                s.tests.push_back({"a clean run (no warnings)", item.kind, ok ? max : 0, max, ok, item.visibility, out, ""});
                 break;
             }
             case ItemKind::time: {
+                if (time_left_out) break;  // the others were scaled up to the total (item_units)
                 if (!gpu) {
-                    if (rubric.time.rescale_without_gpu) break;  // left out; the others scale up below
-                    s.tests.push_back({"time against the lab's kernel", item.kind, 0, item.points, false,
-                                       item.visibility, "no GPU on the grading machine: not timed", ""});
+                    s.tests.push_back({"time against the lab's kernel", item.kind, 0, max, false, item.visibility,
+                                       "no GPU on the grading machine: not timed", ""});
                     break;
                 }
                 double got = 0;
-                std::string out = "needs a pass first (timed on the GPU)";
-                if (pass && r.timing) {
+                std::string out = fmt::format("{} (timed on the GPU)", needs);
+                Visibility shown = item.visibility;
+                if (r.timing) {
                     const double x = r.timing->ratio, lo = rubric.time.full_at_ratio, hi = rubric.time.zero_at_ratio;
                     const double frac = x <= lo ? 1 : x >= hi ? 0 : (hi - x) / (hi - lo);
-                    got = item.points * frac;
+                    got = to_points(rubric, (long long)std::floor(double(units[i]) * frac + 1e-9));
                     out = fmt::format("{:.3f} ms against the lab's {:.3f} ms at N={}: ratio {:.2f} (all points up to "
                                       "{:g}, none from {:g})",
                                       r.timing->student_ms, r.timing->reference_ms, r.timing->n, x, lo, hi);
-                } else if (pass) {
-                    out = "not timed on this GPU (see the warnings)";
+                } else if (v.pass) {
+                    // Timed only after every test passed: untimed next to a visible pass says a
+                    // hidden test failed (or the GPU could not time it), so it is shown when the
+                    // hidden tests are.
+                    out = "not timed on this run";
+                    if (const Item* h = rubric.item(ItemKind::hidden)) shown = h->visibility;
                 }
-                s.tests.push_back({"time against the lab's kernel", item.kind, got, item.points, got >= item.points,
-                                   item.visibility, out, ""});
+                s.tests.push_back({"time against the lab's kernel", item.kind, got, max, got >= max, shown, out, ""});
                 break;
             }
         }
     }
-    // Without a GPU the time item is left out and the others scale up to the rubric's total.
-    double max = 0;
-    for (const auto& t : s.tests) max += t.max_points;
-    if (max > 0 && std::fabs(max - rubric.total) > 1e-9) {
-        const double k = rubric.total / max;
-        for (auto& t : s.tests) t.points *= k, t.max_points *= k;
-    }
-    for (const auto& t : s.tests) s.points += t.points;
+    long long earned = 0;
+    for (const auto& t : s.tests) earned += to_units(rubric, t.points);
+    s.points = to_points(rubric, earned);
     for (LeaderboardColumn c : rubric.leaderboard) {
-        if (c == LeaderboardColumn::loads_per_output && pass && r.loads)
-            s.leaderboard.push_back({to_string(c), r.loads->loads_per_output, true});
-        if (c == LeaderboardColumn::time_ratio && pass && r.timing)
+        if (c == LeaderboardColumn::loads_per_output && v.pass && v.loads)
+            s.leaderboard.push_back({to_string(c), v.loads->loads_per_output, true});
+        if (c == LeaderboardColumn::time_ratio && r.verdict == Verdict::pass && r.timing)
             s.leaderboard.push_back({to_string(c), r.timing->ratio, true});
     }
-    s.output = student_output(rubric, r);
+    s.output = student_output(rubric, r, v);
     return s;
 }
 
@@ -220,12 +293,12 @@ Score score_failure(const Rubric& rubric, const std::string& why, bool gradable)
     Score s;
     s.gradable = gradable;
     s.max_points = rubric.total;
-    double max = 0;
-    for (const Item& item : rubric.items) max += item.kind == ItemKind::time && rubric.time.rescale_without_gpu ? 0 : item.points;
-    const double k = max > 0 ? rubric.total / max : 1;
-    for (const Item& item : rubric.items) {
+    s.record.exercise = rubric.exercise;
+    const std::vector<long long> units = item_units(rubric, rubric.time.rescale_without_gpu);
+    for (size_t i = 0; i < rubric.items.size(); ++i) {
+        const Item& item = rubric.items[i];
         if (item.kind == ItemKind::time && rubric.time.rescale_without_gpu) continue;
-        s.tests.push_back({to_string(item.kind), item.kind, 0, item.points * k, false, item.visibility, why, ""});
+        s.tests.push_back({to_string(item.kind), item.kind, 0, to_points(rubric, units[i]), false, item.visibility, why, ""});
     }
     s.output = why + "\n";
     return s;

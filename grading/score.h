@@ -2,6 +2,7 @@
 // items, one per other item), their points, the leaderboard's values and the text for the
 // student. Platform files (platform_results.h) are written from a Score, never from a verdict.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ struct LeaderboardEntry {
     bool ascending = true;  // smaller is better
 };
 
+// What graded: a results file records it (grading/platform_results.h).
+struct GradeRecord {
+    std::string exercise, exercise_hash;  // the exercise and its content's SHA-256 (checker/exercises.h)
+    std::uint64_t seed = 0;               // the visible seed only: the hidden one is never written
+    std::string submission_sha256;
+};
+
 struct Score {
     bool gradable = true;   // false: nothing of the submission could be judged (it does not
                             // compile, there is none): PrairieLearn charges no attempt for it
@@ -34,10 +42,13 @@ struct Score {
     std::vector<LeaderboardEntry> leaderboard;
     std::string output;     // for the student: the verdict, visible evidence, warnings, the seed
     double seconds = 0;
+    GradeRecord record;
 };
 
 // The check's points under the rubric. A size's test is hidden by the rubric's rule
-// (Rubric::hidden_size); a submission right on some sizes earns those sizes' shares.
+// (Rubric::hidden_size); a submission right on some sizes earns those sizes' shares. Every item
+// but the hidden one is judged on the visible sizes, and the output names no hidden size, verdict
+// or seed: a kernel failing only hidden sizes reads, before the due date, as one that passes.
 Score score_check(const Rubric& rubric, const checker::CheckResult& r);
 
 // A submission that could not be checked at all (none, several, unreadable, the grading box out of

@@ -82,7 +82,7 @@ done
 # A box too small: the Gradescope bundle's run_autograder in ${SMALL_MB} MB must leave a results
 # file that says why (the OOM killer ends the runner or stencil-lab itself).
 mkdir -p "$T/gs/submission"
-env HOME="$T" "$LAB" autograder make --platform gradescope --exercise tiled --backend cpu --out "$T/bundle" > /dev/null
+env HOME="$T" "$LAB" autograder make --stencil-lab-on-path --platform gradescope --exercise tiled --backend cpu --out "$T/bundle" > /dev/null
 ( cd "$T/gs" && mkdir -p source && cd source && python3 -c 'import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extractall(".")' "$T/bundle/autograder.zip" ) 2>/dev/null ||
   ( cd "$T/gs/source" && unzip -q "$T/bundle/autograder.zip" )
 chmod +x "$T/gs/source/run_autograder"

@@ -23,6 +23,8 @@
 #   peers     lab, then bench/peers.py on the same grids                     -> lab-512.jsonl, peers-512.*
 #   steps     `run --steps 8`: temporal K = 1..4 beside one step a launch   -> steps-512.jsonl
 #             (STEPS_RADII="1 2": at each of these radii; default 1)
+#   tune      `tune` of streaming and temporal at ${SIZE}^3, r = 1, f32 and f64 -> tune-*/
+#             (TUNE_RADII="1 2" at each of these radii; the single-step and temporal targets)
 #   scaling   decomposed runs over every GPU here (NCCL), 1/2/4 GPUs        -> scaling-*/
 # Everything lands in $OUT/session.tar.gz (the device returns at most 8 files) and the console
 # output in $OUT/session.log. The archive is written again after every step and every run of the
@@ -233,6 +235,22 @@ if want steps; then
 import json,sys
 for l in open(sys.argv[1]):
     j=json.loads(l); print("%-15s T=%-3d K=%d r=%d %s copy-equivalent %.3f" % (j["kernel"], j["tile"], j["fused_steps"], j["radius"], j["precision"], j["copy_ratio"]))' "$RES/steps-$SIZE.jsonl"
+fi
+
+if want tune; then
+  # The tiles, z-chunks and (temporal) fused steps that `tune` picks at the size the copy-ratio
+  # targets are set at, per precision: each precision may want its own default.
+  step "tune streaming and temporal at ${SIZE}^3, r = ${TUNE_RADII:-1}"
+  for r in ${TUNE_RADII:-1}; do
+    for p in f32 f64; do
+      for k in streaming temporal; do
+        timeout 240 "$LAB" tune --backend cuda --kernel "$k" --radius "$r" --precision "$p" --size "$SIZE" --reps 10 \
+          --no-cache --out "$RES/tune-$k-r$r-$p" > "$RES/tune-$k-r$r-$p.txt" 2>&1 || fail "tune $k r=$r $p"
+        tail -n 4 "$RES/tune-$k-r$r-$p.txt"
+        pack
+      done
+    done
+  done
 fi
 
 if want scaling; then

@@ -5,6 +5,8 @@
 # It is packed as .carry/stencil-lab-grading.tar.xz (about 10 MB of the carry's 64 MiB; the tree
 # itself is 45 MB). Then, with carry [".carry"]:
 #   scripts/gpu-install-check.sh .carry/stencil-lab-grading.tar.xz
+#   scripts/grading-bundle-check.sh .carry/stencil-lab-grading.tar.xz  (the Gradescope bundle's setup.sh and
+#                                                                       run_autograder in /autograder)
 #
 #   cmake --preset grading && cmake --build --preset grading && scripts/grading-carry.sh
 set -euo pipefail
@@ -19,6 +21,7 @@ strip --strip-unneeded "$DST/tree/bin/stencil-lab" "$DST/tree/libexec/stencil-la
 cp tests/checker/submissions/naive_ok.cu "$DST/submissions/ok.cu"
 cp tests/checker/submissions/naive_zeros.cu "$DST/submissions/zeros.cu"
 cp tests/checker/submissions/naive_big_n_wrong.cu "$DST/submissions/partial.cu"
+cp tests/checker/submissions/naive_syntax_error.cu "$DST/submissions/broken.cu"
 tar -C .carry -cJf "$DST.tar.xz" stencil-lab-grading
 rm -rf "$DST"
 du -sh "$DST.tar.xz"

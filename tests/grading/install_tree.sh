@@ -4,7 +4,8 @@
 # source nor the build tree can be reached (a private mount namespace puts empty folders over both;
 # where unshare is not allowed, the tree is only moved, and the test says so):
 #   a passing and a failing submission checked on the CPU backend, bundles made from the tree (the
-#   skeleton comes from its share/, the install tree travels in the zip), a lab's parameters.
+#   skeleton comes from its share/, the install tree travels in the zip; a tree of the default
+#   preset, which needs libfmt and MPI, is refused by `make`, exit 2), a lab's parameters.
 # Also: no libcuda among the binaries' needs, a RUNPATH relative to them, and what they need from
 # glibc (printed: docs/results/grading-install.md records the grading preset's).
 # Usage: install_tree.sh BUILD_DIR SOURCE_DIR
@@ -32,6 +33,8 @@ for b in bin/stencil-lab libexec/stencil-lab/stencil-check-runner; do
   echo "$b needs glibc $(objdump -T "$TREE/$b" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)"
 done
 
+# The grading preset links its third-party libraries in: only its tree is one `make` ships.
+STATIC=$(sed -n 's/^STENCIL_LAB_STATIC_THIRD_PARTY:BOOL=//p' "$BUILD/CMakeCache.txt")
 cp "$SRC/tests/checker/submissions/naive_ok.cu" "$T/box/ok.cu"
 cp "$SRC/tests/checker/submissions/naive_zeros.cu" "$T/box/zeros.cu"
 cat > "$T/box/inside.sh" <<INNER
@@ -44,10 +47,21 @@ run check ok.cu --exercise naive --backend cpu > ok.txt 2>&1 || { cat ok.txt; fa
 run check zeros.cu --exercise naive --backend cpu > zeros.txt 2>&1
 rc=\$?
 [ \$rc -eq 1 ] && grep -q wrong_result zeros.txt || { cat zeros.txt; fail "naive_zeros: exit \$rc, not wrong_result"; }
-run autograder make --platform gradescope --exercise naive --out gs > make.txt 2>&1 || { cat make.txt; fail "autograder make"; }
-run autograder make --platform classroom --exercise naive --out cls > make.txt 2>&1 || { cat make.txt; fail "autograder make classroom"; }
+if [ "$STATIC" = ON ]; then
+  run autograder make --platform gradescope --exercise naive --out gs > make.txt 2>&1 || { cat make.txt; fail "autograder make"; }
+  run autograder make --platform classroom --exercise naive --out cls > make.txt 2>&1 || { cat make.txt; fail "autograder make classroom"; }
+  [ -x cls/.stencil-lab/stencil-lab/bin/stencil-lab ] || fail "the classroom bundle has no install tree"
+else
+  # a tree that needs the build machine's shared libraries (libfmt, MPI) is refused, naming one
+  run autograder make --platform gradescope --exercise naive --out gs > make.txt 2>&1
+  rc=\$?
+  [ \$rc -eq 2 ] && grep -q 'cannot run on gradescope: bin/stencil-lab needs lib' make.txt && [ ! -e gs ] ||
+    { cat make.txt; fail "autograder make from the default preset's tree: exit \$rc, not refused"; }
+  echo "install tree: make refused this (default preset) tree: \$(sed 's/.*: bin/bin/; s/ (only.*//' make.txt)"
+  run autograder make --stencil-lab-on-path --platform classroom --exercise naive --out cls > make.txt 2>&1 ||
+    { cat make.txt; fail "autograder make classroom --stencil-lab-on-path"; }
+fi
 [ -s cls/stencil.cu ] || fail "the classroom bundle has no skeleton (share/stencil-lab not found)"
-[ -x cls/.stencil-lab/stencil-lab/bin/stencil-lab ] || fail "the classroom bundle has no install tree"
 run lab params 2 > params.txt 2>&1 || { cat params.txt; fail "lab params"; }
 head -n 2 ok.txt
 echo "install tree: checked with no source or build tree"

@@ -39,7 +39,8 @@ TEST_CASE("check --batch: parallel, seeded, resumable, with platform results fil
     REQUIRE(first.out.find("1 of 4 passed") != std::string::npos);
     const std::vector<std::string> csv = rows(slurp(t.path / "grades.csv"));
     REQUIRE(csv.size() == 5);
-    REQUIRE(csv[0] == "file,verdict,score,message,loads_per_output,load_budget,time_ratio,seed,sha256");
+    REQUIRE(csv[0] == "file,verdict,score,message,loads_per_output,load_budget,time_ratio,seed,sha256,exercise,"
+                      "exercise_hash,stencil_lab_version");
     for (size_t i = 1; i < csv.size(); ++i) {
         CAPTURE(csv[i]);
         REQUIRE(csv[i].find(",0x") != std::string::npos);  // the seed a regrade reproduces
