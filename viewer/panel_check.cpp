@@ -342,9 +342,15 @@ void draw_check_panel(App& app) {
     const checker::CheckResult& r = *c.result;
     ImGui::Separator();
     // The figure: the verdict, its findings, the map and the slice; then the details (every test,
-    // the warnings), which scroll at the panel's foot and need not fit a projector's screen.
+    // the warnings), which scroll at the panel's foot and need not fit a projector's screen. The
+    // verdict stays at the panel's top: what follows it scrolls in a child of its own, so a slice
+    // scrolled into view (a click, --check-cell) never takes the verdict off a projector's screen.
     fit::BeginFigure();
+    ImGui::BeginGroup();
     draw_verdict(r);
+    ImGui::EndGroup();
+    const bool verdict_visible = fit::LastItemShown();
+    ImGui::BeginChild("##check_body", ImVec2(0, 0), false);
     draw_findings(app);
     draw_slice_map(app, lecture);
     // A slice is shown for a clicked cell, or when there is no map to click (a race's) at once; on
@@ -358,6 +364,8 @@ void draw_check_panel(App& app) {
     const bool slice_shown = slice_asked ? draw_slice(c) : false;
     ImGui::Separator();
     const int failed = draw_details(app);
+    fit::CheckWindow("check body");
+    ImGui::EndChild();
     fit::EndFigure();
     if (app.recording) {
         nlohmann::json findings = nlohmann::json::array(), sources = nlohmann::json::array();
@@ -367,7 +375,8 @@ void draw_check_panel(App& app) {
             for (const auto& l : f.sources) places.push_back(l.place);
             sources.push_back(places);
         }
-        (*app.drawn)["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},
+        (*app.drawn)["check"] = {{"verdict", checker::to_string(r.verdict)}, {"verdict_visible", verdict_visible},
+                              {"tests", r.tests.size()},
                               {"failed", failed}, {"map_rows", c.map ? c.map->ny() : 0}, {"message", r.evidence.message},
                               {"exercise", r.exercise}, {"suggested", c.guess ? c.guess->name : ""},
                               {"mismatch", mismatch}, {"findings", findings}, {"finding_sources", sources},

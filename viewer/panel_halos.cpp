@@ -153,7 +153,7 @@ void draw_halos_panel(App& app) {
                               {"slice", v.slice}, {"halo_read", v.counts.halo_read}, {"halo_unread", v.counts.halo_unread},
                               {"slice_halo", v.slice_counts.halo_read + v.slice_counts.halo_unread},
                               {"slice_unread", v.slice_counts.halo_unread}, {"slice_text", v.slice_text},
-                          {"series", v.series.size()}, {"label_overlaps", drawn.label_overlaps}};
+                          {"series", v.series.size()}, {"label_overlaps", drawn.label_overlaps}, {"labels_drawn", drawn.labels}, {"label_hits", drawn.hits.total()}, {"label_curve_hits", drawn.hits.curves}, {"label_marker_hits", drawn.hits.markers}};
 }
 
 }  // namespace stencil::viewer

@@ -7,6 +7,8 @@
 //     roofline_figure() (viewer/core/roofline.h).
 // Both are rebuilt by App::rebuild_opb on a change only; point labels are placed by
 // viewer/core/label_place.h so that they cover no marker, line label or legend.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -159,6 +161,17 @@ void draw_opb_tab(App& app) {
             if (!s.hidden && !s.group.empty() && s.name.find("(model)") != std::string::npos)
                 for (double y : s.y) under = under && y <= group_limit(s.group, o.radius, o.precision) * (1 + 1e-9);
         const double limit = f.refs.empty() || !f.refs[0].horizontal ? 0.0 : f.refs[0].value;
+        // Legend entries that name nothing drawn: a curve's entry needs its points, a level's key
+        // (a marker alone) some shown points wearing that marker.
+        int legend_without_data = 0;
+        for (const Series& s : f.series) {
+            if (!s.in_legend) continue;
+            const bool drawn_itself = !s.hidden && !s.x.empty();
+            const bool worn = std::any_of(f.series.begin(), f.series.end(), [&](const Series& t) {
+                return !t.hidden && t.markers && s.markers && !s.line && t.marker == s.marker && !t.x.empty();
+            });
+            legend_without_data += !(drawn_itself || worn || s.hidden);
+        }
         (*app.drawn)["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
                             {"hidden", hidden}, {"preset", preset ? preset->key : "custom"},
                             {"scale", o.selection.scale == OpbScale::per_byte_moved ? "per byte moved" : "per byte loaded"},
@@ -169,7 +182,7 @@ void draw_opb_tab(App& app) {
                             {"limit_matches_model", limit > 0 && limit == f.model_limit},
                             {"dram_points", f.dram_points}, {"l2_points", f.l2_points},
                             {"requested_points", f.requested_points}, {"trace_points", f.trace_points},
-                            {"label_overlaps", drawn.label_overlaps}, {"counters_why", f.counters_why},
+                            {"label_overlaps", drawn.label_overlaps}, {"legend_without_data", legend_without_data}, {"labels_drawn", drawn.labels}, {"label_hits", drawn.hits.total()}, {"label_curve_hits", drawn.hits.curves}, {"label_marker_hits", drawn.hits.markers}, {"counters_why", f.counters_why},
                             {"update_series", updates}, {"update_rows", f.updates.size()}};
     }
 }
@@ -252,7 +265,7 @@ void draw_roofline_tab(App& app) {
                                  {"model_points", f.model_points}, {"series", kernels},
                                  {"memory_gbps", c.memory_gbps.value_or(0)}, {"memory_source", c.memory_source},
                                  {"compute_gflops", c.compute_gflops.value_or(0)}, {"compute_source", c.compute_source},
-                                 {"ridge", f.ridge}, {"label_overlaps", drawn.label_overlaps}, {"note", f.note},
+                                 {"ridge", f.ridge}, {"label_overlaps", drawn.label_overlaps}, {"labels_drawn", drawn.labels}, {"label_hits", drawn.hits.total()}, {"label_curve_hits", drawn.hits.curves}, {"label_marker_hits", drawn.hits.markers}, {"note", f.note},
                                  {"radius", o.radius}, {"precision", to_string(o.precision)}};
     }
 }
