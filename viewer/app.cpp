@@ -140,7 +140,7 @@ void App::rebuild_opb() {
                            "Model source: {}",
                            opb.fig.formula, model_provenance());
     opb.update_help = update_table_text(opb.fig.updates);
-    opb.view = opb_view(opb.fig, opb.selection, opb.radius, opb.precision, opb.log_y, ui.lecture);
+    opb.view = opb_view(opb.fig, opb.selection, opb.radius, opb.precision, opb.log_y, ui.lecture || ui.compact_charts);
     opb.roofline = roofline_figure(runs.records, opb.ceilings, opb.radius, opb.precision);
 }
 

@@ -44,6 +44,7 @@ const char* panel_title(PanelId p);  // window titles
 struct UiOptions {
     float font_px = 20.0f;       // --font, 14..40 at 96 dpi; multiplied by the monitor's content scale
     bool font_follows_window = false;  // no --font: lecture mode sizes it to the window (lecture_font_px)
+    bool compact_charts = false;  // a font large for the window: the charts' short labels (frame.cpp)
     float content_scale = 1.0f;  // from glfwGetWindowContentScale (high-DPI)
     bool font_dirty = true;      // rebuild the font atlas before the next frame
     // The check panel starts closed (View menu, or --panel check / --check FILE): the other five

@@ -298,6 +298,11 @@ void follow_window_with_font(UiOptions& ui) {
 void draw_frame(App& app, bool first_frame, bool* quit) {
     app.ui.status.clear();
     follow_window_with_font(app.ui);
+    const bool compact = compact_charts(app.ui.lecture, ImGui::GetFontSize(), ImGui::GetIO().DisplaySize.y);
+    if (compact != app.ui.compact_charts) {
+        app.ui.compact_charts = compact;
+        app.rebuild_opb();  // the chart's labels follow (opb_view's compact)
+    }
     if (!app.ui.lecture) main_menu(app, quit);
     open_dialog(app, first_frame);  // a modal: on top whatever the order; first, so what it opens is laid out now
     if (!ImGui::GetIO().WantTextInput) {

@@ -236,16 +236,16 @@ void draw_roofline_tab(App& app) {
     spec.id = "roofline";
     spec.x = &f.x;
     spec.y = &f.y;
-    // Lecture mode's small chart: a point's label is its T, its colour and marker the kernel's (the
+    // Lecture mode's small chart (or a large font's): a point's label is its T, its colour and marker the kernel's (the
     // legend says which); "tiled T=8" for every point crowded the chart with leader lines.
     std::vector<Series> compact;
-    if (app.ui.lecture) {
+    if (app.ui.compact_charts) {
         compact = f.series;
         for (auto& s : compact)
             for (auto& l : s.labels)
                 if (const size_t at = l.rfind(" T="); at != std::string::npos) l = l.substr(at + 1);
     }
-    spec.series = app.ui.lecture ? &compact : &f.series;
+    spec.series = app.ui.compact_charts ? &compact : &f.series;
     spec.legend = o.legend;
     spec.size = ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, fs * 10));
     spec.hover_text = [&](int s, int i) {

@@ -95,6 +95,8 @@ struct PlotLayout {
     float left = 0, bottom = 0, top = 0, right = 0;
 };
 
+constexpr float kMinDataRows = 9;  // the data rectangle's least height, in font heights
+
 PlotLayout plot_layout(const PlotSpec& spec, float fs) {
     const Axis& ax = *spec.x;
     const Axis& ay = *spec.y;
@@ -135,6 +137,10 @@ PlotLayout plot_layout(const PlotSpec& spec, float fs) {
     l.bottom = fs * 1.6f + l.x_label_h + l.legend_h;
     l.top = l.ys.y + fs * 0.6f;
     l.right = l.legend_outside ? l.legend_w + fs * 0.8f : fs * 0.8f;
+    // The data keep room for their labels at any font: at 32 px in a small panel the margins and a
+    // legend below left the data 3 font heights, and no spot for a label was clear of the curves
+    // (the panel scrolls instead).
+    l.size.y = std::max(l.size.y, l.top + l.bottom + fs * kMinDataRows);
     return l;
 }
 

@@ -82,6 +82,16 @@ std::vector<ScreenBox> candidates(const LabelRequest& q) {
             out.push_back({q.x - d - q.w, y0, q.x - d, y0 + q.h});
         }
     }
+    // Then farther along the row, in steps of half the label's width (a long label beside a point in a
+    // crowded corner finds the open part of the plot; a leader line joins it).
+    for (int step = 1; step <= 8; ++step) {
+        const float d = q.gap * 9 + q.h * 4 + q.w * 0.5f * (float)step;
+        for (float k : {0.0f, -1.1f, 1.1f, -2.2f, 2.2f}) {
+            const float y0 = q.y - q.h / 2 + k * q.h;
+            out.push_back({q.x + d, y0, q.x + d + q.w, y0 + q.h});
+            out.push_back({q.x - d - q.w, y0, q.x - d, y0 + q.h});
+        }
+    }
     return out;
 }
 

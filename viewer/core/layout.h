@@ -19,6 +19,13 @@ inline constexpr int kDefaultFontPx = 20;  // a desk's screen, when --font is no
 // above (40 px at 1920x1080 and past it).
 int lecture_font_px(float window_w, float window_h);
 
+// Charts take their short labels (the lecture's) when the window holds fewer than kCompactRows
+// lines of the font: 32 px in 1024x768 left the long ones no place clear of the data.
+inline constexpr float kCompactRows = 30;
+inline bool compact_charts(bool lecture, float font_px, float window_h) {
+    return lecture || window_h < font_px * kCompactRows;
+}
+
 struct WindowSize {
     int w = 0, h = 0;
 };
