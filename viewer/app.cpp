@@ -93,7 +93,7 @@ void App::install_trace(TraceResult r) {
     exp.window = {0, std::max(1.0, exp.timeline.end)};
     exp.gpu_timeline_why.clear();
     set_warp(std::min(exp.warp, std::max(0, warps_in_block(exp.trace.geo.block) - 1)));
-    int step = exp.trace.ok() && !exp.trace.interval_end.empty() ? exp.trace.interval_end.front() : 0;
+    int step = story_step(exp.trace);  // where the picture tells the kernel's story (stepper.h)
     if (exp.step_after_trace) {
         step = *exp.step_after_trace < 0 ? exp.trace.last_step() + 1 + *exp.step_after_trace : *exp.step_after_trace;
         exp.step_after_trace.reset();
