@@ -31,8 +31,26 @@ int row_of_sector(const WarpLoad& w, const AxisSector& sector) {
     return -1;
 }
 
+// What the axis drew for the sidecar: its labels and the connectors' width.
+struct AxisDrawn {
+    int lane_labels = 0, address_labels = 0;
+    float link_px = 0;
+};
+
+// Every `stride`-th of `count` marks labelled, the least stride of 1, 2, 4, 8, 16 whose labels
+// (`text_w` wide) fit the marks' spacing with a gap between them.
+int label_stride(float spacing, float text_w, float gap, int count) {
+    for (int s = 1; s < count; s *= 2)
+        if (spacing * s >= text_w + gap) return s;
+    return count;
+}
+
 // `height`: what the picture may take (lecture mode gives it the room; 0: its natural height).
-void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float height = 0) {
+// Above the lanes their numbers, under the sectors the byte each 128-byte line starts at (as many
+// as fit), and lane-to-address connectors as thick as the font's strokes: a projector shows none
+// of a 1-pixel line.
+AxisDrawn memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float height = 0) {
+    AxisDrawn drawn;
     const float fs = ImGui::GetFontSize();
     const int per_line = kLineBytes / kSectorBytes;
     int boxes = 0;
@@ -45,13 +63,28 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float
     const float sector_w = boxes ? std::clamp((width - gaps * gap - 2) / boxes, 3.0f, fs * (room ? 8.0f : 2.5f)) : 0;
     float lanes_h = room ? std::min(lane_w, fs * 1.5f) : lane_w, link_h = fs * 3, axis_h = fs * (room ? 2.0f : 1.2f);
     const float line_h = fs * 0.5f;
-    if (height > lanes_h + link_h + axis_h + line_h + 4) link_h = height - (lanes_h + axis_h + line_h + 4);
-    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float numbers_h = fs * 1.1f;   // the lane numbers' row, above the lanes
+    const float address_h = fs * 1.2f;   // the lines' first bytes, under the brackets
+    const float fixed_h = numbers_h + lanes_h + axis_h + line_h + address_h + 4;
+    if (height > fixed_h + link_h) link_h = height - fixed_h;
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const ImVec2 p(p0.x, p0.y + numbers_h);  // the lanes' top
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float axis_y = p.y + lanes_h + link_h;
+    const ImU32 label_colour = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImVec2 lo(p0.x, p0.y), hi(p0.x + std::max(width, 32 * lane_w), p0.y + fixed_h + link_h);
+    // The lanes' numbers: every lane's where they fit, else every 2nd, 4th, ...
+    const int lane_stride = label_stride(lane_w, fit::TextWidth("30"), fs * 0.3f, 32);
+    for (int lane = 0; lane < 32; lane += lane_stride) {
+        const std::string t = std::to_string(lane);
+        const float tw = fit::TextWidth(t);
+        fit::DrawText(dl, ImVec2(p.x + lane * lane_w + (lane_w - tw) / 2, p0.y), label_colour, t, lo, hi);
+        ++drawn.lane_labels;
+    }
     // Sector boxes and line brackets; remember where each sector's bytes start.
     std::vector<std::vector<float>> sector_x(m.segments.size());
     float x = p.x;
+    float free_x = -1e9f;  // where the next address label may start
     for (size_t s = 0; s < m.segments.size(); ++s) {
         const auto& seg = m.segments[s];
         for (long long line = seg.first_line; line <= seg.last_line; ++line) {
@@ -74,6 +107,17 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float
             dl->AddLine(ImVec2(x - 1, axis_y + axis_h + 2), ImVec2(x - 1, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
         }
         sector_x[s].push_back(x);
+        // Each line's first byte under its bracket: the segment's first line always, then every
+        // line whose label has room after the last one drawn.
+        for (long long line = seg.first_line; line <= seg.last_line; ++line) {
+            const float lx = x - (float)(seg.last_line - line + 1) * per_line * sector_w;
+            const std::string t = fmt::format("{}{}", drawn.address_labels == 0 ? "byte " : "", line * kLineBytes);
+            const float tw = fit::TextWidth(t);
+            if (lx < free_x || (line > seg.first_line && lx + tw > x)) continue;
+            fit::DrawText(dl, ImVec2(lx, axis_y + axis_h + line_h + 2), label_colour, t, lo, hi);
+            free_x = lx + tw + fs * 0.6f;
+            ++drawn.address_labels;
+        }
         if (s + 1 < m.segments.size()) {  // a break: the next lines are elsewhere in memory
             dl->AddLine(ImVec2(x + gap * 0.3f, axis_y + axis_h + 2), ImVec2(x + gap * 0.5f, axis_y - 2), IM_COL32(230, 230, 230, 255));
             dl->AddLine(ImVec2(x + gap * 0.5f, axis_y + axis_h + 2), ImVec2(x + gap * 0.7f, axis_y - 2), IM_COL32(230, 230, 230, 255));
@@ -92,6 +136,7 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float
         return -1.0f;
     };
     // Lanes, coloured by the grid row they read, each joined to its address.
+    drawn.link_px = std::max(2.0f, fs * 0.12f);
     for (int lane = 0; lane < 32; ++lane) {
         const ImVec2 a(p.x + lane * lane_w, p.y);
         const int row = w.lane_row[lane];
@@ -99,10 +144,11 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float
         const long long o = lane < (int)m.lane_offset.size() ? m.lane_offset[lane] : -1;
         if (o < 0) continue;
         const float ax = axis_x(o) + sector_w * m.size / (2.0f * kSectorBytes);
-        dl->AddLine(ImVec2(a.x + lane_w * 0.5f, a.y + lanes_h), ImVec2(ax, axis_y), row_colour(row, 0.7f));
+        dl->AddLine(ImVec2(a.x + lane_w * 0.5f, a.y + lanes_h), ImVec2(ax, axis_y), row_colour(row, 0.85f),
+                    drawn.link_px);
     }
     const float total_w = std::max(32 * lane_w, x - p.x);
-    ImGui::Dummy(ImVec2(total_w, lanes_h + link_h + axis_h + line_h + 4));
+    ImGui::Dummy(ImVec2(total_w, fixed_h + link_h));
     if (ImGui::IsItemHovered()) {
         const ImVec2 mp = ImGui::GetIO().MousePos;
         const int lane = (int)((mp.x - p.x) / lane_w);
@@ -111,6 +157,7 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float
                               w.lane_offset[lane], w.lane_offset[lane] / std::max(1, m.size),
                               w.lane_offset[lane] / kSectorBytes, w.lane_offset[lane] / kLineBytes);
     }
+    return drawn;
 }
 
 // The key: one swatch per grid row the request reads (the colour of its lanes and of the bytes they
@@ -218,10 +265,11 @@ void draw_requests_of_warp(App& app) {
                                  w.label, w.lanes, w.rows, m.sectors, m.ideal_sectors, m.lines, 100 * m.efficiency));
         memory_axis_legend(w, e.trace.cfg.dims.ny);
         fit::BeginFigure();
-        memory_axis_view(w, m, ImGui::GetContentRegionAvail().x);
+        const AxisDrawn axis = memory_axis_view(w, m, ImGui::GetContentRegionAvail().x);
         fit::EndFigure();
         if (app.recording)
-            (*app.drawn)["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
+            (*app.drawn)["coalescing_axis"] = {{"lane_labels", axis.lane_labels}, {"address_labels", axis.address_labels},
+                                                {"link_px", axis.link_px}, {"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
                                             {"lines", m.lines}, {"segments", m.segments.size()},
                                             {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency},
                                             {"rows", w.rows}, {"legend_rows", w.row_id.size()}};
@@ -290,10 +338,11 @@ void draw_coalescing_lecture(App& app) {
                              m.lines, m.lines == 1 ? "" : "s", 100 * m.efficiency));
     memory_axis_legend(w, t.cfg.dims.ny);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    memory_axis_view(w, m, avail.x, avail.y);
+    const AxisDrawn axis = memory_axis_view(w, m, avail.x, avail.y);
     fit::EndFigure();
     if (app.recording)
-        (*app.drawn)["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
+        (*app.drawn)["coalescing_axis"] = {{"lane_labels", axis.lane_labels}, {"address_labels", axis.address_labels},
+                                                {"link_px", axis.link_px}, {"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
                                         {"lines", m.lines}, {"segments", m.segments.size()},
                                         {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency},
                                         {"rows", w.rows}, {"legend_rows", w.row_id.size()}};
