@@ -89,7 +89,8 @@ void App::install_trace(TraceResult r) {
     exp.line_counts = counts_by_line(exp.ptx, exp.site_line, exp.trace.acc, exp.trace.sites, exp.trace.ptx_file);
     exp.linked_line = -1;
     exp.slice = 0;
-    exp.timeline = timeline_from_trace(exp.trace);  // the GPU's only when asked (timeline panel)
+    exp.modelled = timeline_modelled(exp.trace);  // the GPU's only when asked (timeline panel)
+    exp.timeline = exp.modelled;
     exp.window = {0, std::max(1.0, exp.timeline.end)};
     exp.gpu_timeline_why.clear();
     set_warp(std::min(exp.warp, std::max(0, warps_in_block(exp.trace.geo.block) - 1)));

@@ -342,15 +342,17 @@ void draw_check_panel(App& app) {
     const checker::CheckResult& r = *c.result;
     ImGui::Separator();
     // The figure: the verdict, its findings, the map and the slice; then the details (every test,
-    // the warnings), which scroll at the panel's foot and need not fit a projector's screen. The
-    // verdict stays at the panel's top: what follows it scrolls in a child of its own, so a slice
-    // scrolled into view (a click, --check-cell) never takes the verdict off a projector's screen.
+    // the warnings), which scroll at the panel's foot and need not fit a projector's screen. In
+    // lecture mode the verdict stays at the panel's top: what follows it scrolls in a child of its
+    // own, so a slice scrolled into view (a click, --check-cell) never takes the verdict off the
+    // screen. (At a desk the whole panel scrolls: its controls above leave a child too little room
+    // for a slice at 32 px.)
     fit::BeginFigure();
     ImGui::BeginGroup();
     draw_verdict(r);
     ImGui::EndGroup();
     const bool verdict_visible = fit::LastItemShown();
-    ImGui::BeginChild("##check_body", ImVec2(0, 0), false);
+    if (lecture) ImGui::BeginChild("##check_body", ImVec2(0, 0), false);
     draw_findings(app);
     draw_slice_map(app, lecture);
     // A slice is shown for a clicked cell, or when there is no map to click (a race's) at once; on
@@ -364,8 +366,10 @@ void draw_check_panel(App& app) {
     const bool slice_shown = slice_asked ? draw_slice(c) : false;
     ImGui::Separator();
     const int failed = draw_details(app);
-    fit::CheckWindow("check body");
-    ImGui::EndChild();
+    if (lecture) {
+        fit::CheckWindow("check body");
+        ImGui::EndChild();
+    }
     fit::EndFigure();
     if (app.recording) {
         nlohmann::json findings = nlohmann::json::array(), sources = nlohmann::json::array();
