@@ -225,7 +225,11 @@ void draw_timeline_panel(App& app) {
               {pack(phase_colour(TimelinePhase::compute)), "compute"},
               {pack(phase_colour(TimelinePhase::store)), "store"},
               {pack({1, 1, 1}), "line: barrier released"}});
-    fit::Colored(tl.modelled ? ImVec4(0.95f, 0.75f, 0.3f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text), title);
+    // What the chart is, in words, over it (wrapped: a projector's 1024 pixels hold half the line).
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          tl.modelled ? ImVec4(0.95f, 0.75f, 0.3f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    fit::Wrapped(lecture && tl.modelled ? std::string("modelled: no GPU measured this") : title);
+    ImGui::PopStyleColor();
     if (!lecture) zoom_controls(app);
     // The GPU's measured timeline with the model's beside it (under it, on its own time axis).
     const bool beside = measured && !e.modelled.empty();
@@ -234,7 +238,9 @@ void draw_timeline_panel(App& app) {
     static TimeWindow modelled_window;
     if (beside) {
         modelled_window = {0, std::max(1.0, e.modelled.end)};
-        fit::Colored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "modelled, from the CPU engine's trace (cycles)");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.3f, 1.0f));
+        fit::Wrapped("modelled, from the CPU engine's trace (cycles)");
+        ImGui::PopStyleColor();
         chart(e.modelled, modelled_window, lecture);
     }
     fit::EndFigure();
