@@ -197,6 +197,36 @@ bool run_is_long(const RunOptions& opt, bool gpu) {
     return opt.request.dims.cells() * launches >= 64LL * 64 * 64;
 }
 
+// A run that takes a while shows its stages (core/progress.h): the CPU engine on a big grid, or many
+// timed launches anywhere. On the CPU engine it first says so, with the time a launch measured here
+// predicts, and its display moves with that estimate (one launch of 512^3 is minutes with no stage
+// to report inside it). `asked_auto`: the user asked for any backend (the notice says "no GPU").
+void show_progress(Backend& backend, RunOptions& opt, bool asked_auto, std::optional<Progress>& progress,
+                   std::optional<EngineClock>& clock) {
+    if (backend.kind() == BackendKind::cuda) {
+        progress.emplace("run", kProgressSteps);
+        opt.progress = [&progress](RunStage stage, double fraction) {
+            progress->update(static_cast<long long>(fraction * kProgressSteps), to_string(stage));
+            return true;
+        };
+        return;
+    }
+    const LaunchRequest& req = opt.request;  // its errors said before the sample, as run_kernel would
+    if (auto e = request_error(req, backend.limits())) throw UserError(*e);
+    if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
+    if (auto e = backend.cannot_run(req)) throw UserError(*e);
+    if (auto e = host_memory_error(req.dims, req.precision, available_host_memory())) throw UserError(*e);
+    const EngineEstimate est = estimate_engine_run(*backend.engine(), opt);
+    fmt::print(stderr, "stencil-lab: {}\n", engine_run_notice(req.dims, est, asked_auto));
+    std::fflush(stderr);
+    progress.emplace("run", kProgressSteps);
+    clock.emplace(*progress, est.seconds);
+    opt.progress = [&clock](RunStage stage, double) {
+        clock->stage(std::string(to_string(stage)));
+        return true;
+    };
+}
+
 int run_command(const RunArgs& a) {
     if (a.problem == "cardiac2d")
         return run_cardiac2d({a.kernel, a.size_given ? a.size : 0, a.steps, a.reps_given ? a.reps : 0, a.precision, a.backend, a.json});
@@ -250,35 +280,9 @@ int run_command(const RunArgs& a) {
 
     if (a.counters) refuse_counters_without_gpu(*backend, a.backend);
 
-    // A run that takes a while shows its stages (core/progress.h): the CPU engine on a big grid,
-    // or many timed launches anywhere. A short run stays quiet. On the CPU engine it first says so,
-    // with the time a launch measured here predicts, and its display moves with that estimate
-    // (one launch of 512^3 is minutes with no stage to report inside it).
     std::optional<Progress> progress;
     std::optional<EngineClock> clock;
-    if (run_is_long(opt, gpu)) {
-        if (!gpu) {
-            if (auto e = request_error(req, backend->limits())) throw UserError(*e);  // said before the sample
-            if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
-            if (auto e = backend->cannot_run(req)) throw UserError(*e);
-            if (auto e = host_memory_error(req.dims, req.precision, available_host_memory())) throw UserError(*e);
-            const EngineEstimate est = estimate_engine_run(*backend->engine(), opt);
-            fmt::print(stderr, "stencil-lab: {}\n", engine_run_notice(req.dims, est, a.backend == "auto"));
-            std::fflush(stderr);
-            progress.emplace("run", kProgressSteps);
-            clock.emplace(*progress, est.seconds);
-            opt.progress = [&clock](RunStage stage, double) {
-                clock->stage(std::string(to_string(stage)));
-                return true;
-            };
-        } else {
-            progress.emplace("run", kProgressSteps);
-            opt.progress = [&progress](RunStage stage, double fraction) {
-                progress->update(static_cast<long long>(fraction * kProgressSteps), to_string(stage));
-                return true;
-            };
-        }
-    }
+    if (run_is_long(opt, gpu)) show_progress(*backend, opt, a.backend == "auto", progress, clock);
     const RunReport rep = run_kernel(*backend, opt);
     clock.reset();
     if (progress) progress->finish();

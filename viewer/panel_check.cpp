@@ -309,6 +309,21 @@ int draw_details(App& app) {
     return failed;
 }
 
+// The verdict, then (lecture mode) the child the rest scrolls in. Returns whether the verdict is
+// wholly on screen.
+bool pinned_verdict(const checker::CheckResult& r, bool lecture) {
+    ImGui::BeginGroup();
+    draw_verdict(r);
+    ImGui::EndGroup();
+    const bool shown = fit::LastItemShown();
+    if (lecture) ImGui::BeginChild("##check_body", ImVec2(0, 0), false);
+    return shown;
+}
+void end_check_body() {
+    fit::CheckWindow("check body");
+    ImGui::EndChild();
+}
+
 }  // namespace
 
 void draw_check_panel(App& app) {
@@ -343,16 +358,10 @@ void draw_check_panel(App& app) {
     ImGui::Separator();
     // The figure: the verdict, its findings, the map and the slice; then the details (every test,
     // the warnings), which scroll at the panel's foot and need not fit a projector's screen. In
-    // lecture mode the verdict stays at the panel's top: what follows it scrolls in a child of its
-    // own, so a slice scrolled into view (a click, --check-cell) never takes the verdict off the
-    // screen. (At a desk the whole panel scrolls: its controls above leave a child too little room
-    // for a slice at 32 px.)
+    // lecture mode the verdict stays at the top, the rest scrolls in a child (a slice scrolled into
+    // view never takes the verdict off); at a desk the panel scrolls (its controls leave no room).
     fit::BeginFigure();
-    ImGui::BeginGroup();
-    draw_verdict(r);
-    ImGui::EndGroup();
-    const bool verdict_visible = fit::LastItemShown();
-    if (lecture) ImGui::BeginChild("##check_body", ImVec2(0, 0), false);
+    const bool verdict_visible = pinned_verdict(r, lecture);
     draw_findings(app);
     draw_slice_map(app, lecture);
     // A slice is shown for a clicked cell, or when there is no map to click (a race's) at once; on
@@ -366,10 +375,7 @@ void draw_check_panel(App& app) {
     const bool slice_shown = slice_asked ? draw_slice(c) : false;
     ImGui::Separator();
     const int failed = draw_details(app);
-    if (lecture) {
-        fit::CheckWindow("check body");
-        ImGui::EndChild();
-    }
+    if (lecture) end_check_body();
     fit::EndFigure();
     if (app.recording) {
         nlohmann::json findings = nlohmann::json::array(), sources = nlohmann::json::array();

@@ -45,6 +45,73 @@ int label_stride(float spacing, float text_w, float gap, int count) {
     return count;
 }
 
+// The lanes' numbers in a row at y: every lane's where they fit, else every 2nd, 4th, ... Returns
+// how many were drawn.
+int lane_numbers(ImDrawList* dl, float x0, float y, float lane_w, ImVec2 lo, ImVec2 hi) {
+    const int stride = label_stride(lane_w, fit::TextWidth("30"), ImGui::GetFontSize() * 0.3f, 32);
+    int n = 0;
+    for (int lane = 0; lane < 32; lane += stride, ++n) {
+        const std::string t = std::to_string(lane);
+        fit::DrawText(dl, ImVec2(x0 + lane * lane_w + (lane_w - fit::TextWidth(t)) / 2, y),
+                      ImGui::GetColorU32(ImGuiCol_Text), t, lo, hi);
+    }
+    return n;
+}
+
+// Each line's first byte under its bracket (the segment's lines end at x_end, line_w apart): the
+// first line always, then each whose label has room after the last one drawn (free_x). The very
+// first label says the unit. Returns how many were drawn.
+int line_addresses(ImDrawList* dl, const AxisSegment& seg, float x_end, float line_w, float y, int drawn_before,
+                   float& free_x, ImVec2 lo, ImVec2 hi) {
+    int n = 0;
+    for (long long line = seg.first_line; line <= seg.last_line; ++line) {
+        const float lx = x_end - (float)(seg.last_line - line + 1) * line_w;
+        const std::string t = fmt::format("{}{}", drawn_before + n == 0 ? "byte " : "", line * kLineBytes);
+        const float tw = fit::TextWidth(t);
+        if (lx < free_x || (line > seg.first_line && lx + tw > x_end)) continue;
+        fit::DrawText(dl, ImVec2(lx, y), ImGui::GetColorU32(ImGuiCol_Text), t, lo, hi);
+        free_x = lx + tw + ImGui::GetFontSize() * 0.6f;
+        ++n;
+    }
+    return n;
+}
+
+// One 128-byte line's sectors from x, each filled as far as the lanes use it, and its bracket under
+// them. Returns the x after it.
+float draw_line(ImDrawList* dl, const WarpLoad& w, const AxisSegment& seg, long long line, float x, float axis_y,
+                float axis_h, float line_h, float sector_w) {
+    const int per_line = kLineBytes / kSectorBytes;
+    const float lx = x;
+    for (int k = 0; k < per_line; ++k) {
+        const long long index = line * per_line + k;
+        const ImVec2 a(x, axis_y), b(x + sector_w - 1, axis_y + axis_h);
+        const auto it = std::find_if(seg.sectors.begin(), seg.sectors.end(),
+                                     [&](const AxisSector& q) { return q.index == index; });
+        dl->AddRect(a, b, IM_COL32(200, 200, 200, 255));
+        if (it != seg.sectors.end()) {
+            const float used = (float)it->bytes_used / kSectorBytes;
+            dl->AddRectFilled(a, ImVec2(a.x + (sector_w - 1) * used, b.y), row_colour(row_of_sector(w, *it)));
+            dl->AddRectFilled(ImVec2(a.x + (sector_w - 1) * used, a.y), b, pack(kUnused));
+        }
+        x += sector_w;
+    }
+    const ImU32 bracket = IM_COL32(255, 220, 60, 255);
+    dl->AddLine(ImVec2(lx, axis_y + axis_h + 2), ImVec2(lx, axis_y + axis_h + line_h), bracket, 2);
+    dl->AddLine(ImVec2(lx, axis_y + axis_h + line_h), ImVec2(x - 1, axis_y + axis_h + line_h), bracket, 2);
+    dl->AddLine(ImVec2(x - 1, axis_y + axis_h + 2), ImVec2(x - 1, axis_y + axis_h + line_h), bracket, 2);
+    return x;
+}
+
+// The hovered lane's address, cell, sector and line (the lanes' row starts at p).
+void lane_tooltip(const WarpLoad& w, const MemoryAxis& m, ImVec2 p, float lane_w, float lanes_h) {
+    const ImVec2 mp = ImGui::GetIO().MousePos;
+    const int lane = (int)((mp.x - p.x) / lane_w);
+    if (mp.y < p.y + lanes_h && lane >= 0 && lane < 32 && w.lane_offset[lane] >= 0)
+        ImGui::SetTooltip("lane %d: byte %lld of the array (cell %lld), sector %lld, line %lld", lane, w.lane_offset[lane],
+                          w.lane_offset[lane] / std::max(1, m.size), w.lane_offset[lane] / kSectorBytes,
+                          w.lane_offset[lane] / kLineBytes);
+}
+
 // `height`: what the picture may take (lecture mode gives it the room; 0: its natural height).
 // Above the lanes their numbers, under the sectors the byte each 128-byte line starts at (as many
 // as fit), and lane-to-address connectors as thick as the font's strokes: a projector shows none
@@ -71,53 +138,19 @@ AxisDrawn memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, 
     const ImVec2 p(p0.x, p0.y + numbers_h);  // the lanes' top
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float axis_y = p.y + lanes_h + link_h;
-    const ImU32 label_colour = ImGui::GetColorU32(ImGuiCol_Text);
     const ImVec2 lo(p0.x, p0.y), hi(p0.x + std::max(width, 32 * lane_w), p0.y + fixed_h + link_h);
-    // The lanes' numbers: every lane's where they fit, else every 2nd, 4th, ...
-    const int lane_stride = label_stride(lane_w, fit::TextWidth("30"), fs * 0.3f, 32);
-    for (int lane = 0; lane < 32; lane += lane_stride) {
-        const std::string t = std::to_string(lane);
-        const float tw = fit::TextWidth(t);
-        fit::DrawText(dl, ImVec2(p.x + lane * lane_w + (lane_w - tw) / 2, p0.y), label_colour, t, lo, hi);
-        ++drawn.lane_labels;
-    }
+    drawn.lane_labels = lane_numbers(dl, p.x, p0.y, lane_w, lo, hi);
     // Sector boxes and line brackets; remember where each sector's bytes start.
     std::vector<std::vector<float>> sector_x(m.segments.size());
     float x = p.x;
     float free_x = -1e9f;  // where the next address label may start
     for (size_t s = 0; s < m.segments.size(); ++s) {
         const auto& seg = m.segments[s];
-        for (long long line = seg.first_line; line <= seg.last_line; ++line) {
-            const float lx = x;
-            for (int k = 0; k < per_line; ++k) {
-                const long long index = line * per_line + k;
-                const ImVec2 a(x, axis_y), b(x + sector_w - 1, axis_y + axis_h);
-                const auto it = std::find_if(seg.sectors.begin(), seg.sectors.end(),
-                                             [&](const AxisSector& q) { return q.index == index; });
-                dl->AddRect(a, b, IM_COL32(200, 200, 200, 255));
-                if (it != seg.sectors.end()) {
-                    const float used = (float)it->bytes_used / kSectorBytes;
-                    dl->AddRectFilled(a, ImVec2(a.x + (sector_w - 1) * used, b.y), row_colour(row_of_sector(w, *it)));
-                    dl->AddRectFilled(ImVec2(a.x + (sector_w - 1) * used, a.y), b, pack(kUnused));
-                }
-                x += sector_w;
-            }
-            dl->AddLine(ImVec2(lx, axis_y + axis_h + 2), ImVec2(lx, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
-            dl->AddLine(ImVec2(lx, axis_y + axis_h + line_h), ImVec2(x - 1, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
-            dl->AddLine(ImVec2(x - 1, axis_y + axis_h + 2), ImVec2(x - 1, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
-        }
+        for (long long line = seg.first_line; line <= seg.last_line; ++line)
+            x = draw_line(dl, w, seg, line, x, axis_y, axis_h, line_h, sector_w);
         sector_x[s].push_back(x);
-        // Each line's first byte under its bracket: the segment's first line always, then every
-        // line whose label has room after the last one drawn.
-        for (long long line = seg.first_line; line <= seg.last_line; ++line) {
-            const float lx = x - (float)(seg.last_line - line + 1) * per_line * sector_w;
-            const std::string t = fmt::format("{}{}", drawn.address_labels == 0 ? "byte " : "", line * kLineBytes);
-            const float tw = fit::TextWidth(t);
-            if (lx < free_x || (line > seg.first_line && lx + tw > x)) continue;
-            fit::DrawText(dl, ImVec2(lx, axis_y + axis_h + line_h + 2), label_colour, t, lo, hi);
-            free_x = lx + tw + fs * 0.6f;
-            ++drawn.address_labels;
-        }
+        drawn.address_labels += line_addresses(dl, seg, x, sector_w * per_line, axis_y + axis_h + line_h + 2,
+                                               drawn.address_labels, free_x, lo, hi);
         if (s + 1 < m.segments.size()) {  // a break: the next lines are elsewhere in memory
             dl->AddLine(ImVec2(x + gap * 0.3f, axis_y + axis_h + 2), ImVec2(x + gap * 0.5f, axis_y - 2), IM_COL32(230, 230, 230, 255));
             dl->AddLine(ImVec2(x + gap * 0.5f, axis_y + axis_h + 2), ImVec2(x + gap * 0.7f, axis_y - 2), IM_COL32(230, 230, 230, 255));
@@ -149,14 +182,7 @@ AxisDrawn memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, 
     }
     const float total_w = std::max(32 * lane_w, x - p.x);
     ImGui::Dummy(ImVec2(total_w, fixed_h + link_h));
-    if (ImGui::IsItemHovered()) {
-        const ImVec2 mp = ImGui::GetIO().MousePos;
-        const int lane = (int)((mp.x - p.x) / lane_w);
-        if (mp.y < p.y + lanes_h && lane >= 0 && lane < 32 && w.lane_offset[lane] >= 0)
-            ImGui::SetTooltip("lane %d: byte %lld of the array (cell %lld), sector %lld, line %lld", lane,
-                              w.lane_offset[lane], w.lane_offset[lane] / std::max(1, m.size),
-                              w.lane_offset[lane] / kSectorBytes, w.lane_offset[lane] / kLineBytes);
-    }
+    if (ImGui::IsItemHovered()) lane_tooltip(w, m, p, lane_w, lanes_h);
     return drawn;
 }
 

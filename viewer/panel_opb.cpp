@@ -20,6 +20,21 @@ namespace stencil::viewer {
 
 namespace {
 
+// Legend entries that name nothing drawn (the sidecar's count): a curve's entry needs its points, a
+// level's key (a marker alone) some shown points wearing that marker; a hidden series' dimmed
+// entry is there to show it again.
+int legend_entries_without_data(const std::vector<Series>& series) {
+    int n = 0;
+    for (const Series& s : series) {
+        if (!s.in_legend || s.hidden) continue;
+        const bool worn = std::any_of(series.begin(), series.end(), [&](const Series& t) {
+            return !t.hidden && t.markers && s.markers && !s.line && t.marker == s.marker && !t.x.empty();
+        });
+        n += s.x.empty() && !worn;
+    }
+    return n;
+}
+
 // The preset: which story the chart tells (opb_view.h). Returns true when it changed.
 bool preset_choice(App& app) {
     auto& o = app.opb;
@@ -161,17 +176,7 @@ void draw_opb_tab(App& app) {
             if (!s.hidden && !s.group.empty() && s.name.find("(model)") != std::string::npos)
                 for (double y : s.y) under = under && y <= group_limit(s.group, o.radius, o.precision) * (1 + 1e-9);
         const double limit = f.refs.empty() || !f.refs[0].horizontal ? 0.0 : f.refs[0].value;
-        // Legend entries that name nothing drawn: a curve's entry needs its points, a level's key
-        // (a marker alone) some shown points wearing that marker.
-        int legend_without_data = 0;
-        for (const Series& s : f.series) {
-            if (!s.in_legend) continue;
-            const bool drawn_itself = !s.hidden && !s.x.empty();
-            const bool worn = std::any_of(f.series.begin(), f.series.end(), [&](const Series& t) {
-                return !t.hidden && t.markers && s.markers && !s.line && t.marker == s.marker && !t.x.empty();
-            });
-            legend_without_data += !(drawn_itself || worn || s.hidden);
-        }
+        const int legend_without_data = legend_entries_without_data(f.series);
         (*app.drawn)["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
                             {"hidden", hidden}, {"preset", preset ? preset->key : "custom"},
                             {"scale", o.selection.scale == OpbScale::per_byte_moved ? "per byte moved" : "per byte loaded"},

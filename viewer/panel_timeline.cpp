@@ -172,6 +172,23 @@ void chart(const BlockTimeline& tl, TimeWindow& window, bool lecture, float heig
     }
 }
 
+// The timeline; a GPU's measured one with the model's beside it (under it, on its own time axis).
+// Returns whether the model's was drawn beside.
+bool charts(App& app, bool measured, bool lecture) {
+    auto& e = app.exp;
+    const bool beside = measured && !e.modelled.empty();
+    const float fs = ImGui::GetFontSize();
+    chart(e.timeline, e.window, lecture, beside ? (ImGui::GetContentRegionAvail().y - fs * 1.5f) * 0.55f : 0);
+    if (!beside) return false;
+    static TimeWindow modelled_window;
+    modelled_window = {0, std::max(1.0, e.modelled.end)};
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.3f, 1.0f));
+    fit::Wrapped("modelled, from the CPU engine's trace (cycles)");
+    ImGui::PopStyleColor();
+    chart(e.modelled, modelled_window, lecture);
+    return true;
+}
+
 }  // namespace
 
 void draw_timeline_panel(App& app) {
@@ -231,18 +248,7 @@ void draw_timeline_panel(App& app) {
     fit::Wrapped(lecture && tl.modelled ? std::string("modelled: no GPU measured this") : title);
     ImGui::PopStyleColor();
     if (!lecture) zoom_controls(app);
-    // The GPU's measured timeline with the model's beside it (under it, on its own time axis).
-    const bool beside = measured && !e.modelled.empty();
-    const float fs = ImGui::GetFontSize();
-    chart(tl, e.window, lecture, beside ? (ImGui::GetContentRegionAvail().y - fs * 1.5f) * 0.55f : 0);
-    static TimeWindow modelled_window;
-    if (beside) {
-        modelled_window = {0, std::max(1.0, e.modelled.end)};
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.3f, 1.0f));
-        fit::Wrapped("modelled, from the CPU engine's trace (cycles)");
-        ImGui::PopStyleColor();
-        chart(e.modelled, modelled_window, lecture);
-    }
+    const bool beside = charts(app, measured, lecture);
     fit::EndFigure();
     if (app.recording) {
         int spans = 0, wait_spans = 0;
