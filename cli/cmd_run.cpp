@@ -19,6 +19,8 @@
 
 #include "cli/cardiac2d.h"
 #include "cli/command.h"
+#include "cli/engine_clock.h"
+#include "cli/engine_estimate.h"
 #include "cli/run_derivative.h"
 #include "cli/run_distributed.h"
 #include "cli/report_run.h"
@@ -27,6 +29,7 @@
 #include "core/engine_runs.h"
 #include "core/error.h"
 #include "core/field.h"
+#include "core/host_memory.h"
 #include "core/progress.h"
 #include "core/run.h"
 #include "core/weights.h"
@@ -136,7 +139,7 @@ int check_races(EngineRuns& engine, const LaunchRequest& req, std::uint64_t seed
 // --counters: one more launch under the backend's counters (the GPU's, through CUPTI). Adds to the
 // JSON, or to the text report.
 void add_counters(Backend& backend, const RunReport& rep, nlohmann::json& j, std::string& text) {
-    if (Counters* counters = backend.counters()) {
+    if (Counters* counters = backend.counters()) {  // (a backend without is refused before the run)
         std::string why;
         const auto c = counters->measure(rep.request, random_weights(rep.request.radius, rep.seed), &why);
         if (!c) {
@@ -164,12 +167,19 @@ void add_counters(Backend& backend, const RunReport& rep, nlohmann::json& j, std
                                 *c->requested_read_bytes(), c->requested_write_bytes().value_or(0.0));
         else
             text += "  requested not measured: " + c->requested_unavailable + "\n";
-        return;
     }
-    const std::string why = rep.backend == BackendKind::cuda ? "this build has no CUPTI support"
-                                                             : "hardware counters need the GPU (--backend cuda)";
-    j["counters_error"] = why;
-    text += "  counters  not available: " + why + "\n";
+}
+
+// --counters is refused before any work where the backend has none: the CPU engine has no hardware
+// counters, and a minute of checking and timing before saying so wastes the user's time.
+void refuse_counters_without_gpu(Backend& backend, const std::string& asked) {
+    if (backend.counters()) return;
+    if (backend.kind() == BackendKind::cuda)
+        throw UserError("--counters: this build has no CUPTI support (the GPU's counters are read through CUPTI)");
+    throw UserError(asked == "cpu" ? "--counters reads the GPU's hardware counters: --backend cpu has none "
+                                     "(use --backend auto or cuda on a machine with a GPU)"
+                                   : "no GPU: --counters reads the GPU's hardware counters, and this machine runs "
+                                     "the CPU engine (drop --counters, or run on a machine with a GPU)");
 }
 
 // The GPU times a grid that fills it; the CPU backend emulates every thread, so it gets a grid it
@@ -185,6 +195,36 @@ bool run_is_long(const RunOptions& opt, bool gpu) {
     const long long launches = 1 + (opt.time ? opt.warmup + opt.reps : 0);
     if (gpu) return launches >= 1000;
     return opt.request.dims.cells() * launches >= 64LL * 64 * 64;
+}
+
+// A run that takes a while shows its stages (core/progress.h): the CPU engine on a big grid, or many
+// timed launches anywhere. On the CPU engine it first says so, with the time a launch measured here
+// predicts, and its display moves with that estimate (one launch of 512^3 is minutes with no stage
+// to report inside it). `asked_auto`: the user asked for any backend (the notice says "no GPU").
+void show_progress(Backend& backend, RunOptions& opt, bool asked_auto, std::optional<Progress>& progress,
+                   std::optional<EngineClock>& clock) {
+    if (backend.kind() == BackendKind::cuda) {
+        progress.emplace("run", kProgressSteps);
+        opt.progress = [&progress](RunStage stage, double fraction) {
+            progress->update(static_cast<long long>(fraction * kProgressSteps), to_string(stage));
+            return true;
+        };
+        return;
+    }
+    const LaunchRequest& req = opt.request;  // its errors said before the sample, as run_kernel would
+    if (auto e = request_error(req, backend.limits())) throw UserError(*e);
+    if (auto e = grid_error(req.dims, req.radius)) throw UserError(*e);
+    if (auto e = backend.cannot_run(req)) throw UserError(*e);
+    if (auto e = host_memory_error(req.dims, req.precision, available_host_memory())) throw UserError(*e);
+    const EngineEstimate est = estimate_engine_run(*backend.engine(), opt);
+    fmt::print(stderr, "stencil-lab: {}\n", engine_run_notice(req.dims, est, asked_auto));
+    std::fflush(stderr);
+    progress.emplace("run", kProgressSteps);
+    clock.emplace(*progress, est.seconds);
+    opt.progress = [&clock](RunStage stage, double) {
+        clock->stage(std::string(to_string(stage)));
+        return true;
+    };
 }
 
 int run_command(const RunArgs& a) {
@@ -238,17 +278,13 @@ int run_command(const RunArgs& a) {
         return check_races(*backend->engine(), req, a.seed, a.json);
     }
 
-    // A run that takes a while shows its stages (core/progress.h): the CPU engine on a big grid,
-    // or many timed launches anywhere. A short run stays quiet.
+    if (a.counters) refuse_counters_without_gpu(*backend, a.backend);
+
     std::optional<Progress> progress;
-    if (run_is_long(opt, gpu)) {
-        progress.emplace("run", kProgressSteps);
-        opt.progress = [&progress](RunStage stage, double fraction) {
-            progress->update(static_cast<long long>(fraction * kProgressSteps), to_string(stage));
-            return true;
-        };
-    }
+    std::optional<EngineClock> clock;
+    if (run_is_long(opt, gpu)) show_progress(*backend, opt, a.backend == "auto", progress, clock);
     const RunReport rep = run_kernel(*backend, opt);
+    clock.reset();
     if (progress) progress->finish();
     nlohmann::json j = rep.to_json();
     std::string text = format_run_report(rep);

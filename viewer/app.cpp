@@ -89,11 +89,12 @@ void App::install_trace(TraceResult r) {
     exp.line_counts = counts_by_line(exp.ptx, exp.site_line, exp.trace.acc, exp.trace.sites, exp.trace.ptx_file);
     exp.linked_line = -1;
     exp.slice = 0;
-    exp.timeline = timeline_from_trace(exp.trace);  // the GPU's only when asked (timeline panel)
+    exp.modelled = timeline_modelled(exp.trace);  // the GPU's only when asked (timeline panel)
+    exp.timeline = exp.modelled;
     exp.window = {0, std::max(1.0, exp.timeline.end)};
     exp.gpu_timeline_why.clear();
     set_warp(std::min(exp.warp, std::max(0, warps_in_block(exp.trace.geo.block) - 1)));
-    int step = exp.trace.ok() && !exp.trace.interval_end.empty() ? exp.trace.interval_end.front() : 0;
+    int step = story_step(exp.trace);  // where the picture tells the kernel's story (stepper.h)
     if (exp.step_after_trace) {
         step = *exp.step_after_trace < 0 ? exp.trace.last_step() + 1 + *exp.step_after_trace : *exp.step_after_trace;
         exp.step_after_trace.reset();
@@ -140,7 +141,7 @@ void App::rebuild_opb() {
                            "Model source: {}",
                            opb.fig.formula, model_provenance());
     opb.update_help = update_table_text(opb.fig.updates);
-    opb.view = opb_view(opb.fig, opb.selection, opb.radius, opb.precision, opb.log_y, ui.lecture);
+    opb.view = opb_view(opb.fig, opb.selection, opb.radius, opb.precision, opb.log_y, ui.lecture || ui.compact_charts);
     opb.roofline = roofline_figure(runs.records, opb.ceilings, opb.radius, opb.precision);
 }
 

@@ -19,6 +19,7 @@
 #include "viewer/core/file_open.h"
 #include "viewer/core/jobs.h"
 #include "viewer/core/block_timeline.h"
+#include "viewer/core/timing_model.h"
 #include "viewer/core/check_view.h"
 #include "viewer/core/kernel_source.h"
 #include "viewer/core/listing_match.h"
@@ -48,6 +49,8 @@ const char* panel_title(PanelId p);  // window titles
 // The user's UI options (Tracy's ViewData): font, scale, which panels are open.
 struct UiOptions {
     float font_px = 20.0f;       // --font, 14..40 at 96 dpi; multiplied by the monitor's content scale
+    bool font_follows_window = false;  // no --font: lecture mode sizes it to the window (lecture_font_px)
+    bool compact_charts = false;  // a font large for the window: the charts' short labels (frame.cpp)
     float content_scale = 1.0f;  // from glfwGetWindowContentScale (high-DPI)
     bool font_dirty = true;      // rebuild the font atlas before the next frame
     // The check panel starts closed (View menu, or --panel check / --check FILE): the other five
@@ -88,7 +91,8 @@ struct Experiment {
     bool beside_ptx = false;       // the source's neighbour: the PTX (else the textbook's listing)
     int linked_line = -1;          // a source line (1-based) chosen by a click in either listing
     int thread = -1;               // the stepper's chosen thread (its loads and stores listed)
-    BlockTimeline timeline;        // the timeline panel's (from the trace, or the GPU's when asked)
+    BlockTimeline timeline;        // the timeline panel's (modelled from the trace, or the GPU's when asked)
+    BlockTimeline modelled;        // the timing model's from the trace (timing_model.h), drawn beside the GPU's
     TimeWindow window;             // its zoom
     std::string gpu_timeline_why;  // why the GPU's could not be recorded
     int warp = 0;

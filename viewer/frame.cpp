@@ -3,6 +3,8 @@
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -56,7 +58,10 @@ void main_menu(App& app, bool* quit) {
     ImGui::SetNextItemWidth(fs * 6);
     // Applied on release: each rebuild of the atlas re-lays the windows out.
     ImGui::SliderFloat("font px", &app.ui.font_px, kMinFontPx, kMaxFontPx, "%.0f");
-    if (ImGui::IsItemDeactivatedAfterEdit()) app.ui.font_dirty = true;
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        app.ui.font_dirty = true;
+        app.ui.font_follows_window = false;  // the user's choice from now on, as --font's
+    }
     // Optional texts: shown only when they fit the bar (a menu bar cannot wrap).
     const std::string where = app.ui.solo >= 0 ? fmt::format("  {} of {} (Page Down / Up)", app.ui.solo + 1, kPanels)
                                                : std::string();
@@ -273,8 +278,31 @@ void tab_window(App& app, const char* id, const std::vector<int>& panels, const 
     ImGui::End();
 }
 
+// Without --font the font follows the window in lecture mode and is the desk's default outside it;
+// a change is applied before the next frame (the atlas is rebuilt between frames).
+void follow_window_with_font(UiOptions& ui) {
+    if (!ui.font_follows_window) return;
+    // The window in pixels (the framebuffer), the font in the points build_fonts scales by the monitor.
+    const ImGuiIO& io = ImGui::GetIO();
+    const float fb_w = io.DisplaySize.x * io.DisplayFramebufferScale.x;
+    const float fb_h = io.DisplaySize.y * io.DisplayFramebufferScale.y;
+    const float scale = std::max(1.0f, ui.content_scale);
+    // Clamped as build_fonts clamps it, or a monitor's large scale would ask for a rebuild every frame.
+    const float want = std::clamp(ui.lecture ? (float)lecture_font_px(fb_w, fb_h) / scale : (float)kDefaultFontPx,
+                                  (float)kMinFontPx, (float)kMaxFontPx);
+    if (std::fabs(want - ui.font_px) < 0.5f) return;
+    ui.font_px = want;
+    ui.font_dirty = true;
+}
+
 void draw_frame(App& app, bool first_frame, bool* quit) {
     app.ui.status.clear();
+    follow_window_with_font(app.ui);
+    const bool compact = compact_charts(app.ui.lecture, ImGui::GetFontSize(), ImGui::GetIO().DisplaySize.y);
+    if (compact != app.ui.compact_charts) {
+        app.ui.compact_charts = compact;
+        app.rebuild_opb();  // the chart's labels follow (opb_view's compact)
+    }
     if (!app.ui.lecture) main_menu(app, quit);
     open_dialog(app, first_frame);  // a modal: on top whatever the order; first, so what it opens is laid out now
     if (!ImGui::GetIO().WantTextInput) {

@@ -55,6 +55,7 @@
 #include "core/error.h"
 #include "viewer/app.h"
 #include "checker/exercise_guess.h"
+#include "viewer/core/layout.h"
 #include "viewer/core/student_trace.h"
 #include "viewer/fit.h"
 #include "viewer/frame.h"
@@ -318,7 +319,8 @@ void start_imgui(const Surface& s) {
 // 5. The App's view of the surface: its content scale, the font, the open panels, and (a window)
 // the callbacks that keep fonts and layout following the window.
 void attach_app(App& app, const Surface& s, const ViewerOptions& opt) {
-    app.ui.font_px = (float)opt.font_px;
+    app.ui.font_px = (float)(opt.font_px > 0 ? opt.font_px : kDefaultFontPx);
+    app.ui.font_follows_window = opt.font_px == 0;
     if (opt.open_all) std::fill(std::begin(app.ui.open), std::end(app.ui.open), true);
     if (opt.present >= 0) {
         for (int p = 0; p < kPanels; ++p) app.ui.open[p] = p == opt.present;
@@ -329,6 +331,9 @@ void attach_app(App& app, const Surface& s, const ViewerOptions& opt) {
         app.ui.solo = (int)PanelId::stepper;
     }
     if (opt.lecture || !opt.export_slides.empty()) set_lecture(app, true);
+    // The first frame already at the lecture font the window asks for (frame.cpp follows it after).
+    if (app.ui.lecture && app.ui.font_follows_window)
+        app.ui.font_px = (float)lecture_font_px((float)opt.window_w, (float)opt.window_h);
     if (!s.window) return;  // offscreen: 96 dpi, a fixed size
     float sx = 1, sy = 1;
     glfwGetWindowContentScale(s.window, &sx, &sy);
@@ -528,7 +533,7 @@ int export_slides(App& app, const Surface& s, const ViewerOptions& opt) {
     const nlohmann::json j = {{"kernel", version(t.cfg.kernel).name}, {"tile", t.cfg.tile}, {"radius", t.cfg.radius},
                               {"zoom", to_string(app.exp.zoom)}, {"intervals", t.intervals},
                               {"last_step", t.last_step()}, {"stops", stops.size()}, {"size", {opt.window_w, opt.window_h}},
-                              {"font_px", opt.font_px}, {"clipped_items", clipped}, {"slides", list}};
+                              {"font_px", (int)std::lround(app.ui.font_px)}, {"clipped_items", clipped}, {"slides", list}};
     std::ofstream out(fs::path(opt.export_slides) / "slides.json");
     out << j.dump(1) << "\n";
     std::printf("wrote %zu slides (%s, %s zoom) to %s\n", stops.size(), version(t.cfg.kernel).name,

@@ -11,7 +11,7 @@ struct ViewerOptions {
     int frames = 4;
     int present = -1;                // --present PANEL: that panel fills the window (-1: all panels)
     int window_w = 1600, window_h = 1000;
-    int font_px = 20;
+    int font_px = 0;                 // --font; 0: not given (20, or in lecture mode sized to the window)
     bool headless = false;
     // --offscreen: no window and no GLFW; EGL draws into a framebuffer (viewer/offscreen_egl.h).
     bool offscreen = false;

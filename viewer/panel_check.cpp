@@ -309,6 +309,21 @@ int draw_details(App& app) {
     return failed;
 }
 
+// The verdict, then (lecture mode) the child the rest scrolls in. Returns whether the verdict is
+// wholly on screen.
+bool pinned_verdict(const checker::CheckResult& r, bool lecture) {
+    ImGui::BeginGroup();
+    draw_verdict(r);
+    ImGui::EndGroup();
+    const bool shown = fit::LastItemShown();
+    if (lecture) ImGui::BeginChild("##check_body", ImVec2(0, 0), false);
+    return shown;
+}
+void end_check_body() {
+    fit::CheckWindow("check body");
+    ImGui::EndChild();
+}
+
 }  // namespace
 
 void draw_check_panel(App& app) {
@@ -342,9 +357,11 @@ void draw_check_panel(App& app) {
     const checker::CheckResult& r = *c.result;
     ImGui::Separator();
     // The figure: the verdict, its findings, the map and the slice; then the details (every test,
-    // the warnings), which scroll at the panel's foot and need not fit a projector's screen.
+    // the warnings), which scroll at the panel's foot and need not fit a projector's screen. In
+    // lecture mode the verdict stays at the top, the rest scrolls in a child (a slice scrolled into
+    // view never takes the verdict off); at a desk the panel scrolls (its controls leave no room).
     fit::BeginFigure();
-    draw_verdict(r);
+    const bool verdict_visible = pinned_verdict(r, lecture);
     draw_findings(app);
     draw_slice_map(app, lecture);
     // A slice is shown for a clicked cell, or when there is no map to click (a race's) at once; on
@@ -358,6 +375,7 @@ void draw_check_panel(App& app) {
     const bool slice_shown = slice_asked ? draw_slice(c) : false;
     ImGui::Separator();
     const int failed = draw_details(app);
+    if (lecture) end_check_body();
     fit::EndFigure();
     if (app.recording) {
         nlohmann::json findings = nlohmann::json::array(), sources = nlohmann::json::array();
@@ -367,7 +385,8 @@ void draw_check_panel(App& app) {
             for (const auto& l : f.sources) places.push_back(l.place);
             sources.push_back(places);
         }
-        (*app.drawn)["check"] = {{"verdict", checker::to_string(r.verdict)}, {"tests", r.tests.size()},
+        (*app.drawn)["check"] = {{"verdict", checker::to_string(r.verdict)}, {"verdict_visible", verdict_visible},
+                              {"tests", r.tests.size()},
                               {"failed", failed}, {"map_rows", c.map ? c.map->ny() : 0}, {"message", r.evidence.message},
                               {"exercise", r.exercise}, {"suggested", c.guess ? c.guess->name : ""},
                               {"mismatch", mismatch}, {"findings", findings}, {"finding_sources", sources},

@@ -31,8 +31,93 @@ int row_of_sector(const WarpLoad& w, const AxisSector& sector) {
     return -1;
 }
 
+// What the axis drew for the sidecar: its labels and the connectors' width.
+struct AxisDrawn {
+    int lane_labels = 0, address_labels = 0;
+    float link_px = 0;
+};
+
+// Every `stride`-th of `count` marks labelled, the least stride of 1, 2, 4, 8, 16 whose labels
+// (`text_w` wide) fit the marks' spacing with a gap between them.
+int label_stride(float spacing, float text_w, float gap, int count) {
+    for (int s = 1; s < count; s *= 2)
+        if (spacing * s >= text_w + gap) return s;
+    return count;
+}
+
+// The lanes' numbers in a row at y: every lane's where they fit, else every 2nd, 4th, ... Returns
+// how many were drawn.
+int lane_numbers(ImDrawList* dl, float x0, float y, float lane_w, ImVec2 lo, ImVec2 hi) {
+    const int stride = label_stride(lane_w, fit::TextWidth("30"), ImGui::GetFontSize() * 0.3f, 32);
+    int n = 0;
+    for (int lane = 0; lane < 32; lane += stride, ++n) {
+        const std::string t = std::to_string(lane);
+        fit::DrawText(dl, ImVec2(x0 + lane * lane_w + (lane_w - fit::TextWidth(t)) / 2, y),
+                      ImGui::GetColorU32(ImGuiCol_Text), t, lo, hi);
+    }
+    return n;
+}
+
+// Each line's first byte under its bracket (the segment's lines end at x_end, line_w apart): the
+// first line always, then each whose label has room after the last one drawn (free_x). The very
+// first label says the unit. Returns how many were drawn.
+int line_addresses(ImDrawList* dl, const AxisSegment& seg, float x_end, float line_w, float y, int drawn_before,
+                   float& free_x, ImVec2 lo, ImVec2 hi) {
+    int n = 0;
+    for (long long line = seg.first_line; line <= seg.last_line; ++line) {
+        const float lx = x_end - (float)(seg.last_line - line + 1) * line_w;
+        const std::string t = fmt::format("{}{}", drawn_before + n == 0 ? "byte " : "", line * kLineBytes);
+        const float tw = fit::TextWidth(t);
+        if (lx < free_x || (line > seg.first_line && lx + tw > x_end)) continue;
+        fit::DrawText(dl, ImVec2(lx, y), ImGui::GetColorU32(ImGuiCol_Text), t, lo, hi);
+        free_x = lx + tw + ImGui::GetFontSize() * 0.6f;
+        ++n;
+    }
+    return n;
+}
+
+// One 128-byte line's sectors from x, each filled as far as the lanes use it, and its bracket under
+// them. Returns the x after it.
+float draw_line(ImDrawList* dl, const WarpLoad& w, const AxisSegment& seg, long long line, float x, float axis_y,
+                float axis_h, float line_h, float sector_w) {
+    const int per_line = kLineBytes / kSectorBytes;
+    const float lx = x;
+    for (int k = 0; k < per_line; ++k) {
+        const long long index = line * per_line + k;
+        const ImVec2 a(x, axis_y), b(x + sector_w - 1, axis_y + axis_h);
+        const auto it = std::find_if(seg.sectors.begin(), seg.sectors.end(),
+                                     [&](const AxisSector& q) { return q.index == index; });
+        dl->AddRect(a, b, IM_COL32(200, 200, 200, 255));
+        if (it != seg.sectors.end()) {
+            const float used = (float)it->bytes_used / kSectorBytes;
+            dl->AddRectFilled(a, ImVec2(a.x + (sector_w - 1) * used, b.y), row_colour(row_of_sector(w, *it)));
+            dl->AddRectFilled(ImVec2(a.x + (sector_w - 1) * used, a.y), b, pack(kUnused));
+        }
+        x += sector_w;
+    }
+    const ImU32 bracket = IM_COL32(255, 220, 60, 255);
+    dl->AddLine(ImVec2(lx, axis_y + axis_h + 2), ImVec2(lx, axis_y + axis_h + line_h), bracket, 2);
+    dl->AddLine(ImVec2(lx, axis_y + axis_h + line_h), ImVec2(x - 1, axis_y + axis_h + line_h), bracket, 2);
+    dl->AddLine(ImVec2(x - 1, axis_y + axis_h + 2), ImVec2(x - 1, axis_y + axis_h + line_h), bracket, 2);
+    return x;
+}
+
+// The hovered lane's address, cell, sector and line (the lanes' row starts at p).
+void lane_tooltip(const WarpLoad& w, const MemoryAxis& m, ImVec2 p, float lane_w, float lanes_h) {
+    const ImVec2 mp = ImGui::GetIO().MousePos;
+    const int lane = (int)((mp.x - p.x) / lane_w);
+    if (mp.y < p.y + lanes_h && lane >= 0 && lane < 32 && w.lane_offset[lane] >= 0)
+        ImGui::SetTooltip("lane %d: byte %lld of the array (cell %lld), sector %lld, line %lld", lane, w.lane_offset[lane],
+                          w.lane_offset[lane] / std::max(1, m.size), w.lane_offset[lane] / kSectorBytes,
+                          w.lane_offset[lane] / kLineBytes);
+}
+
 // `height`: what the picture may take (lecture mode gives it the room; 0: its natural height).
-void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float height = 0) {
+// Above the lanes their numbers, under the sectors the byte each 128-byte line starts at (as many
+// as fit), and lane-to-address connectors as thick as the font's strokes: a projector shows none
+// of a 1-pixel line.
+AxisDrawn memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float height = 0) {
+    AxisDrawn drawn;
     const float fs = ImGui::GetFontSize();
     const int per_line = kLineBytes / kSectorBytes;
     int boxes = 0;
@@ -45,35 +130,27 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float
     const float sector_w = boxes ? std::clamp((width - gaps * gap - 2) / boxes, 3.0f, fs * (room ? 8.0f : 2.5f)) : 0;
     float lanes_h = room ? std::min(lane_w, fs * 1.5f) : lane_w, link_h = fs * 3, axis_h = fs * (room ? 2.0f : 1.2f);
     const float line_h = fs * 0.5f;
-    if (height > lanes_h + link_h + axis_h + line_h + 4) link_h = height - (lanes_h + axis_h + line_h + 4);
-    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float numbers_h = fs * 1.1f;   // the lane numbers' row, above the lanes
+    const float address_h = fs * 1.2f;   // the lines' first bytes, under the brackets
+    const float fixed_h = numbers_h + lanes_h + axis_h + line_h + address_h + 4;
+    if (height > fixed_h + link_h) link_h = height - fixed_h;
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const ImVec2 p(p0.x, p0.y + numbers_h);  // the lanes' top
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float axis_y = p.y + lanes_h + link_h;
+    const ImVec2 lo(p0.x, p0.y), hi(p0.x + std::max(width, 32 * lane_w), p0.y + fixed_h + link_h);
+    drawn.lane_labels = lane_numbers(dl, p.x, p0.y, lane_w, lo, hi);
     // Sector boxes and line brackets; remember where each sector's bytes start.
     std::vector<std::vector<float>> sector_x(m.segments.size());
     float x = p.x;
+    float free_x = -1e9f;  // where the next address label may start
     for (size_t s = 0; s < m.segments.size(); ++s) {
         const auto& seg = m.segments[s];
-        for (long long line = seg.first_line; line <= seg.last_line; ++line) {
-            const float lx = x;
-            for (int k = 0; k < per_line; ++k) {
-                const long long index = line * per_line + k;
-                const ImVec2 a(x, axis_y), b(x + sector_w - 1, axis_y + axis_h);
-                const auto it = std::find_if(seg.sectors.begin(), seg.sectors.end(),
-                                             [&](const AxisSector& q) { return q.index == index; });
-                dl->AddRect(a, b, IM_COL32(200, 200, 200, 255));
-                if (it != seg.sectors.end()) {
-                    const float used = (float)it->bytes_used / kSectorBytes;
-                    dl->AddRectFilled(a, ImVec2(a.x + (sector_w - 1) * used, b.y), row_colour(row_of_sector(w, *it)));
-                    dl->AddRectFilled(ImVec2(a.x + (sector_w - 1) * used, a.y), b, pack(kUnused));
-                }
-                x += sector_w;
-            }
-            dl->AddLine(ImVec2(lx, axis_y + axis_h + 2), ImVec2(lx, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
-            dl->AddLine(ImVec2(lx, axis_y + axis_h + line_h), ImVec2(x - 1, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
-            dl->AddLine(ImVec2(x - 1, axis_y + axis_h + 2), ImVec2(x - 1, axis_y + axis_h + line_h), IM_COL32(255, 220, 60, 255), 2);
-        }
+        for (long long line = seg.first_line; line <= seg.last_line; ++line)
+            x = draw_line(dl, w, seg, line, x, axis_y, axis_h, line_h, sector_w);
         sector_x[s].push_back(x);
+        drawn.address_labels += line_addresses(dl, seg, x, sector_w * per_line, axis_y + axis_h + line_h + 2,
+                                               drawn.address_labels, free_x, lo, hi);
         if (s + 1 < m.segments.size()) {  // a break: the next lines are elsewhere in memory
             dl->AddLine(ImVec2(x + gap * 0.3f, axis_y + axis_h + 2), ImVec2(x + gap * 0.5f, axis_y - 2), IM_COL32(230, 230, 230, 255));
             dl->AddLine(ImVec2(x + gap * 0.5f, axis_y + axis_h + 2), ImVec2(x + gap * 0.7f, axis_y - 2), IM_COL32(230, 230, 230, 255));
@@ -92,6 +169,7 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float
         return -1.0f;
     };
     // Lanes, coloured by the grid row they read, each joined to its address.
+    drawn.link_px = std::max(2.0f, fs * 0.12f);
     for (int lane = 0; lane < 32; ++lane) {
         const ImVec2 a(p.x + lane * lane_w, p.y);
         const int row = w.lane_row[lane];
@@ -99,18 +177,13 @@ void memory_axis_view(const WarpLoad& w, const MemoryAxis& m, float width, float
         const long long o = lane < (int)m.lane_offset.size() ? m.lane_offset[lane] : -1;
         if (o < 0) continue;
         const float ax = axis_x(o) + sector_w * m.size / (2.0f * kSectorBytes);
-        dl->AddLine(ImVec2(a.x + lane_w * 0.5f, a.y + lanes_h), ImVec2(ax, axis_y), row_colour(row, 0.7f));
+        dl->AddLine(ImVec2(a.x + lane_w * 0.5f, a.y + lanes_h), ImVec2(ax, axis_y), row_colour(row, 0.85f),
+                    drawn.link_px);
     }
     const float total_w = std::max(32 * lane_w, x - p.x);
-    ImGui::Dummy(ImVec2(total_w, lanes_h + link_h + axis_h + line_h + 4));
-    if (ImGui::IsItemHovered()) {
-        const ImVec2 mp = ImGui::GetIO().MousePos;
-        const int lane = (int)((mp.x - p.x) / lane_w);
-        if (mp.y < p.y + lanes_h && lane >= 0 && lane < 32 && w.lane_offset[lane] >= 0)
-            ImGui::SetTooltip("lane %d: byte %lld of the array (cell %lld), sector %lld, line %lld", lane,
-                              w.lane_offset[lane], w.lane_offset[lane] / std::max(1, m.size),
-                              w.lane_offset[lane] / kSectorBytes, w.lane_offset[lane] / kLineBytes);
-    }
+    ImGui::Dummy(ImVec2(total_w, fixed_h + link_h));
+    if (ImGui::IsItemHovered()) lane_tooltip(w, m, p, lane_w, lanes_h);
+    return drawn;
 }
 
 // The key: one swatch per grid row the request reads (the colour of its lanes and of the bytes they
@@ -218,10 +291,11 @@ void draw_requests_of_warp(App& app) {
                                  w.label, w.lanes, w.rows, m.sectors, m.ideal_sectors, m.lines, 100 * m.efficiency));
         memory_axis_legend(w, e.trace.cfg.dims.ny);
         fit::BeginFigure();
-        memory_axis_view(w, m, ImGui::GetContentRegionAvail().x);
+        const AxisDrawn axis = memory_axis_view(w, m, ImGui::GetContentRegionAvail().x);
         fit::EndFigure();
         if (app.recording)
-            (*app.drawn)["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
+            (*app.drawn)["coalescing_axis"] = {{"lane_labels", axis.lane_labels}, {"address_labels", axis.address_labels},
+                                                {"link_px", axis.link_px}, {"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
                                             {"lines", m.lines}, {"segments", m.segments.size()},
                                             {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency},
                                             {"rows", w.rows}, {"legend_rows", w.row_id.size()}};
@@ -290,10 +364,11 @@ void draw_coalescing_lecture(App& app) {
                              m.lines, m.lines == 1 ? "" : "s", 100 * m.efficiency));
     memory_axis_legend(w, t.cfg.dims.ny);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    memory_axis_view(w, m, avail.x, avail.y);
+    const AxisDrawn axis = memory_axis_view(w, m, avail.x, avail.y);
     fit::EndFigure();
     if (app.recording)
-        (*app.drawn)["coalescing_axis"] = {{"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
+        (*app.drawn)["coalescing_axis"] = {{"lane_labels", axis.lane_labels}, {"address_labels", axis.address_labels},
+                                                {"link_px", axis.link_px}, {"request", w.label}, {"lanes", m.lanes}, {"sectors", m.sectors},
                                         {"lines", m.lines}, {"segments", m.segments.size()},
                                         {"ideal_sectors", m.ideal_sectors}, {"efficiency", m.efficiency},
                                         {"rows", w.rows}, {"legend_rows", w.row_id.size()}};

@@ -136,11 +136,12 @@ void draw_halos_panel(App& app) {
     spec.x = &v.x;
     spec.y = &v.y;
     spec.series = &v.series;
-    // Lecture mode's chart is small for its font: the textbook's points with short labels.
+    // Lecture mode's chart (or a large font's) is small for its font: the textbook's points with short labels.
     std::vector<RefPoint> short_points = v.points;
-    for (size_t i = 0; lecture && i < short_points.size() && i < v.short_labels.size(); ++i)
+    const bool compact = app.ui.compact_charts;  // lecture mode, or a font large for the window
+    for (size_t i = 0; compact && i < short_points.size() && i < v.short_labels.size(); ++i)
         short_points[i].label = v.short_labels[i];
-    spec.points = lecture ? &short_points : &v.points;
+    spec.points = compact ? &short_points : &v.points;
     spec.size = ImVec2(0, std::max(fs * 8, ImGui::GetContentRegionAvail().y));
     spec.hover_text = [&](int s, int i) {
         const Series& S = v.series[s];
@@ -153,7 +154,7 @@ void draw_halos_panel(App& app) {
                               {"slice", v.slice}, {"halo_read", v.counts.halo_read}, {"halo_unread", v.counts.halo_unread},
                               {"slice_halo", v.slice_counts.halo_read + v.slice_counts.halo_unread},
                               {"slice_unread", v.slice_counts.halo_unread}, {"slice_text", v.slice_text},
-                          {"series", v.series.size()}, {"label_overlaps", drawn.label_overlaps}};
+                          {"series", v.series.size()}, {"label_overlaps", drawn.label_overlaps}, {"labels_drawn", drawn.labels}, {"label_hits", drawn.hits.total()}, {"label_curve_hits", drawn.hits.curves}, {"label_marker_hits", drawn.hits.markers}};
 }
 
 }  // namespace stencil::viewer

@@ -7,6 +7,8 @@
 //     roofline_figure() (viewer/core/roofline.h).
 // Both are rebuilt by App::rebuild_opb on a change only; point labels are placed by
 // viewer/core/label_place.h so that they cover no marker, line label or legend.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -17,6 +19,21 @@
 namespace stencil::viewer {
 
 namespace {
+
+// Legend entries that name nothing drawn (the sidecar's count): a curve's entry needs its points, a
+// level's key (a marker alone) some shown points wearing that marker; a hidden series' dimmed
+// entry is there to show it again.
+int legend_entries_without_data(const std::vector<Series>& series) {
+    int n = 0;
+    for (const Series& s : series) {
+        if (!s.in_legend || s.hidden) continue;
+        const bool worn = std::any_of(series.begin(), series.end(), [&](const Series& t) {
+            return !t.hidden && t.markers && s.markers && !s.line && t.marker == s.marker && !t.x.empty();
+        });
+        n += s.x.empty() && !worn;
+    }
+    return n;
+}
 
 // The preset: which story the chart tells (opb_view.h). Returns true when it changed.
 bool preset_choice(App& app) {
@@ -159,6 +176,7 @@ void draw_opb_tab(App& app) {
             if (!s.hidden && !s.group.empty() && s.name.find("(model)") != std::string::npos)
                 for (double y : s.y) under = under && y <= group_limit(s.group, o.radius, o.precision) * (1 + 1e-9);
         const double limit = f.refs.empty() || !f.refs[0].horizontal ? 0.0 : f.refs[0].value;
+        const int legend_without_data = legend_entries_without_data(f.series);
         (*app.drawn)["opb"] = {{"radius", o.radius}, {"precision", to_string(o.precision)}, {"series", ser},
                             {"hidden", hidden}, {"preset", preset ? preset->key : "custom"},
                             {"scale", o.selection.scale == OpbScale::per_byte_moved ? "per byte moved" : "per byte loaded"},
@@ -169,7 +187,7 @@ void draw_opb_tab(App& app) {
                             {"limit_matches_model", limit > 0 && limit == f.model_limit},
                             {"dram_points", f.dram_points}, {"l2_points", f.l2_points},
                             {"requested_points", f.requested_points}, {"trace_points", f.trace_points},
-                            {"label_overlaps", drawn.label_overlaps}, {"counters_why", f.counters_why},
+                            {"label_overlaps", drawn.label_overlaps}, {"legend_without_data", legend_without_data}, {"labels_drawn", drawn.labels}, {"label_hits", drawn.hits.total()}, {"label_curve_hits", drawn.hits.curves}, {"label_marker_hits", drawn.hits.markers}, {"counters_why", f.counters_why},
                             {"update_series", updates}, {"update_rows", f.updates.size()}};
     }
 }
@@ -223,16 +241,16 @@ void draw_roofline_tab(App& app) {
     spec.id = "roofline";
     spec.x = &f.x;
     spec.y = &f.y;
-    // Lecture mode's small chart: a point's label is its T, its colour and marker the kernel's (the
+    // Lecture mode's small chart (or a large font's): a point's label is its T, its colour and marker the kernel's (the
     // legend says which); "tiled T=8" for every point crowded the chart with leader lines.
     std::vector<Series> compact;
-    if (app.ui.lecture) {
+    if (app.ui.compact_charts) {
         compact = f.series;
         for (auto& s : compact)
             for (auto& l : s.labels)
                 if (const size_t at = l.rfind(" T="); at != std::string::npos) l = l.substr(at + 1);
     }
-    spec.series = app.ui.lecture ? &compact : &f.series;
+    spec.series = app.ui.compact_charts ? &compact : &f.series;
     spec.legend = o.legend;
     spec.size = ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, fs * 10));
     spec.hover_text = [&](int s, int i) {
@@ -252,7 +270,7 @@ void draw_roofline_tab(App& app) {
                                  {"model_points", f.model_points}, {"series", kernels},
                                  {"memory_gbps", c.memory_gbps.value_or(0)}, {"memory_source", c.memory_source},
                                  {"compute_gflops", c.compute_gflops.value_or(0)}, {"compute_source", c.compute_source},
-                                 {"ridge", f.ridge}, {"label_overlaps", drawn.label_overlaps}, {"note", f.note},
+                                 {"ridge", f.ridge}, {"label_overlaps", drawn.label_overlaps}, {"labels_drawn", drawn.labels}, {"label_hits", drawn.hits.total()}, {"label_curve_hits", drawn.hits.curves}, {"label_marker_hits", drawn.hits.markers}, {"note", f.note},
                                  {"radius", o.radius}, {"precision", to_string(o.precision)}};
     }
 }

@@ -260,6 +260,7 @@ int listing_view(const char* id, const KernelSource& src, const ListingMarks& m)
                        : m.interval.empty() ? -1
                                             : m.interval.front().first;
     int clicked = -1;
+    bool target_shown = target < 0;
     const ImVec4 muted = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
     for (int i = std::max(0, src.body_first - 1); i < (int)src.lines.size(); ++i) {
         bool hl = false;
@@ -294,10 +295,13 @@ int listing_view(const char* id, const KernelSource& src, const ListingMarks& m)
         }
         ImGui::EndGroup();
         if (ImGui::IsItemClicked()) clicked = i;
+        if (i == target) target_shown = fit::LastItemShown();
         if (mark) fit::EndFigure();
         if (i == target && target != last_scrolled) ImGui::SetScrollHereY(0.3f);
     }
-    last_scrolled = target;
+    // Scrolled to until it is seen once (the first frames lay the panel out and may move it off
+    // again), then left to the user's own scrolling.
+    if (target_shown) last_scrolled = target;
     fit::CheckWindow(id);
     ImGui::EndChild();
     return clicked;

@@ -1,8 +1,9 @@
 // [SECTION] Timeline panel: the stepper's block over time, one row per warp (load, wait at the
 // barrier, compute, store), the barriers' releases as lines; tiled or coarsened (its z-march: two
-// barriers per plane). From the GPU (an instrumented launch,
-// clock64 cycles) when asked and possible, else from the CPU engine's trace (in steps). Zoom with
-// the mouse wheel or the buttons; drag to pan.
+// barriers per plane). From the GPU (an instrumented launch, clock64 cycles) when asked and
+// possible, with the timing model's beside it; else modelled from the CPU engine's trace
+// (viewer/core/timing_model.h, labelled "modelled"), or the engine's own steps when asked. Zoom
+// with the mouse wheel or the buttons; drag to pan.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -56,7 +57,17 @@ void kernel_choice(App& app) {
 void source_controls(App& app) {
     auto& e = app.exp;
     kernel_choice(app);
-    if (ImGui::Button("from the CPU trace")) {
+    if (ImGui::Button("modelled")) {
+        e.timeline = e.modelled;
+        e.window = {0, std::max(1.0, e.timeline.end)};
+        e.gpu_timeline_why.clear();
+    }
+    HelpMarker("The CPU engine's trace of the block replayed warp by warp with a GPU's costs: an instruction's "
+               "issue, a global load's sectors through the block's memory pipe and its latency, a shared load's "
+               "latency, an output's chain of FMAs, a barrier's release after its last warp (viewer/core/"
+               "timing_model.h). A model, not a measurement: it shows where warps wait, not how long a GPU takes.");
+    fit::SameLineIfFits(fit::ButtonWidth("the engine's steps"));
+    if (ImGui::Button("the engine's steps")) {
         e.timeline = timeline_from_trace(e.trace);
         e.window = {0, std::max(1.0, e.timeline.end)};
         e.gpu_timeline_why.clear();
@@ -97,23 +108,25 @@ void zoom_controls(App& app) {
     HelpMarker("Mouse wheel over the chart: zoom about the pointer; drag: pan.");
 }
 
-// `lecture`: the rows take all the height there is (else at most a line each).
-void chart(App& app, bool lecture) {
-    auto& e = app.exp;
-    const auto& tl = e.timeline;
+// `lecture`: the rows take all the height there is (else at most a line each); `height`: the room
+// (0: what is left of the panel). `window` is zoomed and panned by the mouse.
+void chart(const BlockTimeline& tl, TimeWindow& window, bool lecture, float height = 0) {
     const float fs = ImGui::GetFontSize();
     const float label_w = fit::TextWidth("w00 ");
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    if (height > 0) avail.y = std::min(avail.y, height);
     const int n = (int)tl.warps.size();
     const float row_h = std::clamp((avail.y - fs * 2) / std::max(1, n), fs * 0.35f, lecture ? fs * 4 : fs * 1.2f);
     const float width = std::max(fs * 4, avail.x - label_w - 4);
     const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::PushID(&tl);
     ImGui::InvisibleButton("##timeline", ImVec2(label_w + width, row_h * n + fs * 1.5f));
+    ImGui::PopID();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float x0 = p.x + label_w;
     const ImVec2 lo(x0, p.y), hi(x0 + width, p.y + row_h * n);
     dl->PushClipRect(lo, ImVec2(hi.x, hi.y + fs * 1.5f), true);
-    const TimeWindow& w = e.window;
+    const TimeWindow& w = window;
     std::string hover;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     for (int r = 0; r < n; ++r) {
@@ -149,14 +162,31 @@ void chart(App& app, bool lecture) {
     const double end = std::max(1.0, tl.end);
     if (ImGui::IsItemHovered() && ImGui::GetIO().MouseWheel != 0) {
         const double at = w.from + (mouse.x - x0) / width * (w.to - w.from);
-        e.window = zoom_window(w, at, ImGui::GetIO().MouseWheel > 0 ? 1.5 : 1 / 1.5, end);
+        window = zoom_window(w, at, ImGui::GetIO().MouseWheel > 0 ? 1.5 : 1 / 1.5, end);
     }
     if (ImGui::IsItemActive() && ImGui::IsMouseDragging(0)) {
         const double shift = -ImGui::GetIO().MouseDelta.x / width * (w.to - w.from);
         const double span = w.to - w.from;
         const double from = std::clamp(w.from + shift, 0.0, end - span);
-        e.window = {from, from + span};
+        window = {from, from + span};
     }
+}
+
+// The timeline; a GPU's measured one with the model's beside it (under it, on its own time axis).
+// Returns whether the model's was drawn beside.
+bool charts(App& app, bool measured, bool lecture) {
+    auto& e = app.exp;
+    const bool beside = measured && !e.modelled.empty();
+    const float fs = ImGui::GetFontSize();
+    chart(e.timeline, e.window, lecture, beside ? (ImGui::GetContentRegionAvail().y - fs * 1.5f) * 0.55f : 0);
+    if (!beside) return false;
+    static TimeWindow modelled_window;
+    modelled_window = {0, std::max(1.0, e.modelled.end)};
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.3f, 1.0f));
+    fit::Wrapped("modelled, from the CPU engine's trace (cycles)");
+    ImGui::PopStyleColor();
+    chart(e.modelled, modelled_window, lecture);
+    return true;
 }
 
 }  // namespace
@@ -183,12 +213,17 @@ void draw_timeline_panel(App& app) {
                                             tl.barriers.size() == 1 ? "" : "s");
     // The CPU engine's clock cannot show a wait: say why, where the number is.
     const bool lockstep = tl.unit == "step";
+    const bool measured = !lockstep && !tl.modelled;  // the GPU's
+    const std::string title = tl.modelled ? "modelled (no GPU measured this): the CPU engine's trace with a GPU's "
+                                            "issue, memory latency and barrier costs, in cycles"
+                              : measured ? "measured on the GPU" : "the CPU engine's steps";
     const char* why_none =
         "The CPU engine interprets the block in lock step: every warp executes each instruction in the same step, "
         "so all reach a barrier together and none is seen waiting there. That is the engine's clock, not the "
         "kernel's: on a GPU warps run at their own pace (record on the GPU to see their wait).";
     if (lecture) {
-        app.ui.status = {lockstep ? "CPU engine, in steps" : tl.unit, "waiting at barriers: " + waiting,
+        app.ui.status = {lockstep ? "CPU engine, in steps" : tl.modelled ? "modelled, in cycles" : "GPU, " + tl.unit,
+                         "waiting at barriers: " + waiting,
                          lockstep ? "the engine runs warps in lock step: no wait can show" : ""};
     } else {
         fit::Wrapped(tl.source);
@@ -207,17 +242,26 @@ void draw_timeline_panel(App& app) {
               {pack(phase_colour(TimelinePhase::compute)), "compute"},
               {pack(phase_colour(TimelinePhase::store)), "store"},
               {pack({1, 1, 1}), "line: barrier released"}});
+    // What the chart is, in words, over it (wrapped: a projector's 1024 pixels hold half the line).
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          tl.modelled ? ImVec4(0.95f, 0.75f, 0.3f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    fit::Wrapped(lecture && tl.modelled ? std::string("modelled: no GPU measured this") : title);
+    ImGui::PopStyleColor();
     if (!lecture) zoom_controls(app);
-    chart(app, lecture);
+    const bool beside = charts(app, measured, lecture);
     fit::EndFigure();
     if (app.recording) {
-        int spans = 0;
-        for (const auto& w : tl.warps) spans += (int)w.size();
+        int spans = 0, wait_spans = 0;
+        for (const auto& w : tl.warps) {
+            spans += (int)w.size();
+            for (const auto& s : w) wait_spans += s.phase == TimelinePhase::wait && s.end > s.begin;
+        }
         (*app.drawn)["timeline"] = {{"kernel", e.trace.cfg.kernel_file.empty() ? version(e.trace.cfg.kernel).name : "student"},
                                  {"unit", tl.unit}, {"warps", tl.warps.size()}, {"spans", spans},
                                  {"barriers", tl.barriers.size()}, {"wait_share", all > 0 ? wait / all : 0},
                                  {"end", tl.end}, {"window_from", e.window.from}, {"window_to", e.window.to},
-                                 {"lockstep_note", lockstep}};
+                                 {"lockstep_note", lockstep}, {"modelled", tl.modelled}, {"title", title},
+                                 {"wait_spans", wait_spans}, {"beside_modelled", beside}};
     }
 }
 

@@ -95,6 +95,8 @@ struct PlotLayout {
     float left = 0, bottom = 0, top = 0, right = 0;
 };
 
+constexpr float kMinDataRows = 9;  // the data rectangle's least height, in font heights
+
 PlotLayout plot_layout(const PlotSpec& spec, float fs) {
     const Axis& ax = *spec.x;
     const Axis& ay = *spec.y;
@@ -135,6 +137,10 @@ PlotLayout plot_layout(const PlotSpec& spec, float fs) {
     l.bottom = fs * 1.6f + l.x_label_h + l.legend_h;
     l.top = l.ys.y + fs * 0.6f;
     l.right = l.legend_outside ? l.legend_w + fs * 0.8f : fs * 0.8f;
+    // The data keep room for their labels at any font: at 32 px in a small panel the margins and a
+    // legend below left the data 3 font heights, and no spot for a label was clear of the curves
+    // (the panel scrolls instead).
+    l.size.y = std::max(l.size.y, l.top + l.bottom + fs * kMinDataRows);
     return l;
 }
 
@@ -204,12 +210,33 @@ std::vector<ScreenBox> marker_boxes(const Canvas& c, const std::vector<Series>& 
     return boxes;
 }
 
+// The shown series' lines and the reference lines as drawn, for labels to keep off.
+std::vector<ScreenSegment> curve_segments(const Canvas& c, const std::vector<Series>& series,
+                                          const std::vector<RefLine>* refs) {
+    std::vector<ScreenSegment> out;
+    for (const Series& s : series) {
+        if (s.hidden || !s.line) continue;
+        const size_t n = std::min(s.x.size(), s.y.size());
+        for (size_t i = 0; i + 1 < n; ++i) {
+            const Point2 a = to_screen(c.ax, c.ay, c.r, s.x[i], s.y[i]);
+            const Point2 b = to_screen(c.ax, c.ay, c.r, s.x[i + 1], s.y[i + 1]);
+            if (std::isfinite(a.y) && std::isfinite(b.y)) out.push_back({a.x, a.y, b.x, b.y});
+        }
+    }
+    for (size_t i = 0; refs && i < refs->size(); ++i) {
+        const RefLine& l = (*refs)[i];
+        const Point2 p = to_screen(c.ax, c.ay, c.r, l.horizontal ? c.ax.lo : l.value, l.horizontal ? l.value : c.ay.lo);
+        out.push_back(l.horizontal ? ScreenSegment{c.r.x0, p.y, c.r.x1, p.y} : ScreenSegment{p.x, c.r.y0, p.x, c.r.y1});
+    }
+    return out;
+}
+
 // The lines, each label beside its own line at the first spot along it (from the left end, or a
 // vertical line's top, in eighths; above the line then below, right of it then left) that covers
 // no other label, no marker and no other line. Returns the labels' boxes (point labels keep off
 // them); *overlaps counts the labels no spot kept clear.
 std::vector<ScreenBox> draw_ref_lines(const Canvas& c, const std::vector<RefLine>& refs, const std::vector<ScreenBox>& markers,
-                                int* overlaps) {
+                                      const std::vector<ScreenSegment>& curves, int* overlaps) {
     std::vector<ScreenBox> boxes;
     const PlotRect& r = c.r;
     const float fs = c.fs, pad = fs * 0.3f;
@@ -247,6 +274,7 @@ std::vector<ScreenBox> draw_ref_lines(const Canvas& c, const std::vector<RefLine
             for (const ScreenBox& o : boxes) clear = clear && !overlap(b, o);
             for (const ScreenBox& o : markers) clear = clear && !overlap(b, o);
             for (const ScreenBox& o : lines) clear = clear && !overlap(b, o);
+            for (const ScreenSegment& s : curves) clear = clear && crossing_length(s, b) <= 0;
             if (clear) {
                 chosen = &b;
                 break;
@@ -292,8 +320,9 @@ void draw_series(const Canvas& c, const std::vector<Series>& series) {
 
 // Reference points (a ring) and the texts of labelled series points: every label placed by
 // place_labels clear of every marker, ring, reference-line label and other label.
-int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, const std::vector<Series>& series,
-                      const std::vector<ScreenBox>& reserved) {
+std::vector<ScreenBox> draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points,
+                                         const std::vector<Series>& series, const std::vector<ScreenBox>& reserved,
+                                         const std::vector<ScreenSegment>& curves, int* overlaps) {
     const PlotRect& r = c.r;
     const float marker = c.marker_r;
     std::vector<ScreenBox> obstacles = reserved;
@@ -321,7 +350,7 @@ int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, cons
         for (size_t i = 0; i < s.labels.size() && i < s.x.size() && i < s.y.size(); ++i)
             if (!s.labels[i].empty() && !s.greyed && !s.hidden)
                 ask(to_screen(c.ax, c.ay, r, s.x[i], s.y[i]), s.labels[i], s.colour, marker * 2.0f);
-    const LabelPlacement p = place_labels(want, obstacles, ScreenBox{r.x0 + 2, r.y0 + 2, r.x1 - 2, r.y1 - 2});
+    const LabelPlacement p = place_labels(want, obstacles, ScreenBox{r.x0 + 2, r.y0 + 2, r.x1 - 2, r.y1 - 2}, curves);
     for (size_t i = 0; i < texts.size(); ++i) {
         const ScreenBox& b = p.boxes[i];
         const LabelRequest& q = want[i];
@@ -333,7 +362,8 @@ int draw_point_labels(const Canvas& c, const std::vector<RefPoint>* points, cons
         fit::DrawText(c.dl, ImVec2(b.x0 + 2, b.y0), texts[i].colour, texts[i].text, ImVec2(r.x0, r.y0),
                       ImVec2(r.x1, r.y1), wrap);
     }
-    return p.overlapping;
+    *overlaps += p.overlapping;
+    return p.boxes;
 }
 
 // The legend: right of the plot, or in rows below the x label. A hidden series' entry is dimmed;
@@ -418,11 +448,21 @@ PlotDrawn Plot(const PlotSpec& spec) {
             const Point2 a = to_screen(c.ax, c.ay, r, q.x, q.y);
             keep_off.push_back(marker_box(a.x, a.y, c.marker_r * 2.4f));
         }
-    int ref_overlaps = 0;
-    const std::vector<ScreenBox> line_labels = spec.refs ? draw_ref_lines(c, *spec.refs, keep_off, &ref_overlaps)
+    // Labels keep off the series' lines too (a label across a curve hides where it goes), and the
+    // point labels off the reference lines; the reference lines' own labels sit beside their line.
+    const std::vector<ScreenSegment> series_lines = curve_segments(c, series, nullptr);
+    const std::vector<ScreenSegment> all_lines = curve_segments(c, series, spec.refs);
+    int overlaps = 0;
+    const std::vector<ScreenBox> line_labels = spec.refs ? draw_ref_lines(c, *spec.refs, keep_off, series_lines, &overlaps)
                                                    : std::vector<ScreenBox>{};
     draw_series(c, series);
-    drawn.label_overlaps = ref_overlaps + draw_point_labels(c, spec.points, series, line_labels);
+    std::vector<ScreenBox> labels = draw_point_labels(c, spec.points, series, line_labels, all_lines, &overlaps);
+    drawn.label_overlaps = overlaps;
+    // Measured again from what was drawn (not from what placement believed): every label's box
+    // against the markers and the curves.
+    labels.insert(labels.end(), line_labels.begin(), line_labels.end());
+    drawn.labels = (int)labels.size();
+    drawn.hits = label_hits(labels, marker_boxes(c, series), all_lines);
     c.dl->PopClipRect();
     if (spec.legend && !series.empty()) drawn.legend_clicked = draw_legend(c, l, series, hovered);
     if (hovered) show_hover(c, spec);

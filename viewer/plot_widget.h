@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "viewer/core/label_place.h"
 #include "viewer/core/plot_math.h"
 
 namespace stencil::viewer {
@@ -30,6 +31,9 @@ struct PlotSpec {
 struct PlotDrawn {
     // Point and reference-line labels that could not keep clear of markers and other texts.
     int label_overlaps = 0;
+    // Every label drawn, measured afterwards against the markers and curves drawn (label_place.h).
+    int labels = 0;
+    LabelHits hits;
     int legend_clicked = -1;  // the series whose legend entry was clicked this frame (-1: none)
 };
 PlotDrawn Plot(const PlotSpec& spec);

@@ -110,17 +110,17 @@ void add_lab1_naive_and_model(std::vector<Question>& q) {
                            {{w.interior_sectors_per_request, "that is the full warps' figure; warps at the faces "
                                                              "have inactive lanes and touch fewer sectors"}});
          }});
-    add({"l1.dram-opb", 1, "GPU: FLOP per DRAM byte read by the naive kernel (T = 8, fp32), from the counters",
+    add({"l1.dram-opb", 1, "FLOP per DRAM byte read by the naive kernel (T = 8, fp32), from the counters",
          AnswerKind::number, 0.05, 0, {}, true, "results file: naive T=8, DRAM level", [=](const GpuResults* g, const LabParams&) {
              return from_run(
                  g, "naive", 8, [](const GpuRun& r) { return r.dram_opb_read; }, "DRAM counters",
                  {{f32_naive, "that is the model's (requested-level) figure; the question asks what DRAM saw"}});
          }});
-    add({"l1.copy-ratio", 1, "GPU: the naive kernel's effective bandwidth as a share of the copy bandwidth (T = 8)",
+    add({"l1.copy-ratio", 1, "the naive kernel's effective bandwidth as a share of the copy bandwidth (T = 8)",
          AnswerKind::number, 0.05, 0, {}, true, "results file: naive T=8, copy_ratio", [](const GpuResults* g, const LabParams&) {
              return from_run(g, "naive", 8, [](const GpuRun& r) { return std::optional(r.copy_ratio); }, "copy ratio");
          }});
-    add({"l1.bound", 1, "GPU: is the naive kernel memory-bound or compute-bound by the model's OP/B against your GPU's "
+    add({"l1.bound", 1, "is the naive kernel memory-bound or compute-bound by the model's OP/B against your GPU's "
                         "ridge point (FMA GFLOP/s / copy GB/s)?",
          AnswerKind::choice, 0, 0, {"memory", "compute"}, true, "results file: fma_gflops / copy_gbps vs model OP/B",
          [=](const GpuResults* g, const LabParams&) {
@@ -189,7 +189,7 @@ void add_lab2_tiling_and_halos(std::vector<Question>& q) {
                            {{4, "4 is one aligned sector per row; the tile's rows start at x = (T - 2) b - 1, "
                                 "not at a multiple of 8"}});
          }});
-    add({"l2.tiled-faster", 2, "GPU: is the tiled kernel at T = 8 faster than the naive kernel (yes or no)?",
+    add({"l2.tiled-faster", 2, "is the tiled kernel at T = 8 faster than the naive kernel (yes or no)?",
          AnswerKind::choice, 0, 0, {"yes", "no"}, true, "results file: tiled T=8 vs naive T=8 GB/s",
          [](const GpuResults* g, const LabParams&) {
              if (!g) return pending(kRunHint);
@@ -198,7 +198,7 @@ void add_lab2_tiling_and_halos(std::vector<Question>& q) {
              if (!t || !n) return pending(g->path + " lacks tiled T=8 or naive T=8; " + kRunHint);
              return word(t->gbps > n->gbps ? "yes" : "no");
          }});
-    add({"l2.tiled-copy-ratio", 2, "GPU: the tiled kernel's (T = 8) effective bandwidth as a share of the copy's",
+    add({"l2.tiled-copy-ratio", 2, "the tiled kernel's (T = 8) effective bandwidth as a share of the copy's",
          AnswerKind::number, 0.05, 0, {}, true, "results file: tiled T=8, copy_ratio", [](const GpuResults* g, const LabParams&) {
              return from_run(g, "tiled", 8, [](const GpuRun& r) { return std::optional(r.copy_ratio); }, "copy ratio");
          }});
@@ -297,7 +297,7 @@ void add_lab3_registers_and_convolution(std::vector<Question>& q) {
              return number((2.0 * box - 1) / (2.0 * star - 1), {{double(box) / star, "that counts points; with p "
                                                                                       "multiplies and p - 1 adds"}});
          }});
-    add({"l3.speedup-32", 3, "GPU: coarsened T = 32's effective bandwidth over tiled T = 8's", AnswerKind::number,
+    add({"l3.speedup-32", 3, "coarsened T = 32's effective bandwidth over tiled T = 8's", AnswerKind::number,
          0.05, 0, {}, true, "results file: coarsened T=32 GB/s / tiled T=8 GB/s", [=](const GpuResults* g, const LabParams&) {
              if (!g) return pending(kRunHint);
              const GpuRun* c = g->find("coarsened", 32);
@@ -306,7 +306,7 @@ void add_lab3_registers_and_convolution(std::vector<Question>& q) {
              return number(c->gbps / t->gbps, {{coarse32 / tiled8, "that is the model's OP/B ratio, not the "
                                                                    "measured speed-up"}});
          }});
-    add({"l3.registers-compiler", 3, "GPU: registers per thread the compiler gave register-tiled T = 32 (fp32)",
+    add({"l3.registers-compiler", 3, "registers per thread the compiler gave register-tiled T = 32 (fp32)",
          AnswerKind::number, 0, 0, {}, true, "results file: register-tiled T=32 registers", [](const GpuResults* g, const LabParams&) {
              return from_run(
                  g, "register-tiled", 32,

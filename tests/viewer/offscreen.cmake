@@ -9,7 +9,7 @@ set(viewer_offscreen_states
   "all|--window 1920x1080|/offscreen=true|/layout=split|/stepper/kernel=tiled|/opb/series~tiled|/figures/stepper/figure_visible=true"
   "opb|--present opb --window 1920x1080 --font 20|/offscreen=true|/font_px=20|/opb/limit_matches_model=true|/opb/seed_label=textbook: 1.37 at T = 8|/opb/label_overlaps=0"
   "runs_cpu|--present runs --run 24 --runs-backend cpu --kernel tiled --tile 8 --window 1024x768|/runs/rows=1|/runs/passes=1|/runs/cpu_inst_rates=1"
-  "timeline|--present timeline --window 1024x768|/timeline/unit=step|/timeline/warps=16")
+  "timeline|--present timeline --window 1024x768|/timeline/unit=cycles|/timeline/modelled=true|/timeline/warps=16")
 foreach(state ${viewer_offscreen_states})
   string(REPLACE "|" ";" parts "${state}")
   list(POP_FRONT parts name flags)

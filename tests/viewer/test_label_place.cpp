@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 #include "viewer/core/label_place.h"
 
@@ -58,4 +59,44 @@ TEST_CASE("a plot too small for its labels says so (overlapping > 0) and keeps t
     const LabelPlacement p = place_labels(q, {}, bounds);
     REQUIRE((p.overlapping > 0 &&
              std::all_of(p.boxes.begin(), p.boxes.end(), [&](const ScreenBox& b) { return inside(b, bounds); })));
+}
+
+TEST_CASE("crossing_length: the part of a curve inside a label's box", "[viewer][labels]") {
+    const ScreenBox b{10, 10, 30, 20};
+    CHECK(crossing_length({0, 15, 40, 15}, b) == Approx(20));      // straight through
+    CHECK(crossing_length({0, 5, 40, 5}, b) == 0);                 // above it
+    CHECK(crossing_length({20, 0, 20, 40}, b) == Approx(10));      // vertical, through
+    CHECK(crossing_length({0, 0, 40, 40}, b) > 0);                 // diagonal through the box
+    CHECK(crossing_length({0, 40, 8, 32}, b) == 0);                // ends before it
+    CHECK(crossing_length({15, 12, 20, 14}, b) == Approx(std::sqrt(29.0f)));  // wholly inside
+}
+
+TEST_CASE("label_hits measures labels on curves and markers, and each other", "[viewer][labels]") {
+    const std::vector<ScreenBox> labels{{10, 10, 30, 20}, {100, 100, 140, 110}};
+    const std::vector<ScreenBox> markers{{95, 95, 101, 101}};  // on the second label's corner
+    const std::vector<ScreenSegment> curves{{0, 15, 40, 15}};  // across the first
+    const LabelHits h = label_hits(labels, markers, curves);
+    CHECK(h.curves == 1);
+    CHECK(h.markers == 1);
+    CHECK(h.labels == 0);
+    CHECK(h.total() == 2);
+    // A curve grazing a corner by less than the tolerance is beside the text, not across it.
+    CHECK(label_hits({{10, 10, 30, 20}}, {}, {{29.5f, 0, 29.5f, 10.5f}}).curves == 0);
+    CHECK(label_hits({{10, 10, 30, 20}, {25, 15, 50, 25}}, {}, {}).labels == 1);
+}
+
+TEST_CASE("place_labels keeps a label off a curve through its anchor", "[viewer][labels]") {
+    // A point on a steep curve (the halo share against T near T = 8): the first spot (right of the
+    // point, centred on its height) lies across the curve; the placement must find one that does not.
+    const std::vector<ScreenSegment> curve{{50, -20, 250, 220}, {250, 220, 350, 260}};
+    const LabelRequest q{150, 100, 120, 30, 8};
+    const ScreenBox bounds{0, 0, 400, 300};
+    const LabelPlacement p = place_labels({q}, {}, bounds, curve);
+    REQUIRE(p.boxes.size() == 1);
+    CAPTURE(p.boxes[0].x0, p.boxes[0].y0, p.boxes[0].x1, p.boxes[0].y1);
+    CHECK(p.overlapping == 0);
+    CHECK(label_hits(p.boxes, {}, curve).curves == 0);
+    // Without the curve the first spot is taken: the curve is what moved it.
+    const LabelPlacement free = place_labels({q}, {}, bounds);
+    CHECK(label_hits(free.boxes, {}, curve).curves == 1);
 }

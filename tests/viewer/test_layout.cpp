@@ -155,3 +155,21 @@ TEST_CASE("the runs table: the CPU backend's speed in emulated instructions per 
     r.max_rel_err = 1e-3;
     REQUIRE((speed_cell(r).text == "-" && error_cell(r).text == "FAIL 0.001 > 4.2e-07" && error_cell(r).tone == CellTone::bad));
 }
+
+TEST_CASE("lecture font: follows the window, 32 px at 1024x768 and 40 at 1920x1080", "[viewer][layout]") {
+    CHECK(lecture_font_px(1024, 768) == 32);
+    CHECK(lecture_font_px(1920, 1080) == 40);
+    CHECK(lecture_font_px(3840, 2160) == kMaxFontPx);  // the limits hold past them
+    CHECK(lecture_font_px(640, 480) == 20);
+    CHECK(lecture_font_px(200, 100) == kMinFontPx);
+    // A tall narrow window is limited by its width: a 4:3 and a 16:9 window keep the same columns.
+    CHECK(lecture_font_px(1024, 1400) == 32);
+    // Bigger windows never get smaller fonts.
+    int last = 0;
+    for (int h = 480; h <= 2160; h += 40) {
+        const int px = lecture_font_px(h * 16.0f / 9.0f, (float)h);
+        CAPTURE(h, px);
+        CHECK(px >= last);
+        last = px;
+    }
+}

@@ -328,3 +328,28 @@ TEST_CASE("a finding's line in the stepper: the first step of that line, or of t
     REQUIRE((load_line > 0 && store_line > load_line && at_load >= 1 && step_source(t, at_load).line == load_line &&
              earliest && step_source(t, at_store).line == store_line && before_load == at_load && past_end == 0));
 }
+
+TEST_CASE("the stepper opens on the frame that tells the story: outputs computed, the halo loaded", "[viewer][stepper]") {
+    // tiled: the load interval, then the compute: it opens at the end, every input and output there.
+    const StepperTrace tiled = traced(KernelId::tiled, 8);
+    REQUIRE(tiled.ok());
+    const StepperState s = stepper_state(tiled, story_step(tiled));
+    CAPTURE(story_step(tiled), tiled.last_step(), s.global_loads, s.global_stores, s.flops);
+    CHECK(s.global_loads == 512);   // the tile with its halo
+    CHECK(s.global_stores == 216);  // the interior computed
+    CHECK(s.flops > 0);             // OP/B is no longer 0.00
+    // Never the first interval's end, where the loads are done and nothing is computed.
+    const StepperState loaded = stepper_state(tiled, tiled.interval_end.at(0));
+    CHECK(loaded.global_stores == 0);
+    CHECK(story_step(tiled) != tiled.interval_end.at(0));
+    // A z-march: the end of the interval where its first plane of outputs is stored, not the last step.
+    const StepperTrace coarsened = traced(KernelId::coarsened, 8);
+    REQUIRE(coarsened.ok());
+    const int k = story_step(coarsened);
+    const StepperState c = stepper_state(coarsened, k);
+    const StepperState before = stepper_state(coarsened, k > 0 ? k - 1 : 0);
+    CAPTURE(k, coarsened.last_step(), c.global_stores, before.global_stores);
+    CHECK(c.global_stores > 0);
+    CHECK(k < coarsened.last_step());
+    CHECK(std::find(coarsened.interval_end.begin(), coarsened.interval_end.end(), k) != coarsened.interval_end.end());
+}

@@ -27,7 +27,8 @@ struct TimelineSpan {
 };
 
 struct BlockTimeline {
-    std::string unit;                             // "step" (CPU engine) or "ns" (GPU)
+    std::string unit;                             // "step" (CPU engine), "ns" (GPU) or "cycles"
+    bool modelled = false;                        // from the timing model (timing_model.h), not measured
     std::string source;                           // where it came from, for people
     std::vector<std::vector<TimelineSpan>> warps; // per warp, in time order, not overlapping
     std::vector<double> barriers;                 // when each barrier released the block

@@ -1,8 +1,9 @@
 // Where the text labels of a chart go, without ImGui: each label is tried at spots around its
 // anchor (right, left, above, below, then the corners, then twice and three times as far) and
-// takes the first that stays inside the plot and covers no marker, no other label and nothing the
-// caller reserved (the legend, a reference line's label). The widget measures the texts and draws
-// them where this says; tests/viewer checks that nothing overlaps.
+// takes the first that stays inside the plot and covers no marker, no curve, no other label and
+// nothing the caller reserved (the legend, a reference line's label). The widget measures the texts
+// and draws them where this says; what was drawn is measured again afterwards by label_hits (the
+// sidecar's label_hits, held at 0 in CI), so a label on a curve is seen even if placement is wrong.
 #pragma once
 #include <vector>
 
@@ -22,6 +23,13 @@ ScreenBox marker_box(float x, float y, float r);
 // leader line to its point.
 float distance_to(const ScreenBox& b, float x, float y);
 
+// A piece of a drawn curve (a series' line between two points, a reference line), screen pixels.
+struct ScreenSegment {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+// The length of `s` inside `b` (0: the segment misses the box), by clipping it to the box.
+float crossing_length(const ScreenSegment& s, const ScreenBox& b);
+
 struct LabelRequest {
     float x = 0, y = 0;  // the anchor: the point the label names
     float w = 0, h = 0;  // the text's size as drawn
@@ -33,8 +41,19 @@ struct LabelPlacement {
     // is too crowded for its texts. The screenshot sidecars report it and CI holds it at 0.
     int overlapping = 0;
 };
-// obstacles: markers and reserved areas; bounds: where labels may go (the plot rectangle).
+// obstacles: markers and reserved areas; curves: the lines drawn (a label may not lie across one);
+// bounds: where labels may go (the plot rectangle).
 LabelPlacement place_labels(const std::vector<LabelRequest>& labels, const std::vector<ScreenBox>& obstacles,
-                            const ScreenBox& bounds);
+                            const ScreenBox& bounds, const std::vector<ScreenSegment>& curves = {});
+
+// What a drawn chart's labels cover, measured from the boxes drawn: labels on a marker, labels
+// across a curve (more than `tolerance` pixels of it inside the box: a curve grazing a corner
+// reads as beside the text), and pairs of labels on each other.
+struct LabelHits {
+    int markers = 0, curves = 0, labels = 0;
+    int total() const { return markers + curves + labels; }
+};
+LabelHits label_hits(const std::vector<ScreenBox>& labels, const std::vector<ScreenBox>& markers,
+                     const std::vector<ScreenSegment>& curves, float tolerance = 1.0f);
 
 }  // namespace stencil::viewer

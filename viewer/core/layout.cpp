@@ -146,4 +146,9 @@ std::vector<std::vector<int>> table_bands(const std::vector<float>& widths, floa
     return bands;
 }
 
+int lecture_font_px(float window_w, float window_h) {
+    const float px = std::min(window_h / 24.0f, window_w / 32.0f);
+    return std::clamp(static_cast<int>(std::lround(px)), kMinFontPx, kMaxFontPx);
+}
+
 }  // namespace stencil::viewer

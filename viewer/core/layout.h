@@ -11,6 +11,20 @@ namespace stencil::viewer {
 // What a projector needs, and what the screenshot tests sweep: 1024x768 up to 4K, 14 to 40 px.
 inline constexpr int kMinWindowW = 1024, kMinWindowH = 768, kMaxWindowW = 3840, kMaxWindowH = 2160;
 inline constexpr int kMinFontPx = 14, kMaxFontPx = 40;
+inline constexpr int kDefaultFontPx = 20;  // a desk's screen, when --font is not given
+
+// Lecture mode's font when --font is not given: it follows the window, so that the last row reads
+// the code as the first row does on a laptop: a 24th of the height (32 px at 1024x768), no wider
+// than a 32nd of the width (a 4:3 and a 16:9 window hold the same columns), within the limits
+// above (40 px at 1920x1080 and past it).
+int lecture_font_px(float window_w, float window_h);
+
+// Charts take their short labels (the lecture's) when the window holds fewer than kCompactRows
+// lines of the font: 32 px in 1024x768 left the long ones no place clear of the data.
+inline constexpr float kCompactRows = 30;
+inline bool compact_charts(bool lecture, float font_px, float window_h) {
+    return lecture || window_h < font_px * kCompactRows;
+}
 
 struct WindowSize {
     int w = 0, h = 0;

@@ -159,6 +159,14 @@ OpbFigure opb_view(const OpbFigure& all, const OpbSelection& sel, int radius, Pr
         }
         v.series.push_back(std::move(s));
     }
+    // A level's key (a marker with no points of its own: "measured: L2") is listed only while some
+    // shown points wear its marker: with no sweep loaded it would name data the chart does not have.
+    for (Series& key : v.series) {
+        if (!key.in_legend || !key.x.empty() || key.line || !key.markers) continue;
+        key.in_legend = std::any_of(v.series.begin(), v.series.end(), [&](const Series& s) {
+            return &s != &key && !s.hidden && !s.line && s.markers && s.marker == key.marker && !s.x.empty();
+        });
+    }
     // Streaming, then temporal by K: the legend reads in order.
     if (moved)
         std::stable_sort(v.series.begin(), v.series.end(), [](const Series& a, const Series& b) { return a.group < b.group; });

@@ -525,6 +525,20 @@ int first_step_at_line(const StepperTrace& t, int line) {
     return best;
 }
 
+int story_step(const StepperTrace& t) {
+    if (!t.ok() || t.last_step() <= 0) return 0;
+    for (int s = 1; s <= t.last_step(); ++s) {
+        const Step& st = t.steps[s];
+        bool stores = false;
+        for (int a = t.steps[s - 1].end; a < st.end && !stores; ++a)
+            stores = t.acc[a].space == engine::Space::global && t.acc[a].op == engine::Op::store;
+        if (!stores) continue;
+        if (st.interval >= 0 && st.interval < (int)t.interval_end.size()) return t.interval_end[st.interval];
+        return t.last_step();
+    }
+    return t.last_step();
+}
+
 namespace {
 // Step s ends a unit of `zoom`: every step ends an instruction; a line ends where the next step is
 // on another line (or in another interval); an interval at its last step.

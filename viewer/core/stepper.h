@@ -170,6 +170,12 @@ SourcePos step_source(const StepperTrace& t, int step);
 // load or store (a condition, arithmetic) has none: then the first step of the nearest line after
 // it. 0 when no traced line is at or after it.
 int first_step_at_line(const StepperTrace& t, int line);
+// The step the stepper opens on: the end of the first barrier interval in which the block stores
+// outputs (tiled: the halo loaded and the tile's interior computed; a z-march: its first output
+// plane), where the picture, the counts and OP/B tell the kernel's story. Before the launch (step
+// 0) or mid-load (the first interval's end: every plane "loaded once", OP/B 0.00) they say nothing
+// yet. The last step when the block stores nothing.
+int story_step(const StepperTrace& t);
 
 // Who touched what, for the pointer over the stepper's pictures: an access of the traced block
 // with the step it happened in and the line it came from.
