@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "checker/exercises.h"
+#include "checker/solution_budget.h"
+#include "checker/validate_exercise.h"
 #include "core/error.h"
 #include "core/version.h"
 #include "grading/markdown_html.h"
@@ -55,6 +57,30 @@ void copy_install_tree(const fs::path& prefix, const fs::path& to) {
         fs::create_directories((to / d).parent_path());
         fs::copy(prefix / d, to / d, opts);
     }
+}
+
+// A course's own exercise folder (not a built-in, which every install tree has) goes into the
+// bundle beside grading.json, without what students must never see: its solution and its wrong
+// kernels. A budget counted from the solution travels as the solution's counts
+// (checker/solution_budget.h). Returns the config to write there.
+JobConfig ship_exercise(const BundleRequest& req, const fs::path& beside) {
+    JobConfig config = req.config;
+    if (config.kind != JobConfig::Kind::exercise) return config;
+    const checker::Exercise* ex = checker::find_exercise(config.rubric.exercise);
+    if (!ex || ex->id == ex->name) return config;  // a built-in: in the shipped install tree
+    const fs::path to = beside / "exercise" / ex->name;
+    fs::create_directories(to);
+    for (const auto& e : fs::recursive_directory_iterator(ex->folder)) {
+        const fs::path rel = fs::relative(e.path(), ex->folder);
+        const std::string top = rel.begin()->string();
+        if (top == "solution.cu" || top == "wrong" || top == checker::kSolutionCountsFile) continue;
+        if (e.is_directory()) fs::create_directories(to / rel);
+        else if (e.is_regular_file()) fs::copy_file(e.path(), to / rel, fs::copy_options::overwrite_existing);
+    }
+    if (ex->budget.from_solution)
+        write_file(to / checker::kSolutionCountsFile, checker::solution_counts_json(*ex, {checker::default_tile(*ex)}));
+    config.exercise_folder = (fs::path("exercise") / ex->name).string();
+    return config;
 }
 
 std::string exercise_name(const JobConfig& c) {
@@ -177,7 +203,7 @@ void gradescope(const BundleRequest& req, const fs::path& dir, BundleReport& rep
                "  cat > \"$ROOT/results/results.json\" <<JSON\n"
                "{\"score\": 0, \"output\": \"The grader stopped before it wrote the results (exit code $rc; 137 means it was killed, usually for memory: the grading box may be too small). This is the grading machine, not your kernel: tell your instructor.\", \"tests\": [{\"name\": \"the grader ran\", \"score\": 0, \"max_score\": 0, \"status\": \"failed\", \"output\": \"exit code $rc\"}]}\n"
                "JSON\nfi\nexit 0\n", true);
-    write_file(src / "grading.json", to_json(req.config).dump(2) + "\n");
+    write_file(src / "grading.json", to_json(ship_exercise(req, src)).dump(2) + "\n");
     if (req.gpu_results) fs::copy_file(*req.gpu_results, src / "gpu-results.json");
     if (!req.install_tree.empty() && !req.stencil_lab_on_path) copy_install_tree(req.install_tree, src / "stencil-lab");
     write_zip(src, dir / "autograder.zip");
@@ -246,7 +272,7 @@ void prairielearn(const BundleRequest& req, const fs::path& dir, BundleReport& r
                            intro, markdown_to_html(statement), editor));
     if (const std::string skeleton = exercise_file(req, "stencil.cu"); !lab && !skeleton.empty())
         write_file(q / "stencil.cu", skeleton);
-    write_file(q / "tests" / "grading.json", to_json(req.config).dump(2) + "\n");
+    write_file(q / "tests" / "grading.json", to_json(ship_exercise(req, q / "tests")).dump(2) + "\n");
     if (req.gpu_results) fs::copy_file(*req.gpu_results, q / "tests" / "gpu-results.json");
     write_file(q / "tests" / "run.sh", "#!/usr/bin/env bash\n"
                "# PrairieLearn's entry point: the student's files are in ROOT/student, the results go to\n"
@@ -282,7 +308,7 @@ std::string step_id(const std::string& item) {
 void classroom(const BundleRequest& req, const fs::path& dir, BundleReport& rep) {
     const bool lab = req.config.kind == JobConfig::Kind::lab;
     const fs::path ours = dir / ".stencil-lab";
-    JobConfig config = req.config;
+    JobConfig config = ship_exercise(req, ours);
     config.secret.clear();  // the repository is the student's: nothing in it is secret
     write_file(ours / "grading.json", to_json(config).dump(2) + "\n");
     write_file(ours / "README.md", bundle_readme(req, "none: the template repository becomes each student's own, so "
@@ -399,6 +425,22 @@ std::string checked_image_name(const std::string& image) {
     return image;
 }
 
+// A course's own exercise must validate before it is shipped (checker/validate_exercise.h); the
+// built-ins are validated by the project's CI.
+void check_exercise_valid(const JobConfig& config) {
+    if (config.kind != JobConfig::Kind::exercise) return;
+    const checker::Exercise* ex = checker::find_exercise(config.rubric.exercise);
+    if (!ex || ex->id == ex->name) return;
+    checker::ValidateOptions o;
+    o.backend = "cpu";
+    const checker::Validation v = checker::validate_exercise(*ex, o);
+    for (const checker::ValidationStep& s : v.steps)
+        if (!s.ok)
+            throw UserError(fmt::format("autograder make: the exercise {} does not validate ({}: {}); `stencil-lab exercise "
+                                        "validate {}` lists every step (nothing was written)",
+                                        ex->display, s.what, s.detail.substr(0, s.detail.find('\n')), ex->id));
+}
+
 BundleReport make_bundle(const BundleRequest& req) {
     check_out(req.out);
     if (req.install_tree.empty() && !req.stencil_lab_on_path)
@@ -412,6 +454,7 @@ BundleReport make_bundle(const BundleRequest& req) {
                                         "the grading preset (cmake --preset grading && cmake --build --preset grading "
                                         "&& cmake --install build-grading --prefix DIR --component grading)",
                                         req.install_tree.string(), to_string(req.platform), why));
+    check_exercise_valid(req.config);
     const fs::path out = fs::absolute(req.out);
     std::string tmpl = (out.parent_path() / fmt::format(".{}.tmp-XXXXXX", out.filename().string())).string();
     if (!::mkdtemp(tmpl.data())) throw UserError(fmt::format("--out {}: cannot create a folder beside it", req.out.string()));

@@ -34,8 +34,8 @@ JobConfig parse_job_config(const json& j, const std::string& origin) {
     const std::string kind = j["kind"].get<std::string>();
     if (kind == "exercise") {
         for (const auto& [k, v] : j.items())
-            if (k != "kind" && k != "rubric" && k != "backend" && k != "secret")
-                bad(k, "unknown key (known: kind, rubric, backend, secret)");
+            if (k != "kind" && k != "rubric" && k != "backend" && k != "secret" && k != "exercise_folder")
+                bad(k, "unknown key (known: kind, rubric, backend, secret, exercise_folder)");
         if (!j.contains("rubric")) bad("rubric", "required");
         c.rubric = parse_rubric(j["rubric"], origin + " (rubric)");
         if (j.contains("backend")) {
@@ -68,13 +68,31 @@ JobConfig parse_job_config(const json& j, const std::string& origin) {
 }
 
 JobConfig load_job_config(const fs::path& path) {
-    return parse_job_config(read_json_file(path.string(), "grading config"), path.string());
+    json j = read_json_file(path.string(), "grading config");
+    // An exercise folder shipped beside grading.json: the rubric's exercise is that folder, wherever
+    // the platform put the bundle (its name in the file is only where it was made).
+    std::string folder;
+    if (j.is_object() && j.contains("exercise_folder")) {
+        if (!j["exercise_folder"].is_string() || j["exercise_folder"].get<std::string>().empty() ||
+            fs::path(j["exercise_folder"].get<std::string>()).is_absolute())
+            throw UserError(fmt::format("grading config {}: exercise_folder: a folder relative to it", path.string()));
+        folder = j["exercise_folder"].get<std::string>();
+        if (j.contains("rubric") && j["rubric"].is_object())
+            j["rubric"]["exercise"] = (fs::absolute(path).parent_path() / folder).lexically_normal().string();
+    }
+    JobConfig c = parse_job_config(j, path.string());
+    c.exercise_folder = folder;
+    return c;
 }
 
 json to_json(const JobConfig& c) {
     if (c.kind == JobConfig::Kind::exercise) {
         json j = {{"kind", "exercise"}, {"rubric", to_json(c.rubric)}, {"backend", c.backend}};
         if (!c.secret.empty()) j["secret"] = c.secret;
+        if (!c.exercise_folder.empty()) {
+            j["exercise_folder"] = c.exercise_folder;
+            j["rubric"]["exercise"] = c.exercise_folder;  // where it was made means nothing on the platform
+        }
         return j;
     }
     json j = {{"kind", "lab"}, {"lab", c.lab}, {"course", labs::to_json(c.course)}};

@@ -30,6 +30,9 @@ struct JobConfig {
     Rubric rubric;                 // exercise
     std::string backend = "auto";  // exercise: where the kernel runs
     std::string secret;            // exercise: the course secret (seeds.h); empty: none
+    std::string exercise_folder;   // exercise: an exercise folder shipped beside grading.json (a
+                                   // course's own, not a built-in), relative to it; the rubric's
+                                   // exercise is that folder once the config is loaded
     int lab = 0;                   // lab
     labs::Course course;           // lab
     std::string gpu_results;       // lab: a results file beside grading.json for the GPU questions

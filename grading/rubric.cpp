@@ -56,7 +56,7 @@ Rubric default_rubric(const std::string& exercise) {
     if (!checker::find_exercise(exercise))
         throw UserError(fmt::format("unknown exercise '{}'; one of: {}", exercise, checker::exercise_names()));
     Rubric r;
-    r.exercise = checker::find_exercise(exercise)->name;
+    r.exercise = checker::find_exercise(exercise)->id;
     r.items = {{ItemKind::visible, 40, Visibility::visible},
                {ItemKind::hidden, 30, Visibility::after_due_date},
                {ItemKind::loads, 10, Visibility::visible},
@@ -118,7 +118,7 @@ Rubric parse_rubric(const json& j, const std::string& origin, const std::string&
     if (!exercise.empty() && checker::find_exercise(ex) != checker::find_exercise(exercise))
         bad(origin, "exercise", fmt::format("the rubric is for '{}', not '{}'", ex, exercise));
     Rubric r;
-    r.exercise = checker::find_exercise(ex)->name;
+    r.exercise = checker::find_exercise(ex)->id;
     if (j.contains("total")) r.total = number(j["total"], origin, "total", 0);
     if (r.total <= 0) bad(origin, "total", "must be positive");
     if (j.contains("points")) {
