@@ -27,6 +27,18 @@ std::string lines_text(const std::vector<int>& lines) {
     return (v.size() > 1 ? "lines " : "line ") + s;
 }
 
+// The role of the statement the effective stencil blames, as a finding lists it.
+std::string stencil_role(Cause c) {
+    switch (c) {
+        case Cause::weight_pairing: return "a weight on the wrong neighbour";
+        case Cause::index_axis: return "an index on the wrong axis";
+        case Cause::index_offset: return "an index shifted";
+        case Cause::neighbour_missing: return "a term reading the wrong neighbour";
+        case Cause::not_a_sum: return "not a weight times a cell";
+        default: return std::string(cause_name(c));
+    }
+}
+
 struct Walker {
     const ReplayOutcome& r;
     const Evidence& ev;
@@ -307,11 +319,12 @@ struct Walker {
                         line = t.line;
                         break;
                     }
-            at = source_ref(SourceAt{file, line, ""}, std::string(cause_name(*s.cause)), block);
+            at = source_ref(SourceAt{file, line, ""}, stencil_role(*s.cause), block);
             cause(*at);
         }
         step("<- " + s.summary, at);
         out.cause_kind = s.cause;
+        out.stencil_cause = true;
     }
 
     std::string out_cell() const {

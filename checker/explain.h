@@ -43,6 +43,7 @@ struct ExplainedSlice {
     std::optional<SourceRef> cause;         // the wrong step's statement
     bool unstored_shared_read = false;      // the output depends on a shared cell no thread stored
     std::optional<Cause> cause_kind;        // what the wrong step is (nullopt: the verdict's default)
+    bool stencil_cause = false;             // `cause` is the effective stencil's (a term's or the index lines')
 };
 
 ExplainedSlice explain_slice(const ReplayOutcome& replay, Verdict verdict, const Evidence& ev,

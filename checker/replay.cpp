@@ -219,7 +219,7 @@ void replay(Verdict verdict, Evidence& ev, std::vector<std::string>& warnings, c
         ev.explain = s.steps;
         if (stencil) ev.stencil = stencil->view;
         // the statement that holds the mistake, among the finding's statements
-        if (s.cause && s.cause_kind && !s.unstored_shared_read && s.cause->role == cause_name(*s.cause_kind))
+        if (s.cause && s.stencil_cause)
             ev.sources.push_back(*s.cause);
     }
     if (s.unstored_shared_read && s.cause) {

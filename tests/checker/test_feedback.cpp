@@ -227,9 +227,13 @@ TEST_CASE("feedback: --explain shows the kernel's stencil beside the exercise's 
     CHECK(j["findings"][0]["cause"] == c.cause);
     CHECK(j["evidence"]["stencil"]["exercise"] == exercise);
     CHECK(j["evidence"]["stencil"]["terms"].size() == r.evidence.stencil->terms.size());
-    bool line_named = false;  // the mistake's statement is among the evidence's sources
-    for (const auto& x : j["evidence"]["sources"]) line_named = line_named || (x["source_line"] == c.line && x["role"] == c.cause);
+    bool line_named = false;  // the mistake's statement is among the evidence's sources, in words
+    const std::string role = std::string(c.cause) == "weight_pairing"  ? "a weight on the wrong neighbour"
+                             : std::string(c.cause) == "index_axis"    ? "an index on the wrong axis"
+                                                                       : "a term reading the wrong neighbour";
+    for (const auto& x : j["evidence"]["sources"]) line_named = line_named || (x["source_line"] == c.line && x["role"] == role);
     CHECK(line_named);
+    CHECK(text.find(fmt::format("at {}:{} ({}", c.file, c.line, role)) != std::string::npos);
 }
 
 TEST_CASE("feedback: swapped axes point at every index line", "[exercise]") {
