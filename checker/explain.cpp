@@ -83,8 +83,10 @@ struct Walker {
         const long long e = l.offset / l.elem_size;
         if (e < 0 || e >= ctx.dims.cells()) return false;
         const auto c = coords(e);
-        const int d[3] = {std::abs(c[0] - ev.first_bad->x), std::abs(c[1] - ev.first_bad->y),
-                          std::abs(c[2] - ev.first_bad->z)};
+        int d[3] = {std::abs(c[0] - ev.first_bad->x), std::abs(c[1] - ev.first_bad->y),
+                    std::abs(c[2] - ev.first_bad->z)};
+        // the derivative's pencils are periodic along x: a neighbour through the wrap is near
+        if (ctx.ex.problem == Problem::derivative) d[0] = std::min(d[0], ctx.dims.nx - d[0]);
         const bool input = l.array == "in" || l.array == "E_prev" || l.array == "f";
         if (!input) return d[0] + d[1] + d[2] == 0;
         const int axes = (d[0] > 0) + (d[1] > 0) + (d[2] > 0);

@@ -348,6 +348,10 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"tiled_return_before_sync.cu", "tiled", 0, "race", "race|pass", 120, false, S::race, A::nothing, Gpu::predicted},
         // in[-5] through unsigned arithmetic: 16 GiB past in[] on a GPU, most likely a fault
         {"naive_negative_index.cu", "naive", 0, "crash", "crash", 120, false, S::oob_read, A::nothing, Gpu::predicted},
+        // the previous plane loaded from iStart - 2 (the second z block on: N = 33 and up)
+        {"coarsened_prev_plane.cu", "coarsened", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
+        // c_bx and c_cx exchanged; the periodic images right
+        {"derivative_x_swapped_weights.cu", "x-derivative", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
     };
     if (part == CorpusPart::issue44) return issue44;
     return part == CorpusPart::issue26 ? issue26 : before;

@@ -120,6 +120,7 @@ TEST_CASE("feedback: --explain's slice ends at the line that is wrong", "[exerci
         {"naive_skips_cell.cu", "naive", 6, "did not run"},                       // a loop bound / guard off by one
         {"register_tiled_f64_float_sum.cu", "register-tiled-f64", 25, "rounded to float"},  // float accumulator
         {"cardiac_shared_wrong_ghost.cu", "cardiac-shared", 15, "wrong place"},               // a wrong ghost cell
+        {"coarsened_prev_plane.cu", "coarsened", 10, "wrong place"},  // the previous plane loaded from iStart - 2
     }));
     CAPTURE(c.file, c.wrong_line);
     const CheckResult r = check_submission(corpus(c.file), options(c.exercise, true));
@@ -480,5 +481,15 @@ TEST_CASE("causes: one fixed list of distinct names, today's hint kinds among th
     CHECK(default_cause(Verdict::race, ev) == Cause::barrier_missing);
     ev.message = "global-memory race on out[3]";
     CHECK(default_cause(Verdict::race, ev) == Cause::race_global);
+}
+
+TEST_CASE("feedback: a neighbour reached through the x-derivative's periodic wrap is one the stencil reads",
+          "[exercise]") {
+    const CheckResult r = check_submission(corpus("derivative_x_swapped_weights.cu"), options("x-derivative", true));
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::wrong_result);
+    for (const ExplainStep& s : r.evidence.explain) CHECK(s.text.find("not a cell the stencil reads") == std::string::npos);
+    CHECK(r.evidence.explain.back().text.find("the arithmetic of those lines") != std::string::npos);
+    CHECK(last_line(r) == 18);
 }
 
