@@ -28,7 +28,7 @@
 namespace stencil::checker {
 
 // Bump when a field is added, removed, renamed or changes meaning.
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 // A request or result that does not fit the structs below: one line, naming the field.
 struct ProtocolError : std::runtime_error {
