@@ -106,6 +106,21 @@ struct ExplainStep {
     std::optional<SourceRef> at;  // the statement of this step, when it has one
 };
 
+// check --explain: the first bad output's value as the stencil the kernel computed, beside the
+// exercise's (checker/effective_stencil.h).
+struct StencilTermView {
+    std::string text;    // "c3 in(x, y, z-1)"
+    int line = 0;        // the statement that read the cell (0: unknown)
+    bool wrong = false;  // this term differs from the exercise's stencil
+};
+struct EffectiveStencilView {
+    std::string kernel;    // "out(x, y, z) = c0 in(x, y, z) + c1 in(x-1, y, z) + ..."
+    std::string exercise;  // the exercise's stencil, written the same way
+    std::vector<StencilTermView> terms;     // the kernel's, each with its line
+    std::vector<std::string> differences;   // in words, one per difference
+    std::vector<int> lines;                 // the lines that hold the mistake
+};
+
 struct Evidence {
     std::string message;          // one or a few lines for people
     int n = 0;                    // the grid size of the failing test (N^3)
@@ -120,6 +135,8 @@ struct Evidence {
     std::string child_output;     // the tail of the runner's stderr (crash, timeout)
     std::vector<SourceRef> sources;    // every statement the verdict names (see SourceRef)
     std::vector<ExplainStep> explain;  // check --explain: the backward slice, first bad output first
+    std::string cause;                 // what went wrong, one of checker/causes.h's names ("" unknown)
+    std::optional<EffectiveStencilView> stencil;  // check --explain, star3d: the kernel's stencil
 };
 
 // What the assessment of one test case found: its verdict and the evidence for it (pass: none).
@@ -137,6 +154,7 @@ struct Finding {
     std::vector<int> sizes;         // the sizes (N) it appeared at, in the order tested
     int hint = 0;                   // the exercise README's numbered hint that fits; 0: none
     std::string hint_text;          // that hint's text, from the README (empty if not found)
+    std::string cause;              // checker/causes.h's name of what went wrong ("" unknown)
 };
 
 struct TestRecord {

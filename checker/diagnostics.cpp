@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "checker/causes.h"
 #include "checker/evaluate.h"
 
 namespace stencil::checker {
@@ -60,10 +61,24 @@ std::string global_cell(const std::string& buffer, long long e, const DiagnosisC
         return fmt::format("{}[{}] (x={}, y={}, z={})", buffer, e, e % g.nx, (e / g.nx) % g.ny,
                            e / ((long long)g.nx * g.ny));
     }
+    const std::string extent = ctx.dims.nx > 0 ? fmt::format("{}x{}x{}", g.nx, g.ny, g.nz) : "N^3";
+    // An index past 2^31 in a buffer of fewer cells is, most often, a negative index the student's
+    // unsigned arithmetic wrapped (unsigned N makes `(i - 2) * N * N` unsigned): the student wrote
+    // the signed one, and a GPU reads 16 GiB past the start.
+    constexpr long long k32 = 1LL << 32;
+    if (e >= k32 / 2 && e < k32 && cells < k32 / 2) {
+        const long long signed_e = e - k32;
+        return fmt::format("{}[{}] ({} {} before {}[0], a negative index that unsigned arithmetic wrapped to {}[{}]; "
+                           "{}[] has {} = {} cells)",
+                           buffer, signed_e, -signed_e, -signed_e == 1 ? "cell" : "cells", buffer, buffer, e, buffer,
+                           extent, cells);
+    }
     const long long away = e < 0 ? -e : e - cells + 1;
-    return fmt::format("{}[{}] ({} {} {}; {}[] has {} = {} cells)", buffer, e, away,
-                       away == 1 ? "cell" : "cells", e < 0 ? "before its start" : "past its end",
-                       buffer, ctx.dims.nx > 0 ? fmt::format("{}x{}x{}", g.nx, g.ny, g.nz) : "N^3", cells);
+    if (e < 0)
+        return fmt::format("{}[{}] ({} {} before {}[0]; {}[] has {} = {} cells)", buffer, e, away,
+                           away == 1 ? "cell" : "cells", buffer, buffer, extent, cells);
+    return fmt::format("{}[{}] ({} {} past its end; {}[] has {} = {} cells)", buffer, e, away,
+                       away == 1 ? "cell" : "cells", buffer, extent, cells);
 }
 
 // One of the kernel's arrays (not a pointer into nothing).
@@ -116,6 +131,23 @@ std::string engine_message(const EngineDiagnostic& d) {
     const auto line = source_line(d);
     if (line && m.find(fmt::format("{}:{}", line->file, line->line)) == std::string::npos) m += at_line(d);
     return m;
+}
+
+// The cause (causes.h) each kind of diagnostic is.
+std::optional<Cause> cause_of_kind(const EngineDiagnostic& d, Verdict v) {
+    switch (d.kind) {
+        case DiagnosticKind::out_of_bounds:
+            return d.op_a == AccessOp::load ? Cause::out_of_bounds_load : Cause::out_of_bounds_store;
+        case DiagnosticKind::race:
+            if (d.space != MemorySpace::shared) return Cause::race_global;
+            // a store and a load of one cell in one barrier interval: the barrier between them is missing
+            return (d.op_a == AccessOp::load) != (d.op_b == AccessOp::load) ? Cause::barrier_missing : Cause::race_shared;
+        case DiagnosticKind::divergent_barrier:
+        case DiagnosticKind::exit_before_barrier: return Cause::barrier_divergent;
+        case DiagnosticKind::input_write: return Cause::input_written;
+        case DiagnosticKind::timeout: return Cause::timeout;
+        default: return v == Verdict::pass ? std::nullopt : default_cause(v, Evidence{});
+    }
 }
 
 }  // namespace
@@ -197,6 +229,7 @@ Diagnosis diagnose(const EngineDiagnostic& d, const Evidence& base, const Diagno
     }
     ev.message = base.message + what;
     ev.sources = sources_of(d);
+    if (const auto c = cause_of_kind(d, g.verdict)) ev.cause = std::string(cause_name(*c));
     if (g.verdict == Verdict::race) set_race(ev, d);
     return g;
 }

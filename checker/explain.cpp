@@ -27,6 +27,18 @@ std::string lines_text(const std::vector<int>& lines) {
     return (v.size() > 1 ? "lines " : "line ") + s;
 }
 
+// The role of the statement the effective stencil blames, as a finding lists it.
+std::string stencil_role(Cause c) {
+    switch (c) {
+        case Cause::weight_pairing: return "a weight on the wrong neighbour";
+        case Cause::index_axis: return "an index on the wrong axis";
+        case Cause::index_offset: return "an index shifted";
+        case Cause::neighbour_missing: return "a term reading the wrong neighbour";
+        case Cause::not_a_sum: return "not a weight times a cell";
+        default: return std::string(cause_name(c));
+    }
+}
+
 struct Walker {
     const ReplayOutcome& r;
     const Evidence& ev;
@@ -71,8 +83,10 @@ struct Walker {
         const long long e = l.offset / l.elem_size;
         if (e < 0 || e >= ctx.dims.cells()) return false;
         const auto c = coords(e);
-        const int d[3] = {std::abs(c[0] - ev.first_bad->x), std::abs(c[1] - ev.first_bad->y),
-                          std::abs(c[2] - ev.first_bad->z)};
+        int d[3] = {std::abs(c[0] - ev.first_bad->x), std::abs(c[1] - ev.first_bad->y),
+                    std::abs(c[2] - ev.first_bad->z)};
+        // the derivative's pencils are periodic along x: a neighbour through the wrap is near
+        if (ctx.ex.problem == Problem::derivative) d[0] = std::min(d[0], ctx.dims.nx - d[0]);
         const bool input = l.array == "in" || l.array == "E_prev" || l.array == "f";
         if (!input) return d[0] + d[1] + d[2] == 0;
         const int axes = (d[0] > 0) + (d[1] > 0) + (d[2] > 0);
@@ -166,6 +180,7 @@ struct Walker {
                                          l.at.line, l.at.instruction),
                              at);
                         cause(at);
+                        out.cause_kind = Cause::precision_lost;
                         return true;
                     }
                     ++i;
@@ -179,6 +194,11 @@ struct Walker {
                                          cell(l), l.at.line),
                              at);
                         cause(at);
+                        out.cause_kind = Cause::halo_index;
+                        return true;
+                    }
+                    if (!stencil_reads(l) && stencil_differs()) {
+                        stencil_steps(l.at.file);
                         return true;
                     }
                     if (!stencil_reads(l)) {
@@ -189,6 +209,7 @@ struct Walker {
                                          out_cell()),
                              at);
                         cause(at);
+                        out.cause_kind = Cause::neighbour_missing;
                         return true;
                     }
                     ++i;
@@ -221,10 +242,12 @@ struct Walker {
                                  "memory held)", index_text(block), cell(load)),
                      at);
                 cause(at);
+                out.cause_kind = Cause::unstored_read;
                 if (i < r.slice.size() && r.slice[i].kind == SliceLinkKind::skipped) {
                     const SliceLinkOutcome& s = r.slice[i++];
                     const SourceRef c = skipped_step(s);
                     cause(c);
+                    out.cause_kind = Cause::halo_load_skipped;
                 }
                 return true;
             }
@@ -236,6 +259,7 @@ struct Walker {
                                  index_text(*w.other), cell(load), w.other_at.line),
                      at);
                 cause(at);
+                out.cause_kind = Cause::barrier_missing;
                 return true;
             }
             case SliceLinkKind::stored_by: {
@@ -248,6 +272,7 @@ struct Walker {
                                      index_text(*w.other), w.other_at.line),
                          at);
                     cause(at);
+                    out.cause_kind = Cause::barrier_missing;
                     return true;
                 }
                 step(fmt::format("<- stored by thread {} at line {}", index_text(*w.other), w.other_at.line), at);
@@ -268,6 +293,40 @@ struct Walker {
         const SourceRef at = source_ref(s.other_at, "store that did not run", block, s.other);
         step(fmt::format("<- thread {} never reached its store at line {}", index_text(*s.other), s.other_at.line), at);
         return at;
+    }
+
+    bool stencil_differs() const { return ctx.stencil && ctx.stencil->cause; }
+
+    // The effective stencil's words: the kernel's stencil, the exercise's, and the difference at
+    // the line that holds it.
+    void stencil_steps(const std::string& file) {
+        const EffectiveStencil& s = *ctx.stencil;
+        // the kernel's formula with each term's line, the exercise's under it
+        std::string kernel = s.view.kernel.substr(0, s.view.kernel.find(" = ") + 3);
+        for (size_t k = 0; k < s.view.terms.size(); ++k) {
+            const StencilTermView& t = s.view.terms[k];
+            const bool neg = k < s.view.kernel.size() && s.view.kernel.find(" - " + t.text) != std::string::npos;
+            kernel += (k == 0 ? "" : neg ? " - " : " + ") + t.text + (t.line > 0 ? fmt::format(" [{}]", t.line) : "");
+        }
+        step(fmt::format("<- the kernel computed {}  ([line] of each term)\n         the exercise's stencil is {}", kernel,
+                         s.view.exercise),
+             std::nullopt);
+        std::optional<SourceRef> at;
+        if (!s.view.lines.empty()) {
+            // (the index lines of an axis or a shift: the first; a term's line: the first wrong term's)
+            int line = s.view.lines.front();
+            if (*s.cause != Cause::index_axis && *s.cause != Cause::index_offset)
+                for (const StencilTermView& t : s.view.terms)
+                    if (t.wrong && t.line > 0) {
+                        line = t.line;
+                        break;
+                    }
+            at = source_ref(SourceAt{file, line, ""}, stencil_role(*s.cause), block);
+            cause(*at);
+        }
+        step("<- " + s.summary, at);
+        out.cause_kind = s.cause;
+        out.stencil_cause = true;
     }
 
     std::string out_cell() const {
@@ -317,9 +376,21 @@ struct Walker {
             return;
         }
         if (walk(i, 0)) return;
+        if (stencil_differs()) {
+            stencil_steps(head.at.file);
+            return;
+        }
         // Nothing wrong by the rules: the arithmetic itself.
         for (const auto& s : out.steps)
             if (s.at && s.at->role == "computed") cause(*s.at);
+        if (ctx.stencil) {
+            step("<- the kernel computed " + ctx.stencil->view.kernel + ", the exercise's stencil: every weight "
+                 "multiplies its own neighbour, so the numbers differ, not the stencil (a weight's value, an "
+                 "operator, the precision?)",
+                 out.cause);
+            out.cause_kind = Cause::value_arithmetic;
+            return;
+        }
         step("<- every value it was computed from is a cell the stencil reads and every shared cell was stored "
              "before the read: the arithmetic of those lines is what differs (a weight, an operator, the precision?)",
              out.cause);

@@ -11,13 +11,18 @@
 // index); a shared cell read that no thread stored, or that another thread stored in the same
 // barrier interval (no __syncthreads() between: a race) or only after the read; for a cell that
 // must not be written (the boundary, a ghost cell, in[]), the store itself and the condition that let
-// it run; for a cell never written, the store that did not run and its condition. When no step is
-// wrong by these rules the slice ends at the arithmetic (the statements that computed the value).
+// it run; for a cell never written, the store that did not run and its condition. A global cell the
+// stencil does not read, and a value whose every step is right by these rules, end at the effective
+// stencil (effective_stencil.h) when it names a difference: the kernel's stencil beside the
+// exercise's and the line that holds the difference; else at the arithmetic (the statements that
+// computed the value).
 #pragma once
 #include <optional>
 #include <vector>
 
+#include "checker/causes.h"
 #include "checker/checker.h"
+#include "checker/effective_stencil.h"
 #include "checker/exercises.h"
 #include "checker/protocol.h"
 #include "checker/shared_arrays.h"
@@ -30,12 +35,15 @@ struct ExplainContext {
     const SharedArrays& arrays;   // the submission's __shared__ declarations
     GridDims dims{};              // the arrays' extents, x fastest (star3d: N^3)
     std::string output = "out";   // the written array the bad cell is in
+    const EffectiveStencil* stencil = nullptr;  // the first bad output's stencil, when traced
 };
 
 struct ExplainedSlice {
     std::vector<ExplainStep> steps;         // the path to the wrong step, output first
     std::optional<SourceRef> cause;         // the wrong step's statement
     bool unstored_shared_read = false;      // the output depends on a shared cell no thread stored
+    std::optional<Cause> cause_kind;        // what the wrong step is (nullopt: the verdict's default)
+    bool stencil_cause = false;             // `cause` is the effective stencil's (a term's or the index lines')
 };
 
 ExplainedSlice explain_slice(const ReplayOutcome& replay, Verdict verdict, const Evidence& ev,

@@ -1,5 +1,7 @@
 #include "checker/findings.h"
 
+#include "checker/causes.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -120,6 +122,12 @@ std::string finding_key(Verdict v, const Evidence& ev) {
     return key + "|" + masked;
 }
 
+std::string cause_of(Verdict v, const Evidence& ev) {
+    if (!ev.cause.empty()) return ev.cause;
+    const auto c = default_cause(v, ev);
+    return c ? std::string(cause_name(*c)) : std::string{};
+}
+
 std::vector<Finding> summarise_cases(const std::vector<CaseFinding>& cases, const std::string& exercise) {
     struct Group {
         std::string key;
@@ -150,6 +158,7 @@ std::vector<Finding> summarise_cases(const std::vector<CaseFinding>& cases, cons
     for (Group& g : groups) {
         g.f.message = without_size_and_run(g.smallest->evidence);
         g.f.sources = sources_of(g.smallest->evidence);
+        g.f.cause = cause_of(g.f.verdict, g.smallest->evidence);
         const auto kind = hint_kind(g.f.verdict, g.smallest->evidence);
         g.f.hint = kind ? hint_for(exercise, *kind) : 0;
         out.push_back(std::move(g.f));
@@ -181,6 +190,7 @@ void summarise(CheckResult& res, const std::vector<CaseFinding>& cases) {
         f.verdict = res.verdict;
         f.message = without_size_and_run(res.evidence);
         f.sources = sources_of(res.evidence);
+        f.cause = cause_of(f.verdict, res.evidence);
         if (res.evidence.n > 0) f.sizes = {res.evidence.n};
         const auto kind = hint_kind(f.verdict, res.evidence);
         f.hint = kind ? hint_for(res.exercise, *kind) : 0;
@@ -192,14 +202,14 @@ void summarise(CheckResult& res, const std::vector<CaseFinding>& cases) {
         });
         res.findings.insert(res.findings.begin(), std::move(f));
     }
-    // The statements found after the verdict for the smallest case (a replay of its run: they are
-    // in res.evidence only) are its finding's.
-    if (!res.evidence.sources.empty())
-        for (Finding& f : res.findings)
-            if (f.verdict == res.verdict && std::find(f.sizes.begin(), f.sizes.end(), res.evidence.n) != f.sizes.end()) {
-                f.sources = res.evidence.sources;
-                break;
-            }
+    // The statements and the cause found after the verdict for the smallest case (a replay of its
+    // run: they are in res.evidence only) are its finding's.
+    for (Finding& f : res.findings)
+        if (f.verdict == res.verdict && std::find(f.sizes.begin(), f.sizes.end(), res.evidence.n) != f.sizes.end()) {
+            if (!res.evidence.sources.empty()) f.sources = res.evidence.sources;
+            if (!res.evidence.cause.empty()) f.cause = res.evidence.cause;
+            break;
+        }
     // Which finding each failing size's test belongs to (1-based; each case has one worst finding).
     for (TestRecord& t : res.tests) {
         t.finding = 0;

@@ -35,6 +35,9 @@ std::vector<SourceRef> sources_of(const Evidence& ev);
 // race on tile[2][2][1] at N = 3 and on tile[6][6][5] at N = 131, both at line 15, are one).
 std::string finding_key(Verdict v, const Evidence& ev);
 
+// A finding's cause (causes.h): the one a step named (Evidence::cause), else the verdict's default.
+std::string cause_of(Verdict v, const Evidence& ev);
+
 // One Finding per distinct finding, in the order they are reported: the check's verdict first,
 // then by priority, then by the first size they appeared at. Each carries the message and the
 // sources of its smallest size, every size it appeared at, in test order, and the exercise's hint

@@ -196,6 +196,8 @@ void read(const json& v, ReplaySpec& out);
 void read(const json& v, SourceAt& out);
 void read(const json& v, CellWriter& out);
 void read(const json& v, SliceLinkOutcome& out);
+void read(const json& v, TermCell& out);
+void read(const json& v, SumTermOutcome& out);
 void read(const json& v, ReplayOutcome& out);
 void read(const json& v, CompileOutcome& out);
 void read(const json& v, EngineDiagnostic& out);
@@ -419,8 +421,16 @@ void to_json(json& j, const SliceLinkOutcome& l) {
     put_optional(j, "loaded", l.loaded);
     put_optional(j, "other", l.other);
 }
+void to_json(json& j, const TermCell& c) {
+    j = {{"array", c.array}, {"element", c.element}, {"line", c.line}, {"copy_lines", c.copy_lines},
+         {"index_lines", c.index_lines}, {"shared", c.shared}, {"shared_offset", c.shared_offset}};
+}
+void to_json(json& j, const SumTermOutcome& t) {
+    j = {{"factor", t.factor}, {"weights", t.weights}, {"cells", t.cells}, {"others", t.others}, {"line", t.line}};
+}
 void to_json(json& j, const ReplayOutcome& r) {
-    j = {{"writers", r.writers}, {"buffer_stores", r.buffer_stores}, {"slice", r.slice}};
+    j = {{"writers", r.writers}, {"buffer_stores", r.buffer_stores}, {"slice", r.slice}, {"terms", r.terms},
+         {"terms_note", r.terms_note}};
     put_optional(j, "traced_block", r.traced_block);
 }
 void to_json(json& j, const EngineDiagnostic& d) {
@@ -530,7 +540,25 @@ void read(const json& v, SliceLinkOutcome& l) {
     field(v, "lines", l.lines);
     field(v, "unordered", l.unordered);
 }
+void read(const json& v, TermCell& c) {
+    field(v, "array", c.array);
+    field(v, "element", c.element);
+    field(v, "line", c.line);
+    field(v, "copy_lines", c.copy_lines);
+    field(v, "index_lines", c.index_lines);
+    field(v, "shared", c.shared);
+    field(v, "shared_offset", c.shared_offset);
+}
+void read(const json& v, SumTermOutcome& t) {
+    field(v, "factor", t.factor);
+    field(v, "weights", t.weights);
+    field(v, "cells", t.cells);
+    field(v, "others", t.others);
+    field(v, "line", t.line);
+}
 void read(const json& v, ReplayOutcome& r) {
+    field(v, "terms", r.terms);
+    field(v, "terms_note", r.terms_note);
     field(v, "writers", r.writers);
     field(v, "buffer_stores", r.buffer_stores);
     optional_field(v, "traced_block", r.traced_block);

@@ -28,7 +28,7 @@
 namespace stencil::checker {
 
 // Bump when a field is added, removed, renamed or changes meaning.
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 // A request or result that does not fit the structs below: one line, naming the field.
 struct ProtocolError : std::runtime_error {
@@ -290,11 +290,36 @@ struct SliceLinkOutcome {
     bool operator==(const SliceLinkOutcome&) const = default;
 };
 
+// A global cell one product of the output's sum read (checker/runner_terms.h).
+struct TermCell {
+    std::string array;              // the buffer's name ("in")
+    long long element = -1;         // its element (x fastest)
+    int line = 0;                   // the statement where the output's thread read it (a shared copy: the read)
+    std::vector<int> copy_lines;    // a shared copy: the line that stored it and the line that loaded it
+    std::vector<int> index_lines;   // the lines that computed the global load's address
+    std::string shared;             // a shared copy: the variable the output's thread read it from
+    long long shared_offset = -1;   // ... and the bytes into it
+    bool operator==(const TermCell&) const = default;
+};
+
+// One product of the sum the output was computed as: factor x weights x cells x others.
+struct SumTermOutcome {
+    double factor = 1;                 // the literal constants and signs multiplied in
+    std::vector<std::string> weights;  // the __constant__s multiplied in ("c3")
+    std::vector<TermCell> cells;
+    std::vector<std::string> others;   // factors that are neither ("sqrtf at line 9", an unstored shared cell)
+    int line = 0;                      // the statement that multiplied it in (a load shared by two terms: each's)
+    bool operator==(const SumTermOutcome&) const = default;
+};
+
 struct ReplayOutcome {
     std::vector<CellWriter> writers;       // by ReplaySpec::cells
     std::vector<SourceAt> buffer_stores;   // the statements that stored into the first cell's buffer
     std::optional<Int3> traced_block;      // explain: the block whose slice follows
     std::vector<SliceLinkOutcome> slice;
+    // explain: the stored value as a sum of products (empty with terms_note: why it is not one)
+    std::vector<SumTermOutcome> terms;
+    std::string terms_note;
     bool operator==(const ReplayOutcome&) const = default;
 };
 

@@ -11,7 +11,9 @@
 #include <fstream>
 #include <functional>
 
+#include "checker/causes.h"
 #include "checker/diagnostics.h"
+#include "checker/effective_stencil.h"
 #include "checker/explain.h"
 #include "checker/field_exercises.h"
 #include "checker/process.h"
@@ -27,9 +29,16 @@ bool write_bytes(const std::string& path, const Cells& c) {
     return bool(f);
 }
 
-// The verdicts whose evidence the checked runs could not locate (the parent found the bad cell),
-// and with --explain every verdict with a bad output or a race.
+// A barrier some threads never reached because they returned (the engine's exit_before_barrier):
+// the replay finds the branch that took them away.
+bool returned_before_barrier(Verdict v, const Evidence& ev) {
+    return v == Verdict::race && ev.race && ev.message.find("has already returned") != std::string::npos;
+}
+
+// The verdicts whose evidence the checked runs could not locate (the parent found the bad cell, a
+// thread returned before a barrier), and with --explain every verdict with a bad output or a race.
 bool wants_replay(Verdict v, const Evidence& ev, bool explain) {
+    if (returned_before_barrier(v, ev)) return true;
     switch (v) {
         case Verdict::wrong_result:
         case Verdict::unwritten:
@@ -91,6 +100,13 @@ ReplaySpec replay_spec(const Evidence& ev, const ReplayCase& rc, bool explain) {
     }
     // A race found by the engine: the slice of the output the reading thread stored.
     spec.cells.push_back({rc.buffer, -1, {0, 0, 0}});
+    if (ev.race && ev.message.find("has already returned") != std::string::npos) {
+        // the thread that returned: the guarded branch it took before the store it never made
+        spec.explain = true;
+        spec.block = Int3{ev.race->block[0], ev.race->block[1], ev.race->block[2]};
+        spec.thread = Int3{ev.race->thread_b[0], ev.race->thread_b[1], ev.race->thread_b[2]};
+        return spec;
+    }
     for (const SourceRef& s : ev.sources)
         if (s.role == "load" && s.block && s.thread) {
             spec.block = *s.block;
@@ -167,10 +183,45 @@ void replay(Verdict verdict, Evidence& ev, std::vector<std::string>& warnings, c
     const ResultFile result = read_result_file(dir + "/result.json");
     if (!child.ok() || !result.ok() || !result.result.replay) return;  // the verdict stands without it
     const ReplayOutcome& rep = *result.result.replay;
+    if (returned_before_barrier(verdict, ev)) {
+        ev.cause = std::string(cause_name(Cause::barrier_divergent));
+        for (const SliceLinkOutcome& l : rep.slice) {
+            if (l.kind != SliceLinkKind::skipped || l.at.line <= 0) continue;
+            const Int3 block{ev.race->block[0], ev.race->block[1], ev.race->block[2]};
+            const SourceRef at = source_ref(l.at, "the branch that took it away from the barrier", block, l.thread);
+            ev.sources.push_back(at);
+            ev.message += fmt::format(" (thread {} left at the condition at {}:{}: a return or a branch before "
+                                      "__syncthreads() must be taken by all the block's threads or by none)",
+                                      index_text(l.thread), at.file, at.line);
+            if (in.opt.explain) {
+                explain_from_sources(ev);
+                ev.explain.back().text = fmt::format("thread {} took the branch at line {} that returns before the "
+                                                     "barrier (the condition there was true for it)",
+                                                     index_text(l.thread), at.line);
+            }
+            break;
+        }
+        return;
+    }
     add_writer_sources(verdict, ev, rep, rc.buffer_name);
 
-    const ExplainedSlice s = explain_slice(rep, verdict, ev, ExplainContext{in.ex, ev.n, in.arrays, rc.dims, rc.buffer_name});
-    if (in.opt.explain) ev.explain = s.steps;
+    // The first bad output's value as a stencil beside the exercise's (star3d: the star's layout).
+    std::optional<EffectiveStencil> stencil;
+    const StencilShape shape = in.ex.is_star3d() ? star_stencil(in.ex.radius) : StencilShape{};
+    if (!shape.empty() && ev.first_bad && rc.buffer_name == "out")
+        stencil = effective_stencil(rep, StencilInput{shape, {ev.first_bad->x, ev.first_bad->y, ev.first_bad->z},
+                                                      rc.dims, "in", rc.buffer_name, in.arrays});
+    ExplainContext ctx{in.ex, ev.n, in.arrays, rc.dims, rc.buffer_name};
+    ctx.stencil = stencil ? &*stencil : nullptr;
+    const ExplainedSlice s = explain_slice(rep, verdict, ev, ctx);
+    if (s.cause_kind) ev.cause = std::string(cause_name(*s.cause_kind));
+    if (in.opt.explain) {
+        ev.explain = s.steps;
+        if (stencil) ev.stencil = stencil->view;
+        // the statement that holds the mistake, among the finding's statements
+        if (s.cause && s.stencil_cause)
+            ev.sources.push_back(*s.cause);
+    }
     if (s.unstored_shared_read && s.cause) {
         // The read of a never-stored shared cell is this output's cause, not a harmless warning.
         for (std::string& w : warnings)

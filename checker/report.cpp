@@ -131,7 +131,7 @@ json to_json(const CheckResult& r) {
     j["findings"] = json::array();
     for (const Finding& f : r.findings) {
         json fj = {{"verdict", to_string(f.verdict)}, {"message", f.message}, {"sizes", f.sizes},
-                   {"hint", f.hint}, {"sources", sources_json(f.sources)}};
+                   {"hint", f.hint}, {"sources", sources_json(f.sources)}, {"cause", f.cause}};
         if (f.hint > 0) {
             fj["hint_file"] = readme_name(r.exercise);
             fj["hint_text"] = f.hint_text;
@@ -170,6 +170,16 @@ json to_json(const CheckResult& r) {
         json sj = {{"text", st.text}, {"source_file", nullptr}, {"source_line", nullptr}};
         if (st.at) sj["source_file"] = st.at->file, sj["source_line"] = st.at->line;
         ev["explain"].push_back(sj);
+    }
+    if (!e.cause.empty()) ev["cause"] = e.cause;
+    // check --explain: the first bad output's value as a stencil beside the exercise's
+    if (e.stencil) {
+        const EffectiveStencilView& st = *e.stencil;
+        json terms = json::array();
+        for (const StencilTermView& t : st.terms)
+            terms.push_back({{"text", t.text}, {"line", t.line}, {"wrong", t.wrong}});
+        ev["stencil"] = {{"kernel", st.kernel}, {"exercise", st.exercise}, {"terms", terms},
+                         {"differences", st.differences}, {"lines", st.lines}};
     }
     if (!e.compiler_output.empty()) ev["compiler_output"] = e.compiler_output;
     if (!e.child_output.empty()) ev["child_output"] = e.child_output;

@@ -111,6 +111,18 @@ Evidence evidence_of(const json& ev) {
         }
         e.explain.push_back(st);
     }
+    e.cause = ev.value("cause", std::string());
+    if (ev.contains("stencil")) {
+        const json& st = ev["stencil"];
+        EffectiveStencilView v;
+        v.kernel = st.at("kernel").get<std::string>();
+        v.exercise = st.at("exercise").get<std::string>();
+        for (const json& t : st.at("terms"))
+            v.terms.push_back({t.at("text").get<std::string>(), t.at("line").get<int>(), t.at("wrong").get<bool>()});
+        v.differences = st.at("differences").get<std::vector<std::string>>();
+        v.lines = st.at("lines").get<std::vector<int>>();
+        e.stencil = v;
+    }
     e.compiler_output = ev.value("compiler_output", std::string());
     e.child_output = ev.value("child_output", std::string());
     return e;
@@ -144,6 +156,7 @@ CheckResult check_result_from_json(const json& j) {
             f.hint = fj.at("hint").get<int>();
             f.hint_text = fj.value("hint_text", std::string());
             f.sources = sources_of(fj.at("sources"));
+            f.cause = fj.value("cause", std::string());
             r.findings.push_back(f);
         }
         r.evidence = evidence_of(j.at("evidence"));

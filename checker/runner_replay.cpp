@@ -6,6 +6,7 @@
 #include "checker/runner_replay.h"
 
 #include "backends/cpu/ptx/slice.h"
+#include "checker/runner_terms.h"
 
 namespace stencil::checker::runner {
 
@@ -125,6 +126,18 @@ ReplayOutcome replay_run(const ReplaySpec& spec, const CaseSpec& cs, int elem_by
     }
     out.traced_block = to_int3(*block);
     for (const ptx::SliceLink& l : ptx::backward_slice(m, rec, target)) out.slice.push_back(wire_link(m, l, cs));
+    // The stored value as a sum of products (the effective stencil), when the thread stored it.
+    int thread = -1;
+    for (size_t i = 0; i < rec.threads.size(); ++i)
+        if (rec.threads[i].idx == target.thread) thread = int(i);
+    const int access = last_store_access(rec, thread, target.buffer, target.offset, target.bytes);
+    if (access >= 0) {
+        StoredSum sum = stored_sum(m, rec, thread, access, target.offset, cs);
+        out.terms = std::move(sum.terms);
+        out.terms_note = std::move(sum.note);
+    } else {
+        out.terms_note = "the thread stored nothing there";
+    }
     return out;
 }
 

@@ -218,6 +218,42 @@ void draw_slice_map(App& app, bool lecture) {
     if (!c.clicked) wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "click a bad cell for its backward slice");
 }
 
+// --explain's effective stencil: the kernel's terms (each a link to its line, those that differ
+// from the exercise's coloured), the exercise's stencil under them, and the difference in words.
+void draw_stencil(App& app) {
+    auto& c = app.check;
+    if (!c.summary.stencil) return;
+    const StencilCompare& s = *c.summary.stencil;
+    wrapped_in(ImVec4(0.94f, 0.89f, 0.26f, 1.0f), "the first bad output's stencil, as the kernel computed it");
+    HelpMarker("The sum of products the CPU engine traced for the first bad output, each term at its offset from "
+               "that output (x, y, z), with the line that read its cell; coloured: the terms that differ from the "
+               "exercise's stencil. A click on a line steps to it.");
+    fit::Wrapped(s.head);
+    ImGui::Indent();
+    int id = 1000;
+    for (size_t i = 0; i < s.terms.size(); ++i) {
+        const StencilTermRow& t = s.terms[i];
+        const std::string text = (i ? "+ " : "  ") + t.text;
+        if (t.wrong) fit::Colored(ImVec4(0.95f, 0.45f, 0.2f, 1.0f), text);
+        else fit::Wrapped(text);
+        if (t.line.line <= 0) continue;
+        fit::SameLineIfFits(fit::TextWidth(t.line.place) + ImGui::GetFontSize());
+        ImGui::PushID(id++);
+        if (ImGui::SmallButton(t.line.place.c_str()))
+            c.step_note = app.step_to_line(c.checked_path, c.result->exercise, t.line.line);
+        ImGui::PopID();
+    }
+    ImGui::Unindent();
+    wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "the exercise's: " + s.exercise);
+    for (const std::string& d : s.differences) wrapped_in(ImVec4(0.95f, 0.45f, 0.2f, 1.0f), d);
+    for (const SourceLink& l : s.mistake)
+        if (const std::string code = code_of(l, c); !code.empty()) {
+            ImGui::Indent();
+            wrapped_in(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), l.place + "  " + code);
+            ImGui::Unindent();
+        }
+}
+
 // The backward slice shown for the clicked cell: whose slice it is, then each step with its line,
 // the last (the first step that went wrong) marked. Returns whether it is wholly on screen.
 bool draw_slice(CheckPanelData& c) {
@@ -373,6 +409,7 @@ void draw_check_panel(App& app) {
     }
     const bool slice_asked = c.clicked || (mapless_slice && (!lecture || c.slice_asked));
     const bool slice_shown = slice_asked ? draw_slice(c) : false;
+    if (slice_asked) draw_stencil(app);
     ImGui::Separator();
     const int failed = draw_details(app);
     if (lecture) end_check_body();
@@ -396,7 +433,15 @@ void draw_check_panel(App& app) {
                               {"slice_steps", c.slice.steps.size()}, {"slice_shown", slice_shown},
                               {"hints", c.hints.size()}, {"hints_shown", c.hints_shown},
                               {"first_hint", c.hints.empty() ? 0 : c.hints.front().number},
-                              {"fitting_hint", c.summary.fitting_hint}};
+                              {"fitting_hint", c.summary.fitting_hint},
+                              {"cause", c.summary.findings.empty() ? "" : c.summary.findings.front().cause}};
+        if (c.summary.stencil) {
+            int wrong = 0;
+            for (const auto& t : c.summary.stencil->terms) wrong += t.wrong;
+            (*app.drawn)["check"]["stencil_terms"] = c.summary.stencil->terms.size();
+            (*app.drawn)["check"]["stencil_wrong"] = wrong;
+            (*app.drawn)["check"]["stencil_differences"] = c.summary.stencil->differences;
+        }
     }
 }
 

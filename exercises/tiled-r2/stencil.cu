@@ -4,8 +4,9 @@
 __global__ void stencil_kernel(float *in, float *out, unsigned int N) {
     __shared__ float tile[IN_TILE_DIM][IN_TILE_DIM][IN_TILE_DIM];
 
-    // TODO: the input cell this thread loads: i, j, k = blockIdx * OUT_TILE_DIM + threadIdx - 2
-    //       (signed: it can be -2 or -1; the halo is two cells wide now).
+    // TODO: the input cell this thread loads: i (z), j (y), k (x) = blockIdx * OUT_TILE_DIM + threadIdx - 2,
+    //       each from its own axis: i from blockIdx.z and threadIdx.z, j from .y, k from .x; the cell
+    //       is in[i*N*N + j*N + k] (signed: it can be -2 or -1; the halo is two cells wide now).
 
     // TODO: load it into tile[threadIdx.z][threadIdx.y][threadIdx.x] if it is inside the grid.
 

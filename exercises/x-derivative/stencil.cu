@@ -3,7 +3,7 @@
 __global__ void derivative_x(const float* f, float* df, int mx, int my, int mz) {
     __shared__ float s_f[sPencils][MX + 8];  // 4-wide halo at each end
 
-    // TODO: i = threadIdx.x, j = blockIdx.x * blockDim.y + threadIdx.y, k = blockIdx.y;
+    // TODO: i (x) = threadIdx.x, j (y) = blockIdx.x * blockDim.y + threadIdx.y, k (z) = blockIdx.y;
     //       the cell's index k * mx * my + j * mx + i.
 
     // TODO: load f of the cell into s_f[threadIdx.y][i + 4].

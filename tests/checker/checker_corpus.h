@@ -13,8 +13,10 @@
 //                    other blocks may read the temporary value (outputs differ between runs:
 //                    a race there; seen on the H100, 2026-11-23)
 //   unwritten_shared a read of shared memory no thread wrote: the CPU explores its first bytes
-//                    (0xFF, NaN, in one run; random in others: runs differ, a race), a GPU leaves
-//                    whatever a previous block left (a wrong result, or runs that differ: a race)
+//                    (0xFF, NaN, in one run; random in others) and, the engine having counted the
+//                    reads and found no race, gives wrong_result with cause unstored_read (issue
+//                    44: no two accesses conflict); a GPU leaves whatever a previous block left (a
+//                    wrong result, or runs that differ, which it cannot tell from a race: race)
 //   unspecified      an output that depends on what a GPU leaves unspecified (clocks, the order of
 //                    atomics, an approximate result within its bound): the CPU's runs explore it
 //                    and differ (a race), a GPU shows one of the values (wrong, or by luck right)
@@ -78,7 +80,7 @@ struct CorpusEntry {
 
 // The table in two parts, each checked by a test of its own (a test's time stays under ctest's
 // limit): the entries before issue 26, and issue 26's.
-enum class CorpusPart { before_issue26, issue26 };
+enum class CorpusPart { before_issue26, issue26, issue44 };
 
 // Long because it is the corpus's table: one row per case.
 inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
@@ -99,7 +101,7 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"tiled_r2_ok.cu", "tiled-r2", 7, "pass", "pass"},
         // loads only the inner one-cell ring of the two-cell halo: the +-2 terms at tile edges
         // read shared cells nobody stored. Grids within one tile pass.
-        {"tiled_r2_halo_one.cu", "tiled-r2", 0, "race", "wrong_result|race", 120, false, S::unwritten_shared},
+        {"tiled_r2_halo_one.cu", "tiled-r2", 0, "wrong_result", "wrong_result|race", 120, false, S::unwritten_shared},
         {"tiled_r2_as_r1.cu", "tiled-r2", 0, "wrong_result", "wrong_result"},     // c7..c12 missing
         {"register_tiled_f64_ok.cu", "register-tiled-f64", 0, "pass", "pass"},
         {"register_tiled_f64_ok.cu", "register-tiled-f64", 9, "pass", "pass"},
@@ -143,7 +145,7 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"naive_zeros.cu", "naive", 0, "wrong_result", "wrong_result"},
         // On the GPU the never-loaded halo holds whatever the last block left in shared memory, so
         // the runs differ: the GPU's evidence looks like a race (seen on an H100, 2026-11-22).
-        {"tiled_no_halo.cu", "tiled", 0, "race", "wrong_result|race", 120, false, S::unwritten_shared},
+        {"tiled_no_halo.cu", "tiled", 0, "wrong_result", "wrong_result|race", 120, false, S::unwritten_shared},
         {"naive_skips_cell.cu", "naive", 0, "unwritten", "unwritten"},
         {"naive_writes_boundary.cu", "naive", 0, "boundary_modified", "boundary_modified"},
         {"naive_writes_input.cu", "naive", 0, "input_modified", "input_modified"},
@@ -269,7 +271,7 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"derivative_x_size_rows_64.cu", "x-derivative", 0, "wrong_result", "wrong_result", 120, false, S::no, A::large_sizes},
         // ---- 4. what the GPU leaves unspecified, explored ----
         // a NaN in shared memory means "not loaded": right only where unwritten shared memory is NaN
-        {"tiled_unspec_nan_sentinel.cu", "tiled", 0, "race", "wrong_result|race", 120, false, S::unwritten_shared, A::exploration},
+        {"tiled_unspec_nan_sentinel.cu", "tiled", 0, "wrong_result", "wrong_result|race", 120, false, S::unwritten_shared, A::exploration},
         // +x then -x per thread into a float atomic: zero only when each thread's pair runs together
         {"naive_unspec_float_atomic_order.cu", "naive", 0, "race", "wrong_result|race", 120, false, S::unspecified, A::exploration},
         {"naive_valid_int_atomic_count.cu", "naive", 0, "pass", "pass", 120, false, S::no, A::nothing},  // order-free integer atomics
@@ -332,6 +334,26 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"coarsened_course_register_queue.cu", "coarsened", 0, "pass", "pass", 120, false, S::no, A::nothing},
         {"tiled_r2_course_cooperative_load.cu", "tiled-r2", 0, "pass", "pass", 120, false, S::no, A::nothing},
     };
+    // Issue 44's shapes: each wrong kernel's explanation is tested line by line in
+    // tests/checker/test_feedback.cpp; here their verdicts (the GPU's predicted).
+    static const std::vector<CorpusEntry> issue44 = {
+        {"tiled_swapped_weights.cu", "tiled", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
+        {"tiled_swapped_axes.cu", "tiled", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
+        {"naive_doubled_neighbour.cu", "naive", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
+        {"tiled_r2_shifted_offset.cu", "tiled-r2", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
+        // the plane z = 0 never loaded: what a GPU's shared memory held (runs that differ: race there)
+        {"tiled_unstored_plane.cu", "tiled", 0, "wrong_result", "wrong_result|race", 120, false, S::unwritten_shared, A::nothing, Gpu::predicted},
+        // threads with k >= N return before __syncthreads(); they load no cell an output needs, so a
+        // GPU (whose barrier counts exited threads) most likely computes the right result
+        {"tiled_return_before_sync.cu", "tiled", 0, "race", "race|pass", 120, false, S::race, A::nothing, Gpu::predicted},
+        // in[-5] through unsigned arithmetic: 16 GiB past in[] on a GPU, most likely a fault
+        {"naive_negative_index.cu", "naive", 0, "crash", "crash", 120, false, S::oob_read, A::nothing, Gpu::predicted},
+        // the previous plane loaded from iStart - 2 (the second z block on: N = 33 and up)
+        {"coarsened_prev_plane.cu", "coarsened", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
+        // c_bx and c_cx exchanged; the periodic images right
+        {"derivative_x_swapped_weights.cu", "x-derivative", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
+    };
+    if (part == CorpusPart::issue44) return issue44;
     return part == CorpusPart::issue26 ? issue26 : before;
 }
 
@@ -339,8 +361,10 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
 inline const std::vector<CorpusEntry>& corpus_entries() {
     static const std::vector<CorpusEntry> all = [] {
         std::vector<CorpusEntry> v = corpus_entries(CorpusPart::before_issue26);
-        const auto& more = corpus_entries(CorpusPart::issue26);
-        v.insert(v.end(), more.begin(), more.end());
+        for (CorpusPart p : {CorpusPart::issue26, CorpusPart::issue44}) {
+            const auto& more = corpus_entries(p);
+            v.insert(v.end(), more.begin(), more.end());
+        }
         return v;
     }();
     return all;

@@ -773,3 +773,7 @@ TEST_CASE("kernels with named and unnamed shared arrays compile and pass", "[exe
     CAPTURE(to_text(r));
     CHECK(r.verdict == Verdict::pass);
 }
+
+TEST_CASE("corpus: issue 44's submissions get their expected verdict on the CPU backend", "[exercise]") {
+    check_on_cpu(GENERATE(from_range(corpus_entries(CorpusPart::issue44))));
+}

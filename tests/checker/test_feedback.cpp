@@ -3,10 +3,15 @@
 // backward slice ends at the statement that is wrong. Each expectation is the exact line of the
 // corpus file (tests/checker/submissions), so a slice that stops one statement early fails.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
 
 #include <string>
 
+#include "checker/causes.h"
 #include "checker/checker.h"
+#include "checker/effective_stencil.h"
 #include "tests/checker/checker_corpus.h"
 
 using namespace stencil::checker;
@@ -108,13 +113,14 @@ TEST_CASE("feedback: --explain's slice ends at the line that is wrong", "[exerci
         const char* says;  // a part of the last step's text
     };
     const Shape c = GENERATE(values<Shape>({
-        {"naive_off_by_one.cu", "naive", 13, "not a cell the stencil reads"},    // wrong neighbour index
+        {"naive_off_by_one.cu", "naive", 13, "c6 multiplies in(x, y+1, z+1) at line 13"},  // wrong neighbour index
         {"tiled_no_halo.cu", "tiled", 9, "did not run"},                          // skipped halo load
         {"tiled_no_sync.cu", "tiled", 8, "no __syncthreads()"},                  // missing barrier
         {"naive_writes_boundary.cu", "naive", 7, "condition at line 7"},          // wrong boundary test
         {"naive_skips_cell.cu", "naive", 6, "did not run"},                       // a loop bound / guard off by one
         {"register_tiled_f64_float_sum.cu", "register-tiled-f64", 25, "rounded to float"},  // float accumulator
         {"cardiac_shared_wrong_ghost.cu", "cardiac-shared", 15, "wrong place"},               // a wrong ghost cell
+        {"coarsened_prev_plane.cu", "coarsened", 10, "wrong place"},  // the previous plane loaded from iStart - 2
     }));
     CAPTURE(c.file, c.wrong_line);
     const CheckResult r = check_submission(corpus(c.file), options(c.exercise, true));
@@ -147,3 +153,343 @@ TEST_CASE("feedback: without --explain the slice is not filled", "[exercise]") {
     REQUIRE(r.verdict == Verdict::wrong_result);
     CHECK(r.evidence.explain.empty());
 }
+
+// ---- issue 44: the effective stencil, the verdict of an unstored read, lines for every cause ----
+
+namespace {
+
+struct StencilShapeCase {
+    const char* file;
+    const char* exercise;
+    const char* cause;
+    int line;          // the last step's line: the one that holds the mistake
+    const char* says;  // a part of the last step's text (the difference in the stencil's words)
+    const char* kernel;  // the kernel's stencil as the JSON writes it (evidence.stencil.kernel)
+};
+
+}  // namespace
+
+TEST_CASE("feedback: --explain shows the kernel's stencil beside the exercise's and names the difference",
+          "[exercise]") {
+    const StencilShapeCase c = GENERATE(values<StencilShapeCase>({
+        // c3/c4 on the z neighbours, c5/c6 on the y ones: the first weight on the wrong neighbour
+        {"tiled_swapped_weights.cu", "tiled", "weight_pairing", 18,
+         "c3 multiplies in(x, y, z-1) at line 18; the stencil gives c3 to in(x, y-1, z)",
+         "out(x, y, z) = c0 in(x, y, z) + c1 in(x-1, y, z) + c2 in(x+1, y, z) + c3 in(x, y, z-1) + c4 in(x, y, z+1) "
+         "+ c5 in(x, y-1, z) + c6 in(x, y+1, z)"},
+        // i from x and k from z: the tile holds the grid transposed; the index lines (5-7)
+        {"tiled_swapped_axes.cu", "tiled", "index_axis", 5, "your x and z are swapped: tile's x axis holds the grid's z",
+         "out(x, y, z) = c0 in(x, y, z) + c1 in(x, y, z-1) + c2 in(x, y, z+1) + c3 in(x, y-1, z) + c4 in(x, y+1, z) "
+         "+ c5 in(x-1, y, z) + c6 in(x+1, y, z)"},
+        // in[c + 1] where in[c + N] belongs: the load the compiler shares is still two terms
+        {"naive_doubled_neighbour.cu", "naive", "neighbour_missing", 11,
+         "in(x, y+1, z) is never read; in(x+1, y, z) is read twice (lines 9 and 11); c4 multiplies in(x+1, y, z) "
+         "at line 11",
+         "out(x, y, z) = c0 in(x, y, z) + c1 in(x-1, y, z) + c2 in(x+1, y, z) + c3 in(x, y-1, z) + c4 in(x+1, y, z) "
+         "+ c5 in(x, y, z-1) + c6 in(x, y, z+1)"},
+        // a "+ 2" pasted where "- 2" belongs: a cell the stencil does read, at the wrong offset
+        {"tiled_r2_shifted_offset.cu", "tiled-r2", "neighbour_missing", 22,
+         "in(x-2, y, z) is never read; in(x+2, y, z) is read twice (lines 22 and 23); c7 multiplies in(x+2, y, z) "
+         "at line 22; the stencil gives c7 to in(x-2, y, z)",
+         nullptr},
+        // c1 and c2 exchanged on the naive exercise
+        {"naive_swapped_coefficients.cu", "naive", "weight_pairing", 9,
+         "c1 multiplies in(x+1, y, z) at line 9; the stencil gives c1 to in(x-1, y, z); c2 multiplies in(x-1, y, z) "
+         "at line 8",
+         nullptr},
+    }));
+    CAPTURE(c.file, c.cause, c.line);
+    const CheckResult r = check_submission(corpus(c.file), options(c.exercise, true));
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::wrong_result);
+    CHECK(r.evidence.cause == c.cause);
+    REQUIRE(!r.findings.empty());
+    CHECK(r.findings[0].cause == c.cause);
+    CHECK(last_line(r) == c.line);
+    CHECK(r.evidence.explain.back().text.find(c.says) != std::string::npos);
+    // the kernel's stencil and the exercise's, in the text and the JSON
+    REQUIRE(r.evidence.stencil.has_value());
+    const std::string exercise = std::string(c.exercise) == "tiled-r2"
+                                     ? "out(x, y, z) = c0 in(x, y, z) + c1 in(x-1, y, z) + c2 in(x+1, y, z) + c3 in(x, "
+                                       "y-1, z) + c4 in(x, y+1, z) + c5 in(x, y, z-1) + c6 in(x, y, z+1) + c7 in(x-2, y, "
+                                       "z) + c8 in(x+2, y, z) + c9 in(x, y-2, z) + c10 in(x, y+2, z) + c11 in(x, y, z-2) "
+                                       "+ c12 in(x, y, z+2)"
+                                     : "out(x, y, z) = c0 in(x, y, z) + c1 in(x-1, y, z) + c2 in(x+1, y, z) + c3 in(x, "
+                                       "y-1, z) + c4 in(x, y+1, z) + c5 in(x, y, z-1) + c6 in(x, y, z+1)";
+    CHECK(r.evidence.stencil->exercise == exercise);
+    if (c.kernel) CHECK(r.evidence.stencil->kernel == c.kernel);
+    const std::vector<int>& lines = r.evidence.stencil->lines;
+    CHECK(std::find(lines.begin(), lines.end(), c.line) != lines.end());
+    const std::string text = to_text(r);
+    CHECK(text.find(c.says) != std::string::npos);
+    CHECK(text.find("the exercise's stencil is " + exercise) != std::string::npos);
+    const auto j = to_json(r);
+    CHECK(j["evidence"]["cause"] == c.cause);
+    CHECK(j["findings"][0]["cause"] == c.cause);
+    CHECK(j["evidence"]["stencil"]["exercise"] == exercise);
+    CHECK(j["evidence"]["stencil"]["terms"].size() == r.evidence.stencil->terms.size());
+    bool line_named = false;  // the mistake's statement is among the evidence's sources, in words
+    const std::string role = std::string(c.cause) == "weight_pairing"  ? "a weight on the wrong neighbour"
+                             : std::string(c.cause) == "index_axis"    ? "an index on the wrong axis"
+                                                                       : "a term reading the wrong neighbour";
+    for (const auto& x : j["evidence"]["sources"]) line_named = line_named || (x["source_line"] == c.line && x["role"] == role);
+    CHECK(line_named);
+    CHECK(text.find(fmt::format("at {}:{} ({}", c.file, c.line, role)) != std::string::npos);
+}
+
+TEST_CASE("feedback: swapped axes point at every index line", "[exercise]") {
+    const CheckResult r = check_submission(corpus("tiled_swapped_axes.cu"), options("tiled", true));
+    REQUIRE(r.evidence.stencil.has_value());
+    const std::vector<int>& lines = r.evidence.stencil->lines;
+    for (int l : {5, 6, 7}) CHECK(std::find(lines.begin(), lines.end(), l) != lines.end());
+    CHECK(r.evidence.explain.back().text.find("lines 5, 6, 7") != std::string::npos);
+    // every term whose weight sits on another axis is marked, the y terms and the centre are not
+    int wrong = 0;
+    for (const StencilTermView& t : r.evidence.stencil->terms) wrong += t.wrong;
+    CHECK(wrong == 4);
+}
+
+TEST_CASE("feedback: an output reading a shared cell no thread stored is wrong_result, not race", "[exercise]") {
+    struct Unstored {
+        const char* file;
+        int condition_line;  // the load's condition that was false
+        int store_line;      // the store that did not run
+    };
+    const Unstored c = GENERATE(values<Unstored>({{"tiled_unstored_plane.cu", 7, 8}, {"tiled_no_halo.cu", 9, 10}}));
+    CAPTURE(c.file);
+    const CheckResult r = check_submission(corpus(c.file), options("tiled", true));
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::wrong_result);
+    for (const Finding& f : r.findings) CHECK(f.verdict != Verdict::race);
+    CHECK(r.evidence.cause == "halo_load_skipped");
+    CHECK(r.findings[0].cause == "halo_load_skipped");
+    CHECK(last_line(r) == c.condition_line);
+    CHECK(r.evidence.explain.back().text.find(fmt::format("store at line {} did not run: the condition at line {} was "
+                                                          "false", c.store_line, c.condition_line)) != std::string::npos);
+    CHECK(to_json(r)["findings"][0]["cause"] == "halo_load_skipped");
+}
+
+TEST_CASE("feedback: a race stays a race", "[exercise]") {
+    const CheckResult r = check_submission(corpus("tiled_no_sync.cu"), options("tiled"));
+    REQUIRE(r.verdict == Verdict::race);
+    CHECK(r.findings[0].cause == "barrier_missing");
+}
+
+TEST_CASE("feedback: a barrier some threads miss names the return that took them away", "[exercise]") {
+    struct Returns {
+        const char* file;
+        int barrier, branch;
+    };
+    const Returns c = GENERATE(values<Returns>({{"tiled_return_before_sync.cu", 12, 8}, {"tiled_early_return.cu", 12, 8}}));
+    CAPTURE(c.file);
+    for (bool explain : {false, true}) {
+        const CheckResult r = check_submission(corpus(c.file), options("tiled", explain));
+        CAPTURE(to_text(r));
+        REQUIRE(r.verdict == Verdict::race);
+        CHECK(r.evidence.cause == "barrier_divergent");
+        CHECK(r.findings[0].cause == "barrier_divergent");
+        const SourceRef* barrier = find_source(r, "barrier");
+        const SourceRef* branch = find_source(r, "the branch that took it away");
+        REQUIRE(barrier != nullptr);
+        REQUIRE(branch != nullptr);
+        CHECK(barrier->line == c.barrier);
+        CHECK(branch->line == c.branch);
+        check_reported(r, *branch);
+        if (explain) {
+            CHECK(last_line(r) == c.branch);
+            CHECK(r.evidence.explain.back().text.find("returns before the barrier") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("feedback: a negative index is printed as the student's signed arithmetic gives it", "[exercise]") {
+    const CheckResult r = check_submission(corpus("naive_negative_index.cu"), options("naive"));
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::crash);
+    CHECK(r.evidence.message.find("in[-5] (5 cells before in[0]") != std::string::npos);
+    CHECK(r.evidence.message.find("4294967291 cells past") == std::string::npos);
+    CHECK(r.evidence.cause == "out_of_bounds_load");
+    const SourceRef* s = find_source(r, "out-of-bounds load");
+    REQUIRE(s != nullptr);
+    CHECK(s->line == 12);
+}
+
+TEST_CASE("feedback: every finding's cause is one of the fixed list, also without --explain", "[exercise]") {
+    struct Case {
+        const char* file;
+        const char* exercise;
+        const char* cause;
+    };
+    const Case c = GENERATE(values<Case>({
+        {"naive_off_by_one.cu", "naive", "neighbour_missing"},
+        {"naive_skips_cell.cu", "naive", "cell_unwritten"},
+        {"naive_writes_boundary.cu", "naive", "boundary_written"},
+        {"naive_writes_input.cu", "naive", "input_written"},
+        {"naive_pads_past_end.cu", "naive", "out_of_bounds_store"},
+        {"register_tiled_f64_float_sum.cu", "register-tiled-f64", "precision_lost"},
+        {"tiled_swapped_weights.cu", "tiled", "weight_pairing"},
+    }));
+    CAPTURE(c.file);
+    const CheckResult r = check_submission(corpus(c.file), options(c.exercise));
+    CAPTURE(to_text(r));
+    REQUIRE(!r.findings.empty());
+    for (const Finding& f : r.findings) CHECK(parse_cause(f.cause).has_value());
+    CHECK(r.findings[0].cause == c.cause);
+    CHECK(r.evidence.explain.empty());
+    CHECK(!r.evidence.stencil.has_value());  // (the stencil's words are --explain's)
+}
+
+// ---- the effective stencil without the engine: a stencil is data (offsets with weight names) ----
+
+namespace {
+
+SumTermOutcome term(const std::string& weight, long long element, int line) {
+    SumTermOutcome t;
+    t.weights = {weight};
+    TermCell c;
+    c.array = "in";
+    c.element = element;
+    c.line = line;
+    c.index_lines = {3, 4};
+    t.cells = {c};
+    t.line = line;
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("effective stencil: the star's layout is kernels/stencil_shape.h's", "[exercise]") {
+    const StencilShape s = star_stencil(2);
+    REQUIRE(s.size() == 13);
+    CHECK(s[0].weight == "c0");
+    CHECK((s[0].offset == std::array<int, 3>{0, 0, 0}));
+    CHECK((s[3].offset == std::array<int, 3>{0, -1, 0}));
+    CHECK((s[6].offset == std::array<int, 3>{0, 0, 1}));
+    CHECK((s[7].offset == std::array<int, 3>{-2, 0, 0}));
+    CHECK(s[12].weight == "c12");
+    CHECK((s[12].offset == std::array<int, 3>{0, 0, 2}));
+}
+
+TEST_CASE("effective stencil: a 2D five-point stencil with named weights", "[exercise]") {
+    // a 2D exercise's data: w_c at the centre, w_w/w_e/w_s/w_n around it; a 10 x 8 grid
+    const StencilShape shape = {{{0, 0, 0}, "w_c"}, {{-1, 0, 0}, "w_w"}, {{1, 0, 0}, "w_e"},
+                                {{0, -1, 0}, "w_s"}, {{0, 1, 0}, "w_n"}};
+    const SharedArrays none;
+    const GridDims dims{10, 8, 1};
+    const auto at = [](int x, int y) { return (long long)y * 10 + x; };
+    StencilInput in{shape, {4, 3, 0}, dims, "in", "out", none};
+    ReplayOutcome r;
+    SECTION("right") {
+        r.terms = {term("w_c", at(4, 3), 5), term("w_w", at(3, 3), 6), term("w_e", at(5, 3), 7),
+                   term("w_s", at(4, 2), 8), term("w_n", at(4, 4), 9)};
+        const auto s = effective_stencil(r, in);
+        REQUIRE(s.has_value());
+        CHECK(!s->cause.has_value());
+        CHECK(s->view.kernel == "out(x, y) = w_c in(x, y) + w_w in(x-1, y) + w_e in(x+1, y) + w_s in(x, y-1) + w_n in(x, y+1)");
+        CHECK(s->view.kernel.substr(s->view.kernel.find('=')) == s->view.exercise.substr(s->view.exercise.find('=')));
+    }
+    SECTION("x and y swapped in the loads only: the output reads around (y, x)") {
+        // out(4, 3) reads around in(3, 4), with its x neighbours along y
+        r.terms = {term("w_c", at(3, 4), 5), term("w_w", at(3, 3), 6), term("w_e", at(3, 5), 7),
+                   term("w_s", at(2, 4), 8), term("w_n", at(4, 4), 9)};
+        const auto s = effective_stencil(r, in);
+        REQUIRE(s.has_value());
+        REQUIRE(s->cause.has_value());
+        CHECK(*s->cause == Cause::index_axis);
+        CHECK(s->summary.find("your x and y are swapped: the output at (x, y) reads around (y, x)") != std::string::npos);
+        CHECK((s->view.lines == std::vector<int>{3, 4}));  // the index lines
+    }
+    SECTION("every term one cell to the right") {
+        r.terms = {term("w_c", at(5, 3), 5), term("w_w", at(4, 3), 6), term("w_e", at(6, 3), 7),
+                   term("w_s", at(5, 2), 8), term("w_n", at(5, 4), 9)};
+        const auto s = effective_stencil(r, in);
+        REQUIRE(s.has_value());
+        CHECK(s->cause == Cause::index_offset);
+        CHECK(s->summary.find("reads around in(x+1, y) instead of in(x, y)") != std::string::npos);
+    }
+    SECTION("a product of two cells is not a stencil's sum") {
+        SumTermOutcome sq = term("w_c", at(4, 3), 5);
+        sq.cells.push_back(sq.cells[0]);
+        r.terms = {sq, term("w_w", at(3, 3), 6), term("w_e", at(5, 3), 7), term("w_s", at(4, 2), 8),
+                   term("w_n", at(4, 4), 9)};
+        const auto s = effective_stencil(r, in);
+        REQUIRE(s.has_value());
+        CHECK(s->cause == Cause::not_a_sum);
+        CHECK(s->summary.find("w_c in(x, y) in(x, y) (line 5) is not a weight times a cell of in") != std::string::npos);
+        CHECK((s->view.lines == std::vector<int>{5}));
+    }
+    SECTION("a term missing") {
+        r.terms = {term("w_c", at(4, 3), 5), term("w_w", at(3, 3), 6), term("w_e", at(5, 3), 7),
+                   term("w_s", at(4, 2), 8)};
+        const auto s = effective_stencil(r, in);
+        REQUIRE(s.has_value());
+        CHECK(s->cause == Cause::neighbour_missing);
+        bool said = false;
+        for (const auto& d : s->view.differences) said = said || d == "w_n multiplies nothing: its term w_n in(x, y+1) is missing";
+        CHECK(said);
+    }
+}
+
+TEST_CASE("effective stencil: a box stencil's corner weight on the wrong corner", "[exercise]") {
+    // a 3x3 box in 2D: nine weights b0..b8, x fastest
+    StencilShape shape;
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) shape.push_back({{dx, dy, 0}, fmt::format("b{}", shape.size())});
+    // b4 is the centre
+    const SharedArrays none;
+    const auto at = [](int x, int y) { return (long long)y * 6 + x; };
+    StencilInput in{shape, {2, 2, 0}, GridDims{6, 6, 1}, "in", "out", none};
+    ReplayOutcome r;
+    for (const StencilTap& p : shape) {
+        int dx = p.offset[0], dy = p.offset[1];
+        if (p.weight == "b0") dx = 1, dy = 1;  // b0 and b8 exchanged
+        if (p.weight == "b8") dx = -1, dy = -1;
+        r.terms.push_back(term(p.weight, at(2 + dx, 2 + dy), 10 + int(r.terms.size())));
+    }
+    const auto s = effective_stencil(r, in);
+    REQUIRE(s.has_value());
+    CHECK(s->cause == Cause::weight_pairing);
+    CHECK(s->summary.find("b0 multiplies in(x+1, y+1) at line 10; the stencil gives b0 to in(x-1, y-1)") != std::string::npos);
+    CHECK((s->view.lines == std::vector<int>{10, 18}));
+}
+
+TEST_CASE("causes: one fixed list of distinct names, today's hint kinds among them", "[exercise]") {
+    std::vector<std::string> names;
+    for (Cause c : all_causes()) {
+        const std::string n(cause_name(c));
+        CHECK(std::find(names.begin(), names.end(), n) == names.end());
+        CHECK(parse_cause(n) == c);
+        for (char ch : n) CHECK(((ch >= 'a' && ch <= 'z') || ch == '_'));
+        names.push_back(n);
+    }
+    CHECK(!parse_cause("race").has_value());
+    // the verdicts' default causes (a verdict whose cause no step named)
+    Evidence ev;
+    CHECK(default_cause(Verdict::wrong_result, ev) == Cause::wrong_value);
+    CHECK(default_cause(Verdict::unwritten, ev) == Cause::cell_unwritten);
+    CHECK(default_cause(Verdict::boundary_modified, ev) == Cause::boundary_written);
+    CHECK(default_cause(Verdict::input_modified, ev) == Cause::input_written);
+    CHECK(default_cause(Verdict::out_of_bounds_write, ev) == Cause::out_of_bounds_store);
+    CHECK(default_cause(Verdict::timeout, ev) == Cause::timeout);
+    CHECK(!default_cause(Verdict::pass, ev).has_value());
+    CHECK(!default_cause(Verdict::compile_error, ev).has_value());
+    ev.message = "N=3: out-of-bounds load of in[-1]";
+    CHECK(default_cause(Verdict::crash, ev) == Cause::out_of_bounds_load);
+    ev.message = "N=3: the output differs ...: it reads shared memory that no thread of the block stored";
+    CHECK(default_cause(Verdict::race, ev) == Cause::unstored_read);
+    ev.message = "shared-memory race in block (0, 0, 0)";
+    CHECK(default_cause(Verdict::race, ev) == Cause::barrier_missing);
+    ev.message = "global-memory race on out[3]";
+    CHECK(default_cause(Verdict::race, ev) == Cause::race_global);
+}
+
+TEST_CASE("feedback: a neighbour reached through the x-derivative's periodic wrap is one the stencil reads",
+          "[exercise]") {
+    const CheckResult r = check_submission(corpus("derivative_x_swapped_weights.cu"), options("x-derivative", true));
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::wrong_result);
+    for (const ExplainStep& s : r.evidence.explain) CHECK(s.text.find("not a cell the stencil reads") == std::string::npos);
+    CHECK(r.evidence.explain.back().text.find("the arithmetic of those lines") != std::string::npos);
+    CHECK(last_line(r) == 18);
+}
+

@@ -126,6 +126,14 @@ Result full_result() {
     link.lines = {18, 19};
     link.unordered = true;
     rep.slice = {link, SliceLinkOutcome{}};
+    SumTermOutcome term;  // (issue 44: the stored value's products)
+    term.factor = -2;
+    term.weights = {"c3"};
+    term.cells = {TermCell{"in", 40, 21, {10, 8}, {5, 6, 7}, "tile", 48}};
+    term.others = {"the result of div at line 9"};
+    term.line = 22;
+    rep.terms = {term, SumTermOutcome{}};
+    rep.terms_note = "more than 256 products";
     r.replay = rep;
     return r;
 }

@@ -37,8 +37,8 @@ CheckResult full_result() {
     r.seconds = 2.5;
     SourceRef store{"stencil.cu", 25, "st.shared.f32", "store", std::array<int, 3>{0, 0, 1}, std::array<int, 3>{2, 2, 2}};
     SourceRef load{"stencil.cu", 17, "ld.shared.f32", "load", std::nullopt, std::array<int, 3>{3, 2, 2}};
-    r.findings.push_back({Verdict::race, "a race on tile[2][2][2]", {store, load}, {5, 17}, 2, "Which threads read it?"});
-    r.findings.push_back({Verdict::wrong_result, "a bad cell", {}, {47}, 0, ""});
+    r.findings.push_back({Verdict::race, "a race on tile[2][2][2]", {store, load}, {5, 17}, 2, "Which threads read it?", "barrier_missing"});
+    r.findings.push_back({Verdict::wrong_result, "a bad cell", {}, {47}, 0, "", ""});
     Evidence& e = r.evidence;
     e.message = "N=5 in_order schedule: a race";
     e.n = 5;
@@ -53,6 +53,12 @@ CheckResult full_result() {
     e.sources = {store};
     e.explain.push_back({"out[40] = 0.25 was wrong", SourceRef{"stencil.cu", 30, "", "", std::nullopt, std::nullopt}});
     e.explain.push_back({"<- the input, untouched", std::nullopt});
+    e.cause = "barrier_missing";
+    e.stencil = EffectiveStencilView{"out(x, y, z) = c0 in(x, y, z) + c1 in(x+1, y, z)",
+                                     "out(x, y, z) = c0 in(x, y, z) + c1 in(x-1, y, z)",
+                                     {{"c0 in(x, y, z)", 7, false}, {"c1 in(x+1, y, z)", 8, true}},
+                                     {"c1 multiplies in(x+1, y, z) at line 8"},
+                                     {8}};
     e.compiler_output = "warning: unused";
     e.child_output = "runner: done";
     r.tests = {{"N=3 in_order", true, "ok", 3, 0}, {"N=5 in_order", false, "race", 5, 1}, {"N=47", false, "bad", 47, 2}};

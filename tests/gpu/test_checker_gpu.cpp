@@ -242,3 +242,7 @@ TEST_CASE("checker on the GPU: NVRTC bombs end as compile_error within the compi
         CHECK((r.verdict == Verdict::compile_error && s < o.compile_seconds + 20));
     }
 }
+
+TEST_CASE("checker corpus: issue 44's entries, the GPU's verdict and the CPU's beside it", "[exercise][gpu]") {
+    check_on_both(GENERATE(from_range(corpus_entries(CorpusPart::issue44))));
+}

@@ -79,7 +79,11 @@ CheckSummary summarize_check(const CheckResult& r) {
     for (size_t i = 0; i < parts.size(); ++i) s.sizes += (i ? "; " : "") + parts[i];
     if (r.verdict == Verdict::pass) return s;
 
-    for (const auto& f : r.findings) s.findings.push_back(row_of(f.verdict, f.message, f.sources, f.sizes, f.hint));
+    for (const auto& f : r.findings) {
+        s.findings.push_back(row_of(f.verdict, f.message, f.sources, f.sizes, f.hint));
+        s.findings.back().cause = f.cause;
+    }
+    s.stencil = stencil_compare(r);
     if (s.findings.empty()) {  // a result with the evidence only: one row, at the sizes that failed
         const Evidence& e = r.evidence;
         std::vector<SourceRef> sources = e.sources;
@@ -96,6 +100,25 @@ CheckSummary summarize_check(const CheckResult& r) {
         else if (r.evidence.n > 0) s.smallest += fmt::format(" (the evidence is at N = {})", r.evidence.n);
     }
     return s;
+}
+
+std::optional<StencilCompare> stencil_compare(const CheckResult& r) {
+    if (!r.evidence.stencil) return std::nullopt;
+    const checker::EffectiveStencilView& v = *r.evidence.stencil;
+    // the lines are of the checked file: the name its findings give it
+    std::string file = r.file.substr(r.file.rfind('/') == std::string::npos ? 0 : r.file.rfind('/') + 1);
+    for (const SourceRef& x : r.evidence.sources)
+        if (!x.file.empty()) file = x.file;
+    auto link = [&](int line) {
+        return line > 0 ? source_link(SourceRef{file, line, "", "", {}, {}}) : SourceLink{};
+    };
+    StencilCompare c;
+    c.head = v.kernel.substr(0, v.kernel.find(" = ") == std::string::npos ? 0 : v.kernel.find(" = ") + 2);
+    for (const auto& t : v.terms) c.terms.push_back({t.text, link(t.line), t.wrong});
+    c.exercise = v.exercise;
+    c.differences = v.differences;
+    for (int l : v.lines) c.mistake.push_back(link(l));
+    return c;
 }
 
 int SliceMap::nx() const {

@@ -32,13 +32,32 @@ struct FindingRow {
     std::string headline;             // "race at N = 5, 13 and 17: <the finding>"
     std::vector<SourceLink> sources;  // every statement it names, in the finding's order
     int hint = 0;                     // the README hint that fits (0: none)
+    std::string cause;                // checker/causes.h's name ("weight_pairing"; "" unknown)
 };
+
+// The first bad output's value as the stencil the kernel computed, beside the exercise's
+// (check --explain: Evidence::stencil, checker/effective_stencil.h): each term with its line, the
+// terms that differ marked, the difference in words and the lines that hold it.
+struct StencilTermRow {
+    std::string text;  // "c3 in(x, y, z-1)"
+    SourceLink line;   // its statement (line 0: unknown)
+    bool wrong = false;
+};
+struct StencilCompare {
+    std::string head;                      // "out(x, y, z) ="
+    std::vector<StencilTermRow> terms;     // the kernel's
+    std::string exercise;                  // the exercise's stencil, written out
+    std::vector<std::string> differences;  // in words
+    std::vector<SourceLink> mistake;       // the lines that hold the difference
+};
+std::optional<StencilCompare> stencil_compare(const checker::CheckResult& r);
 
 struct CheckSummary {
     std::vector<FindingRow> findings;  // one per distinct finding; empty for a pass
     std::string smallest;              // "smallest failing size: N = 5 (run in_order)"; "" for a pass
     std::string sizes;                 // "passed at N = 3 and 4; failed at N = 5, 13 and 17"
     int fitting_hint = 0;              // the first finding's hint
+    std::optional<StencilCompare> stencil;  // --explain's effective stencil, when the result has one
 };
 
 // From CheckResult::findings; a result without them (a checker that fills only the evidence) gets

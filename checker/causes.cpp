@@ -1,0 +1,89 @@
+// The causes' names (causes.h) and the default cause of a verdict.
+#include "checker/causes.h"
+
+#include <array>
+
+namespace stencil::checker {
+
+namespace {
+
+constexpr std::array kAll = {
+    Cause::weight_pairing,   Cause::index_axis,        Cause::index_offset,     Cause::neighbour_missing,
+    Cause::not_a_sum,        Cause::value_arithmetic,  Cause::precision_lost,   Cause::halo_index,
+    Cause::halo_load_skipped, Cause::unstored_read,    Cause::barrier_missing,  Cause::barrier_divergent,
+    Cause::race_shared,      Cause::race_global,       Cause::boundary_written, Cause::cell_unwritten,
+    Cause::input_written,    Cause::out_of_bounds_load, Cause::out_of_bounds_store, Cause::timeout,
+    Cause::wrong_value,
+};
+
+bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
+}  // namespace
+
+std::string_view cause_name(Cause c) {
+    switch (c) {
+        case Cause::weight_pairing: return "weight_pairing";
+        case Cause::index_axis: return "index_axis";
+        case Cause::index_offset: return "index_offset";
+        case Cause::neighbour_missing: return "neighbour_missing";
+        case Cause::not_a_sum: return "not_a_sum";
+        case Cause::value_arithmetic: return "value_arithmetic";
+        case Cause::precision_lost: return "precision_lost";
+        case Cause::halo_index: return "halo_index";
+        case Cause::halo_load_skipped: return "halo_load_skipped";
+        case Cause::unstored_read: return "unstored_read";
+        case Cause::barrier_missing: return "barrier_missing";
+        case Cause::barrier_divergent: return "barrier_divergent";
+        case Cause::race_shared: return "race_shared";
+        case Cause::race_global: return "race_global";
+        case Cause::boundary_written: return "boundary_written";
+        case Cause::cell_unwritten: return "cell_unwritten";
+        case Cause::input_written: return "input_written";
+        case Cause::out_of_bounds_load: return "out_of_bounds_load";
+        case Cause::out_of_bounds_store: return "out_of_bounds_store";
+        case Cause::timeout: return "timeout";
+        case Cause::wrong_value: return "wrong_value";
+    }
+    return "wrong_value";
+}
+
+std::optional<Cause> parse_cause(std::string_view name) {
+    for (Cause c : kAll)
+        if (cause_name(c) == name) return c;
+    return std::nullopt;
+}
+
+std::span<const Cause> all_causes() { return kAll; }
+
+std::optional<Cause> default_cause(Verdict v, const Evidence& ev) {
+    const std::string& m = ev.message;
+    const bool unstored = contains(m, "shared memory that no thread") || contains(m, "never stored") ||
+                          contains(m, "no thread had stored");
+    if (unstored && (v == Verdict::race || v == Verdict::wrong_result || v == Verdict::unwritten))
+        return Cause::unstored_read;
+    switch (v) {
+        case Verdict::race: {
+            // the engine's synchronization errors (diagnostics.cpp's words) are barrier misuse
+            if (contains(m, "__syncthreads()") && (contains(m, "exited") || contains(m, "returned") ||
+                                                    contains(m, "diverg") || contains(m, "different")))
+                return Cause::barrier_divergent;
+            for (const SourceRef& s : ev.sources)
+                if (contains(s.instruction, ".global") || contains(s.instruction, "atom")) return Cause::race_global;
+            if (contains(m, "global-memory race")) return Cause::race_global;
+            if (contains(m, "shared-memory race")) return Cause::barrier_missing;
+            return Cause::race_shared;
+        }
+        case Verdict::crash:
+            if (contains(m, "out-of-bounds load") || contains(m, "out-of-bounds read")) return Cause::out_of_bounds_load;
+            return std::nullopt;
+        case Verdict::out_of_bounds_write: return Cause::out_of_bounds_store;
+        case Verdict::input_modified: return Cause::input_written;
+        case Verdict::boundary_modified: return Cause::boundary_written;
+        case Verdict::unwritten: return Cause::cell_unwritten;
+        case Verdict::wrong_result: return Cause::wrong_value;
+        case Verdict::timeout: return Cause::timeout;
+        default: return std::nullopt;
+    }
+}
+
+}  // namespace stencil::checker
