@@ -159,8 +159,7 @@ std::vector<Finding> summarise_cases(const std::vector<CaseFinding>& cases, cons
         g.f.message = without_size_and_run(g.smallest->evidence);
         g.f.sources = sources_of(g.smallest->evidence);
         g.f.cause = cause_of(g.f.verdict, g.smallest->evidence);
-        const auto kind = hint_kind(g.f.verdict, g.smallest->evidence);
-        g.f.hint = kind ? hint_for(exercise, *kind) : 0;
+        g.f.hint = hint_for(exercise, g.f.cause);
         out.push_back(std::move(g.f));
     }
     return out;
@@ -192,8 +191,7 @@ void summarise(CheckResult& res, const std::vector<CaseFinding>& cases) {
         f.sources = sources_of(res.evidence);
         f.cause = cause_of(f.verdict, res.evidence);
         if (res.evidence.n > 0) f.sizes = {res.evidence.n};
-        const auto kind = hint_kind(f.verdict, res.evidence);
-        f.hint = kind ? hint_for(res.exercise, *kind) : 0;
+        f.hint = hint_for(res.exercise, f.cause);
         std::erase_if(res.findings, [&](const Finding& old) {
             if (old.message.empty() || f.message.find(old.message) == std::string::npos) return false;
             for (int n : old.sizes)

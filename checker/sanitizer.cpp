@@ -24,7 +24,7 @@ SanitizerFinding classify_sanitizer_report(std::string_view report) {
 
 namespace {
 
-std::string_view trimmed(std::string_view line) {
+std::string_view trimmed_line(std::string_view line) {
     while (!line.empty() && (line.front() == '=' || line.front() == ' ')) line.remove_prefix(1);
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     return line;
@@ -74,7 +74,7 @@ std::vector<SourceRef> sanitizer_sources(std::string_view report, const std::str
     while (start < report.size()) {
         size_t end = report.find('\n', start);
         if (end == std::string_view::npos) end = report.size();
-        const std::string_view line = trimmed(report.substr(start, end - start));
+        const std::string_view line = trimmed_line(report.substr(start, end - start));
         start = end + 1;
         if (line.rfind("Invalid ", 0) == 0) {  // "Invalid __global__ read of size 4 bytes"
             close();

@@ -61,7 +61,7 @@ grid = ["cdiv(nx, OUT)", "cdiv(ny, OUT)", "1"]
 [kernel.macros]
 OUT = "T - 2*r"
 [hints]
-wrong_result = 2
+weight_pairing = 2
 )spec";
 
 // The spec with one line replaced (`from` must be in it).
@@ -123,8 +123,8 @@ TEST_CASE("exercise specs: a mistake is one line naming the file, line and colum
         {with("\"cdiv(nx, OUT)\"", "\"cdiv(nx, OUTT)\""), "ex/exercise.toml:12:9:", "column 10: unknown name 'OUTT'"},
         {with("\"T - 2*r\"", "\"T - 2*q\""), "ex/exercise.toml:14:7:", "unknown name 'q'"},
         {with("\"T - 2*r\"", "\"T - (2\""), "ex/exercise.toml:14:7:", "a ')' is missing"},
-        {with("wrong_result = 2", "wrong_result = 3"), "ex/exercise.toml:16:16:", "hint 3 is not in ex/README.md: its **Hints.** list has 2"},
-        {with("wrong_result = 2", "wrong_guess = 1"), "ex/exercise.toml:16:1:", "'wrong_guess' is not a cause a hint can be about"},
+        {with("weight_pairing = 2", "weight_pairing = 3"), "ex/exercise.toml:16:18:", "hint 3 is not in ex/README.md: its **Hints.** list has 2"},
+        {with("weight_pairing = 2", "wrong_guess = 1"), "ex/exercise.toml:16:1:", "'wrong_guess' is not a cause a hint can be about"},
         {with("points = \"star\"\nradius = 1", "points = [[0, 0], [1, 0, 0]]"), "ex/exercise.toml:4:", "each point is a list of 2 whole numbers"},
         {with("points = \"star\"\nradius = 1", "points = [[0, 0], [0, 0]]"), "ex/exercise.toml:4:", "this point is listed twice"},
         {with("dims = 2", "dims = 4"), "ex/exercise.toml:3:8:", "'dims' is 4; it must be from 2 to 3"},
@@ -166,7 +166,7 @@ TEST_CASE("exercise specs: a mistake is one line naming the file, line and colum
         CHECK(ex.data->stencil.boundary == 1);
         CHECK(ex.budget.from_solution);
         CHECK(ex.data->sizes.count == ex.data->sizes.visible.back());
-        CHECK(ex.hints.at("wrong_result") == 2);
+        CHECK(ex.hints.at("weight_pairing") == 2);
     }
 }
 

@@ -1,4 +1,4 @@
-// expect: race; gpu: wrong_result|race
+// expect: wrong_result; gpu: wrong_result|race
 // Wrong (verdict wrong_result): a one-cell halo is loaded, as for radius 1: the +-2 terms read unloaded cells.
 __global__ void stencil_kernel(float *in, float* out, unsigned int N) {
     __shared__ float tile[IN_TILE_DIM][IN_TILE_DIM][IN_TILE_DIM];

@@ -1,4 +1,4 @@
-// expect: race; gpu: wrong_result|race
+// expect: wrong_result; gpu: wrong_result|race
 // Wrong: only the output cells are loaded, not the halo: edge outputs read unloaded shared memory.
 __global__ void stencil_kernel(float *in, float* out, unsigned int N) {
     __shared__ float tile[IN_TILE_DIM][IN_TILE_DIM][IN_TILE_DIM];
