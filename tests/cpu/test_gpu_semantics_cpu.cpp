@@ -162,6 +162,21 @@ TEST_CASE("printf takes `*` widths and precisions from its arguments", "[cpu][co
     REQUIRE((rep.clean() && text == "[   42|3.14    |abc]\n"));
 }
 
+TEST_CASE("what printf reads to format its output is not counted as the kernel's global loads", "[cpu][compat]") {
+    const bool checked = GENERATE(false, true);
+    Arrays a(64, 64);
+    std::string text;
+    auto c = call({2, 1, 1}, {32, 1, 1}, a);
+    c.printf_output = &text;
+    engine::ExecOptions o = ptxtest::opts(Schedule::in_order, checked);
+    o.trace.count = true;
+    const auto rep = ptxtest::run(fx(), "printf_loads", c, o);
+    CAPTURE(rep.summary(), rep.counts.global_loads, text);
+    // 64 threads, one float each; the two printfs read some 90 bytes of strings each besides
+    REQUIRE((rep.clean() && a.out == a.in && text.find("block 1 of a kernel") != std::string::npos &&
+             rep.counts.global_loads == 64 && rep.counts.global_load_bytes == 64 * 4));
+}
+
 // ---- the GPU's limits ---------------------------------------------------------------------------
 TEST_CASE("a launch past __launch_bounds__ or the register file never starts, and says why in numbers",
           "[cpu][limits]") {

@@ -234,6 +234,9 @@ private:
     engine::Idx3 block_idx_;
     bool abort_ = false;
     bool record_block_ = false;
+    // Set while a builtin (printf, assert) reads its strings and arguments: those reads are the
+    // device runtime's, not the kernel's, so the load count leaves them out (they are still checked).
+    bool builtin_reading_ = false;
     long long block_instructions_ = 0;
     long long drawn_ = 0;  // of block_instructions_, what is drawn from the launch's pool already
     long long next_poll_ = 0;
