@@ -162,6 +162,8 @@ public:
         }
     }
 
+    bool wants_accesses(BlockRunner&) override { return active_; }
+
     void access(BlockRunner& r, const AccessEvent& e) override {
         if (!active_) return;
         Clock& c = clock(e.t.linear);
