@@ -819,3 +819,18 @@ TEST_CASE("vetting applies the contract to what the preprocessor keeps, and take
     CAPTURE(v.problem);
     CHECK((!v.ok && v.problem.find("x.cu:4") != std::string::npos));
 }
+
+TEST_CASE("a printf per block leaves the loads per output the kernel's own (issue 46 item 7)", "[exercise]") {
+    CheckOptions o;
+    o.exercise = "tiled";
+    o.backend = "cpu";
+    o.quick = true;
+    o.seed = 7;
+    const CheckResult plain = check_submission(corpus("tiled_ok.cu"), o);
+    const CheckResult printing = check_submission(corpus("tiled_valid_printf_per_block.cu"), o);
+    CAPTURE(to_text(plain), to_text(printing));
+    REQUIRE((plain.loads && printing.loads && printing.verdict == Verdict::pass));
+    // the same loads, exactly: what printf reads (its format and %s string) is not counted
+    CHECK(printing.loads->loads_per_output == plain.loads->loads_per_output);
+    CHECK(printing.loads->within_budget);
+}
