@@ -24,6 +24,10 @@ namespace {
 u32 guard_mask(const Group& g, const Instr& in) {
     const u64* p = g.R + size_t(in.guard) * kWarpSize;
     u32 active = 0;
+    if (g.mask == kAllLanes) {  // (a converged group: one plain loop the compiler unrolls)
+        for (int l = 0; l < kWarpSize; ++l) active |= u32(p[l] & 1) << l;
+        return in.guard_neg ? ~active : active;
+    }
     for (u32 m = g.mask; m; m &= m - 1) {
         const int l = std::countr_zero(m);
         if (bool(p[l] & 1) != in.guard_neg) active |= u32(1) << l;
