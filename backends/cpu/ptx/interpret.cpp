@@ -226,6 +226,22 @@ void BlockRunner::run_warp(Warp& w, long long& quantum) {
     }
 }
 
+// A strong load or an atomic into a register that read, in every active lane, what this warp's
+// last poll at the same instruction read.
+bool BlockRunner::poll_unchanged(Warp& w, const Group& g, const Instr& in, u32 active) {
+    const Family f = family_of(in.op);
+    if (!(f == Family::atomic || (f == Family::load && (in.flags & kStrong))) || in.o[0].kind != Operand::kReg)
+        return false;
+    const u64* d = g.R + size_t(in.o[0].reg) * kWarpSize;
+    u64 h = 0x9E3779B97F4A7C15ull;
+    for (u32 m = active; m; m &= m - 1) h = (h ^ d[std::countr_zero(m)]) * 0xff51afd7ed558ccdull;
+    const u64 at = (u64(g.fn) << 40) ^ (u64(g.pc) << 8) ^ u64(active);
+    const bool same = at == w.poll_at && h == w.poll_read;
+    w.poll_at = at;
+    w.poll_read = h;
+    return same;
+}
+
 void BlockRunner::write_back(Group& g, u32 lanes, int pc) {
     for (u32 m = lanes; m; m &= m - 1) g.lanes[std::countr_zero(m)]->frames.back().pc = pc;
 }
@@ -303,6 +319,13 @@ void BlockRunner::run_group_as(Warp& w, u32 mask, long long& quantum) {
                 continue;
             }
             next = execute(g, in, active);
+            if (next == Next::advance && !others && polls_yield_ && poll_unchanged(w, g, in, active)) {
+                // a poll that saw no change, by every ready lane of the warp: the other warps first
+                write_back(g, g.mask, g.pc + 1);
+                quantum = 0;
+                poll_yielded_ = true;
+                return finish();
+            }
             if (next == Next::advance) {
                 ++g.pc;
                 if (in.op == Op::exit) group_lanes = std::popcount(g.mask);  // (lanes left the group)

@@ -103,11 +103,13 @@ void BlockRunner::run_block(int linear_block) {
         wp.reserve_rows(std::max(1, L_.entry->slots));
         wp.last_key = 0;
         wp.streak = 0;
+        wp.poll_at = wp.poll_read = 0;
         for (int l = 0; l < wp.lanes; ++l) lane_ptrs_[(size_t)(wp.first + l)] = &threads_[(size_t)(wp.first + l)];
     }
     start_block_memory();
     stepping_ = false;
     observing_ = false;
+    polls_yield_ = true;
     for (auto& o : observers_) {
         o->block_start(*this);
         stepping_ = o->wants_steps(*this) || stepping_;
@@ -127,11 +129,15 @@ void BlockRunner::run_block(int linear_block) {
             std::shuffle(order.begin(), order.end(), rng_);
             std::shuffle(lane_order_.begin(), lane_order_.end(), rng_);
         }
+        bool progress = false;  // a warp ran its turn without yielding at an unchanged poll
         for (int w : order) {
             long long quantum = kQuantum;
+            poll_yielded_ = false;
             run_warp(warps_[(size_t)w], quantum);
+            progress = progress || (quantum < kQuantum && !poll_yielded_);
             if (abort_) break;
         }
+        polls_yield_ = progress;
         if (abort_) break;
         if (resolve_warps()) continue;
         if (abort_) break;
