@@ -339,6 +339,9 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"naive_valid_pragma_unroll_paren.cu", "naive", 0, "pass", "pass", 120, false, S::no, A::valid_cuda, Gpu::predicted},
         // printf's return value past the cap is the arguments' count on both backends (the GPU's gate)
         {"naive_valid_printf_return_past_cap.cu", "naive", 0, "pass", "pass", 120, false, S::no, A::valid_cuda, Gpu::predicted},
+        // one warp loads the tile and releases it (fence + atomicAdd) to the others, which spin on
+        // the count: the spinning warps must yield (timed out on the CPU before they did)
+        {"tiled_sync_warp_handoff_ok.cu", "tiled", 0, "pass", "pass", 120, false, S::no, A::memory_model, Gpu::predicted},
         // a read into the guard zone through a pointer rebuilt from the parameter's bytes
         {"naive_alias_param_bytes_guard_read.cu", "naive", 0, "crash", "pass", 120, false, S::oob_read, A::nothing, Gpu::predicted},
     };
