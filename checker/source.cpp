@@ -21,6 +21,7 @@
 #include <set>
 #include <sstream>
 
+#include "checker/source_conditionals.h"
 #include "checker/text_encoding.h"
 #include "core/error.h"
 
@@ -284,9 +285,11 @@ std::optional<Problem> directive_problem(const std::string& code, const std::str
                                         where(display, text, i), dir, contract.harness_words)};
             std::string rest = q == std::string::npos ? "" : joined.substr(q);
             if (dir == "pragma") {
-                std::istringstream in(rest);
+                // the pragma's name: `#pragma unroll`, `unroll 4`, `unroll(4)` (the Programming
+                // Guide's form), `unroll (N)`, `nounroll`
+                size_t w = rest.find_first_not_of(" \t\f\v");
                 std::string word;
-                in >> word;
+                while (w != std::string::npos && w < rest.size() && is_ident(rest[w])) word += rest[w++];
                 if (word != "unroll" && word != "nounroll")
                     return Problem{SourceProblem::directive, fmt::format("{}: only #pragma unroll is allowed",
                                             where(display, text, i))};
@@ -422,7 +425,10 @@ VettedSource vet_source(std::string text, std::string display, const KernelContr
                                                       contract.signature()));
     text = splice_lines(text);
     s.text = text;
-    const std::string code = blank_comments_and_literals(text);
+    // The contract applies to what the compiler sees: the lines of branches the preprocessor drops
+    // are blanked (a second __global__ inside #if 0 is no kernel).
+    const std::string code = kept_by_preprocessor(blank_comments_and_literals(text),
+                                                  [&](const std::string& name) { return contract.defines(name); });
 
     if (auto p = directive_problem(code, text, display, contract)) return fail(p->kind, p->message);
     const auto toks = tokens_of(code);

@@ -333,6 +333,19 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"naive_course_grid_stride.cu", "naive", 0, "pass", "pass", 120, false, S::no, A::nothing},
         {"coarsened_course_register_queue.cu", "coarsened", 0, "pass", "pass", 120, false, S::no, A::nothing},
         {"tiled_r2_course_cooperative_load.cu", "tiled-r2", 0, "pass", "pass", 120, false, S::no, A::nothing},
+        // ---- issue 47 (and 46's printf loads): where the CPU engine differed from a GPU ----
+        // a printf per block: its string reads are not the kernel's loads (the loads item holds)
+        {"tiled_valid_printf_per_block.cu", "tiled", 0, "pass", "pass", 120, false, S::no, A::valid_cuda, Gpu::predicted},
+        // vetting on what the compiler sees: a second __global__ inside #if 0; #pragma unroll(7)
+        {"naive_valid_if0_second_kernel.cu", "naive", 0, "pass", "pass", 120, false, S::no, A::valid_cuda, Gpu::predicted},
+        {"naive_valid_pragma_unroll_paren.cu", "naive", 0, "pass", "pass", 120, false, S::no, A::valid_cuda, Gpu::predicted},
+        // printf's return value past the cap is the arguments' count on both backends (the GPU's gate)
+        {"naive_valid_printf_return_past_cap.cu", "naive", 0, "pass", "pass", 120, false, S::no, A::valid_cuda, Gpu::predicted},
+        // one warp loads the tile and releases it (fence + atomicAdd) to the others, which spin on
+        // the count: the spinning warps must yield (timed out on the CPU before they did)
+        {"tiled_sync_warp_handoff_ok.cu", "tiled", 0, "pass", "pass", 120, false, S::no, A::memory_model, Gpu::predicted},
+        // a read into the guard zone through a pointer rebuilt from the parameter's bytes
+        {"naive_alias_param_bytes_guard_read.cu", "naive", 0, "crash", "pass", 120, false, S::oob_read, A::nothing, Gpu::predicted},
     };
     // Issue 44's shapes: each wrong kernel's explanation is tested line by line in
     // tests/checker/test_feedback.cpp; here their verdicts (the GPU's predicted).

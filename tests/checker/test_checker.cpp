@@ -774,6 +774,67 @@ TEST_CASE("kernels with named and unnamed shared arrays compile and pass", "[exe
     CHECK(r.verdict == Verdict::pass);
 }
 
+TEST_CASE("vetting applies the contract to what the preprocessor keeps, and takes every #pragma unroll form",
+          "[exercise]") {
+    const std::string kernel = "__global__ void stencil_kernel(float* in, float* out, unsigned int N) { }\n";
+    const std::string other = "__global__ void other(float* a) { }\n";
+    struct Case {
+        const char* what;
+        std::string text;
+        bool ok;
+    };
+    const std::vector<Case> cases = {
+        {"#if 0", "#if 0\n" + other + "#endif\n" + kernel, true},
+        {"#if 1", "#if 1\n" + other + "#endif\n" + kernel, false},
+        {"#if 0 / #else", "#if 0\n" + kernel + "#else\n" + other + "#endif\n", false},
+        {"#if 1 / #else", "#if 1\n" + kernel + "#else\n" + other + "#endif\n", true},
+        {"#if 0 / #elif 1", "#if 0\n#elif 1\n" + other + "#endif\n" + kernel, false},
+        {"#if 0 / #elif 0 / #else", "#if 0\n" + other + "#elif 0\n" + other + "#else\n" + kernel + "#endif\n", true},
+        {"a macro of the submission", "#define DEBUG_KERNELS 0\n#if DEBUG_KERNELS && 2 > 1\n" + other + "#endif\n" + kernel, true},
+        {"a macro it sets to 1", "#define DEBUG_KERNELS (3 - 2)\n#if DEBUG_KERNELS\n" + other + "#endif\n" + kernel, false},
+        {"#ifdef an undefined name", "#ifdef NOT_DEFINED\n" + other + "#endif\n" + kernel, true},
+        {"#ifndef an undefined name", "#ifndef NOT_DEFINED\n" + other + "#endif\n" + kernel, false},
+        {"nested in #if 0", "#if 0\n#if 1\n" + other + "#endif\n#endif\n" + kernel, true},
+        {"#undef", "#define X 1\n#undef X\n#if defined(X)\n" + other + "#endif\n" + kernel, true},
+        // what vetting cannot know (the harness's tile, the compiler's names) keeps every branch
+        {"a harness macro", "#if IN_TILE_DIM > 100\n" + other + "#endif\n" + kernel, false},
+        {"a compiler's name", "#ifdef __CUDA_ARCH__\n#else\n" + other + "#endif\n" + kernel, false},
+        {"asm in #if 0", "#if 0\nvoid f() { asm(\"trap;\"); }\n#endif\n" + kernel, true},
+        {"#include in #if 0", "#if 0\n#include <cstdio>\n#endif\n" + kernel, true},
+        {"#pragma unroll(4)", "#pragma unroll(4)\n" + kernel, true},
+        {"#pragma unroll (4)", "#pragma unroll (4)\n" + kernel, true},
+        {"#pragma unroll 4", "#pragma   unroll 4\n" + kernel, true},
+        {"#pragma nounroll", "#pragma nounroll\n" + kernel, true},
+        {"#pragma unrolled", "#pragma unrolled\n" + kernel, false},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what, c.text);
+        const VettedSource v = vet_source(c.text, "x.cu");
+        CAPTURE(v.problem);
+        CHECK(v.ok == c.ok);
+    }
+    // line numbers stay: a misnamed kernel after a dropped block is named at its own line
+    const VettedSource v =
+        vet_source("#if 0\n" + other + "#endif\n__global__ void stencil(float* in, float* out, unsigned int N) { }\n", "x.cu");
+    CAPTURE(v.problem);
+    CHECK((!v.ok && v.problem.find("x.cu:4") != std::string::npos));
+}
+
+TEST_CASE("a printf per block leaves the loads per output the kernel's own (issue 46 item 7)", "[exercise]") {
+    CheckOptions o;
+    o.exercise = "tiled";
+    o.backend = "cpu";
+    o.quick = true;
+    o.seed = 7;
+    const CheckResult plain = check_submission(corpus("tiled_ok.cu"), o);
+    const CheckResult printing = check_submission(corpus("tiled_valid_printf_per_block.cu"), o);
+    CAPTURE(to_text(plain), to_text(printing));
+    REQUIRE((plain.loads && printing.loads && printing.verdict == Verdict::pass));
+    // the same loads, exactly: what printf reads (its format and %s string) is not counted
+    CHECK(printing.loads->loads_per_output == plain.loads->loads_per_output);
+    CHECK(printing.loads->within_budget);
+}
+
 TEST_CASE("corpus: issue 44's submissions get their expected verdict on the CPU backend", "[exercise]") {
     check_on_cpu(GENERATE(from_range(corpus_entries(CorpusPart::issue44))));
 }

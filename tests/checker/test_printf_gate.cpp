@@ -97,3 +97,41 @@ TEST_CASE("printf gate: ptxas accepts the gated PTX for sm_90", "[checker][print
     std::filesystem::remove(in);
     std::filesystem::remove(out);
 }
+
+// CUDA's printf returns the number of arguments its format names, printed or not; past the gate's
+// cap, and past the CPU engine's own cap, a kernel that tests the value sees the same.
+TEST_CASE("printf past the cap returns the number of arguments, on the gate and on the engine", "[checker][printf]") {
+    const std::string ptx = compile(R"(
+extern "C" __global__ void count_back(int* out) {
+    out[threadIdx.x] = printf("%d|%*d|%-.*f|%%|%s\n", 1, 4, 2, 3, 1.5, "x");  // 6 arguments
+    out[32 + threadIdx.x] = printf("no arguments, 100%% sure\n");
+}
+)");
+    auto run = [](const std::string& text, size_t cap, std::string& printed) {
+        const auto module = ptx::load(text);
+        std::vector<int> out(64, -7);
+        ptx::Launch l;
+        l.entry = "count_back";
+        l.grid = {1, 1, 1};
+        l.block = {32, 1, 1};
+        l.buffers = {{out.data(), out.size() * sizeof(int), 1, "out", false}};
+        l.params = {ptx::buffer_address(0)};
+        l.printf_output = &printed;
+        if (cap) l.printf_cap = cap;
+        engine::ExecOptions o;
+        o.check_shared = false;
+        const auto rep = ptx::run(*module, l, o);
+        CAPTURE(rep.summary(), printed);
+        REQUIRE(rep.clean());
+        return out;
+    };
+    std::vector<int> expected(64, 6);
+    std::fill(expected.begin() + 32, expected.end(), 0);
+    const auto gated = gate_device_printf(ptx, 5);
+    REQUIRE(gated);
+    std::string through_gate, capped;
+    CHECK(run(*gated, 0, through_gate) == expected);
+    CHECK(lines(through_gate) == 5);  // (the gate let 5 calls print)
+    CHECK(run(ptx, 64, capped) == expected);
+    CHECK(capped.size() < 64 + 40);  // (the engine kept 64 bytes and its line saying so)
+}

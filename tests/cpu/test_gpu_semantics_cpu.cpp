@@ -21,7 +21,8 @@ namespace {
 const ptxtest::Fixture& fx() {
     return ptxtest::fixture("gpu_semantics.cu",
                             {"flag_handoff<true>", "flag_handoff<false>", "last_block_sum<true>", "last_block_sum<false>",
-                             "syncwarp_mask<true>", "syncwarp_mask<false>", "heap<0>", "heap<1>", "heap<2>", "heap<3>"});
+                             "syncwarp_mask<true>", "syncwarp_mask<false>", "heap<0>", "heap<1>", "heap<2>", "heap<3>",
+                             "spin_handoff<true>", "spin_handoff<false>"});
 }
 
 // in = 1, 2, 3, ... (n values), out (m values) filled with -1
@@ -160,6 +161,36 @@ TEST_CASE("printf takes `*` widths and precisions from its arguments", "[cpu][co
     const auto rep = run("printf_star", c, Schedule::in_order, false);
     CAPTURE(rep.summary());
     REQUIRE((rep.clean() && text == "[   42|3.14    |abc]\n"));
+}
+
+TEST_CASE("a warp whose poll sees no change yields: a spinning consumer costs little beside its producer",
+          "[cpu][memory-model]") {
+    const auto sched = GENERATE(Schedule::in_order, Schedule::reversed, Schedule::random);
+    CAPTURE(engine::to_string(sched));
+    Arrays quiet(4096, 1), spinning(4096, 1);
+    const auto alone = run("spin_handoff<false>", call({1, 1, 1}, {64, 1, 1}, quiet, {arg(4096)}), sched);
+    const auto polled = run("spin_handoff<true>", call({1, 1, 1}, {64, 1, 1}, spinning, {arg(4096)}), sched);
+    CAPTURE(alone.summary(), polled.summary(), alone.instructions, polled.instructions);
+    // the sum of 1..4096, exact in float up to 2^24
+    REQUIRE((alone.clean() && polled.clean() && quiet.out[0] == 8390656.0f && spinning.out[0] == 8390656.0f));
+    // a warp polling for its whole quantum while the producer runs would cost some 30 times the
+    // producer's instructions (32 lanes x 1024 a round); yielding, a few per round
+    CHECK(polled.instructions < 2 * alone.instructions);
+}
+
+TEST_CASE("what printf reads to format its output is not counted as the kernel's global loads", "[cpu][compat]") {
+    const bool checked = GENERATE(false, true);
+    Arrays a(64, 64);
+    std::string text;
+    auto c = call({2, 1, 1}, {32, 1, 1}, a);
+    c.printf_output = &text;
+    engine::ExecOptions o = ptxtest::opts(Schedule::in_order, checked);
+    o.trace.count = true;
+    const auto rep = ptxtest::run(fx(), "printf_loads", c, o);
+    CAPTURE(rep.summary(), rep.counts.global_loads, text);
+    // 64 threads, one float each; the two printfs read some 90 bytes of strings each besides
+    REQUIRE((rep.clean() && a.out == a.in && text.find("block 1 of a kernel") != std::string::npos &&
+             rep.counts.global_loads == 64 && rep.counts.global_load_bytes == 64 * 4));
 }
 
 // ---- the GPU's limits ---------------------------------------------------------------------------

@@ -98,6 +98,8 @@ struct Warp {
     // scheduling: the group picked last, and how many times in a row (fairness)
     u64 last_key = 0;
     int streak = 0;
+    // its last poll (a strong load or an atomic): where, and a hash of what its lanes read
+    u64 poll_at = 0, poll_read = 0;
     void reserve_rows(int n) {
         if (n <= rows) return;
         rows = std::max(n, rows * 2);
@@ -234,6 +236,16 @@ private:
     engine::Idx3 block_idx_;
     bool abort_ = false;
     bool record_block_ = false;
+    // Set while a builtin (printf, assert) reads its strings and arguments: those reads are the
+    // device runtime's, not the kernel's, so the load count leaves them out (they are still checked).
+    bool builtin_reading_ = false;
+    // A warp all of whose ready lanes poll (a strong load or an atomic) and read what they read at
+    // the same instruction last time yields to the block's other warps (a consumer spinning on a
+    // flag lets the producer run). After a round in which no warp ran but to yield so, the next
+    // round runs full quanta: a kernel that spins forever spends its budget at the usual rate.
+    bool polls_yield_ = true;
+    bool poll_yielded_ = false;
+    bool poll_unchanged(Warp& w, const Group& g, const Instr& in, u32 active);
     long long block_instructions_ = 0;
     long long drawn_ = 0;  // of block_instructions_, what is drawn from the launch's pool already
     long long next_poll_ = 0;

@@ -48,8 +48,16 @@ Next BlockRunner::exec_builtin_call(Group& g, const Instr& in, u32 active) {
         if (abort_) return;
         Thread& t = *g.lanes[l];
         switch (in.callee) {
-            case kCalleeVprintf: do_printf(g, t, in); break;
-            case kCalleeAssertFail: do_assert_fail(g, t, in); break;
+            case kCalleeVprintf:
+                builtin_reading_ = true;
+                do_printf(g, t, in);
+                builtin_reading_ = false;
+                break;
+            case kCalleeAssertFail:
+                builtin_reading_ = true;
+                do_assert_fail(g, t, in);
+                builtin_reading_ = false;
+                break;
             case kCalleeMalloc: do_malloc(g, t, in); break;
             case kCalleeFree: do_free(g, t, in); break;
             default: break;

@@ -24,6 +24,10 @@ namespace {
 u32 guard_mask(const Group& g, const Instr& in) {
     const u64* p = g.R + size_t(in.guard) * kWarpSize;
     u32 active = 0;
+    if (g.mask == kAllLanes) {  // (a converged group: one plain loop the compiler unrolls)
+        for (int l = 0; l < kWarpSize; ++l) active |= u32(p[l] & 1) << l;
+        return in.guard_neg ? ~active : active;
+    }
     for (u32 m = g.mask; m; m &= m - 1) {
         const int l = std::countr_zero(m);
         if (bool(p[l] & 1) != in.guard_neg) active |= u32(1) << l;
@@ -45,53 +49,84 @@ void exec_fast(const Group& g, const Instr& in, u32 active) {
     const u64* rb = in.nops > 2 && row(2) ? row(2) : &imm[1];
     const u64* rc = in.nops > 3 && row(3) ? row(3) : &imm[2];
     const int ma = ra == &imm[0] ? 0 : 31, mb = rb == &imm[1] ? 0 : 31, mc = rc == &imm[2] ? 0 : 31;
+    // A converged group runs each form as one plain loop over the 32 lanes (no lane mask, no index
+    // masking: the compiler unrolls and vectorises it); an immediate is spread over a row for it.
+    u64 spread[3][kWarpSize];
+    const bool converged = active == kAllLanes;
+    const u64* va = ra;
+    const u64* vb = rb;
+    const u64* vc = rc;
+    if (converged) {
+        auto spread_imm = [&](const u64*& v, int k, int m) {
+            if (m) return;
+            std::fill(spread[k], spread[k] + kWarpSize, imm[k]);
+            v = spread[k];
+        };
+        spread_imm(va, 0, ma);
+        if (in.nops > 2) spread_imm(vb, 1, mb);
+        if (in.nops > 3) spread_imm(vc, 2, mc);
+    }
 #define A (ra[l & ma])
 #define B (rb[l & mb])
 #define C (rc[l & mc])
+// (the converged loop's rows shadow the masked ones: the same expression, indexed plainly)
+#define F(...)                                                                    \
+    do {                                                                          \
+        if (converged) {                                                          \
+            [[maybe_unused]] const u64* const ra = va;                            \
+            [[maybe_unused]] const u64* const rb = vb;                            \
+            [[maybe_unused]] const u64* const rc = vc;                            \
+            [[maybe_unused]] constexpr int ma = 31, mb = 31, mc = 31;             \
+            for (int l = 0; l < kWarpSize; ++l) d[l] = (__VA_ARGS__);             \
+        } else {                                                                  \
+            FOR_LANES(active, d[l] = (__VA_ARGS__));                              \
+        }                                                                         \
+    } while (0)
     auto f32of = [](u64 v) { return std::bit_cast<float>(u32(v)); };
     auto f64of = [](u64 v) { return std::bit_cast<double>(v); };
     // f32 NaNs are the GPU's canonical one; f64 NaNs are the host's (alu.cpp, out64)
     auto out32 = [](float x) -> u64 { return std::isnan(x) ? 0x7fffffffu : std::bit_cast<u32>(x); };
     auto out64 = [](double x) -> u64 { return std::bit_cast<u64>(x); };
     switch (in.fast) {
-        case kAdd32: FOR_LANES(active, d[l] = u32(A + B)); break;
-        case kAdd64: FOR_LANES(active, d[l] = A + B); break;
-        case kSub32: FOR_LANES(active, d[l] = u32(A - B)); break;
-        case kMulLo32: FOR_LANES(active, d[l] = u32(A * B)); break;
-        case kMadLo32: FOR_LANES(active, d[l] = u32(A * B + C)); break;
-        case kMulWideS32: FOR_LANES(active, d[l] = u64(std::int64_t(std::int32_t(A)) * std::int64_t(std::int32_t(B)))); break;
-        case kMulWideU32: FOR_LANES(active, d[l] = u64(u32(A)) * u64(u32(B))); break;
-        case kShl32: FOR_LANES(active, { const u64 n = u32(B); d[l] = n >= 32 ? 0 : u32(A << n); }); break;
-        case kShl64: FOR_LANES(active, { const u64 n = u32(B); d[l] = n >= 64 ? 0 : A << n; }); break;
-        case kAnd32: FOR_LANES(active, d[l] = u32(A & B)); break;
-        case kOr32: FOR_LANES(active, d[l] = u32(A | B)); break;
-        case kSetpEq32: FOR_LANES(active, d[l] = u32(A) == u32(B)); break;
-        case kSetpNe32: FOR_LANES(active, d[l] = u32(A) != u32(B)); break;
-        case kSetpLtS32: FOR_LANES(active, d[l] = std::int32_t(A) < std::int32_t(B)); break;
-        case kSetpLeS32: FOR_LANES(active, d[l] = std::int32_t(A) <= std::int32_t(B)); break;
-        case kSetpGtS32: FOR_LANES(active, d[l] = std::int32_t(A) > std::int32_t(B)); break;
-        case kSetpGeS32: FOR_LANES(active, d[l] = std::int32_t(A) >= std::int32_t(B)); break;
-        case kSetpLtU32: FOR_LANES(active, d[l] = u32(A) < u32(B)); break;
-        case kSetpLeU32: FOR_LANES(active, d[l] = u32(A) <= u32(B)); break;
-        case kSetpGtU32: FOR_LANES(active, d[l] = u32(A) > u32(B)); break;
-        case kSetpGeU32: FOR_LANES(active, d[l] = u32(A) >= u32(B)); break;
-        case kAndPred: FOR_LANES(active, d[l] = (A & B) & 1); break;
-        case kOrPred: FOR_LANES(active, d[l] = (A | B) & 1); break;
-        case kNotPred: FOR_LANES(active, d[l] = (~A) & 1); break;
-        case kSelp: FOR_LANES(active, d[l] = (C & 1) ? A : B); break;
-        case kCvtS64S32: FOR_LANES(active, d[l] = u64(std::int64_t(std::int32_t(A)))); break;
-        case kCvtU32U64: FOR_LANES(active, d[l] = u32(A)); break;
-        case kFmaF32: FOR_LANES(active, d[l] = out32(std::fmaf(f32of(A), f32of(B), f32of(C)))); break;
-        case kFmaF64: FOR_LANES(active, d[l] = out64(std::fma(f64of(A), f64of(B), f64of(C)))); break;
-        case kMulF32: FOR_LANES(active, d[l] = out32(f32of(A) * f32of(B))); break;
-        case kMulF64: FOR_LANES(active, d[l] = out64(f64of(A) * f64of(B))); break;
-        case kAddF32: FOR_LANES(active, d[l] = out32(f32of(A) + f32of(B))); break;
-        case kAddF64: FOR_LANES(active, d[l] = out64(f64of(A) + f64of(B))); break;
+        case kAdd32: F(u32(A + B)); break;
+        case kAdd64: F(A + B); break;
+        case kSub32: F(u32(A - B)); break;
+        case kMulLo32: F(u32(A * B)); break;
+        case kMadLo32: F(u32(A * B + C)); break;
+        case kMulWideS32: F(u64(std::int64_t(std::int32_t(A)) * std::int64_t(std::int32_t(B)))); break;
+        case kMulWideU32: F(u64(u32(A)) * u64(u32(B))); break;
+        case kShl32: F(u32(B) >= 32 ? 0 : u32(A << u32(B))); break;
+        case kShl64: F(u32(B) >= 64 ? 0 : A << u32(B)); break;
+        case kAnd32: F(u32(A & B)); break;
+        case kOr32: F(u32(A | B)); break;
+        case kSetpEq32: F(u32(A) == u32(B)); break;
+        case kSetpNe32: F(u32(A) != u32(B)); break;
+        case kSetpLtS32: F(std::int32_t(A) < std::int32_t(B)); break;
+        case kSetpLeS32: F(std::int32_t(A) <= std::int32_t(B)); break;
+        case kSetpGtS32: F(std::int32_t(A) > std::int32_t(B)); break;
+        case kSetpGeS32: F(std::int32_t(A) >= std::int32_t(B)); break;
+        case kSetpLtU32: F(u32(A) < u32(B)); break;
+        case kSetpLeU32: F(u32(A) <= u32(B)); break;
+        case kSetpGtU32: F(u32(A) > u32(B)); break;
+        case kSetpGeU32: F(u32(A) >= u32(B)); break;
+        case kAndPred: F((A & B) & 1); break;
+        case kOrPred: F((A | B) & 1); break;
+        case kNotPred: F((~A) & 1); break;
+        case kSelp: F((C & 1) ? A : B); break;
+        case kCvtS64S32: F(u64(std::int64_t(std::int32_t(A)))); break;
+        case kCvtU32U64: F(u32(A)); break;
+        case kFmaF32: F(out32(std::fmaf(f32of(A), f32of(B), f32of(C)))); break;
+        case kFmaF64: F(out64(std::fma(f64of(A), f64of(B), f64of(C)))); break;
+        case kMulF32: F(out32(f32of(A) * f32of(B))); break;
+        case kMulF64: F(out64(f64of(A) * f64of(B))); break;
+        case kAddF32: F(out32(f32of(A) + f32of(B))); break;
+        case kAddF64: F(out64(f64of(A) + f64of(B))); break;
         default: break;
     }
 #undef A
 #undef B
 #undef C
+#undef F
 }
 
 
@@ -191,6 +226,22 @@ void BlockRunner::run_warp(Warp& w, long long& quantum) {
     }
 }
 
+// A strong load or an atomic into a register that read, in every active lane, what this warp's
+// last poll at the same instruction read.
+bool BlockRunner::poll_unchanged(Warp& w, const Group& g, const Instr& in, u32 active) {
+    const Family f = family_of(in.op);
+    if (!(f == Family::atomic || (f == Family::load && (in.flags & kStrong))) || in.o[0].kind != Operand::kReg)
+        return false;
+    const u64* d = g.R + size_t(in.o[0].reg) * kWarpSize;
+    u64 h = 0x9E3779B97F4A7C15ull;
+    for (u32 m = active; m; m &= m - 1) h = (h ^ d[std::countr_zero(m)]) * 0xff51afd7ed558ccdull;
+    const u64 at = (u64(g.fn) << 40) ^ (u64(g.pc) << 8) ^ u64(active);
+    const bool same = at == w.poll_at && h == w.poll_read;
+    w.poll_at = at;
+    w.poll_read = h;
+    return same;
+}
+
 void BlockRunner::write_back(Group& g, u32 lanes, int pc) {
     for (u32 m = lanes; m; m &= m - 1) g.lanes[std::countr_zero(m)]->frames.back().pc = pc;
 }
@@ -268,6 +319,13 @@ void BlockRunner::run_group_as(Warp& w, u32 mask, long long& quantum) {
                 continue;
             }
             next = execute(g, in, active);
+            if (next == Next::advance && !others && polls_yield_ && poll_unchanged(w, g, in, active)) {
+                // a poll that saw no change, by every ready lane of the warp: the other warps first
+                write_back(g, g.mask, g.pc + 1);
+                quantum = 0;
+                poll_yielded_ = true;
+                return finish();
+            }
             if (next == Next::advance) {
                 ++g.pc;
                 if (in.op == Op::exit) group_lanes = std::popcount(g.mask);  // (lanes left the group)

@@ -23,8 +23,7 @@ namespace detail {
 
 BlockRunner::BlockRunner(LaunchState& L, int worker) : L_(L), worker_(worker) {
     if (L.observers) {
-        observers_ = L.observers->for_worker();
-        observing_ = !observers_.empty();
+        observers_ = L.observers->for_worker();  // (observing_: per block, run_block asks them)
     }
 }
 BlockRunner::~BlockRunner() = default;
@@ -104,13 +103,17 @@ void BlockRunner::run_block(int linear_block) {
         wp.reserve_rows(std::max(1, L_.entry->slots));
         wp.last_key = 0;
         wp.streak = 0;
+        wp.poll_at = wp.poll_read = 0;
         for (int l = 0; l < wp.lanes; ++l) lane_ptrs_[(size_t)(wp.first + l)] = &threads_[(size_t)(wp.first + l)];
     }
     start_block_memory();
     stepping_ = false;
+    observing_ = false;
+    polls_yield_ = true;
     for (auto& o : observers_) {
         o->block_start(*this);
         stepping_ = o->wants_steps(*this) || stepping_;
+        observing_ = o->wants_accesses(*this) || observing_;
     }
 
     std::vector<int> order((size_t)nwarps);
@@ -119,17 +122,22 @@ void BlockRunner::run_block(int linear_block) {
     if (sched == engine::Schedule::reversed) std::reverse(order.begin(), order.end());
     for (int l = 0; l < kWarpSize; ++l)
         lane_order_[(size_t)l] = std::uint8_t(sched == engine::Schedule::reversed ? kWarpSize - 1 - l : l);
-    rng_.seed(L_.opt.seed * 0x9E3779B97F4A7C15ull + (u64)linear_block);
+    // (seeding the generator is 312 steps a block: only a random schedule draws from it)
+    if (sched == engine::Schedule::random) rng_.seed(L_.opt.seed * 0x9E3779B97F4A7C15ull + (u64)linear_block);
     for (;;) {
         if (sched == engine::Schedule::random) {
             std::shuffle(order.begin(), order.end(), rng_);
             std::shuffle(lane_order_.begin(), lane_order_.end(), rng_);
         }
+        bool progress = false;  // a warp ran its turn without yielding at an unchanged poll
         for (int w : order) {
             long long quantum = kQuantum;
+            poll_yielded_ = false;
             run_warp(warps_[(size_t)w], quantum);
+            progress = progress || (quantum < kQuantum && !poll_yielded_);
             if (abort_) break;
         }
+        polls_yield_ = progress;
         if (abort_) break;
         if (resolve_warps()) continue;
         if (abort_) break;

@@ -344,7 +344,7 @@ template bool BlockRunner::access<false>(Thread&, const Instr&, Sp, u64, int, vo
 template bool BlockRunner::access<true>(Thread&, const Instr&, Sp, u64, int, void*, bool);
 
 void BlockRunner::record(Thread& t, const Instr& in, engine::Space sp, engine::Op op, int size, int buffer, long long off) {
-    if (L_.counting) block_counts_.add(sp, op, size);
+    if (L_.counting && !builtin_reading_) block_counts_.add(sp, op, size);
     if (record_block_) {
         auto& oc = t.occurrence[(size_t)in.site];
         if (oc.first != t.interval) oc = {t.interval, 0};

@@ -55,6 +55,9 @@ public:
     // it and the rest of `mask` the lanes whose guard was false. A launch where no observer wants
     // them runs the interpreter's loop without the call.
     virtual bool wants_steps(BlockRunner&) { return false; }
+    // Whether this block's memory accesses are wanted (asked once, at its start). A block no
+    // observer watches runs the plain loads and stores (a large grid's unsampled blocks).
+    virtual bool wants_accesses(BlockRunner&) { return true; }
     virtual void step(BlockRunner&, Thread* const* /*lanes*/, std::uint32_t /*mask*/, std::uint32_t /*active*/,
                       int /*fn*/, int /*pc*/) {}
 };

@@ -293,6 +293,8 @@ std::uint8_t fast_form(const Instr& in) {
         case Op::cvt:
             if (in.flags == 0 && t == Ty::s64 && in.type2 == Ty::s32) return kCvtS64S32;
             if (in.flags == 0 && t == Ty::u32 && in.type2 == Ty::u64) return kCvtU32U64;
+            // the zero extension NVRTC writes for every unsigned index: the same low word
+            if (in.flags == 0 && t == Ty::u64 && in.type2 == Ty::u32) return kCvtU32U64;
             break;
         case Op::setp:
             if (in.flags != 0 || in.nops != 3) break;

@@ -102,6 +102,7 @@ struct Rec {
     u32 wc = 0;  // the accessor's own __syncwarp() count (several: the largest)
     std::int32_t site = -1;
     bool strong = false;
+    bool operator==(const Rec&) const = default;
 };
 
 // ---- the global shadow: one word per 4 bytes --------------------------------------------------
@@ -161,6 +162,8 @@ public:
             r_.resize((size_t)L_.shared_total);
         }
     }
+
+    bool wants_accesses(BlockRunner&) override { return active_; }
 
     void access(BlockRunner& r, const AccessEvent& e) override {
         if (!active_) return;
@@ -306,10 +309,23 @@ private:
         return m;
     }
 
+    // Whether bytes [first, end) have one history (the same records, stale ones alike): then what
+    // an access does to the first byte it does to every one (a float stored by one thread).
+    bool one_history(long long first, long long end) const {
+        auto same = [&](const Rec& a, const Rec& b) { return (a.gen != gen_ && b.gen != gen_) || a == b; };
+        const auto f = (size_t)first;
+        for (size_t b = f + 1; b < (size_t)end; ++b)
+            if (!same(w_[b], w_[f]) || !same(r_[b], r_[f]) || (written_[b] == gen_) != (written_[f] == gen_)) return false;
+        return true;
+    }
+
     void shared_access(BlockRunner& r, const AccessEvent& e, const Clock& c) {
         const Rec mine = me(e, c);
         bool reported = false;  // one diagnostic per access, however many bytes it spans
-        for (long long b = e.offset; b < e.offset + e.size; ++b) {
+        // the per-access fast path: bytes with one history are decided once, at the first
+        const bool uniform = e.size > 1 && one_history(e.offset, e.offset + e.size);
+        const long long last = uniform ? e.offset + 1 : e.offset + e.size;
+        for (long long b = e.offset; b < last; ++b) {
             Rec& w = w_[(size_t)b];
             Rec& rd = r_[(size_t)b];
             if (w.gen != gen_) w = Rec{};
@@ -349,6 +365,12 @@ private:
                 rd.strong = rd.strong && e.strong;
             }
         }
+        if (uniform)
+            for (size_t b = (size_t)e.offset + 1; b < size_t(e.offset + e.size); ++b) {
+                w_[b] = w_[(size_t)e.offset];
+                r_[b] = r_[(size_t)e.offset];
+                written_[b] = written_[(size_t)e.offset];
+            }
     }
 
     void report_uninitialized(BlockRunner& r, const AccessEvent& e) {

@@ -287,7 +287,8 @@ bool BlockRunner::diagnose_divergent_barrier(Thread& at_barrier) {
         return std::tuple(l.file, l.line, t.wait->op, l.line > 0 ? 0 : t.wait->ptx_line);
     };
     for (auto& t : threads_) {
-        if (t.state != State::barrier || key(t) == key(at_barrier)) continue;
+        // (the same instruction is the same barrier: the key only for the rest)
+        if (t.state != State::barrier || t.wait == at_barrier.wait || key(t) == key(at_barrier)) continue;
         engine::Diagnostic d;
         d.kind = DiagKind::divergent_barrier;
         locate(d, at_barrier, at_barrier.wait);
