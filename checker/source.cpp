@@ -427,8 +427,7 @@ VettedSource vet_source(std::string text, std::string display, const KernelContr
     s.text = text;
     // The contract applies to what the compiler sees: the lines of branches the preprocessor drops
     // are blanked (a second __global__ inside #if 0 is no kernel).
-    const std::string code = kept_by_preprocessor(blank_comments_and_literals(text),
-                                                  [&](const std::string& name) { return contract.defines(name); });
+    const std::string code = kept_by_preprocessor(blank_comments_and_literals(text));
 
     if (auto p = directive_problem(code, text, display, contract)) return fail(p->kind, p->message);
     const auto toks = tokens_of(code);

@@ -53,8 +53,7 @@ struct Macro {
 
 class ConditionEvaluator {
 public:
-    ConditionEvaluator(const std::map<std::string, Macro>& macros, const std::function<bool(const std::string&)>& harness)
-        : macros_(macros), harness_(harness) {}
+    explicit ConditionEvaluator(const std::map<std::string, Macro>& macros) : macros_(macros) {}
 
     Value evaluate(const std::vector<std::string>& raw) {
         toks_.clear();
@@ -66,11 +65,9 @@ public:
 
 private:
     const std::map<std::string, Macro>& macros_;
-    const std::function<bool(const std::string&)>& harness_;
     std::vector<std::string> toks_;  // numbers and operators only, or "?" for an unknown value
     size_t pos_ = 0;
 
-    bool unknowable(const std::string& name) const { return harness_(name) || name.rfind("__", 0) == 0; }
 
     // `defined` resolved and macros replaced by their bodies; false: something unknown decides.
     bool expand(const std::vector<std::string>& in, int depth) {
@@ -85,22 +82,22 @@ private:
                 const std::string& name = in[n];
                 if (paren && (n + 1 >= in.size() || in[n + 1] != ")")) return false;
                 k = paren ? n + 1 : n;
-                if (const auto it = macros_.find(name); it != macros_.end()) {
-                    if (!it->second.certain) return false;
-                    toks_.push_back(it->second.defined ? "1" : "0");
-                } else {
-                    if (unknowable(name)) return false;
-                    toks_.push_back("0");
-                }
+                const auto it = macros_.find(name);
+                if (it == macros_.end() || !it->second.certain) return false;
+                toks_.push_back(it->second.defined ? "1" : "0");
             } else if (ident_start(t[0])) {
                 if (const auto it = macros_.find(t); it != macros_.end() && (it->second.defined || !it->second.certain)) {
                     if (!it->second.certain || !it->second.body_known || !expand(it->second.body, depth + 1)) return false;
                 } else if (it != macros_.end()) {
                     toks_.push_back("0");  // #undef'd for certain
-                } else if (unknowable(t)) {
-                    return false;
+                } else if (t == "true" || t == "false") {
+                    toks_.push_back(t == "true" ? "1" : "0");
                 } else {
-                    toks_.push_back(t == "true" ? "1" : "0");  // (an undefined name is 0)
+                    // a name the submission did not #define or #undef: the harness's, the
+                    // compiler's (NVRTC predefines names, `__`-prefixed or not) or none; vetting
+                    // cannot tell which, and dropping a branch NVRTC compiles would let what
+                    // vetting refuses (an #include, asm) through unseen
+                    return false;
                 }
             } else {
                 toks_.push_back(t);
@@ -244,7 +241,9 @@ private:
         std::string digits;
         for (char c : t)
             if (c != '\'') digits += c;
-        while (!digits.empty() && std::strchr("uUlL", digits.back())) digits.pop_back();
+        // (an unsigned literal makes the expression unsigned: not evaluated here)
+        if (digits.find_first_of("uU") != std::string::npos) return std::nullopt;
+        while (!digits.empty() && std::strchr("lL", digits.back())) digits.pop_back();
         int base = 10;
         size_t at = 0;
         if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) base = 16, at = 2;
@@ -275,7 +274,7 @@ struct ConditionalGroup {
 
 }  // namespace conditional_inclusion
 
-std::string kept_by_preprocessor(const std::string& code, const std::function<bool(const std::string&)>& harness_defines) {
+std::string kept_by_preprocessor(const std::string& code) {
     using namespace conditional_inclusion;
     std::string out = code;
     std::map<std::string, Macro> macros;
@@ -323,7 +322,7 @@ std::string kept_by_preprocessor(const std::string& code, const std::function<bo
                                  dir == "endif";
         if (conditional) {
             const std::vector<std::string> toks = lex(rest);
-            ConditionEvaluator ev(macros, harness_defines);
+            ConditionEvaluator ev(macros);
             auto defined_value = [&]() -> Value {
                 if (toks.empty()) return std::nullopt;
                 return ev.evaluate({"defined", toks[0]});

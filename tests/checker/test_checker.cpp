@@ -792,8 +792,10 @@ TEST_CASE("vetting applies the contract to what the preprocessor keeps, and take
         {"#if 0 / #elif 0 / #else", "#if 0\n" + other + "#elif 0\n" + other + "#else\n" + kernel + "#endif\n", true},
         {"a macro of the submission", "#define DEBUG_KERNELS 0\n#if DEBUG_KERNELS && 2 > 1\n" + other + "#endif\n" + kernel, true},
         {"a macro it sets to 1", "#define DEBUG_KERNELS (3 - 2)\n#if DEBUG_KERNELS\n" + other + "#endif\n" + kernel, false},
-        {"#ifdef an undefined name", "#ifdef NOT_DEFINED\n" + other + "#endif\n" + kernel, true},
-        {"#ifndef an undefined name", "#ifndef NOT_DEFINED\n" + other + "#endif\n" + kernel, false},
+        // a name it did not define may be NVRTC's: every branch is kept
+        {"#ifdef a name it did not define", "#ifdef NOT_DEFINED\n" + other + "#endif\n" + kernel, false},
+        {"#ifndef a name it did not define", "#ifndef linux\n#else\n#include \"/etc/passwd\"\n#endif\n" + kernel, false},
+        {"an unsigned literal", "#if -1 > 0u\n#else\n" + other + "#endif\n" + kernel, false},
         {"nested in #if 0", "#if 0\n#if 1\n" + other + "#endif\n#endif\n" + kernel, true},
         {"#undef", "#define X 1\n#undef X\n#if defined(X)\n" + other + "#endif\n" + kernel, true},
         // what vetting cannot know (the harness's tile, the compiler's names) keeps every branch
