@@ -488,7 +488,7 @@ CheckResult check_submission(const std::string& path, const CheckOptions& given)
     const Exercise& ex = *s.ex;
     CheckResult res;
     res.file = path;
-    res.exercise = ex.name;
+    res.exercise = ex.id;  // what find_exercise takes back: a built-in's name, a folder's path
     res.exercise_hash = exercise_spec_hash(ex);
     res.tile = s.tile;
     res.backend = std::string(to_string(s.gpu ? BackendChoice::cuda : BackendChoice::cpu));

@@ -229,25 +229,8 @@ SpecExpr expression(const Spec& spec, const toml::node& n, const std::string& ke
     return *e;
 }
 
-DataKernel read_kernel(const Spec& spec, const toml::table& t, const DataStencil& st, Exercise& ex) {
-    spec.only_keys(t, "[kernel]", {"name", "params", "weights", "macros", "block", "grid", "tile", "tiles"});
-    DataKernel k;
-    const toml::node& name = spec.required(t, "name", "[kernel]");
-    k.name = spec.text(name, "name");
-    if (!is_identifier(k.name)) spec.fail(name, "the kernel's name must be a C identifier");
-    if (const toml::node* w = t.get("weights")) {
-        const std::string s = spec.text(*w, "weights");
-        if (s != "constant" && s != "array" && s != "pointer")
-            spec.fail(*w, "'weights' must be \"constant\" (__constant__ c0, c1, ...), \"array\" (__constant__ c[p]) "
-                          "or \"pointer\" (a parameter of role \"weights\")");
-        k.weights_in_constant = s != "pointer";
-        k.weights_as_array = s == "array";
-    }
-    std::set<std::string> taken{k.name};
-    if (k.weights_as_array) taken.insert("c");
-    else if (k.weights_in_constant)
-        for (size_t i = 0; i < st.points.size(); ++i) taken.insert(fmt::format("c{}", i));
-
+// [kernel] params: each { name, role[, value][, type] }, in order; exactly one input and one output.
+void read_params(const Spec& spec, const toml::table& t, const DataStencil& st, DataKernel& k, std::set<std::string>& taken) {
     const toml::node& params = spec.required(t, "params", "[kernel]");
     const toml::array* plist = params.as_array();
     if (!plist || plist->empty()) spec.fail(params, "'params' must list the parameters: [{ name = \"in\", role = \"input\" }, ...]");
@@ -292,6 +275,28 @@ DataKernel read_kernel(const Spec& spec, const toml::table& t, const DataStencil
     if (!k.weights_in_constant && !count[ParamRole::weights])
         spec.fail(params, "weights = \"pointer\" needs a parameter of role weights");
 
+}
+
+DataKernel read_kernel(const Spec& spec, const toml::table& t, const DataStencil& st, Exercise& ex) {
+    spec.only_keys(t, "[kernel]", {"name", "params", "weights", "macros", "block", "grid", "tile", "tiles"});
+    DataKernel k;
+    const toml::node& name = spec.required(t, "name", "[kernel]");
+    k.name = spec.text(name, "name");
+    if (!is_identifier(k.name)) spec.fail(name, "the kernel's name must be a C identifier");
+    if (const toml::node* w = t.get("weights")) {
+        const std::string s = spec.text(*w, "weights");
+        if (s != "constant" && s != "array" && s != "pointer")
+            spec.fail(*w, "'weights' must be \"constant\" (__constant__ c0, c1, ...), \"array\" (__constant__ c[p]) "
+                          "or \"pointer\" (a parameter of role \"weights\")");
+        k.weights_in_constant = s != "pointer";
+        k.weights_as_array = s == "array";
+    }
+    std::set<std::string> taken{k.name};
+    if (k.weights_as_array) taken.insert("c");
+    else if (k.weights_in_constant)
+        for (size_t i = 0; i < st.points.size(); ++i) taken.insert(fmt::format("c{}", i));
+
+    read_params(spec, t, st, k, taken);
     const std::set<std::string> tile_names{"T", "r", "b"};
     const auto tile_known = [&](const std::string& s) { return tile_names.count(s) > 0; };
     if (const toml::table* macros = spec.table(t, "macros")) {

@@ -274,6 +274,8 @@ struct ConditionalGroup {
 
 }  // namespace conditional_inclusion
 
+// Long because it is one pass of one state machine over the directives (a stack of open #if
+// groups), whose cases share that stack.
 std::string kept_by_preprocessor(const std::string& code) {
     using namespace conditional_inclusion;
     std::string out = code;

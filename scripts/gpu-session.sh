@@ -10,6 +10,7 @@
 #   info      nvidia-smi and `stencil-lab info --json`                       -> info.json
 #   ctest     ctest -L gpu (every kernel x tile x radius x precision, ...)   -> ctest.log
 #             (CTEST_JOBS=N runs N at once: the corpus's CPU halves use the machine's cores;
+#             CTEST_TIMEOUT=S bounds the step, 560 s by default, for a call that does more;
 #             CTEST_REGEX=RE only the tests whose names match, e.g. nccl on a machine of 4 GPUs)
 #   measure   the GPU's verdict of each corpus entry the table predicts      -> measure.txt
 #   counters  ncu on the naive kernel at 256^3, in-process CUPTI beside it,
@@ -88,7 +89,7 @@ fi
 
 if want ctest; then
   step "ctest -L gpu"
-  ( cd "$BUILD" && timeout 560 ctest -L gpu ${CTEST_REGEX:+-R "$CTEST_REGEX"} -j "${CTEST_JOBS:-1}" --output-on-failure \
+  ( cd "$BUILD" && timeout "${CTEST_TIMEOUT:-560}" ctest -L gpu ${CTEST_REGEX:+-R "$CTEST_REGEX"} -j "${CTEST_JOBS:-1}" --output-on-failure \
       --timeout 500 ) > "$RES/ctest.log" 2>&1 || fail "ctest -L gpu"
   tail -n 8 "$RES/ctest.log"
 fi

@@ -100,6 +100,61 @@ void route_data_exercise(ViewerOptions& o) {
     if (o.present < 0) o.present = (int)PanelId::check;
 }
 
+// --kernel-file: a student's kernel in the stepper, for --exercise or the one it suggests.
+std::optional<int> apply_kernel_file(StepperConfig& c, const ViewerOptions& o) {
+    if (o.kernel_file.empty()) return std::nullopt;
+    c.kernel_file = o.kernel_file;
+    c.exercise = o.check_exercise;
+    if (c.exercise.empty()) {
+        std::vector<std::string> names;
+        for (const auto& e : checker::exercises()) names.push_back(e.name);
+        const auto g = guess_exercise(o.kernel_file, read_header(o.kernel_file), names);
+        if (!g) {
+            std::fprintf(stderr, "stencil-lab-viewer: --kernel-file %s: say which exercise it is for (--exercise)\n",
+                         o.kernel_file.c_str());
+            return 2;
+        }
+        c.exercise = g->name;
+    }
+    if (auto why = resolve_student_config(c); !why.empty()) {
+        std::fprintf(stderr, "stencil-lab-viewer: --kernel-file: %s\n", why.c_str());
+        return 2;
+    }
+    return std::nullopt;
+}
+
+// --check, --check-report, --check-cell, --check-hints: the check panel's state.
+std::optional<int> apply_check_state(App& app, const ViewerOptions& o) {
+    if (!o.check_cell.empty()) {  // --check or --check-report (options.cpp)
+        std::array<int, 3> cell{};
+        if (std::sscanf(o.check_cell.c_str(), "%d,%d,%d", &cell[0], &cell[1], &cell[2]) != 3) {
+            std::fprintf(stderr, "stencil-lab-viewer: --check-cell %s is not X,Y,Z\n", o.check_cell.c_str());
+            return 2;
+        }
+        app.check.click_on_arrival = cell;
+    }
+    app.check.hints_on_arrival = o.check_hints;
+    if (!o.check_path.empty()) {  // --check: open the check panel and grade the file
+        std::snprintf(app.check.path, sizeof app.check.path, "%s", o.check_path.c_str());
+        app.set_check_path(o.check_exercise.empty());  // no --exercise: the one the file suggests
+        app.choose_check_exercise(o.check_exercise);
+        app.check.backend = o.check_backend == "cuda" ? 1 : o.check_backend == "cpu" ? 2 : 0;
+        if (o.present < 0) app.ui.open[(int)PanelId::check] = true;
+        app.start_check();
+        if (o.bounded()) app.finish_check();
+    }
+    if (!o.check_report.empty()) {  // --check-report: the check panel shows a saved check
+        try {
+            app.show_check_report(checker::read_check_report(o.check_report), o.check_report);
+        } catch (const UserError& e) {
+            std::fprintf(stderr, "stencil-lab-viewer: --check-report %s\n", e.what());
+            return 2;
+        }
+        if (o.present < 0) app.ui.open[(int)PanelId::check] = true;
+    }
+    return std::nullopt;
+}
+
 std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     StepperConfig c = app.exp.cfg;
     if (!o.kernel.empty()) {
@@ -130,25 +185,7 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     if (auto z = parse_zoom(o.zoom)) app.exp.zoom = *z;
     app.exp.thread = o.thread;
     app.exp.beside_ptx = o.ptx;
-    if (!o.kernel_file.empty()) {  // a student's kernel in the stepper, for --exercise or the one it suggests
-        c.kernel_file = o.kernel_file;
-        c.exercise = o.check_exercise;
-        if (c.exercise.empty()) {
-            std::vector<std::string> names;
-            for (const auto& e : checker::exercises()) names.push_back(e.name);
-            const auto g = guess_exercise(o.kernel_file, read_header(o.kernel_file), names);
-            if (!g) {
-                std::fprintf(stderr, "stencil-lab-viewer: --kernel-file %s: say which exercise it is for (--exercise)\n",
-                             o.kernel_file.c_str());
-                return 2;
-            }
-            c.exercise = g->name;
-        }
-        if (auto why = resolve_student_config(c); !why.empty()) {
-            std::fprintf(stderr, "stencil-lab-viewer: --kernel-file: %s\n", why.c_str());
-            return 2;
-        }
-    }
+    if (auto rc = apply_kernel_file(c, o)) return rc;
     if (o.halo_2d) app.halo.dims = 2;
     app.opb.show_roofline = o.roofline;
     if (o.halo_slice >= 0) app.halo.slice = o.halo_slice;
@@ -166,33 +203,7 @@ std::optional<int> apply_state(App& app, const ViewerOptions& o) {
     if (o.bounded()) app.finish_beside_lab();
     app.rebuild_opb();
     app.rebuild_halos();
-    if (!o.check_cell.empty()) {  // --check or --check-report (options.cpp)
-        std::array<int, 3> cell{};
-        if (std::sscanf(o.check_cell.c_str(), "%d,%d,%d", &cell[0], &cell[1], &cell[2]) != 3) {
-            std::fprintf(stderr, "stencil-lab-viewer: --check-cell %s is not X,Y,Z\n", o.check_cell.c_str());
-            return 2;
-        }
-        app.check.click_on_arrival = cell;
-    }
-    app.check.hints_on_arrival = o.check_hints;
-    if (!o.check_path.empty()) {  // --check: open the check panel and grade the file
-        std::snprintf(app.check.path, sizeof app.check.path, "%s", o.check_path.c_str());
-        app.set_check_path(o.check_exercise.empty());  // no --exercise: the one the file suggests
-        app.choose_check_exercise(o.check_exercise);
-        app.check.backend = o.check_backend == "cuda" ? 1 : o.check_backend == "cpu" ? 2 : 0;
-        if (o.present < 0) app.ui.open[(int)PanelId::check] = true;
-        app.start_check();
-        if (o.bounded()) app.finish_check();
-    }
-    if (!o.check_report.empty()) {  // --check-report: the check panel shows a saved check
-        try {
-            app.show_check_report(checker::read_check_report(o.check_report), o.check_report);
-        } catch (const UserError& e) {
-            std::fprintf(stderr, "stencil-lab-viewer: --check-report %s\n", e.what());
-            return 2;
-        }
-        if (o.present < 0) app.ui.open[(int)PanelId::check] = true;
-    }
+    if (auto rc = apply_check_state(app, o)) return rc;
     if (!o.load.empty()) {
         std::snprintf(app.runs.path, sizeof app.runs.path, "%s", o.load.c_str());
         if (!app.load_results_file()) {

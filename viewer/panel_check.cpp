@@ -281,6 +281,10 @@ bool draw_slice(CheckPanelData& c) {
         if (height <= ImGui::GetWindowHeight() && room < height) ImGui::SetScrollHereY(1.0f);  // its foot at the panel's
         else if (height > ImGui::GetWindowHeight()) ImGui::SetScrollFromPosY(top - ImGui::GetWindowPos().y, 0.0f);
     }
+    // A slice taller than its window (the effective stencil's lines make it long) can never show
+    // whole: shown is then its title at the top of the window, the rest a scroll away.
+    const float top = ImGui::GetItemRectMin().y, wtop = ImGui::GetWindowPos().y;
+    if (ImGui::GetItemRectSize().y > ImGui::GetWindowHeight()) return top >= wtop - 1 && top < wtop + ImGui::GetWindowHeight() / 4;
     return fit::LastItemShown();
 }
 
@@ -362,12 +366,13 @@ void end_check_body() {
 
 }  // namespace
 
-void draw_check_panel(App& app) {
+// The controls (at a desk) or the status line (on a projector), and the note when the file looks
+// like another exercise than the one chosen; returns that note.
+std::string draw_check_header(App& app, bool busy) {
     auto& c = app.check;
-    const bool busy = c.checking.valid();
     const auto exs = checker::known_exercises();
-    const bool lecture = app.ui.lecture;
-    if (!lecture) {
+    c.exercise = std::clamp(c.exercise, 0, (int)exs.size() - 1);
+    if (!app.ui.lecture) {
         draw_check_controls(app, exs, busy);
         fit::Wrapped(exs[c.exercise]->summary);
     } else {
@@ -375,6 +380,14 @@ void draw_check_panel(App& app) {
     }
     const std::string mismatch = exercise_mismatch(c.guess, exs[c.exercise]->id);
     if (!mismatch.empty()) fit::Colored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "note: " + mismatch);
+    return mismatch;
+}
+
+void draw_check_panel(App& app) {
+    auto& c = app.check;
+    const bool busy = c.checking.valid();
+    const bool lecture = app.ui.lecture;
+    const std::string mismatch = draw_check_header(app, busy);
     if (busy) {
         draw_check_progress(app);
         return;

@@ -1,4 +1,4 @@
-// Exercise: the 27-point box stencil with a shared tile. See README.md.
+// Exercise box27: the 27-point box stencil with a shared tile. See README.md.
 // Provided by the harness: __constant__ float c[27]; IN_TILE_DIM (= T); OUT_TILE_DIM (= T - 2).
 __global__ void box_kernel(const float* in, float* out, int N) {
     __shared__ float tile[IN_TILE_DIM][IN_TILE_DIM][IN_TILE_DIM];

@@ -1,4 +1,4 @@
-// Exercise: a 2D heat-equation step with a shared tile. See README.md.
+// Exercise heat2d: a 2D heat-equation step with a shared tile. See README.md.
 // Provided by the harness: __constant__ float c0..c4; IN_TILE (= T); OUT_TILE (= T - 2).
 __global__ void heat_step(const float* in, float* out, int nx, int ny) {
     __shared__ float tile[IN_TILE][IN_TILE];

@@ -43,7 +43,7 @@ struct Case {
 }  // namespace
 
 TEST_CASE("contract: no command is a usage error", "[cli][contract]") {
-    require_usage_error("", "a command is required (one of info, versions, run, model, sweep, baseline, tune, check, cache, lab, "
+    require_usage_error("", "a command is required (one of info, versions, run, model, sweep, baseline, tune, check, exercise, cache, lab, "
                             "autograder)");
 }
 

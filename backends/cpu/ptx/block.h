@@ -196,6 +196,8 @@ public:
     std::vector<std::pair<int, std::array<long long, engine::kDiagKinds>>> log;
 
     void run_block(int linear_block);
+    int start_threads_and_warps(int n);  // returns the warps' count
+    void schedule_warps(int linear_block, int nwarps);
     bool cancelled() const { return report.cancelled; }
 
     // -- for the observers and the rendezvous: names, places, diagnostics

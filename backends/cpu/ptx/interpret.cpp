@@ -36,6 +36,7 @@ u32 guard_mask(const Group& g, const Instr& in) {
 }
 
 // The hot forms, inline (fast_form in parse_instructions.cpp guarantees register or immediate sources).
+// Long because it is the hot forms' one switch: a function per form would cost the call this saves.
 void exec_fast(const Group& g, const Instr& in, u32 active) {
     u64* d = g.R + size_t(in.o[0].reg) * kWarpSize;
     // a source: its register's row, or the immediate for every lane

@@ -74,20 +74,8 @@ void BlockRunner::start_block_memory() {
     }
 }
 
-void BlockRunner::run_block(int linear_block) {
-    const auto& g = L_.launch.grid;
-    block_ = linear_block;
-    block_idx_ = {linear_block % g.x, (linear_block / g.x) % g.y, linear_block / (g.x * g.y)};
-    const auto totals_before = report.totals;
-    abort_ = false;
-    block_instructions_ = 0;
-    drawn_ = 0;
-    next_poll_ = 0;
-    block_start_ = std::chrono::steady_clock::now();
-    block_counts_ = {};
-    record_block_ = L_.recording && (L_.opt.trace.records == engine::TraceMode::all ||
-                                     (L_.opt.trace.records == engine::TraceMode::block && L_.opt.trace.block == block_idx_));
-    const int n = L_.nthreads;
+// The block's threads at their entries, and its warps over them (their lanes and masks).
+int BlockRunner::start_threads_and_warps(int n) {
     threads_.resize((size_t)n);
     for (int i = 0; i < n; ++i) start_thread(threads_[(size_t)i], i);
     const int nwarps = (n + kWarpSize - 1) / kWarpSize;
@@ -106,16 +94,13 @@ void BlockRunner::run_block(int linear_block) {
         wp.poll_at = wp.poll_read = 0;
         for (int l = 0; l < wp.lanes; ++l) lane_ptrs_[(size_t)(wp.first + l)] = &threads_[(size_t)(wp.first + l)];
     }
-    start_block_memory();
-    stepping_ = false;
-    observing_ = false;
-    polls_yield_ = true;
-    for (auto& o : observers_) {
-        o->block_start(*this);
-        stepping_ = o->wants_steps(*this) || stepping_;
-        observing_ = o->wants_accesses(*this) || observing_;
-    }
+    return nwarps;
+}
 
+// The warps take turns in the schedule's order until every thread has exited or the block is
+// abandoned; a round whose every warp only yielded at an unchanged poll makes the next run full
+// quanta.
+void BlockRunner::schedule_warps(int linear_block, int nwarps) {
     std::vector<int> order((size_t)nwarps);
     std::iota(order.begin(), order.end(), 0);
     const engine::Schedule sched = L_.opt.schedule;
@@ -151,6 +136,34 @@ void BlockRunner::run_block(int linear_block) {
         resolve_stuck();
         if (abort_) break;
     }
+}
+
+void BlockRunner::run_block(int linear_block) {
+    const auto& g = L_.launch.grid;
+    block_ = linear_block;
+    block_idx_ = {linear_block % g.x, (linear_block / g.x) % g.y, linear_block / (g.x * g.y)};
+    const auto totals_before = report.totals;
+    abort_ = false;
+    block_instructions_ = 0;
+    drawn_ = 0;
+    next_poll_ = 0;
+    block_start_ = std::chrono::steady_clock::now();
+    block_counts_ = {};
+    record_block_ = L_.recording && (L_.opt.trace.records == engine::TraceMode::all ||
+                                     (L_.opt.trace.records == engine::TraceMode::block && L_.opt.trace.block == block_idx_));
+    const int n = L_.nthreads;
+    const int nwarps = start_threads_and_warps(n);
+    start_block_memory();
+    stepping_ = false;
+    observing_ = false;
+    polls_yield_ = true;
+    for (auto& o : observers_) {
+        o->block_start(*this);
+        stepping_ = o->wants_steps(*this) || stepping_;
+        observing_ = o->wants_accesses(*this) || observing_;
+    }
+
+    schedule_warps(linear_block, nwarps);
     L_.instructions_drawn += block_instructions_ - drawn_;
     for (auto& t : threads_) report.instructions += t.executed;
     report.threads_run += n;
