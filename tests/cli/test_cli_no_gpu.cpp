@@ -107,7 +107,7 @@ TEST_CASE("a short CPU run stays quiet", "[cli][no-gpu]") {
     CHECK(r.err.empty());
 }
 
-TEST_CASE("--backend cpu says the engine without 'no GPU', and no quick-look hint at 64^3 or less", "[cli][no-gpu]") {
+TEST_CASE("run --backend cpu says the engine without 'no GPU', and no quick-look hint at 64^3 or less", "[cli][no-gpu]") {
     const Result r = run("run --kernel naive --size 64 --no-time --backend cpu");
     CAPTURE(r.code, r.err);
     REQUIRE(r.code == 0);
@@ -115,7 +115,7 @@ TEST_CASE("--backend cpu says the engine without 'no GPU', and no quick-look hin
     CHECK(!contains(r.err, "quick look"));
 }
 
-TEST_CASE("--counters without a GPU says so at once, exit 2", "[cli][no-gpu]") {
+TEST_CASE("run --counters without a GPU says so at once, exit 2", "[cli][no-gpu]") {
     // --backend cpu on any machine; auto where there is no GPU.
     std::vector<std::string> cases = {"run --kernel naive --size 512 --counters --backend cpu"};
     if (!has_gpu()) cases.push_back("run --kernel tiled --tile 8 --size 512 --counters");
