@@ -1,6 +1,8 @@
 #include "grading/rubric.h"
 
 #include <fmt/format.h>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -53,8 +55,15 @@ const Item* Rubric::item(ItemKind k) const {
 bool Rubric::hidden_size(int n, bool drawn) const { return (hidden_drawn && drawn) || n > hidden_above; }
 
 Rubric default_rubric(const std::string& exercise) {
-    if (!checker::find_exercise(exercise))
-        throw UserError(fmt::format("unknown exercise '{}'; one of: {}", exercise, checker::exercise_names()));
+    const checker::Exercise* ex = checker::find_exercise(exercise);
+    if (!ex) throw UserError(fmt::format("unknown exercise '{}'; one of: {}", exercise, checker::exercise_names()));
+    // An exercise folder may carry its own rubric beside its spec: the course's, moved with it.
+    // Its "exercise" is the folder wherever the folder is (a bundle moves it), so it may be left out.
+    if (const auto own = ex->folder / kExerciseRubricFile; std::filesystem::is_regular_file(own)) {
+        json j = read_json_file(own.string(), "rubric");
+        if (j.is_object()) j["exercise"] = ex->id;
+        return parse_rubric(j, ex->display + "/" + kExerciseRubricFile, exercise);
+    }
     Rubric r;
     r.exercise = checker::find_exercise(exercise)->id;
     r.items = {{ItemKind::visible, 40, Visibility::visible},

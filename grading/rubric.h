@@ -81,7 +81,11 @@ struct Rubric {
     bool hidden_size(int n, bool drawn) const;
 };
 
-// The default rubric of an exercise (throws UserError for an unknown exercise).
+// The file an exercise folder may hold its own rubric in (beside exercise.toml).
+inline constexpr const char* kExerciseRubricFile = "rubric.json";
+
+// The rubric of an exercise: its folder's rubric.json when it has one, else the default (throws
+// UserError for an unknown exercise, and for a rubric.json that is wrong, naming the file).
 Rubric default_rubric(const std::string& exercise);
 
 // Reads and checks a rubric: unknown keys, values of the wrong type, unknown visibility or

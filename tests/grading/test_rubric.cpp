@@ -7,7 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "checker/exercises.h"
 #include "checker/findings.h"
@@ -288,4 +292,21 @@ TEST_CASE("score: a kernel failing only hidden sizes shows nothing of it before 
     }
     REQUIRE(item_points(s, ItemKind::loads) == 10);
     REQUIRE(s.output.find("hidden") == std::string::npos);
+}
+
+TEST_CASE("rubric: an exercise folder's own rubric.json is its default", "[grading][rubric]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("stencil-rubric-folder-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::copy(std::string(STENCIL_LAB_SOURCE_DIR) + "/exercises/heat2d", dir, fs::copy_options::recursive);
+    CHECK(default_rubric(dir.string()).total == 100);  // none yet: the lab's default
+    std::ofstream(dir / "rubric.json") << R"({"exercise": "heat2d", "total": 20,
+        "items": {"visible": {"points": 15, "visibility": "visible"}, "loads": {"points": 5, "visibility": "visible"}}})";
+    const std::string id = dir.string() + "/";  // another spelling of the folder: read once more
+    const Rubric r = default_rubric(id);
+    CHECK(r.total == 20);
+    CHECK(r.items.size() == 2);
+    std::ofstream(dir / "rubric.json") << R"({"exercise": "heat2d", "total": 20, "colour": 1})";
+    CHECK_THROWS_AS(default_rubric(dir.string() + "//"), stencil::UserError);
+    fs::remove_all(dir);
 }
