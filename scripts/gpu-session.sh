@@ -25,7 +25,7 @@
 #   steps     `run --steps 8`: temporal K = 1..4 beside one step a launch   -> steps-512.jsonl
 #             (STEPS_RADII="1 2": at each of these radii; default 1)
 #   tune      `tune` of streaming and temporal at ${SIZE}^3, r = 1, f32 and f64 -> tune-*/
-#             (TUNE_RADII="1 2" at each of these radii; the single-step and temporal targets)
+#             (TUNE_RADII="1 2" at each of these radii; TUNE_TIMEOUT=S each tune, 240 s by default)
 #   scaling   decomposed runs over every GPU here (NCCL), 1/2/4 GPUs        -> scaling-*/
 # Everything lands in $OUT/session.tar.gz (the device returns at most 8 files) and the console
 # output in $OUT/session.log. The archive is written again after every step and every run of the
@@ -245,7 +245,7 @@ if want tune; then
   for r in ${TUNE_RADII:-1}; do
     for p in f32 f64; do
       for k in streaming temporal; do
-        timeout 240 "$LAB" tune --backend cuda --kernel "$k" --radius "$r" --precision "$p" --size "$SIZE" --reps 10 \
+        timeout "${TUNE_TIMEOUT:-240}" "$LAB" tune --backend cuda --kernel "$k" --radius "$r" --precision "$p" --size "$SIZE" --reps 10 \
           --no-cache --out "$RES/tune-$k-r$r-$p" > "$RES/tune-$k-r$r-$p.txt" 2>&1 || fail "tune $k r=$r $p"
         tail -n 4 "$RES/tune-$k-r$r-$p.txt"
         pack
