@@ -45,6 +45,7 @@ std::vector<Exercise> read_builtins() {
     for (const fs::path& f : folders) {
         Exercise ex = read_exercise_folder(f, "exercises/" + f.filename().string());
         ex.id = ex.name;
+        ex.builtin = true;
         all.push_back(std::move(ex));
     }
     return all;

@@ -88,6 +88,7 @@ struct Exercise {
     std::string name;               // the folder's name ("tiled", "heat2d")
     std::string id;                 // what find_exercise takes back: a built-in's name, a folder's
                                     // path as given (CheckResult::exercise, a grade's record)
+    bool builtin = false;           // one of the data folder's exercises (every install tree has it)
     std::filesystem::path folder;   // where its files are
     std::string display;            // how messages name the folder ("exercises/tiled")
     std::string spec_file;          // as errors name the spec ("exercises/tiled/exercise.toml")

@@ -67,7 +67,7 @@ JobConfig ship_exercise(const BundleRequest& req, const fs::path& beside) {
     JobConfig config = req.config;
     if (config.kind != JobConfig::Kind::exercise) return config;
     const checker::Exercise* ex = checker::find_exercise(config.rubric.exercise);
-    if (!ex || ex->id == ex->name) return config;  // a built-in: in the shipped install tree
+    if (!ex || ex->builtin) return config;  // a built-in: in the shipped install tree
     const fs::path to = beside / "exercise" / ex->name;
     fs::create_directories(to);
     for (const auto& e : fs::recursive_directory_iterator(ex->folder)) {
@@ -430,7 +430,7 @@ std::string checked_image_name(const std::string& image) {
 void check_exercise_valid(const JobConfig& config) {
     if (config.kind != JobConfig::Kind::exercise) return;
     const checker::Exercise* ex = checker::find_exercise(config.rubric.exercise);
-    if (!ex || ex->id == ex->name) return;
+    if (!ex || ex->builtin) return;
     checker::ValidateOptions o;
     o.backend = "cpu";
     const checker::Validation v = checker::validate_exercise(*ex, o);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <string>
@@ -391,4 +392,43 @@ TEST_CASE("hidden seed: the drawn sizes and their cases come from it, the visibl
     for (const auto& t : r2.tests)
         if (!drawn_of(r2, t.size)) v2.push_back(t.name);
     REQUIRE(v1 == v2);
+}
+
+TEST_CASE("a course's own exercise folder: make ships it (no solution, no wrong kernels) and it grades there",
+          "[grading][cli][exercise]") {
+    TempDir t;
+    const fs::path w = t.path;
+    REQUIRE(sh("cd '" + w.string() + "' && stencil-lab exercise new my-heat --from heat2d").code == 0);
+    const Shell made = sh("cd '" + w.string() + "' && stencil-lab autograder make --platform gradescope --exercise my-heat "
+                          "--out bundle --stencil-lab-on-path");
+    CAPTURE(made.out);
+    REQUIRE(made.code == 0);
+    const fs::path root = w / "autograder";
+    unzip(w / "bundle" / "autograder.zip", root / "source");
+    const fs::path shipped = root / "source" / "exercise" / "my-heat";
+    CHECK(fs::is_regular_file(shipped / "exercise.toml"));
+    CHECK(fs::is_regular_file(shipped / "stencil.cu"));
+    CHECK(fs::is_regular_file(shipped / "solution-counts.json"));  // the budget without the solution
+    CHECK(!fs::exists(shipped / "solution.cu"));
+    CHECK(!fs::exists(shipped / "wrong"));
+    CHECK(read_json(root / "source" / "grading.json")["exercise_folder"] == "exercise/my-heat");
+    // graded on the platform, from another folder: the shipped exercise, its budget from the counts
+    fs::create_directories(root / "submission" / "src");
+    fs::create_directories(root / "results");
+    fs::copy_file(w / "my-heat" / "solution.cu", root / "submission" / "src" / "mine.cu");
+    const Shell ran = sh("cd / && STENCIL_LAB_PLATFORM_ROOT='" + root.string() + "' stencil-lab autograder run --platform "
+                         "gradescope --config '" + (root / "source" / "grading.json").string() + "' --root '" +
+                         root.string() + "'");
+    CAPTURE(ran.out);
+    REQUIRE(ran.code == 0);
+    const json res = read_json(root / "results" / "results.json");
+    CHECK(res["score"].get<double>() == 100);
+    // a folder that does not validate is refused, and nothing is written
+    std::ofstream(w / "my-heat" / "wrong" / "passes.cu") << "// expect: race\n" << slurp(w / "my-heat" / "solution.cu");
+    const Shell refused = sh("cd '" + w.string() + "' && stencil-lab autograder make --platform gradescope --exercise "
+                             "my-heat --out bundle2 --stencil-lab-on-path");
+    CAPTURE(refused.out);
+    CHECK(refused.code == 2);
+    CHECK(refused.out.find("does not validate") != std::string::npos);
+    CHECK(!fs::exists(w / "bundle2"));
 }
