@@ -7,7 +7,9 @@
 #include <cmath>
 #include <filesystem>
 
+#include "checker/exercises.h"
 #include "checker/report.h"
+#include "core/error.h"
 #include "grading/points.h"
 
 namespace stencil::grading {
@@ -210,6 +212,21 @@ std::string student_output(const Rubric& rubric, const CheckResult& r, const Vis
 
 }  // namespace
 
+namespace {
+
+// A stencil written as data has no lab kernel to time a submission against: its time item is
+// treated as on a machine without a GPU (left out and the others scaled up, by default).
+bool has_lab_kernel(const checker::CheckResult& r) {
+    try {
+        const checker::Exercise* ex = checker::find_exercise(r.exercise);
+        return !ex || !ex->is_data();
+    } catch (const UserError&) {  // a folder that went away since the check: as before
+        return true;
+    }
+}
+
+}  // namespace
+
 Score score_check(const Rubric& rubric, const CheckResult& r) {
     Score s;
     s.max_points = rubric.total;
@@ -219,7 +236,8 @@ Score score_check(const Rubric& rubric, const CheckResult& r) {
     s.gradable = r.verdict != Verdict::compile_error && r.verdict != Verdict::internal_error;
     const VisibleView v = visible_view(rubric, r);
     const bool gpu = gpu_check(r);
-    const bool time_left_out = !gpu && rubric.time.rescale_without_gpu;
+    const bool timed = gpu && has_lab_kernel(r);
+    const bool time_left_out = !timed && rubric.time.rescale_without_gpu;
     const std::vector<long long> units = item_units(rubric, time_left_out);
     const char* needs = "needs every visible size passed first";
     for (size_t i = 0; i < rubric.items.size(); ++i) {
@@ -249,9 +267,10 @@ Score score_check(const Rubric& rubric, const CheckResult& r) {
             }
             case ItemKind::time: {
                 if (time_left_out) break;  // the others were scaled up to the total (item_units)
-                if (!gpu) {
+                if (!timed) {
                     s.tests.push_back({"time against the lab's kernel", item.kind, 0, max, false, item.visibility,
-                                       "no GPU on the grading machine: not timed", ""});
+                                       gpu ? "the exercise's stencil is written as data: the lab has no kernel to time it against"
+                                           : "no GPU on the grading machine: not timed", ""});
                     break;
                 }
                 double got = 0;

@@ -202,6 +202,19 @@ TEST_CASE("score: on a GPU the time item counts, and the leaderboard has both co
     REQUIRE(s.leaderboard[1].value == 2.0);
 }
 
+TEST_CASE("score: a stencil written as data has no lab kernel to time: on a GPU its time item is left out",
+          "[grading]") {
+    const Rubric r = default_rubric("heat2d");
+    CheckResult c = naive_result({}, Verdict::pass);
+    c.exercise = "heat2d";
+    c.backend = "cuda";  // passed on the GPU, with no timing (the runner has no kernel to time against)
+    const Score s = score_check(r, c);
+    CHECK(s.points == 100);  // the others scaled up to the total, as without a GPU
+    CHECK(item_points(s, ItemKind::time) == 0);
+    c.exercise = "naive";  // a lab problem on the GPU without its timing: the time item is lost
+    CHECK(score_check(default_rubric("naive"), c).points < 100);
+}
+
 TEST_CASE("platform results: each file conforms to its platform's documented fields", "[grading]") {
     const Rubric r = default_rubric("naive");
     for (const Verdict v : {Verdict::pass, Verdict::wrong_result}) {
