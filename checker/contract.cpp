@@ -83,6 +83,7 @@ KernelContract data_contract(const Exercise& ex, const std::string& element) {
     if (dk.weights_as_array) k.harness_names.push_back("c");
     else if (dk.weights_in_constant)
         for (size_t i = 0; i < points; ++i) k.harness_names.push_back(data_weight_name(i));
+    k.dynamic_shared = dk.shared.has_value();
     k.harness_words = dk.weights_as_array      ? fmt::format("the weights c[0..{}]", points - 1)
                       : dk.weights_in_constant ? fmt::format("the weights c0..c{}", points - 1)
                                                : std::string();

@@ -42,6 +42,8 @@ struct KernelContract {
     std::string harness_words;            // "the weights c0..c6 and the macros IN_TILE_DIM, OUT_TILE_DIM"
     bool spell_const = true;              // the signature shows read-only pointers as `const`
                                           // (the textbook's star3d kernels do not: `float* in`)
+    bool dynamic_shared = false;          // the launch gives dynamic shared memory: `extern __shared__`
+                                          // is the way to use it (an exercise's [kernel] shared)
 
     // "__global__ void stencil_kernel(float* in, float* out, unsigned int N)"
     std::string signature() const;

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "core/error.h"
+#include "checker/protocol.h"
 #include "core/parallel.h"
 
 namespace stencil::checker {
@@ -101,9 +102,25 @@ Launch data_launch(const Exercise& ex, int tile, GridDims dims, std::string& err
         threads *= *b;
         l.block[a] = unsigned(*b), l.grid[a] = unsigned(*g);
     }
-    if (threads > 1024)
+    if (threads > 1024) {
         error = fmt::format("{}: at T = {} a block has {} threads ({} x {} x {}); a GPU allows 1024", ex.spec_file, tile,
                             threads, l.block[0], l.block[1], l.block[2]);
+        return l;
+    }
+    if (k.shared) {
+        std::string why;
+        const auto values = k.shared->eval(names, why);
+        const long long value_bytes = ex.precision == Precision::f64 ? 8 : 4;
+        if (!values) {
+            error = fmt::format("{}: shared = \"{}\" at T = {}: {}", ex.spec_file, k.shared->text(), tile, why);
+        } else if (*values < 0 || *values * value_bytes > kMaxSharedBytesPerBlock) {
+            error = fmt::format("{}: at T = {} shared = \"{}\" is {} values ({} bytes); a block may have 0 to {} bytes "
+                                "({} KiB) of shared memory", ex.spec_file, tile, k.shared->text(), *values,
+                                *values * value_bytes, kMaxSharedBytesPerBlock, kMaxSharedBytesPerBlock / 1024);
+        } else {
+            l.dynamic_shared_bytes = *values * value_bytes;
+        }
+    }
     return l;
 }
 

@@ -278,7 +278,7 @@ void read_params(const Spec& spec, const toml::table& t, const DataStencil& st, 
 }
 
 DataKernel read_kernel(const Spec& spec, const toml::table& t, const DataStencil& st, Exercise& ex) {
-    spec.only_keys(t, "[kernel]", {"name", "params", "weights", "macros", "block", "grid", "tile", "tiles"});
+    spec.only_keys(t, "[kernel]", {"name", "params", "weights", "macros", "block", "grid", "shared", "tile", "tiles"});
     DataKernel k;
     const toml::node& name = spec.required(t, "name", "[kernel]");
     k.name = spec.text(name, "name");
@@ -320,6 +320,7 @@ DataKernel read_kernel(const Spec& spec, const toml::table& t, const DataStencil
         auto& out = std::string(key) == "block" ? k.block : k.grid;
         for (size_t i = 0; i < 3; ++i) out[i] = expression(spec, *a->get(i), key, launch_known, launch_words);
     }
+    if (const toml::node* shared = t.get("shared")) k.shared = expression(spec, *shared, "shared", launch_known, launch_words);
     if (const toml::node* tiles = t.get("tiles")) {
         const toml::array* a = tiles->as_array();
         if (!a || a->size() != 2) spec.fail(*tiles, "'tiles' must be [smallest, largest]");

@@ -58,6 +58,9 @@ struct DataKernel {
     bool weights_as_array = false;           // constant memory as one array c[p] rather than p scalars
     std::vector<DataMacro> macros;           // #define NAME <value at T>
     std::array<SpecExpr, 3> block, grid;     // of T, r, b, nx, ny, nz, N and the macros
+    // Dynamic shared memory, in values of the exercise's precision (the launch's third argument is
+    // this times sizeof(float) or sizeof(double)): for `extern __shared__ real s[];`. None: 0 bytes.
+    std::optional<SpecExpr> shared;
     int tile_min = 1, tile_max = 1024;
 };
 
@@ -125,6 +128,7 @@ std::vector<const Exercise*> known_exercises();
 struct Launch {
     unsigned grid[3] = {1, 1, 1};
     unsigned block[3] = {1, 1, 1};
+    long long dynamic_shared_bytes = 0;  // <<<grid, block, bytes>>>: extern __shared__ arrays
 };
 int default_tile(const Exercise& ex);          // the spec's T, else the version's default
 bool tile_has_halo(const Exercise& ex);        // blocks are tiles with an r-wide halo (not naive)

@@ -363,6 +363,7 @@ CaseSpec field_case_spec(const FieldCase& c, int index) {
         cs.buffers.push_back({b.name, fmt::format("case{}.{}", index, b.name), c.dims.cells(), b.read_only});
     cs.args = c.args;
     for (int a = 0; a < 3; ++a) cs.grid[a] = int(c.launch.grid[a]), cs.block[a] = int(c.launch.block[a]);
+    cs.dynamic_shared_bytes = c.launch.dynamic_shared_bytes;
     cs.runs = c.runs;
     cs.check_block_stride = c.check_block_stride;
     return cs;

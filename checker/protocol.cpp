@@ -276,7 +276,8 @@ void to_json(json& j, const KernelArg& a) {
 void to_json(json& j, const ConstantSpec& c) { j = {{"name", c.name}, {"values", c.values}}; }
 void to_json(json& j, const CaseSpec& c) {
     j = {{"n", c.n},       {"guard", c.guard}, {"buffers", c.buffers}, {"args", c.args},
-         {"grid", c.grid}, {"block", c.block}, {"runs", c.runs}, {"check_block_stride", c.check_block_stride}};
+         {"grid", c.grid}, {"block", c.block}, {"dynamic_shared_bytes", c.dynamic_shared_bytes},
+         {"runs", c.runs}, {"check_block_stride", c.check_block_stride}};
 }
 void to_json(json& j, const RunRef& r) { j = {{"case", r.case_index}, {"run", r.run}}; }
 void to_json(json& j, const TimingSpec& t) { j = {{"case", t.case_index}, {"reps", t.reps}}; }
@@ -347,9 +348,11 @@ void read(const json& v, CaseSpec& c) {
     field(v, "args", c.args);
     field(v, "grid", c.grid);
     field(v, "block", c.block);
+    field(v, "dynamic_shared_bytes", c.dynamic_shared_bytes);
     field(v, "runs", c.runs);
     field(v, "check_block_stride", c.check_block_stride);
     if (c.check_block_stride < 1) throw FieldError{"check_block_stride", "must be at least 1"};
+    if (c.dynamic_shared_bytes < 0) throw FieldError{"dynamic_shared_bytes", "must not be negative"};
 }
 void read(const json& v, RunRef& r) {
     field(v, "case", r.case_index);

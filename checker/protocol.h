@@ -28,7 +28,7 @@
 namespace stencil::checker {
 
 // Bump when a field is added, removed, renamed or changes meaning.
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 // A request or result that does not fit the structs below: one line, naming the field.
 struct ProtocolError : std::runtime_error {
@@ -138,6 +138,7 @@ struct CaseSpec {
     std::vector<BufferSpec> buffers;
     std::vector<KernelArg> args;
     Int3 grid{1, 1, 1}, block{1, 1, 1};
+    long long dynamic_shared_bytes = 0;  // the launch's third argument (extern __shared__ arrays)
     std::vector<RunSpec> runs;
     // CPU: the checked runs check every k-th block (a large case's sample; 1: every block)
     int check_block_stride = 1;
@@ -392,6 +393,9 @@ inline constexpr int kSanitizerErrorExit = 92;     // compute-sanitizer --error-
 // Static __shared__ bytes per block: every CUDA GPU refuses more when it assembles the PTX
 // (ptxas: "uses too much shared data"); the CPU engine says the same before it runs anything.
 inline constexpr long long kMaxStaticSharedBytes = 48 * 1024;
+// Static and dynamic __shared__ bytes per block together: sm_90's limit for a kernel that opts in
+// (cudaFuncAttributeMaxDynamicSharedMemorySize), which the GPU path does for a launch past 48 KiB.
+inline constexpr long long kMaxSharedBytesPerBlock = 227 * 1024;
 
 // NVRTC's own limits. A stencil kernel compiles in about a second in well under 1 GiB; a macro
 // or template bomb reaches one of these instead of keeping a check busy or the machine short of

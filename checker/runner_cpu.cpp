@@ -224,6 +224,7 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     L.entry = k.kernel;
     L.grid = {int(cs.grid[0]), int(cs.grid[1]), int(cs.grid[2])};
     L.block = {int(cs.block[0]), int(cs.block[1]), int(cs.block[2])};
+    L.dynamic_shared_bytes = size_t(cs.dynamic_shared_bytes);
     L.limits.registers = k.registers;
     L.limits.frame_bytes = k.frame_bytes;
     L.explore = exploration(run);

@@ -326,7 +326,7 @@ std::optional<Problem> token_problem(const std::vector<Token>& toks, const std::
         if (t == "%:" || t == "??")
             return Problem{SourceProblem::digraph, fmt::format("{}: `{}` is not allowed in a submission (write `#` itself)",
                                     where(display, text, toks[k].pos), t)};
-        if (t == "extern" && k + 1 < toks.size() && toks[k + 1].text == "__shared__")
+        if (t == "extern" && k + 1 < toks.size() && toks[k + 1].text == "__shared__" && !contract.dynamic_shared)
             return Problem{SourceProblem::dynamic_shared, fmt::format("{}: extern __shared__ (dynamic shared memory) is not part of "
                                     "this exercise: the harness launches with no dynamic shared "
                                     "memory; declare a static __shared__ array sized with "

@@ -12,7 +12,7 @@ rm -rf "$DST"
 mkdir -p "$DST"
 # The executables a session runs: the CLI, the runner, the handouts' checker, and those the gpu
 # ctest names; stripped (a CI build's full set is about 250 MB, past the carry's 64 MiB).
-( cd "$SRC" && { printf '%s\n' ./stencil-lab ./stencil-check-runner ./stencil-handout-check ./stencil-launch-paths
+( cd "$SRC" && { printf '%s\n' ./stencil-lab ./stencil-check-runner ./stencil-handout-check ./stencil-launch-paths ./stencil-zmarch-variants
     ctest -N -V -L gpu 2>/dev/null | sed -n 's|.*Test command: \([^ ]*\).*|\1|p' | grep "^$PWD/" | sed "s|^$PWD/|./|"
     find . -path '*/CMakeFiles' -prune -o -type f \( -name 'CTestTestfile.cmake' -o -name '*_tests-*.cmake' \
       -o -name '*_include-*.cmake' -o -name CMakeCache.txt \) -print; } | sort -u ) |

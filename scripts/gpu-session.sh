@@ -24,6 +24,10 @@
 #   peers     lab, then bench/peers.py on the same grids                     -> lab-512.jsonl, peers-512.*
 #   steps     `run --steps 8`: temporal K = 1..4 beside one step a launch   -> steps-512.jsonl
 #             (STEPS_RADII="1 2": at each of these radii; default 1)
+#   limits    ncu on the kernels whose copy-ratio targets are not met (streaming r = 1..4 at its
+#             default, temporal at its best T and K, r = 1) and on a plain copy kernel: DRAM bytes
+#             against the minimum, DRAM and SM throughput, occupancy and its limiter, registers,
+#             local memory, and every warp stall reason               -> limits-ncu.txt
 #   tune      `tune` of streaming and temporal at ${SIZE}^3, r = 1, f32 and f64 -> tune-*/
 #             (TUNE_RADII="1 2" at each of these radii; TUNE_TIMEOUT=S each tune, 240 s by default)
 #   scaling   decomposed runs over every GPU here (NCCL), 1/2/4 GPUs        -> scaling-*/
@@ -252,6 +256,43 @@ if want tune; then
       done
     done
   done
+fi
+
+if want limits; then
+  # Issue 48's question where a copy-ratio target is not met: what limits the kernel. One launch of
+  # each (ncu flushes the caches before it, as the lab's timing does), at the configurations the
+  # results tables report: streaming's default, temporal's best of the steps table, and the bench's
+  # plain copy kernel (what any kernel gets of cudaMemcpy) when the design benches were built.
+  step "ncu: what limits the kernels below their copy-ratio targets, ${SIZE}^3"
+  BASE=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum,lts__t_sector_hit_rate.pct,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,launch__registers_per_thread,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps,launch__occupancy_limit_blocks,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum
+  STALLS='regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$'
+  profile() {  # profile LABEL KERNEL-REGEX COMMAND...
+    local label=$1 kre=$2; shift 2
+    echo "==== $label"
+    timeout 150 ncu --clock-control none --kernel-name "regex:$kre" --launch-count 1 --metrics "$BASE,$STALLS" "$@" 2>&1 |
+      grep -vE "^==PROF==|^==WARNING==|Warning: Data collection"
+    echo "ncu exit: ${PIPESTATUS[0]}"
+  }
+  {
+    command -v ncu && ncu --version | tail -1
+    nvidia-smi --query-gpu=name,clocks.max.memory,clocks.max.sm --format=csv
+    if [ -x "$BUILD/stencil-zmarch-variants" ]; then
+      profile "copy kernel (bench/zmarch copy_kernel, f32, 16-byte vectors)" "^copy_kernel$" "$BUILD/stencil-zmarch-variants" "$SIZE"
+    fi
+    for p in f32 f64; do
+      for r in 1 2 3 4; do
+        profile "streaming r=$r $p (default T and z-chunk)" stencil_streaming_kernel \
+          "$LAB" run --backend cuda --kernel streaming --radius "$r" --precision "$p" --size "$SIZE" --reps 1 --warmup 0
+      done
+    done
+    for ptf in f32:48:4 f64:64:4; do
+      IFS=: read -r p t f <<< "$ptf"
+      profile "temporal r=1 $p T=$t K=$f" temporal \
+        "$LAB" run --backend cuda --kernel temporal --tile "$t" --fuse "$f" --steps 8 --precision "$p" --size "$SIZE" --reps 1 --warmup 0
+    done
+  } > "$RES/limits-ncu.txt" 2>&1
+  pack
+  grep -E "^====|ncu exit|dram__bytes|dram__throughput|sm__warps_active|launch__registers|long_scoreboard|barrier" "$RES/limits-ncu.txt" | head -120
 fi
 
 if want scaling; then

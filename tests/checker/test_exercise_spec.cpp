@@ -138,6 +138,7 @@ TEST_CASE("exercise specs: a mistake is one line naming the file, line and colum
          "[problem] name must be"},
         {"summary = \"x\"\n[problem\n", "ex/exercise.toml:2:", ""},  // TOML's own syntax error, with its position
         {with("block = [\"T\", \"T\", \"1\"]", "block = [\"T\", \"T\"]"), "ex/exercise.toml:11:", "'block' must list three expressions"},
+        {with("tile = 16", "tile = 16\nshared = \"T * TT\""), "ex/exercise.toml:11:10:", "unknown name 'TT'"},
     };
     for (const Bad& b : cases) {
         ScratchExercise s(b.spec);
@@ -253,4 +254,33 @@ TEST_CASE("a stencil written as data: launches, weights and the check on the CPU
     // the skeleton compiles and fails
     const CheckResult skeleton = check_submission(dir + "stencil.cu", o);
     CHECK(skeleton.verdict == Verdict::unwritten);
+}
+
+TEST_CASE("a stencil written as data: dynamic shared memory in the launch, extern __shared__ in the kernel", "[exercise][spec][data]") {
+    const std::string dir = std::string(STENCIL_LAB_SOURCE_DIR) + "/tests/checker/fixtures/heat2d_dynamic";
+    const Exercise& heat = *find_exercise(dir);
+    std::string error;
+    const Launch l = data_launch(heat, 16, data_dims(heat, 33), error);
+    CHECK(error.empty());
+    CHECK(l.dynamic_shared_bytes == 16 * 16 * 4);  // IN_TILE * IN_TILE floats
+    CHECK(data_launch(*find_exercise("heat2d"), 16, data_dims(heat, 33), error).dynamic_shared_bytes == 0);
+    // the contract lets extern __shared__ through where the launch gives it, and only there
+    CheckOptions o;
+    o.exercise = dir;
+    o.backend = "cpu";
+    o.seed = 3;
+    o.quick = true;
+    o.large_case = false;
+    const CheckResult good = check_submission(dir + "/solution.cu", o);
+    CAPTURE(good.evidence.message);
+    CHECK(good.verdict == Verdict::pass);
+    o.exercise = "heat2d";
+    const CheckResult refused = check_submission(dir + "/solution.cu", o);
+    CHECK(refused.verdict == Verdict::compile_error);
+    CHECK(refused.evidence.message.find("extern __shared__") != std::string::npos);
+    // more than a block may have: one line naming the spec
+    ScratchExercise s(with("tile = 16", "tile = 16\nshared = \"T * T * T * T\""));
+    const Exercise big = read_exercise_folder(s.dir, "ex");
+    data_launch(big, 16, data_dims(big, 33), error);
+    CHECK(error.find("shared = \"T * T * T * T\" is 65536 values (262144 bytes)") != std::string::npos);
 }
