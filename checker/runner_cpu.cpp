@@ -211,6 +211,28 @@ ptx::Explore exploration(const RunSpec& run) {
     return e;
 }
 
+// The kernel's parameters as the engine takes them: buffers as their addresses, integers as they
+// are, reals bit-cast in the request's precision.
+template <class real>
+std::vector<std::uint64_t> engine_params(const CaseSpec& cs) {
+    std::vector<std::uint64_t> params;
+    for (const KernelArg& a : cs.args) {
+        switch (a.kind) {
+            case ArgKind::buffer: params.push_back(ptx::buffer_address(a.buffer)); break;
+            case ArgKind::i32: params.push_back(std::uint32_t(std::int32_t(a.value))); break;
+            case ArgKind::u32: params.push_back(std::uint32_t(a.value)); break;
+            case ArgKind::real: {
+                const real v = static_cast<real>(a.value);
+                std::uint64_t bits = 0;
+                std::memcpy(&bits, &v, sizeof v);
+                params.push_back(bits);
+                break;
+            }
+        }
+    }
+    return params;
+}
+
 // Step 3: one (case, run) on the engine, on the device state the runs share; its buffers written
 // to the run's files.
 template <class real>
@@ -237,20 +259,7 @@ EngineRun run_once(const Request& req, const ptx::Module& module, const Compiled
     for (size_t b = 0; b < cs.buffers.size(); ++b)
         L.buffers.push_back({bufs[b].data() + cs.guard, size_t(cs.buffers[b].cells) * sizeof(real), int(b),
                              cs.buffers[b].name, cs.buffers[b].read_only});
-    for (const KernelArg& a : cs.args) {
-        switch (a.kind) {
-            case ArgKind::buffer: L.params.push_back(ptx::buffer_address(a.buffer)); break;
-            case ArgKind::i32: L.params.push_back(std::uint32_t(std::int32_t(a.value))); break;
-            case ArgKind::u32: L.params.push_back(std::uint32_t(a.value)); break;
-            case ArgKind::real: {
-                const real v = static_cast<real>(a.value);
-                std::uint64_t bits = 0;
-                std::memcpy(&bits, &v, sizeof v);
-                L.params.push_back(bits);
-                break;
-            }
-        }
-    }
+    L.params = engine_params<real>(cs);
     for (size_t i = 0; i < req.constants.size(); ++i)
         L.constants.push_back(ptx::ConstantInit{k.constants[i], constant_bytes<real>(req.constants[i])});
     L.block_instruction_budget = block_budget(cs);
