@@ -47,6 +47,33 @@ std::string_view cause_name(Cause c) {
     return "wrong_value";
 }
 
+std::string_view cause_words(Cause c) {
+    switch (c) {
+        case Cause::weight_pairing: return "a weight multiplies another neighbour than its own";
+        case Cause::index_axis: return "an index taken from the wrong axis";
+        case Cause::index_offset: return "every term read around another cell than the output's";
+        case Cause::neighbour_missing: return "a neighbour never read, read twice, or a cell outside the stencil read";
+        case Cause::not_a_sum: return "the output is not a sum of weights times cells";
+        case Cause::value_arithmetic: return "the right terms, but their arithmetic differs";
+        case Cause::precision_lost: return "a value rounded to float in an fp64 exercise";
+        case Cause::halo_index: return "a tile cell copied from the wrong global cell";
+        case Cause::halo_load_skipped: return "a tile cell's load was skipped (its condition was false)";
+        case Cause::unstored_read: return "an output reads a shared cell no thread stored";
+        case Cause::barrier_missing: return "a shared cell read before its store, with no barrier between";
+        case Cause::barrier_divergent: return "a barrier that some threads of the block never reach";
+        case Cause::race_shared: return "two accesses to a shared cell, one a store, in no fixed order";
+        case Cause::race_global: return "two accesses to a global cell, one a store, in no fixed order";
+        case Cause::boundary_written: return "a cell that must keep its value was written";
+        case Cause::cell_unwritten: return "an output cell no thread stored";
+        case Cause::input_written: return "a store to the read-only input";
+        case Cause::out_of_bounds_load: return "a load outside its array";
+        case Cause::out_of_bounds_store: return "a store outside its array";
+        case Cause::timeout: return "the kernel did not finish in its time";
+        case Cause::wrong_value: return "a wrong value whose cause the checker did not find";
+    }
+    return "a wrong value whose cause the checker did not find";
+}
+
 std::optional<Cause> parse_cause(std::string_view name) {
     for (Cause c : kAll)
         if (cause_name(c) == name) return c;

@@ -41,6 +41,8 @@ enum class Cause {
 };
 
 std::string_view cause_name(Cause c);
+// The cause for a reader: "a weight on the wrong neighbour" (the text report's "cause:" line).
+std::string_view cause_words(Cause c);
 std::optional<Cause> parse_cause(std::string_view name);
 std::span<const Cause> all_causes();
 

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <map>
 
+#include "checker/data_exercise.h"
+#include "checker/exercises.h"
 #include "kernels/stencil_shape.h"
 
 namespace stencil::checker {
@@ -217,6 +219,15 @@ struct Comparer {
                 if (placed[i].line > 0) lines({placed[i].line});
             }
         if (!out.view.differences.empty()) {
+            // A factor read from a shared cell no thread stored is that read's mistake (a skipped
+            // load), not arithmetic that is no stencil.
+            for (const Placed& x : placed)
+                if (!x.linear && x.text.find("no thread stored") != std::string::npos) {
+                    out.cause = Cause::unstored_read;
+                    out.summary = fmt::format("{}{} reads shared memory no thread stored: a tile cell never loaded",
+                                              x.text, x.line > 0 ? fmt::format(" (line {})", x.line) : "");
+                    return;
+                }
             out.cause = Cause::not_a_sum;
             out.summary = "the output is not a sum of weights times cells of " + in.input + ": " +
                           out.view.differences.front();
@@ -400,6 +411,16 @@ StencilShape star_stencil(int radius) {
             s[(size_t)k] = {offs[dir], fmt::format("c{}", k)};
         }
     }
+    return s;
+}
+
+StencilShape exercise_stencil(const Exercise& ex) {
+    if (ex.is_star3d()) return star_stencil(ex.radius);
+    if (!ex.is_data() || !ex.data->kernel.weights_in_constant) return {};
+    StencilShape s;
+    const auto& points = ex.data->stencil.points;
+    for (size_t k = 0; k < points.size(); ++k)
+        s.push_back({points[k], ex.data->kernel.weights_as_array ? fmt::format("c[{}]", k) : data_weight_name(k)});
     return s;
 }
 

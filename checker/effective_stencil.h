@@ -33,6 +33,10 @@ using StencilShape = std::vector<StencilTap>;
 // The 3D star of radius r: c0 the centre, then for each distance d the six neighbours x-d, x+d,
 // y-d, y+d, z-d, z+d (kernels/stencil_shape.h's coefficient layout).
 StencilShape star_stencil(int radius);
+// The exercise's stencil: star3d's star, or a stencil written as data (its points, weight k named as
+// the harness declares it: c{k}, or c[k] for one __constant__ array). Empty where the weights are
+// not __constant__s the engine can name (a weights pointer) and for the other problems.
+StencilShape exercise_stencil(const Exercise& ex);
 
 struct StencilInput {
     const StencilShape& shape;

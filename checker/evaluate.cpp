@@ -526,25 +526,24 @@ std::string state_note(const Result& result, size_t before) {
                        "the next, and so does this check)", names);
 }
 
-namespace {
-
 // Runs that differ for one reason only: an output read shared cells no thread stored (the engine
 // counted such reads, and found no race, clock, approximate result, refused malloc or state kept
-// between launches). That is no race (no two accesses conflict): on a GPU the read gets whatever
-// shared memory held, a wrong value, and an H100 gives wrong_result.
-bool differ_by_unstored_reads(const Result& result, size_t first, size_t last) {
+// between launches).
+Verdict runs_differ_verdict(const Result& result, size_t first, size_t last) {
     long long unstored = 0;
     for (size_t k = 0; k <= last && k < result.runs.size(); ++k) {
         const RunOutcome& r = result.runs[k];
-        if (!r.state_changed.empty()) return false;
+        if (!r.state_changed.empty()) return Verdict::race;
         if (k < first) continue;
-        if (r.clock_reads || r.approximate_results || r.mallocs_refused) return false;
+        if (r.clock_reads || r.approximate_results || r.mallocs_refused) return Verdict::race;
         for (const EngineDiagnostic& d : r.diagnostics)
-            if (d.kind == DiagnosticKind::race) return false;
+            if (d.kind == DiagnosticKind::race) return Verdict::race;
         unstored += r.uninitialized_shared_reads;
     }
-    return unstored > 0;
+    return unstored > 0 ? Verdict::wrong_result : Verdict::race;
 }
+
+namespace {
 
 // Runs of one case must agree bit for bit: a difference is a race (or other nondeterminism) even
 // when each output alone happens to be right.
@@ -654,7 +653,7 @@ struct CaseJudge {
                 // difference is not a second, scheduling, finding.
                 if (auto ev = runs_differ(ex, tile, tc, base, first_out, first_label, out,
                                           why_runs_differ(result, ri - r, ri))) {
-                    const Verdict v = differ_by_unstored_reads(result, ri - r, ri) ? Verdict::wrong_result : Verdict::race;
+                    const Verdict v = runs_differ_verdict(result, ri - r, ri);
                     if (v == Verdict::wrong_result) ev->cause = std::string(cause_name(Cause::unstored_read));
                     line.note(v, ev->message);
                     findings.consider(v, std::move(*ev));

@@ -75,6 +75,10 @@ int priority(Verdict v);  // lower wins
 std::string why_runs_differ(const Result& result, size_t first, size_t last);
 // " (earlier launches changed the __device__ variables x, y: ...)" when runs before `before` did.
 std::string state_note(const Result& result, size_t before);
+// The verdict of runs of one case that differ: wrong_result where the only reason is an output that
+// read shared cells no thread stored (no two accesses conflict: on a GPU the read gets whatever
+// shared memory held, and an H100 gives wrong_result), else race.
+Verdict runs_differ_verdict(const Result& result, size_t first, size_t last);
 
 struct Judgement {
     Verdict verdict = Verdict::pass;

@@ -12,6 +12,7 @@
 #include <future>
 #include <random>
 
+#include "checker/causes.h"
 #include "checker/contract.h"
 #include "checker/data_exercise.h"
 #include "checker/diagnostics.h"
@@ -606,8 +607,10 @@ struct FieldJudge {
                     ev.bad_cells = diff;
                     ev.message = fmt::format("{}: the output differs between the {} and the {} ({} cells; {}). {}", c.label,
                                              first_label, label, diff, *where, why_runs_differ(result, ri - r, ri));
-                    line.note(Verdict::race, ev.message);
-                    findings.consider(Verdict::race, std::move(ev));
+                    const Verdict v = runs_differ_verdict(result, ri - r, ri);
+                    if (v == Verdict::wrong_result) ev.cause = std::string(cause_name(Cause::unstored_read));
+                    line.note(v, ev.message);
+                    findings.consider(v, std::move(ev));
                 }
             }
         }

@@ -143,6 +143,25 @@ void add_writer_sources(Verdict v, Evidence& ev, const ReplayOutcome& r, const s
 
 namespace {
 
+// The arrays the exercise's stencil reads and writes, by the kernel's parameter names.
+std::pair<std::string, std::string> stencil_arrays(const Exercise& ex) {
+    std::pair<std::string, std::string> names{"in", "out"};
+    if (ex.is_data())
+        for (const DataParam& p : ex.data->kernel.params) {
+            if (p.role == ParamRole::input) names.first = p.name;
+            if (p.role == ParamRole::output) names.second = p.name;
+        }
+    return names;
+}
+
+// Whether a term of the traced sum holds a __constant__ read the trace could not name.
+bool reads_unnamed_constant(const ReplayOutcome& rep) {
+    for (const SumTermOutcome& t : rep.terms)
+        for (const std::string& o : t.others)
+            if (o.find("__constant__ read") != std::string::npos) return true;
+    return false;
+}
+
 // --explain for a verdict the engine's diagnostic decided (a store to in[], out of bounds, a crash, a
 // timeout, a race no output shows): the statements it names are the slice, each the wrong step.
 void explain_from_sources(Evidence& ev) {
@@ -205,12 +224,15 @@ void replay(Verdict verdict, Evidence& ev, std::vector<std::string>& warnings, c
     }
     add_writer_sources(verdict, ev, rep, rc.buffer_name);
 
-    // The first bad output's value as a stencil beside the exercise's (star3d: the star's layout).
+    // The first bad output's value as a stencil beside the exercise's (star3d: the star's layout; a
+    // stencil written as data: its points). Not where a weight was read at an index the trace cannot
+    // name (a __constant__ array indexed by a register): its terms would look like no stencil at all.
     std::optional<EffectiveStencil> stencil;
-    const StencilShape shape = in.ex.is_star3d() ? star_stencil(in.ex.radius) : StencilShape{};
-    if (!shape.empty() && ev.first_bad && rc.buffer_name == "out")
+    const StencilShape shape = exercise_stencil(in.ex);
+    const auto [input, output] = stencil_arrays(in.ex);
+    if (!shape.empty() && ev.first_bad && rc.buffer_name == output && !reads_unnamed_constant(rep))
         stencil = effective_stencil(rep, StencilInput{shape, {ev.first_bad->x, ev.first_bad->y, ev.first_bad->z},
-                                                      rc.dims, "in", rc.buffer_name, in.arrays});
+                                                      rc.dims, input, rc.buffer_name, in.arrays});
     ExplainContext ctx{in.ex, ev.n, in.arrays, rc.dims, rc.buffer_name};
     ctx.stencil = stencil ? &*stencil : nullptr;
     const ExplainedSlice s = explain_slice(rep, verdict, ev, ctx);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "checker/causes.h"
 #include "checker/checker.h"
 #include "checker/exercises.h"
 #include "checker/findings.h"
@@ -225,6 +226,8 @@ bool hint_said_before(const CheckResult& r, size_t k) {
 std::string finding_text(const CheckResult& r, const Finding& f, const std::string& indent, const std::string& where,
                          bool hint_said) {
     std::string s = indent + to_string(f.verdict) + (where.empty() ? "" : " at " + where) + ": " + f.message + "\n";
+    if (const auto cause = parse_cause(f.cause); cause && *cause != Cause::wrong_value)
+        s += indent + "  cause: " + std::string(cause_words(*cause)) + "\n";
     if (f.verdict != Verdict::compile_error)  // (the compiler's output, printed beside, names its lines)
         for (const SourceRef& src : f.sources) s += indent + "  " + source_text(src) + "\n";
     if (const std::string note = line_unknown_note(r, f); !note.empty()) s += indent + "  " + note + "\n";

@@ -192,13 +192,17 @@ struct Tracer {
         return step_value(t, d, component, via, copies);
     }
 
-    // The const variable an ld.const reads: "c3" (its declared name).
-    std::string const_name(const Operand& a) const {
+    // The const variable an ld.const of `elem` bytes reads: "c3" (its declared name), or "c[3]" for
+    // an element of a __constant__ array at a fixed index (a loop the compiler unrolled).
+    std::string const_name(const Operand& a, int elem) const {
         if (a.kind != Operand::kMem || a.reg >= 0) return {};
         const long long at = a.imm;
         for (const ptx::Variable& v : m.variables)
-            if (v.space == Sp::constant && at >= v.offset && at < v.offset + std::max(1LL, v.bytes))
-                return v.display.empty() ? v.name : v.display;
+            if (v.space == Sp::constant && at >= v.offset && at < v.offset + std::max(1LL, v.bytes)) {
+                const std::string name = v.display.empty() ? v.name : v.display;
+                if (elem <= 0 || v.bytes <= elem) return name;
+                return fmt::format("{}[{}]", name, (at - v.offset) / elem);
+            }
         return {};
     }
 
@@ -234,7 +238,7 @@ struct Tracer {
         const Instr& in = instr(st);
         const int line = line_of(st);
         if (in.space == Sp::constant) {
-            const std::string name = in.nops > 1 ? const_name(in.o[1]) : std::string{};
+            const std::string name = in.nops > 1 ? const_name(in.o[1], ptx::bytes_of(in.type)) : std::string{};
             return name.empty() ? opaque(fmt::format("a __constant__ read at line {}", line))
                                 : of_leaf(leaf({Leaf::weight, name, {}}), line);
         }

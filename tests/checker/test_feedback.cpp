@@ -493,3 +493,39 @@ TEST_CASE("feedback: a neighbour reached through the x-derivative's periodic wra
     CHECK(last_line(r) == 18);
 }
 
+
+TEST_CASE("feedback: an exercise written as data gets its own stencil beside the kernel's", "[exercise]") {
+    const std::string dir = std::string(STENCIL_LAB_SOURCE_DIR) + "/exercises/";
+    // heat2d (2D, c0..c4 as __constant__ scalars): c1/c2 on the rows above and below, c3/c4 beside
+    const CheckResult heat = check_submission(dir + "heat2d/wrong/swapped_weights.cu", options("heat2d", true));
+    CAPTURE(to_text(heat));
+    REQUIRE(heat.verdict == Verdict::wrong_result);
+    CHECK(heat.evidence.cause == "weight_pairing");
+    REQUIRE(heat.evidence.stencil);
+    CHECK(heat.evidence.stencil->exercise ==
+          "out(x, y) = c0 in(x, y) + c1 in(x-1, y) + c2 in(x+1, y) + c3 in(x, y-1) + c4 in(x, y+1)");
+    CHECK(heat.evidence.explain.back().text.find("c1 multiplies in(x, y-1) at line 12; the stencil gives c1 to in(x-1, y)") !=
+          std::string::npos);
+    // the text report says the cause in words, without --explain too
+    const CheckResult plain = check_submission(dir + "heat2d/wrong/swapped_weights.cu", options("heat2d"));
+    CHECK(to_text(plain).find("cause: a weight multiplies another neighbour than its own") != std::string::npos);
+    // box27 (one __constant__ array c[27], read in a loop the compiler unrolls): the transposed cube
+    const CheckResult box = check_submission(dir + "box27/wrong/transposed_weights.cu", options("box27", true));
+    CAPTURE(to_text(box));
+    REQUIRE(box.verdict == Verdict::wrong_result);
+    CHECK(box.evidence.cause == "weight_pairing");
+    CHECK(box.evidence.explain.back().text.find("c[1] multiplies in(x-1, y-1, z) at line 17; the stencil gives c[1] to "
+                                                "in(x, y-1, z-1)") != std::string::npos);
+}
+
+TEST_CASE("feedback: the field judge gives an output read from an unstored shared cell wrong_result", "[exercise]") {
+    const std::string dir = std::string(STENCIL_LAB_SOURCE_DIR) + "/exercises/";
+    for (const auto& [file, exercise] : {std::pair{"heat2d/wrong/halo_not_loaded.cu", "heat2d"},
+                                          std::pair{"box27/wrong/no_halo.cu", "box27"}}) {
+        const CheckResult r = check_submission(dir + file, options(exercise, true));
+        CAPTURE(file, to_text(r));
+        CHECK(r.verdict == Verdict::wrong_result);
+        for (const Finding& f : r.findings) CHECK(f.verdict != Verdict::race);
+        CHECK((r.evidence.cause == "unstored_read" || r.evidence.cause == "halo_load_skipped"));
+    }
+}

@@ -47,6 +47,9 @@ int function_at(const Module& m, std::uint64_t address) {
 }
 
 std::string demangled_variable_name(const std::string& mangled) {
+    // Only a mangled name is demangled: the demangler reads a plain "c" (an extern "C" array, a
+    // __constant__ outside any namespace) as the type char.
+    if (mangled.rfind("_Z", 0) != 0) return mangled;
     std::string d = demangle(mangled);
     const auto pos = d.rfind("::");
     return pos == std::string::npos ? d : d.substr(pos + 2);

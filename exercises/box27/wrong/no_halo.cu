@@ -1,4 +1,4 @@
-// expect: race; gpu: wrong_result|race
+// expect: wrong_result; gpu: wrong_result|race
 // Wrong: only the threads that compute load their cell: the tile's halo is never loaded.
 __global__ void box_kernel(const float* in, float* out, int N) {
     __shared__ float tile[IN_TILE_DIM][IN_TILE_DIM][IN_TILE_DIM];
