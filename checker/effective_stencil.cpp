@@ -353,8 +353,20 @@ struct Comparer {
             if (*x.offset == it->second) continue;
             mark_wrong(i);
             wrong_lines.push_back(x.line);
-            differ(fmt::format("{} multiplies {} at line {}; the stencil gives {} to {}", x.weight,
-                               offset_cell(in.input, *x.offset, three_d), x.line, x.weight,
+            // A value that reached the term through register moves (a queue shifted plane by plane)
+            // may hold the wrong cell because of a move: those lines are the mistake's candidates.
+            // A value loaded by another statement and carried in a register (a queue shifted plane by
+            // plane) may hold the wrong cell because of how it was carried: name where it came from.
+            const TermCell& cell = x.t->cells[0];
+            std::string carried;
+            if (!cell.move_lines.empty()) {
+                carried = fmt::format(" (its value moved through {})", lines_words(cell.move_lines));
+                wrong_lines.insert(wrong_lines.end(), cell.move_lines.begin(), cell.move_lines.end());
+            } else if (cell.line > 0 && cell.line != x.line && cell.shared.empty()) {
+                carried = fmt::format(" (a value line {} loaded, carried in a register)", cell.line);
+            }
+            differ(fmt::format("{} multiplies {} at line {}{}; the stencil gives {} to {}", x.weight,
+                               offset_cell(in.input, *x.offset, three_d), x.line, carried, x.weight,
                                offset_cell(in.input, it->second, three_d)));
         }
         for (const StencilTap& p : in.shape) {

@@ -426,7 +426,8 @@ void to_json(json& j, const SliceLinkOutcome& l) {
 }
 void to_json(json& j, const TermCell& c) {
     j = {{"array", c.array}, {"element", c.element}, {"line", c.line}, {"copy_lines", c.copy_lines},
-         {"index_lines", c.index_lines}, {"shared", c.shared}, {"shared_offset", c.shared_offset}};
+         {"index_lines", c.index_lines}, {"move_lines", c.move_lines}, {"shared", c.shared},
+         {"shared_offset", c.shared_offset}};
 }
 void to_json(json& j, const SumTermOutcome& t) {
     j = {{"factor", t.factor}, {"weights", t.weights}, {"cells", t.cells}, {"others", t.others}, {"line", t.line}};
@@ -549,6 +550,7 @@ void read(const json& v, TermCell& c) {
     field(v, "line", c.line);
     field(v, "copy_lines", c.copy_lines);
     field(v, "index_lines", c.index_lines);
+    field(v, "move_lines", c.move_lines);
     field(v, "shared", c.shared);
     field(v, "shared_offset", c.shared_offset);
 }

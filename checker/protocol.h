@@ -300,6 +300,7 @@ struct TermCell {
     std::vector<int> index_lines;   // the lines that computed the global load's address
     std::string shared;             // a shared copy: the variable the output's thread read it from
     long long shared_offset = -1;   // ... and the bytes into it
+    std::vector<int> move_lines;    // register moves it passed through after its load (a queue's rotation)
     bool operator==(const TermCell&) const = default;
 };
 

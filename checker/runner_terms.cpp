@@ -65,6 +65,7 @@ struct Tracer {
         std::string shared;
         long long shared_offset = -1;
         std::vector<int> copy_lines;
+        std::vector<int> move_lines;  // register moves the value passed through (a queue's rotation)
     };
 
     Tracer(const ptx::Module& m_, const ptx::Recording& r, const CaseSpec& c) : m(m_), rec(r), cs(c) {
@@ -255,6 +256,8 @@ struct Tracer {
             c.line = via.read_line > 0 ? via.read_line : line;
             c.copy_lines = via.copy_lines;
             if (via.read_line > 0) c.copy_lines.push_back(line);
+            for (int l : via.move_lines)
+                if (l != c.line) c.move_lines.push_back(l);
             c.index_lines = address_lines(t, d);
             c.shared = via.shared;
             c.shared_offset = via.shared_offset;
@@ -303,7 +306,12 @@ struct Tracer {
         const int line = line_of(st);
         const Family fam = ptx::family_of(in.op);
         if (fam == Family::load) return load_value(t, d, component, via, copies);
-        if (in.op == Op::mov && in.nops > 1) return operand(t, in.o[1], in.type, d, via, copies);
+        if (in.op == Op::mov && in.nops > 1) {
+            Via moved = via;
+            if (line > 0 && std::find(moved.move_lines.begin(), moved.move_lines.end(), line) == moved.move_lines.end())
+                moved.move_lines.push_back(line);
+            return operand(t, in.o[1], in.type, d, moved, copies);
+        }
         if (fam != Family::alu || !ptx::is_float(in.type))
             return opaque(fmt::format("the result of {} at line {}", ptx::name_of(in.op), line));
         switch (in.op) {

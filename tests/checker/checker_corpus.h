@@ -365,6 +365,10 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"coarsened_prev_plane.cu", "coarsened", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
         // c_bx and c_cx exchanged; the periodic images right
         {"derivative_x_swapped_weights.cu", "x-derivative", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
+        // the register queue shifted in the wrong order (inCurr = inNext before inPrev = inCurr)
+        {"register_tiled_rotation_order.cu", "register-tiled", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
+        // the tile stored with x and z exchanged, read the textbook's way
+        {"tiled_transposed_store.cu", "tiled", 0, "wrong_result", "wrong_result", 120, false, S::no, A::nothing, Gpu::predicted},
     };
     if (part == CorpusPart::issue44) return issue44;
     return part == CorpusPart::issue26 ? issue26 : before;

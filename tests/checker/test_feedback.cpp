@@ -529,3 +529,22 @@ TEST_CASE("feedback: the field judge gives an output read from an unstored share
         CHECK((r.evidence.cause == "unstored_read" || r.evidence.cause == "halo_load_skipped"));
     }
 }
+
+TEST_CASE("feedback: a queue shifted in the wrong order and a tile stored transposed", "[exercise]") {
+    // inCurr = inNext before inPrev = inCurr: inPrev holds the current plane, loaded by line 20's
+    // inNext a step earlier (the compiler unrolls the march, so no move is left to name)
+    const CheckResult rot = check_submission(corpus("register_tiled_rotation_order.cu"), options("register-tiled", true));
+    CAPTURE(to_text(rot));
+    REQUIRE(rot.verdict == Verdict::wrong_result);
+    CHECK(rot.evidence.cause == "neighbour_missing");
+    CHECK(rot.evidence.explain.back().text.find("in(x, y, z-1) is never read") != std::string::npos);
+    CHECK(rot.evidence.explain.back().text.find("c5 multiplies in(x, y, z) at line 31 (a value line 20 loaded, carried "
+                                                "in a register); the stencil gives c5 to in(x, y, z-1)") != std::string::npos);
+    // tile[threadIdx.x][threadIdx.y][threadIdx.z] = ...: the store at line 9 among the lines named
+    const CheckResult tr = check_submission(corpus("tiled_transposed_store.cu"), options("tiled", true));
+    CAPTURE(to_text(tr));
+    REQUIRE(tr.verdict == Verdict::wrong_result);
+    CHECK(tr.evidence.cause == "index_axis");
+    CHECK(tr.evidence.explain.back().text.find("your x and z are swapped") != std::string::npos);
+    CHECK(tr.evidence.explain.back().text.find("lines 5, 6, 7 and 9") != std::string::npos);
+}

@@ -129,7 +129,7 @@ Result full_result() {
     SumTermOutcome term;  // (issue 44: the stored value's products)
     term.factor = -2;
     term.weights = {"c3"};
-    term.cells = {TermCell{"in", 40, 21, {10, 8}, {5, 6, 7}, "tile", 48}};
+    term.cells = {TermCell{"in", 40, 21, {10, 8}, {5, 6, 7}, "tile", 48, {36}}};
     term.others = {"the result of div at line 9"};
     term.line = 22;
     rep.terms = {term, SumTermOutcome{}};
