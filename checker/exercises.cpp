@@ -235,6 +235,16 @@ double load_budget(const Exercise& ex, int n, int T) {
 
 std::filesystem::path exercise_folder(const Exercise& ex) { return ex.folder; }
 
+std::string exercise_label(std::string_view name_or_folder) {
+    const Exercise* ex = nullptr;
+    try {
+        ex = find_exercise(name_or_folder);
+    } catch (const UserError&) {
+        // a folder that no longer reads: its name as given
+    }
+    return ex ? ex->name : std::string(name_or_folder);
+}
+
 std::string exercise_spec_hash(const Exercise& ex) {
     namespace fs = std::filesystem;
     const fs::path folder = exercise_folder(ex);

@@ -121,6 +121,9 @@ std::span<const Exercise> exercises();
 // A folder whose spec is wrong throws UserError (file:line:column: what to change).
 const Exercise* find_exercise(std::string_view name_or_folder);
 std::string exercise_names();
+// The name a reader knows an exercise by: a built-in's name, a folder's own name (never the path it
+// was read from: on a grading platform that is the platform's, which a student cannot use).
+std::string exercise_label(std::string_view name_or_folder);
 // The built-ins, then every folder read by path so far (the viewer's list: a folder given with
 // --exercise DIR joins the built-ins).
 std::vector<const Exercise*> known_exercises();

@@ -41,7 +41,8 @@ int hint_for(const std::string& exercise, const std::string& cause) {
 
 std::string readme_name(const std::string& exercise) {
     const Exercise* ex = find_exercise(exercise);
-    return (ex ? ex->display : "exercises/" + exercise) + "/README.md";
+    // a course's folder by its own name (exercise_label), a built-in by where the lab keeps it
+    return (ex ? (ex->builtin ? ex->display : ex->name) : "exercises/" + exercise) + "/README.md";
 }
 
 std::vector<std::string> parse_hints(const std::string& readme_text) {

@@ -259,7 +259,7 @@ std::string to_text(const CheckResult& r) {
     // (cardiac2d's and the derivative's blocks are the lab's, so no T)
     const std::string tile = problem == Problem::star3d ? fmt::format("T={}, ", r.tile) : "";
     std::string s = fmt::format("{}: {} ({} exercise, {}{} backend, {:.1f} s)\n", r.file,
-                                to_string(r.verdict), r.exercise, tile, r.backend, r.seconds);
+                                to_string(r.verdict), exercise_label(r.exercise), tile, r.backend, r.seconds);
     const Evidence& e = r.evidence;
     // One line per distinct finding with the sizes it appeared at; a finding of no size (a compile
     // error, the child's end) is the evidence's message, with the compiler's or the run's output.

@@ -373,7 +373,8 @@ int run_batch(const CheckArgs& a, checker::CheckOptions opt) {
             g.json = {{"file", e.path.string()}, {"verdict", "error"}, {"message", ex.what()}};
             if (platform)
                 grading::write_results_file(fs::path(a.results_dir) / (e.path.stem().string() + ".json"),
-                                            grading::results_for(*platform, grading::score_failure(*rubric, ex.what(), false)));
+                                            grading::results_for(*platform, grading::score_failure(*rubric, ex.what(), false),
+                                                                 g.sha256));
         }
         if (e.problem.empty()) state.put(g);
         return g;

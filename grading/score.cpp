@@ -172,7 +172,8 @@ std::string visible_where(const Rubric& rubric, const CheckResult& r, const chec
 std::string student_output(const Rubric& rubric, const CheckResult& r, const VisibleView& v) {
     const bool sized = !r.tests.empty();
     std::string s = fmt::format("{}: {}{} ({} exercise, {} backend)\n", std::filesystem::path(r.file).filename().string(),
-                                checker::to_string(v.verdict), sized ? " on the visible sizes" : "", r.exercise, r.backend);
+                                checker::to_string(v.verdict), sized ? " on the visible sizes" : "",
+                                checker::exercise_label(r.exercise), r.backend);
     bool evidence_said = false;
     for (size_t k = 0; k < r.findings.size(); ++k) {
         const checker::Finding& f = r.findings[k];
@@ -206,7 +207,7 @@ std::string student_output(const Rubric& rubric, const CheckResult& r, const Vis
                             : fmt::format("  passed at {} = {} (of the visible sizes)\n", checker::size_name(r), passed);
     for (const auto& w : v.warnings) s += "  warning: " + w + "\n";
     s += fmt::format("  seed {:#x} (stencil-lab check FILE --exercise {} --seed {:#x} reproduces the visible sizes)\n",
-                     r.seed, r.exercise, r.seed);
+                     r.seed, checker::exercise_label(r.exercise), r.seed);
     return s;
 }
 
@@ -275,8 +276,7 @@ Score score_check(const Rubric& rubric, const CheckResult& r) {
                 }
                 double got = 0;
                 std::string out = fmt::format("{} (timed on the GPU)", needs);
-                Visibility shown = item.visibility;
-                if (r.timing) {
+                if (v.pass && r.timing) {
                     const double x = r.timing->ratio, lo = rubric.time.full_at_ratio, hi = rubric.time.zero_at_ratio;
                     const double frac = x <= lo ? 1 : x >= hi ? 0 : (hi - x) / (hi - lo);
                     got = to_points(rubric, (long long)std::floor(double(units[i]) * frac + 1e-9));
@@ -284,13 +284,11 @@ Score score_check(const Rubric& rubric, const CheckResult& r) {
                                       "{:g}, none from {:g})",
                                       r.timing->student_ms, r.timing->reference_ms, r.timing->n, x, lo, hi);
                 } else if (v.pass) {
-                    // Timed only after every test passed: untimed next to a visible pass says a
-                    // hidden test failed (or the GPU could not time it), so it is shown when the
-                    // hidden tests are.
+                    // The checker times the kernel whenever its timed (visible) size passed: untimed
+                    // here, the GPU could not time it (the warnings say why), whatever a hidden size gave.
                     out = "not timed on this run";
-                    if (const Item* h = rubric.item(ItemKind::hidden)) shown = h->visibility;
                 }
-                s.tests.push_back({"time against the lab's kernel", item.kind, got, max, got >= max, shown, out, ""});
+                s.tests.push_back({"time against the lab's kernel", item.kind, got, max, got >= max, item.visibility, out, ""});
                 break;
             }
         }
@@ -301,7 +299,7 @@ Score score_check(const Rubric& rubric, const CheckResult& r) {
     for (LeaderboardColumn c : rubric.leaderboard) {
         if (c == LeaderboardColumn::loads_per_output && v.pass && v.loads)
             s.leaderboard.push_back({to_string(c), v.loads->loads_per_output, true});
-        if (c == LeaderboardColumn::time_ratio && r.verdict == Verdict::pass && r.timing)
+        if (c == LeaderboardColumn::time_ratio && v.pass && r.timing)
             s.leaderboard.push_back({to_string(c), r.timing->ratio, true});
     }
     s.output = student_output(rubric, r, v);

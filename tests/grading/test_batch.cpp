@@ -54,6 +54,10 @@ TEST_CASE("check --batch: parallel, seeded, resumable, with platform results fil
         const std::string text = slurp(t.path / "results" / (std::string(f) + ".json"));
         CAPTURE(f, text);
         REQUIRE(platform_specs::prairielearn_violation(json::parse(text), text.size()) == "");
+        // the record names the file it graded (graded_by.submission_sha256), a compile error's too
+        const Shell sum = sh("sha256sum " + (subs / (std::string(f) + ".cu")).string());
+        REQUIRE(sum.out.size() > 64);
+        CHECK(text.find(sum.out.substr(0, 64)) != std::string::npos);
     }
     // A rerun checks nothing that did not change, and writes the same rows.
     const Shell again = sh(batch);

@@ -423,6 +423,13 @@ TEST_CASE("a course's own exercise folder: make ships it (no solution, no wrong 
     REQUIRE(ran.code == 0);
     const json res = read_json(root / "results" / "results.json");
     CHECK(res["score"].get<double>() == 100);
+    // what a student reads names the exercise by its folder's name, not by where the platform put it
+    std::string visible = res["output"].get<std::string>();
+    for (const auto& test : res["tests"]) visible += test["name"].get<std::string>() + test["output"].get<std::string>();
+    CAPTURE(visible);
+    CHECK(visible.find(root.string()) == std::string::npos);
+    CHECK(visible.find("source/exercise") == std::string::npos);
+    CHECK(visible.find("my-heat") != std::string::npos);
     // a folder that does not validate is refused, and nothing is written
     std::ofstream(w / "my-heat" / "wrong" / "passes.cu") << "// expect: race\n" << slurp(w / "my-heat" / "solution.cu");
     const Shell refused = sh("cd '" + w.string() + "' && stencil-lab autograder make --platform gradescope --exercise "
