@@ -64,6 +64,14 @@ std::string duration_text(double s) {
 
 }  // namespace
 
+std::string engine_notice(const std::string& what, double sample_seconds, double sample_work, double work,
+                          const std::string& quick, bool no_gpu) {
+    const double seconds = sample_work > 0 ? sample_seconds * work / sample_work : 0;
+    if (seconds < kNoticeSeconds) return "";
+    return fmt::format("{}running {} on the CPU engine, about {}{}", no_gpu ? "no GPU: " : "", what,
+                       duration_text(seconds), quick.empty() ? "" : "; " + quick + " for a quick look");
+}
+
 std::string engine_run_notice(const GridDims& dims, const EngineEstimate& e, bool no_gpu) {
     const bool big = dims.cells() > 64LL * 64 * 64;
     return fmt::format("{}running {} on the CPU engine, about {}{}", no_gpu ? "no GPU: " : "", grid_text(dims),

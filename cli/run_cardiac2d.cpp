@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -14,6 +16,7 @@
 
 #include "analysis/cardiac2d_model.h"
 #include "cli/cardiac2d.h"
+#include "cli/engine_estimate.h"
 #include "cli/suggest.h"
 #include "core/backend.h"
 #include "core/cardiac2d_check.h"
@@ -147,6 +150,25 @@ Timing time_steps(StepTimer& timer, Backend& backend, const Version& v, Precisio
 
 }  // namespace
 
+// A run on the CPU engine that takes a while says so first (engine_estimate.h): one step of the
+// kernel on a 256 x 256 mesh is timed (after one that compiles and loads it), and the check's steps
+// on the n x n mesh scaled from it.
+void say_cpu_time(Stepper& stepper, const Outcome& o, bool no_gpu) {
+    constexpr int kSample = 256;  // large enough that a launch's fixed cost is a small share
+    if (o.n <= kSample) return;
+    cardiac2d::State s = cardiac2d::spiral_initial_state(kSample);
+    stepper.advance(o.v->id, o.p, s, 1);  // the kernel compiled and loaded: not the run's rate
+    const auto t0 = std::chrono::steady_clock::now();
+    stepper.advance(o.v->id, o.p, s, 1);
+    const double sample = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string notice =
+        engine_notice(fmt::format("the {}^2 mesh for {} steps", o.n, o.checked), sample, double(kSample) * kSample,
+                      double(o.n) * o.n * (o.checked + 1), fmt::format("--size {}", kCardiacCpuDefaultSize), no_gpu);
+    if (notice.empty()) return;
+    fmt::print(stderr, "stencil-lab: {}\n", notice);
+    std::fflush(stderr);
+}
+
 int run(const Cardiac2dRunArgs& a) {
     // Everything the user typed is checked before a backend is made.
     Outcome o;
@@ -172,6 +194,7 @@ int run(const Cardiac2dRunArgs& a) {
     o.device = backend->device().name;
 
     o.checked = std::min(o.steps, cardiac2d::kMaxCheckedSteps);
+    if (!o.gpu) say_cpu_time(*stepper, o, a.backend == "auto");
     o.rep = check_kernel(*stepper, o.v->id, o.p, o.n, o.checked);
     if (StepTimer* timer = stepper->timer(); timer && o.rep.ok())
         o.timing = time_steps(*timer, *backend, *o.v, o.p, o.n, o.steps, o.reps);

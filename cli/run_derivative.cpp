@@ -18,12 +18,15 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/engine_estimate.h"
 #include "cli/suggest.h"
 #include "core/backend.h"
 #include "core/derivative.h"
@@ -264,6 +267,28 @@ int run_derivative(const CLI::App& app) {
     const bool gpu = l.kind == BackendKind::cuda;
     const int reps = option_or(app, "--reps", gpu ? 20 : 1);
     const int warmup = option_or(app, "--warmup", gpu ? 3 : 0);
+
+    // A run on the CPU engine that takes a while says so first (engine_estimate.h): one launch at
+    // the post's 64^3 timed (after one that compiles and loads the kernel), scaled to the run's
+    // launches (the check, the smooth field, the timed ones).
+    if (!gpu && n > kPostExtent) {
+        const DerivativeRequest sample{v.id, r.precision, {kPostExtent, kPostExtent, kPostExtent}};
+        if (!derivative_grid_error(sample.kernel, sample.dims, sample.precision)) {
+            const std::vector<double> small = random_field(sample.dims, seed);
+            l.run(sample, small);  // the kernel compiled and loaded: not the run's rate
+            const auto t0 = std::chrono::steady_clock::now();
+            l.run(sample, small);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const std::string notice =
+                engine_notice(fmt::format("{}^3", n), seconds, double(sample.dims.cells()),
+                              double(req.dims.cells()) * (2 + warmup + reps), fmt::format("--size {}", kPostExtent),
+                              r.backend == "auto");
+            if (!notice.empty()) {
+                fmt::print(stderr, "stencil-lab: {}\n", notice);
+                std::fflush(stderr);
+            }
+        }
+    }
 
     // 1. the check on a random field; 2. the error against the exact derivative of a smooth one
     const std::vector<double> field = random_field(req.dims, seed);

@@ -99,6 +99,31 @@ TEST_CASE("a long CPU run shows its progress, and its estimate is of the right s
     CHECK(estimated <= 4 * r.seconds + 1);
 }
 
+TEST_CASE("the other problems' long CPU runs say so too, before their work", "[cli][no-gpu]") {
+    if (has_gpu()) {
+        WARN("a GPU is usable here: the CPU fallback does not apply");
+        return;
+    }
+    // cardiac2d's 4096^2 mesh: 20 checked steps of 16M cells, interpreted; the estimate comes from
+    // one timed step on a 256^2 mesh
+    const std::regex cardiac(R"(stencil-lab: no GPU: running the 4096\^2 mesh for 20 steps on the CPU engine, about )"
+                             R"([0-9]+ (s|min); --size 64 for a quick look\n)");
+    const Started c = start_and_stop("run --problem cardiac2d --kernel shared --size 4096", cardiac, 60);
+    CAPTURE(c.err);
+    CHECK(c.matched_after >= 0);
+    CHECK(c.matched_after < 30);
+    // the derivative's 256^3 (its largest built x extent): its launches scaled from one at the post's 64^3
+    const std::regex derivative(R"(stencil-lab: no GPU: running 256\^3 on the CPU engine, about [0-9]+ (s|min); )"
+                                R"(--size 64 for a quick look\n)");
+    const Started d = start_and_stop("run --problem derivative --kernel x-spencils --size 256", derivative, 60);
+    CAPTURE(d.err);
+    CHECK(d.matched_after >= 0);
+    CHECK(d.matched_after < 30);
+    // and a short one stays quiet
+    const Result quiet = run("run --problem cardiac2d --kernel shared --size 64 --backend cpu");
+    CHECK(!contains(quiet.err, "CPU engine"));
+}
+
 TEST_CASE("a short CPU run stays quiet", "[cli][no-gpu]") {
     const Result r = run("run --kernel naive --size 16 --backend cpu");
     CAPTURE(r.code, r.err);
