@@ -135,8 +135,6 @@ void draw_opb_tab(App& app) {
             ImGui::PopStyleColor();
         }
     }
-    if (preset) fit::Wrapped(preset->explanation);
-    const float h = ImGui::GetContentRegionAvail().y;
     PlotSpec spec;
     spec.id = "opb";
     spec.x = &f.x;
@@ -145,6 +143,14 @@ void draw_opb_tab(App& app) {
     spec.refs = &f.refs;
     spec.points = &f.points;
     spec.legend = o.legend;
+    // The story's sentence, unless at a lecture's font it would push the chart off the screen (the
+    // instructor says it; the chart is what the back row must see).
+    if (preset) {
+        const float text_h = fit::TextSize(preset->explanation, ImGui::GetContentRegionAvail().x).y;
+        if (!lecture || ImGui::GetContentRegionAvail().y - text_h - fs * 0.5f >= PlotLeastHeight(spec))
+            fit::Wrapped(preset->explanation);
+    }
+    const float h = ImGui::GetContentRegionAvail().y;
     spec.size = ImVec2(0, std::max(h, fs * 10));
     spec.hover_text = [&](int s, int i) {
         const Series& S = f.series[s];

@@ -422,6 +422,12 @@ void show_hover(const Canvas& c, const PlotSpec& spec) {
 
 }  // namespace
 
+float PlotLeastHeight(const PlotSpec& spec) {
+    PlotSpec least = spec;
+    least.size.y = 1;  // as small as the layout allows
+    return plot_layout(least, ImGui::GetFontSize()).size.y;
+}
+
 PlotDrawn Plot(const PlotSpec& spec) {
     PlotDrawn drawn;
     const auto& series = *spec.series;

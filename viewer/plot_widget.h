@@ -37,5 +37,8 @@ struct PlotDrawn {
     int legend_clicked = -1;  // the series whose legend entry was clicked this frame (-1: none)
 };
 PlotDrawn Plot(const PlotSpec& spec);
+// The least height the plot takes at the width available here (its margins, legend and data rows
+// at the current font): a panel above it can leave out what would push it off the screen.
+float PlotLeastHeight(const PlotSpec& spec);
 
 }  // namespace stencil::viewer

@@ -57,7 +57,7 @@ struct HaloFigure {
     Axis x, y;
     std::vector<Series> series;
     std::vector<RefPoint> points;
-    std::vector<std::string> short_labels;  // per point, for a small chart: "textbook 8^3: 58%"
+    std::vector<std::string> short_labels;  // per point, for a small chart: "8^3: 58%"
     std::string share_text;  // "296 of 512 cells = 57.8%  (output 216)"
     std::string grid_label;  // "slice z = 4 of the 8^3 tile" / "the 32x32 tile"
     int slice = 0;           // the z shown (3D)
