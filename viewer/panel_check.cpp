@@ -352,6 +352,17 @@ void draw_data_model(const checker::CheckResult& r) {
     fit::Wrapped(s);
 }
 
+// The same in the screenshot's sidecar.
+void record_data_model(App& app, const checker::CheckResult& r) {
+    const auto m = data_model(r);
+    if (!m) return;
+    (*app.drawn)["check"]["model_points"] = m->points;
+    (*app.drawn)["check"]["model_flops"] = m->flops_per_output;
+    (*app.drawn)["check"]["model_limit_opb"] = m->limit_opb();
+    if (const auto& count = r.loads ? r.loads : r.measured_loads)
+        (*app.drawn)["check"]["model_opb"] = m->opb(count->loads_per_output);
+}
+
 // The hints, the loads, time and warnings, and every test (folded: the findings above say it once),
 // in a child down to the panel's foot. Returns how many tests failed.
 int draw_details(App& app) {
@@ -483,13 +494,7 @@ void draw_check_panel(App& app) {
             (*app.drawn)["check"]["stencil_wrong"] = wrong;
             (*app.drawn)["check"]["stencil_differences"] = c.summary.stencil->differences;
         }
-        if (const auto m = data_model(r)) {
-            (*app.drawn)["check"]["model_points"] = m->points;
-            (*app.drawn)["check"]["model_flops"] = m->flops_per_output;
-            (*app.drawn)["check"]["model_limit_opb"] = m->limit_opb();
-            if (const auto& count = r.loads ? r.loads : r.measured_loads)
-                (*app.drawn)["check"]["model_opb"] = m->opb(count->loads_per_output);
-        }
+        record_data_model(app, r);
     }
 }
 
