@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "analysis/general_stencil.h"
 #include "checker/solution_budget.h"
 #include "core/error.h"
 
@@ -121,10 +122,18 @@ Validation validate_exercise(const Exercise& ex, const ValidateOptions& opt) {
             if (ok && r.loads && !r.loads->within_budget)
                 add({"budget", false, fmt::format("the solution loads {:.3f} per output, over the budget of {:.3f} ({})",
                                                   r.loads->loads_per_output, r.loads->budget, budget_source(ex))});
-            else if (ok && r.loads && b == "cpu")
+            else if (ok && r.loads && b == "cpu") {
                 add({"budget", true, fmt::format("{:.3f} global loads per output at N={} ({})", r.loads->budget, r.loads->n,
-                                                 budget_source(ex))}),
-                    v.budget = r.loads->budget;
+                                                 budget_source(ex))});
+                v.budget = r.loads->budget;
+                if (ex.is_data()) {  // the model in the textbook's terms (analysis/general_stencil.h)
+                    const auto m = analysis::general_stencil_model(int(ex.data->stencil.points.size()),
+                                                                   ex.precision == Precision::f64 ? 8 : 4);
+                    add({"model", true, fmt::format("{} points, {} FLOP per output; OP/B {:.2f} at the budget's loads, "
+                                                    "{:.2f} at one load per output (each input loaded once)",
+                                                    m.points, m.flops_per_output, m.opb(r.loads->budget), m.limit_opb())});
+                }
+            }
         }
     }
     if (ex.is_data() && !solution_passes && !ex.budget.loads_per_output)

@@ -263,6 +263,9 @@ TEST_CASE("exercise validate and new: exit 0 for a valid folder, 2 with one line
     CAPTURE(ok.output);
     CHECK(ok.exit_code == 0);
     CHECK(ok.output.find("mine: valid") != std::string::npos);
+    // the 2D five-point stencil's model: 9 FLOP per output, 9 / 4 B at one load per output
+    CHECK(ok.output.find("model: 5 points, 9 FLOP per output; OP/B ") != std::string::npos);
+    CHECK(ok.output.find(", 2.25 at one load per output") != std::string::npos);
     // a folder that exists is never overwritten
     const ChildResult again = run_child({lab, "exercise", "new", mine, "--from", "tiled"}, lim, tmp.path);
     CHECK(again.exit_code == 2);
