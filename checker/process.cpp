@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 
@@ -72,10 +73,27 @@ struct ChildWait {
 
 // Reads the child's output into r.output (keeping about the last max_output_bytes) until it
 // exits or the deadline passes (then r.timed_out).
+// One piece of output kept (the tail) and handed to on_output; false at the end of the pipe.
+bool read_piece(int read_fd, const ChildLimits& lim, ChildResult& r) {
+    char buf[8192];
+    const ssize_t n = read(read_fd, buf, sizeof buf);
+    if (n <= 0) return n < 0 && errno == EINTR;
+    r.output.append(buf, static_cast<size_t>(n));
+    if (lim.on_output) lim.on_output(std::string_view(buf, static_cast<size_t>(n)));
+    if (r.output.size() > 2 * lim.max_output_bytes) r.output.erase(0, r.output.size() - lim.max_output_bytes);
+    return true;
+}
+
+// What is left in the pipe of a child that has exited, without waiting for a grandchild that
+// may still hold it open.
+void drain(int read_fd, const ChildLimits& lim, ChildResult& r) {
+    pollfd p{read_fd, POLLIN, 0};
+    while (poll(&p, 1, 0) > 0 && read_piece(read_fd, lim, r)) {}
+}
+
 ChildWait collect_output(pid_t pid, int read_fd, Deadline deadline, const ChildLimits& lim,
                          ChildResult& r) {
     ChildWait w;
-    char buf[8192];
     bool open_pipe = true;
     while (true) {
         const auto now = Clock::now();
@@ -84,7 +102,14 @@ ChildWait collect_output(pid_t pid, int read_fd, Deadline deadline, const ChildL
             break;
         }
         if (now >= deadline) {
-            r.timed_out = true;
+            // A loaded machine may wake this loop late: a child that has already exited finished
+            // within its limit (its result is whole), and its exit is what counts, not a timeout.
+            if (waitpid(pid, &w.status, WNOHANG) == pid) {
+                w.reaped = true;
+                if (open_pipe) drain(read_fd, lim, r);
+            } else {
+                r.timed_out = true;
+            }
             break;
         }
         if (!open_pipe) {
@@ -101,15 +126,7 @@ ChildWait collect_output(pid_t pid, int read_fd, Deadline deadline, const ChildL
         pollfd p{read_fd, POLLIN, 0};
         const int pr = poll(&p, 1, std::min(ms + 1, 200));
         if (pr > 0) {
-            const ssize_t n = read(read_fd, buf, sizeof buf);
-            if (n > 0) {
-                r.output.append(buf, static_cast<size_t>(n));
-                if (lim.on_output) lim.on_output(std::string_view(buf, static_cast<size_t>(n)));
-                if (r.output.size() > 2 * lim.max_output_bytes)
-                    r.output.erase(0, r.output.size() - lim.max_output_bytes);
-            } else {
-                open_pipe = false;
-            }
+            open_pipe = read_piece(read_fd, lim, r);
         } else if (pr < 0 && errno != EINTR) {
             open_pipe = false;
         } else if (pr == 0 && waitpid(pid, &w.status, WNOHANG) == pid) {

@@ -346,6 +346,10 @@ inline const std::vector<CorpusEntry>& corpus_entries(CorpusPart part) {
         {"tiled_sync_warp_handoff_ok.cu", "tiled", 0, "pass", "pass", 120, false, S::no, A::memory_model, Gpu::predicted},
         // a read into the guard zone through a pointer rebuilt from the parameter's bytes
         {"naive_alias_param_bytes_guard_read.cu", "naive", 0, "crash", "pass", 120, false, S::oob_read, A::nothing, Gpu::predicted},
+        // a store before out[] through a cast alias that puts the old value back: the CPU faults on
+        // the read of the old value (crash); the GPU's guard is unchanged after the run, so its
+        // path sees nothing (issue 47 asks the CPU for out_of_bounds_write, naming the store)
+        {"hole_cast_alias_restores_before.cu", "naive", 0, "crash", "pass", 120, false, S::oob_read, A::nothing, Gpu::predicted},
     };
     // Issue 44's shapes: each wrong kernel's explanation is tested line by line in
     // tests/checker/test_feedback.cpp; here their verdicts (the GPU's predicted).

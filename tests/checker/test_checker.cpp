@@ -840,3 +840,18 @@ TEST_CASE("a printf per block leaves the loads per output the kernel's own (issu
 TEST_CASE("corpus: issue 44's submissions get their expected verdict on the CPU backend", "[exercise]") {
     check_on_cpu(GENERATE(from_range(corpus_entries(CorpusPart::issue44))));
 }
+
+TEST_CASE("the child runner: a parent woken after the limit takes the exit of a child that finished in time", "[exercise]") {
+    // The parent reads the child's output late (a loaded machine): the child printed, exited at
+    // once and left its result whole, so its exit code counts, not a timeout.
+    ChildLimits lim;
+    lim.wall_seconds = 1;
+    lim.on_output = [](std::string_view) { usleep(1500 * 1000); };
+    const ChildResult late = run_child({"sh", "-c", "echo done; exit 0"}, lim);
+    CAPTURE(late.describe(), late.output);
+    REQUIRE((!late.timed_out && late.ok() && late.output == "done\n"));
+    // a child still running at the limit is still a timeout
+    lim.on_output = nullptr;
+    const ChildResult slow = run_child({"sh", "-c", "echo started; sleep 30"}, lim);
+    REQUIRE((slow.timed_out && !slow.ok() && slow.output == "started\n" && slow.seconds < 10));
+}
