@@ -340,9 +340,14 @@ void sanitize_step(CheckResult& res, const Request& req, bool gpu, const std::st
 void add_timing(CheckResult& res, const Result& result, int n, bool gpu) {
     if (result.timing_unavailable && res.verdict == Verdict::pass)
         res.warnings.push_back("no timing: " + *result.timing_unavailable);
-    if (!gpu || res.verdict != Verdict::pass || !result.timing) return;
+    if (!gpu || !result.timing) return;
     const TimingOutcome& t = *result.timing;
+    // A kernel failing elsewhere is timed for the rubric only (measured_timing): its grade is
+    // judged on the visible sizes, and a time missing there would tell that a hidden one failed.
+    const bool passed = res.verdict == Verdict::pass;
+    if (!passed && (res.verdict == Verdict::compile_error || res.verdict == Verdict::internal_error)) return;
     if (t.mismatched_reps > 0) {
+        if (!passed) return;
         res.verdict = Verdict::wrong_result;
         res.evidence.message = fmt::format(
             "N={}: {} timed launches produced an output different from the checked launch (the "
@@ -356,7 +361,8 @@ void add_timing(CheckResult& res, const Result& result, int n, bool gpu) {
     tm.reference_ms = t.reference_ms;
     tm.ratio = tm.reference_ms > 0 ? tm.student_ms / tm.reference_ms : 0;
     tm.reference = t.reference;
-    res.timing = tm;
+    res.measured_timing = tm;
+    if (passed) res.timing = tm;
 }
 
 // Loads per output from the result (the GPU's counters, the CPU engine's count of a checked run),
@@ -372,6 +378,18 @@ void add_measurements(CheckResult& res, const Exercise& ex, const Result& result
             res.loads->lab_loads_per_output = double(*result.counts->lab_global_loads) / outputs_of(ex, plan.count_n);
     }
     add_timing(res, result, plan.timing_n, gpu);
+}
+
+// Whether every checked run of size n passed (false when none ran, or nothing could be judged).
+bool size_passed(const CheckResult& res, int n) {
+    if (res.verdict == Verdict::compile_error || res.verdict == Verdict::internal_error) return false;
+    bool any = false;
+    for (const TestRecord& t : res.tests) {
+        if (t.size != n) continue;
+        if (!t.passed) return false;
+        any = true;
+    }
+    return any;
 }
 
 // Where the GPU's counters could not be read: the CPU engine's count of a checked run of the
@@ -542,7 +560,9 @@ CheckResult check_submission(const std::string& path, const CheckOptions& given)
     // 5. GPU extras: compute-sanitizer; the load count from a checked CPU run where the GPU's
     //    counters could not be read
     sanitize_step(res, req, s.gpu, work.path, opt);
-    if (s.gpu && opt.count_loads && res.verdict == Verdict::pass && !res.loads) {
+    // Counted when the count size passed, not only when everything did: a rubric judges the loads
+    // of a kernel right on the visible sizes, whatever it did at the hidden ones (grading/score.h).
+    if (s.gpu && opt.count_loads && !res.loads && size_passed(res, plan.count_n)) {
         const std::string why = !result.ok() ? "no result"
                                 : result.result.counts_unavailable ? *result.result.counts_unavailable
                                                                    : "not measured";

@@ -370,10 +370,12 @@ int run_batch(const CheckArgs& a, checker::CheckOptions opt) {
             g.error = true;
             g.line = fmt::format("{:<40} error: {}", g.name, ex.what());
             g.row = csv_row(g.name, "error", ex.what(), nullptr, g.seed, g.sha256);
-            g.json = {{"file", e.path.string()}, {"verdict", "error"}, {"message", ex.what()}};
+            g.json = {{"file", e.path.string()}, {"verdict", "error"}, {"message", ex.what()},
+                      {"submission_sha256", g.sha256}};
             if (platform)
                 grading::write_results_file(fs::path(a.results_dir) / (e.path.stem().string() + ".json"),
-                                            grading::results_for(*platform, grading::score_failure(*rubric, ex.what(), false)));
+                                            grading::results_for(*platform, grading::score_failure(*rubric, ex.what(), false),
+                                                                 g.sha256));
         }
         if (e.problem.empty()) state.put(g);
         return g;

@@ -291,19 +291,21 @@ TEST_CASE("platform results: each finding once, its failing sizes' tests naming 
 
 TEST_CASE("score: a kernel failing only hidden sizes shows nothing of it before the due date", "[grading]") {
     const Rubric r = default_rubric("naive");
-    // on a GPU it is not timed (only a full pass is): the time test goes with the hidden tests
+    // on a GPU the checker times it as it would a full pass (measured_timing): the time test is visible
     CheckResult c = naive_result({68}, Verdict::wrong_result);
     c.backend = "cuda";
+    c.measured_timing = stencil::checker::Timing{256, 20, 1.0, 1.0, 1.0, "the lab's kernel"};
     // a rerun of a case without a size of its own (compute-sanitizer) is hidden when its case is
     c.tests.push_back({"compute-sanitizer --tool memcheck (N=23)", true, "no errors", 0});
     const Score s = score_check(r, c);
     for (const auto& t : s.tests) {
         CAPTURE(t.name, t.output);
-        if (t.item == ItemKind::time) REQUIRE(t.visibility == Visibility::after_due_date);
+        if (t.item == ItemKind::time) REQUIRE(t.visibility == Visibility::visible);
         if (t.visibility == Visibility::visible) REQUIRE(t.output.find("23") == std::string::npos);
         if (t.visibility == Visibility::visible) REQUIRE(t.output.find("68") == std::string::npos);
     }
     REQUIRE(item_points(s, ItemKind::loads) == 10);
+    REQUIRE(item_points(s, ItemKind::time) == 10);
     REQUIRE(s.output.find("hidden") == std::string::npos);
 }
 
@@ -322,4 +324,53 @@ TEST_CASE("rubric: an exercise folder's own rubric.json is its default", "[gradi
     std::ofstream(dir / "rubric.json") << R"({"exercise": "heat2d", "total": 20, "colour": 1})";
     CHECK_THROWS_AS(default_rubric(dir.string() + "//"), stencil::UserError);
     fs::remove_all(dir);
+}
+
+TEST_CASE("score: on the GPU, loads, clean, time and the leaderboard are the same whatever the hidden sizes gave",
+          "[grading]") {
+    // A GPU run without CUPTI: the load count is the CPU engine's (counted when the count size
+    // passed), the timing measured whatever the other sizes gave; the checker warns that the GPU
+    // could not count or time next to a pass only. None of that may tell a hidden failure apart.
+    const Rubric r = default_rubric("naive");
+    stencil::checker::Timing t;
+    t.n = 256;
+    t.student_ms = 2.0;
+    t.reference_ms = 1.0;
+    t.ratio = 2.0;
+    const auto gpu_run = [&](CheckResult c) {
+        c.backend = "cuda";
+        c.measured_timing = t;
+        if (c.verdict == Verdict::pass) {
+            c.timing = t;
+            c.warnings.push_back("no load count: the GPU's counters could not be read (CUPTI unavailable)");
+            c.warnings.push_back("no timing: the lab's kernel: not built for this GPU");
+        }
+        return c;
+    };
+    const Score all = score_check(r, gpu_run(naive_result({}, Verdict::pass)));
+    const Score hidden_failed = score_check(r, gpu_run(naive_result({68}, Verdict::wrong_result)));
+    REQUIRE(item_points(hidden_failed, ItemKind::hidden) < item_points(all, ItemKind::hidden));  // it did fail
+    for (ItemKind k : {ItemKind::visible, ItemKind::loads, ItemKind::clean, ItemKind::time}) {
+        CAPTURE(to_string(k));
+        REQUIRE(item_points(all, k) > 0);
+        REQUIRE(item_points(hidden_failed, k) == item_points(all, k));
+        for (size_t i = 0; i < all.tests.size(); ++i)
+            if (all.tests[i].item == k) {
+                REQUIRE(hidden_failed.tests[i].output == all.tests[i].output);
+                REQUIRE(hidden_failed.tests[i].visibility == all.tests[i].visibility);
+            }
+    }
+    REQUIRE(all.leaderboard.size() == 2);
+    REQUIRE(hidden_failed.leaderboard.size() == all.leaderboard.size());
+    for (size_t i = 0; i < all.leaderboard.size(); ++i) {
+        REQUIRE(hidden_failed.leaderboard[i].name == all.leaderboard[i].name);
+        REQUIRE(hidden_failed.leaderboard[i].value == all.leaderboard[i].value);
+    }
+    REQUIRE(hidden_failed.output.find("warning") == std::string::npos);
+    REQUIRE(all.output.find("warning") == std::string::npos);  // the machine's, not the kernel's
+    // a kernel failing a visible size is neither counted nor timed for the rubric
+    const Score visible_failed = score_check(r, gpu_run(naive_result({13}, Verdict::wrong_result)));
+    REQUIRE(item_points(visible_failed, ItemKind::time) == 0);
+    REQUIRE(item_points(visible_failed, ItemKind::loads) == 0);
+    REQUIRE(visible_failed.leaderboard.empty());
 }
