@@ -68,9 +68,10 @@ json to_prairielearn(const Score& s) {
         p["score"] = s.max_points > 0 ? rounded(s.points / s.max_points) : 0.0;
         p["message"] = cut(s.output.substr(0, s.output.find('\n')), budget);
         // PrairieLearn documents no field for it: what graded is the output's last line.
-        p["output"] = cut(s.output, budget) + fmt::format("graded by stencil-lab {}, exercise {} ({}), seed {:#x}\n",
-                                                          stencil_lab_version(), s.record.exercise,
-                                                          s.record.exercise_hash.substr(0, 12), s.record.seed);
+        p["output"] = cut(s.output, budget) +
+                      fmt::format("graded by stencil-lab {}, exercise {} ({}), seed {:#x}, submission {}\n",
+                                  stencil_lab_version(), s.record.exercise, s.record.exercise_hash.substr(0, 12),
+                                  s.record.seed, s.record.submission_sha256.empty() ? "none" : s.record.submission_sha256.substr(0, 12));
         if (!s.gradable) p["format_errors"] = cut(s.output, budget);
         p["tests"] = json::array();
         for (const auto& t : s.tests)

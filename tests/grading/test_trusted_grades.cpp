@@ -25,6 +25,7 @@
 #include "grading/rubric.h"
 #include "grading/seeds.h"
 #include "grading/tree_check.h"
+#include "core/sha256.h"
 #include "tests/grading/grading_test_support.h"
 #include "tests/grading/platform_specs.h"
 
@@ -347,6 +348,7 @@ TEST_CASE("version: --version, help COMMAND, and the version in check --json", "
     REQUIRE("stencil-lab " + j["stencil_lab_version"].get<std::string>() + "\n" == v.out);
     REQUIRE(j["exercise_hash"].get<std::string>().size() == 64);
     REQUIRE(j["seed"].is_string());
+    REQUIRE(j["submission_sha256"] == stencil::file_sha256_hex(corpus("naive_syntax_error.cu").string()));
     const Shell h = sh("stencil-lab help autograder");
     REQUIRE(h.code == 0);
     REQUIRE(h.out.find("--secret-file") != std::string::npos);
@@ -423,6 +425,23 @@ TEST_CASE("a course's own exercise folder: make ships it (no solution, no wrong 
     REQUIRE(ran.code == 0);
     const json res = read_json(root / "results" / "results.json");
     CHECK(res["score"].get<double>() == 100);
+    // a wrong kernel's results (a finding, its hint, the seed's command): the exercise named by the
+    // folder's name, never by where the platform unpacked it
+    fs::remove_all(root / "submission");
+    fs::create_directories(root / "submission");
+    fs::copy_file(w / "my-heat" / "wrong" / "off_by_one.cu", root / "submission" / "stencil.cu");
+    REQUIRE(sh("STENCIL_LAB_PLATFORM_ROOT='" + root.string() + "' stencil-lab autograder run --platform gradescope "
+               "--config '" + (root / "source" / "grading.json").string() + "' --root '" + root.string() + "'").code == 0);
+    const json wrong = read_json(root / "results" / "results.json");
+    std::string seen = wrong["output"].get<std::string>() + "\n" + wrong["extra_data"]["graded_by"].dump();
+    for (const auto& test : wrong["tests"]) seen += "\n" + test["name"].get<std::string>() + "\n" + test["output"].get<std::string>();
+    CAPTURE(seen);
+    CHECK(wrong["score"].get<double>() < 100);
+    CHECK(seen.find(root.string()) == std::string::npos);
+    CHECK(seen.find("source/exercise") == std::string::npos);
+    CHECK(seen.find("--exercise my-heat ") != std::string::npos);
+    CHECK(seen.find("my-heat/README.md") != std::string::npos);  // the hint's file, as the student has it
+    CHECK(wrong["extra_data"]["graded_by"]["exercise"] == "my-heat");
     // a folder that does not validate is refused, and nothing is written
     std::ofstream(w / "my-heat" / "wrong" / "passes.cu") << "// expect: race\n" << slurp(w / "my-heat" / "solution.cu");
     const Shell refused = sh("cd '" + w.string() + "' && stencil-lab autograder make --platform gradescope --exercise "
