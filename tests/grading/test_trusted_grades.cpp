@@ -451,3 +451,42 @@ TEST_CASE("a course's own exercise folder: make ships it (no solution, no wrong 
     CHECK(refused.out.find("does not validate") != std::string::npos);
     CHECK(!fs::exists(w / "bundle2"));
 }
+
+TEST_CASE("gradescope: every test's max_score, visible and hidden, adds up to the bundle's total exactly",
+          "[grading][cli]") {
+    // A total and shares that do not divide evenly, in hundredths, and the time item rescaled away
+    // (no GPU): the shares' remainders must still land on the total, hidden tests included.
+    TempDir t;
+    std::ofstream(t.path / "rubric.json") << R"({"exercise": "naive", "total": 37, "points": "hundredths",
+        "items": {"visible": {"points": 13.33}, "hidden": {"points": 11.11}, "loads": {"points": 5.55},
+                  "clean": {"points": 3.67}, "time": {"points": 3.34}}})";
+    const Shell m = sh("stencil-lab autograder make --stencil-lab-on-path --platform gradescope --exercise naive --backend cpu "
+                       "--rubric " + (t.path / "rubric.json").string() + " --out " + (t.path / "b").string());
+    CAPTURE(m.out);
+    REQUIRE(m.code == 0);
+    const fs::path root = t.path / "autograder";
+    unzip(t.path / "b" / "autograder.zip", root / "source");
+    const double total = read_json(root / "source" / "grading.json")["rubric"]["total"].get<double>();
+    REQUIRE(total == 37);
+    fs::create_directories(root / "submission");
+    fs::copy_file(corpus("naive_big_n_wrong.cu"), root / "submission" / "stencil.cu");
+    REQUIRE(sh("STENCIL_LAB_PLATFORM_ROOT=" + root.string() + " " + (root / "source" / "run_autograder").string()).code == 0);
+    const json res = read_json(root / "results" / "results.json");
+    REQUIRE(platform_specs::gradescope_violation(res) == "");
+    long long max_hundredths = 0, got_hundredths = 0;
+    int visible = 0, hidden = 0;
+    for (const auto& test : res["tests"]) {
+        const double max = test["max_score"].get<double>();
+        CAPTURE(test.dump());
+        REQUIRE(std::abs(max * 100 - std::round(max * 100)) < 1e-6);  // a whole number of hundredths
+        max_hundredths += std::llround(max * 100);
+        got_hundredths += std::llround(test["score"].get<double>() * 100);
+        visible += test["tags"][0] == "visible";
+        hidden += test["tags"][0] == "hidden";
+    }
+    REQUIRE(visible > 0);
+    REQUIRE(hidden > 0);
+    REQUIRE(max_hundredths == std::llround(total * 100));
+    REQUIRE(got_hundredths == std::llround(res["score"].get<double>() * 100));
+    REQUIRE(got_hundredths < max_hundredths);  // the hidden sizes it fails cost their shares
+}
