@@ -336,7 +336,8 @@ void sanitize_step(CheckResult& res, const Request& req, bool gpu, const std::st
                                 "CPU backend the bounds and race checks are always on");
 }
 
-// The GPU's timing against the lab's kernel into `res` (a pass only), at size `n`.
+// The GPU's timing against the lab's kernel at size `n` into `res`: `timing` for a pass,
+// `measured_timing` for any kernel that ran (a rubric's, judged on the visible sizes).
 void add_timing(CheckResult& res, const Result& result, int n, bool gpu) {
     if (result.timing_unavailable && res.verdict == Verdict::pass)
         res.warnings.push_back("no timing: " + *result.timing_unavailable);
