@@ -442,6 +442,19 @@ TEST_CASE("a course's own exercise folder: make ships it (no solution, no wrong 
     CHECK(seen.find("--exercise my-heat ") != std::string::npos);
     CHECK(seen.find("my-heat/README.md") != std::string::npos);  // the hint's file, as the student has it
     CHECK(wrong["extra_data"]["graded_by"]["exercise"] == "my-heat");
+    // PrairieLearn's question: titled by the folder's name, its UUID the same however the folder is given
+    const auto pl = [&](const std::string& cwd, const std::string& folder, const std::string& out) {
+        const Shell m = sh("cd '" + cwd + "' && stencil-lab autograder make --stencil-lab-on-path --platform prairielearn "
+                           "--exercise '" + folder + "' --secret-file '" + (w / "secret").string() + "' --out '" +
+                           (w / out).string() + "'");
+        CAPTURE(m.out);
+        REQUIRE(m.code == 0);
+        return read_json(w / out / "question" / "info.json");
+    };
+    const json relative = pl(w.string(), "my-heat", "pl1");
+    const json absolute = pl("/", (w / "my-heat").string(), "pl2");
+    CHECK(relative["title"] == "stencil-lab: my-heat");
+    CHECK(absolute["uuid"] == relative["uuid"]);
     // a folder that does not validate is refused, and nothing is written
     std::ofstream(w / "my-heat" / "wrong" / "passes.cu") << "// expect: race\n" << slurp(w / "my-heat" / "solution.cu");
     const Shell refused = sh("cd '" + w.string() + "' && stencil-lab autograder make --platform gradescope --exercise "
