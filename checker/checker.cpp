@@ -336,20 +336,19 @@ void sanitize_step(CheckResult& res, const Request& req, bool gpu, const std::st
                                 "CPU backend the bounds and race checks are always on");
 }
 
-// The GPU's timing against the lab's kernel into `res` (a pass only), at size `n`.
-// Whether the case of size n ran and passed (the timed case, the counted one): what is measured on
-// it stands whatever another size gave, so that a grade's visible items never depend on a hidden
-// size's outcome.
-bool case_passed(const CheckResult& res, int n) {
-    return std::any_of(res.tests.begin(), res.tests.end(), [&](const TestRecord& t) { return t.size == n && t.passed; });
-}
-
+// The GPU's timing against the lab's kernel at size `n` into `res`: `timing` for a pass,
+// `measured_timing` for any kernel that ran (a rubric's, judged on the visible sizes).
 void add_timing(CheckResult& res, const Result& result, int n, bool gpu) {
     if (result.timing_unavailable && res.verdict == Verdict::pass)
         res.warnings.push_back("no timing: " + *result.timing_unavailable);
-    if (!gpu || !case_passed(res, n) || !result.timing) return;
+    if (!gpu || !result.timing) return;
     const TimingOutcome& t = *result.timing;
+    // A kernel failing elsewhere is timed for the rubric only (measured_timing): its grade is
+    // judged on the visible sizes, and a time missing there would tell that a hidden one failed.
+    const bool passed = res.verdict == Verdict::pass;
+    if (!passed && (res.verdict == Verdict::compile_error || res.verdict == Verdict::internal_error)) return;
     if (t.mismatched_reps > 0) {
+        if (!passed) return;
         res.verdict = Verdict::wrong_result;
         res.evidence.message = fmt::format(
             "N={}: {} timed launches produced an output different from the checked launch (the "
@@ -363,7 +362,8 @@ void add_timing(CheckResult& res, const Result& result, int n, bool gpu) {
     tm.reference_ms = t.reference_ms;
     tm.ratio = tm.reference_ms > 0 ? tm.student_ms / tm.reference_ms : 0;
     tm.reference = t.reference;
-    res.timing = tm;
+    res.measured_timing = tm;
+    if (passed) res.timing = tm;
 }
 
 // Loads per output from the result (the GPU's counters, the CPU engine's count of a checked run),
@@ -379,6 +379,18 @@ void add_measurements(CheckResult& res, const Exercise& ex, const Result& result
             res.loads->lab_loads_per_output = double(*result.counts->lab_global_loads) / outputs_of(ex, plan.count_n);
     }
     add_timing(res, result, plan.timing_n, gpu);
+}
+
+// Whether every checked run of size n passed (false when none ran, or nothing could be judged).
+bool size_passed(const CheckResult& res, int n) {
+    if (res.verdict == Verdict::compile_error || res.verdict == Verdict::internal_error) return false;
+    bool any = false;
+    for (const TestRecord& t : res.tests) {
+        if (t.size != n) continue;
+        if (!t.passed) return false;
+        any = true;
+    }
+    return any;
 }
 
 // Where the GPU's counters could not be read: the CPU engine's count of a checked run of the
@@ -549,7 +561,9 @@ CheckResult check_submission(const std::string& path, const CheckOptions& given)
     // 5. GPU extras: compute-sanitizer; the load count from a checked CPU run where the GPU's
     //    counters could not be read
     sanitize_step(res, req, s.gpu, work.path, opt);
-    if (s.gpu && opt.count_loads && case_passed(res, plan.count_n) && !res.loads) {
+    // Counted when the count size passed, not only when everything did: a rubric judges the loads
+    // of a kernel right on the visible sizes, whatever it did at the hidden ones (grading/score.h).
+    if (s.gpu && opt.count_loads && !res.loads && size_passed(res, plan.count_n)) {
         const std::string why = !result.ok() ? "no result"
                                 : result.result.counts_unavailable ? *result.result.counts_unavailable
                                                                    : "not measured";

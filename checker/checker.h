@@ -203,6 +203,10 @@ struct CheckResult {
     // The count as measured, kept when a failing verdict resets `loads`: a rubric judges the loads
     // on the visible sizes (a kernel failing only a hidden size keeps that item)
     std::optional<LoadCount> measured_loads;
+    // The GPU's timing of a kernel that passed the timed case's check, kept whatever the other
+    // sizes gave: a rubric times a kernel right on the visible sizes (leaderboard, time item), so
+    // that its absence cannot tell a hidden test failed. `timing` stays for passing kernels only.
+    std::optional<Timing> measured_timing;
     double seconds = 0;
 };
 

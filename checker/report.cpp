@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "checker/causes.h"
 #include "checker/checker.h"
@@ -13,6 +14,7 @@
 #include "checker/findings.h"
 #include "checker/hints.h"
 #include "checker/report.h"
+#include "core/sha256.h"
 #include "core/version.h"
 
 namespace stencil::checker {
@@ -113,6 +115,12 @@ std::string line_unknown_note(const CheckResult& r, const Finding& f) {
            "--backend cpu runs the same PTX on the CPU engine, which names it";
 }
 
+std::string submission_sha256(const CheckResult& r) {
+    std::error_code ec;
+    if (r.file.empty() || !std::filesystem::is_regular_file(r.file, ec)) return "";
+    return file_sha256_hex(r.file);
+}
+
 // Long because it is the report's JSON: every field written in one place, a line or two each.
 json to_json(const CheckResult& r) {
     json j;
@@ -121,6 +129,7 @@ json to_json(const CheckResult& r) {
     j["exercise"] = r.exercise;
     j["exercise_hash"] = r.exercise_hash;  // the exercise's content (checker/exercises.h)
     j["stencil_lab_version"] = stencil_lab_version();
+    j["submission_sha256"] = submission_sha256(r);
     j["tile"] = r.tile;
     j["backend"] = r.backend;
     j["seed"] = std::to_string(r.seed);  // a string: JavaScript readers would round a 64-bit number

@@ -36,4 +36,8 @@ std::string finding_sizes(const CheckResult& r, const Finding& f);
 // batch's CSV row. The evidence's message when there is no finding.
 std::string findings_line(const CheckResult& r);
 
+// The SHA-256 of the checked file's bytes as they are now (empty when it is not a readable file):
+// what a results file, a batch row and --json name as the graded submission.
+std::string submission_sha256(const CheckResult& r);
+
 }  // namespace stencil::checker

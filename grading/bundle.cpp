@@ -83,8 +83,13 @@ JobConfig ship_exercise(const BundleRequest& req, const fs::path& beside) {
     return config;
 }
 
+// The exercise as students and the question's UUID know it: a built-in's name, a course folder's
+// name (not the path it was made from, which is the instructor's machine's and may be spelt
+// several ways).
 std::string exercise_name(const JobConfig& c) {
-    return c.kind == JobConfig::Kind::lab ? fmt::format("lab {}", c.lab) : c.rubric.exercise;
+    if (c.kind == JobConfig::Kind::lab) return fmt::format("lab {}", c.lab);
+    const checker::Exercise* ex = checker::find_exercise(c.rubric.exercise);
+    return ex && !ex->builtin ? ex->name : c.rubric.exercise;
 }
 
 // A file of the graded exercise's folder (its README.md, its skeleton stencil.cu), or "" when it has
@@ -409,8 +414,7 @@ std::vector<ClassroomStep> classroom_steps(const JobConfig& config, bool with_gp
 }
 
 std::string question_uuid(const JobConfig& config) {
-    const std::string what = config.kind == JobConfig::Kind::lab ? fmt::format("prairielearn question: lab {}", config.lab)
-                                                                 : "prairielearn question: " + config.rubric.exercise;
+    const std::string what = "prairielearn question: " + exercise_name(config);
     return derived_uuid(config.secret, what);
 }
 

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <fstream>
 
-#include "checker/exercises.h"
 #include "core/error.h"
 #include "core/version.h"
 
@@ -30,7 +29,7 @@ std::string cut(const std::string& s, size_t max) {
 
 json grade_record(const Score& s) {
     return {{"stencil_lab_version", stencil_lab_version()},
-            {"exercise", checker::exercise_label(s.record.exercise)},  // the spec's hash says which exactly
+            {"exercise", s.record.exercise},
             {"exercise_hash", s.record.exercise_hash},
             {"seed", std::to_string(s.record.seed)},  // a string: JavaScript readers would round it
             {"submission_sha256", s.record.submission_sha256}};
@@ -70,10 +69,9 @@ json to_prairielearn(const Score& s) {
         p["message"] = cut(s.output.substr(0, s.output.find('\n')), budget);
         // PrairieLearn documents no field for it: what graded is the output's last line.
         p["output"] = cut(s.output, budget) +
-                      fmt::format("graded by stencil-lab {}, exercise {} ({}), seed {:#x}{}\n", stencil_lab_version(),
-                                  checker::exercise_label(s.record.exercise), s.record.exercise_hash.substr(0, 12),
-                                  s.record.seed,
-                                  s.record.submission_sha256.empty() ? "" : ", file sha256 " + s.record.submission_sha256);
+                      fmt::format("graded by stencil-lab {}, exercise {} ({}), seed {:#x}, submission {}\n",
+                                  stencil_lab_version(), s.record.exercise, s.record.exercise_hash.substr(0, 12),
+                                  s.record.seed, s.record.submission_sha256.empty() ? "none" : s.record.submission_sha256.substr(0, 12));
         if (!s.gradable) p["format_errors"] = cut(s.output, budget);
         p["tests"] = json::array();
         for (const auto& t : s.tests)
@@ -101,10 +99,9 @@ json to_classroom(const Score& s, const std::string& submission_hash) {
             {"gradable", s.gradable}, {"output", s.output}, {"items", items}, {"graded_by", grade_record(s)}};
 }
 
-json results_for(Platform p, const Score& given, const std::string& submission_hash) {
-    // Every platform's record names the file it graded (graded_by.submission_sha256).
-    Score s = given;
-    if (!submission_hash.empty()) s.record.submission_sha256 = submission_hash;
+json results_for(Platform p, const Score& scored, const std::string& submission_hash) {
+    Score s = scored;  // the hash the caller took of the file it graded, where the check gave none
+    if (s.record.submission_sha256.empty()) s.record.submission_sha256 = submission_hash;
     switch (p) {
         case Platform::gradescope: return to_gradescope(s);
         case Platform::prairielearn: return to_prairielearn(s);

@@ -69,11 +69,17 @@ struct VisibleView {
     checker::Verdict verdict = checker::Verdict::pass;
     std::vector<std::string> warnings;  // those naming no hidden size
     std::optional<checker::LoadCount> loads;
+    std::optional<checker::Timing> timing;  // the GPU's, of a kernel right on the visible sizes
 };
+
+// Warnings about the grading machine, not the kernel (its GPU could not count or time): the checker
+// gives them next to a pass only, so a "clean" item judged on them would tell a hidden test failed.
+bool machine_warning(const std::string& w) { return w.rfind("no timing: ", 0) == 0 || w.rfind("no load count: ", 0) == 0; }
 
 VisibleView visible_view(const Rubric& rubric, const CheckResult& r) {
     VisibleView v;
     v.loads = r.loads ? r.loads : r.measured_loads;
+    v.timing = r.timing ? r.timing : r.measured_timing;
     const bool sizeless_failure = r.verdict != Verdict::pass &&
                                   (r.tests.empty() || std::any_of(r.findings.begin(), r.findings.end(),
                                                                   [](const auto& f) { return f.sizes.empty(); }));
@@ -93,8 +99,10 @@ VisibleView visible_view(const Rubric& rubric, const CheckResult& r) {
                     break;
                 }
         v.loads.reset();
+        v.timing.reset();
     }
     for (const auto& w : r.warnings) {
+        if (machine_warning(w)) continue;
         bool hidden = false;
         for (int n : r.sizes) hidden = hidden || (is_hidden(rubric, r, n) && names_size(w, n));
         if (!hidden) v.warnings.push_back(w);
@@ -172,8 +180,7 @@ std::string visible_where(const Rubric& rubric, const CheckResult& r, const chec
 std::string student_output(const Rubric& rubric, const CheckResult& r, const VisibleView& v) {
     const bool sized = !r.tests.empty();
     std::string s = fmt::format("{}: {}{} ({} exercise, {} backend)\n", std::filesystem::path(r.file).filename().string(),
-                                checker::to_string(v.verdict), sized ? " on the visible sizes" : "",
-                                checker::exercise_label(r.exercise), r.backend);
+                                checker::to_string(v.verdict), sized ? " on the visible sizes" : "", r.exercise, r.backend);
     bool evidence_said = false;
     for (size_t k = 0; k < r.findings.size(); ++k) {
         const checker::Finding& f = r.findings[k];
@@ -207,8 +214,53 @@ std::string student_output(const Rubric& rubric, const CheckResult& r, const Vis
                             : fmt::format("  passed at {} = {} (of the visible sizes)\n", checker::size_name(r), passed);
     for (const auto& w : v.warnings) s += "  warning: " + w + "\n";
     s += fmt::format("  seed {:#x} (stencil-lab check FILE --exercise {} --seed {:#x} reproduces the visible sizes)\n",
-                     r.seed, checker::exercise_label(r.exercise), r.seed);
+                     r.seed, r.exercise, r.seed);
     return s;
+}
+
+// How the student's text names the exercise: a built-in by its name, a course's own folder by the
+// folder's name. The folder's path is the grading machine's (/autograder/source/exercise/my-heat on
+// Gradescope): it means nothing to a student, and tells them how the grader is laid out.
+struct ShownExercise {
+    std::string name;
+    std::vector<std::string> paths;  // how the checker's messages may spell the folder
+};
+
+ShownExercise shown_exercise(const std::string& exercise) {
+    ShownExercise e{exercise, {}};
+    const checker::Exercise* ex = nullptr;
+    try {
+        ex = checker::find_exercise(exercise);
+    } catch (const UserError&) {  // a folder that went away since the check: named as given
+    }
+    if (!ex || ex->builtin) return e;
+    e.name = ex->name;
+    for (std::string p : {ex->display, ex->id, ex->folder.string()}) {
+        while (p.size() > 1 && p.back() == '/') p.pop_back();
+        if (!p.empty() && p != e.name && std::find(e.paths.begin(), e.paths.end(), p) == e.paths.end())
+            e.paths.push_back(p);
+    }
+    // the longest first: a path is never left half-replaced by a shorter one inside it
+    std::sort(e.paths.begin(), e.paths.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    return e;
+}
+
+void name_by_folder(std::string& text, const ShownExercise& e) {
+    for (const std::string& p : e.paths)
+        for (size_t at = text.find(p); at != std::string::npos; at = text.find(p, at + e.name.size()))
+            text.replace(at, p.size(), e.name);
+}
+
+// Every text of `s` a student may see names a course folder by its name, not its path.
+void name_exercise_by_folder(Score& s, const std::string& exercise) {
+    const ShownExercise e = shown_exercise(exercise);
+    s.record.exercise = e.name;
+    if (e.paths.empty()) return;
+    name_by_folder(s.output, e);
+    for (ScoredTest& t : s.tests) {
+        name_by_folder(t.name, e);
+        name_by_folder(t.output, e);
+    }
 }
 
 }  // namespace
@@ -232,7 +284,7 @@ Score score_check(const Rubric& rubric, const CheckResult& r) {
     Score s;
     s.max_points = rubric.total;
     s.seconds = r.seconds;
-    s.record = {r.exercise, r.exercise_hash, r.seed, ""};
+    s.record = {r.exercise, r.exercise_hash, r.seed, checker::submission_sha256(r)};
     // Nothing of the submission was judged: it did not compile, or the checker itself failed.
     s.gradable = r.verdict != Verdict::compile_error && r.verdict != Verdict::internal_error;
     const VisibleView v = visible_view(rubric, r);
@@ -275,18 +327,14 @@ Score score_check(const Rubric& rubric, const CheckResult& r) {
                     break;
                 }
                 double got = 0;
-                std::string out = fmt::format("{} (timed on the GPU)", needs);
-                if (v.pass && r.timing) {
-                    const double x = r.timing->ratio, lo = rubric.time.full_at_ratio, hi = rubric.time.zero_at_ratio;
+                std::string out = v.pass ? "not timed on this run" : fmt::format("{} (timed on the GPU)", needs);
+                if (v.timing) {
+                    const double x = v.timing->ratio, lo = rubric.time.full_at_ratio, hi = rubric.time.zero_at_ratio;
                     const double frac = x <= lo ? 1 : x >= hi ? 0 : (hi - x) / (hi - lo);
                     got = to_points(rubric, (long long)std::floor(double(units[i]) * frac + 1e-9));
                     out = fmt::format("{:.3f} ms against the lab's {:.3f} ms at N={}: ratio {:.2f} (all points up to "
                                       "{:g}, none from {:g})",
-                                      r.timing->student_ms, r.timing->reference_ms, r.timing->n, x, lo, hi);
-                } else if (v.pass) {
-                    // The checker times the kernel whenever its timed (visible) size passed: untimed
-                    // here, the GPU could not time it (the warnings say why), whatever a hidden size gave.
-                    out = "not timed on this run";
+                                      v.timing->student_ms, v.timing->reference_ms, v.timing->n, x, lo, hi);
                 }
                 s.tests.push_back({"time against the lab's kernel", item.kind, got, max, got >= max, item.visibility, out, ""});
                 break;
@@ -299,10 +347,11 @@ Score score_check(const Rubric& rubric, const CheckResult& r) {
     for (LeaderboardColumn c : rubric.leaderboard) {
         if (c == LeaderboardColumn::loads_per_output && v.pass && v.loads)
             s.leaderboard.push_back({to_string(c), v.loads->loads_per_output, true});
-        if (c == LeaderboardColumn::time_ratio && v.pass && r.timing)
-            s.leaderboard.push_back({to_string(c), r.timing->ratio, true});
+        if (c == LeaderboardColumn::time_ratio && v.timing)
+            s.leaderboard.push_back({to_string(c), v.timing->ratio, true});
     }
     s.output = student_output(rubric, r, v);
+    name_exercise_by_folder(s, r.exercise);
     return s;
 }
 
@@ -318,6 +367,7 @@ Score score_failure(const Rubric& rubric, const std::string& why, bool gradable)
         s.tests.push_back({to_string(item.kind), item.kind, 0, to_points(rubric, units[i]), false, item.visibility, why, ""});
     }
     s.output = why + "\n";
+    name_exercise_by_folder(s, rubric.exercise);
     return s;
 }
 

@@ -47,8 +47,11 @@ struct Score {
 
 // The check's points under the rubric. A size's test is hidden by the rubric's rule
 // (Rubric::hidden_size); a submission right on some sizes earns those sizes' shares. Every item
-// but the hidden one is judged on the visible sizes, and the output names no hidden size, verdict
-// or seed: a kernel failing only hidden sizes reads, before the due date, as one that passes.
+// but the hidden one is judged on the visible sizes, on every backend ("loads", "clean", the time
+// and the leaderboard from the counts and timing the checker measured whatever the hidden sizes
+// gave; warnings about the grading machine's GPU left out), and the output names no hidden size,
+// verdict or seed: a kernel failing only hidden sizes reads, before the due date, as one that
+// passes. A course's own exercise folder is named by its name, not the grading machine's path.
 Score score_check(const Rubric& rubric, const checker::CheckResult& r);
 
 // A submission that could not be checked at all (none, several, unreadable, the grading box out of

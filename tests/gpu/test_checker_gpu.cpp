@@ -246,3 +246,23 @@ TEST_CASE("checker on the GPU: NVRTC bombs end as compile_error within the compi
 TEST_CASE("checker corpus: issue 44's entries, the GPU's verdict and the CPU's beside it", "[exercise][gpu]") {
     check_on_both(GENERATE(from_range(corpus_entries(CorpusPart::issue44))));
 }
+
+TEST_CASE("checker on the GPU: a kernel wrong only past N = 64 is still timed and counted for a rubric",
+          "[exercise][gpu]") {
+    // A rubric judges loads, time and the leaderboard on the visible sizes (grading/score.h): the
+    // measured count and timing must be there whatever the sizes past 64 gave, or their absence
+    // would tell a student that a hidden test failed.
+    CheckOptions o = gpu_options({"naive_big_n_wrong.cu", "naive", 0, "wrong_result"});
+    o.count_loads = true;
+    o.seed = 0x5eed0c0ffeeull;
+    const CheckResult r = check_submission(corpus("naive_big_n_wrong.cu"), o);
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::wrong_result);
+    for (const TestRecord& t : r.tests)
+        if (t.size > 0 && t.size <= 64) REQUIRE(t.passed);
+    CHECK_FALSE(r.timing.has_value());  // the report's timing stays a passing kernel's
+    REQUIRE(r.measured_timing.has_value());
+    CHECK(r.measured_timing->student_ms > 0);
+    REQUIRE(r.measured_loads.has_value());
+    CHECK(r.measured_loads->within_budget);
+}

@@ -5,7 +5,9 @@
 # where unshare is not allowed, the tree is only moved, and the test says so):
 #   a passing and a failing submission checked on the CPU backend, bundles made from the tree (the
 #   skeleton comes from its share/, the install tree travels in the zip; a tree of the default
-#   preset, which needs libfmt and MPI, is refused by `make`, exit 2), a lab's parameters.
+#   preset, which needs libfmt and MPI, is refused by `make`, exit 2), a lab's parameters; from the
+#   grading preset's tree, the Gradescope bundle's run_autograder in a simulated /autograder grading
+#   a good and a broken file with the stencil-lab it ships.
 # Also: no libcuda among the binaries' needs, a RUNPATH relative to them, and what they need from
 # glibc (printed: docs/results/grading-install.md records the grading preset's).
 # Usage: install_tree.sh BUILD_DIR SOURCE_DIR
@@ -51,6 +53,21 @@ if [ "$STATIC" = ON ]; then
   run autograder make --platform gradescope --exercise naive --out gs > make.txt 2>&1 || { cat make.txt; fail "autograder make"; }
   run autograder make --platform classroom --exercise naive --out cls > make.txt 2>&1 || { cat make.txt; fail "autograder make classroom"; }
   [ -x cls/.stencil-lab/stencil-lab/bin/stencil-lab ] || fail "the classroom bundle has no install tree"
+  # the Gradescope bundle graded from a simulated /autograder with the tree it ships (no stencil-lab
+  # on PATH): a good file gets every point, a broken one none of the correctness points
+  python3 -c 'import os, sys, zipfile
+for i in zipfile.ZipFile(sys.argv[1]).infolist():
+    path = zipfile.ZipFile(sys.argv[1]).extract(i, sys.argv[2]); mode = (i.external_attr >> 16) & 0o777
+    if mode: os.chmod(path, mode)' gs/autograder.zip gsroot/source || fail "cannot unzip the Gradescope bundle"
+  for f in ok zeros; do
+    rm -rf gsroot/submission gsroot/results && mkdir -p gsroot/submission gsroot/results && cp \$f.cu gsroot/submission/
+    env -i PATH=/usr/bin:/bin HOME="$T/box" TMPDIR="$T/box" STENCIL_LAB_PLATFORM_ROOT="$T/box/gsroot" \
+      bash gsroot/source/run_autograder > gs-\$f.txt 2>&1 || { cat gs-\$f.txt; fail "run_autograder on \$f.cu"; }
+    score=\$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["score"])' gsroot/results/results.json) ||
+      { cat gs-\$f.txt; fail "no results.json for \$f.cu"; }
+    echo "install tree: the Gradescope bundle graded \$f.cu: \$score of 100"
+    case \$f:\$score in ok:100|ok:100.0|zeros:0|zeros:0.0) ;; *) cat gsroot/results/results.json; fail "\$f.cu scored \$score" ;; esac
+  done
 else
   # a tree that needs the build machine's shared libraries (libfmt, MPI) is refused, naming one
   run autograder make --platform gradescope --exercise naive --out gs > make.txt 2>&1

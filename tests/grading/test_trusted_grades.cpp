@@ -25,6 +25,7 @@
 #include "grading/rubric.h"
 #include "grading/seeds.h"
 #include "grading/tree_check.h"
+#include "core/sha256.h"
 #include "tests/grading/grading_test_support.h"
 #include "tests/grading/platform_specs.h"
 
@@ -347,6 +348,7 @@ TEST_CASE("version: --version, help COMMAND, and the version in check --json", "
     REQUIRE("stencil-lab " + j["stencil_lab_version"].get<std::string>() + "\n" == v.out);
     REQUIRE(j["exercise_hash"].get<std::string>().size() == 64);
     REQUIRE(j["seed"].is_string());
+    REQUIRE(j["submission_sha256"] == stencil::file_sha256_hex(corpus("naive_syntax_error.cu").string()));
     const Shell h = sh("stencil-lab help autograder");
     REQUIRE(h.code == 0);
     REQUIRE(h.out.find("--secret-file") != std::string::npos);
@@ -423,13 +425,36 @@ TEST_CASE("a course's own exercise folder: make ships it (no solution, no wrong 
     REQUIRE(ran.code == 0);
     const json res = read_json(root / "results" / "results.json");
     CHECK(res["score"].get<double>() == 100);
-    // what a student reads names the exercise by its folder's name, not by where the platform put it
-    std::string visible = res["output"].get<std::string>();
-    for (const auto& test : res["tests"]) visible += test["name"].get<std::string>() + test["output"].get<std::string>();
-    CAPTURE(visible);
-    CHECK(visible.find(root.string()) == std::string::npos);
-    CHECK(visible.find("source/exercise") == std::string::npos);
-    CHECK(visible.find("my-heat") != std::string::npos);
+    // a wrong kernel's results (a finding, its hint, the seed's command): the exercise named by the
+    // folder's name, never by where the platform unpacked it
+    fs::remove_all(root / "submission");
+    fs::create_directories(root / "submission");
+    fs::copy_file(w / "my-heat" / "wrong" / "off_by_one.cu", root / "submission" / "stencil.cu");
+    REQUIRE(sh("STENCIL_LAB_PLATFORM_ROOT='" + root.string() + "' stencil-lab autograder run --platform gradescope "
+               "--config '" + (root / "source" / "grading.json").string() + "' --root '" + root.string() + "'").code == 0);
+    const json wrong = read_json(root / "results" / "results.json");
+    std::string seen = wrong["output"].get<std::string>() + "\n" + wrong["extra_data"]["graded_by"].dump();
+    for (const auto& test : wrong["tests"]) seen += "\n" + test["name"].get<std::string>() + "\n" + test["output"].get<std::string>();
+    CAPTURE(seen);
+    CHECK(wrong["score"].get<double>() < 100);
+    CHECK(seen.find(root.string()) == std::string::npos);
+    CHECK(seen.find("source/exercise") == std::string::npos);
+    CHECK(seen.find("--exercise my-heat ") != std::string::npos);
+    CHECK(seen.find("my-heat/README.md") != std::string::npos);  // the hint's file, as the student has it
+    CHECK(wrong["extra_data"]["graded_by"]["exercise"] == "my-heat");
+    // PrairieLearn's question: titled by the folder's name, its UUID the same however the folder is given
+    const auto pl = [&](const std::string& cwd, const std::string& folder, const std::string& out) {
+        const Shell m = sh("cd '" + cwd + "' && stencil-lab autograder make --stencil-lab-on-path --platform prairielearn "
+                           "--exercise '" + folder + "' --secret-file '" + (w / "secret").string() + "' --out '" +
+                           (w / out).string() + "'");
+        CAPTURE(m.out);
+        REQUIRE(m.code == 0);
+        return read_json(w / out / "question" / "info.json");
+    };
+    const json relative = pl(w.string(), "my-heat", "pl1");
+    const json absolute = pl("/", (w / "my-heat").string(), "pl2");
+    CHECK(relative["title"] == "stencil-lab: my-heat");
+    CHECK(absolute["uuid"] == relative["uuid"]);
     // a folder that does not validate is refused, and nothing is written
     std::ofstream(w / "my-heat" / "wrong" / "passes.cu") << "// expect: race\n" << slurp(w / "my-heat" / "solution.cu");
     const Shell refused = sh("cd '" + w.string() + "' && stencil-lab autograder make --platform gradescope --exercise "
@@ -438,4 +463,43 @@ TEST_CASE("a course's own exercise folder: make ships it (no solution, no wrong 
     CHECK(refused.code == 2);
     CHECK(refused.out.find("does not validate") != std::string::npos);
     CHECK(!fs::exists(w / "bundle2"));
+}
+
+TEST_CASE("gradescope: every test's max_score, visible and hidden, adds up to the bundle's total exactly",
+          "[grading][cli]") {
+    // A total and shares that do not divide evenly, in hundredths, and the time item rescaled away
+    // (no GPU): the shares' remainders must still land on the total, hidden tests included.
+    TempDir t;
+    std::ofstream(t.path / "rubric.json") << R"({"exercise": "naive", "total": 37, "points": "hundredths",
+        "items": {"visible": {"points": 13.33}, "hidden": {"points": 11.11}, "loads": {"points": 5.55},
+                  "clean": {"points": 3.67}, "time": {"points": 3.34}}})";
+    const Shell m = sh("stencil-lab autograder make --stencil-lab-on-path --platform gradescope --exercise naive --backend cpu "
+                       "--rubric " + (t.path / "rubric.json").string() + " --out " + (t.path / "b").string());
+    CAPTURE(m.out);
+    REQUIRE(m.code == 0);
+    const fs::path root = t.path / "autograder";
+    unzip(t.path / "b" / "autograder.zip", root / "source");
+    const double total = read_json(root / "source" / "grading.json")["rubric"]["total"].get<double>();
+    REQUIRE(total == 37);
+    fs::create_directories(root / "submission");
+    fs::copy_file(corpus("naive_big_n_wrong.cu"), root / "submission" / "stencil.cu");
+    REQUIRE(sh("STENCIL_LAB_PLATFORM_ROOT=" + root.string() + " " + (root / "source" / "run_autograder").string()).code == 0);
+    const json res = read_json(root / "results" / "results.json");
+    REQUIRE(platform_specs::gradescope_violation(res) == "");
+    long long max_hundredths = 0, got_hundredths = 0;
+    int visible = 0, hidden = 0;
+    for (const auto& test : res["tests"]) {
+        const double max = test["max_score"].get<double>();
+        CAPTURE(test.dump());
+        REQUIRE(std::abs(max * 100 - std::round(max * 100)) < 1e-6);  // a whole number of hundredths
+        max_hundredths += std::llround(max * 100);
+        got_hundredths += std::llround(test["score"].get<double>() * 100);
+        visible += test["tags"][0] == "visible";
+        hidden += test["tags"][0] == "hidden";
+    }
+    REQUIRE(visible > 0);
+    REQUIRE(hidden > 0);
+    REQUIRE(max_hundredths == std::llround(total * 100));
+    REQUIRE(got_hundredths == std::llround(res["score"].get<double>() * 100));
+    REQUIRE(got_hundredths < max_hundredths);  // the hidden sizes it fails cost their shares
 }
