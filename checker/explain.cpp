@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -77,12 +78,21 @@ struct Walker {
     }
 
     // Is global cell `l` one the stencil reads for the bad output (the input's star of radius r
-    // around it; any other array's same cell)?
+    // around it, or an exercise written as data: its points; any other array's same cell)?
     bool stencil_reads(const SliceLinkOutcome& l) const {
         if (!ev.first_bad || l.elem_size <= 0) return true;
         const long long e = l.offset / l.elem_size;
         if (e < 0 || e >= ctx.dims.cells()) return false;
         const auto c = coords(e);
+        if (ctx.ex.data) {
+            const std::array<int, 3> o{c[0] - ev.first_bad->x, c[1] - ev.first_bad->y,
+                                       c[2] - ev.first_bad->z};
+            bool input = false;
+            for (const DataParam& p : ctx.ex.data->kernel.params) input = input || (p.role == ParamRole::input && p.name == l.array);
+            if (!input) return o == std::array<int, 3>{0, 0, 0};
+            const auto& points = ctx.ex.data->stencil.points;
+            return std::find(points.begin(), points.end(), o) != points.end();
+        }
         int d[3] = {std::abs(c[0] - ev.first_bad->x), std::abs(c[1] - ev.first_bad->y),
                     std::abs(c[2] - ev.first_bad->z)};
         // the derivative's pencils are periodic along x: a neighbour through the wrap is near

@@ -548,3 +548,14 @@ TEST_CASE("feedback: a queue shifted in the wrong order and a tile stored transp
     CHECK(tr.evidence.explain.back().text.find("your x and z are swapped") != std::string::npos);
     CHECK(tr.evidence.explain.back().text.find("lines 5, 6, 7 and 9") != std::string::npos);
 }
+
+TEST_CASE("feedback: a box stencil's corner is a cell the stencil reads", "[exercise]") {
+    // box27's weights are one array indexed in a loop: no effective stencil yet, but no correct load
+    // is blamed as "not a cell the stencil reads" (the star's test called the corners so)
+    const std::string file = std::string(STENCIL_LAB_SOURCE_DIR) + "/exercises/box27/wrong/transposed_weights.cu";
+    const CheckResult r = check_submission(file, options("box27", true));
+    CAPTURE(to_text(r));
+    REQUIRE(r.verdict == Verdict::wrong_result);
+    REQUIRE(!r.evidence.explain.empty());
+    for (const ExplainStep& s : r.evidence.explain) CHECK(s.text.find("not a cell the stencil reads") == std::string::npos);
+}
