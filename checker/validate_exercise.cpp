@@ -94,6 +94,19 @@ std::optional<Expectation> parse_expectation(const std::string& first_line, std:
     return e;
 }
 
+namespace {
+
+// An exercise written as data: its stencil's model in the textbook's terms (analysis/general_stencil.h)
+// at the budget's loads.
+ValidationStep model_step(const Exercise& ex, double budget) {
+    const auto m = analysis::general_stencil_model(int(ex.data->stencil.points.size()), ex.precision == Precision::f64 ? 8 : 4);
+    return {"model", true, fmt::format("{} points, {} FLOP per output; OP/B {:.2f} at the budget's loads, {:.2f} at one "
+                                       "load per output (each input loaded once)",
+                                       m.points, m.flops_per_output, m.opb(budget), m.limit_opb())};
+}
+
+}  // namespace
+
 Validation validate_exercise(const Exercise& ex, const ValidateOptions& opt) {
     Validation v;
     const auto add = [&](ValidationStep s) {
@@ -126,13 +139,7 @@ Validation validate_exercise(const Exercise& ex, const ValidateOptions& opt) {
                 add({"budget", true, fmt::format("{:.3f} global loads per output at N={} ({})", r.loads->budget, r.loads->n,
                                                  budget_source(ex))});
                 v.budget = r.loads->budget;
-                if (ex.is_data()) {  // the model in the textbook's terms (analysis/general_stencil.h)
-                    const auto m = analysis::general_stencil_model(int(ex.data->stencil.points.size()),
-                                                                   ex.precision == Precision::f64 ? 8 : 4);
-                    add({"model", true, fmt::format("{} points, {} FLOP per output; OP/B {:.2f} at the budget's loads, "
-                                                    "{:.2f} at one load per output (each input loaded once)",
-                                                    m.points, m.flops_per_output, m.opb(r.loads->budget), m.limit_opb())});
-                }
+                if (ex.is_data()) add(model_step(ex, r.loads->budget));
             }
         }
     }
