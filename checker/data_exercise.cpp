@@ -110,7 +110,7 @@ Launch data_launch(const Exercise& ex, int tile, GridDims dims, std::string& err
     if (k.shared) {
         std::string why;
         const auto values = k.shared->eval(names, why);
-        const long long value_bytes = ex.precision == Precision::f64 ? 8 : 4;
+        const long long value_bytes = bytes_of(ex.precision);
         if (!values) {
             error = fmt::format("{}: shared = \"{}\" at T = {}: {}", ex.spec_file, k.shared->text(), tile, why);
         } else if (*values < 0 || *values * value_bytes > kMaxSharedBytesPerBlock) {
@@ -175,6 +175,10 @@ std::string data_stencil_formula(const Exercise& ex) {
                          st.dims == 3 ? "," + coord("z", p[2]) : "");
     }
     return s;
+}
+
+analysis::GeneralStencilModel data_stencil_model(const Exercise& ex) {
+    return analysis::general_stencil_model(int(data_of(ex).stencil.points.size()), int(bytes_of(ex.precision)));
 }
 
 }  // namespace stencil::checker

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/general_stencil.h"
 #include "checker/exercises.h"
 #include "kernels/versions.h"
 
@@ -44,6 +45,9 @@ double data_gamma(const Exercise& ex);
 // Whether (x, y, z) is a fixed boundary cell of a grid (within `boundary` of a face on an axis the
 // stencil has).
 bool data_is_boundary(const Exercise& ex, GridDims dims, int x, int y, int z);
+
+// The model of its stencil (analysis/general_stencil.h): its points in its precision.
+analysis::GeneralStencilModel data_stencil_model(const Exercise& ex);
 
 // The stencil in the textbook's words: "out(x,y) = c0 in(x,y) + c1 in(x-1,y) + ..." (the README and
 // `exercise list` show it).

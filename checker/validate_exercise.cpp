@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "analysis/general_stencil.h"
+#include "checker/data_exercise.h"
 #include "checker/solution_budget.h"
 #include "core/error.h"
 
@@ -99,7 +99,7 @@ namespace {
 // An exercise written as data: its stencil's model in the textbook's terms (analysis/general_stencil.h)
 // at the budget's loads.
 ValidationStep model_step(const Exercise& ex, double budget) {
-    const auto m = analysis::general_stencil_model(int(ex.data->stencil.points.size()), ex.precision == Precision::f64 ? 8 : 4);
+    const analysis::GeneralStencilModel m = data_stencil_model(ex);
     return {"model", true, fmt::format("{} points, {} FLOP per output; OP/B {:.2f} at the budget's loads, {:.2f} at one "
                                        "load per output (each input loaded once)",
                                        m.points, m.flops_per_output, m.opb(budget), m.limit_opb())};

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -64,12 +65,17 @@ std::string duration_text(double s) {
 
 }  // namespace
 
-std::string engine_notice(const std::string& what, double sample_seconds, double sample_work, double work,
-                          const std::string& quick, bool no_gpu) {
+void say_engine_notice(const std::string& what, const std::function<void()>& sample, double sample_work, double work,
+                       const std::string& quick, bool no_gpu) {
+    sample();  // compiles and loads the kernel
+    const auto t0 = std::chrono::steady_clock::now();
+    sample();
+    const double sample_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double seconds = sample_work > 0 ? sample_seconds * work / sample_work : 0;
-    if (seconds < kNoticeSeconds) return "";
-    return fmt::format("{}running {} on the CPU engine, about {}{}", no_gpu ? "no GPU: " : "", what,
-                       duration_text(seconds), quick.empty() ? "" : "; " + quick + " for a quick look");
+    if (seconds < kNoticeSeconds) return;
+    fmt::print(stderr, "stencil-lab: {}running {} on the CPU engine, about {}{}\n", no_gpu ? "no GPU: " : "", what,
+               duration_text(seconds), quick.empty() ? "" : "; " + quick + " for a quick look");
+    std::fflush(stderr);
 }
 
 std::string engine_run_notice(const GridDims& dims, const EngineEstimate& e, bool no_gpu) {

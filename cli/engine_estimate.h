@@ -8,6 +8,7 @@
 // cell depends on the kernel (conv27's 27 loads against naive's 7, a tile's halo share), which no
 // constant could say.
 #pragma once
+#include <functional>
 #include <string>
 
 #include "core/engine_runs.h"
@@ -31,12 +32,13 @@ EngineEstimate estimate_engine_run(EngineRuns& engine, const RunOptions& opt);
 // quick-look hint only when the grid is larger than 64^3).
 std::string engine_run_notice(const GridDims& dims, const EngineEstimate& e, bool no_gpu);
 
-// The same line for the other problems' runs on the CPU (cardiac2d's mesh, the derivative's grid):
-// "no GPU: running <what> on the CPU engine, about <seconds>[; <quick> for a quick look]", the
-// seconds scaled from one timed sample (`sample_seconds` for `sample_work` units of work, the run
-// `work` units). Empty when the run is short (under kNoticeSeconds): a quick run needs no warning.
+// The same line for the other problems' runs on the CPU (cardiac2d's mesh, the derivative's grid),
+// said on stderr before the run: "no GPU: running <what> on the CPU engine, about <seconds>[;
+// <quick> for a quick look]". `sample` is run twice (the first compiles and loads the kernel, not
+// the run's rate) and the second timed: `sample_work` units of work, scaled to the run's `work`.
+// Nothing is said when the run is short (under kNoticeSeconds): a quick run needs no warning.
 inline constexpr double kNoticeSeconds = 5;
-std::string engine_notice(const std::string& what, double sample_seconds, double sample_work, double work,
-                          const std::string& quick, bool no_gpu);
+void say_engine_notice(const std::string& what, const std::function<void()>& sample, double sample_work, double work,
+                       const std::string& quick, bool no_gpu);
 
 }  // namespace stencil::cli

@@ -7,8 +7,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -151,22 +149,14 @@ Timing time_steps(StepTimer& timer, Backend& backend, const Version& v, Precisio
 }  // namespace
 
 // A run on the CPU engine that takes a while says so first (engine_estimate.h): one step of the
-// kernel on a 256 x 256 mesh is timed (after one that compiles and loads it), and the check's steps
-// on the n x n mesh scaled from it.
+// kernel on a 256 x 256 mesh is timed, and the check's steps on the n x n mesh scaled from it.
 void say_cpu_time(Stepper& stepper, const Outcome& o, bool no_gpu) {
     constexpr int kSample = 256;  // large enough that a launch's fixed cost is a small share
     if (o.n <= kSample) return;
     cardiac2d::State s = cardiac2d::spiral_initial_state(kSample);
-    stepper.advance(o.v->id, o.p, s, 1);  // the kernel compiled and loaded: not the run's rate
-    const auto t0 = std::chrono::steady_clock::now();
-    stepper.advance(o.v->id, o.p, s, 1);
-    const double sample = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const std::string notice =
-        engine_notice(fmt::format("the {}^2 mesh for {} steps", o.n, o.checked), sample, double(kSample) * kSample,
+    say_engine_notice(fmt::format("the {}^2 mesh for {} steps", o.n, o.checked),
+                      [&] { stepper.advance(o.v->id, o.p, s, 1); }, double(kSample) * kSample,
                       double(o.n) * o.n * (o.checked + 1), fmt::format("--size {}", kCardiacCpuDefaultSize), no_gpu);
-    if (notice.empty()) return;
-    fmt::print(stderr, "stencil-lab: {}\n", notice);
-    std::fflush(stderr);
 }
 
 int run(const Cardiac2dRunArgs& a) {

@@ -18,8 +18,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <chrono>
-#include <cstdio>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -269,24 +267,14 @@ int run_derivative(const CLI::App& app) {
     const int warmup = option_or(app, "--warmup", gpu ? 3 : 0);
 
     // A run on the CPU engine that takes a while says so first (engine_estimate.h): one launch at
-    // the post's 64^3 timed (after one that compiles and loads the kernel), scaled to the run's
-    // launches (the check, the smooth field, the timed ones).
+    // the post's 64^3 timed, scaled to the run's launches (the check, the smooth field, the timed ones).
     if (!gpu && n > kPostExtent) {
         const DerivativeRequest sample{v.id, r.precision, {kPostExtent, kPostExtent, kPostExtent}};
         if (!derivative_grid_error(sample.kernel, sample.dims, sample.precision)) {
             const std::vector<double> small = random_field(sample.dims, seed);
-            l.run(sample, small);  // the kernel compiled and loaded: not the run's rate
-            const auto t0 = std::chrono::steady_clock::now();
-            l.run(sample, small);
-            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            const std::string notice =
-                engine_notice(fmt::format("{}^3", n), seconds, double(sample.dims.cells()),
+            say_engine_notice(fmt::format("{}^3", n), [&] { l.run(sample, small); }, double(sample.dims.cells()),
                               double(req.dims.cells()) * (2 + warmup + reps), fmt::format("--size {}", kPostExtent),
                               r.backend == "auto");
-            if (!notice.empty()) {
-                fmt::print(stderr, "stencil-lab: {}\n", notice);
-                std::fflush(stderr);
-            }
         }
     }
 

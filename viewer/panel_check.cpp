@@ -9,7 +9,6 @@
 
 #include <algorithm>
 
-#include "analysis/general_stencil.h"
 #include "checker/exercises.h"
 #include "viewer/core/check_status.h"
 #include "viewer/core/check_view.h"
@@ -328,21 +327,9 @@ void draw_loads_time_warnings(const checker::CheckResult& r) {
 
 // An exercise written as data: its stencil's model (analysis/general_stencil.h), the FLOP per
 // output and OP/B at the loads counted, beside the single-step limit and the budget's.
-std::optional<analysis::GeneralStencilModel> data_model(const checker::CheckResult& r) {
-    const checker::Exercise* ex = nullptr;
-    try {
-        ex = checker::find_exercise(r.exercise);
-    } catch (const std::exception&) {
-        return std::nullopt;  // a folder that no longer reads: the check's own lines say what it gave
-    }
-    if (!ex || !ex->is_data()) return std::nullopt;
-    return analysis::general_stencil_model(int(ex->data->stencil.points.size()), ex->precision == Precision::f64 ? 8 : 4);
-}
-
-void draw_data_model(const checker::CheckResult& r) {
-    const auto model = data_model(r);
-    if (!model) return;
-    const analysis::GeneralStencilModel& m = *model;
+void draw_data_model(const CheckPanelData& c, const checker::CheckResult& r) {
+    if (!c.summary.model) return;
+    const analysis::GeneralStencilModel& m = *c.summary.model;
     std::string s = fmt::format("model: {} points, {} FLOP per output; OP/B (FLOP per byte loaded) {:.2f} at one load "
                                 "per output (each input loaded once)", m.points, m.flops_per_output, m.limit_opb());
     const std::optional<checker::LoadCount>& count = r.loads ? r.loads : r.measured_loads;
@@ -353,8 +340,8 @@ void draw_data_model(const checker::CheckResult& r) {
 }
 
 // The same in the screenshot's sidecar.
-void record_data_model(App& app, const checker::CheckResult& r) {
-    const auto m = data_model(r);
+void record_data_model(App& app, const CheckPanelData& c, const checker::CheckResult& r) {
+    const auto& m = c.summary.model;
     if (!m) return;
     (*app.drawn)["check"]["model_points"] = m->points;
     (*app.drawn)["check"]["model_flops"] = m->flops_per_output;
@@ -371,7 +358,7 @@ int draw_details(App& app) {
     for (const auto& t : r.tests) failed += !t.passed;
     if (ImGui::BeginChild("##details", ImVec2(0, 0), false)) {
         draw_hints(app);
-        draw_data_model(r);
+        draw_data_model(app.check, r);
         draw_loads_time_warnings(r);
         const std::string header = fmt::format("every test: {} of {} failed###tests", failed, r.tests.size());
         if (ImGui::CollapsingHeader(header.c_str())) {
@@ -494,7 +481,7 @@ void draw_check_panel(App& app) {
             (*app.drawn)["check"]["stencil_wrong"] = wrong;
             (*app.drawn)["check"]["stencil_differences"] = c.summary.stencil->differences;
         }
-        record_data_model(app, r);
+        record_data_model(app, c, r);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "checker/data_exercise.h"
 #include "checker/hints.h"
 
 namespace stencil::viewer {
@@ -98,6 +99,11 @@ CheckSummary summarize_check(const CheckResult& r) {
         if (r.evidence.n == *smallest) s.smallest += r.evidence.slice_map.empty() ? " (the evidence is at that size)"
                                                                                 : " (the map below is at that size)";
         else if (r.evidence.n > 0) s.smallest += fmt::format(" (the evidence is at N = {})", r.evidence.n);
+    }
+    try {
+        if (const Exercise* ex = find_exercise(r.exercise); ex && ex->is_data()) s.model = data_stencil_model(*ex);
+    } catch (const std::exception&) {
+        // a folder that no longer reads: no model, the check's own lines say what it gave
     }
     return s;
 }

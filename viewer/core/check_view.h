@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/general_stencil.h"
 #include "checker/checker.h"
 
 namespace stencil::viewer {
@@ -58,6 +59,8 @@ struct CheckSummary {
     std::string sizes;                 // "passed at N = 3 and 4; failed at N = 5, 13 and 17"
     int fitting_hint = 0;              // the first finding's hint
     std::optional<StencilCompare> stencil;  // --explain's effective stencil, when the result has one
+    // An exercise written as data: its stencil's model (checker/data_exercise.h: data_stencil_model)
+    std::optional<analysis::GeneralStencilModel> model;
 };
 
 // From CheckResult::findings; a result without them (a checker that fills only the evidence) gets
